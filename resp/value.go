@@ -1,0 +1,75 @@
+package resp
+
+import "math/big"
+
+// Kind is the RESP type of a Value, named as the RESP3 specification names
+// it. RESP2's two nil forms ($-1 and *-1) are kinds of their own, distinct
+// from RESP3's null (_): a conformance tester must be able to tell them apart.
+type Kind uint8
+
+// The kinds, one per RESP2/RESP3 type. The comment gives each wire shape.
+const (
+	Invalid        Kind = iota // zero Value; never produced by the reader
+	SimpleString               // +<text>\r\n
+	SimpleError                // -<text>\r\n
+	Integer                    // :<[+-]digits>\r\n
+	BlobString                 // $<len>\r\n<bytes>\r\n, or streamed $?\r\n(;<len>\r\n<bytes>\r\n)*;0\r\n
+	NilBlobString              // $-1\r\n (RESP2 nil bulk string)
+	Array                      // *<n>\r\n<n values>, or streamed *?\r\n<values>.\r\n
+	NilArray                   // *-1\r\n (RESP2 nil multi-bulk)
+	Null                       // _\r\n (RESP3)
+	Double                     // ,<text>\r\n: 1.5, -2, inf, -inf, nan, 1e10
+	Boolean                    // #t\r\n or #f\r\n
+	BlobError                  // !<len>\r\n<bytes>\r\n
+	VerbatimString             // =<len>\r\n<fmt(3 bytes)>:<bytes>\r\n
+	BigNumber                  // (<[+-]digits>\r\n
+	Map                        // %<n>\r\n<2n values>, or streamed %?\r\n...\.\r\n
+	Set                        // ~<n>\r\n<n values>, or streamed ~?\r\n...\.\r\n
+	Attribute                  // |<n>\r\n<2n values>, then the value it is attached to
+	Push                       // ><n>\r\n<n values>
+)
+
+// Value is one decoded RESP frame. It keeps the exact bytes it was decoded
+// from next to the decoded fields, so one object answers both "are the bytes
+// identical?" (Raw) and "is the value equal?" (Kind and the payload fields).
+//
+// Values returned by Reader.Read alias the reader's buffers: Raw, Str, Elems
+// and Attr stay valid only until the next call to Read. Call Clone to keep a
+// value longer. Values returned by Parse alias the input slice.
+type Value struct {
+	// Kind is the RESP type.
+	Kind Kind
+	// Raw is the exact bytes of the frame, from the first byte of its
+	// attribute (if any) to the final \r\n. Never a re-encoding.
+	Raw []byte
+	// Attr is the attribute (Kind Attribute) that preceded this value on the
+	// wire, or nil. Its Elems hold key/value pairs as in a Map.
+	Attr *Value
+	// Str is the payload of the textual kinds: simple string and simple error
+	// text, blob string and blob error bytes, the text after "fmt:" of a
+	// verbatim string, and the server's own text of an integer, double, big
+	// number and boolean ("t" or "f"). For streamed blob strings it is the
+	// concatenation of the chunks.
+	Str []byte
+	// Format is the 3-byte format of a verbatim string ("txt", "mkd").
+	Format [3]byte
+	// Int is the value of an Integer.
+	Int int64
+	// Float is the parsed value of a Double (±Inf and NaN included).
+	Float float64
+	// Bool is the value of a Boolean.
+	Bool bool
+	// Elems holds the children of an Array, Set or Push, and the key/value
+	// pairs of a Map or Attribute flattened as k0, v0, k1, v1, ...
+	Elems []Value
+	// Streamed reports that the value arrived in streamed form ($?, *?, %?, ~?).
+	Streamed bool
+}
+
+// BigInt returns a big number's value, or false if v is not a big number.
+func (v Value) BigInt() (*big.Int, bool) {
+	if v.Kind != BigNumber {
+		return nil, false
+	}
+	return new(big.Int).SetString(string(v.Str), 10)
+}
