@@ -1,0 +1,64 @@
+// Command respcheck is a raw RESP2/RESP3 protocol conformance tester for
+// Redis-compatible servers. See "respcheck help" and the README.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Exit codes, by class of outcome.
+const (
+	exitOK       = 0 // every case passed (or was skipped, or is a known difference)
+	exitFindings = 1 // a case failed or could not be judged
+	exitUsage    = 2 // bad flags, arguments or case files
+	exitServer   = 3 // the server could not be reached, started or kept alive
+)
+
+// exitError carries an exit code with the message printed for it.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func usageErr(format string, a ...any) error {
+	return &exitError{exitUsage, fmt.Errorf(format, a...)}
+}
+
+func serverErr(err error) error { return &exitError{exitServer, err} }
+
+func main() { os.Exit(mainRun(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// mainRun runs the command line args and returns the exit status.
+func mainRun(args []string, stdout, stderr io.Writer) int {
+	cmd := newRootCmd()
+	cmd.SetArgs(args)
+	cmd.SetOut(stdout)
+	cmd.SetErr(stderr)
+	err := cmd.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != errSilent {
+			fmt.Fprintln(stderr, "respcheck: "+ee.err.Error())
+		}
+		if ee.code == exitUsage && ee.err != errSilent {
+			fmt.Fprintln(stderr, "Run 'respcheck help' for usage.")
+		}
+		return ee.code
+	}
+	// Errors from cobra itself: unknown command, bad flag.
+	fmt.Fprintln(stderr, "respcheck: "+err.Error())
+	fmt.Fprintln(stderr, "Run 'respcheck help' for usage.")
+	return exitUsage
+}
+
+// errSilent marks an exit whose message was already printed.
+var errSilent = errors.New("")

@@ -1,0 +1,232 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/respcheck/respcheck/runner/servers"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/help-*.txt from the current help text")
+
+// respcheck runs the command line in-process and returns its exit status,
+// stdout and stderr.
+func respcheck(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := mainRun(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func writeFile(t *testing.T, name, src string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestRunBundledSuiteOnAThrowawayServer(t *testing.T) {
+	servers.ForTest(t, "redis-7.0.15").Stop() // fails in CI, skips elsewhere, when the build is missing
+	code, out, errs := respcheck(t, "run", "--server", "redis-7.0.15")
+	if code != exitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	if !strings.Contains(out, "redis 7.0.15 at 127.0.0.1:") || !strings.Contains(out, " 0 failed") {
+		t.Errorf("summary line missing:\n%s", out)
+	}
+}
+
+func TestMalformedCaseFileIsExit2WithPosition(t *testing.T) {
+	bad := writeFile(t, "bad.yaml", "suite: bad\ncases:\n  - name: x\n    steps:\n      - send: [PING]\n        repyl: \"+PONG\\r\\n\"\n")
+	// --addr points nowhere: reaching for the server would be exit 3.
+	code, out, errs := respcheck(t, "run", "--addr", "127.0.0.1:1", bad)
+	if code != exitUsage {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitUsage, out, errs)
+	}
+	if !strings.Contains(errs, "bad.yaml:6:9:") || !strings.Contains(errs, "repyl") {
+		t.Errorf("stderr lacks file:line:col of the unknown field:\n%s", errs)
+	}
+}
+
+func TestWrongExpectationIsExit1WithDiff(t *testing.T) {
+	srv := servers.ForTest(t, "redis-7.0.15")
+	f := writeFile(t, "wrong.yaml", `suite: wrong
+cases:
+  - name: PING answers PONG
+    steps:
+      - send: [PING]
+        reply: "+PING\r\n"
+`)
+	code, out, errs := respcheck(t, "run", "--addr", srv.Addr(), "--proto", "2", f)
+	if code != exitFindings {
+		t.Fatalf("exit %d, want 1\n%s%s", code, out, errs)
+	}
+	for _, want := range []string{"FAIL wrong/PING answers PONG [RESP2]", "wrong.yaml:5:9", `want: "+PING\r\n"`, `got: "+PONG\r\n"`, "PONG", "0 passed, 1 failed, 0 skipped"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestServerKilledMidRunIsExit3(t *testing.T) {
+	srv := servers.ForTest(t, "redis-7.0.15")
+	f := writeFile(t, "slow.yaml", `suite: slow
+cases:
+  - name: blocks
+    steps: [{send: [BLPOP, "{key}", "0"]}]
+  - name: after
+    steps: [{send: [PING]}]
+`)
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		srv.Signal(syscall.SIGKILL)
+	}()
+	start := time.Now()
+	code, out, errs := respcheck(t, "run", "--addr", srv.Addr(), "--jobs", "1", "--timeout", "2s", f)
+	t.Logf("exited after %v", time.Since(start))
+	if code != exitServer {
+		t.Fatalf("exit %d, want 3\n%s%s", code, out, errs)
+	}
+	if !strings.Contains(errs, "stopped answering") {
+		t.Errorf("stderr: %s", errs)
+	}
+}
+
+func TestUnreachableServerIsExit3(t *testing.T) {
+	code, _, errs := respcheck(t, "run", "--addr", "127.0.0.1:1", "--timeout", "1s")
+	if code != exitServer || !strings.Contains(errs, "connection refused") {
+		t.Fatalf("exit %d, stderr %s", code, errs)
+	}
+}
+
+func TestUsageErrorsAreExit2(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "--proto", "4"},
+		{"run", "--format", "xml"},
+		{"run", "--run", "("},
+		{"run", "--nosuchflag"},
+		{"nosuchcommand"},
+		{"run", "--addr", "a:1", "-u", "redis://b:2"},
+	} {
+		code, _, errs := respcheck(t, args...)
+		if code != exitUsage {
+			t.Errorf("%v: exit %d, want 2 (%s)", args, code, errs)
+		}
+		if !strings.HasPrefix(errs, "respcheck: ") {
+			t.Errorf("%v: stderr %q lacks the respcheck: prefix", args, errs)
+		}
+	}
+}
+
+func TestReportFormats(t *testing.T) {
+	srv := servers.ForTest(t, "redis-7.0.15")
+	f := writeFile(t, "mixed.yaml", `suite: mixed
+cases:
+  - name: passes
+    steps: [{send: [PING], reply: "+PONG\r\n"}]
+  - name: fails
+    steps: [{send: [ECHO, "a\x00b"], reply: "$3\r\nabc\r\n"}]
+  - name: skips
+    requires: {server: valkey}
+    steps: [{send: [PING]}]
+`)
+	dir := t.TempDir()
+	for _, format := range []string{"json", "junit", "tap"} {
+		out := filepath.Join(dir, "report."+format)
+		code, stdout, errs := respcheck(t, "run", "--addr", srv.Addr(), "--format", format, "--out", out, f)
+		if code != exitFindings {
+			t.Fatalf("%s: exit %d\n%s%s", format, code, stdout, errs)
+		}
+		if !strings.Contains(stdout, "2 passed, 2 failed, 2 skipped") {
+			t.Errorf("%s: stdout summary:\n%s", format, stdout)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch format {
+		case "json":
+			var rep struct {
+				Server  struct{ Family, Version string }
+				Summary struct{ Passed, Failed, Skipped, Errors int }
+				Results []struct {
+					Case, Status string
+					Proto        int
+					Steps        []struct {
+						Reply string
+						Value json.RawMessage
+					}
+				}
+			}
+			if err := json.Unmarshal(data, &rep); err != nil {
+				t.Fatalf("json: %v\n%s", err, data)
+			}
+			if rep.Summary.Passed != 2 || rep.Summary.Failed != 2 || rep.Summary.Skipped != 2 || len(rep.Results) != 6 {
+				t.Errorf("json summary %+v, %d results", rep.Summary, len(rep.Results))
+			}
+			if rep.Server.Family != "redis" || rep.Server.Version != "7.0.15" {
+				t.Errorf("json server %+v", rep.Server)
+			}
+			for _, r := range rep.Results {
+				if r.Case == "fails" && (len(r.Steps) != 1 || r.Steps[0].Reply != `"$3\r\na\x00b\r\n"` || !strings.Contains(string(r.Steps[0].Value), `"blob string"`)) {
+					t.Errorf("json step of the failing case: %+v", r.Steps)
+				}
+			}
+		case "junit":
+			var suites struct {
+				Tests    int `xml:"tests,attr"`
+				Failures int `xml:"failures,attr"`
+				Skipped  int `xml:"skipped,attr"`
+			}
+			if err := xml.Unmarshal(data, &suites); err != nil {
+				t.Fatalf("junit: %v", err)
+			}
+			if suites.Tests != 6 || suites.Failures != 2 || suites.Skipped != 2 {
+				t.Errorf("junit counts %+v", suites)
+			}
+		case "tap":
+			s := string(data)
+			if !strings.HasPrefix(s, "TAP version 13\n1..6\n") || strings.Count(s, "\nnot ok ") != 2 || strings.Count(s, "# SKIP") != 2 {
+				t.Errorf("tap:\n%s", s)
+			}
+		}
+	}
+}
+
+// TestHelpUpToDate keeps the help texts under a golden file; go test
+// -update rewrites them.
+func TestHelpUpToDate(t *testing.T) {
+	for _, cmd := range []string{"", "run", "list"} {
+		args := []string{"help"}
+		name := "help-respcheck.txt"
+		if cmd != "" {
+			args = append(args, cmd)
+			name = "help-" + cmd + ".txt"
+		}
+		code, out, errs := respcheck(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d %s", args, code, errs)
+		}
+		golden := filepath.Join("testdata", name)
+		if *update {
+			if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil || string(want) != out {
+			t.Errorf("%s is stale; run: go test ./cmd/respcheck -run TestHelpUpToDate -update\ngot:\n%s", golden, out)
+		}
+	}
+}

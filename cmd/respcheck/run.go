@@ -1,0 +1,273 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"regexp"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/report"
+)
+
+type runFlags struct {
+	addr      string
+	url       string
+	user      string
+	serverBin string
+	server    string
+	proto     string
+	run       string
+	tags      []string
+	jobs      int
+	timeout   time.Duration
+	format    string
+	out       string
+	verbose   bool
+	noColor   bool
+	runID     string
+}
+
+func newRunCmd() *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "run [flags] [files or dirs...]",
+		Short: "Run case files against a server",
+		Long: `Run executes YAML case files against a server and reports, case by case
+and protocol by protocol, whether every reply is exactly what the case expects.
+
+With no paths it runs the bundled suite (embedded in the binary). Directories
+are searched for *.yaml and *.yml files. Every case-file error is reported, with
+file:line:col, before anything is sent; then respcheck exits 2.
+
+The target is --addr, or -u URL, or the REDIS_URL environment variable; with
+none of them respcheck starts a throwaway server on 127.0.0.1 with a free port,
+no persistence and DEBUG enabled, and stops it at the end. The password of a
+URL can instead come from REDISCLI_AUTH.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRun(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), f, args)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.addr, "addr", "", "target server `host:port`")
+	fl.StringVarP(&f.url, "url", "u", "", "target server as redis://[user:pass@]host:port[/db] (default $REDIS_URL)")
+	fl.StringVar(&f.user, "user", "", "ACL user name (password from $REDISCLI_AUTH)")
+	fl.StringVar(&f.serverBin, "server-bin", "", "start this redis-server or valkey-server `binary` as the throwaway target")
+	fl.StringVar(&f.server, "server", "", "start this installed build (e.g. redis-8.6.3, see scripts/install-servers.sh --list) as the throwaway target")
+	fl.StringVar(&f.proto, "proto", "both", "protocols to run: 2, 3 or both")
+	fl.StringVar(&f.run, "run", "", "run only cases whose file/name matches this `regexp`")
+	fl.StringSliceVar(&f.tags, "tags", nil, "run only cases with one of these tags")
+	fl.IntVar(&f.jobs, "jobs", 0, "cases run at once, each on its own connections (0: the number of CPUs)")
+	fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "deadline of one step")
+	fl.StringVar(&f.format, "format", "human", "report format: human, json, junit or tap")
+	fl.StringVarP(&f.out, "out", "o", "", "write the report to `file` (a human summary still goes to stdout)")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "list every case and every step of failures")
+	fl.BoolVar(&f.noColor, "no-color", false, "never use colours")
+	fl.StringVar(&f.runID, "run-id", "", "key-name salt (default: random against --addr/-u, fixed for a throwaway server)")
+	return cmd
+}
+
+func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []string) error {
+	protos, err := parseProto(f.proto)
+	if err != nil {
+		return err
+	}
+	var runRE *regexp.Regexp
+	if f.run != "" {
+		if runRE, err = regexp.Compile(f.run); err != nil {
+			return usageErr("bad --run: %v", err)
+		}
+	}
+	switch f.format {
+	case "human", "json", "junit", "tap":
+	default:
+		return usageErr("bad --format %q: want human, json, junit or tap", f.format)
+	}
+	if f.jobs < 0 {
+		return usageErr("bad --jobs %d: want 0 (the number of CPUs) or more", f.jobs)
+	}
+	if f.jobs == 0 {
+		f.jobs = runtime.NumCPU()
+	}
+	if f.addr != "" && f.url != "" {
+		return usageErr("--addr and -u both given: pick one")
+	}
+
+	files, err := loadFiles(paths)
+	if err != nil {
+		return err
+	}
+
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	t, err := resolveTarget(f)
+	if err != nil {
+		return err
+	}
+	external := t.addr != ""
+	if !external {
+		srv, err := spawn(ctx, f.serverBin, f.server)
+		if err != nil {
+			return serverErr(err)
+		}
+		defer srv.Stop()
+		t.addr, t.spawned = srv.Addr(), srv
+	}
+	runID := f.runID
+	if runID == "" && external {
+		runID = runner.NewRunID()
+	}
+
+	opts := runner.Options{
+		Addr: t.addr, Username: t.username, Password: t.password, DB: t.db,
+		Protos: protos, Run: runRE, Tags: f.tags, Jobs: f.jobs, StepTimeout: f.timeout,
+		RunID: runID, Cleanup: external,
+	}
+	isTTY := isTerminal(stderr)
+	var bar *progress
+	if isTTY && f.format == "human" {
+		bar = newProgress(stderr)
+		opts.OnStart = bar.start
+		opts.OnResult = bar.result
+	}
+	rep, err := runner.Run(ctx, files, opts)
+	if bar != nil {
+		bar.wait()
+	}
+	if err != nil {
+		var te *runner.TargetError
+		if errors.As(err, &te) {
+			return serverErr(fmt.Errorf("%v%s", err, spawnedLog(t)))
+		}
+		return err
+	}
+
+	if err := writeReport(stdout, rep, f, isTerminal(stdout)); err != nil {
+		return err
+	}
+	switch {
+	case rep.ServerLost != nil:
+		return &exitError{exitServer, fmt.Errorf("%v%s", rep.ServerLost, spawnedLog(t))}
+	case ctx.Err() != nil:
+		return &exitError{exitServer, errors.New("interrupted")}
+	case rep.Failed():
+		return &exitError{exitFindings, errSilent}
+	}
+	return nil
+}
+
+func spawnedLog(t target) string {
+	if t.spawned == nil {
+		return ""
+	}
+	log := strings.TrimSpace(t.spawned.Log())
+	if log == "" {
+		return ""
+	}
+	lines := strings.Split(log, "\n")
+	if len(lines) > 8 {
+		lines = lines[len(lines)-8:]
+	}
+	return "\nserver log (last lines):\n  " + strings.Join(lines, "\n  ")
+}
+
+func parseProto(s string) ([]int, error) {
+	switch s {
+	case "2":
+		return []int{2}, nil
+	case "3":
+		return []int{3}, nil
+	case "both", "2,3":
+		return []int{2, 3}, nil
+	}
+	return nil, usageErr("bad --proto %q: want 2, 3 or both", s)
+}
+
+func resolveTarget(f runFlags) (target, error) {
+	if f.addr != "" {
+		return target{addr: f.addr, username: f.user, password: os.Getenv("REDISCLI_AUTH")}, nil
+	}
+	raw := f.url
+	if raw == "" && f.serverBin == "" && f.server == "" {
+		raw = os.Getenv("REDIS_URL")
+	}
+	if raw == "" {
+		return target{}, nil
+	}
+	t, err := parseURL(raw)
+	if err != nil {
+		return t, usageErr("%v", err)
+	}
+	if f.user != "" {
+		t.username = f.user
+	}
+	if t.password == "" {
+		t.password = os.Getenv("REDISCLI_AUTH")
+	}
+	return t, nil
+}
+
+// loadFiles loads the named files and directories, or the bundled suite.
+// Every error of every file is reported before anything is sent.
+func loadFiles(paths []string) ([]*cases.File, error) {
+	var files []*cases.File
+	var err error
+	if len(paths) == 0 {
+		files, err = cases.Bundled()
+	} else {
+		files, err = cases.LoadPaths(paths)
+	}
+	if err != nil {
+		return nil, &exitError{exitUsage, err}
+	}
+	return files, nil
+}
+
+func writeReport(stdout io.Writer, rep *runner.Report, f runFlags, tty bool) error {
+	var buf bytes.Buffer
+	var err error
+	switch f.format {
+	case "json":
+		err = report.JSON(&buf, rep)
+	case "junit":
+		err = report.JUnit(&buf, rep)
+	case "tap":
+		err = report.TAP(&buf, rep)
+	default:
+		err = report.Human(&buf, rep, report.HumanOptions{Verbose: f.verbose, Color: tty && !f.noColor && os.Getenv("NO_COLOR") == "" && f.out == ""})
+	}
+	if err != nil {
+		return err
+	}
+	if f.out == "" {
+		_, err = stdout.Write(buf.Bytes())
+		return err
+	}
+	if err := os.WriteFile(f.out, buf.Bytes(), 0o644); err != nil {
+		return &exitError{exitUsage, err}
+	}
+	if f.format != "human" {
+		return report.Human(stdout, rep, report.HumanOptions{Verbose: f.verbose, Color: tty && !f.noColor && os.Getenv("NO_COLOR") == ""})
+	}
+	return nil
+}
+
+func isTerminal(w io.Writer) bool {
+	if f, ok := w.(*os.File); ok {
+		return term.IsTerminal(int(f.Fd()))
+	}
+	return false
+}

@@ -1,0 +1,333 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
+)
+
+// maxKept caps the bytes of a sent command or reply kept in a StepResult;
+// longer ones are kept as a prefix and their full length.
+const maxKept = 1 << 20
+
+type run struct {
+	opts  Options
+	d     *dialer
+	srv   Server
+	gates *gateCache
+}
+
+// caseRun is the state of one case in one protocol.
+type caseRun struct {
+	*run
+	c     *cases.Case
+	proto int
+	info  cases.ServerInfo
+	env   *cases.Env
+	conns map[string]*conn
+	order []string
+}
+
+func (r *run) runItem(ctx context.Context, it item) *Result {
+	start := time.Now()
+	res := &Result{Case: it.c, Proto: it.proto}
+	defer func() { res.Duration = time.Since(start) }()
+	info := r.srv.info(it.proto)
+	if reason := r.gate(ctx, it.c, it.proto, info); reason != "" {
+		res.Status, res.Reason = Skip, reason
+		return res
+	}
+	for _, k := range it.c.Known {
+		if k.Server.Match(info) {
+			res.Known = k
+			break
+		}
+	}
+	x := &caseRun{run: r, c: it.c, proto: it.proto, info: info, conns: map[string]*conn{},
+		env: &cases.Env{KeyPrefix: cases.KeyPrefix(r.opts.RunID + " " + it.c.ID() + " " + strconv.Itoa(it.proto)),
+			Captures: map[string][]byte{}}}
+	defer x.close()
+	for _, st := range it.c.Steps {
+		sr, fail, err := x.step(ctx, st)
+		res.Steps = append(res.Steps, sr)
+		if err != nil {
+			res.Status, res.Reason = Error, fmt.Sprintf("%s: %v", st.Pos, err)
+			return res
+		}
+		if fail != nil {
+			fail.Step = st
+			res.Failure = fail
+			res.Status, res.Reason = Fail, fmt.Sprintf("%s: %s", st.Pos, fail.Message)
+			break
+		}
+	}
+	switch {
+	case res.Known != nil && res.Status == Fail:
+		res.Status, res.Reason = KnownDiff, res.Known.Reason
+	case res.Known != nil && res.Status == Pass:
+		res.Status = Fail
+		res.Reason = fmt.Sprintf("%s: known difference no longer reproduces on %s %s: %s",
+			res.Known.Pos, r.srv.Family, r.srv.Version, res.Known.Reason)
+	}
+	return res
+}
+
+// gate returns why the case must be skipped in this protocol, or "".
+func (r *run) gate(ctx context.Context, c *cases.Case, proto int, info cases.ServerInfo) string {
+	for _, g := range []*cases.Gates{c.File.Requires, c.Requires} {
+		if g == nil {
+			continue
+		}
+		if g.Proto != 0 && g.Proto != proto {
+			return fmt.Sprintf("runs in RESP%d only", g.Proto)
+		}
+		if proto == 3 && !r.srv.Proto3 {
+			return "the server does not accept HELLO 3"
+		}
+		if len(g.Servers) > 0 {
+			ok := false
+			var want []string
+			for _, s := range g.Servers {
+				ok = ok || s.Match(info)
+				want = append(want, s.Text)
+			}
+			if !ok {
+				return fmt.Sprintf("requires %s (server is %s %s)", strings.Join(want, " or "), r.srv.Family, r.srv.Version)
+			}
+		}
+		if g.Debug && !r.srv.Debug {
+			return "requires DEBUG (enable-debug-command is off)"
+		}
+		for _, name := range g.Commands {
+			ok, err := r.gates.hasCommand(ctx, name)
+			if err != nil {
+				return fmt.Sprintf("could not check command %s: %v", name, err)
+			}
+			if !ok {
+				return fmt.Sprintf("requires command %s (COMMAND INFO has no entry)", name)
+			}
+		}
+		for _, p := range g.Probes {
+			pr := r.gates.probe(ctx, p, proto, r.opts.StepTimeout)
+			if pr.err != nil {
+				return fmt.Sprintf("probe at %s could not run: %v", p.Pos, pr.err)
+			}
+			if !pr.ok {
+				return fmt.Sprintf("feature probe %s failed: %s", probeText(p), pr.detail)
+			}
+		}
+	}
+	return ""
+}
+
+func probeText(p *cases.Probe) string {
+	var s []string
+	for _, t := range p.Send {
+		s = append(s, t.Source())
+	}
+	return "[" + strings.Join(s, " ") + "]"
+}
+
+func (x *caseRun) close() {
+	if x.opts.Cleanup && len(x.conns) > 0 {
+		if c, err := x.d.dial(context.Background(), "cleanup", 2); err == nil {
+			deleteKeys(c, x.env.KeyPrefix, x.opts.StepTimeout)
+			c.close()
+		}
+	}
+	for _, name := range x.order {
+		x.conns[name].close()
+	}
+}
+
+func (x *caseRun) conn(ctx context.Context, name string) (*conn, error) {
+	if name == "" {
+		name = "default"
+	}
+	if c, ok := x.conns[name]; ok {
+		return c, nil
+	}
+	c, err := x.d.dial(ctx, name, x.proto)
+	if err != nil {
+		return nil, fmt.Errorf("connection %q: %w", name, err)
+	}
+	x.conns[name] = c
+	x.order = append(x.order, name)
+	return c, nil
+}
+
+// step executes one step. A non-nil error is an infrastructure problem
+// (status Error); a non-nil Failure is a reply that did not match.
+func (x *caseRun) step(ctx context.Context, st *cases.Step) (StepResult, *Failure, error) {
+	sr := StepResult{Step: st, Conn: st.Conn}
+	if sr.Conn == "" {
+		sr.Conn = "default"
+	}
+	start := time.Now()
+	defer func() { sr.Duration = time.Since(start) }()
+	timeout := st.Timeout
+	if timeout <= 0 {
+		timeout = x.opts.StepTimeout
+	}
+	if st.Action == cases.ActSleep {
+		select {
+		case <-time.After(st.Sleep):
+			return sr, nil, nil
+		case <-ctx.Done():
+			return sr, nil, ctx.Err()
+		}
+	}
+	c, err := x.conn(ctx, st.Conn)
+	if err != nil {
+		return sr, nil, err
+	}
+	var exp *cases.Expect
+	if len(st.Expect) > 0 {
+		var ok bool
+		if exp, ok = st.Expect.Resolve(x.info); !ok {
+			return sr, nil, fmt.Errorf("no expectation of this step matches %s %s in RESP%d",
+				x.srv.Family, x.srv.Version, x.proto)
+		}
+	}
+	switch st.Action {
+	case cases.ActSend:
+		args := make([][]byte, len(st.Send))
+		for i, t := range st.Send {
+			if args[i], err = t.Expand(x.env); err != nil {
+				return sr, nil, err
+			}
+		}
+		sr.Args = keepArgs(args)
+		sr.Sent, sr.SentSize, err = c.writeCommand(timeout, args)
+	case cases.ActRaw:
+		var b []byte
+		if b, err = st.Raw.Expand(x.env); err != nil {
+			return sr, nil, err
+		}
+		sr.Sent, sr.SentSize = keep(b), len(b)
+		err = c.write(timeout, b)
+	case cases.ActRead:
+		if c.pending == 0 {
+			return sr, nil, errors.New("read step without an earlier async send on this connection")
+		}
+		c.pending--
+	}
+	if err != nil {
+		return sr, nil, fmt.Errorf("write: %w", err)
+	}
+	if st.Async {
+		c.pending++
+		return sr, nil, nil
+	}
+	var v resp.Value
+	if st.Action == cases.ActPush {
+		v, err = c.readPush(timeout)
+		if errors.Is(err, errNotPush) {
+			sr.Reply = keep(v.Raw)
+			return sr, &Failure{Actual: sr.Reply, Offset: -1, Expected: "a push frame",
+				Message: "want a push frame, got a reply (" + v.Kind.String() + ")"}, nil
+		}
+	} else {
+		before := len(c.pushes)
+		v, err = c.readReply(timeout, pushAccepter(exp, x.env))
+		for _, p := range c.pushes[before:] {
+			sr.Pushes = append(sr.Pushes, keep(p.Raw))
+		}
+	}
+	if err != nil {
+		return sr, nil, fmt.Errorf("read: %w", err)
+	}
+	sr.Reply, sr.ReplySize = keep(v.Raw), len(v.Raw)
+	if st.Capture != "" {
+		if !textual(v.Kind) {
+			return sr, nil, fmt.Errorf("capture %q: the reply is %s, not a textual value", st.Capture, v.Kind)
+		}
+		x.env.Captures[st.Capture] = append([]byte(nil), v.Str...)
+	}
+	if exp == nil {
+		exp = &cases.Expect{Kind: cases.ExpectNotError, Pos: st.Pos}
+	}
+	fail, err := compare(exp, v, x.env)
+	if fail != nil {
+		fail.Actual = sr.Reply
+	}
+	return sr, fail, err
+}
+
+// pushAccepter says whether a push frame is the awaited reply itself: when
+// the expectation is a push (bytes starting with '>' or a typed push).
+func pushAccepter(e *cases.Expect, env *cases.Env) func(resp.Value) bool {
+	if e == nil {
+		return nil
+	}
+	switch e.Kind {
+	case cases.ExpectValue:
+		if e.Value.Kind == resp.Push {
+			return func(resp.Value) bool { return true }
+		}
+	case cases.ExpectBytes:
+		if b, err := e.Bytes.Expand(env); err == nil && len(b) > 0 && (b[0] == '>' || b[0] == '|') {
+			return func(resp.Value) bool { return true }
+		}
+	}
+	return nil
+}
+
+// writeCommand sends args as an array of blob strings, streaming large
+// arguments straight to the socket, and returns the bytes kept for reports.
+func (c *conn) writeCommand(timeout time.Duration, args [][]byte) ([]byte, int, error) {
+	size := 16
+	for _, a := range args {
+		size += len(a) + 16
+	}
+	if size <= maxKept {
+		b := resp.AppendCommand(make([]byte, 0, size), args...)
+		return b, len(b), c.write(timeout, b)
+	}
+	total := 0
+	c.nc.SetWriteDeadline(time.Now().Add(timeout))
+	kept := make([]byte, 0, 4096)
+	w := c.w
+	var err error
+	put := func(b []byte) {
+		if err == nil {
+			_, err = w.Write(b)
+		}
+		total += len(b)
+		if room := 4096 - len(kept); room > 0 {
+			kept = append(kept, b[:min(room, len(b))]...)
+		}
+	}
+	put([]byte("*" + strconv.Itoa(len(args)) + "\r\n"))
+	for _, a := range args {
+		put([]byte("$" + strconv.Itoa(len(a)) + "\r\n"))
+		put(a)
+		put([]byte("\r\n"))
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	return kept, total, err
+}
+
+// keep copies b for a StepResult, capped at maxKept bytes.
+func keep(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	return append([]byte(nil), b[:min(len(b), maxKept)]...)
+}
+
+func keepArgs(args [][]byte) [][]byte {
+	out := make([][]byte, len(args))
+	for i, a := range args {
+		out[i] = keep(a)
+	}
+	return out
+}

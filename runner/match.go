@@ -1,0 +1,276 @@
+package runner
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
+)
+
+// compare checks v against e. It returns nil when v matches, else a Failure
+// (Step is filled in by the caller).
+func compare(e *cases.Expect, v resp.Value, env *cases.Env) (*Failure, error) {
+	f := &Failure{Actual: v.Raw, Offset: -1}
+	switch e.Kind {
+	case cases.ExpectAny:
+		return nil, nil
+	case cases.ExpectNotError:
+		if !isError(v) {
+			return nil, nil
+		}
+		f.Expected = "any reply but an error"
+		f.Message = "want a reply that is not an error, got " + v.Kind.String()
+		return f, nil
+	case cases.ExpectBytes:
+		want, err := e.Bytes.Expand(env)
+		if err != nil {
+			return nil, err
+		}
+		if bytes.Equal(want, v.Raw) {
+			return nil, nil
+		}
+		f.ExpectedBytes = want
+		f.Expected = resp.Escape(want)
+		f.Offset = firstDiff(want, v.Raw)
+		f.Message = fmt.Sprintf("reply differs at byte %d", f.Offset)
+		return f, nil
+	case cases.ExpectError, cases.ExpectErrorCode, cases.ExpectErrorMatch:
+		var want string
+		switch e.Kind {
+		case cases.ExpectError:
+			b, err := e.Text.Expand(env)
+			if err != nil {
+				return nil, err
+			}
+			want = string(b)
+			f.Expected = "error " + quote(want)
+		case cases.ExpectErrorCode:
+			b, err := e.Text.Expand(env)
+			if err != nil {
+				return nil, err
+			}
+			want = string(b)
+			f.Expected = "an error with code " + want
+		default:
+			f.Expected = "an error matching /" + e.Pattern.String() + "/"
+		}
+		if !isError(v) {
+			f.Message = "want an error, got " + v.Kind.String()
+			return f, nil
+		}
+		text := string(v.Str)
+		switch e.Kind {
+		case cases.ExpectError:
+			if text == want {
+				return nil, nil
+			}
+			f.Message = "error text differs"
+		case cases.ExpectErrorCode:
+			code, _, _ := strings.Cut(text, " ")
+			if code == want {
+				return nil, nil
+			}
+			f.Message = fmt.Sprintf("error code is %s", code)
+		default:
+			if e.Pattern.MatchString(text) {
+				return nil, nil
+			}
+			f.Message = "error text does not match"
+		}
+		return f, nil
+	case cases.ExpectValue:
+		path, msg, err := matchValue(e.Value, v, env, "")
+		if err != nil {
+			return nil, err
+		}
+		if msg == "" {
+			return nil, nil
+		}
+		f.Expected = describeTyped(e.Value)
+		if path != "" {
+			msg = path + ": " + msg
+		}
+		f.Message = msg
+		return f, nil
+	}
+	return nil, fmt.Errorf("%s: unsupported expectation kind %d", e.Pos, e.Kind)
+}
+
+func firstDiff(a, b []byte) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}
+
+func quote(s string) string { return resp.Escape([]byte(s)) }
+
+// matchValue compares a typed expectation with a value. It returns the path
+// of the first difference (e.g. "[2][1]") and a message, or "" if it matches.
+func matchValue(t *cases.TypedValue, v resp.Value, env *cases.Env, path string) (string, string, error) {
+	if t.Any {
+		return "", "", nil
+	}
+	if t.Attr != nil {
+		if v.Attr == nil {
+			return path, "want an attribute before the value, got none", nil
+		}
+		p, m, err := matchElems(t.Attr, v.Attr.Elems, env, path+".attr", false)
+		if m != "" || err != nil {
+			return p, m, err
+		}
+	}
+	if t.Match != nil {
+		if !textual(v.Kind) {
+			return path, fmt.Sprintf("want a value matching /%s/, got %s", t.Match, v.Kind), nil
+		}
+		if !t.Match.Match(v.Str) {
+			return path, fmt.Sprintf("%s %s does not match /%s/", v.Kind, quote(string(v.Str)), t.Match), nil
+		}
+		return "", "", nil
+	}
+	if v.Kind != t.Kind {
+		return path, fmt.Sprintf("want %s, got %s", t.Kind, v.Kind), nil
+	}
+	if t.KindOnly {
+		return "", "", nil
+	}
+	switch t.Kind {
+	case resp.Integer:
+		if v.Int != t.Int {
+			return path, fmt.Sprintf("want integer %d, got %d", t.Int, v.Int), nil
+		}
+	case resp.Boolean:
+		if v.Bool != t.Bool {
+			return path, fmt.Sprintf("want %t, got %t", t.Bool, v.Bool), nil
+		}
+	case resp.Array, resp.Set, resp.Push, resp.Map, resp.Attribute:
+		return matchElems(t.Elems, v.Elems, env, path, t.Unordered)
+	case resp.VerbatimString:
+		if t.Format != "" && string(v.Format[:]) != t.Format {
+			return path, fmt.Sprintf("want format %q, got %q", t.Format, v.Format[:]), nil
+		}
+		fallthrough
+	default:
+		if t.Text != nil {
+			want, err := t.Text.Expand(env)
+			if err != nil {
+				return "", "", err
+			}
+			if !bytes.Equal(want, v.Str) {
+				return path, fmt.Sprintf("want %s %s, got %s", t.Kind, quote(string(want)), quote(string(v.Str))), nil
+			}
+		}
+	}
+	return "", "", nil
+}
+
+func matchElems(want []*cases.TypedValue, got []resp.Value, env *cases.Env, path string, unordered bool) (string, string, error) {
+	if len(want) != len(got) {
+		return path, fmt.Sprintf("want %d elements, got %d", len(want), len(got)), nil
+	}
+	if unordered {
+		return matchPairsUnordered(want, got, env, path)
+	}
+	for i := range want {
+		p, m, err := matchValue(want[i], got[i], env, fmt.Sprintf("%s[%d]", path, i))
+		if m != "" || err != nil {
+			return p, m, err
+		}
+	}
+	return "", "", nil
+}
+
+// matchPairsUnordered matches map pairs in any order (keys first).
+func matchPairsUnordered(want []*cases.TypedValue, got []resp.Value, env *cases.Env, path string) (string, string, error) {
+	used := make([]bool, len(got)/2)
+	for i := 0; i+1 < len(want); i += 2 {
+		found := false
+		for j := 0; j+1 < len(got); j += 2 {
+			if used[j/2] {
+				continue
+			}
+			_, mk, err := matchValue(want[i], got[j], env, "")
+			if err != nil {
+				return "", "", err
+			}
+			if mk != "" {
+				continue
+			}
+			p, mv, err := matchValue(want[i+1], got[j+1], env, fmt.Sprintf("%s[%s]", path, resp.Escape(got[j].Str)))
+			if err != nil || mv != "" {
+				return p, mv, err
+			}
+			used[j/2], found = true, true
+			break
+		}
+		if !found {
+			return path, fmt.Sprintf("no key matches pair %d of the expectation", i/2), nil
+		}
+	}
+	return "", "", nil
+}
+
+func textual(k resp.Kind) bool {
+	switch k {
+	case resp.SimpleString, resp.SimpleError, resp.BlobString, resp.BlobError, resp.VerbatimString,
+		resp.Integer, resp.Double, resp.BigNumber:
+		return true
+	}
+	return false
+}
+
+// describeTyped renders a typed expectation for reports.
+func describeTyped(t *cases.TypedValue) string {
+	var b strings.Builder
+	writeTyped(&b, t)
+	return b.String()
+}
+
+func writeTyped(b *strings.Builder, t *cases.TypedValue) {
+	if t.Attr != nil {
+		b.WriteString("|attr")
+		writeElems(b, t.Attr)
+		b.WriteByte(' ')
+	}
+	switch {
+	case t.Any:
+		b.WriteString("any")
+		return
+	case t.Match != nil:
+		fmt.Fprintf(b, "/%s/", t.Match)
+		return
+	}
+	b.WriteString(t.Kind.String())
+	if t.KindOnly {
+		return
+	}
+	switch t.Kind {
+	case resp.Integer:
+		fmt.Fprintf(b, " %d", t.Int)
+	case resp.Boolean:
+		fmt.Fprintf(b, " %t", t.Bool)
+	case resp.Array, resp.Set, resp.Push, resp.Map, resp.Attribute:
+		writeElems(b, t.Elems)
+	default:
+		if t.Text != nil {
+			b.WriteString(" " + quote(t.Text.Source()))
+		}
+	}
+}
+
+func writeElems(b *strings.Builder, elems []*cases.TypedValue) {
+	b.WriteString(" [")
+	for i, e := range elems {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		writeTyped(b, e)
+	}
+	b.WriteString("]")
+}

@@ -1,0 +1,167 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner"
+)
+
+// HumanOptions tune the human format.
+type HumanOptions struct {
+	// Verbose lists passing and skipped results too, and every step of a
+	// failing case rather than the failing one alone.
+	Verbose bool
+	// Color adds ANSI colours; set it only when writing to a terminal.
+	Color bool
+}
+
+// Human writes one block per failing or erroring result (every result with
+// Verbose), then a summary line "N passed, N failed, N skipped".
+func Human(w io.Writer, rep *runner.Report, o HumanOptions) error {
+	p := &printer{w: w, o: o}
+	for _, res := range rep.Results {
+		p.result(res)
+	}
+	if rep.ServerLost != nil {
+		p.line(p.red("server lost: ") + rep.ServerLost.Error())
+	}
+	s := rep.Summary
+	parts := []string{
+		fmt.Sprintf("%d passed", s.Passed),
+		fmt.Sprintf("%d failed", s.Failed),
+		fmt.Sprintf("%d skipped", s.Skipped),
+	}
+	if s.Errors > 0 {
+		parts = append(parts, fmt.Sprintf("%d errors", s.Errors))
+	}
+	if s.Known > 0 {
+		parts = append(parts, fmt.Sprintf("%d known differences", s.Known))
+	}
+	p.line(fmt.Sprintf("%s %s at %s: %s (%.2fs)", rep.Server.Family, rep.Server.Version, rep.Server.Addr,
+		strings.Join(parts, ", "), rep.Duration.Seconds()))
+	return p.err
+}
+
+type printer struct {
+	w   io.Writer
+	o   HumanOptions
+	err error
+}
+
+func (p *printer) line(s string) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintln(p.w, s)
+	}
+}
+
+func (p *printer) paint(code, s string) string {
+	if !p.o.Color {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+func (p *printer) red(s string) string    { return p.paint("31", s) }
+func (p *printer) green(s string) string  { return p.paint("32", s) }
+func (p *printer) yellow(s string) string { return p.paint("33", s) }
+func (p *printer) dim(s string) string    { return p.paint("2", s) }
+
+// Title is how a result is named in every format: "file/case [RESP2]".
+func Title(res *runner.Result) string {
+	return fmt.Sprintf("%s [RESP%d]", runner.FullName(res.Case), res.Proto)
+}
+
+func (p *printer) result(res *runner.Result) {
+	title := Title(res)
+	switch res.Status {
+	case runner.Pass:
+		if p.o.Verbose {
+			p.line(p.green("ok  ") + " " + title)
+		}
+		return
+	case runner.Skip:
+		if p.o.Verbose {
+			p.line(p.yellow("skip") + " " + title + p.dim(" ("+res.Reason+")"))
+		}
+		return
+	case runner.KnownDiff:
+		if p.o.Verbose {
+			p.line(p.yellow("know") + " " + title + p.dim(" (known difference: "+res.Reason+")"))
+		}
+		return
+	case runner.Error:
+		p.line(p.red("ERR ") + " " + title)
+		p.line("      " + res.Reason)
+	case runner.Fail:
+		p.line(p.red("FAIL") + " " + title)
+		if res.Failure == nil {
+			p.line("      " + res.Reason)
+		}
+	}
+	steps := res.Steps
+	if !p.o.Verbose && len(steps) > 0 {
+		steps = steps[len(steps)-1:]
+	}
+	for _, sr := range steps {
+		p.step(sr)
+	}
+	if f := res.Failure; f != nil {
+		p.line(fmt.Sprintf("      %s: %s", f.Step.Pos, f.Message))
+		p.line("      want: " + f.Expected)
+		p.line("       got: " + resp.Escape(f.Actual))
+		if cli := CLI(f.Actual); cli != "" {
+			p.line(indent("            ", cli))
+		}
+	}
+}
+
+func (p *printer) step(sr runner.StepResult) {
+	prefix := fmt.Sprintf("      %s ", sr.Step.Pos)
+	if sr.Conn != "default" {
+		prefix += "[" + sr.Conn + "] "
+	}
+	switch {
+	case sr.Args != nil:
+		p.line(prefix + "> " + Command(sr.Args))
+	case sr.Sent != nil:
+		p.line(prefix + "> raw " + resp.Escape(sr.Sent))
+	default:
+		p.line(prefix + "> " + sr.Step.Action.String())
+	}
+	for _, push := range sr.Pushes {
+		p.line("        push " + resp.Escape(push))
+	}
+	if sr.Reply != nil && p.o.Verbose {
+		p.line("        < " + resp.Escape(sr.Reply))
+	}
+}
+
+// Command renders expanded arguments the way redis-cli's MONITOR quotes
+// them, each escaped and long ones shortened.
+func Command(args [][]byte) string {
+	var parts []string
+	for _, a := range args {
+		s := resp.Escape(a)
+		if len(a) > 64 {
+			s = resp.Escape(a[:48]) + fmt.Sprintf("…(%d bytes)", len(a))
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " ")
+}
+
+// CLI renders reply bytes as redis-cli text, or "" if they are not one
+// complete frame (a truncated or malformed reply).
+func CLI(b []byte) string {
+	n, v, err := resp.Parse(b)
+	if err != nil || n == 0 {
+		return ""
+	}
+	return v.CLI()
+}
+
+func indent(prefix, s string) string {
+	return prefix + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix)
+}

@@ -1,0 +1,106 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+	"time"
+
+	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner"
+)
+
+// JSONReport is the shape of the JSON format (version 1).
+type JSONReport struct {
+	Version    int            `json:"version"`
+	RunID      string         `json:"run_id,omitempty"`
+	Server     runner.Server  `json:"server"`
+	Started    time.Time      `json:"started"`
+	DurationMS float64        `json:"duration_ms"`
+	ServerLost string         `json:"server_lost,omitempty"`
+	Summary    runner.Summary `json:"summary"`
+	Results    []JSONResult   `json:"results"`
+}
+
+// JSONResult is one case in one protocol.
+type JSONResult struct {
+	File       string        `json:"file"`
+	Case       string        `json:"case"`
+	Pos        string        `json:"pos"`
+	Proto      int           `json:"proto"`
+	Status     runner.Status `json:"status"`
+	Reason     string        `json:"reason,omitempty"`
+	DurationMS float64       `json:"duration_ms"`
+	Failure    *JSONFailure  `json:"failure,omitempty"`
+	Steps      []JSONStep    `json:"steps,omitempty"`
+}
+
+// JSONFailure is the failing step's comparison.
+type JSONFailure struct {
+	Pos      string `json:"pos"`
+	Message  string `json:"message"`
+	Expected string `json:"expected"`
+	// Offset is the first differing byte of a byte-exact comparison, or -1.
+	Offset int `json:"offset"`
+}
+
+// JSONStep is what one step sent and read. Byte fields are escaped with
+// resp.Escape; Value is the reply in resp's canonical JSON.
+type JSONStep struct {
+	Pos        string          `json:"pos"`
+	Conn       string          `json:"conn"`
+	Action     string          `json:"action"`
+	Args       []string        `json:"args,omitempty"`
+	Sent       string          `json:"sent,omitempty"`
+	SentSize   int             `json:"sent_size,omitempty"`
+	Reply      string          `json:"reply,omitempty"`
+	ReplySize  int             `json:"reply_size,omitempty"`
+	Value      json.RawMessage `json:"value,omitempty"`
+	Pushes     []string        `json:"pushes,omitempty"`
+	Error      string          `json:"error,omitempty"`
+	DurationMS float64         `json:"duration_ms"`
+}
+
+// JSON writes the report as one indented JSON document (JSONReport).
+func JSON(w io.Writer, rep *runner.Report) error {
+	out := JSONReport{Version: 1, RunID: rep.RunID, Server: rep.Server, Started: rep.Started,
+		DurationMS: ms(rep.Duration), Summary: rep.Summary, Results: []JSONResult{}}
+	if rep.ServerLost != nil {
+		out.ServerLost = rep.ServerLost.Error()
+	}
+	for _, res := range rep.Results {
+		jr := JSONResult{File: res.Case.File.Path, Case: res.Case.Name, Pos: res.Case.Pos.String(),
+			Proto: res.Proto, Status: res.Status, Reason: res.Reason, DurationMS: ms(res.Duration)}
+		if f := res.Failure; f != nil {
+			jr.Failure = &JSONFailure{Pos: f.Step.Pos.String(), Message: f.Message, Expected: f.Expected, Offset: f.Offset}
+		}
+		for _, sr := range res.Steps {
+			js := JSONStep{Pos: sr.Step.Pos.String(), Conn: sr.Conn, Action: sr.Step.Action.String(),
+				DurationMS: ms(sr.Duration)}
+			for _, a := range sr.Args {
+				js.Args = append(js.Args, resp.Escape(a))
+			}
+			if sr.Sent != nil {
+				js.Sent, js.SentSize = resp.Escape(sr.Sent), sr.SentSize
+			}
+			if sr.Reply != nil {
+				js.Reply, js.ReplySize = resp.Escape(sr.Reply), sr.ReplySize
+				if n, v, err := resp.Parse(sr.Reply); err == nil && n > 0 {
+					js.Value, _ = v.MarshalJSON()
+				}
+			}
+			for _, p := range sr.Pushes {
+				js.Pushes = append(js.Pushes, resp.Escape(p))
+			}
+			if sr.Err != nil {
+				js.Error = sr.Err.Error()
+			}
+			jr.Steps = append(jr.Steps, js)
+		}
+		out.Results = append(out.Results, jr)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -1,0 +1,158 @@
+package runner
+
+import (
+	"time"
+
+	"github.com/respcheck/respcheck/cases"
+)
+
+// Status is the outcome of one case in one protocol.
+type Status int
+
+const (
+	// Pass: every step got what it expected.
+	Pass Status = iota
+	// Fail: a reply differed from the expectation, or a known difference
+	// stopped reproducing (Result.Known is then set and Result.Reason says so).
+	Fail
+	// Skip: a gate was not met (Result.Reason says which); nothing was sent.
+	Skip
+	// Error: the case could not be judged: a deadline passed, the connection
+	// broke, the reply was not valid RESP, or a template could not expand.
+	Error
+	// KnownDiff: the case failed on a server where the case declares a known
+	// difference; Result.Reason carries the declared reason. It does not fail
+	// the run.
+	KnownDiff
+)
+
+var statusNames = [...]string{"pass", "fail", "skip", "error", "known"}
+
+// String returns "pass", "fail", "skip", "error" or "known".
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return "unknown"
+}
+
+// MarshalText encodes the status as its String form.
+func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Result is one case run in one protocol.
+type Result struct {
+	Case   *cases.Case
+	Proto  int    // 2 or 3
+	Status Status // see Status
+	// Reason explains a non-pass status: the skip gate, the failure summary,
+	// the infrastructure error, or the declared reason of a known difference.
+	Reason string
+	// Failure describes the step that failed (Status Fail or KnownDiff), or
+	// nil.
+	Failure *Failure
+	// Known is the declared known difference that matched the server, if any.
+	Known    *cases.Known
+	Steps    []StepResult
+	Duration time.Duration
+}
+
+// StepResult is what one step sent and received.
+type StepResult struct {
+	Step *cases.Step
+	Conn string
+	// Sent is the exact bytes written (empty for read, push and sleep steps).
+	Sent []byte
+	// Args are the expanded command arguments of a send step, for display.
+	Args [][]byte
+	// Reply is the exact bytes of the reply (or push) read for this step; nil
+	// when nothing was read. Pushes that arrived out of band while waiting for
+	// a reply are in Pushes, not here.
+	Reply []byte
+	// ReplySize is the full length of the reply; Reply keeps at most 1 MiB.
+	ReplySize int
+	// SentSize is the full length of what was sent; Sent keeps at most 1 MiB.
+	SentSize int
+	// Pushes are out-of-band push frames read while waiting for Reply.
+	Pushes [][]byte
+	// Err is the infrastructure error of this step, if any.
+	Err      error
+	Duration time.Duration
+}
+
+// Failure is a reply that did not match its expectation.
+type Failure struct {
+	Step *cases.Step
+	// Expected is a human description of the expectation: escaped bytes for
+	// a byte-exact reply, the error text, pattern or typed value otherwise.
+	Expected string
+	// ExpectedBytes is the expanded expectation for byte-exact replies, else nil.
+	ExpectedBytes []byte
+	// Actual is the exact reply bytes.
+	Actual []byte
+	// Offset is the first byte offset at which Actual differs from
+	// ExpectedBytes (byte-exact only), or -1.
+	Offset int
+	// Message says what differs, e.g. "reply differs at byte 1" or
+	// "want an error, got blob string".
+	Message string
+}
+
+// Summary counts results by status.
+type Summary struct {
+	Passed  int `json:"passed"`
+	Failed  int `json:"failed"`
+	Skipped int `json:"skipped"`
+	Errors  int `json:"errors"`
+	Known   int `json:"known"`
+}
+
+// Server is what the runner learned about the target.
+type Server struct {
+	Addr string `json:"addr"`
+	// Family is "redis" or "valkey" (server_name:valkey or a valkey_version
+	// line in INFO server; Valkey 8 and 9 also report redis_version:7.2.4).
+	Family  string `json:"family"`
+	Version string `json:"version"`
+	// RedisVersion is INFO's redis_version line as is.
+	RedisVersion string `json:"redis_version"`
+	// Mode is INFO's redis_mode (standalone, cluster, sentinel).
+	Mode string `json:"mode,omitempty"`
+	// Debug reports that DEBUG is enabled (DEBUG SLEEP 0 answered +OK).
+	Debug bool `json:"debug"`
+	// Proto3 reports that the server accepted HELLO 3.
+	Proto3 bool `json:"resp3"`
+}
+
+// Report is the outcome of a run.
+type Report struct {
+	RunID   string
+	Server  Server
+	Results []*Result
+	Summary Summary
+	// ServerLost is set when the target stopped answering during the run;
+	// cases not started by then are reported as errors.
+	ServerLost error
+	Started    time.Time
+	Duration   time.Duration
+}
+
+// Failed reports whether the run should exit non-zero for findings.
+func (r *Report) Failed() bool { return r.Summary.Failed > 0 || r.Summary.Errors > 0 }
+
+func (r *Report) count() {
+	r.Summary = Summary{}
+	for _, res := range r.Results {
+		switch res.Status {
+		case Pass:
+			r.Summary.Passed++
+		case Fail:
+			r.Summary.Failed++
+		case Skip:
+			r.Summary.Skipped++
+		case Error:
+			r.Summary.Errors++
+		case KnownDiff:
+			r.Summary.Known++
+		}
+	}
+}

@@ -1,0 +1,274 @@
+package runner_test
+
+import (
+	"context"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/servers"
+)
+
+// load parses an inline case file.
+func load(t *testing.T, src string) []*cases.File {
+	t.Helper()
+	f, err := cases.Load("inline.yaml", []byte(src))
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	return []*cases.File{f}
+}
+
+func run(t *testing.T, addr string, files []*cases.File, opts runner.Options) *runner.Report {
+	t.Helper()
+	opts.Addr = addr
+	if opts.StepTimeout == 0 {
+		opts.StepTimeout = 3 * time.Second
+	}
+	rep, err := runner.Run(context.Background(), files, opts)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return rep
+}
+
+// result finds the result of a case by name and protocol.
+func result(t *testing.T, rep *runner.Report, name string, proto int) *runner.Result {
+	t.Helper()
+	for _, r := range rep.Results {
+		if r.Case.Name == name && r.Proto == proto {
+			return r
+		}
+	}
+	t.Fatalf("no result for %q in RESP%d", name, proto)
+	return nil
+}
+
+// TestBundledSuite runs the whole bundled suite against each pinned build,
+// in both protocols, and wants no failure and no error.
+func TestBundledSuite(t *testing.T) {
+	for _, name := range servers.Pinned {
+		t.Run(name, func(t *testing.T) {
+			srv := servers.ForTest(t, name)
+			files, err := cases.Bundled()
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := run(t, srv.Addr(), files, runner.Options{Jobs: 2})
+			if rep.Server.Family+"-"+rep.Server.Version != name {
+				t.Errorf("identified %s %s, want %s", rep.Server.Family, rep.Server.Version, name)
+			}
+			for _, r := range rep.Results {
+				if r.Status == runner.Fail || r.Status == runner.Error {
+					msg := r.Reason
+					if r.Failure != nil {
+						msg += "\n want: " + r.Failure.Expected + "\n  got: " + resp.Escape(r.Failure.Actual)
+					}
+					t.Errorf("%s [RESP%d]: %s", runner.FullName(r.Case), r.Proto, msg)
+				}
+			}
+			if rep.Summary.Passed < 20 {
+				t.Errorf("only %d results passed: %+v", rep.Summary.Passed, rep.Summary)
+			}
+			t.Logf("%s: %+v", name, rep.Summary)
+		})
+	}
+}
+
+func TestWrongExpectationIsAFailureWithTheDiff(t *testing.T) {
+	srv := servers.ForTest(t, "redis-7.0.15")
+	rep := run(t, srv.Addr(), load(t, `
+suite: wrong
+cases:
+  - name: wrong bytes
+    steps:
+      - send: [SET, "{key}", original]
+      - send: [GET, "{key}"]
+        reply: "$8\r\norigin4l\r\n"
+      - send: [PING]
+        reply: "+PONG\r\n"
+  - name: wrong error text
+    steps:
+      - send: [GET]
+        error: "ERR wrong number of arguments"
+  - name: error wanted, value got
+    steps:
+      - send: [PING]
+        error_code: ERR
+`), runner.Options{})
+	if rep.Summary.Failed != 6 || rep.Summary.Passed != 0 {
+		t.Fatalf("summary %+v, want 6 failed", rep.Summary)
+	}
+	for _, proto := range []int{2, 3} {
+		r := result(t, rep, "wrong bytes", proto)
+		f := r.Failure
+		if f == nil {
+			t.Fatalf("RESP%d: no failure: %s", proto, r.Reason)
+		}
+		if f.Offset != 10 {
+			t.Errorf("offset %d, want 10", f.Offset)
+		}
+		if got := string(f.Actual); got != "$8\r\noriginal\r\n" {
+			t.Errorf("actual %q", got)
+		}
+		if f.Expected != `"$8\r\norigin4l\r\n"` {
+			t.Errorf("expected %s", f.Expected)
+		}
+		if f.Step.Pos.Line != 7 {
+			t.Errorf("failing step at %s, want line 7", f.Step.Pos)
+		}
+		if len(r.Steps) != 2 {
+			t.Errorf("ran %d steps, want to stop after the failing second", len(r.Steps))
+		}
+		if r := result(t, rep, "wrong error text", proto); r.Failure == nil || r.Failure.Message != "error text differs" {
+			t.Errorf("wrong error text: %+v", r.Failure)
+		}
+		if r := result(t, rep, "error wanted, value got", proto); r.Failure == nil || !strings.Contains(r.Failure.Message, "want an error, got simple string") {
+			t.Errorf("error wanted: %+v", r.Failure)
+		}
+	}
+}
+
+func TestMatchers(t *testing.T) {
+	srv := servers.ForTest(t, "redis-7.0.15")
+	rep := run(t, srv.Addr(), load(t, `
+suite: matchers
+cases:
+  - name: typed values, patterns, captures
+    steps:
+      - send: [RPUSH, "{key:l}", a, "1"]
+        value: 2
+      - send: [LRANGE, "{key:l}", "0", "-1"]
+        value: {array: [a, {blob: "1"}]}
+      - send: [HSET, "{key:h}", f, v]
+      - send: [HGETALL, "{key:h}"]
+        value: {resp2: {array: [f, v]}, resp3: {map: [[f, v]]}}
+      - send: [ECHO, "captured-value"]
+        capture: c
+      - send: [ECHO, "{cap:c}!"]
+        reply: "$15\r\ncaptured-value!\r\n"
+      - send: [FOO]
+        error_match: "^ERR unknown command 'FOO'"
+      - send: [GET, "{key:l}"]
+        error_code: WRONGTYPE
+      - send: [HELLO]
+        value: {resp2: {type: array}, resp3: {type: map}}
+      - send: [INCR, "{key:n}"]
+        any: true
+  - name: async send, read later, and a push out of band
+    requires: {proto: 3}
+    steps:
+      - {conn: sub, send: [SUBSCRIBE, "{key:ch}"], value: {push: [{blob: subscribe}, {match: "ch$"}, 1]}}
+      - {conn: pub, send: [PUBLISH, "{key:ch}", hi], reply: ":1\r\n"}
+      - {conn: sub, push: {push: [{blob: message}, {type: blob string}, hi]}}
+      - {conn: w, send: [BLPOP, "{key:q}", "2"], async: true}
+      - {conn: p, send: [RPUSH, "{key:q}", x], value: 1}
+      - {conn: w, read: true, value: {array: [{match: "q$"}, x]}}
+`), runner.Options{})
+	for _, r := range rep.Results {
+		if r.Status != runner.Pass && r.Status != runner.Skip {
+			t.Errorf("%s [RESP%d]: %s %s", r.Case.Name, r.Proto, r.Status, r.Reason)
+		}
+	}
+	if r := result(t, rep, "async send, read later, and a push out of band", 2); r.Status != runner.Skip || r.Reason != "runs in RESP3 only" {
+		t.Errorf("RESP2 result %s %q, want a skip", r.Status, r.Reason)
+	}
+}
+
+func TestGatesAndKnownDifferences(t *testing.T) {
+	srv := servers.ForTest(t, "redis-7.0.15")
+	rep := run(t, srv.Addr(), load(t, `
+suite: gates
+cases:
+  - name: needs valkey
+    requires: {server: valkey}
+    steps: [{send: [PING]}]
+  - name: needs a command this server lacks
+    requires: {commands: [DIGEST]}
+    steps: [{send: [PING]}]
+  - name: needs a feature this server lacks
+    requires: {probes: [[SET, "{key}", v, IFEQ, x]]}
+    steps: [{send: [PING]}]
+  - name: needs a feature this server has
+    requires: {probes: [[SET, "{key}", v, GET]], commands: [GET], debug: true}
+    steps: [{send: [PING], reply: "+PONG\r\n"}]
+  - name: a known difference that still fails
+    known: [{server: "redis<8", reason: "seen on 7.0.15"}]
+    steps: [{send: [PING], reply: "+PING\r\n"}]
+  - name: a known difference that now passes
+    known: [{server: "redis", reason: "was different once"}]
+    steps: [{send: [PING], reply: "+PONG\r\n"}]
+`), runner.Options{Protos: []int{2}})
+	want := map[string]runner.Status{
+		"needs valkey":                        runner.Skip,
+		"needs a command this server lacks":   runner.Skip,
+		"needs a feature this server lacks":   runner.Skip,
+		"needs a feature this server has":     runner.Pass,
+		"a known difference that still fails": runner.KnownDiff,
+		"a known difference that now passes":  runner.Fail,
+	}
+	for name, st := range want {
+		r := result(t, rep, name, 2)
+		if r.Status != st {
+			t.Errorf("%s: status %s (%s), want %s", name, r.Status, r.Reason, st)
+		}
+	}
+	if r := result(t, rep, "needs a feature this server lacks", 2); !strings.Contains(r.Reason, "ERR syntax error") {
+		t.Errorf("probe skip reason %q does not carry the server's answer", r.Reason)
+	}
+	if r := result(t, rep, "a known difference that now passes", 2); !strings.Contains(r.Reason, "no longer reproduces") {
+		t.Errorf("xpass reason %q", r.Reason)
+	}
+	if rep.Failed() != true || rep.Summary.Known != 1 || rep.Summary.Skipped != 3 {
+		t.Errorf("summary %+v", rep.Summary)
+	}
+}
+
+// TestServerKilledMidRun kills the server while a case waits on a reply:
+// the case is an error, the run stops, and ServerLost is set, quickly.
+func TestServerKilledMidRun(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGSTOP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			srv := servers.ForTest(t, "redis-7.0.15")
+			files := load(t, `
+suite: dies
+cases:
+  - name: a slow step
+    steps:
+      - send: [BLPOP, "{key}", "0"]
+  - {name: after 1, steps: [{send: [PING]}]}
+  - {name: after 2, steps: [{send: [PING]}]}
+  - {name: after 3, steps: [{send: [PING]}]}
+`)
+			go func() {
+				time.Sleep(300 * time.Millisecond)
+				srv.Signal(sig)
+			}()
+			if sig == syscall.SIGSTOP {
+				t.Cleanup(func() { srv.Signal(syscall.SIGCONT) })
+			}
+			rep := run(t, srv.Addr(), files, runner.Options{Jobs: 1, Protos: []int{2}, StepTimeout: time.Second})
+			if rep.ServerLost == nil {
+				t.Fatalf("ServerLost not set: %+v", rep.Summary)
+			}
+			r := result(t, rep, "a slow step", 2)
+			if r.Status != runner.Error {
+				t.Errorf("slow step: %s %s, want error", r.Status, r.Reason)
+			}
+			if rep.Summary.Errors != 4 {
+				t.Errorf("summary %+v, want 4 errors (the slow step and 3 not run)", rep.Summary)
+			}
+		})
+	}
+}
+
+func TestTargetUnreachable(t *testing.T) {
+	_, err := runner.Run(context.Background(), nil, runner.Options{Addr: "127.0.0.1:1", StepTimeout: time.Second})
+	if _, ok := err.(*runner.TargetError); !ok {
+		t.Fatalf("err = %v, want a *TargetError", err)
+	}
+}
