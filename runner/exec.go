@@ -245,10 +245,9 @@ func (x *caseRun) step(ctx context.Context, st *cases.Step) (StepResult, *Failur
 	}
 	sr.Reply, sr.ReplySize = keep(v.Raw), len(v.Raw)
 	if st.Capture != "" {
-		if !textual(v.Kind) {
-			return sr, nil, fmt.Errorf("capture %q: the reply is %s, not a textual value", st.Capture, v.Kind)
+		if fail := x.capture(st, v); fail != nil {
+			return sr, fail, nil
 		}
-		x.env.Captures[st.Capture] = append([]byte(nil), v.Str...)
 	}
 	if exp == nil {
 		exp = &cases.Expect{Kind: cases.ExpectNotError, Pos: st.Pos}
@@ -258,6 +257,25 @@ func (x *caseRun) step(ctx context.Context, st *cases.Step) (StepResult, *Failur
 		fail.Actual = sr.Reply
 	}
 	return sr, fail, err
+}
+
+// capture keeps the reply for {cap:NAME}: the payload text of a textual
+// value, the raw frame otherwise; with a pattern, its first group.
+func (x *caseRun) capture(st *cases.Step, v resp.Value) *Failure {
+	text := v.Raw
+	if textual(v.Kind) || v.Kind == resp.Boolean {
+		text = v.Str
+	}
+	if st.CaptureMatch != nil {
+		m := st.CaptureMatch.FindSubmatch(text)
+		if m == nil {
+			return &Failure{Offset: -1, Expected: "a reply matching /" + st.CaptureMatch.String() + "/",
+				Message: fmt.Sprintf("capture %q: the reply does not match /%s/", st.Capture, st.CaptureMatch)}
+		}
+		text = m[1]
+	}
+	x.env.Captures[st.Capture] = append([]byte(nil), text...)
+	return nil
 }
 
 // pushAccepter says whether a push frame is the awaited reply itself: when

@@ -3,6 +3,8 @@ package runner
 import (
 	"bytes"
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/respcheck/respcheck/cases"
@@ -120,25 +122,38 @@ func matchValue(t *cases.TypedValue, v resp.Value, env *cases.Env, path string) 
 		if v.Attr == nil {
 			return path, "want an attribute before the value, got none", nil
 		}
-		p, m, err := matchElems(t.Attr, v.Attr.Elems, env, path+".attr", false)
+		p, m, err := matchElems(t.Attr, v.Attr.Elems, env, path+".attr", false, true)
 		if m != "" || err != nil {
 			return p, m, err
 		}
 	}
+	if t.KindOnly && v.Kind != t.Kind {
+		return path, fmt.Sprintf("want %s, got %s", t.Kind, v.Kind), nil
+	}
 	if t.Match != nil {
-		if !textual(v.Kind) {
-			return path, fmt.Sprintf("want a value matching /%s/, got %s", t.Match, v.Kind), nil
+		re := t.Match
+		if t.MatchTemplate != nil {
+			src, err := t.MatchTemplate.Expand(env)
+			if err != nil {
+				return "", "", err
+			}
+			if re, err = regexp.Compile(string(src)); err != nil {
+				return "", "", fmt.Errorf("%s: match pattern %q after expansion: %v", t.Pos, src, err)
+			}
 		}
-		if !t.Match.Match(v.Str) {
-			return path, fmt.Sprintf("%s %s does not match /%s/", v.Kind, quote(string(v.Str)), t.Match), nil
+		if !textual(v.Kind) && v.Kind != resp.Boolean {
+			return path, fmt.Sprintf("want a value matching /%s/, got %s", re, v.Kind), nil
 		}
+		if !re.Match(v.Str) {
+			return path, fmt.Sprintf("%s %s does not match /%s/", v.Kind, quote(string(v.Str)), re), nil
+		}
+		return "", "", nil
+	}
+	if t.KindOnly {
 		return "", "", nil
 	}
 	if v.Kind != t.Kind {
 		return path, fmt.Sprintf("want %s, got %s", t.Kind, v.Kind), nil
-	}
-	if t.KindOnly {
-		return "", "", nil
 	}
 	switch t.Kind {
 	case resp.Integer:
@@ -150,7 +165,7 @@ func matchValue(t *cases.TypedValue, v resp.Value, env *cases.Env, path string) 
 			return path, fmt.Sprintf("want %t, got %t", t.Bool, v.Bool), nil
 		}
 	case resp.Array, resp.Set, resp.Push, resp.Map, resp.Attribute:
-		return matchElems(t.Elems, v.Elems, env, path, t.Unordered)
+		return matchElems(t.Elems, v.Elems, env, path, t.Unordered, t.Kind == resp.Map || t.Kind == resp.Attribute)
 	case resp.VerbatimString:
 		if t.Format != "" && string(v.Format[:]) != t.Format {
 			return path, fmt.Sprintf("want format %q, got %q", t.Format, v.Format[:]), nil
@@ -170,12 +185,12 @@ func matchValue(t *cases.TypedValue, v resp.Value, env *cases.Env, path string) 
 	return "", "", nil
 }
 
-func matchElems(want []*cases.TypedValue, got []resp.Value, env *cases.Env, path string, unordered bool) (string, string, error) {
+func matchElems(want []*cases.TypedValue, got []resp.Value, env *cases.Env, path string, unordered, pairwise bool) (string, string, error) {
 	if len(want) != len(got) {
 		return path, fmt.Sprintf("want %d elements, got %d", len(want), len(got)), nil
 	}
 	if unordered {
-		return matchPairsUnordered(want, got, env, path)
+		return matchUnordered(want, got, env, path, pairwise)
 	}
 	for i := range want {
 		p, m, err := matchValue(want[i], got[i], env, fmt.Sprintf("%s[%d]", path, i))
@@ -186,34 +201,56 @@ func matchElems(want []*cases.TypedValue, got []resp.Value, env *cases.Env, path
 	return "", "", nil
 }
 
-// matchPairsUnordered matches map pairs in any order (keys first).
-func matchPairsUnordered(want []*cases.TypedValue, got []resp.Value, env *cases.Env, path string) (string, string, error) {
-	used := make([]bool, len(got)/2)
-	for i := 0; i+1 < len(want); i += 2 {
-		found := false
-		for j := 0; j+1 < len(got); j += 2 {
-			if used[j/2] {
-				continue
+// matchUnordered matches elements (or map pairs, keys and values together)
+// in any order, with a backtracking search so that wildcards cannot steal a
+// later exact match.
+func matchUnordered(want []*cases.TypedValue, got []resp.Value, env *cases.Env, path string, pairwise bool) (string, string, error) {
+	step := 1
+	if pairwise {
+		step = 2
+	}
+	n := len(want) / step
+	ok := make([][]bool, n) // ok[i][j]: expected item i matches actual item j
+	for i := 0; i < n; i++ {
+		ok[i] = make([]bool, n)
+		for j := 0; j < n; j++ {
+			match := true
+			for k := 0; k < step && match; k++ {
+				_, m, err := matchValue(want[i*step+k], got[j*step+k], env, "")
+				if err != nil {
+					return "", "", err
+				}
+				match = m == ""
 			}
-			_, mk, err := matchValue(want[i], got[j], env, "")
-			if err != nil {
-				return "", "", err
-			}
-			if mk != "" {
-				continue
-			}
-			p, mv, err := matchValue(want[i+1], got[j+1], env, fmt.Sprintf("%s[%s]", path, resp.Escape(got[j].Str)))
-			if err != nil || mv != "" {
-				return p, mv, err
-			}
-			used[j/2], found = true, true
-			break
-		}
-		if !found {
-			return path, fmt.Sprintf("no key matches pair %d of the expectation", i/2), nil
+			ok[i][j] = match
 		}
 	}
-	return "", "", nil
+	used := make([]bool, n)
+	var assign func(i int) bool
+	assign = func(i int) bool {
+		if i == n {
+			return true
+		}
+		for j := 0; j < n; j++ {
+			if !used[j] && ok[i][j] {
+				used[j] = true
+				if assign(i + 1) {
+					return true
+				}
+				used[j] = false
+			}
+		}
+		return false
+	}
+	if assign(0) {
+		return "", "", nil
+	}
+	for i := 0; i < n; i++ {
+		if !slices.Contains(ok[i], true) {
+			return path, fmt.Sprintf("nothing in the reply matches item %d of the expectation (%s)", i, describeTyped(want[i*step])), nil
+		}
+	}
+	return path, "no one-to-one pairing of expected and actual items", nil
 }
 
 func textual(k resp.Kind) bool {

@@ -132,12 +132,25 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	next := make(chan int)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
+	var excl sync.RWMutex
 	for w := 0; w < min(opts.Jobs, max(len(items), 1)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
+				// Exclusive cases run alone: the write lock waits for
+				// running cases and holds new ones back.
+				if items[i].c.Exclusive {
+					excl.Lock()
+				} else {
+					excl.RLock()
+				}
 				res := r.runItem(ctx, items[i])
+				if items[i].c.Exclusive {
+					excl.Unlock()
+				} else {
+					excl.RUnlock()
+				}
 				if res.Status == Error && ctx.Err() == nil && !alive(d) {
 					mu.Lock()
 					if rep.ServerLost == nil {

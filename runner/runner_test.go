@@ -99,9 +99,13 @@ cases:
     steps:
       - send: [PING]
         error_code: ERR
+  - name: kind and pattern
+    steps:
+      - send: [ECHO, "x"]
+        value: {type: simple string, match: x}
 `), runner.Options{})
-	if rep.Summary.Failed != 6 || rep.Summary.Passed != 0 {
-		t.Fatalf("summary %+v, want 6 failed", rep.Summary)
+	if rep.Summary.Failed != 8 || rep.Summary.Passed != 0 {
+		t.Fatalf("summary %+v, want 8 failed", rep.Summary)
 	}
 	for _, proto := range []int{2, 3} {
 		r := result(t, rep, "wrong bytes", proto)
@@ -127,6 +131,9 @@ cases:
 		if r := result(t, rep, "wrong error text", proto); r.Failure == nil || r.Failure.Message != "error text differs" {
 			t.Errorf("wrong error text: %+v", r.Failure)
 		}
+		if r := result(t, rep, "kind and pattern", proto); r.Failure == nil || r.Failure.Message != "want simple string, got blob string" {
+			t.Errorf("kind and pattern: %+v", r.Failure)
+		}
 		if r := result(t, rep, "error wanted, value got", proto); r.Failure == nil || !strings.Contains(r.Failure.Message, "want an error, got simple string") {
 			t.Errorf("error wanted: %+v", r.Failure)
 		}
@@ -139,6 +146,7 @@ func TestMatchers(t *testing.T) {
 suite: matchers
 cases:
   - name: typed values, patterns, captures
+    exclusive: true
     steps:
       - send: [RPUSH, "{key:l}", a, "1"]
         value: 2
@@ -159,6 +167,14 @@ cases:
         value: {resp2: {type: array}, resp3: {type: map}}
       - send: [INCR, "{key:n}"]
         any: true
+      - send: [SADD, "{key:s}", a, b, c]
+      - send: [SMEMBERS, "{key:s}"]
+        value: {resp2: {array_unordered: [c, {any: true}, a]}, resp3: {set_unordered: [c, {any: true}, a]}}
+      - send: [INFO, stats]
+        capture: {name: conns, match: 'total_connections_received:(\d+)'}
+      - {conn: other, send: [PING]}
+      - send: [INFO, stats]
+        value: {match: 'total_connections_received:{add:1:{cap:conns}}\r'}
   - name: async send, read later, and a push out of band
     requires: {proto: 3}
     steps:

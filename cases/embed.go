@@ -1,0 +1,44 @@
+package cases
+
+import (
+	"embed"
+	"errors"
+	"io/fs"
+)
+
+//go:embed suite/*.yaml
+var suiteFS embed.FS
+
+// Bundled loads the suite embedded in the binary (cases/suite/*.yaml), in
+// lexical order, with paths such as "suite/strings.yaml". Like LoadPaths it
+// returns the files that loaded and an ErrorList of the problems of the
+// others.
+func Bundled() ([]*File, error) {
+	return loadFS(suiteFS, "suite")
+}
+
+func loadFS(fsys fs.FS, dir string) ([]*File, error) {
+	names, err := fs.Glob(fsys, dir+"/*.yaml")
+	if err != nil {
+		return nil, err
+	}
+	var files []*File
+	var errs ErrorList
+	for _, name := range names { // fs.Glob returns names in lexical order
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			errs = append(errs, &Error{Pos: Pos{File: name}, Msg: err.Error()})
+			continue
+		}
+		f, err := Load(name, data)
+		if err != nil {
+			var el ErrorList
+			if errors.As(err, &el) {
+				errs = append(errs, el...)
+			}
+			continue
+		}
+		files = append(files, f)
+	}
+	return files, errs.err()
+}

@@ -1,0 +1,213 @@
+package cases
+
+import (
+	"cmp"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Version is a server version, major.minor.patch. Missing parts are zero:
+// "8" is 8.0.0 and "8.4" is 8.4.0.
+type Version [3]int
+
+// ParseVersion parses 1 to 3 dot-separated non-negative decimal numbers,
+// such as "8", "8.4" or "7.0.15". Nothing else is accepted (no "v" prefix,
+// no "-rc1" suffix): trim such decorations before calling it.
+func ParseVersion(s string) (Version, error) {
+	var v Version
+	parts := strings.Split(s, ".")
+	if s == "" || len(parts) > 3 {
+		return v, fmt.Errorf("bad version %q: want 1 to 3 dot-separated numbers", s)
+	}
+	for i, p := range parts {
+		if p == "" || strings.TrimLeft(p, "0123456789") != "" || len(p) > 9 {
+			return Version{}, fmt.Errorf("bad version %q: want 1 to 3 dot-separated numbers", s)
+		}
+		v[i], _ = strconv.Atoi(p)
+	}
+	return v, nil
+}
+
+// String returns the version as "major.minor.patch".
+func (v Version) String() string { return fmt.Sprintf("%d.%d.%d", v[0], v[1], v[2]) }
+
+// Compare returns -1, 0 or +1 as v is older than, equal to or newer than o.
+func (v Version) Compare(o Version) int {
+	return cmp.Or(cmp.Compare(v[0], o[0]), cmp.Compare(v[1], o[1]), cmp.Compare(v[2], o[2]))
+}
+
+// ServerInfo describes the server and connection a selector is matched
+// against.
+type ServerInfo struct {
+	Family  string // "redis" or "valkey"
+	Version Version
+	Proto   int // 2 or 3
+}
+
+// Selector is a parsed selector string: space-separated terms that must
+// all match. The zero Selector (no terms) matches everything. See the
+// package documentation for the grammar.
+type Selector struct {
+	Pos   Pos
+	Text  string
+	terms []selTerm
+}
+
+type selTermKind uint8
+
+const (
+	selProto selTermKind = iota + 1
+	selFamily
+	selDefault
+)
+
+type selTerm struct {
+	kind    selTermKind
+	proto   int
+	family  string
+	op      string // "", ">=", "<=", ">", "<", "==", "!="
+	version Version
+}
+
+// selectorWords are the words a selector term starts with. They are
+// disjoint from the typed value tags (see typedTags), which lets a mapping
+// under "value:" be told apart as a selector map or a typed value.
+var selectorWords = []string{"resp2", "resp3", "redis", "valkey", "default"}
+
+// families are the server families a selector can name.
+var families = []string{"redis", "valkey"}
+
+// ParseSelector parses a selector string. The returned Selector has no Pos;
+// the loader sets it.
+func ParseSelector(s string) (Selector, error) {
+	sel := Selector{Text: s}
+	fields := strings.Fields(s)
+	if len(fields) == 0 {
+		return Selector{}, fmt.Errorf("bad selector %q: empty", s)
+	}
+	for _, f := range fields {
+		t, err := parseSelTerm(f)
+		if err != nil {
+			return Selector{}, fmt.Errorf("bad selector %q: %v", s, err)
+		}
+		sel.terms = append(sel.terms, t)
+	}
+	return sel, nil
+}
+
+func parseSelTerm(f string) (selTerm, error) {
+	i := 0
+	for i < len(f) && (f[i] >= 'a' && f[i] <= 'z' || f[i] >= 'A' && f[i] <= 'Z' || f[i] >= '0' && f[i] <= '9' || f[i] == '_' || f[i] == '-') {
+		i++
+	}
+	word, rest := f[:i], f[i:]
+	switch word {
+	case "resp2", "resp3", "default":
+		if rest != "" {
+			return selTerm{}, fmt.Errorf("term %q takes no version constraint", word)
+		}
+		if word == "default" {
+			return selTerm{kind: selDefault}, nil
+		}
+		return selTerm{kind: selProto, proto: int(word[4] - '0')}, nil
+	case "redis", "valkey":
+		t := selTerm{kind: selFamily, family: word}
+		if rest == "" {
+			return t, nil
+		}
+		for _, op := range []string{">=", "<=", "==", "!=", ">", "<"} {
+			if strings.HasPrefix(rest, op) {
+				t.op = op
+				break
+			}
+		}
+		if t.op == "" {
+			return selTerm{}, fmt.Errorf("bad version constraint %q (want one of >=, <=, ==, !=, >, < and a version)", rest)
+		}
+		v, err := ParseVersion(rest[len(t.op):])
+		if err != nil {
+			return selTerm{}, err
+		}
+		t.version = v
+		return t, nil
+	case "":
+		return selTerm{}, fmt.Errorf("unknown term %q (want resp2, resp3, default, or redis/valkey with an optional version constraint)", f)
+	default:
+		return selTerm{}, fmt.Errorf("unknown term %q", word)
+	}
+}
+
+// IsZero reports whether s is the zero Selector, which matches everything.
+func (s Selector) IsZero() bool { return len(s.terms) == 0 }
+
+// String returns the selector text.
+func (s Selector) String() string { return s.Text }
+
+// Match reports whether every term of s matches info. The zero Selector
+// matches everything.
+func (s Selector) Match(info ServerInfo) bool {
+	for _, t := range s.terms {
+		if !t.match(info) {
+			return false
+		}
+	}
+	return true
+}
+
+// alwaysMatches reports whether s matches every server (zero, or only
+// "default" terms).
+func (s Selector) alwaysMatches() bool {
+	for _, t := range s.terms {
+		if t.kind != selDefault {
+			return false
+		}
+	}
+	return true
+}
+
+// and returns a selector matching where both s and o match.
+func (s Selector) and(o Selector) Selector {
+	switch {
+	case s.IsZero():
+		return o
+	case o.IsZero():
+		return s
+	}
+	return Selector{
+		Pos:   o.Pos,
+		Text:  s.Text + " " + o.Text,
+		terms: append(append([]selTerm(nil), s.terms...), o.terms...),
+	}
+}
+
+func (t selTerm) match(info ServerInfo) bool {
+	switch t.kind {
+	case selDefault:
+		return true
+	case selProto:
+		return info.Proto == t.proto
+	case selFamily:
+		if !strings.EqualFold(info.Family, t.family) {
+			return false
+		}
+		c := info.Version.Compare(t.version)
+		switch t.op {
+		case "":
+			return true
+		case ">=":
+			return c >= 0
+		case "<=":
+			return c <= 0
+		case ">":
+			return c > 0
+		case "<":
+			return c < 0
+		case "==":
+			return c == 0
+		case "!=":
+			return c != 0
+		}
+	}
+	return false
+}

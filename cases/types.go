@@ -1,0 +1,267 @@
+package cases
+
+import (
+	"regexp"
+	"time"
+
+	"github.com/respcheck/respcheck/resp"
+)
+
+// File is one loaded case file: one suite.
+type File struct {
+	Path     string
+	Suite    string
+	Tags     []string
+	Requires *Gates // nil if the file has no requires
+	Cases    []*Case
+	Hash     string // hex SHA-256 of the file bytes
+}
+
+// Case is one test case.
+type Case struct {
+	Pos      Pos
+	File     *File
+	Name     string
+	Tags     []string
+	Requires *Gates // nil if the case has no requires
+	// Exclusive cases run alone: no other case runs on the server at the
+	// same time (server-wide counters, DEBUG SLEEP, slow scripts).
+	Exclusive bool
+	Known     []*Known
+	Steps     []*Step
+}
+
+// ID returns the stable id of the case: the file path, "/", and the name.
+func (c *Case) ID() string { return c.File.Path + "/" + c.Name }
+
+// AllTags returns the file's tags followed by the case's.
+func (c *Case) AllTags() []string {
+	var tags []string
+	if c.File != nil {
+		tags = append(tags, c.File.Tags...)
+	}
+	return append(tags, c.Tags...)
+}
+
+// Gates returns the gates that apply to the case: the file's, then the
+// case's, skipping absent ones. A case runs only if all of them pass.
+func (c *Case) Gates() []*Gates {
+	var gs []*Gates
+	if c.File != nil && c.File.Requires != nil {
+		gs = append(gs, c.File.Requires)
+	}
+	if c.Requires != nil {
+		gs = append(gs, c.Requires)
+	}
+	return gs
+}
+
+// KnownFor returns the first known difference matching info, or nil.
+func (c *Case) KnownFor(info ServerInfo) *Known {
+	for _, k := range c.Known {
+		if k.Server.Match(info) {
+			return k
+		}
+	}
+	return nil
+}
+
+// Gates are the conditions under which a file or case runs. All present
+// conditions must hold.
+type Gates struct {
+	Pos      Pos
+	Servers  []Selector // any of them must match; empty means any server
+	Commands []string   // each must exist on the server (COMMAND INFO)
+	Debug    bool       // the DEBUG command must be enabled
+	Proto    int        // 0 (both), 2 or 3: run only in this protocol
+	Probes   []*Probe   // each probe's reply must not be an error
+}
+
+// MatchServer reports whether info passes the Servers and Proto gates (the
+// static ones; Commands, Debug and Probes need the live server).
+func (g *Gates) MatchServer(info ServerInfo) bool {
+	if g.Proto != 0 && info.Proto != g.Proto {
+		return false
+	}
+	if len(g.Servers) == 0 {
+		return true
+	}
+	for _, s := range g.Servers {
+		if s.Match(info) {
+			return true
+		}
+	}
+	return false
+}
+
+// Probe is a command whose success tells that a feature is present.
+type Probe struct {
+	Pos  Pos
+	Send []Template
+}
+
+// Known is a known difference: on matching servers the case is expected to
+// fail.
+type Known struct {
+	Pos    Pos
+	Server Selector
+	Reason string
+}
+
+// Action is what a step does.
+type Action int
+
+// The actions. The zero Action is invalid.
+const (
+	ActSend  Action = iota + 1 // send a command (array of blob strings)
+	ActRaw                     // send raw bytes
+	ActRead                    // read the reply of an earlier async send
+	ActPush                    // read the next push (out-of-band) frame
+	ActSleep                   // wait
+)
+
+func (a Action) String() string {
+	switch a {
+	case ActSend:
+		return "send"
+	case ActRaw:
+		return "raw"
+	case ActRead:
+		return "read"
+	case ActPush:
+		return "push"
+	case ActSleep:
+		return "sleep"
+	}
+	return "invalid"
+}
+
+// DefaultConn is the name of the connection of steps without "conn".
+const DefaultConn = "default"
+
+// Step is one step of a case.
+type Step struct {
+	Pos     Pos
+	Index   int // 0-based index in Case.Steps
+	Action  Action
+	Conn    string // never empty: DefaultConn if not given (empty for sleep)
+	Send    []Template
+	Raw     *Template
+	Async   bool
+	Sleep   time.Duration
+	Timeout time.Duration // 0: the runner's default
+	Capture string
+	// CaptureMatch, if set, captures the first group of this pattern's
+	// match in the reply's payload text instead of the whole text; no match
+	// fails the step.
+	CaptureMatch *regexp.Regexp
+	// Expect is the expectation of the step's reply: one variant with a
+	// zero When for a plain expectation, several for a selector map or an
+	// "expect" list. It is nil for async sends and sleeps; it is never nil
+	// for other steps (a send/raw/read without an expectation gets
+	// ExpectNotError).
+	Expect Variants
+}
+
+// Variants is an ordered list of expectations for different servers.
+type Variants []Variant
+
+// Variant is an expectation for the servers its selector matches.
+type Variant struct {
+	When   Selector // zero value: always
+	Expect *Expect
+}
+
+// Resolve returns the expectation of the first variant whose selector
+// matches info. ok is false if none matches (the case has no expectation
+// for that server), or if v is empty.
+func (v Variants) Resolve(info ServerInfo) (*Expect, bool) {
+	for _, x := range v {
+		if x.When.Match(info) {
+			return x.Expect, true
+		}
+	}
+	return nil, false
+}
+
+// ExpectKind is the kind of an expectation.
+type ExpectKind int
+
+// The expectation kinds. The zero ExpectKind is invalid.
+const (
+	ExpectBytes      ExpectKind = iota + 1 // Bytes: the reply's bytes, exactly
+	ExpectValue                            // Value: a typed value
+	ExpectError                            // Text: the error text, exactly
+	ExpectErrorCode                        // Text: the first word of the error text
+	ExpectErrorMatch                       // Pattern: matches the error text
+	ExpectAny                              // any reply, errors included
+	ExpectNotError                         // any reply but an error
+)
+
+func (k ExpectKind) String() string {
+	switch k {
+	case ExpectBytes:
+		return "reply"
+	case ExpectValue:
+		return "value"
+	case ExpectError:
+		return "error"
+	case ExpectErrorCode:
+		return "error_code"
+	case ExpectErrorMatch:
+		return "error_match"
+	case ExpectAny:
+		return "any"
+	case ExpectNotError:
+		return "not error"
+	}
+	return "invalid"
+}
+
+// Expect is one expectation of a reply.
+type Expect struct {
+	Pos     Pos
+	Kind    ExpectKind
+	Bytes   *Template      // ExpectBytes
+	Value   *TypedValue    // ExpectValue
+	Text    *Template      // ExpectError, ExpectErrorCode
+	Pattern *regexp.Regexp // ExpectErrorMatch
+}
+
+// TypedValue is an expected RESP value.
+//
+// Exactly one of these shapes:
+//   - Any: any value at all.
+//   - KindOnly: any value of Kind (and, if Match is set, whose payload
+//     text matches it).
+//   - Match (Kind 0, KindOnly false): any textual value (simple string,
+//     simple error, blob string, blob error, verbatim string, integer,
+//     double, big number, boolean) whose payload text matches.
+//   - otherwise a value of Kind: Text for SimpleString, SimpleError,
+//     BlobString, BlobError, VerbatimString (the text after "fmt:"), Double
+//     and BigNumber (compared as the server's text); Format for
+//     VerbatimString; Int for Integer; Bool for Boolean; Elems for Array,
+//     Set, Push (elements) and Map (k0, v0, k1, v1, ...); nothing for
+//     NilBlobString, NilArray and Null. Unordered (Map and Set): the
+//     elements (pairs for a map) may come in any order.
+//
+// Attr, if not nil, is an attribute the value must carry, as k0, v0, ...
+type TypedValue struct {
+	Pos      Pos
+	Kind     resp.Kind
+	Any      bool
+	KindOnly bool
+	Match    *regexp.Regexp
+	// MatchTemplate, when set, is a pattern with templates: the runner
+	// expands it, compiles it and uses it instead of Match (which is then an
+	// empty pattern, so code that only tests Match != nil still sees a
+	// pattern shape).
+	MatchTemplate *Template
+	Text          *Template
+	Int           int64
+	Bool          bool
+	Format        string
+	Elems         []*TypedValue
+	Unordered     bool
+	Attr          []*TypedValue
+}

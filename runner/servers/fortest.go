@@ -1,0 +1,51 @@
+package servers
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// inCI reports whether the CI environment variable is set to something
+// other than "", "0" or "false".
+func inCI() bool {
+	switch strings.ToLower(strings.TrimSpace(os.Getenv("CI"))) {
+	case "", "0", "false", "no":
+		return false
+	}
+	return true
+}
+
+// requireBuild finds the named build; when it is missing the test fails
+// loudly under CI and is skipped otherwise, naming the install command.
+func requireBuild(t testing.TB, name string) Build {
+	t.Helper()
+	b, err := Find(name)
+	if err == nil {
+		return b
+	}
+	if inCI() {
+		t.Fatalf("CI is set and a required server build is missing: %v", err)
+	}
+	t.Skipf("skipped: %v", err)
+	return Build{}
+}
+
+// ForTest starts the named build (one of Pinned, such as "redis-8.6.3") for
+// a test and stops it in t.Cleanup. When the build is not installed the
+// test fails if the CI environment variable is set, and is skipped
+// otherwise; either way the message names the install command.
+func ForTest(t testing.TB, name string) *Server {
+	t.Helper()
+	b := requireBuild(t, name)
+	s, err := Start(t.Context(), b, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := s.Stop(); err != nil {
+			t.Errorf("%v", err)
+		}
+	})
+	return s
+}
