@@ -1,6 +1,10 @@
 package resp
 
-import "math/big"
+import (
+	"bytes"
+	"math/big"
+	"unsafe"
+)
 
 // Kind is the RESP type of a Value, named as the RESP3 specification names
 // it. RESP2's two nil forms ($-1 and *-1) are kinds of their own, distinct
@@ -72,4 +76,114 @@ func (v Value) BigInt() (*big.Int, bool) {
 		return nil, false
 	}
 	return new(big.Int).SetString(string(v.Str), 10)
+}
+
+// Clone returns a deep copy of v that owns its memory: Raw, Str, Elems and
+// Attr no longer alias any reader buffer or input slice. Slices that lay
+// inside v.Raw are re-sliced from the one copy of Raw, so a clone costs
+// about len(v.Raw) bytes plus one Value per node.
+func (v Value) Clone() Value {
+	c := cloner{src: v.Raw}
+	if v.Raw != nil {
+		c.raw = append(make([]byte, 0, len(v.Raw)), v.Raw...)
+	}
+	c.vals = make([]Value, countNodes(&v)-1)
+	var out Value
+	c.copy(&out, &v)
+	return out
+}
+
+func countNodes(v *Value) int {
+	n := 1
+	if v.Attr != nil {
+		n += countNodes(v.Attr)
+	}
+	for i := range v.Elems {
+		n += countNodes(&v.Elems[i])
+	}
+	return n
+}
+
+type cloner struct {
+	src, raw []byte
+	vals     []Value
+}
+
+func (c *cloner) take(n int) []Value {
+	s := c.vals[:n:n]
+	c.vals = c.vals[n:]
+	return s
+}
+
+func (c *cloner) bytes(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	if off, ok := within(c.src, b); ok {
+		return c.raw[off : off+len(b) : off+len(b)]
+	}
+	return append(make([]byte, 0, len(b)), b...)
+}
+
+func (c *cloner) copy(dst, src *Value) {
+	*dst = *src
+	dst.Raw = c.bytes(src.Raw)
+	dst.Str = c.bytes(src.Str)
+	if src.Attr != nil {
+		a := &c.take(1)[0]
+		c.copy(a, src.Attr)
+		dst.Attr = a
+	}
+	if src.Elems != nil {
+		dst.Elems = c.take(len(src.Elems))
+		for i := range src.Elems {
+			c.copy(&dst.Elems[i], &src.Elems[i])
+		}
+	}
+}
+
+// within reports whether inner lies inside outer's memory and at which
+// offset. It compares addresses only; no pointer is made from an integer.
+func within(outer, inner []byte) (int, bool) {
+	if len(inner) == 0 || len(outer) == 0 {
+		return 0, false
+	}
+	o := uintptr(unsafe.Pointer(unsafe.SliceData(outer)))
+	i := uintptr(unsafe.Pointer(unsafe.SliceData(inner)))
+	if i < o || i+uintptr(len(inner)) > o+uintptr(len(outer)) {
+		return 0, false
+	}
+	return int(i - o), true
+}
+
+// Equal reports whether a and b are semantically equal: same Kind, same
+// payload (Str, Format, Int, Bool; a double is compared by its text, so
+// "nan" equals "nan" but not "-nan" or "NaN", and "1.0" differs from "1"),
+// pairwise Equal Elems and Equal attributes (both absent or both present).
+// Raw, Streamed and Float are ignored. For integers, doubles and booleans
+// built without Str, the canonical text of Int, Float or Bool stands in.
+func Equal(a, b Value) bool { return equal(&a, &b) }
+
+func equal(a, b *Value) bool {
+	if a.Kind != b.Kind || a.Int != b.Int || a.Bool != b.Bool || a.Format != b.Format {
+		return false
+	}
+	if !bytes.Equal(textOf(a), textOf(b)) {
+		return false
+	}
+	if (a.Attr == nil) != (b.Attr == nil) {
+		return false
+	}
+	if a.Attr != nil && !equal(a.Attr, b.Attr) {
+		return false
+	}
+	if len(a.Elems) != len(b.Elems) {
+		return false
+	}
+	for i := range a.Elems {
+		if !equal(&a.Elems[i], &b.Elems[i]) {
+			return false
+		}
+	}
+	return true
 }

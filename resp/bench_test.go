@@ -1,0 +1,179 @@
+package resp_test
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"runtime"
+	"strconv"
+	"testing"
+
+	"github.com/respcheck/respcheck/resp"
+	"github.com/tidwall/redcon"
+)
+
+type corpus struct {
+	data []byte
+	n    int // replies
+}
+
+// benchCorpus builds a deterministic mix of realistic small RESP2 replies:
+// status replies, errors, integers, short and nil blob strings, arrays of
+// 1-20 short blobs (MGET/LRANGE/HGETALL-like), SCAN-like nested arrays.
+func benchCorpus() corpus {
+	rng := rand.New(rand.NewPCG(1, 2))
+	word := func() string {
+		const letters = "abcdefghijklmnopqrstuvwxyz0123456789:_"
+		b := make([]byte, 3+rng.IntN(20))
+		for i := range b {
+			b[i] = letters[rng.IntN(len(letters))]
+		}
+		return string(b)
+	}
+	var c corpus
+	for c.n = 0; c.n < 1000; c.n++ {
+		switch k := rng.IntN(100); {
+		case k < 20:
+			c.data = append(c.data, "+OK\r\n"...)
+		case k < 25:
+			c.data = append(c.data, "-ERR wrong number of arguments for 'get' command\r\n"...)
+		case k < 45:
+			c.data = append(c.data, ':')
+			c.data = strconv.AppendInt(c.data, rng.Int64N(1e9), 10)
+			c.data = append(c.data, '\r', '\n')
+		case k < 65:
+			c.data = resp.Append(c.data, resp.Value{Kind: resp.BlobString, Str: []byte(word())})
+		case k < 70:
+			c.data = append(c.data, "$-1\r\n"...)
+		case k < 92:
+			n := 1 + rng.IntN(20)
+			c.data = append(c.data, '*')
+			c.data = strconv.AppendInt(c.data, int64(n), 10)
+			c.data = append(c.data, '\r', '\n')
+			for range n {
+				if rng.IntN(10) == 0 {
+					c.data = append(c.data, "$-1\r\n"...)
+				} else {
+					c.data = resp.Append(c.data, resp.Value{Kind: resp.BlobString, Str: []byte(word())})
+				}
+			}
+		default:
+			n := rng.IntN(10)
+			c.data = append(c.data, "*2\r\n$4\r\n1234\r\n*"...)
+			c.data = strconv.AppendInt(c.data, int64(n), 10)
+			c.data = append(c.data, '\r', '\n')
+			for range n {
+				c.data = resp.Append(c.data, resp.Value{Kind: resp.BlobString, Str: []byte(word())})
+			}
+		}
+	}
+	return c
+}
+
+func blobCorpus(size int) corpus {
+	d := fmt.Appendf(nil, "$%d\r\n", size)
+	d = append(d, bytes.Repeat([]byte{'x'}, size)...)
+	d = append(d, '\r', '\n')
+	return corpus{data: d, n: 1}
+}
+
+var sink int
+
+func walk(v *resp.Value) int {
+	n := len(v.Str)
+	for i := range v.Elems {
+		n += walk(&v.Elems[i])
+	}
+	return n
+}
+
+func walkRedcon(r redcon.RESP) int {
+	n := len(r.Data)
+	if r.Type == redcon.Array {
+		n = 0
+		r.ForEach(func(e redcon.RESP) bool {
+			n += walkRedcon(e)
+			return true
+		})
+	}
+	return n
+}
+
+func benchRespcheck(b *testing.B, c corpus) {
+	br := bytes.NewReader(c.data)
+	r := resp.NewReader(br)
+	b.SetBytes(int64(len(c.data)))
+	b.ReportAllocs()
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	b.ResetTimer()
+	for b.Loop() {
+		br.Reset(c.data)
+		for {
+			v, err := r.Read()
+			if err != nil {
+				if err != io.EOF {
+					b.Fatal(err)
+				}
+				break
+			}
+			sink += walk(&v)
+		}
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&ms1)
+	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(b.N)/float64(c.n), "allocs/reply")
+}
+
+func benchRedcon(b *testing.B, c corpus) {
+	b.SetBytes(int64(len(c.data)))
+	b.ReportAllocs()
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	b.ResetTimer()
+	for b.Loop() {
+		data := c.data
+		for len(data) > 0 {
+			n, v := redcon.ReadNextRESP(data)
+			if n == 0 {
+				b.Fatal("redcon: bad corpus")
+			}
+			sink += walkRedcon(v)
+			data = data[n:]
+		}
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&ms1)
+	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(b.N)/float64(c.n), "allocs/reply")
+}
+
+func BenchmarkMixed(b *testing.B) {
+	c := benchCorpus()
+	b.Run("impl=respcheck", func(b *testing.B) { benchRespcheck(b, c) })
+	b.Run("impl=redcon", func(b *testing.B) { benchRedcon(b, c) })
+}
+
+func BenchmarkBlob1MiB(b *testing.B) {
+	c := blobCorpus(1 << 20)
+	b.Run("impl=respcheck", func(b *testing.B) { benchRespcheck(b, c) })
+	b.Run("impl=redcon", func(b *testing.B) { benchRedcon(b, c) })
+}
+
+// BenchmarkParseMixed measures the allocating, pure Parse on the same corpus.
+func BenchmarkParseMixed(b *testing.B) {
+	c := benchCorpus()
+	b.SetBytes(int64(len(c.data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		data := c.data
+		for len(data) > 0 {
+			n, v, err := resp.Parse(data)
+			if err != nil || n == 0 {
+				b.Fatal(err)
+			}
+			sink += walk(&v)
+			data = data[n:]
+		}
+	}
+}
