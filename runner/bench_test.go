@@ -1,0 +1,85 @@
+package runner_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/servers"
+)
+
+const pingSteps = 10000
+
+// BenchmarkPing compares, on one throwaway server in one run, a case of
+// 10,000 PING steps executed by the runner with a bare raw-socket loop doing
+// the same round trips. ns/op is per round trip in both, so the ratio of the
+// two is the runner's overhead (target: at most 1.15).
+func BenchmarkPing(b *testing.B) {
+	srv := servers.ForTest(b, "redis-7.0.15")
+	var src strings.Builder
+	src.WriteString("suite: bench\ncases:\n  - name: pings\n    steps:\n")
+	for i := 0; i < pingSteps; i++ {
+		src.WriteString("      - {send: [PING], reply: \"+PONG\\r\\n\"}\n")
+	}
+	f, err := cases.Load("bench.yaml", []byte(src.String()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	files := []*cases.File{f}
+
+	b.Run("runner", func(b *testing.B) {
+		opts := runner.Options{Addr: srv.Addr(), Protos: []int{2}, Jobs: 1, StepTimeout: 5 * time.Second}
+		for b.Loop() {
+			rep, err := runner.Run(context.Background(), files, opts)
+			if err != nil || rep.Summary.Passed != 1 {
+				b.Fatalf("run: %v %+v", err, rep.Summary)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*pingSteps), "ns/roundtrip")
+	})
+	b.Run("raw", func(b *testing.B) {
+		for b.Loop() {
+			nc, err := net.Dial("tcp", srv.Addr())
+			if err != nil {
+				b.Fatal(err)
+			}
+			r := bufio.NewReader(nc)
+			for i := 0; i < pingSteps; i++ {
+				if _, err := nc.Write([]byte("*1\r\n$4\r\nPING\r\n")); err != nil {
+					b.Fatal(err)
+				}
+				line, err := r.ReadString('\n')
+				if err != nil || line != "+PONG\r\n" {
+					b.Fatalf("%q %v", line, err)
+				}
+			}
+			nc.Close()
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*pingSteps), "ns/roundtrip")
+	})
+}
+
+// BenchmarkBundledSuite is the bundled suite's wall time with --jobs 1 and 2.
+func BenchmarkBundledSuite(b *testing.B) {
+	srv := servers.ForTest(b, "redis-8.6.3")
+	files, err := cases.Bundled()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, jobs := range []int{1, 2} {
+		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
+			for b.Loop() {
+				rep, err := runner.Run(context.Background(), files, runner.Options{Addr: srv.Addr(), Jobs: jobs})
+				if err != nil || rep.Failed() {
+					b.Fatalf("run: %v %+v", err, rep.Summary)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,392 @@
+#!/usr/bin/env bash
+# install-servers.sh: install or build the pinned Redis/Valkey server builds that
+# respcheck's tests run against, cached outside the repository.
+#
+#   scripts/install-servers.sh                      # all pinned builds
+#   scripts/install-servers.sh --only redis-8.6.3   # a subset (comma-separated)
+#   scripts/install-servers.sh --list               # "name version path" per installed build
+#   scripts/install-servers.sh -q                   # quiet: one line per build, errors, paths
+#
+# Layout: ${RESPCHECK_CACHE:-$HOME/.cache/respcheck}/servers/<family>-<version>/bin/<family>-server
+# with a .stamp file written only after the build succeeded; rerunning takes seconds.
+#
+# Sources (all Debian, no other network needed):
+#   redis-7.0.15  bookworm binary packages redis-server redis-tools (system install)
+#   valkey-8.0.1  bookworm-backports binary packages, extracted into the cache (no system install)
+#   redis-8.6.3   experimental source package redis 5:8.6.3-1, built from the upstream tree
+#   valkey-9.1.2  sid source package valkey 9.1.2-1, built from the upstream tree
+# The extra suites are reached through a private APT_CONFIG under the cache; the system's
+# apt sources are never edited. Needs root for apt-get install (except --list).
+set -euo pipefail
+
+# ---- pins -------------------------------------------------------------------
+REDIS_APT_VERSION=7.0.15            # bookworm: redis-server redis-tools
+VALKEY_BPO_VERSION=8.0.1            # bookworm-backports: valkey-server valkey-tools
+REDIS_SRC_VERSION=8.6.3             # experimental
+REDIS_SRC_DEBVER=5:8.6.3-1
+VALKEY_SRC_VERSION=9.1.2            # sid
+VALKEY_SRC_DEBVER=9.1.2-1
+ALL_BUILDS="redis-${REDIS_APT_VERSION},valkey-${VALKEY_BPO_VERSION},redis-${REDIS_SRC_VERSION},valkey-${VALKEY_SRC_VERSION}"
+# Packages needed to unpack and build the source builds (no TLS, no modules, no tcl).
+BUILD_DEPS="build-essential dpkg-dev pkg-config xz-utils"
+KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+
+CACHE="${RESPCHECK_CACHE:-$HOME/.cache/respcheck}"
+SERVERS="$CACHE/servers"
+APTDIR="$CACHE/apt"
+LOGDIR="$CACHE/logs"
+SRCDIR="$CACHE/src"
+BUILDDIR="$CACHE/build"
+
+QUIET=0
+ONLY=""
+LIST=0
+
+usage() {
+	sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+}
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--only) [ $# -ge 2 ] || { echo "install-servers: --only needs a value" >&2; exit 2; }
+		ONLY="$2"; shift 2 ;;
+	--only=*) ONLY="${1#--only=}"; shift ;;
+	--list) LIST=1; shift ;;
+	-q | --quiet) QUIET=1; shift ;;
+	-h | --help) usage; exit 0 ;;
+	*) echo "install-servers: unknown argument: $1" >&2; usage >&2; exit 2 ;;
+	esac
+done
+
+say() { [ "$QUIET" = 1 ] || echo "install-servers: $*"; }
+out() { echo "install-servers: $*"; }
+die() { echo "install-servers: ERROR: $*" >&2; exit 1; }
+
+# ---- --list -------------------------------------------------------------------
+if [ "$LIST" = 1 ]; then
+	[ -d "$SERVERS" ] || exit 0
+	for d in "$SERVERS"/*/; do
+		[ -f "$d.stamp" ] || continue
+		name=$(basename "$d")
+		fam=${name%%-*}
+		echo "$name ${name#*-} ${d}bin/${fam}-server"
+	done
+	exit 0
+fi
+
+# ---- selection ------------------------------------------------------------------
+WANT="${ONLY:-$ALL_BUILDS}"
+IFS=',' read -r -a WANTED <<<"$WANT"
+for b in "${WANTED[@]}"; do
+	case ",$ALL_BUILDS," in
+	*",$b,"*) ;;
+	*) die "unknown build '$b' (pinned: $ALL_BUILDS)" ;;
+	esac
+done
+
+[ "$(id -u)" = 0 ] || die "must run as root (apt-get install); use sudo"
+export DEBIAN_FRONTEND=noninteractive
+mkdir -p "$SERVERS" "$LOGDIR" "$SRCDIR" "$BUILDDIR"
+
+# Run a noisy command with its output in a log; on failure show the log's tail.
+LOG=""
+run() {
+	if ! "$@" >>"$LOG" 2>&1; then
+		echo "install-servers: command failed: $*" >&2
+		echo "---- last lines of $LOG ----" >&2
+		tail -n 40 "$LOG" >&2
+		exit 1
+	fi
+}
+
+# ---- system apt -----------------------------------------------------------------
+# A policy-rc.d that forbids starting services while packages install (no stray
+# redis-server on :6379). An existing one is left alone; ours is removed on exit.
+OUR_POLICY=""
+cleanup() {
+	if [ -n "$OUR_POLICY" ]; then rm -f /usr/sbin/policy-rc.d; fi
+}
+trap cleanup EXIT
+forbid_services() {
+	if [ ! -e /usr/sbin/policy-rc.d ]; then
+		printf '#!/bin/sh\n# written by respcheck install-servers.sh\nexit 101\n' >/usr/sbin/policy-rc.d
+		chmod 755 /usr/sbin/policy-rc.d
+		OUR_POLICY=1
+	fi
+}
+
+SYS_UPDATED=0
+sys_update() {
+	if [ "$SYS_UPDATED" = 0 ]; then
+		say "apt-get update (system sources)"
+		run apt-get update
+		SYS_UPDATED=1
+	fi
+}
+installed_pkg() {
+	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null || true)" = installed ]
+}
+# sys_install PKG...: apt-get install those not yet installed (after one apt-get update).
+sys_install() {
+	local missing=() p
+	for p in "$@"; do
+		case "$p" in
+		*=*) missing+=("$p") ;;
+		*) installed_pkg "$p" || missing+=("$p") ;;
+		esac
+	done
+	[ ${#missing[@]} -gt 0 ] || return 0
+	sys_update
+	forbid_services
+	say "apt-get install ${missing[*]}"
+	run apt-get install -y --no-install-recommends --allow-downgrades "${missing[@]}"
+}
+
+# ---- private apt (bookworm-backports, sid, experimental) ------------------------
+detect_mirror() {
+	local m=""
+	if [ -n "${RESPCHECK_DEBIAN_MIRROR:-}" ]; then echo "$RESPCHECK_DEBIAN_MIRROR"; return; fi
+	# deb822 .sources: first URI of a stanza whose Suites include bookworm.
+	m=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '
+		/^[[:space:]]*#/ { next }
+		/^[[:space:]]*$/ { if (suite && uri) { print uri; exit } ; suite = 0; uri = ""; next }
+		tolower($1) == "uris:" { uri = $2 }
+		tolower($1) == "suites:" { for (i = 2; i <= NF; i++) if ($i == "bookworm") suite = 1 }
+		END { if (suite && uri) print uri }' | head -n1)
+	if [ -z "$m" ]; then
+		# one-line format: deb [opts] URI bookworm components
+		m=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | awk '
+			$1 == "deb" { i = 2; if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
+			              if ($(i + 1) == "bookworm") { print $i; exit } }' | head -n1)
+	fi
+	echo "${m:-http://deb.debian.org/debian}"
+}
+
+PRIV_READY=0
+PRIV_UPDATED=0
+priv_setup() {
+	[ "$PRIV_READY" = 0 ] || return 0
+	[ -r "$KEYRING" ] || sys_install debian-archive-keyring
+	local mirror
+	mirror=$(detect_mirror)
+	mirror=${mirror%/}
+	mkdir -p "$APTDIR/sources.list.d" "$APTDIR/preferences.d" "$APTDIR/state/lists/partial" \
+		"$APTDIR/cache/archives/partial"
+	# Binary index only where a binary is needed (backports); sources for the builds.
+	# (No "deb" for sid/experimental: their Packages indexes are large and unused.)
+	cat >"$APTDIR/sources.list.new" <<EOF
+deb [signed-by=$KEYRING] $mirror bookworm-backports main
+deb-src [signed-by=$KEYRING] $mirror sid main
+deb-src [signed-by=$KEYRING] $mirror experimental main
+EOF
+	if ! cmp -s "$APTDIR/sources.list.new" "$APTDIR/sources.list" 2>/dev/null; then
+		mv "$APTDIR/sources.list.new" "$APTDIR/sources.list"
+		rm -f "$APTDIR/state/lists/"*_* "$APTDIR/cache/"*.bin
+	else
+		rm -f "$APTDIR/sources.list.new"
+	fi
+	cat >"$APTDIR/apt.conf" <<EOF
+// private apt configuration of respcheck's scripts/install-servers.sh
+Dir::Etc::SourceList "$APTDIR/sources.list";
+Dir::Etc::SourceParts "$APTDIR/sources.list.d";
+Dir::Etc::Preferences "$APTDIR/preferences";
+Dir::Etc::PreferencesParts "$APTDIR/preferences.d";
+Dir::State "$APTDIR/state";
+Dir::State::Lists "$APTDIR/state/lists";
+Dir::State::status "/var/lib/dpkg/status";
+Dir::Cache "$APTDIR/cache";
+Dir::Cache::archives "$APTDIR/cache/archives";
+Acquire::Languages "none";
+APT::Sandbox::User "root";
+EOF
+	PRIV_READY=1
+}
+papt() { APT_CONFIG="$APTDIR/apt.conf" "$@"; }
+priv_update() {
+	if [ "$PRIV_UPDATED" = 0 ]; then
+		say "apt-get update (private: bookworm-backports, sid, experimental)"
+		run papt apt-get update
+		PRIV_UPDATED=1
+	fi
+}
+# have_src PKG DEBVER: is that exact source version in the private indexes?
+have_src() {
+	papt apt-cache showsrc "$1" 2>/dev/null | grep -qx "Version: $2"
+}
+# bpo_version PKG UPSTREAM: newest backports version of PKG whose upstream part is UPSTREAM.
+bpo_version() {
+	local up="${2//./\\.}"
+	papt apt-cache madison "$1" 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2); print $2 }' |
+		grep -E "^([0-9]+:)?${up}([+~-]|$)" | head -n1 || true
+}
+
+# ---- helpers ----------------------------------------------------------------------
+# server_version BIN: "7.0.15" from "Redis server v=7.0.15 sha=..." (or Valkey).
+server_version() {
+	"$1" --version 2>/dev/null | sed -n 's/.* v=\([^ ]*\).*/\1/p' | head -n1
+}
+# is_cached NAME: stamp present and the binary still reports the pinned version.
+is_cached() {
+	local dir="$SERVERS/$1" fam="${1%%-*}" ver="${1#*-}"
+	[ -f "$dir/.stamp" ] && [ -x "$dir/bin/$fam-server" ] &&
+		[ "$(server_version "$dir/bin/$fam-server")" = "$ver" ]
+}
+stamp() { # stamp NAME HOW
+	printf 'name=%s\nhow=%s\ndate=%s\n' "$1" "$2" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$SERVERS/$1/.stamp"
+}
+check_libs() { # check_libs BIN: fail if a shared library is missing
+	local missing
+	missing=$(ldd "$1" 2>&1 | grep 'not found' || true)
+	[ -z "$missing" ] || die "$1 is missing shared libraries:
+$missing"
+}
+
+# ---- redis 7.0.15: Debian bookworm packages ------------------------------------------
+install_redis_apt() {
+	local name="redis-$REDIS_APT_VERSION" v have=""
+	local dir="$SERVERS/$name"
+	if [ -x /usr/bin/redis-server ]; then have=$(server_version /usr/bin/redis-server); fi
+	if [ "$have" != "$REDIS_APT_VERSION" ]; then
+		sys_update
+		v=$(apt-cache madison redis-server | awk -F'|' '{ gsub(/ /, "", $2); print $2 }' |
+			grep -E "^([0-9]+:)?${REDIS_APT_VERSION//./\\.}([+~-]|$)" | head -n1 || true)
+		[ -n "$v" ] || die "Debian package redis-server $REDIS_APT_VERSION is not available from the system's apt sources (apt-cache madison redis-server); update the pin REDIS_APT_VERSION"
+		sys_install "redis-server=$v" "redis-tools=$v"
+		have=$(server_version /usr/bin/redis-server)
+		[ "$have" = "$REDIS_APT_VERSION" ] ||
+			die "redis-server --version reports '$have' after installing redis-server=$v, expected $REDIS_APT_VERSION"
+		RESULT="installed (Debian redis-server $v)"
+	else
+		RESULT="installed (Debian package already present)"
+	fi
+	rm -rf "$dir"
+	mkdir -p "$dir/bin"
+	ln -s /usr/bin/redis-server "$dir/bin/redis-server"
+	ln -s /usr/bin/redis-cli "$dir/bin/redis-cli"
+	stamp "$name" "debian bookworm redis-server"
+}
+
+# ---- valkey 8.0.1: bookworm-backports packages, extracted --------------------------
+install_valkey_bpo() {
+	local name="valkey-$VALKEY_BPO_VERSION" v deps
+	local dir="$SERVERS/$name" tmp="$SERVERS/.$name.tmp"
+	priv_setup
+	v=$(bpo_version valkey-server "$VALKEY_BPO_VERSION")
+	if [ -z "$v" ]; then
+		priv_update
+		v=$(bpo_version valkey-server "$VALKEY_BPO_VERSION")
+	fi
+	[ -n "$v" ] || die "Debian package valkey-server $VALKEY_BPO_VERSION is no longer in bookworm-backports on $(detect_mirror); update the pin VALKEY_BPO_VERSION"
+	rm -rf "$tmp"
+	mkdir -p "$tmp/dl" "$tmp/root" "$tmp/bin"
+	say "$name: apt-get download valkey-server=$v valkey-tools=$v"
+	if ! (cd "$tmp/dl" && papt apt-get download "valkey-server=$v" "valkey-tools=$v" >>"$LOG" 2>&1); then
+		[ "$PRIV_UPDATED" = 0 ] || die "apt-get download valkey-server=$v failed (log: $LOG)"
+		priv_update # stale lists from an earlier run
+		v=$(bpo_version valkey-server "$VALKEY_BPO_VERSION")
+		[ -n "$v" ] || die "Debian package valkey-server $VALKEY_BPO_VERSION is no longer in bookworm-backports on $(detect_mirror); update the pin VALKEY_BPO_VERSION"
+		rm -f "$tmp"/dl/*
+		(cd "$tmp/dl" && run papt apt-get download "valkey-server=$v" "valkey-tools=$v")
+	fi
+	local deb
+	for deb in "$tmp"/dl/*.deb; do run dpkg-deb -x "$deb" "$tmp/root"; done
+	# The binary's library dependencies come from bookworm itself.
+	deps=$(for deb in "$tmp"/dl/*.deb; do dpkg-deb -f "$deb" Depends; done | tr ',' '\n' |
+		sed 's/|.*//; s/(.*)//; s/:any//; s/[[:space:]]//g' | grep -v -E '^(valkey-|adduser$|lsb-base$|$)' | sort -u)
+	# shellcheck disable=SC2086
+	sys_install $deps
+	# Debian ships valkey-server as a symlink to valkey-check-rdb (one binary that looks at
+	# argv[0]); resolve absolute links inside the extracted tree.
+	local f t
+	for f in valkey-server valkey-cli; do
+		t="usr/bin/$f"
+		if [ -L "$tmp/root/$t" ]; then
+			t=$(readlink "$tmp/root/$t")
+			case "$t" in /*) t="${t#/}" ;; *) t="usr/bin/$t" ;; esac
+		fi
+		[ -e "$tmp/root/$t" ] || die "$f not found in the extracted valkey packages ($t)"
+		ln -s "../root/$t" "$tmp/bin/$f"
+	done
+	rm -rf "$tmp/dl"
+	check_libs "$tmp/bin/valkey-server"
+	rm -rf "$dir"
+	mv "$tmp" "$dir"
+	[ "$(server_version "$dir/bin/valkey-server")" = "$VALKEY_BPO_VERSION" ] ||
+		die "$dir/bin/valkey-server --version reports '$(server_version "$dir/bin/valkey-server")', expected $VALKEY_BPO_VERSION"
+	stamp "$name" "debian bookworm-backports valkey-server $v, extracted"
+	RESULT="installed (bookworm-backports $v, extracted into the cache)"
+}
+
+# ---- source builds: redis 8.6.3 (experimental), valkey 9.1.2 (sid) ----------------------
+# build_src NAME SRCPKG DEBVER SUITE
+build_src() {
+	local name="$1" pkg="$2" debver="$3" suite="$4"
+	local fam="${name%%-*}" dir="$SERVERS/$name" src="$SRCDIR/$name" bdir="$BUILDDIR/$name/tree"
+	local start=$SECONDS dsc
+	sys_install $BUILD_DEPS
+	# The downloaded source is kept in the cache, so a rebuild needs no mirror.
+	dsc=$(ls "$src"/*.dsc 2>/dev/null | head -n1 || true)
+	if [ -z "$dsc" ] || [ ! -f "$src/.complete" ]; then
+		priv_setup
+		rm -rf "$src"
+		mkdir -p "$src"
+		say "$name: apt-get source --download-only $pkg=$debver ($suite)"
+		# Lists from an earlier run may be stale (version gone from the pool): on any
+		# failure refresh them once, then say clearly whether the pin is still there.
+		if ! have_src "$pkg" "$debver" ||
+			! (cd "$src" && papt apt-get source --download-only "$pkg=$debver" >>"$LOG" 2>&1); then
+			priv_update
+			have_src "$pkg" "$debver" ||
+				die "Debian source package $pkg version $debver is no longer in $suite on $(detect_mirror); update the pin in scripts/install-servers.sh"
+			rm -rf "$src"
+			mkdir -p "$src"
+			(cd "$src" && run papt apt-get source --download-only "$pkg=$debver")
+		fi
+		touch "$src/.complete"
+		dsc=$(ls "$src"/*.dsc | head -n1)
+	fi
+	rm -rf "$BUILDDIR/$name"
+	mkdir -p "$BUILDDIR/$name"
+	# Upstream tree as released: Debian's patches (system jemalloc/lua/hiredis, ...) are skipped.
+	run dpkg-source --no-check --skip-patches -x "$dsc" "$bdir"
+	say "$name: make -j2 BUILD_WITH_MODULES=no (log: $LOG)"
+	run make -C "$bdir" -j2 BUILD_WITH_MODULES=no
+	local tmp="$SERVERS/.$name.tmp" f
+	rm -rf "$tmp"
+	mkdir -p "$tmp/bin"
+	for f in server cli benchmark; do
+		install -m 755 "$bdir/src/$fam-$f" "$tmp/bin/$fam-$f"
+	done
+	check_libs "$tmp/bin/$fam-server"
+	rm -rf "$dir"
+	mv "$tmp" "$dir"
+	[ "$(server_version "$dir/bin/$fam-server")" = "${name#*-}" ] ||
+		die "$dir/bin/$fam-server --version reports '$(server_version "$dir/bin/$fam-server")', expected ${name#*-}"
+	stamp "$name" "built from Debian $suite source $pkg $debver"
+	rm -rf "$BUILDDIR/$name"
+	RESULT="built in $((SECONDS - start)) s (Debian $suite source $pkg $debver)"
+}
+
+# ---- main -----------------------------------------------------------------------------------
+for b in "${WANTED[@]}"; do
+	LOG="$LOGDIR/$b.log"
+	if is_cached "$b"; then
+		out "$b: cached"
+		continue
+	fi
+	: >"$LOG"
+	say "$b: installing (log: $LOG)"
+	RESULT=""
+	case "$b" in
+	"redis-$REDIS_APT_VERSION") install_redis_apt ;;
+	"valkey-$VALKEY_BPO_VERSION") install_valkey_bpo ;;
+	"redis-$REDIS_SRC_VERSION") build_src "$b" redis "$REDIS_SRC_DEBVER" experimental ;;
+	"valkey-$VALKEY_SRC_VERSION") build_src "$b" valkey "$VALKEY_SRC_DEBVER" sid ;;
+	esac
+	is_cached "$b" || die "$b: installed but $SERVERS/$b/bin/${b%%-*}-server does not report ${b#*-}"
+	out "$b: $RESULT"
+done
+
+for b in "${WANTED[@]}"; do
+	echo "$SERVERS/$b/bin/${b%%-*}-server"
+done
