@@ -83,6 +83,9 @@
 //	                   the reply's payload text (no match fails the step).
 //	timeout: 2s        per-step deadline (a positive Go duration); the
 //	                   runner's default otherwise.
+//	volatile: true     the reply changes from run to run (ids, TTLs, times):
+//	                   goldens (respcheck run --golden) check it by the
+//	                   step's expectation only, not byte for byte.
 //
 // and at most one expectation (see Expectations), on send, raw and read
 // steps, and on push steps written push: true.

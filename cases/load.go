@@ -631,7 +631,7 @@ type caseState struct {
 var (
 	actionFields = []string{"send", "raw", "read", "push", "sleep"}
 	expectFields = []string{"reply", "value", "error", "error_code", "error_match", "any", "expect"}
-	stepFields   = slices.Concat(actionFields, []string{"conn", "async", "capture", "timeout"}, expectFields)
+	stepFields   = slices.Concat(actionFields, []string{"conn", "async", "capture", "timeout", "volatile"}, expectFields)
 )
 
 func (l *loader) step(n *yaml.Node, index int, cs *caseState) *Step {
@@ -692,6 +692,9 @@ func (l *loader) step(n *yaml.Node, index int, cs *caseState) *Step {
 		if s.Timeout, ok = l.duration(v, "timeout"); ok && s.Timeout == 0 {
 			l.errf(v, "timeout must be positive")
 		}
+	}
+	if v := m.get("volatile"); v != nil {
+		s.Volatile, _ = l.boolean(v, "volatile")
 	}
 	if v := m.get("async"); v != nil {
 		if act != "send" && act != "raw" {
@@ -780,6 +783,10 @@ func (l *loader) step(n *yaml.Node, index int, cs *caseState) *Step {
 			}
 			s.Expect = l.valueVariants(av, Selector{})
 		}
+	}
+	if s.Async && s.Volatile {
+		l.errf(m.key("volatile"), "volatile on an async %s: put it on the read step that reads the reply", act)
+		bad = true
 	}
 	if s.Async && len(exps) > 0 {
 		l.errf(exps[0], "an async %s takes no expectation: put %q on the read step that reads the reply", act, exps[0].Value)

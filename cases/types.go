@@ -150,6 +150,10 @@ type Step struct {
 	Async   bool
 	Sleep   time.Duration
 	Timeout time.Duration // 0: the runner's default
+	// Volatile marks a reply that changes from run to run (ids, TTLs,
+	// timestamps): goldens (runner/golden) compare it by the expectation
+	// only, never byte for byte.
+	Volatile bool
 	Capture string
 	// CaptureMatch, if set, captures the first group of this pattern's
 	// match in the reply's payload text instead of the whole text; no match

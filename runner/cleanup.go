@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"strings"
 	"time"
 
@@ -41,6 +42,23 @@ func deleteKeys(c *conn, prefix string, timeout time.Duration) (int, error) {
 			return n, nil
 		}
 	}
+}
+
+// dbSize returns DBSIZE of the target's database, or -1.
+func dbSize(d *dialer) (int64, error) {
+	c, err := d.dial(context.Background(), "dbsize", 2)
+	if err != nil {
+		return -1, err
+	}
+	defer c.close()
+	v, err := c.roundTrip(d.timeout, "DBSIZE")
+	if err != nil {
+		return -1, err
+	}
+	if v.Kind != resp.Integer {
+		return -1, &errServer{cmd: "DBSIZE", v: v.Clone()}
+	}
+	return v.Int, nil
 }
 
 func globEscape(s string) string {

@@ -3,10 +3,13 @@ package runner
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/respcheck/respcheck/resp"
@@ -33,6 +36,7 @@ type dialer struct {
 	db       int
 	timeout  time.Duration
 	limits   resp.Limits
+	tls      *tls.Config
 }
 
 // errServer wraps an error reply received during the handshake.
@@ -49,15 +53,25 @@ func (e *errServer) Error() string {
 // (with AUTH when a password is set); RESP2 sends no HELLO, only AUTH and
 // SELECT where needed, as RESP2 clients do.
 func (d *dialer) dial(ctx context.Context, name string, proto int) (*conn, error) {
-	nd := net.Dialer{Timeout: d.timeout}
-	nc, err := nd.DialContext(ctx, "tcp", d.addr)
-	if err != nil {
+	nd := &net.Dialer{Timeout: d.timeout}
+	var nc net.Conn
+	var err error
+	if d.tls != nil {
+		td := &tls.Dialer{NetDialer: nd, Config: d.tls}
+		nc, err = td.DialContext(ctx, "tcp", d.addr)
+		if err != nil {
+			return nil, fmt.Errorf("TLS handshake with %s: %w (is it a TLS port?)", d.addr, err)
+		}
+	} else if nc, err = nd.DialContext(ctx, "tcp", d.addr); err != nil {
 		return nil, err
 	}
 	c := &conn{name: name, nc: nc, r: resp.NewReader(nc), w: bufio.NewWriterSize(nc, 32<<10), proto: proto}
 	c.r.SetLimits(d.limits)
 	fail := func(err error) (*conn, error) {
 		nc.Close()
+		if d.tls == nil && (errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET)) {
+			err = fmt.Errorf("%w: the server closed the connection during the handshake (a TLS port? use rediss:// or --tls)", err)
+		}
 		return nil, err
 	}
 	if proto == 3 {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/respcheck/respcheck/cases"
@@ -21,6 +22,8 @@ type run struct {
 	d     *dialer
 	srv   Server
 	gates *gateCache
+	// keysRemoved counts keys deleted by the cleanup of Shared runs.
+	keysRemoved atomic.Int64
 }
 
 // caseRun is the state of one case in one protocol.
@@ -39,6 +42,13 @@ func (r *run) runItem(ctx context.Context, it item) *Result {
 	res := &Result{Case: it.c, Proto: it.proto}
 	defer func() { res.Duration = time.Since(start) }()
 	info := r.srv.info(it.proto)
+	if r.opts.Shared && !r.opts.AllowDestructive {
+		if cmd, pos, bad := destructiveUse(it.c); bad {
+			res.Status = Skip
+			res.Reason = fmt.Sprintf("sends %s at %s, which reaches beyond the run's own keys (--allow-destructive runs it)", cmd, pos)
+			return res
+		}
+	}
 	if reason := r.gate(ctx, it.c, it.proto, info); reason != "" {
 		res.Status, res.Reason = Skip, reason
 		return res
@@ -58,6 +68,8 @@ func (r *run) runItem(ctx context.Context, it item) *Result {
 		res.Steps = append(res.Steps, sr)
 		if err != nil {
 			res.Status, res.Reason = Error, fmt.Sprintf("%s: %v", st.Pos, err)
+			var se *resp.SyntaxError
+			res.Malformed = errors.As(err, &se)
 			return res
 		}
 		if fail != nil {
@@ -135,9 +147,10 @@ func probeText(p *cases.Probe) string {
 }
 
 func (x *caseRun) close() {
-	if x.opts.Cleanup && len(x.conns) > 0 {
+	if x.opts.Shared && len(x.conns) > 0 {
 		if c, err := x.d.dial(context.Background(), "cleanup", 2); err == nil {
-			deleteKeys(c, x.env.KeyPrefix, x.opts.StepTimeout)
+			n, _ := deleteKeys(c, x.env.KeyPrefix, x.opts.StepTimeout)
+			x.keysRemoved.Add(int64(n))
 			c.close()
 		}
 	}
@@ -187,6 +200,9 @@ func (x *caseRun) step(ctx context.Context, st *cases.Step) (StepResult, *Failur
 	if err != nil {
 		return sr, nil, err
 	}
+	// A cancelled run (Ctrl-C) unblocks a read or write at once, so the
+	// case can end and clean up its keys.
+	defer context.AfterFunc(ctx, func() { c.nc.SetDeadline(time.Unix(1, 0)) })()
 	var exp *cases.Expect
 	if len(st.Expect) > 0 {
 		var ok bool
@@ -205,12 +221,17 @@ func (x *caseRun) step(ctx context.Context, st *cases.Step) (StepResult, *Failur
 		}
 		sr.Args = keepArgs(args)
 		sr.Sent, sr.SentSize, err = c.writeCommand(timeout, args)
+		// Passwords never reach a report, a golden or a log.
+		if shown, secret := redacted(args); secret {
+			sr.Args = keepArgs(shown)
+			sr.Sent = keep(resp.AppendCommand(nil, shown...))
+		}
 	case cases.ActRaw:
 		var b []byte
 		if b, err = st.Raw.Expand(x.env); err != nil {
 			return sr, nil, err
 		}
-		sr.Sent, sr.SentSize = keep(b), len(b)
+		sr.Sent, sr.SentSize = keep(redactRaw(b)), len(b)
 		err = c.write(timeout, b)
 	case cases.ActRead:
 		if c.pending == 0 {

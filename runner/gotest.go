@@ -14,11 +14,11 @@ import (
 // protocol as a subtest named "file/case_name_[RESP2]": a failure or error
 // fails the subtest with the step, expected and actual bytes; a skip or
 // known difference skips it with its reason. opts.Addr is set to addr; other
-// fields are used as given (set RunID and Cleanup when addr holds data that
+// fields are used as given (set RunID and Shared when addr holds data that
 // is not the test's own).
 //
 //	func TestServer(t *testing.T) {
-//		runner.Test(t, "127.0.0.1:6379", runner.Options{RunID: runner.NewRunID(), Cleanup: true}, "testdata/cases")
+//		runner.Test(t, "127.0.0.1:6379", runner.Options{RunID: runner.NewRunID(), Shared: true}, "testdata/cases")
 //	}
 func Test(t *testing.T, addr string, opts Options, paths ...string) *Report {
 	t.Helper()

@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/respcheck/respcheck/cases"
@@ -25,6 +28,9 @@ func identify(ctx context.Context, d *dialer) (Server, error) {
 	defer c.close()
 	v, err := c.roundTrip(d.timeout, "INFO", "server")
 	if err != nil {
+		if d.tls == nil && (errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET)) {
+			return s, fmt.Errorf("INFO server: %w: the server closed the connection at once (a TLS port? use rediss:// or --tls)", err)
+		}
 		return s, fmt.Errorf("INFO server: %w", err)
 	}
 	if isError(v) {

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/respcheck/respcheck/cases"
@@ -54,6 +55,9 @@ type Result struct {
 	Known    *cases.Known
 	Steps    []StepResult
 	Duration time.Duration
+	// Malformed is set when the case ended because the server sent bytes
+	// that are not valid RESP (Status Error; Reason has the offset).
+	Malformed bool
 }
 
 // StepResult is what one step sent and received.
@@ -134,7 +138,41 @@ type Report struct {
 	ServerLost error
 	Started    time.Time
 	Duration   time.Duration
+	// KeysRemoved is the number of keys the cleanup of a Shared run
+	// deleted.
+	KeysRemoved int64
+	// DBSize is the number of keys in the database before and after a
+	// Shared run (DBSIZE); a difference means something other than the
+	// run changed the database meanwhile. Both are -1 when not measured.
+	DBSize [2]int64
 }
+
+// Fault returns why the target itself misbehaved during the run (it
+// stopped answering, or sent bytes that are not valid RESP), or nil.
+// respcheck exits 3 on a fault.
+func (r *Report) Fault() error {
+	if r.ServerLost != nil {
+		return r.ServerLost
+	}
+	n := 0
+	var first *Result
+	for _, res := range r.Results {
+		if res.Malformed {
+			if first == nil {
+				first = res
+			}
+			n++
+		}
+	}
+	if n > 0 {
+		return fmt.Errorf("the server sent malformed RESP in %d case(s), first: %s", n, first.Reason)
+	}
+	return nil
+}
+
+// Shared reports whether the run treated the target as shared
+// (Options.Shared): its database size was measured.
+func (r *Report) Shared() bool { return r.DBSize[0] >= 0 }
 
 // Failed reports whether the run should exit non-zero for findings.
 func (r *Report) Failed() bool { return r.Summary.Failed > 0 || r.Summary.Errors > 0 }

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -28,6 +29,9 @@ type Options struct {
 	Username, Password string
 	// DB is selected on every connection when not 0.
 	DB int
+	// TLS, if not nil, wraps every connection in TLS with this
+	// configuration.
+	TLS *tls.Config
 	// Protos lists the protocols to run each case in, 2 and/or 3; empty
 	// means both.
 	Protos []int
@@ -47,9 +51,16 @@ type Options struct {
 	// which keeps key names (and so recorded bytes) identical across runs: use
 	// it only against a throwaway server.
 	RunID string
-	// Cleanup deletes every key of a case's namespace after the case (SCAN
-	// MATCH and UNLINK). Set it against a server that holds other data.
-	Cleanup bool
+	// Shared says the target holds data that is not the run's: each case's
+	// keys are deleted after it (SCAN MATCH and UNLINK on its key prefix,
+	// also after a failure, a timeout or a cancelled context), cases that
+	// send commands reaching beyond the run's keys (FLUSHALL, CONFIG SET,
+	// DEBUG SLEEP, SCRIPT KILL, ...) are skipped unless AllowDestructive,
+	// and the database size is checked before and after the run
+	// (Report.DBSize). Set it with a random RunID.
+	Shared bool
+	// AllowDestructive runs cases that a Shared target would skip.
+	AllowDestructive bool
 	// Limits bound what the reader accepts; zero means resp.DefaultLimits.
 	Limits resp.Limits
 	// OnResult, if set, is called once per finished result, from one
@@ -100,7 +111,7 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	if limits == (resp.Limits{}) {
 		limits = resp.DefaultLimits
 	}
-	d := &dialer{addr: opts.Addr, username: opts.Username, password: opts.Password, db: opts.DB,
+	d := &dialer{addr: opts.Addr, username: opts.Username, password: opts.Password, db: opts.DB, tls: opts.TLS,
 		timeout: opts.StepTimeout, limits: limits}
 	rep := &Report{RunID: opts.RunID, Started: time.Now()}
 	srv, err := identify(ctx, d)
@@ -108,6 +119,10 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 		return nil, &TargetError{Err: err}
 	}
 	rep.Server = srv
+	rep.DBSize = [2]int64{-1, -1}
+	if opts.Shared {
+		rep.DBSize[0], _ = dbSize(d)
+	}
 
 	var items []item
 	for _, f := range files {
@@ -190,6 +205,10 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 		if opts.OnResult != nil {
 			opts.OnResult(res)
 		}
+	}
+	rep.KeysRemoved = r.keysRemoved.Load()
+	if opts.Shared && rep.ServerLost == nil {
+		rep.DBSize[1], _ = dbSize(d)
 	}
 	rep.count()
 	rep.Duration = time.Since(rep.Started)

@@ -38,6 +38,10 @@ type runFlags struct {
 	verbose   bool
 	noColor   bool
 	runID     string
+
+	allowDestructive bool
+	passwordFile     string
+	tls              tlsFlags
 }
 
 func newRunCmd() *cobra.Command {
@@ -52,10 +56,20 @@ With no paths it runs the bundled suite (embedded in the binary). Directories
 are searched for *.yaml and *.yml files. Every case-file error is reported, with
 file:line:col, before anything is sent; then respcheck exits 2.
 
-The target is --addr, or -u URL, or the REDIS_URL environment variable; with
-none of them respcheck starts a throwaway server on 127.0.0.1 with a free port,
-no persistence and DEBUG enabled, and stops it at the end. The password of a
-URL can instead come from REDISCLI_AUTH.`,
+The target is --addr, or -u redis://[user[:pass]@]host:port[/db] (rediss:// for
+TLS), or the REDIS_URL environment variable; with none of them respcheck starts
+a throwaway server on 127.0.0.1 with a free port, no persistence and DEBUG
+enabled, and stops it at the end.
+
+An existing server is treated as holding data that is not respcheck's: every
+key a case touches is named after the run and the case, each case's keys are
+deleted when it ends (also after a failure, a timeout or Ctrl-C), cases that
+send commands reaching beyond their own keys (FLUSHALL, CONFIG SET, DEBUG SLEEP,
+SCRIPT KILL, ...) are skipped unless --allow-destructive, and the database size
+is compared before and after the run.
+
+The password comes from the URL, --password-file or REDISCLI_AUTH, never from
+a flag, and is redacted from every report.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRun(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), f, args)
 		},
@@ -75,6 +89,9 @@ URL can instead come from REDISCLI_AUTH.`,
 	fl.StringVarP(&f.out, "out", "o", "", "write the report to `file` (a human summary still goes to stdout)")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "list every case and every step of failures")
 	fl.BoolVar(&f.noColor, "no-color", false, "never use colours")
+	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "against --addr/-u, also run cases that send commands reaching beyond the run's keys (FLUSHALL, CONFIG SET, DEBUG SLEEP, SCRIPT KILL, ...)")
+	fl.StringVar(&f.passwordFile, "password-file", "", "read the password from this `file` (first line) instead of $REDISCLI_AUTH")
+	f.tls.register(fl)
 	fl.StringVar(&f.runID, "run-id", "", "key-name salt (default: random against --addr/-u, fixed for a throwaway server)")
 	return cmd
 }
@@ -133,8 +150,9 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 
 	opts := runner.Options{
 		Addr: t.addr, Username: t.username, Password: t.password, DB: t.db,
+		TLS:    t.tls,
 		Protos: protos, Run: runRE, Tags: f.tags, Jobs: f.jobs, StepTimeout: f.timeout,
-		RunID: runID, Cleanup: external,
+		RunID: runID, Shared: external, AllowDestructive: f.allowDestructive,
 	}
 	isTTY := isTerminal(stderr)
 	var bar *progress
@@ -158,9 +176,17 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	if err := writeReport(stdout, rep, f, isTerminal(stdout)); err != nil {
 		return err
 	}
+	if rep.Shared() {
+		fmt.Fprintf(stdout, "cleanup: removed %d keys of this run; database size %d before, %d after\n",
+			rep.KeysRemoved, rep.DBSize[0], rep.DBSize[1])
+		if rep.DBSize[0] >= 0 && rep.DBSize[1] >= 0 && rep.DBSize[0] != rep.DBSize[1] {
+			fmt.Fprintf(stderr, "respcheck: warning: the database size changed by %+d during the run: something other than respcheck wrote to it\n",
+				rep.DBSize[1]-rep.DBSize[0])
+		}
+	}
 	switch {
-	case rep.ServerLost != nil:
-		return &exitError{exitServer, fmt.Errorf("%v%s", rep.ServerLost, spawnedLog(t))}
+	case rep.Fault() != nil:
+		return &exitError{exitServer, fmt.Errorf("%v%s", rep.Fault(), spawnedLog(t))}
 	case ctx.Err() != nil:
 		return &exitError{exitServer, errors.New("interrupted")}
 	case rep.Failed():
@@ -194,30 +220,6 @@ func parseProto(s string) ([]int, error) {
 		return []int{2, 3}, nil
 	}
 	return nil, usageErr("bad --proto %q: want 2, 3 or both", s)
-}
-
-func resolveTarget(f runFlags) (target, error) {
-	if f.addr != "" {
-		return target{addr: f.addr, username: f.user, password: os.Getenv("REDISCLI_AUTH")}, nil
-	}
-	raw := f.url
-	if raw == "" && f.serverBin == "" && f.server == "" {
-		raw = os.Getenv("REDIS_URL")
-	}
-	if raw == "" {
-		return target{}, nil
-	}
-	t, err := parseURL(raw)
-	if err != nil {
-		return t, usageErr("%v", err)
-	}
-	if f.user != "" {
-		t.username = f.user
-	}
-	if t.password == "" {
-		t.password = os.Getenv("REDISCLI_AUTH")
-	}
-	return t, nil
 }
 
 // loadFiles loads the named files and directories, or the bundled suite.

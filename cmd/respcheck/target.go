@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"net"
 	"net/url"
@@ -18,6 +19,7 @@ type target struct {
 	username string
 	password string
 	db       int
+	tls      *tls.Config
 	// spawned is the throwaway server started for this run, or nil.
 	spawned *servers.Server
 }
@@ -30,11 +32,9 @@ func parseURL(raw string) (target, error) {
 		return t, fmt.Errorf("bad URL: %v", err)
 	}
 	switch u.Scheme {
-	case "redis":
-	case "rediss":
-		return t, fmt.Errorf("rediss:// (TLS) is not supported yet")
+	case "redis", "rediss":
 	default:
-		return t, fmt.Errorf("bad URL %q: the scheme must be redis://", redactURL(u))
+		return t, fmt.Errorf("bad URL %q: the scheme must be redis:// or rediss://", redactURL(u))
 	}
 	host := u.Host
 	if host == "" {
@@ -55,6 +55,58 @@ func parseURL(raw string) (target, error) {
 	if p := strings.Trim(u.Path, "/"); p != "" {
 		if t.db, err = strconv.Atoi(p); err != nil || t.db < 0 {
 			return t, fmt.Errorf("bad URL %q: database %q is not a number", redactURL(u), p)
+		}
+	}
+	return t, nil
+}
+
+// resolveTarget reads the target from --addr, -u or $REDIS_URL; an empty
+// addr means "start a throwaway server". The password comes from the URL,
+// else --password-file, else $REDISCLI_AUTH; it is never taken from a flag
+// value, which other users could see in the process list.
+func resolveTarget(f runFlags) (target, error) {
+	var t target
+	useTLS := f.tls.used()
+	switch {
+	case f.addr != "":
+		t.addr = f.addr
+	default:
+		raw := f.url
+		if raw == "" && f.serverBin == "" && f.server == "" {
+			raw = os.Getenv("REDIS_URL")
+		}
+		if raw == "" {
+			if useTLS {
+				return t, usageErr("TLS flags need --addr or a rediss:// URL")
+			}
+			return t, nil
+		}
+		var err error
+		if t, err = parseURL(raw); err != nil {
+			return t, usageErr("%v", err)
+		}
+		useTLS = useTLS || strings.HasPrefix(raw, "rediss://")
+	}
+	if f.user != "" {
+		t.username = f.user
+	}
+	if t.password == "" && f.passwordFile != "" {
+		b, err := os.ReadFile(f.passwordFile)
+		if err != nil {
+			return t, usageErr("--password-file: %v", err)
+		}
+		t.password, _, _ = strings.Cut(strings.TrimRight(string(b), "\r\n"), "\n")
+	}
+	if t.password == "" {
+		t.password = os.Getenv("REDISCLI_AUTH")
+	}
+	if useTLS {
+		host, _, err := net.SplitHostPort(t.addr)
+		if err != nil {
+			return t, usageErr("bad address %q: %v", t.addr, err)
+		}
+		if t.tls, err = f.tls.config(host); err != nil {
+			return t, usageErr("%v", err)
 		}
 	}
 	return t, nil

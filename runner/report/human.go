@@ -110,6 +110,9 @@ func (p *printer) result(res *runner.Result) {
 	if f := res.Failure; f != nil {
 		p.line(fmt.Sprintf("      %s: %s", f.Step.Pos, f.Message))
 		p.line("      want: " + f.Expected)
+		if cli := CLI(f.ExpectedBytes); cli != "" {
+			p.line(indent("            ", cli))
+		}
 		p.line("       got: " + resp.Escape(f.Actual))
 		if cli := CLI(f.Actual); cli != "" {
 			p.line(indent("            ", cli))

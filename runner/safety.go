@@ -1,0 +1,225 @@
+package runner
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
+)
+
+// destructive lists commands that reach beyond the run's own keys: they
+// flush, move or rewrite data the run did not create, change the server's
+// configuration, stall or stop it, or act on other clients. Against a shared
+// server (Options.Shared) a case that sends one is skipped unless
+// Options.AllowDestructive is set. A value of nil refuses the command
+// whatever its subcommand; otherwise only the listed subcommands are refused.
+var destructive = map[string][]string{
+	"FLUSHALL": nil, "FLUSHDB": nil, "SWAPDB": nil, "MOVE": nil, "SHUTDOWN": nil,
+	"REPLICAOF": nil, "SLAVEOF": nil, "FAILOVER": nil, "SAVE": nil, "BGSAVE": nil,
+	"BGREWRITEAOF": nil, "MIGRATE": nil, "MONITOR": nil, "SYNC": nil, "PSYNC": nil,
+	"KEYS":     nil, // with a literal pattern: reads keys that are not the run's
+	"CONFIG":   {"SET", "RESETSTAT", "REWRITE"},
+	"SCRIPT":   {"FLUSH", "KILL"},
+	"FUNCTION": {"FLUSH", "DELETE", "RESTORE", "LOAD", "KILL"},
+	"CLIENT":   {"KILL", "PAUSE", "UNPAUSE", "NO-EVICT", "NO-TOUCH"},
+	"ACL":      {"SETUSER", "DELUSER", "LOAD", "SAVE", "LOG"},
+	"MODULE":   {"LOAD", "LOADEX", "UNLOAD"},
+	"CLUSTER":  {"ADDSLOTS", "ADDSLOTSRANGE", "DELSLOTS", "DELSLOTSRANGE", "FAILOVER", "FORGET", "MEET", "RESET", "SETSLOT", "FLUSHSLOTS", "REPLICATE", "SAVECONFIG", "SET-CONFIG-EPOCH", "BUMPEPOCH"},
+	"LATENCY":  {"RESET"},
+	"SLOWLOG":  {"RESET"},
+	"MEMORY":   {"PURGE"},
+	// DEBUG: every subcommand but these read-only ones.
+	"DEBUG": nil,
+}
+
+// debugReadOnly are DEBUG subcommands that neither change data nor stall
+// the server.
+var debugReadOnly = map[string]bool{"PROTOCOL": true, "OBJECT": true, "DIGEST-VALUE": true,
+	"HELP": true, "STRINGMATCH-LEN": true, "LISTPACK": true}
+
+// scriptCall finds redis.call('NAME' / server.pcall("NAME" in Lua text.
+var scriptCall = regexp.MustCompile(`(?i)(?:redis|server)\.p?call\s*\(\s*['"]([A-Za-z-]+)['"]\s*(?:,\s*['"]([A-Za-z-]+)['"])?`)
+
+// destructiveUse returns the first command of the case (or of its gates'
+// probes) that is destructive, as "FLUSHALL" or "CONFIG SET", and where it
+// is; ok is false when the case stays within its own keys. Literal command
+// names in send steps, inline raw steps and in Lua script bodies sent with
+// EVAL/EVAL_RO/SCRIPT LOAD/FUNCTION LOAD are checked.
+func destructiveUse(c *cases.Case) (cmd string, pos cases.Pos, ok bool) {
+	check := func(p cases.Pos, words []string) bool {
+		if name, bad := isDestructive(words); bad {
+			cmd, pos, ok = name, p, true
+		}
+		return ok
+	}
+	for _, g := range c.Gates() {
+		for _, p := range g.Probes {
+			if check(p.Pos, literalWords(p.Send)) {
+				return
+			}
+		}
+	}
+	for _, st := range c.Steps {
+		switch st.Action {
+		case cases.ActSend:
+			words := literalWords(st.Send)
+			if check(st.Pos, words) {
+				return
+			}
+			for _, w := range words {
+				for _, m := range scriptCall.FindAllStringSubmatch(w, -1) {
+					if check(st.Pos, []string{m[1], m[2]}) {
+						return
+					}
+				}
+			}
+		case cases.ActRaw:
+			if src, lit := st.Raw.Literal(); lit && !strings.HasPrefix(src, "*") {
+				if check(st.Pos, strings.Fields(src)) {
+					return
+				}
+			}
+		}
+	}
+	return "", cases.Pos{}, false
+}
+
+func literalWords(args []cases.Template) []string {
+	words := make([]string, len(args))
+	for i := range args {
+		words[i], _ = args[i].Literal()
+	}
+	return words
+}
+
+// isDestructive reports whether a command (name and arguments) is on the
+// destructive list, and returns its display name.
+func isDestructive(words []string) (string, bool) {
+	if len(words) == 0 {
+		return "", false
+	}
+	name := strings.ToUpper(words[0])
+	subs, listed := destructive[name]
+	if !listed {
+		return "", false
+	}
+	sub := ""
+	if len(words) > 1 {
+		sub = strings.ToUpper(words[1])
+	}
+	switch {
+	case name == "KEYS" && len(words) > 1 && words[1] == "":
+		return "", false // a templated pattern: {key}*, the run's own keys
+	case name == "DEBUG":
+		if debugReadOnly[sub] {
+			return "", false
+		}
+		return strings.TrimSpace(name + " " + sub), true
+	case subs == nil:
+		return name, true
+	}
+	for _, s := range subs {
+		if s == sub {
+			return name + " " + sub, true
+		}
+	}
+	return "", false
+}
+
+// secretArgs returns the indexes of the arguments of a command that are
+// secrets: the password of AUTH and of HELLO ... AUTH user pass, MIGRATE's
+// AUTH/AUTH2 password, CONFIG SET requirepass/masterauth values, and ACL
+// SETUSER's >password and #hash rules.
+func secretArgs(args [][]byte) []int {
+	if len(args) == 0 {
+		return nil
+	}
+	name := strings.ToUpper(string(args[0]))
+	var idx []int
+	switch name {
+	case "AUTH":
+		if len(args) > 1 {
+			idx = append(idx, len(args)-1)
+		}
+	case "HELLO", "MIGRATE":
+		for i := 1; i < len(args); i++ {
+			switch strings.ToUpper(string(args[i])) {
+			case "AUTH":
+				if name == "HELLO" && i+2 < len(args) {
+					idx = append(idx, i+2)
+					i += 2
+				} else if name == "MIGRATE" && i+1 < len(args) {
+					idx = append(idx, i+1)
+					i++
+				}
+			case "AUTH2":
+				if i+2 < len(args) {
+					idx = append(idx, i+2)
+					i += 2
+				}
+			}
+		}
+	case "CONFIG":
+		for i := 2; i+1 < len(args); i += 2 {
+			switch strings.ToLower(string(args[i])) {
+			case "requirepass", "masterauth", "masteruser":
+				idx = append(idx, i+1)
+			}
+		}
+	case "ACL":
+		for i := 3; i < len(args); i++ {
+			if len(args[i]) > 0 && (args[i][0] == '>' || args[i][0] == '#' || args[i][0] == '<' || args[i][0] == '!') {
+				idx = append(idx, i)
+			}
+		}
+	}
+	return idx
+}
+
+// redacted returns args with every secret replaced by as many '*' as it
+// has bytes (so the framing of recorded bytes stays valid), or args itself
+// when there is no secret.
+func redacted(args [][]byte) ([][]byte, bool) {
+	idx := secretArgs(args)
+	if len(idx) == 0 {
+		return args, false
+	}
+	out := append([][]byte(nil), args...)
+	for _, i := range idx {
+		out[i] = []byte(strings.Repeat("*", len(args[i])))
+	}
+	return out, true
+}
+
+// redactRaw hides secrets in raw bytes that hold one command, as a RESP
+// array of blob strings or as an inline command.
+func redactRaw(b []byte) []byte {
+	if n, v, err := resp.Parse(b); err == nil && n == len(b) && v.Kind == resp.Array {
+		args := make([][]byte, len(v.Elems))
+		for i, e := range v.Elems {
+			if e.Kind != resp.BlobString {
+				return b
+			}
+			args[i] = e.Str
+		}
+		if shown, secret := redacted(args); secret {
+			return resp.AppendCommand(nil, shown...)
+		}
+		return b
+	}
+	line := strings.TrimRight(string(b), "\r\n")
+	if strings.ContainsAny(line, "\r\n") {
+		return b
+	}
+	fields := strings.Fields(line)
+	args := make([][]byte, len(fields))
+	for i, f := range fields {
+		args[i] = []byte(f)
+	}
+	if shown, secret := redacted(args); secret {
+		return []byte(string(bytes.Join(shown, []byte(" "))) + "\r\n")
+	}
+	return b
+}

@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# install-clients.sh: install the client libraries that "respcheck clients"
+# drives through its external adapters, cached outside the repository.
+#
+#   node    adapters/node: ioredis, redis (node-redis), iovalkey and
+#           @valkey/valkey-glide at the exact versions of package-lock.json
+#           (npm ci into adapters/node/node_modules, which git ignores; npm's
+#           cache under the respcheck cache)
+#   python  redis-py 4.3.4: Debian bookworm's python3-redis (apt-get install)
+#           redis-py 6.4.0: Debian sid's python3-redis 6.4.0-3 (arch all, pure
+#           Python), fetched with apt-get download through a private APT_CONFIG
+#           and unpacked with dpkg-deb -x into the cache (no system install);
+#           the adapter puts it on PYTHONPATH for /usr/bin/python3.11
+#
+# Layout: ${RESPCHECK_CACHE:-$HOME/.cache/respcheck}/clients/
+#           python/redis-6.4.0/usr/lib/python3/dist-packages/redis
+#           apt/            private apt configuration, lists and archives (sid)
+#           npm/            npm cache
+#           logs/
+# Idempotent: a second run only checks stamps. Needs root for apt-get install.
+# Usage: scripts/install-clients.sh [-q] [--only node|python]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PY_SID_DEB_VERSION=6.4.0-3
+PY_SID_VERSION=6.4.0
+PY_BOOKWORM_VERSION=4.3.4
+KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+
+QUIET=0
+ONLY=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-q) QUIET=1 ;;
+	--only) ONLY="$2"; shift ;;
+	-h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+	*) echo "install-clients: unknown argument $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+
+CACHE="${RESPCHECK_CACHE:-$HOME/.cache/respcheck}/clients"
+APTDIR="$CACHE/apt"
+LOGDIR="$CACHE/logs"
+mkdir -p "$CACHE" "$LOGDIR"
+LOG="$LOGDIR/install-clients.log"
+: >"$LOG"
+export DEBIAN_FRONTEND=noninteractive
+
+say() { [ "$QUIET" = 1 ] || echo "install-clients: $*"; }
+die() { echo "install-clients: $*" >&2; exit 1; }
+run() {
+	if ! "$@" >>"$LOG" 2>&1; then
+		echo "install-clients: command failed: $*" >&2
+		echo "---- last lines of $LOG ----" >&2
+		tail -n 40 "$LOG" >&2
+		exit 1
+	fi
+}
+installed_pkg() {
+	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null || true)" = installed ]
+}
+
+# ---- node -----------------------------------------------------------------------
+install_node() {
+	command -v npm >/dev/null || die "npm not found (Node 20 is expected)"
+	local dir=adapters/node stamp=adapters/node/node_modules/.respcheck-stamp want
+	want=$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)
+	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+		say "node adapter: up to date"
+		return
+	fi
+	say "npm ci (adapters/node)"
+	(cd "$dir" && run npm ci --no-audit --no-fund --cache "$CACHE/npm")
+	echo "$want" >"$stamp"
+}
+
+# ---- python ---------------------------------------------------------------------
+detect_mirror() {
+	local m=""
+	if [ -n "${RESPCHECK_DEBIAN_MIRROR:-}" ]; then echo "$RESPCHECK_DEBIAN_MIRROR"; return; fi
+	m=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '
+		/^[[:space:]]*#/ { next }
+		/^[[:space:]]*$/ { if (suite && uri) { print uri; exit } ; suite = 0; uri = ""; next }
+		tolower($1) == "uris:" { uri = $2 }
+		tolower($1) == "suites:" { for (i = 2; i <= NF; i++) if ($i == "bookworm") suite = 1 }
+		END { if (suite && uri) print uri }' | head -n1)
+	if [ -z "$m" ]; then
+		m=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | awk '
+			$1 == "deb" { i = 2; if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
+			              if ($(i + 1) == "bookworm") { print $i; exit } }' | head -n1)
+	fi
+	echo "${m:-http://deb.debian.org/debian}"
+}
+
+install_python() {
+	[ -x /usr/bin/python3.11 ] || die "/usr/bin/python3.11 not found"
+	# redis-py 4.3.4 from bookworm, into the system.
+	if ! installed_pkg python3-redis; then
+		[ "$(id -u)" = 0 ] || die "must run as root to apt-get install python3-redis"
+		say "apt-get install python3-redis (bookworm)"
+		apt-cache policy python3-redis 2>/dev/null | grep -q 'Candidate: [0-9]' || run apt-get update
+		run apt-get install -y --no-install-recommends python3-redis
+	fi
+	local v
+	v=$(/usr/bin/python3.11 -c 'import redis; print(redis.__version__)')
+	[ "$v" = "$PY_BOOKWORM_VERSION" ] || say "warning: system redis-py is $v, not $PY_BOOKWORM_VERSION"
+
+	# redis-py 6.4.0 from sid, unpacked into the cache.
+	local dest="$CACHE/python/redis-$PY_SID_VERSION"
+	if [ -f "$dest/.stamp" ] && PYTHONPATH="$dest/usr/lib/python3/dist-packages" /usr/bin/python3.11 -c \
+		"import redis,sys; sys.exit(redis.__version__ != '$PY_SID_VERSION')" 2>/dev/null; then
+		say "redis-py $PY_SID_VERSION: up to date"
+		return
+	fi
+	local mirror
+	mirror=$(detect_mirror)
+	mirror=${mirror%/}
+	mkdir -p "$APTDIR/sources.list.d" "$APTDIR/preferences.d" "$APTDIR/state/lists/partial" \
+		"$APTDIR/cache/archives/partial" "$APTDIR/download"
+	echo "deb [signed-by=$KEYRING] $mirror sid main" >"$APTDIR/sources.list"
+	cat >"$APTDIR/apt.conf" <<APT
+// private apt configuration of respcheck's scripts/install-clients.sh
+Dir::Etc::SourceList "$APTDIR/sources.list";
+Dir::Etc::SourceParts "$APTDIR/sources.list.d";
+Dir::Etc::Preferences "$APTDIR/preferences";
+Dir::Etc::PreferencesParts "$APTDIR/preferences.d";
+Dir::State "$APTDIR/state";
+Dir::State::Lists "$APTDIR/state/lists";
+Dir::State::status "/var/lib/dpkg/status";
+Dir::Cache "$APTDIR/cache";
+Dir::Cache::archives "$APTDIR/cache/archives";
+Acquire::Languages "none";
+APT::Architectures { "amd64"; };
+APT::Sandbox::User "root";
+APT
+	local deb
+	deb=$(ls "$APTDIR/download/python3-redis_${PY_SID_DEB_VERSION}_all.deb" 2>/dev/null || true)
+	if [ -z "$deb" ]; then
+		if ! APT_CONFIG="$APTDIR/apt.conf" apt-cache madison python3-redis 2>/dev/null |
+			grep -q "| *$PY_SID_DEB_VERSION *|"; then
+			say "apt-get update (private: sid)"
+			run env APT_CONFIG="$APTDIR/apt.conf" apt-get update
+		fi
+		say "apt-get download python3-redis=$PY_SID_DEB_VERSION (sid)"
+		(cd "$APTDIR/download" && run env APT_CONFIG="$APTDIR/apt.conf" apt-get download "python3-redis=$PY_SID_DEB_VERSION")
+		deb="$APTDIR/download/python3-redis_${PY_SID_DEB_VERSION}_all.deb"
+	fi
+	rm -rf "$dest.tmp"
+	mkdir -p "$dest.tmp"
+	run dpkg-deb -x "$deb" "$dest.tmp"
+	rm -rf "$dest"
+	mv "$dest.tmp" "$dest"
+	v=$(PYTHONPATH="$dest/usr/lib/python3/dist-packages" /usr/bin/python3.11 -c 'import redis; print(redis.__version__)')
+	[ "$v" = "$PY_SID_VERSION" ] || die "unpacked redis-py reports $v, not $PY_SID_VERSION"
+	printf 'deb=%s\ndate=%s\n' "$(basename "$deb")" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$dest/.stamp"
+}
+
+start=$(date +%s)
+case "$ONLY" in
+"") install_node; install_python ;;
+node) install_node ;;
+python) install_python ;;
+*) die "--only wants node or python" ;;
+esac
+say "done in $(( $(date +%s) - start ))s (cache: $CACHE)"
