@@ -15,6 +15,9 @@ const (
 	exitFindings = 1 // a case failed or could not be judged
 	exitUsage    = 2 // bad flags, arguments or case files
 	exitServer   = 3 // the server could not be reached, started or kept alive
+	// exitInterrupted follows the shell's 128+SIGINT: the run was stopped
+	// by Ctrl-C or SIGTERM after cleaning up.
+	exitInterrupted = 130
 )
 
 // exitError carries an exit code with the message printed for it.

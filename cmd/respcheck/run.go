@@ -188,7 +188,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	case rep.Fault() != nil:
 		return &exitError{exitServer, fmt.Errorf("%v%s", rep.Fault(), spawnedLog(t))}
 	case ctx.Err() != nil:
-		return &exitError{exitServer, errors.New("interrupted")}
+		return &exitError{exitInterrupted, errors.New("interrupted; the report above has the results gathered so far")}
 	case rep.Failed():
 		return &exitError{exitFindings, errSilent}
 	}

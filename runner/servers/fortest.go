@@ -37,8 +37,15 @@ func requireBuild(t testing.TB, name string) Build {
 // otherwise; either way the message names the install command.
 func ForTest(t testing.TB, name string) *Server {
 	t.Helper()
+	return ForTestWith(t, name, Options{})
+}
+
+// ForTestWith is ForTest with start options, e.g. ExtraArgs for a password
+// or a TLS port.
+func ForTestWith(t testing.TB, name string, opt Options) *Server {
+	t.Helper()
 	b := requireBuild(t, name)
-	s, err := Start(t.Context(), b, Options{})
+	s, err := Start(t.Context(), b, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -215,7 +215,8 @@ func (s *Server) waitReady(ctx context.Context, timeout time.Duration) error {
 	}
 }
 
-// ping sends an inline PING on a new connection and expects +PONG.
+// ping sends an inline PING on a new connection and expects +PONG, or
+// -NOAUTH from a server started with --requirepass (it is up, and says so).
 func ping(addr string, timeout time.Duration) error {
 	c, err := net.DialTimeout("tcp", addr, timeout)
 	if err != nil {
@@ -230,7 +231,7 @@ func ping(addr string, timeout time.Duration) error {
 	if err != nil {
 		return err
 	}
-	if line != "+PONG\r\n" {
+	if line != "+PONG\r\n" && !strings.HasPrefix(line, "-NOAUTH ") {
 		return fmt.Errorf("PING answered %q", line)
 	}
 	return nil

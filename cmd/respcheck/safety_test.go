@@ -1,0 +1,279 @@
+package main
+
+import (
+	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"io"
+	"math/big"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/respcheck/respcheck/runner/servers"
+)
+
+// TestMain lets the test binary act as respcheck in a subprocess (for
+// signals): RESPCHECK_TEST_MAIN=1 runs mainRun on the arguments.
+func TestMain(m *testing.M) {
+	if os.Getenv("RESPCHECK_TEST_MAIN") == "1" {
+		os.Exit(mainRun(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+func TestCanaryPasswordAppearsNowhere(t *testing.T) {
+	const canary = "canary-pw-7f3a9c"
+	srv := servers.ForTestWith(t, "redis-7.0.15", servers.Options{ExtraArgs: []string{"--requirepass", canary}})
+	f := writeFile(t, "auth.yaml", `suite: auth
+cases:
+  - name: AUTH and HELLO AUTH inside a case
+    steps:
+      - send: [AUTH, "`+canary+`"]
+        reply: "+OK\r\n"
+      - send: [AUTH, default, "`+canary+`"]
+        reply: "+OK\r\n"
+      - send: [HELLO, "3", AUTH, default, "`+canary+`"]
+        any: true
+      - raw: "AUTH `+canary+`\r\n"
+        reply: "+OK\r\n"
+      - send: [AUTH, wrong]
+        error_code: WRONGPASS
+      - send: [PING]
+        reply: "+PING\r\n"
+`)
+	t.Setenv("REDISCLI_AUTH", canary)
+	dir := t.TempDir()
+	var all bytes.Buffer
+	for _, format := range []string{"human", "json", "junit", "tap"} {
+		out := filepath.Join(dir, "report."+format)
+		code, stdout, errs := respcheck(t, "run", "--addr", srv.Addr(), "-v", "--format", format, "-o", out, f)
+		if code != exitFindings {
+			t.Fatalf("%s: exit %d\n%s%s", format, code, stdout, errs)
+		}
+		data, _ := os.ReadFile(out)
+		all.WriteString(stdout + errs)
+		all.Write(data)
+	}
+	// The bundled suite through the password-protected server, too.
+	code, stdout, errs := respcheck(t, "run", "-u", "redis://:"+canary+"@"+srv.Addr(), "-v", "--format", "json", "--run", "strings/")
+	if code != exitOK {
+		t.Fatalf("bundled strings suite with a password: exit %d\n%s", code, errs)
+	}
+	all.WriteString(stdout + errs)
+	// A bad URL must not echo the password either.
+	_, stdout, errs = respcheck(t, "run", "-u", "redis://user:"+canary+"@")
+	all.WriteString(stdout + errs)
+	if strings.Contains(all.String(), canary) {
+		i := strings.Index(all.String(), canary)
+		t.Fatalf("the password appears in the output: …%s…", all.String()[max(0, i-200):i+len(canary)])
+	}
+	if !strings.Contains(all.String(), `"AUTH" "****************"`) {
+		t.Errorf("the redacted AUTH step is not shown")
+	}
+}
+
+// TestInterruptCleansUp sends SIGINT to a run against a shared server while
+// a case blocks: the run stops, deletes the keys it created and says so.
+func TestInterruptCleansUp(t *testing.T) {
+	srv := servers.ForTest(t, "redis-7.0.15")
+	f := writeFile(t, "block.yaml", `suite: block
+cases:
+  - name: writes then blocks
+    steps:
+      - send: [SET, "{key:a}", v]
+      - send: [RPUSH, "{key:b}", x]
+      - send: [BLPOP, "{key:c}", "30"]
+        timeout: 60s
+`)
+	cmd := exec.Command(os.Args[0], "run", "--addr", srv.Addr(), "--proto", "2", f)
+	cmd.Env = append(os.Environ(), "RESPCHECK_TEST_MAIN=1")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c := dialRawTCP(t, srv.Addr())
+	deadline := time.Now().Add(10 * time.Second)
+	for c.dbsize(t) < 2 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	start := time.Now()
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	t.Logf("stopped %v after SIGINT:\n%s", time.Since(start), out.String())
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitInterrupted {
+		t.Errorf("exit %v, want %d", err, exitInterrupted)
+	}
+	if n := c.dbsize(t); n != 0 {
+		t.Errorf("%d keys left after the interrupted run", n)
+	}
+	if !strings.Contains(out.String(), "cleanup: removed 2 keys") {
+		t.Errorf("output does not report the cleanup")
+	}
+}
+
+// tcpClient is a line-level client for fixtures.
+type tcpClient struct{ nc net.Conn }
+
+func dialRawTCP(t *testing.T, addr string) *tcpClient {
+	nc, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { nc.Close() })
+	return &tcpClient{nc}
+}
+
+func (c *tcpClient) dbsize(t *testing.T) int {
+	c.nc.Write([]byte("DBSIZE\r\n"))
+	buf := make([]byte, 64)
+	c.nc.SetReadDeadline(time.Now().Add(5 * time.Second))
+	n, err := c.nc.Read(buf)
+	if err != nil || n < 4 || buf[0] != ':' {
+		t.Fatalf("DBSIZE: %q %v", buf[:n], err)
+	}
+	v, _ := strconv.Atoi(strings.TrimSpace(string(buf[1:n])))
+	return v
+}
+
+// writeCerts makes a CA and a server certificate for 127.0.0.1 and returns
+// the paths of ca.pem, server.pem and server.key.
+func writeCerts(t *testing.T) (ca, cert, key string) {
+	t.Helper()
+	dir := t.TempDir()
+	caKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	caTmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "respcheck test CA"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), IsCA: true,
+		KeyUsage: x509.KeyUsageCertSign, BasicConstraintsValid: true}
+	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	caCert, _ := x509.ParseCertificate(caDER)
+	srvKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	srvTmpl := &x509.Certificate{SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, DNSNames: []string{"redis.test"},
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}, KeyUsage: x509.KeyUsageDigitalSignature}
+	srvDER, err := x509.CreateCertificate(rand.Reader, srvTmpl, caCert, &srvKey.PublicKey, caKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, _ := x509.MarshalECPrivateKey(srvKey)
+	write := func(name, typ string, der []byte) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: der}), 0o600)
+		return p
+	}
+	return write("ca.pem", "CERTIFICATE", caDER), write("server.pem", "CERTIFICATE", srvDER), write("server.key", "EC PRIVATE KEY", keyDER)
+}
+
+func freePort(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+}
+
+// TestTLS runs against Debian's redis-server 7.0.15 (built with TLS) on a
+// TLS port with a certificate made here.
+func TestTLS(t *testing.T) {
+	ca, cert, key := writeCerts(t)
+	tlsPort := freePort(t)
+	srv := servers.ForTestWith(t, "redis-7.0.15", servers.Options{ExtraArgs: []string{
+		"--tls-port", tlsPort, "--tls-cert-file", cert, "--tls-key-file", key, "--tls-ca-cert-file", ca,
+		"--tls-auth-clients", "no"}})
+	tlsAddr := "127.0.0.1:" + tlsPort
+	f := writeFile(t, "ping.yaml", "suite: p\ncases:\n  - name: ping\n    steps:\n      - {send: [PING], reply: \"+PONG\\r\\n\"}\n")
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"rediss with the CA", []string{"-u", "rediss://" + tlsAddr, "--tls-ca", ca}, exitOK, "2 passed"},
+		{"--addr --tls with a server name", []string{"--addr", tlsAddr, "--tls-ca", ca, "--tls-server-name", "redis.test"}, exitOK, "2 passed"},
+		{"insecure", []string{"-u", "rediss://" + tlsAddr, "--insecure"}, exitOK, "2 passed"},
+		{"unknown CA", []string{"-u", "rediss://" + tlsAddr}, exitServer, "certificate signed by unknown authority"},
+		{"plaintext to the TLS port", []string{"--addr", tlsAddr}, exitServer, "a TLS port?"},
+		{"TLS to the plaintext port", []string{"-u", "rediss://" + srv.Addr(), "--tls-ca", ca}, exitServer, "TLS handshake"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			code, out, errs := respcheck(t, append(append([]string{"run", "--timeout", "2s"}, tc.args...), f)...)
+			if code != tc.code || !strings.Contains(out+errs, tc.msg) {
+				t.Errorf("exit %d (want %d), output lacks %q:\n%s%s", code, tc.code, tc.msg, out, errs)
+			}
+			t.Logf("%v", time.Since(start))
+		})
+	}
+}
+
+// faultProxy forwards to upstream and rewrites server bytes with replace.
+func faultProxy(t *testing.T, upstream string, old, new []byte) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			u, err := net.Dial("tcp", upstream)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			go func() { io.Copy(u, c); u.Close() }()
+			go func() {
+				buf := make([]byte, 64<<10)
+				for {
+					n, err := u.Read(buf)
+					if n > 0 {
+						c.Write(bytes.ReplaceAll(buf[:n], old, new))
+					}
+					if err != nil {
+						c.Close()
+						return
+					}
+				}
+			}()
+		}
+	}()
+	return l.Addr().String()
+}
+
+func TestMalformedReplyIsExit3(t *testing.T) {
+	srv := servers.ForTest(t, "redis-7.0.15")
+	addr := faultProxy(t, srv.Addr(), []byte("$10\r\ncorrupt-me\r\n"), []byte("$10\r\ncorrupt-me!!"))
+	f := writeFile(t, "m.yaml", `suite: m
+cases:
+  - name: before
+    steps: [{send: [PING], reply: "+PONG\r\n"}]
+  - name: corrupt
+    steps: [{send: [ECHO, corrupt-me]}]
+`)
+	code, out, errs := respcheck(t, "run", "--addr", addr, "--proto", "2", "--jobs", "1", "-v", f)
+	if code != exitServer {
+		t.Fatalf("exit %d, want 3\n%s%s", code, out, errs)
+	}
+	if !strings.Contains(out, "ok   m/before [RESP2]") || !strings.Contains(errs, "malformed RESP") || !strings.Contains(out+errs, "offset 0") {
+		t.Errorf("output:\n%s%s", out, errs)
+	}
+}
