@@ -277,3 +277,29 @@ cases:
 		t.Errorf("output:\n%s%s", out, errs)
 	}
 }
+
+// TestACLUser authenticates as an ACL user: HELLO 3 AUTH in RESP3, AUTH
+// user pass in RESP2; a wrong password is a clear exit 3.
+func TestACLUser(t *testing.T) {
+	srv := servers.ForTest(t, "redis-7.0.15")
+	c := dialRawTCP(t, srv.Addr())
+	c.nc.Write([]byte("ACL SETUSER app on >app-pw ~* &* +@all\r\n"))
+	buf := make([]byte, 64)
+	c.nc.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if n, err := c.nc.Read(buf); err != nil || string(buf[:n]) != "+OK\r\n" {
+		t.Fatalf("ACL SETUSER: %q %v", buf[:n], err)
+	}
+	f := writeFile(t, "who.yaml", "suite: w\ncases:\n  - name: whoami\n    steps:\n      - {send: [ACL, WHOAMI], reply: \"$3\\r\\napp\\r\\n\"}\n")
+	t.Setenv("REDISCLI_AUTH", "app-pw")
+	if code, out, errs := respcheck(t, "run", "--addr", srv.Addr(), "--user", "app", f); code != exitOK {
+		t.Errorf("--user app: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs := respcheck(t, "run", "-u", "redis://app:@"+srv.Addr(), f); code != exitOK {
+		t.Errorf("redis://app:@ with REDISCLI_AUTH: exit %d\n%s%s", code, out, errs)
+	}
+	pw := writeFile(t, "pw", "wrong-pw\n")
+	code, _, errs := respcheck(t, "run", "--addr", srv.Addr(), "--user", "app", "--password-file", pw, f)
+	if code != exitServer || !strings.Contains(errs, "WRONGPASS") || strings.Contains(errs, "wrong-pw") {
+		t.Errorf("wrong password: exit %d, stderr %s", code, errs)
+	}
+}

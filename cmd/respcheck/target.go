@@ -24,7 +24,9 @@ type target struct {
 	spawned *servers.Server
 }
 
-// parseURL reads redis://[user:pass@]host[:port][/db].
+// parseURL reads redis://[user:pass@]host[:port][/db]. As in redis-cli, a
+// lone userinfo (redis://secret@host) is a password; redis://user:@host names
+// a user whose password comes from --password-file or $REDISCLI_AUTH.
 func parseURL(raw string) (target, error) {
 	var t target
 	u, err := url.Parse(raw)
