@@ -11,14 +11,18 @@ import (
 
 // JSONReport is the shape of the JSON format (version 1).
 type JSONReport struct {
-	Version    int            `json:"version"`
-	RunID      string         `json:"run_id,omitempty"`
-	Server     runner.Server  `json:"server"`
-	Started    time.Time      `json:"started"`
-	DurationMS float64        `json:"duration_ms"`
-	ServerLost string         `json:"server_lost,omitempty"`
-	Summary    runner.Summary `json:"summary"`
-	Results    []JSONResult   `json:"results"`
+	Version    int           `json:"version"`
+	RunID      string        `json:"run_id,omitempty"`
+	Server     runner.Server `json:"server"`
+	Started    time.Time     `json:"started"`
+	DurationMS float64       `json:"duration_ms"`
+	ServerLost string        `json:"server_lost,omitempty"`
+	// KeysRemoved and DBSize (before, after) are set for runs against a
+	// shared server (--addr/-u), where each case's keys are deleted.
+	KeysRemoved *int64         `json:"keys_removed,omitempty"`
+	DBSize      *[2]int64      `json:"db_size,omitempty"`
+	Summary     runner.Summary `json:"summary"`
+	Results     []JSONResult   `json:"results"`
 }
 
 // JSONResult is one case in one protocol.
@@ -32,6 +36,8 @@ type JSONResult struct {
 	DurationMS float64       `json:"duration_ms"`
 	Failure    *JSONFailure  `json:"failure,omitempty"`
 	Steps      []JSONStep    `json:"steps,omitempty"`
+	// Metrics are a scenario's figures (runner.Metrics).
+	Metrics runner.Metrics `json:"metrics,omitempty"`
 }
 
 // JSONFailure is the failing step's comparison.
@@ -67,9 +73,12 @@ func JSON(w io.Writer, rep *runner.Report) error {
 	if rep.ServerLost != nil {
 		out.ServerLost = rep.ServerLost.Error()
 	}
+	if rep.Shared() {
+		out.KeysRemoved, out.DBSize = &rep.KeysRemoved, &rep.DBSize
+	}
 	for _, res := range rep.Results {
 		jr := JSONResult{File: res.Case.File.Path, Case: res.Case.Name, Pos: res.Case.Pos.String(),
-			Proto: res.Proto, Status: res.Status, Reason: res.Reason, DurationMS: ms(res.Duration)}
+			Proto: res.Proto, Status: res.Status, Reason: res.Reason, DurationMS: ms(res.Duration), Metrics: res.Metrics}
 		if f := res.Failure; f != nil {
 			jr.Failure = &JSONFailure{Pos: f.Step.Pos.String(), Message: f.Message, Expected: f.Expected, Offset: f.Offset}
 		}
