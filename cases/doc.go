@@ -22,6 +22,8 @@
 //	        reply: "+OK\r\n"
 //	      - send: [GET, "{key}"]
 //	        reply: "$1\r\nv\r\n"
+//	    cleanup:                            # optional: steps run after steps, even
+//	      - send: [DEL, "{key}"]            # after a failure or an error
 //
 // A file holds one YAML document. Unknown fields anywhere are errors, and so
 // are duplicate keys. YAML anchors and aliases may be used to share parts.
@@ -37,6 +39,7 @@
 //	  server: "redis>=8.4"          # a selector, or a list of selectors: any may match
 //	  commands: [DIGEST, GETEX]     # each must exist on the server (COMMAND INFO)
 //	  command: DIGEST               # one command (may be combined with commands)
+//	  absent: [INCREX]              # each must NOT exist (the unknown-command error cases)
 //	  debug: true                   # the DEBUG command must be enabled
 //	  proto: 3                      # run only in this protocol (2 or 3)
 //	  probes:                       # each command's reply must not be an error
@@ -238,6 +241,9 @@
 //	                    prefix followed by "key"
 //	{key:NAME}          the key prefix followed by NAME (letters, digits, '_',
 //	                    '.', ':', '-')
+//	{id}                the 8 hex digits of the key prefix: unique to the run,
+//	                    case and protocol, for names that cannot hold braces
+//	                    (function libraries: "#!lua name=lib_{id}")
 //	{cap:NAME}          the value captured by an earlier step's capture: NAME
 //	{gen:random:SIZE}   SIZE bytes of deterministic pseudo-random binary
 //	{gen:random:SIZE:SEED}   the same with another seed (a decimal uint64)
@@ -292,6 +298,66 @@
 // digits of an integer), and the raw frame bytes of any other value. Using
 // a capture before any step sets it is a load error; a capture that a step
 // set but that is missing at run time (the step failed) is a run-time error.
+//
+// # Scenarios
+//
+// A case may hold a scenario instead of steps: a concurrency or
+// crash-window experiment, run by "respcheck run" like any case (once per
+// protocol, gated, selected by --run and --tags) but judged on invariants of
+// the final state instead of replies:
+//
+//	cases:
+//	  - name: SET IFEQ retry loop loses no update
+//	    scenario:
+//	      pattern: ifeq-retry      # required: see below
+//	      connections: 20          # connections working at once; default 1
+//	      iterations: 50           # required: updates (or requests) per connection
+//	      value_size: 950          # counter patterns: pad the value to a JSON blob
+//	      max_attempts: 1000       # retry patterns: attempts per update; default 100
+//	      expect:                  # optional: invariants, each must hold
+//	        lost_updates: 0        # a number: equality
+//	        final: "== expected"   # or "OP NUMBER" / "OP METRIC", OP one of == != < <= > >=
+//
+// The counter patterns increment one hot key, {key}, which holds the decimal
+// counter, or with value_size (a SIZE, as in templates) a JSON blob
+// {"counter":N,"pad":"xxx..."} of that many bytes:
+//
+//	naive-get-set   GET, then SET counter+1 (not atomic: loses updates)
+//	ifeq-retry      GET, then SET new IFEQ old, retried on a nil reply
+//	ifdeq-retry     SET new IFDEQ digest, the digest held from the last GET or
+//	                computed (XXH3-64) from the value last written, so DIGEST
+//	                is sent once per scenario, on the initial value (and its
+//	                answer checked); GET and retry on a nil reply
+//	watch-retry     WATCH, GET, MULTI, SET, EXEC, retried on a nil EXEC
+//	lua-cas         GET, then EVAL of a compare-and-set script, retried on 0
+//	lua-incr        EVAL of a script that increments the value server-side
+//	incr            INCR (no value_size)
+//
+// The rate-limiter patterns make connections × iterations requests, each on
+// its own fresh key ({key:rl:N}), that increment it and give it a TTL (ttl,
+// whole seconds, default 60s), with crashes injected:
+//
+//	incr-expire         INCR, then EXPIRE when INCR answered 1; a crash lands
+//	                    between the two
+//	multi-incr-expire   MULTI, INCR, EXPIRE, EXEC; a crash lands before EXEC
+//	set-ex              SET key 1 EX ttl NX (INCR if the key existed)
+//	lua-incr-expire     EVAL of INCR plus EXPIRE-when-1
+//	increx              INCREX key EX ttl BYINT 1
+//
+//	crash: {probability: 0.02, seed: 42}
+//
+// A crash closes the connection at the crash point and opens a new one; for
+// the one-command patterns the crash point is before the command. Whether a
+// request crashes is drawn in request order from math/rand/v2's PCG seeded
+// with (seed, 0) (seed defaults to 1), so a scenario crashes the same
+// requests in every run and for every pattern.
+//
+// The figures a scenario reports are listed with CounterMetrics and
+// RateLimitMetrics; expect may name any of them except times (names ending
+// in _ms): scenarios assert invariants, never speed. A pattern that needs a
+// feature adds its gates to the case's requires: ifeq-retry probes SET
+// IFEQ, ifdeq-retry needs DIGEST and probes SET IFDEQ, increx needs INCREX.
+// A scenario case is exclusive (runs alone) unless it says exclusive: false.
 //
 // # Errors
 //

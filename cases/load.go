@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -490,7 +491,7 @@ func (l *loader) selector(n *yaml.Node, what string) (Selector, bool) {
 	return sel, true
 }
 
-var gateFields = []string{"server", "commands", "command", "debug", "proto", "probes"}
+var gateFields = []string{"server", "commands", "command", "absent", "debug", "proto", "probes"}
 
 func (l *loader) gates(n *yaml.Node) *Gates {
 	m := l.mapping(n, "requires", gateFields...)
@@ -512,7 +513,7 @@ func (l *loader) gates(n *yaml.Node) *Gates {
 			}
 		}
 	}
-	addCommand := func(item *yaml.Node) {
+	addCommand := func(item *yaml.Node, dst *[]string) {
 		s, ok := l.scalar(item, "command")
 		if !ok {
 			return
@@ -521,14 +522,19 @@ func (l *loader) gates(n *yaml.Node) *Gates {
 			l.errf(item, "bad command name %q", s)
 			return
 		}
-		g.Commands = append(g.Commands, s)
+		*dst = append(*dst, s)
 	}
 	if v := m.get("command"); v != nil {
-		addCommand(v)
+		addCommand(v, &g.Commands)
 	}
 	if v := m.get("commands"); v != nil {
 		for _, item := range l.seq(v, "commands") {
-			addCommand(item)
+			addCommand(item, &g.Commands)
+		}
+	}
+	if v := m.get("absent"); v != nil {
+		for _, item := range l.seq(v, "absent") {
+			addCommand(item, &g.Absent)
 		}
 	}
 	if v := m.get("debug"); v != nil {
@@ -559,7 +565,7 @@ func (l *loader) gates(n *yaml.Node) *Gates {
 }
 
 func (l *loader) caseNode(n *yaml.Node, f *File) *Case {
-	m := l.mapping(n, "case", "name", "tags", "requires", "known", "exclusive", "steps")
+	m := l.mapping(n, "case", "name", "tags", "requires", "known", "exclusive", "steps", "cleanup", "scenario")
 	if m == nil {
 		return nil
 	}
@@ -593,6 +599,14 @@ func (l *loader) caseNode(n *yaml.Node, f *File) *Case {
 			c.Known = append(c.Known, k)
 		}
 	}
+	if v := m.get("scenario"); v != nil {
+		if k := m.key("steps"); k != nil {
+			l.errf(k, "a case has steps or a scenario, not both")
+		}
+		c.Scenario = l.scenario(v, c)
+		c.Exclusive = c.Exclusive || !m.has("exclusive") // scenarios run alone unless told otherwise
+		return c
+	}
 	v := m.need(l, n, "steps")
 	if v == nil {
 		return c
@@ -605,6 +619,19 @@ func (l *loader) caseNode(n *yaml.Node, f *File) *Case {
 	for i, item := range items {
 		if s := l.step(item, i, cs); s != nil {
 			c.Steps = append(c.Steps, s)
+		}
+	}
+	if v := m.get("cleanup"); v != nil {
+		// Cleanup steps run after the steps whatever their outcome; they see
+		// the captures of the steps, and start with no pending async reply.
+		ccs := &caseState{defined: maps.Clone(cs.defined), pending: map[string][]Pos{}}
+		for i, item := range l.seq(v, "cleanup") {
+			if s := l.step(item, len(c.Steps)+i, ccs); s != nil {
+				c.Cleanup = append(c.Cleanup, s)
+			}
+		}
+		for conn, ps := range ccs.pending {
+			cs.pending["cleanup "+conn] = ps
 		}
 	}
 	var conns []string

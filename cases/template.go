@@ -31,6 +31,7 @@ const (
 	opLen                  // decimal length of arg
 	opXXH3                 // xxh3-64 of arg, 16 lowercase hex chars
 	opAdd                  // decimal of n + the integer arg
+	opID                   // the 8 hex digits of the key prefix
 )
 
 type part struct {
@@ -49,7 +50,7 @@ const MaxExpand = 1 << 30
 const DefaultRandomSeed = 0
 
 // templateFuncs are the template function names, in documentation order.
-var templateFuncs = []string{"key", "cap", "gen", "hex", "len", "xxh3", "add"}
+var templateFuncs = []string{"key", "id", "cap", "gen", "hex", "len", "xxh3", "add"}
 
 // ParseTemplate parses a template. The returned error is a plain message
 // without position; the Template gets pos.
@@ -194,6 +195,11 @@ func (t *Template) size(env *Env) (int64, error) {
 				return 0, fmt.Errorf("{key} used without a key prefix")
 			}
 			n = int64(len(env.KeyPrefix) + len(p.name))
+		case opID:
+			if _, err := env.id(); err != nil {
+				return 0, err
+			}
+			n = 8
 		case opCap:
 			c, ok := lookupCap(env, p.name)
 			if !ok {
@@ -250,6 +256,16 @@ func (p part) sum(env *Env) (int64, error) {
 	return v + p.n, nil
 }
 
+// id returns the 8 hex digits inside the key prefix "rc:{xxxxxxxx}:": a
+// name part unique to the run, case and protocol for things that cannot
+// hold a key's braces (function library names).
+func (env *Env) id() (string, error) {
+	if env == nil || len(env.KeyPrefix) != KeyPrefixLen {
+		return "", fmt.Errorf("{id} used without a key prefix")
+	}
+	return env.KeyPrefix[4:12], nil
+}
+
 func lookupCap(env *Env, name string) ([]byte, bool) {
 	if env == nil {
 		return nil, false
@@ -266,6 +282,12 @@ func (t *Template) appendTo(buf []byte, env *Env) ([]byte, error) {
 		case opKey:
 			buf = append(buf, env.KeyPrefix...)
 			buf = append(buf, p.name...)
+		case opID:
+			id, err := env.id()
+			if err != nil {
+				return nil, err
+			}
+			buf = append(buf, id...)
 		case opCap:
 			c, _ := lookupCap(env, p.name)
 			buf = append(buf, c...)
@@ -470,6 +492,11 @@ func (p *tparser) call(name string, start int) (part, error) {
 		return fmt.Errorf("bad %q: want %s", text, form)
 	}
 	switch name {
+	case "id":
+		if colon {
+			return part{}, need("{id}")
+		}
+		return part{op: opID}, nil
 	case "key":
 		if !colon {
 			return part{op: opKey, name: "key"}, nil

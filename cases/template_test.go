@@ -72,6 +72,7 @@ func TestExpand(t *testing.T) {
 		{"{len:}", "0"},
 		{"{len:abc}", "3"},
 		{"{add:1:{cap:n}}", "42"},
+		{"lib_{id}", "lib_abcd1234"},
 		{"{add:-41:{cap:n}}", "0"},
 		{"calls={add:0:7},", "calls=7,"},
 		{"{len:{add:1:{cap:n}}}", "2"},
@@ -174,10 +175,10 @@ func TestExpandErrors(t *testing.T) {
 
 func TestParseTemplateErrors(t *testing.T) {
 	for _, tc := range []struct{ src, err string }{
-		{"{kye}", `unknown template function "kye" (want one of: key, cap, gen, hex, len, xxh3, add; write {{ for a literal {)`},
-		{"{user1000}.following", `unknown template function "user1000" (want one of: key, cap, gen, hex, len, xxh3, add; write {{ for a literal {)`},
-		{"x{foo:bar}", `unknown template function "foo" (want one of: key, cap, gen, hex, len, xxh3, add; write {{ for a literal {)`},
-		{"{len:{kye}}", `unknown template function "kye" (want one of: key, cap, gen, hex, len, xxh3, add; write {{ for a literal {)`},
+		{"{kye}", `unknown template function "kye" (want one of: key, id, cap, gen, hex, len, xxh3, add; write {{ for a literal {)`},
+		{"{user1000}.following", `unknown template function "user1000" (want one of: key, id, cap, gen, hex, len, xxh3, add; write {{ for a literal {)`},
+		{"x{foo:bar}", `unknown template function "foo" (want one of: key, id, cap, gen, hex, len, xxh3, add; write {{ for a literal {)`},
+		{"{len:{kye}}", `unknown template function "kye" (want one of: key, id, cap, gen, hex, len, xxh3, add; write {{ for a literal {)`},
 		{"{cap}", `bad "{cap}": want {cap:NAME}`},
 		{"{cap:}", `bad capture name "" in {cap:NAME} (want an identifier)`},
 		{"{key:}", `bad key name "" in {key:NAME} (want letters, digits, '_', '.', ':', '-')`},

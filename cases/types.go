@@ -29,6 +29,13 @@ type Case struct {
 	Exclusive bool
 	Known     []*Known
 	Steps     []*Step
+	// Cleanup steps run after Steps whatever their outcome (a failure, an
+	// error): restoring a CONFIG SET, deleting a function library. A cleanup
+	// step that does not get its expected reply makes the case an error.
+	Cleanup []*Step
+	// Scenario, when not nil, is what the case runs instead of Steps
+	// (which is then empty).
+	Scenario *Scenario
 }
 
 // ID returns the stable id of the case: the file path, "/", and the name.
@@ -72,6 +79,7 @@ type Gates struct {
 	Pos      Pos
 	Servers  []Selector // any of them must match; empty means any server
 	Commands []string   // each must exist on the server (COMMAND INFO)
+	Absent   []string   // each must be unknown to the server (COMMAND INFO)
 	Debug    bool       // the DEBUG command must be enabled
 	Proto    int        // 0 (both), 2 or 3: run only in this protocol
 	Probes   []*Probe   // each probe's reply must not be an error
@@ -150,10 +158,6 @@ type Step struct {
 	Async   bool
 	Sleep   time.Duration
 	Timeout time.Duration // 0: the runner's default
-	// Volatile marks a reply that changes from run to run (ids, TTLs,
-	// timestamps): goldens (runner/golden) compare it by the expectation
-	// only, never byte for byte.
-	Volatile bool
 	Capture string
 	// CaptureMatch, if set, captures the first group of this pattern's
 	// match in the reply's payload text instead of the whole text; no match
@@ -165,6 +169,10 @@ type Step struct {
 	// for other steps (a send/raw/read without an expectation gets
 	// ExpectNotError).
 	Expect Variants
+	// Volatile marks a reply that changes from run to run (ids, TTLs,
+	// timestamps): goldens (runner/golden) compare it by the expectation
+	// only, never byte for byte.
+	Volatile bool
 }
 
 // Variants is an ordered list of expectations for different servers.

@@ -58,6 +58,13 @@ type Result struct {
 	// Malformed is set when the case ended because the server sent bytes
 	// that are not valid RESP (Status Error; Reason has the offset).
 	Malformed bool
+	// KeyPrefix is the prefix of the case's key names in this run
+	// (cases.KeyPrefix); empty if the case was skipped before it started.
+	KeyPrefix string
+	// Metrics are the figures of a scenario (cases.Scenario; see
+	// cases.CounterMetrics and cases.RateLimitMetrics), nil for cases with
+	// steps and for scenarios that did not run.
+	Metrics Metrics
 }
 
 // StepResult is what one step sent and received.
@@ -76,6 +83,11 @@ type StepResult struct {
 	ReplySize int
 	// SentSize is the full length of what was sent; Sent keeps at most 1 MiB.
 	SentSize int
+	// ReplySHA256 and SentSHA256 are the hex SHA-256 of the full reply and
+	// of everything sent, with the case's key prefix replaced by
+	// KeyPlaceholder (so they do not depend on the run id); set only when
+	// Reply or Sent was cut (ReplySize or SentSize over 1 MiB).
+	ReplySHA256, SentSHA256 string
 	// Pushes are out-of-band push frames read while waiting for Reply.
 	Pushes [][]byte
 	// Err is the infrastructure error of this step, if any.

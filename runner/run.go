@@ -68,6 +68,10 @@ type Options struct {
 	OnResult func(*Result)
 	// OnStart, if set, is called once with the number of results to come.
 	OnStart func(total int)
+	// Golden, if set, also compares each step whose reply matched the case's
+	// expectation with a recording (package runner/golden); its Failure
+	// fails the case like any other.
+	Golden GoldenChecker
 }
 
 // TargetError means the target could not be reached or identified at the

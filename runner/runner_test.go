@@ -392,3 +392,37 @@ func TestTargetUnreachable(t *testing.T) {
 		t.Fatalf("err = %v, want a *TargetError", err)
 	}
 }
+
+// TestCleanupStepsRunAfterAFailure: a case that fails still runs its
+// cleanup steps, and a failing cleanup step makes a passing case an error.
+func TestCleanupStepsRunAfterAFailure(t *testing.T) {
+	srv := servers.ForTest(t, "redis-7.0.15")
+	rep := run(t, srv.Addr(), load(t, `
+suite: cleanup
+cases:
+  - name: fails, then cleans up
+    exclusive: true
+    steps:
+      - {send: [CONFIG, SET, maxmemory-samples, "7"], reply: "+OK\r\n"}
+      - {send: [PING], reply: "+WRONG\r\n"}
+      - {send: [PING], reply: "+PONG\r\n"}
+    cleanup:
+      - {send: [CONFIG, SET, maxmemory-samples, "5"], reply: "+OK\r\n"}
+  - name: cleanup fails
+    steps:
+      - {send: [PING], reply: "+PONG\r\n"}
+    cleanup:
+      - {send: [PING], reply: "+WRONG\r\n"}
+`), runner.Options{Protos: []int{2}})
+	r := result(t, rep, "fails, then cleans up", 2)
+	if r.Status != runner.Fail || len(r.Steps) != 3 || r.Steps[2].Step.Pos.Line != 11 {
+		t.Errorf("status %s, %d steps: want the failure and the cleanup step", r.Status, len(r.Steps))
+	}
+	c := dialRaw(t, srv.Addr())
+	if v := c.do(t, "CONFIG", "GET", "maxmemory-samples"); string(v.Elems[1].Str) != "5" {
+		t.Errorf("maxmemory-samples = %s after the cleanup", v.Elems[1].Str)
+	}
+	if r := result(t, rep, "cleanup fails", 2); r.Status != runner.Error || !strings.Contains(r.Reason, "cleanup step") {
+		t.Errorf("cleanup fails: %s %s", r.Status, r.Reason)
+	}
+}

@@ -3,6 +3,7 @@ package runner
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/respcheck/respcheck/cases"
@@ -61,7 +62,7 @@ func destructiveUse(c *cases.Case) (cmd string, pos cases.Pos, ok bool) {
 			}
 		}
 	}
-	for _, st := range c.Steps {
+	for _, st := range slices.Concat(c.Steps, c.Cleanup) {
 		switch st.Action {
 		case cases.ActSend:
 			words := literalWords(st.Send)

@@ -75,6 +75,9 @@ func Title(res *runner.Result) string {
 
 func (p *printer) result(res *runner.Result) {
 	title := Title(res)
+	if p.o.Verbose && len(res.Metrics) > 0 { // a scenario's figures, under its line
+		defer p.line("      " + p.dim(res.Metrics.String()))
+	}
 	switch res.Status {
 	case runner.Pass:
 		if p.o.Verbose {

@@ -1,0 +1,488 @@
+package bench
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/zeebo/xxh3"
+
+	"github.com/respcheck/respcheck/resp"
+)
+
+// Options configure a bench run. Addr is required.
+type Options struct {
+	// Addr is the target's host:port.
+	Addr string
+	// Username and Password authenticate the connection (HELLO 3 AUTH in
+	// RESP3, AUTH in RESP2); DB is selected when not 0.
+	Username, Password string
+	DB                 int
+	// Proto is 2 (the default: no HELLO) or 3.
+	Proto int
+	// Trials is the number of timed trials per cell; 0 means 50 (5 with
+	// Quick).
+	Trials int
+	// Warmup is the number of untimed trials before them; 0 means 5 (1 with
+	// Quick); a negative value means none.
+	Warmup int
+	// Quick keeps every table and row but takes few trials: for tests.
+	Quick bool
+	// Timeout is the deadline of one command; 0 means 10s.
+	Timeout time.Duration
+	// ServerPID, if known (a spawned server), lets the report say which CPUs
+	// the server may run on.
+	ServerPID int
+	// Progress, if set, is called with each table's title as it starts.
+	Progress func(title string)
+}
+
+// Sizes and batch sizes of the tables.
+var (
+	OverwriteSizes = []int{100, 10_000, 100_000, 1_000_000}
+	DigestSizes    = []int{100, 10_000, 100_000, 1_000_000, 10_000_000}
+	BatchSizes     = []int{1, 2, 10, 100, 1000}
+)
+
+// NotSupported is the note of a cell whose method the server lacks.
+const NotSupported = "not supported by this server"
+
+type bencher struct {
+	o      Options
+	c      *client
+	prefix string
+	trials int
+	warmup int
+	n      int // key counter
+}
+
+// Run measures every table against o.Addr. It returns an error only when
+// the target cannot be reached or a command fails; a method the server
+// lacks is a cell marked NotSupported.
+func Run(ctx context.Context, o Options) (*Report, error) {
+	if o.Addr == "" {
+		return nil, errors.New("bench: Options.Addr is empty")
+	}
+	if o.Proto == 0 {
+		o.Proto = 2
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 10 * time.Second
+	}
+	b := &bencher{o: o, trials: o.Trials, warmup: o.Warmup}
+	if b.trials <= 0 {
+		b.trials = 50
+		if o.Quick {
+			b.trials = 5
+		}
+	}
+	switch {
+	case b.warmup < 0:
+		b.warmup = 0
+	case b.warmup == 0 && o.Quick:
+		b.warmup = 1
+	case b.warmup == 0:
+		b.warmup = 5
+	}
+	var salt [4]byte
+	rand.Read(salt[:])
+	b.prefix = "rcbench:{" + hex.EncodeToString(salt[:]) + "}:"
+	c, err := dial(ctx, &o)
+	if err != nil {
+		return nil, &TargetError{err}
+	}
+	defer c.close()
+	b.c = c
+	srv, err := identify(c, o.Addr)
+	if err != nil {
+		return nil, &TargetError{err}
+	}
+	rep := &Report{Server: srv, Proto: o.Proto, Trials: b.trials, Warmup: b.warmup,
+		Machine: machine(o.ServerPID), Started: time.Now()}
+	defer b.cleanup()
+	for _, t := range []func() (*Table, error){b.overwrite, b.digest, b.incrExpire, b.batch} {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		tab, err := t()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, context.Cause(ctx)
+			}
+			return nil, err
+		}
+		rep.Tables = append(rep.Tables, tab)
+	}
+	rep.Duration = time.Since(rep.Started)
+	return rep, nil
+}
+
+// TargetError means the target could not be reached or identified.
+type TargetError struct{ Err error }
+
+func (e *TargetError) Error() string { return "target: " + e.Err.Error() }
+func (e *TargetError) Unwrap() error { return e.Err }
+
+func (b *bencher) progress(title string) {
+	if b.o.Progress != nil {
+		b.o.Progress(title)
+	}
+}
+
+func (b *bencher) key(name string) []byte {
+	b.n++
+	return []byte(b.prefix + name + ":" + strconv.Itoa(b.n))
+}
+
+// cleanup removes every key of the run.
+func (b *bencher) cleanup() {
+	cursor := "0"
+	for {
+		v, err := b.c.doString("SCAN", cursor, "MATCH", b.prefix+"*", "COUNT", "1000")
+		if err != nil || v.Kind != resp.Array || len(v.Elems) != 2 {
+			return
+		}
+		cursor = string(v.Elems[0].Str)
+		if len(v.Elems[1].Elems) > 0 {
+			args := [][]byte{[]byte("UNLINK")}
+			for _, k := range v.Elems[1].Elems {
+				args = append(args, slices.Clone(k.Str))
+			}
+			if _, err := b.c.do(args...); err != nil {
+				return
+			}
+		}
+		if cursor == "0" {
+			return
+		}
+	}
+}
+
+// op is one timed operation; it returns an error if the server answered
+// other than expected.
+type op func() error
+
+// measure runs the ops of a row interleaved, warm-up first, and returns
+// one Stat per op; unit converts a duration to the table's unit; per
+// divides each trial (a batch of per items).
+func (b *bencher) measure(ops []op, unit time.Duration, per int) ([]Stat, error) {
+	ds := make([][]float64, len(ops))
+	sent := make([]int64, len(ops))
+	recv := make([]int64, len(ops))
+	for t := range b.warmup + b.trials {
+		for i, f := range ops {
+			if f == nil {
+				continue
+			}
+			s0, r0 := b.c.sent, b.c.recv
+			start := time.Now()
+			if err := f(); err != nil {
+				return nil, err
+			}
+			d := time.Since(start)
+			if t >= b.warmup {
+				ds[i] = append(ds[i], float64(d)/float64(unit)/float64(per))
+				sent[i] += b.c.sent - s0
+				recv[i] += b.c.recv - r0
+			}
+		}
+	}
+	stats := make([]Stat, len(ops))
+	for i, f := range ops {
+		if f == nil {
+			stats[i] = Stat{Note: NotSupported}
+			continue
+		}
+		stats[i] = summarize(ds[i])
+		n := float64(len(ds[i]) * per)
+		stats[i].RequestBytes = float64(sent[i]) / n
+		stats[i].ReplyBytes = float64(recv[i]) / n
+	}
+	return stats, nil
+}
+
+// value returns size deterministic bytes, different for each variant.
+func value(size int, variant byte) []byte {
+	v := make([]byte, size)
+	for i := range v {
+		v[i] = 'a' + byte((i+int(variant)*7)%26)
+	}
+	if size > 0 {
+		v[0] = '0' + variant
+	}
+	return v
+}
+
+func digestOf(b []byte) []byte { return fmt.Appendf(nil, "%016x", xxh3.Hash(b)) }
+
+const luaCAS = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2]) return 1 end return 0`
+
+// supportsIFDEQ reports whether SET accepts IFDEQ (a probe on a missing
+// key answers nil where it does, an error where it does not).
+func (b *bencher) supportsIFDEQ() (bool, error) {
+	_, err := b.c.do([]byte("SET"), b.key("probe"), []byte("v"), []byte("IFDEQ"), []byte("0000000000000000"))
+	var re *replyError
+	if errors.As(err, &re) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+func sizeLabel(n int) string {
+	switch {
+	case n >= 1_000_000 && n%1_000_000 == 0:
+		return strconv.Itoa(n/1_000_000) + " MB"
+	case n >= 1000 && n%1000 == 0:
+		return strconv.Itoa(n/1000) + " KB"
+	}
+	return strconv.Itoa(n) + " B"
+}
+
+// overwrite: a conditional overwrite of a value of each size, the old value
+// known client-side (seed 000's table).
+func (b *bencher) overwrite() (*Table, error) {
+	tab := &Table{ID: "overwrite", Title: "Conditional overwrite by value size", Unit: "ms",
+		RowHeader: "size", Columns: []string{"GET-then-SET", "Lua CAS", "SET IFDEQ"}, ShowBytes: true,
+		Note: "each trial replaces the value with another of the same size, the current one known client-side: " +
+			"GET then compare then SET; EVAL of a compare-and-set script sent the old and new values; " +
+			"SET IFDEQ with the XXH3 digest of the old value (16 bytes)"}
+	b.progress(tab.Title)
+	ifdeq, err := b.supportsIFDEQ()
+	if err != nil {
+		return nil, err
+	}
+	for _, size := range OverwriteSizes {
+		vals := [2][]byte{value(size, 1), value(size, 2)}
+		keys := [3][]byte{b.key("ow"), b.key("ow"), b.key("ow")}
+		state := [3]int{} // index into vals of each key's current value
+		for _, k := range keys {
+			if _, err := b.c.do([]byte("SET"), k, vals[0]); err != nil {
+				return nil, err
+			}
+		}
+		flip := func(i int) ([]byte, []byte) {
+			cur, next := vals[state[i]], vals[1-state[i]]
+			state[i] = 1 - state[i]
+			return cur, next
+		}
+		ops := []op{
+			func() error {
+				cur, next := flip(0)
+				v, err := b.c.do([]byte("GET"), keys[0])
+				if err != nil {
+					return err
+				}
+				if err := want("GET", v, v.Kind == resp.BlobString && string(v.Str) == string(cur)); err != nil {
+					return err
+				}
+				v, err = b.c.do([]byte("SET"), keys[0], next)
+				if err != nil {
+					return err
+				}
+				return want("SET", v, isOK(v))
+			},
+			func() error {
+				cur, next := flip(1)
+				v, err := b.c.do([]byte("EVAL"), []byte(luaCAS), []byte("1"), keys[1], cur, next)
+				if err != nil {
+					return err
+				}
+				return want("EVAL", v, v.Kind == resp.Integer && v.Int == 1)
+			},
+			func() error {
+				cur, next := flip(2)
+				v, err := b.c.do([]byte("SET"), keys[2], next, []byte("IFDEQ"), digestOf(cur))
+				if err != nil {
+					return err
+				}
+				return want("SET IFDEQ", v, isOK(v))
+			},
+		}
+		if !ifdeq {
+			ops[2] = nil
+		}
+		stats, err := b.measure(ops, time.Millisecond, 1)
+		if err != nil {
+			return nil, err
+		}
+		tab.Rows = append(tab.Rows, Row{Label: sizeLabel(size), X: float64(size), Cells: stats})
+		if _, err := b.c.do([]byte("UNLINK"), keys[0], keys[1], keys[2]); err != nil {
+			return nil, err
+		}
+	}
+	return tab, nil
+}
+
+// digest: DIGEST latency by value size (seed 000's second table).
+func (b *bencher) digest() (*Table, error) {
+	tab := &Table{ID: "digest", Title: "DIGEST latency by value size", Unit: "ms", RowHeader: "size",
+		Columns: []string{"DIGEST"}, Note: "DIGEST reads every byte of the value to hash it"}
+	b.progress(tab.Title)
+	has, err := hasCommand(b.c, "DIGEST")
+	if err != nil {
+		return nil, err
+	}
+	for _, size := range DigestSizes {
+		k := b.key("dg")
+		var f op
+		if has {
+			val := value(size, 3)
+			if _, err := b.c.do([]byte("SET"), k, val); err != nil {
+				return nil, err
+			}
+			d := digestOf(val)
+			f = func() error {
+				v, err := b.c.do([]byte("DIGEST"), k)
+				if err != nil {
+					return err
+				}
+				return want("DIGEST", v, v.Kind == resp.BlobString && string(v.Str) == string(d))
+			}
+		}
+		stats, err := b.measure([]op{f}, time.Millisecond, 1)
+		if err != nil {
+			return nil, err
+		}
+		tab.Rows = append(tab.Rows, Row{Label: sizeLabel(size), X: float64(size), Cells: stats})
+		if has {
+			if _, err := b.c.do([]byte("UNLINK"), k); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return tab, nil
+}
+
+const luaIncrExpire = `local v = redis.call('INCR', KEYS[1]) if v == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end return v`
+
+// incrExpire: a rate limiter's first hit on a fresh key (seed 003's tables).
+func (b *bencher) incrExpire() (*Table, error) {
+	tab := &Table{ID: "incr-expire", Title: "Rate limiter: INCR and EXPIRE on a fresh key", Unit: "ms",
+		RowHeader: "variant", Columns: []string{"per request"},
+		Note: "blocking: INCR, then EXPIRE when it answered 1 (two round trips); pipelined: both in one write; " +
+			"one command: EVAL of INCR plus EXPIRE, or INCREX key EX 60 BYINT 1"}
+	b.progress(tab.Title)
+	hasIncrex, err := hasCommand(b.c, "INCREX")
+	if err != nil {
+		return nil, err
+	}
+	ttl := []byte("60")
+	incr, expire, eval := []byte("INCR"), []byte("EXPIRE"), []byte("EVAL")
+	variants := []struct {
+		label string
+		f     op
+	}{
+		{"INCR + EXPIRE, blocking", func() error {
+			k := b.key("ie")
+			v, err := b.c.do(incr, k)
+			if err != nil {
+				return err
+			}
+			if v.Int == 1 {
+				v, err = b.c.do(expire, k, ttl)
+			}
+			return err
+		}},
+		{"INCR + EXPIRE, pipelined", func() error {
+			k := b.key("ie")
+			if err := b.c.send(incr, k); err != nil {
+				return err
+			}
+			if err := b.c.send(expire, k, ttl); err != nil {
+				return err
+			}
+			if err := b.c.flush(); err != nil {
+				return err
+			}
+			if _, err := b.c.read(incr); err != nil {
+				return err
+			}
+			_, err := b.c.read(expire)
+			return err
+		}},
+		{"Lua INCR + EXPIRE", func() error {
+			v, err := b.c.do(eval, []byte(luaIncrExpire), []byte("1"), b.key("ie"), ttl)
+			if err != nil {
+				return err
+			}
+			return want("EVAL", v, v.Kind == resp.Integer && v.Int == 1)
+		}},
+		{"INCREX", nil},
+	}
+	if hasIncrex {
+		variants[3].f = func() error {
+			v, err := b.c.do([]byte("INCREX"), b.key("ie"), []byte("EX"), ttl, []byte("BYINT"), []byte("1"))
+			if err != nil {
+				return err
+			}
+			return want("INCREX", v, v.Kind == resp.Array && len(v.Elems) == 2)
+		}
+	}
+	for i, v := range variants {
+		stats, err := b.measure([]op{v.f}, time.Millisecond, 1)
+		if err != nil {
+			return nil, err
+		}
+		tab.Rows = append(tab.Rows, Row{Label: v.label, X: float64(i), Cells: stats})
+	}
+	b.cleanup()
+	return tab, nil
+}
+
+// batch: per-item cost of SET and HSET (one round trip per item) against
+// MSET and HMSET (one command per batch), by batch size (seed 002).
+func (b *bencher) batch() (*Table, error) {
+	tab := &Table{ID: "batch", Title: "Per-item write cost by batch size", Unit: "µs per item",
+		RowHeader: "items", Columns: []string{"SET", "HSET", "MSET", "HMSET"},
+		Note: "SET and HSET: one blocking command per item; MSET and HMSET: one command per batch; 10-byte values"}
+	b.progress(tab.Title)
+	val := []byte("0123456789")
+	for _, n := range BatchSizes {
+		keys := make([][]byte, n)
+		fields := make([][]byte, n)
+		for i := range keys {
+			keys[i] = []byte(b.prefix + "b:" + strconv.Itoa(i))
+			fields[i] = []byte("f" + strconv.Itoa(i))
+		}
+		hash := []byte(b.prefix + "h")
+		set, hset := []byte("SET"), []byte("HSET")
+		mset := [][]byte{[]byte("MSET")}
+		hmset := [][]byte{[]byte("HMSET"), hash}
+		for i := range keys {
+			mset = append(mset, keys[i], val)
+			hmset = append(hmset, fields[i], val)
+		}
+		ops := []op{
+			func() error {
+				for _, k := range keys {
+					if _, err := b.c.do(set, k, val); err != nil {
+						return err
+					}
+				}
+				return nil
+			},
+			func() error {
+				for _, f := range fields {
+					if _, err := b.c.do(hset, hash, f, val); err != nil {
+						return err
+					}
+				}
+				return nil
+			},
+			func() error { _, err := b.c.do(mset...); return err },
+			func() error { _, err := b.c.do(hmset...); return err },
+		}
+		stats, err := b.measure(ops, time.Microsecond, n)
+		if err != nil {
+			return nil, err
+		}
+		tab.Rows = append(tab.Rows, Row{Label: strconv.Itoa(n), X: float64(n), Cells: stats})
+	}
+	b.cleanup()
+	return tab, nil
+}

@@ -1,0 +1,166 @@
+package bench_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/respcheck/respcheck/runner/bench"
+	"github.com/respcheck/respcheck/runner/servers"
+)
+
+// TestQuickRedis86 runs a quick bench on Redis 8.6.3 and checks the shape
+// of its output, never its timings: every table and row is there, the
+// JSON parses, the SVG is well-formed XML with an <svg> root.
+func TestQuickRedis86(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	rep, err := bench.Run(context.Background(), bench.Options{Addr: srv.Addr(), Quick: true, ServerPID: srv.Pid()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkReport(t, rep, true)
+	if c := rep.Tables[2].Rows[3].Cells[0]; c.Supported || c.Note != bench.NotSupported {
+		t.Errorf("INCREX on Redis 8.6.3: %+v, want not supported", c)
+	}
+	// IFDEQ sends the new value and a 16-byte digest; the Lua CAS sends
+	// the old value too.
+	ow := rep.Tables[0].Rows[3].Cells
+	if ow[2].RequestBytes > 1_000_200 || ow[1].RequestBytes < 2_000_000 || ow[0].ReplyBytes < 1_000_000 {
+		t.Errorf("1 MB row bytes: %+v", ow)
+	}
+
+	var text bytes.Buffer
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Conditional overwrite by value size (ms)", "1 MB", "10 MB", "INCREX", "not supported by this server", "1000", "HMSET"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, text.String())
+		}
+	}
+
+	var js bytes.Buffer
+	if err := rep.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	var back bench.Report
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil {
+		t.Fatalf("JSON does not parse: %v", err)
+	}
+	checkReport(t, &back, true)
+
+	var svg bytes.Buffer
+	if err := rep.WriteSVG(&svg); err != nil {
+		t.Fatal(err)
+	}
+	checkSVG(t, svg.Bytes())
+}
+
+// TestOlderServer: on Redis 7.0.15 DIGEST and SET IFDEQ are reported as not
+// supported, and the rest is measured.
+func TestOlderServer(t *testing.T) {
+	srv := servers.ForTest(t, "redis-7.0.15")
+	rep, err := bench.Run(context.Background(), bench.Options{Addr: srv.Addr(), Trials: 2, Warmup: -1, Proto: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkReport(t, rep, false)
+	for _, row := range rep.Tables[0].Rows {
+		if row.Cells[2].Supported || !row.Cells[0].Supported || !row.Cells[1].Supported {
+			t.Errorf("overwrite %s: %+v", row.Label, row.Cells)
+		}
+	}
+	for _, row := range rep.Tables[1].Rows {
+		if row.Cells[0].Supported {
+			t.Errorf("DIGEST %s supported on Redis 7.0.15", row.Label)
+		}
+	}
+	if rep.Trials != 2 || rep.Warmup != 0 || rep.Proto != 3 {
+		t.Errorf("trials %d warmup %d proto %d", rep.Trials, rep.Warmup, rep.Proto)
+	}
+}
+
+func TestTargetError(t *testing.T) {
+	_, err := bench.Run(context.Background(), bench.Options{Addr: "127.0.0.1:1"})
+	var te *bench.TargetError
+	if err == nil || !asTarget(err, &te) {
+		t.Errorf("got %v, want a *TargetError", err)
+	}
+}
+
+func asTarget(err error, te **bench.TargetError) bool {
+	e, ok := err.(*bench.TargetError)
+	*te = e
+	return ok
+}
+
+// checkReport checks that every table has every row and column.
+func checkReport(t *testing.T, rep *bench.Report, ifdeq bool) {
+	t.Helper()
+	want := []struct {
+		id   string
+		rows []string
+		cols int
+	}{
+		{"overwrite", []string{"100 B", "10 KB", "100 KB", "1 MB"}, 3},
+		{"digest", []string{"100 B", "10 KB", "100 KB", "1 MB", "10 MB"}, 1},
+		{"incr-expire", []string{"INCR + EXPIRE, blocking", "INCR + EXPIRE, pipelined", "Lua INCR + EXPIRE", "INCREX"}, 1},
+		{"batch", []string{"1", "2", "10", "100", "1000"}, 4},
+	}
+	if len(rep.Tables) != len(want) {
+		t.Fatalf("%d tables, want %d", len(rep.Tables), len(want))
+	}
+	for i, w := range want {
+		tab := rep.Tables[i]
+		if tab.ID != w.id || len(tab.Columns) != w.cols || len(tab.Rows) != len(w.rows) {
+			t.Errorf("table %d: %s with %d columns and %d rows, want %s with %d and %d", i, tab.ID, len(tab.Columns), len(tab.Rows), w.id, w.cols, len(w.rows))
+			continue
+		}
+		for j, row := range tab.Rows {
+			if row.Label != w.rows[j] || len(row.Cells) != w.cols {
+				t.Errorf("%s row %d: %q with %d cells", tab.ID, j, row.Label, len(row.Cells))
+			}
+			for k, c := range row.Cells {
+				if c.Supported && (c.N != rep.Trials || c.Median <= 0 || c.P10 > c.Median || c.P90 < c.Median || c.MAD < 0) {
+					t.Errorf("%s %s %s: %+v", tab.ID, row.Label, tab.Columns[k], c)
+				}
+				if !c.Supported && c.Note != bench.NotSupported {
+					t.Errorf("%s %s %s: unsupported without the note: %+v", tab.ID, row.Label, tab.Columns[k], c)
+				}
+			}
+		}
+	}
+	if got := rep.Tables[0].Rows[0].Cells[2].Supported; got != ifdeq {
+		t.Errorf("SET IFDEQ supported = %v, want %v", got, ifdeq)
+	}
+}
+
+// checkSVG checks that b is well-formed XML whose root is <svg>, with
+// drawing in it.
+func checkSVG(t *testing.T, b []byte) {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(b))
+	root, elems := "", 0
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("the chart is not well-formed XML: %v", err)
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			if root == "" {
+				root = se.Name.Local
+			}
+			elems++
+		}
+	}
+	if root != "svg" || elems < 50 {
+		t.Errorf("chart root <%s> with %d elements, want <svg> with a drawing", root, elems)
+	}
+}
