@@ -1,0 +1,223 @@
+#!/usr/bin/env node
+// respcheck client-view adapter for Node client libraries: ioredis,
+// node-redis ("redis"), iovalkey and @valkey/valkey-glide.
+//
+// Speaks respcheck's JSON-lines protocol (see runner/clients/adapter.go) on
+// stdin/stdout; logs go to stderr. Each named case connection is its own
+// client instance (one socket), driven through the library's generic
+// command API: ioredis/iovalkey call(), node-redis sendCommand(),
+// glide customCommand(). Values are reported as the library returns them,
+// never normalised.
+'use strict';
+
+const readline = require('readline');
+
+// Anything a library prints must not reach stdout, which carries responses.
+const realWrite = process.stdout.write.bind(process.stdout);
+process.stdout.write = (chunk, enc, cb) => process.stderr.write(chunk, enc, cb);
+console.log = console.info = console.debug = (...a) => process.stderr.write(a.join(' ') + '\n');
+function send(obj) {
+  realWrite(JSON.stringify(obj) + '\n');
+}
+function log(...a) {
+  process.stderr.write(a.join(' ') + '\n');
+}
+
+function load(name) {
+  try {
+    const mod = require(name);
+    const path = require('path');
+    const fs = require('fs');
+    const pj = path.join(__dirname, 'node_modules', name, 'package.json');
+    const version = JSON.parse(fs.readFileSync(pj, 'utf8')).version;
+    return { mod, version };
+  } catch (e) {
+    return { error: String(e && e.message || e).split('\n')[0] };
+  }
+}
+
+const SERVER_ERRORS = new Set(['ReplyError', 'ErrorReply', 'SimpleError', 'BlobError', 'RequestError']);
+
+function typeName(v) {
+  if (v === null) return 'null';
+  if (v === undefined) return 'undefined';
+  if (Buffer.isBuffer(v)) return 'Buffer';
+  if (typeof v === 'object') return (v.constructor && v.constructor.name) || 'Object';
+  return typeof v;
+}
+
+function native(v, depth = 0) {
+  const t = typeName(v);
+  if (depth > 64) return { kind: 'other', type: t, text: '<too deep>' };
+  if (v === null || v === undefined) return { kind: 'nil', type: t };
+  if (Buffer.isBuffer(v) || v instanceof Uint8Array) {
+    return { kind: 'bytes', type: t, b64: Buffer.from(v).toString('base64') };
+  }
+  switch (typeof v) {
+    case 'string': return { kind: 'string', type: t, text: v };
+    case 'number': return { kind: 'number', type: t, text: Object.is(v, -0) ? '-0' : String(v) };
+    case 'bigint': return { kind: 'bigint', type: t, text: v.toString() };
+    case 'boolean': return { kind: 'bool', type: t, text: String(v) };
+  }
+  if (v instanceof Error) {
+    const cls = v.name && v.name !== 'Error' ? v.name : t;
+    const kind = SERVER_ERRORS.has(cls) || SERVER_ERRORS.has(t) ? 'error' : 'exception';
+    return { kind, type: t, error: { class: cls, message: String(v.message) } };
+  }
+  if (Array.isArray(v)) {
+    // valkey-glide returns maps as GlideRecord: [{key, value}, ...].
+    if (v.length > 0 && v.every((e) => e && typeof e === 'object' && !Array.isArray(e) &&
+        !Buffer.isBuffer(e) && Object.keys(e).length === 2 && 'key' in e && 'value' in e)) {
+      return { kind: 'map', type: 'GlideRecord', pairs: v.map((e) => [native(e.key, depth + 1), native(e.value, depth + 1)]) };
+    }
+    return { kind: 'list', type: t, elems: v.map((e) => native(e, depth + 1)) };
+  }
+  if (v instanceof Set) return { kind: 'set', type: t, elems: [...v].map((e) => native(e, depth + 1)) };
+  if (v instanceof Map) return { kind: 'map', type: t, pairs: [...v].map(([k, x]) => [native(k, depth + 1), native(x, depth + 1)]) };
+  if (typeof v === 'object') {
+    return { kind: 'map', type: t, pairs: Object.keys(v).map((k) => [native(k, depth + 1), native(v[k], depth + 1)]) };
+  }
+  return { kind: 'other', type: t, text: String(v) };
+}
+
+// arg: applications pass strings; bytes that are not UTF-8 stay Buffers.
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+function arg(b64) {
+  const b = Buffer.from(b64, 'base64');
+  try { return utf8.decode(b); } catch (e) { return b; }
+}
+
+function hostPort(addr) {
+  const i = addr.lastIndexOf(':');
+  return { host: addr.slice(0, i), port: Number(addr.slice(i + 1)) };
+}
+
+// RESPCHECK_LIBS (comma-separated) limits the libraries this process loads.
+const only = (process.env.RESPCHECK_LIBS || '').split(',').filter(Boolean);
+const wanted = (name) => only.length === 0 || only.includes(name);
+
+// Each library: versions, protocols, connect(addr, proto) -> {do(args), close()}.
+const libs = {};
+
+function ioredisLike(name, modName, protos) {
+  if (!wanted(name)) return;
+  const m = load(modName);
+  if (m.error) { libs[name] = { error: m.error }; return; }
+  const Redis = m.mod.default || m.mod.Redis || m.mod;
+  libs[name] = {
+    version: m.version, protos,
+    async connect(addr, proto) {
+      const { host, port } = hostPort(addr);
+      const opts = { host, port, maxRetriesPerRequest: 0, retryStrategy: () => null,
+        autoResendUnfulfilledCommands: false, lazyConnect: true, connectTimeout: 5000 };
+      if (protos.includes(3)) opts.protocol = proto;
+      const c = new Redis(opts);
+      c.on('error', (e) => log(name, 'error event:', e && e.message));
+      await c.connect();
+      return { do: (args) => c.call(args[0], ...args.slice(1)), close: () => c.disconnect() };
+    },
+  };
+}
+
+ioredisLike('ioredis', 'ioredis', [2, 3]);
+ioredisLike('iovalkey', 'iovalkey', [2]);
+
+(function nodeRedis() {
+  if (!wanted('node-redis')) return;
+  const m = load('redis');
+  if (m.error) { libs['node-redis'] = { error: m.error }; return; }
+  libs['node-redis'] = {
+    version: m.version, protos: [2, 3],
+    async connect(addr, proto) {
+      const { host, port } = hostPort(addr);
+      const c = m.mod.createClient({ socket: { host, port, reconnectStrategy: false, connectTimeout: 5000 }, RESP: proto });
+      c.on('error', (e) => log('node-redis error event:', e && e.message));
+      await c.connect();
+      return { do: (args) => c.sendCommand(args), close: () => c.destroy ? c.destroy() : c.disconnect() };
+    },
+  };
+})();
+
+(function glide() {
+  if (!wanted('valkey-glide')) return;
+  const m = load('@valkey/valkey-glide');
+  if (m.error) { libs['valkey-glide'] = { error: m.error }; return; }
+  try { m.mod.Logger.init('off'); } catch (e) { log('glide Logger.init:', e.message); }
+  libs['valkey-glide'] = {
+    version: m.version, protos: [2, 3],
+    async connect(addr, proto) {
+      const { host, port } = hostPort(addr);
+      const c = await m.mod.GlideClient.createClient({
+        addresses: [{ host, port }], requestTimeout: 600000,
+        protocol: proto === 3 ? m.mod.ProtocolVersion.RESP3 : m.mod.ProtocolVersion.RESP2,
+      });
+      return { do: (args) => c.customCommand(args), close: () => c.close() };
+    },
+  };
+})();
+
+// Sessions and pinned connections; calls of one connection run in order.
+const sessions = new Map();
+
+function connOf(s, name) {
+  let c = s.conns.get(name);
+  if (!c) {
+    c = { chain: Promise.resolve(), client: null };
+    s.conns.set(name, c);
+  }
+  return c;
+}
+
+async function doCall(s, c, args) {
+  if (!c.client) c.client = await s.lib.connect(s.addr, s.proto);
+  return c.client.do(args);
+}
+
+function handle(req) {
+  const id = req.id;
+  switch (req.op) {
+    case 'hello': {
+      const libraries = Object.entries(libs).map(([name, l]) =>
+        l.error ? { name, error: l.error } : { name, version: l.version, protos: l.protos });
+      send({ id, libraries });
+      return;
+    }
+    case 'open': {
+      const lib = libs[req.lib];
+      if (!lib || lib.error) { send({ id, error: 'library not available: ' + req.lib }); return; }
+      sessions.set(req.session, { lib, addr: req.addr, proto: req.proto, conns: new Map() });
+      send({ id, ok: true });
+      return;
+    }
+    case 'do': {
+      const s = sessions.get(req.session);
+      if (!s) { send({ id, error: 'no session ' + req.session }); return; }
+      const c = connOf(s, req.conn);
+      const args = req.args.map(arg);
+      c.chain = c.chain.then(() => doCall(s, c, args)).then(
+        (v) => send({ id, value: native(v) }),
+        (e) => send({ id, value: native(e instanceof Error ? e : new Error(String(e))) }));
+      return;
+    }
+    case 'close': {
+      const s = sessions.get(req.session);
+      sessions.delete(req.session);
+      if (s) {
+        for (const c of s.conns.values()) {
+          try { if (c.client) c.client.close(); } catch (e) { log('close:', e.message); }
+        }
+      }
+      send({ id, ok: true });
+      return;
+    }
+  }
+  send({ id, error: 'unknown op ' + req.op });
+}
+
+const rl = readline.createInterface({ input: process.stdin, terminal: false });
+rl.on('line', (line) => {
+  if (!line.trim()) return;
+  try { handle(JSON.parse(line)); } catch (e) { log('bad request:', e.stack || e); }
+});
+rl.on('close', () => setTimeout(() => process.exit(0), 200));
+process.on('unhandledRejection', (e) => log('unhandled rejection:', e && e.stack || e));

@@ -1,0 +1,434 @@
+package clients
+
+import (
+	"bufio"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Adapter is an external process that drives client libraries of another
+// language. It speaks JSON lines: one request per line on its stdin, one
+// response per line on its stdout, in any order, matched by "id"; its
+// stderr is for logs. Requests:
+//
+//	{"id":1,"op":"hello"}
+//	  → {"id":1,"libraries":[{"name":"ioredis","version":"6.0.0","protos":[2,3]},
+//	                         {"name":"x","error":"cannot load: ..."}]}
+//	{"id":2,"op":"open","session":"s1","lib":"ioredis","proto":3,"addr":"127.0.0.1:1234"}
+//	  → {"id":2,"ok":true}          or {"id":2,"error":"..."}
+//	{"id":3,"op":"do","session":"s1","conn":"default","args":["U0VU",...]}   (args base64)
+//	  → {"id":3,"value":{"kind":"string","type":"str","text":"OK"}}   (a Native)
+//	{"id":4,"op":"close","session":"s1"}
+//	  → {"id":4,"ok":true}
+//
+// A "do" must report what the library's generic command API returned or
+// raised, without normalising it (see Native). Calls of one connection are
+// made one at a time; calls of different connections may overlap.
+// respcheck enforces the deadline of every call itself (verdict hang).
+type Adapter struct {
+	// Name names the adapter in messages ("node", "redis-py-6.4.0").
+	Name string
+	// Cmd is the command line; Env is added to the environment.
+	Cmd []string
+	Env []string
+	// Suffix is appended to each library's name ("-6.4.0"), to tell
+	// several installs of one library apart.
+	Suffix string
+
+	mu      sync.Mutex
+	proc    *exec.Cmd
+	stdin   io.WriteCloser
+	waiters map[int64]chan adapterResp
+	nextID  atomic.Int64
+	nextSes atomic.Int64
+	dead    error
+	served  bool
+	stderr  *tailBuffer
+}
+
+type adapterResp struct {
+	ID        int64            `json:"id"`
+	OK        bool             `json:"ok"`
+	Error     string           `json:"error"`
+	Value     *Native          `json:"value"`
+	Libraries []adapterLibrary `json:"libraries"`
+}
+
+type adapterLibrary struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	Protos  []int  `json:"protos"`
+	Error   string `json:"error"`
+}
+
+// tailBuffer keeps the last bytes written to it.
+type tailBuffer struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	t.b = append(t.b, p...)
+	if len(t.b) > 16<<10 {
+		t.b = t.b[len(t.b)-16<<10:]
+	}
+	t.mu.Unlock()
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
+}
+
+// start launches the process (once).
+func (a *Adapter) start() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.proc != nil || a.dead != nil {
+		return a.dead
+	}
+	cmd := exec.Command(a.Cmd[0], a.Cmd[1:]...)
+	cmd.Env = append(os.Environ(), a.Env...)
+	a.stderr = &tailBuffer{}
+	cmd.Stderr = a.stderr
+	if os.Getenv("RESPCHECK_ADAPTER_LOG") != "" {
+		cmd.Stderr = io.MultiWriter(a.stderr, os.Stderr)
+	}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		a.dead = err
+		return err
+	}
+	a.proc, a.stdin, a.waiters = cmd, in, map[int64]chan adapterResp{}
+	go a.read(out)
+	return nil
+}
+
+func (a *Adapter) read(out io.Reader) {
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 1<<20), 1<<30)
+	for sc.Scan() {
+		var r adapterResp
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			// stdout must hold only responses: a stray line is an
+			// adapter bug, reported on the next call's failure.
+			fmt.Fprintf(a.stderr, "respcheck: stray adapter stdout line: %q\n", sc.Text())
+			continue
+		}
+		a.mu.Lock()
+		ch := a.waiters[r.ID]
+		delete(a.waiters, r.ID)
+		a.served = true
+		a.mu.Unlock()
+		if ch != nil {
+			ch <- r
+		}
+	}
+	a.mu.Lock()
+	err := fmt.Errorf("adapter %s exited: %s", a.Name, lastLines(a.stderr.String(), 6))
+	for id, ch := range a.waiters {
+		ch <- adapterResp{ID: id, Error: err.Error()}
+		delete(a.waiters, id)
+	}
+	p := a.proc
+	// A process that served requests may be restarted (after a hang);
+	// one that never answered hello is dead for good.
+	if a.served {
+		a.proc = nil
+	} else {
+		a.dead = err
+	}
+	a.mu.Unlock()
+	p.Wait()
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " | ")
+}
+
+// call sends a request and waits for its response or ctx.
+func (a *Adapter) call(ctx context.Context, req map[string]any) (adapterResp, error) {
+	if err := a.start(); err != nil {
+		return adapterResp{}, err
+	}
+	id := a.nextID.Add(1)
+	req["id"] = id
+	line, err := json.Marshal(req)
+	if err != nil {
+		return adapterResp{}, err
+	}
+	ch := make(chan adapterResp, 1)
+	a.mu.Lock()
+	if a.dead != nil {
+		a.mu.Unlock()
+		return adapterResp{}, a.dead
+	}
+	a.waiters[id] = ch
+	_, err = a.stdin.Write(append(line, '\n'))
+	a.mu.Unlock()
+	if err != nil {
+		return adapterResp{}, fmt.Errorf("adapter %s: %w", a.Name, err)
+	}
+	select {
+	case r := <-ch:
+		return r, nil
+	case <-ctx.Done():
+		a.mu.Lock()
+		delete(a.waiters, id)
+		a.mu.Unlock()
+		return adapterResp{}, ctx.Err()
+	}
+}
+
+// Close ends the adapter process.
+func (a *Adapter) Close() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.proc == nil {
+		return nil
+	}
+	a.stdin.Close()
+	p := a.proc.Process
+	go func() {
+		time.Sleep(2 * time.Second)
+		p.Kill()
+	}()
+	return nil
+}
+
+// kill ends the process at once; the next call starts a new one.
+func (a *Adapter) kill() {
+	a.mu.Lock()
+	p := a.proc
+	a.mu.Unlock()
+	if p == nil {
+		return
+	}
+	p.Process.Kill()
+	// read() sees EOF, fails the waiters and clears proc.
+	for i := 0; i < 200; i++ {
+		a.mu.Lock()
+		gone := a.proc != p
+		a.mu.Unlock()
+		if gone {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Drivers asks the adapter which libraries it can drive (hello); notes
+// explain libraries that cannot load.
+func (a *Adapter) Drivers(ctx context.Context) ([]Driver, []string, error) {
+	r, err := a.call(ctx, map[string]any{"op": "hello"})
+	if err != nil {
+		return nil, nil, err
+	}
+	if r.Error != "" {
+		return nil, nil, errors.New(r.Error)
+	}
+	var ds []Driver
+	var notes []string
+	for _, l := range r.Libraries {
+		if l.Error != "" {
+			notes = append(notes, fmt.Sprintf("%s%s (adapter %s): %s", l.Name, a.Suffix, a.Name, l.Error))
+			continue
+		}
+		ds = append(ds, &adapterDriver{a: a, lib: l})
+	}
+	return ds, notes, nil
+}
+
+type adapterDriver struct {
+	a   *Adapter
+	lib adapterLibrary
+}
+
+func (d *adapterDriver) Library() string { return d.lib.Name + d.a.Suffix }
+func (d *adapterDriver) Version() string { return d.lib.Version }
+func (d *adapterDriver) Protos() []int   { return d.lib.Protos }
+
+func (d *adapterDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
+	id := "s" + strconv.FormatInt(d.a.nextSes.Add(1), 10)
+	r, err := d.a.call(ctx, map[string]any{"op": "open", "session": id, "lib": d.lib.Name, "proto": proto, "addr": addr})
+	if err != nil {
+		return nil, err
+	}
+	if r.Error != "" {
+		return nil, errors.New(r.Error)
+	}
+	return &adapterSession{d: d, id: id}, nil
+}
+
+type adapterSession struct {
+	d  *adapterDriver
+	id string
+}
+
+// Abandon kills the adapter process after a hang (it restarts on next
+// use), so one stuck library call cannot stall later cases.
+func (s *adapterSession) Abandon() { s.d.a.kill() }
+
+func (s *adapterSession) Conn(ctx context.Context, name string) (Conn, error) {
+	return &adapterConn{s: s, name: name}, nil
+}
+
+func (s *adapterSession) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	_, err := s.d.a.call(ctx, map[string]any{"op": "close", "session": s.id})
+	return err
+}
+
+type adapterConn struct {
+	s    *adapterSession
+	name string
+}
+
+func (c *adapterConn) Do(ctx context.Context, args [][]byte) Native {
+	enc := make([]string, len(args))
+	for i, a := range args {
+		enc[i] = base64.StdEncoding.EncodeToString(a)
+	}
+	r, err := c.s.d.a.call(ctx, map[string]any{"op": "do", "session": c.s.id, "conn": c.name, "args": enc})
+	switch {
+	case err != nil:
+		return errNative("exception", "adapter", "adapter", err.Error())
+	case r.Error != "":
+		return errNative("exception", "adapter", "adapter", r.Error)
+	case r.Value == nil:
+		return errNative("exception", "adapter", "adapter", "no value in the adapter's response")
+	}
+	return *r.Value
+}
+
+// AdaptersDir finds the adapters directory: dir if given, else
+// $RESPCHECK_ADAPTERS, else ./adapters, else adapters next to the
+// directories above the working directory (for go test).
+func AdaptersDir(dir string) string {
+	if dir != "" {
+		return dir
+	}
+	if d := os.Getenv("RESPCHECK_ADAPTERS"); d != "" {
+		return d
+	}
+	wd, _ := os.Getwd()
+	for d := wd; ; d = filepath.Dir(d) {
+		if st, err := os.Stat(filepath.Join(d, "adapters", "node", "adapter.js")); err == nil && !st.IsDir() {
+			return filepath.Join(d, "adapters")
+		}
+		if filepath.Dir(d) == d {
+			return "adapters"
+		}
+	}
+}
+
+// ClientsCache is the cache of scripts/install-clients.sh.
+func ClientsCache() string {
+	if c := os.Getenv("RESPCHECK_CACHE"); c != "" {
+		return filepath.Join(c, "clients")
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".cache", "respcheck", "clients")
+}
+
+// Python is the interpreter the Python adapter runs with: Debian's, which
+// sees Debian's python3-redis.
+const Python = "/usr/bin/python3.11"
+
+// PyRedisSid is the redis-py version unpacked from Debian sid by
+// scripts/install-clients.sh.
+const PyRedisSid = "6.4.0"
+
+// ExternalAdapters returns the adapters whose runtimes and packages are
+// installed, and notes about those that are not.
+func ExternalAdapters(dir string) ([]*Adapter, []string) {
+	dir = AdaptersDir(dir)
+	var as []*Adapter
+	var notes []string
+	node := filepath.Join(dir, "node")
+	if _, err := os.Stat(filepath.Join(node, "node_modules")); err != nil {
+		notes = append(notes, "node adapter: "+filepath.Join(node, "node_modules")+" missing (run scripts/install-clients.sh)")
+	} else if nodeBin, err := exec.LookPath("node"); err != nil {
+		notes = append(notes, "node adapter: node not on PATH")
+	} else {
+		// One process per library: a library that wedges its process
+		// cannot stall the others.
+		for _, lib := range []string{"ioredis", "node-redis", "iovalkey", "valkey-glide"} {
+			as = append(as, &Adapter{Name: "node " + lib, Cmd: []string{nodeBin, filepath.Join(node, "adapter.js")},
+				Env: []string{"RESPCHECK_LIBS=" + lib}})
+		}
+	}
+	py := filepath.Join(dir, "python", "adapter.py")
+	if _, err := os.Stat(Python); err != nil {
+		notes = append(notes, "python adapter: "+Python+" missing")
+		return as, notes
+	}
+	as = append(as, &Adapter{Name: "redis-py (system)", Cmd: []string{Python, "-I", py}})
+	sid := filepath.Join(ClientsCache(), "python", "redis-"+PyRedisSid, "usr", "lib", "python3", "dist-packages")
+	if _, err := os.Stat(filepath.Join(sid, "redis")); err != nil {
+		notes = append(notes, "redis-py "+PyRedisSid+": "+sid+" missing (run scripts/install-clients.sh)")
+	} else {
+		as = append(as, &Adapter{Name: "redis-py " + PyRedisSid, Cmd: []string{Python, py},
+			Env: []string{"PYTHONPATH=" + sid, "PYTHONNOUSERSITE=1"}})
+	}
+	return as, notes
+}
+
+// Available returns the Go drivers and every external library whose
+// adapter starts, with notes about those that do not.
+func Available(adaptersDir string) ([]Driver, []string) {
+	ds := GoDrivers()
+	ds = append(ds, goRedisTypedDriver{})
+	as, notes := ExternalAdapters(adaptersDir)
+	for _, a := range as {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		more, n, err := a.Drivers(ctx)
+		cancel()
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("adapter %s: %v", a.Name, err))
+			a.Close()
+			continue
+		}
+		notes = append(notes, n...)
+		ds = append(ds, more...)
+	}
+	return ds, notes
+}
+
+// CloseDrivers ends the adapter processes behind ds.
+func CloseDrivers(ds []Driver) {
+	seen := map[*Adapter]bool{}
+	for _, d := range ds {
+		if ad, ok := d.(*adapterDriver); ok && !seen[ad.a] {
+			seen[ad.a] = true
+			ad.a.Close()
+		}
+	}
+}

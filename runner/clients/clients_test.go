@@ -1,0 +1,196 @@
+package clients
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/servers"
+)
+
+func inCI() bool {
+	switch strings.ToLower(strings.TrimSpace(os.Getenv("CI"))) {
+	case "", "0", "false", "no":
+		return false
+	}
+	return true
+}
+
+func loadTestdata(t *testing.T, name string) []*cases.File {
+	t.Helper()
+	f, err := cases.LoadFile(filepath.Join("..", "..", "testdata", "clients", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []*cases.File{f}
+}
+
+// externalDrivers returns the adapter libraries; a missing one fails under
+// CI and is skipped loudly otherwise.
+func externalDrivers(t *testing.T, want ...string) []Driver {
+	t.Helper()
+	ds, notes := Available(filepath.Join("..", "..", "adapters"))
+	t.Cleanup(func() { CloseDrivers(ds) })
+	var out []Driver
+	for _, w := range want {
+		sel, err := Select(ds, w)
+		if err != nil {
+			msg := "client " + w + " is not installed (run scripts/install-clients.sh): " + strings.Join(notes, "; ")
+			if inCI() {
+				t.Fatal("CI is set and " + msg)
+			}
+			t.Log("SKIPPING " + msg)
+			continue
+		}
+		out = append(out, sel...)
+	}
+	return out
+}
+
+// stepView finds the view of the step at line of the case named name for
+// client.
+func stepView(t *testing.T, rep *Report, client, name string, line int) *StepView {
+	t.Helper()
+	for _, res := range rep.Results {
+		if res.Client != client || res.Case.Name != name {
+			continue
+		}
+		for i := range res.Steps {
+			if res.Steps[i].Step.Pos.Line == line {
+				return &res.Steps[i]
+			}
+		}
+		t.Fatalf("%s %q: no step at line %d (result %s: %s)", client, name, line, res.Verdict, res.Reason)
+	}
+	t.Fatalf("no result for %s %q", client, name)
+	return nil
+}
+
+// TestSeed000 shows that respcheck catches seed 000's redis-py bug by
+// itself: redis-py's execute_command turns the old value that SET ... GET
+// returns into False, in both redis-py versions, on Redis 7.0.15 (SET k new
+// GET) and Redis 8.6.3 (SET k new IFEQ x GET), while go-redis, rueidis and
+// the Node clients decode the blob string.
+func TestSeed000(t *testing.T) {
+	files := loadTestdata(t, "seed000.yaml")
+	ext := externalDrivers(t, "redis-py-4.3.4", "redis-py-6.4.0", "ioredis", "node-redis", "iovalkey", "valkey-glide")
+	drivers := append([]Driver{goRedisDriver{}, rueidisDriver{}, valkeyGoDriver{}}, ext...)
+	for _, tc := range []struct {
+		server, name string
+		line         int
+	}{
+		{"redis-7.0.15", "SET GET over an existing value", 8},
+		{"redis-8.6.3", "SET IFEQ GET with a failed condition", 18},
+	} {
+		t.Run(tc.server, func(t *testing.T) {
+			srv := servers.ForTest(t, tc.server)
+			rep, err := Run(context.Background(), files, Options{Addr: srv.Addr(), Drivers: drivers, Jobs: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range rep.Clients {
+				sv := stepView(t, rep, c.Name, tc.name, tc.line)
+				if string(sv.Reply) != "$8\r\noriginal\r\n" {
+					t.Errorf("%s received %q, want the old value as a blob string (%s %v)", c.Name, sv.Reply, sv.Verdict, sv.Notes)
+				}
+				if strings.HasPrefix(c.Name, "redis-py") {
+					if sv.Verdict != Mismatch || sv.Native == nil || sv.Native.Kind != "bool" || *sv.Native.Text != "false" {
+						t.Errorf("%s: %s %v, want a mismatch for bool False (%v)", c.Name, sv.Verdict, sv.Native, sv.Notes)
+					} else {
+						t.Logf("%s on %s: %s decoded as %s: %s", c.Name, tc.server, resp.Escape(sv.Reply), sv.Native, sv.Verdict)
+					}
+					continue
+				}
+				if sv.Verdict.Finding() {
+					t.Errorf("%s: %s (%v) decoded as %v", c.Name, sv.Verdict, sv.Notes, sv.Native)
+				}
+			}
+		})
+	}
+}
+
+// TestGoClientsFaults runs the fault-class cases through the Go clients
+// and checks the harness itself: every client got every reply, nothing
+// hung, and every finding is explained.
+func TestGoClientsFaults(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	files := loadTestdata(t, "faults.yaml")
+	drivers := append(GoDrivers(), goRedisTypedDriver{})
+	rep, err := Run(context.Background(), files, Options{Addr: srv.Addr(), Drivers: drivers, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	Human(&b, rep, HumanOptions{})
+	t.Log("\n" + b.String())
+	for _, res := range rep.Results {
+		if res.Verdict == Hang {
+			t.Errorf("%s %s: hang: a Go client should not hang on these replies", res.Client, runner.FullName(res.Case))
+		}
+		for _, sv := range res.Steps {
+			if sv.Verdict.Finding() && len(sv.Notes) == 0 {
+				t.Errorf("%s %s: a finding without an explanation", res.Client, runner.FullName(res.Case))
+			}
+		}
+	}
+	// The attribute is dropped by go-redis in RESP3: erased, not a failure.
+	sv := stepView(t, rep, "go-redis/resp3", "attribute before a reply", 66)
+	if sv.Verdict != Erased {
+		t.Errorf("go-redis/resp3 attribute: %s %v", sv.Verdict, sv.Notes)
+	}
+	// A canary must not be sent inside MULTI.
+	for _, res := range rep.Results {
+		for _, sv := range res.Steps {
+			if strings.Contains(sv.Canary, "QUEUED") {
+				t.Errorf("%s: canary sent inside MULTI: %s", res.Client, sv.Canary)
+			}
+		}
+	}
+}
+
+// TestNodeIntegers shows JavaScript numbers losing integers beyond 2^53.
+func TestNodeIntegers(t *testing.T) {
+	ext := externalDrivers(t, "ioredis", "node-redis")
+	if len(ext) == 0 {
+		return
+	}
+	srv := servers.ForTest(t, "redis-8.6.3")
+	rep, err := Run(context.Background(), loadTestdata(t, "faults.yaml"),
+		Options{Addr: srv.Addr(), Drivers: ext, Protos: []int{2}, Run: mustRE(t, "integers beyond")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range rep.Clients {
+		sv := stepView(t, rep, c.Name, "integers beyond 2^53", 55)
+		if sv.Verdict != Mismatch || !strings.Contains(strings.Join(sv.Notes, " "), "precision") {
+			t.Errorf("%s INCR to 2^53+1: %s %v %v", c.Name, sv.Verdict, sv.Native, sv.Notes)
+		}
+	}
+}
+
+// TestProxySplit splits every server→client frame into pieces and checks
+// that the Go clients still decode every reply and that the recording is
+// one frame per reply.
+func TestProxySplit(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	rep, err := Run(context.Background(), loadTestdata(t, "seed000.yaml"), Options{Addr: srv.Addr(),
+		Drivers: []Driver{goRedisDriver{}, rueidisDriver{}, redigoDriver{}, radixDriver{}},
+		Fault:   Fault{Split: []int{1, 3, 5}, Delay: 5e6}, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, res := range rep.Results {
+		if res.Verdict.Finding() {
+			t.Errorf("%s %s: %s", res.Client, res.Case.Name, res.Verdict)
+		}
+	}
+	sv := stepView(t, rep, "go-redis/resp2", "SET IFEQ GET with a failed condition", 18)
+	if string(sv.Reply) != "$8\r\noriginal\r\n" {
+		t.Errorf("split reply recorded as %q", sv.Reply)
+	}
+}

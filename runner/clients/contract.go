@@ -1,0 +1,455 @@
+package clients
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/respcheck/respcheck/resp"
+)
+
+// Contract is a library's decoding contract: for each RESP type, the native
+// kinds (Native.Kind) the library may decode it to, with the verdict a
+// faithful value of that kind earns (Match or Erased). Any other kind is a
+// mismatch, and so is a value of an allowed kind that differs.
+type Contract struct {
+	Library string
+	Kinds   map[resp.Kind]map[string]Verdict
+	// Notes explain the library-specific conversions, for reports.
+	Notes []string
+}
+
+// baseKinds is what every library may do.
+var baseKinds = map[resp.Kind]map[string]Verdict{
+	resp.SimpleString:   {"string": Erased, "bytes": Erased},
+	resp.BlobString:     {"string": Match, "bytes": Match},
+	resp.VerbatimString: {"string": Erased, "bytes": Erased},
+	resp.SimpleError:    {"error": Match},
+	resp.BlobError:      {"error": Erased},
+	resp.Integer:        {"int": Match, "number": Match, "bigint": Match},
+	resp.Double:         {"float": Match, "number": Match, "string": Erased, "bytes": Erased},
+	resp.Boolean:        {"bool": Match},
+	resp.BigNumber:      {"bigint": Match, "int": Match, "string": Erased, "bytes": Erased},
+	resp.NilBlobString:  {"nil": Match},
+	resp.Null:           {"nil": Match},
+	resp.NilArray:       {"nil": Erased},
+	resp.Array:          {"list": Match},
+	resp.Set:            {"set": Match, "list": Erased},
+	resp.Map:            {"map": Match, "list": Erased},
+	resp.Push:           {"list": Match},
+}
+
+func newContract(lib string, notes []string, extra map[resp.Kind]map[string]Verdict) *Contract {
+	c := &Contract{Library: lib, Kinds: map[resp.Kind]map[string]Verdict{}, Notes: notes}
+	for k, m := range baseKinds {
+		c.Kinds[k] = map[string]Verdict{}
+		for n, v := range m {
+			c.Kinds[k][n] = v
+		}
+	}
+	for k, m := range extra {
+		if c.Kinds[k] == nil {
+			c.Kinds[k] = map[string]Verdict{}
+		}
+		for n, v := range m {
+			c.Kinds[k][n] = v
+		}
+	}
+	return c
+}
+
+// Contracts are the decoding contracts of the known libraries, by library
+// name (the part of a client name before "/").
+var Contracts = map[string]*Contract{
+	"go-redis": newContract("go-redis", []string{
+		"blob and simple strings are string; integers int64; RESP3 doubles float64; big numbers *big.Int;",
+		"nil replies are nil with the redis.Nil error; arrays []interface{}; maps map[interface{}]interface{}",
+	}, nil),
+	"rueidis":   newContract("rueidis", []string{"RedisMessage keeps its RESP type; RESP2 nils become null"}, nil),
+	"valkey-go": newContract("valkey-go", []string{"ValkeyMessage keeps its RESP type; RESP2 nils become null"}, nil),
+	"redigo":    newContract("redigo", []string{"blob strings are []byte, simple strings string, integers int64, errors redis.Error"}, nil),
+	"radix":     newContract("radix", []string{"decoded into interface{} by radix's resp3 unmarshaler"}, nil),
+	"redis-py": newContract("redis-py", []string{
+		"a bool is acceptable only for +OK (True) or an integer 0/1 (response callbacks)",
+	}, map[resp.Kind]map[string]Verdict{
+		resp.SimpleString: {"bool": Match},
+		resp.Integer:      {"bool": Match},
+	}),
+	"ioredis": newContract("ioredis", []string{
+		"replyMapping legacy (the default): RESP3 maps flat arrays, doubles strings, booleans 1/0",
+	}, map[resp.Kind]map[string]Verdict{resp.Boolean: {"number": Erased, "int": Erased}}),
+	"iovalkey": newContract("iovalkey", nil, map[resp.Kind]map[string]Verdict{resp.Boolean: {"number": Erased, "int": Erased}}),
+	"node-redis": newContract("node-redis", []string{
+		"RESP3 with the default type mapping: maps objects, doubles numbers, big numbers bigint or string",
+	}, nil),
+	"valkey-glide": newContract("valkey-glide", nil, nil),
+}
+
+// ContractFor returns the contract of the library of a client name such as
+// "redis-py-4.3.4/resp2"; unknown libraries get the base contract.
+func ContractFor(client string) *Contract {
+	lib, _, _ := strings.Cut(client, "/")
+	for l := lib; l != ""; {
+		if c, ok := Contracts[l]; ok {
+			return c
+		}
+		i := strings.LastIndexByte(l, '-')
+		if i < 0 {
+			break
+		}
+		l = l[:i]
+	}
+	return newContract(lib, nil, nil)
+}
+
+// Judge compares the library's native value n with the reply bytes the
+// library received (v) under contract c. It returns the verdict and notes
+// that explain anything but a plain match.
+func (c *Contract) Judge(v resp.Value, n Native) (Verdict, []string) {
+	j := judger{c: c}
+	verdict := j.judge(&v, &n, "", false)
+	return verdict, j.notes
+}
+
+type judger struct {
+	c     *Contract
+	notes []string
+}
+
+func (j *judger) note(path, format string, a ...any) {
+	if path == "" {
+		path = "reply"
+	}
+	j.notes = append(j.notes, path+": "+fmt.Sprintf(format, a...))
+}
+
+func at(path string, i int) string { return fmt.Sprintf("%s[%d]", path, i) }
+
+// judge judges one node; key is true for map keys (a host that can only key
+// by string may turn a scalar key into its text: erased).
+func (j *judger) judge(v *resp.Value, n *Native, path string, key bool) Verdict {
+	if n.Kind == "exception" {
+		j.note(path, "%s", n.String())
+		return Crash
+	}
+	floor := Match
+	if v.Attr != nil && n.Attr == nil {
+		j.note(path, "attribute %s dropped", resp.Escape(attrBytes(v)))
+		floor = Erased
+	}
+	allowed, ok := j.c.Kinds[v.Kind][n.Kind]
+	if !ok && key && (n.Kind == "string" || n.Kind == "bytes") && scalar(v.Kind) {
+		allowed, ok = Erased, true
+	}
+	if !ok {
+		j.note(path, "RESP %s decoded as %s", v.Kind, n.String())
+		return Mismatch
+	}
+	if n.RESP() != "" && n.RESP() == v.Kind.String() {
+		allowed = Match
+	}
+	verdict := max(floor, allowed)
+	if allowed == Erased {
+		j.note(path, "RESP %s decoded as %s (%s)", v.Kind, n.Type, erasedWhat(v.Kind, n.Kind, key))
+	}
+	switch v.Kind {
+	case resp.Array, resp.Set, resp.Push:
+		return max(verdict, j.elems(v.Elems, n, path, v.Kind == resp.Set && n.Kind == "set"))
+	case resp.Map:
+		if n.Kind == "list" {
+			return max(verdict, j.elems(v.Elems, n, path, false))
+		}
+		return max(verdict, j.pairs(v, n, path))
+	}
+	if ok, why := scalarEqual(v, n); !ok {
+		j.note(path, "RESP %s %s decoded as %s: %s", v.Kind, cliShort(v), n.String(), why)
+		return Mismatch
+	} else if why != "" {
+		j.note(path, "%s", why)
+		verdict = max(verdict, Erased)
+	}
+	return verdict
+}
+
+func erasedWhat(k resp.Kind, nk string, key bool) string {
+	switch {
+	case key:
+		return "a map key of another type becomes text"
+	case k == resp.SimpleString:
+		return "simple and blob strings look alike"
+	case k == resp.VerbatimString:
+		return "the verbatim format is lost"
+	case k == resp.BlobError:
+		return "blob and simple errors look alike"
+	case k == resp.NilArray:
+		return "nil array and nil blob string look alike"
+	case k == resp.Set:
+		return "a set becomes a list"
+	case k == resp.Map:
+		return "a map becomes a flat list"
+	case k == resp.Double || k == resp.BigNumber:
+		return "the number is kept as text"
+	case k == resp.Boolean:
+		return "a boolean becomes a number"
+	}
+	return "a distinction is lost"
+}
+
+func scalar(k resp.Kind) bool {
+	switch k {
+	case resp.Integer, resp.Double, resp.Boolean, resp.BigNumber, resp.SimpleString, resp.BlobString, resp.VerbatimString:
+		return true
+	}
+	return false
+}
+
+func attrBytes(v *resp.Value) []byte {
+	if v.Attr == nil {
+		return nil
+	}
+	return v.Attr.Raw
+}
+
+func cliShort(v *resp.Value) string {
+	s := resp.Escape(v.Raw)
+	if len(s) > 80 {
+		s = s[:80] + "…"
+	}
+	return s
+}
+
+// RESP returns the RESP type name a library keeps for the value (rueidis
+// and valkey-go messages know theirs), or "".
+func (n *Native) RESP() string {
+	if t, ok := strings.CutPrefix(n.Type, "RedisMessage "); ok {
+		return respName(t)
+	}
+	if t, ok := strings.CutPrefix(n.Type, "ValkeyMessage "); ok {
+		return respName(t)
+	}
+	return ""
+}
+
+func respName(t string) string {
+	switch t {
+	case "int64":
+		return "integer"
+	case "float64":
+		return "double"
+	}
+	return t
+}
+
+func (j *judger) elems(ve []resp.Value, n *Native, path string, unordered bool) Verdict {
+	if len(ve) != len(n.Elems) {
+		j.note(path, "%d elements on the wire, %d decoded", len(ve), len(n.Elems))
+		return Mismatch
+	}
+	worst := Match
+	if !unordered {
+		for i := range ve {
+			worst = max(worst, j.judge(&ve[i], &n.Elems[i], at(path, i), false))
+		}
+		return worst
+	}
+	used := make([]bool, len(n.Elems))
+	for i := range ve {
+		best, bi := Desync+1, -1
+		for k := range n.Elems {
+			if used[k] {
+				continue
+			}
+			sub := judger{c: j.c}
+			if vd := sub.judge(&ve[i], &n.Elems[k], at(path, i), false); vd < best {
+				best, bi = vd, k
+			}
+		}
+		if bi < 0 || best >= Mismatch {
+			j.note(at(path, i), "no decoded element matches %s", cliShort(&ve[i]))
+			return Mismatch
+		}
+		used[bi] = true
+		worst = max(worst, j.judge(&ve[i], &n.Elems[bi], at(path, i), false))
+	}
+	return worst
+}
+
+func (j *judger) pairs(v *resp.Value, n *Native, path string) Verdict {
+	np := len(v.Elems) / 2
+	if np != len(n.Pairs) {
+		j.note(path, "%d map entries on the wire, %d decoded (keys merged or lost?)", np, len(n.Pairs))
+		return Mismatch
+	}
+	worst := Match
+	used := make([]bool, len(n.Pairs))
+	for i := 0; i < np; i++ {
+		k := &v.Elems[2*i]
+		bi, best := -1, Desync+1
+		for x := range n.Pairs {
+			if used[x] {
+				continue
+			}
+			sub := judger{c: j.c}
+			if vd := sub.judge(k, &n.Pairs[x][0], path, true); vd < best {
+				best, bi = vd, x
+			}
+		}
+		kp := fmt.Sprintf("%s{%s}", path, cliShort(k))
+		if bi < 0 || best >= Mismatch {
+			j.note(kp, "key not found among the decoded keys")
+			return Mismatch
+		}
+		used[bi] = true
+		worst = max(worst, j.judge(k, &n.Pairs[bi][0], kp+"(key)", true))
+		worst = max(worst, j.judge(&v.Elems[2*i+1], &n.Pairs[bi][1], kp, false))
+	}
+	return worst
+}
+
+// scalarEqual compares a non-aggregate reply with an allowed native kind.
+// why explains a difference (ok false) or a lossless but lossy-looking
+// detail (ok true, why not empty: erased).
+func scalarEqual(v *resp.Value, n *Native) (ok bool, why string) {
+	switch v.Kind {
+	case resp.NilBlobString, resp.Null, resp.NilArray:
+		if n.Kind == "nil" {
+			return true, ""
+		}
+		return false, "want nil"
+	case resp.SimpleError, resp.BlobError:
+		msg := ""
+		if n.Err != nil {
+			msg = n.Err.Message
+		}
+		text := string(v.Str)
+		switch {
+		case msg == text:
+			return true, ""
+		case msg == strings.TrimPrefix(text, "ERR "):
+			return true, "the error's \"ERR \" prefix was dropped"
+		case strings.Contains(msg, text):
+			return true, "the error text is wrapped: " + quote(msg)
+		case strings.Contains(msg, strings.TrimPrefix(text, "ERR ")):
+			return true, "the error text is wrapped and its \"ERR \" code dropped: " + quote(msg)
+		}
+		return false, "error text differs"
+	}
+	switch n.Kind {
+	case "string", "bytes":
+		b, okb := n.Bytes()
+		if !okb {
+			return false, "no payload"
+		}
+		want := v.Str
+		if v.Kind == resp.VerbatimString && bytes.Equal(b, append(append(v.Format[:0:0], v.Format[:]...), append([]byte(":"), v.Str...)...)) {
+			return false, "the verbatim format prefix was kept in the text"
+		}
+		if bytes.Equal(b, want) {
+			return true, ""
+		}
+		if bytes.ContainsRune(b, 0xFFFD) && !bytes.Equal(b, want) {
+			return false, "the bytes were decoded as UTF-8 with replacement characters"
+		}
+		return false, "different text"
+	case "bool":
+		t := strings.ToLower(text(n))
+		switch v.Kind {
+		case resp.Boolean:
+			if t == strconv.FormatBool(v.Bool) {
+				return true, ""
+			}
+			return false, "different boolean"
+		case resp.SimpleString:
+			if string(v.Str) == "OK" && t == "true" {
+				return true, ""
+			}
+			return false, "a bool is acceptable only for +OK (True)"
+		case resp.Integer:
+			if (v.Int == 1 && t == "true") || (v.Int == 0 && t == "false") {
+				return true, ""
+			}
+			return false, "a bool is acceptable only for integers 0 and 1"
+		}
+		return false, "unexpected bool"
+	case "int", "bigint", "number", "float":
+		return numberEqual(v, n)
+	case "nil":
+		return false, "nil for a non-nil reply"
+	}
+	return false, "unexpected kind " + n.Kind
+}
+
+func text(n *Native) string {
+	if n.Text != nil {
+		return *n.Text
+	}
+	b, _ := n.Bytes()
+	return string(b)
+}
+
+// numberEqual compares numeric replies with numeric natives exactly: a
+// JavaScript number for an integer beyond 2^53 differs, and so does a
+// float whose value is not the double the server wrote.
+func numberEqual(v *resp.Value, n *Native) (bool, string) {
+	t := text(n)
+	switch v.Kind {
+	case resp.Integer, resp.BigNumber:
+		want, ok := new(big.Int).SetString(strings.TrimPrefix(string(v.Str), "+"), 10)
+		if !ok {
+			return false, "unparsable server integer"
+		}
+		if n.Kind == "int" || n.Kind == "bigint" {
+			got, ok := new(big.Int).SetString(strings.TrimSuffix(t, "n"), 10)
+			if ok && got.Cmp(want) == 0 {
+				return true, ""
+			}
+			return false, "different integer"
+		}
+		f, ok := parseFloatText(t)
+		if !ok || math.IsInf(f, 0) || math.IsNaN(f) {
+			return false, "not a finite number"
+		}
+		got, _ := new(big.Float).SetFloat64(f).Int(nil)
+		if new(big.Float).SetFloat64(f).IsInt() && got.Cmp(want) == 0 {
+			return true, ""
+		}
+		return false, "precision lost: the host number is " + strconv.FormatFloat(f, 'g', -1, 64)
+	case resp.Double:
+		f, ok := parseFloatText(t)
+		if !ok {
+			return false, "unparsable host number " + quote(t)
+		}
+		w := v.Float
+		switch {
+		case math.IsNaN(w) && math.IsNaN(f):
+			return true, ""
+		case f == w && (f != 0 || math.Signbit(f) == math.Signbit(w)):
+			return true, ""
+		}
+		return false, "a different double: " + strconv.FormatFloat(f, 'g', -1, 64) + " vs " + strconv.FormatFloat(w, 'g', -1, 64)
+	case resp.Boolean:
+		if (t == "1" && v.Bool) || (t == "0" && !v.Bool) {
+			return true, ""
+		}
+		return false, "different boolean"
+	}
+	return false, "a number for RESP " + v.Kind.String()
+}
+
+// parseFloatText reads the text forms hosts print: 1.5, 1e+21, inf, -inf,
+// Infinity, nan, NaN, +Inf.
+func parseFloatText(s string) (float64, bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "inf", "+inf", "infinity", "+infinity":
+		return math.Inf(1), true
+	case "-inf", "-infinity":
+		return math.Inf(-1), true
+	case "nan", "-nan", "+nan":
+		return math.NaN(), true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return f, err == nil
+}

@@ -1,0 +1,102 @@
+package clients
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Driver is one client library: it opens sessions in the protocols it
+// supports.
+type Driver interface {
+	// Library is the library's name, such as "go-redis" or
+	// "redis-py-6.4.0"; a client is a library in one protocol.
+	Library() string
+	// Version is the library's version.
+	Version() string
+	// Protos lists the protocols the library speaks (2, 3).
+	Protos() []int
+	// Open starts a session against addr (the proxy) in proto.
+	Open(ctx context.Context, addr string, proto int) (Session, error)
+}
+
+// Session is one library instance for one case. Its connections are pinned:
+// each named connection of the case is one library connection.
+type Session interface {
+	// Conn returns the pinned connection for a case connection name,
+	// opening it on first use.
+	Conn(ctx context.Context, name string) (Conn, error)
+	// Close releases every connection.
+	Close() error
+}
+
+// Conn is one pinned library connection.
+type Conn interface {
+	// Do sends args through the library's generic command API and returns
+	// the library's native value. It should return when ctx ends, but the
+	// caller does not rely on it.
+	Do(ctx context.Context, args [][]byte) Native
+}
+
+// Wrapper is implemented by connections that can also run a step through a
+// typed wrapper of the library (go-redis SetArgs, ...): ok is false when
+// the library has no wrapper for args.
+type Wrapper interface {
+	DoTyped(ctx context.Context, args [][]byte) (n Native, wrapper string, ok bool)
+}
+
+// ClientName is "library/respN".
+func ClientName(d Driver, proto int) string { return fmt.Sprintf("%s/resp%d", d.Library(), proto) }
+
+// GoDrivers returns the built-in Go drivers.
+func GoDrivers() []Driver {
+	return []Driver{goRedisDriver{}, rueidisDriver{}, valkeyGoDriver{}, redigoDriver{}, radixDriver{}}
+}
+
+// Select filters drivers by a comma-separated list of library names (a name
+// selects every library it prefixes up to a "-": "redis-py" selects
+// "redis-py-4.3.4" and "redis-py-6.4.0", a "-" and a digit following it). "all" or "" selects all.
+func Select(ds []Driver, list string) ([]Driver, error) {
+	if list == "" || list == "all" {
+		return ds, nil
+	}
+	var out []Driver
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		found := false
+		for _, d := range ds {
+			rest, isPrefix := strings.CutPrefix(d.Library(), name+"-")
+			if d.Library() == name || isPrefix && rest != "" && rest[0] >= '0' && rest[0] <= '9' {
+				if !slices.Contains(out, d) {
+					out = append(out, d)
+				}
+				found = true
+			}
+		}
+		if !found {
+			var names []string
+			for _, d := range ds {
+				names = append(names, d.Library())
+			}
+			return nil, fmt.Errorf("unknown or unavailable client %q (available: %s)", name, strings.Join(names, ", "))
+		}
+	}
+	return out, nil
+}
+
+func strArgs(args [][]byte) []string {
+	s := make([]string, len(args))
+	for i, a := range args {
+		s[i] = string(a)
+	}
+	return s
+}
+
+func anyArgs(args [][]byte) []any {
+	s := make([]any, len(args))
+	for i, a := range args {
+		s[i] = string(a)
+	}
+	return s
+}

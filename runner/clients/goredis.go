@@ -1,0 +1,160 @@
+package clients
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"runtime/debug"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// goRedisDriver drives github.com/redis/go-redis/v9 through Client.Conn()
+// and Conn.Do, in RESP2 and RESP3 (Options.Protocol).
+type goRedisDriver struct{}
+
+func (goRedisDriver) Library() string { return "go-redis" }
+func (goRedisDriver) Version() string { return moduleVersion("github.com/redis/go-redis/v9") }
+func (goRedisDriver) Protos() []int   { return []int{2, 3} }
+
+func (goRedisDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
+	rdb := redis.NewClient(&redis.Options{
+		Addr: addr, Protocol: proto,
+		// One attempt per command: a retry would send the command twice.
+		MaxRetries:   -1,
+		DialTimeout:  5 * time.Second,
+		ReadTimeout:  time.Minute, // respcheck enforces the step deadline itself
+		WriteTimeout: time.Minute,
+		PoolSize:     32,
+	})
+	return &goRedisSession{rdb: rdb, conns: map[string]*goRedisConn{}}, nil
+}
+
+type goRedisSession struct {
+	rdb   *redis.Client
+	mu    sync.Mutex
+	conns map[string]*goRedisConn
+}
+
+func (s *goRedisSession) Conn(ctx context.Context, name string) (Conn, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c, ok := s.conns[name]; ok {
+		return c, nil
+	}
+	c := &goRedisConn{c: s.rdb.Conn()}
+	s.conns[name] = c
+	return c, nil
+}
+
+func (s *goRedisSession) Close() error {
+	s.mu.Lock()
+	for _, c := range s.conns {
+		c.c.Close()
+	}
+	s.mu.Unlock()
+	return s.rdb.Close()
+}
+
+type goRedisConn struct{ c *redis.Conn }
+
+func (c *goRedisConn) Do(ctx context.Context, args [][]byte) Native {
+	v, err := c.c.Do(ctx, anyArgs(args)...).Result()
+	return goRedisNative(v, err)
+}
+
+// goRedisNative converts what Cmd.Result returned.
+func goRedisNative(v any, err error) Native {
+	if err != nil {
+		if errors.Is(err, redis.Nil) {
+			return Native{Kind: "nil", Type: "nil (redis.Nil)"}
+		}
+		var re redis.Error
+		if errors.As(err, &re) {
+			return errNative("error", fmt.Sprintf("%T", err), fmt.Sprintf("%T", err), err.Error())
+		}
+		return errNative("exception", fmt.Sprintf("%T", err), fmt.Sprintf("%T", err), err.Error())
+	}
+	return goNative(v)
+}
+
+// goNative converts the interface{} values Go libraries decode into.
+func goNative(v any) Native {
+	typ := fmt.Sprintf("%T", v)
+	switch x := v.(type) {
+	case nil:
+		return Native{Kind: "nil", Type: "nil"}
+	case string:
+		return stringNative(typ, x)
+	case []byte:
+		return bytesNative(typ, x)
+	case int64:
+		return textNative("int", typ, strconv.FormatInt(x, 10))
+	case int:
+		return textNative("int", typ, strconv.Itoa(x))
+	case float64:
+		return textNative("float", typ, strconv.FormatFloat(x, 'g', -1, 64))
+	case bool:
+		return textNative("bool", typ, strconv.FormatBool(x))
+	case *big.Int:
+		return textNative("bigint", typ, x.String())
+	case big.Int:
+		return textNative("bigint", typ, x.String())
+	case *big.Float:
+		return textNative("float", typ, x.Text('g', -1))
+	case []any:
+		n := Native{Kind: "list", Type: typ, Elems: []Native{}}
+		for _, e := range x {
+			n.Elems = append(n.Elems, goNative(e))
+		}
+		return n
+	case []string:
+		n := Native{Kind: "list", Type: typ, Elems: []Native{}}
+		for _, e := range x {
+			n.Elems = append(n.Elems, stringNative("string", e))
+		}
+		return n
+	case map[any]any:
+		n := Native{Kind: "map", Type: typ, Pairs: [][2]Native{}}
+		for k, e := range x {
+			n.Pairs = append(n.Pairs, [2]Native{goNative(k), goNative(e)})
+		}
+		return n
+	case map[string]any:
+		n := Native{Kind: "map", Type: typ, Pairs: [][2]Native{}}
+		for k, e := range x {
+			n.Pairs = append(n.Pairs, [2]Native{stringNative("string", k), goNative(e)})
+		}
+		return n
+	case map[any]struct{}:
+		n := Native{Kind: "set", Type: typ, Elems: []Native{}}
+		for k := range x {
+			n.Elems = append(n.Elems, goNative(k))
+		}
+		return n
+	case error:
+		return errNative("error", typ, typ, x.Error())
+	}
+	return textNative("other", typ, fmt.Sprintf("%v", v))
+}
+
+// moduleVersion is the version of a dependency compiled into the binary.
+func moduleVersion(path string) string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "?"
+	}
+	for _, m := range bi.Deps {
+		if m.Path == path {
+			if m.Replace != nil {
+				return m.Replace.Version
+			}
+			return m.Version
+		}
+	}
+	return "?"
+}

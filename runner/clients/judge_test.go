@@ -1,0 +1,78 @@
+package clients
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/respcheck/respcheck/resp"
+)
+
+func parse(t *testing.T, s string) resp.Value {
+	t.Helper()
+	n, v, err := resp.Parse([]byte(s))
+	if err != nil || n != len(s) {
+		t.Fatalf("parse %q: n=%d err=%v", s, n, err)
+	}
+	return v
+}
+
+func tx(kind, typ, text string) Native { return textNative(kind, typ, text) }
+
+func TestJudge(t *testing.T) {
+	for _, tc := range []struct {
+		client string
+		reply  string
+		n      Native
+		want   Verdict
+	}{
+		{"redis-py-4.3.4/resp2", "$8\r\noriginal\r\n", tx("bool", "bool", "false"), Mismatch},
+		{"redis-py-4.3.4/resp2", "+OK\r\n", tx("bool", "bool", "true"), Match},
+		{"redis-py-4.3.4/resp2", "+QUEUED\r\n", tx("bool", "bool", "true"), Mismatch},
+		{"redis-py-4.3.4/resp2", ":1\r\n", tx("bool", "bool", "true"), Match},
+		{"redis-py-4.3.4/resp2", ":2\r\n", tx("bool", "bool", "true"), Mismatch},
+		{"go-redis/resp3", "$8\r\noriginal\r\n", stringNative("string", "original"), Match},
+		{"go-redis/resp3", "+OK\r\n", stringNative("string", "OK"), Erased},
+		{"go-redis/resp2", "$8\r\noriginal\r\n", stringNative("string", "origina"), Mismatch},
+		{"go-redis/resp2", "$8\r\noriginal\r\n", tx("bool", "bool", "false"), Mismatch},
+		{"ioredis/resp2", ":9007199254740993\r\n", tx("number", "number", "9007199254740992"), Mismatch},
+		{"ioredis/resp2", ":9007199254740992\r\n", tx("number", "number", "9007199254740992"), Match},
+		{"node-redis/resp3", ",nan\r\n", tx("number", "number", "NaN"), Match},
+		{"node-redis/resp3", ",inf\r\n", tx("number", "number", "Infinity"), Match},
+		{"node-redis/resp3", ",0.1\r\n", tx("number", "number", "0.1"), Match},
+		{"node-redis/resp3", ",0.1\r\n", tx("number", "number", "0.10000000000000002"), Mismatch},
+		{"ioredis/resp3", ",3.141\r\n", stringNative("string", "3.141"), Erased},
+		{"rueidis/resp3", "+OK\r\n", stringNative("RedisMessage simple string", "OK"), Match},
+		{"go-redis/resp2", "*-1\r\n", Native{Kind: "nil", Type: "nil"}, Erased},
+		{"go-redis/resp2", "$-1\r\n", Native{Kind: "nil", Type: "nil"}, Match},
+		{"go-redis/resp2", "-ERR x\r\n", errNative("error", "proto.RedisError", "proto.RedisError", "ERR x"), Match},
+		{"rueidis/resp2", "-ERR x\r\n", errNative("error", "RedisMessage simple error", "x", "x"), Erased},
+		{"go-redis/resp2", "$1\r\nx\r\n", errNative("exception", "net.OpError", "net.OpError", "reset"), Crash},
+		{"go-redis/resp3", "%1\r\n:1\r\n#t\r\n", Native{Kind: "map", Type: "map", Pairs: [][2]Native{{tx("int", "int64", "1"), tx("bool", "bool", "true")}}}, Match},
+		{"node-redis/resp3", "%1\r\n:1\r\n#t\r\n", Native{Kind: "map", Type: "Object", Pairs: [][2]Native{{stringNative("string", "1"), tx("bool", "boolean", "true")}}}, Erased},
+		{"node-redis/resp3", "%2\r\n:1\r\n#t\r\n$1\r\n1\r\n#f\r\n", Native{Kind: "map", Type: "Object", Pairs: [][2]Native{{stringNative("string", "1"), tx("bool", "boolean", "false")}}}, Mismatch},
+		{"go-redis/resp3", "|1\r\n+a\r\n:1\r\n$1\r\nx\r\n", stringNative("string", "x"), Erased},
+		{"ioredis/resp3", "=8\r\ntxt:some\r\n", stringNative("string", "txt:some"), Mismatch},
+	} {
+		v := parse(t, tc.reply)
+		got, notes := ContractFor(tc.client).Judge(v, tc.n)
+		if got != tc.want {
+			t.Errorf("%s %q as %s: %s, want %s (%v)", tc.client, tc.reply, tc.n, got, tc.want, notes)
+		}
+	}
+}
+
+func TestSelect(t *testing.T) {
+	ds := append(GoDrivers(), goRedisTypedDriver{})
+	got, err := Select(ds, "go-redis,go-redis-typed")
+	if err != nil || len(got) != 2 {
+		t.Fatalf("Select: %v %v", got, err)
+	}
+	if _, err := Select(ds, "nope"); err == nil {
+		t.Fatal("Select accepted an unknown client")
+	}
+}
+
+func mustRE(t *testing.T, s string) *regexp.Regexp {
+	t.Helper()
+	return regexp.MustCompile(s)
+}

@@ -1,0 +1,582 @@
+package clients
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner"
+)
+
+// Options configure Run.
+type Options struct {
+	// Addr is the server's host:port. Required.
+	Addr string
+	// Drivers are the libraries to run; each runs in every protocol it
+	// supports that Protos allows.
+	Drivers []Driver
+	// Protos limits the protocols (2, 3); empty means both.
+	Protos []int
+	// Run selects cases whose "<file base>/<case name>" matches.
+	Run *regexp.Regexp
+	// StepTimeout is the deadline of one library call; 0 means 5s.
+	StepTimeout time.Duration
+	// RunID salts key names (see cases.KeyPrefix).
+	RunID string
+	// Fault makes the proxy split server→client frames.
+	Fault Fault
+	// Jobs is the number of (client, case) pairs run at once; 0 means the
+	// number of CPUs.
+	Jobs int
+	// OnResult is called for each finished result, one at a time.
+	OnResult func(*Result)
+}
+
+// Report is the outcome of Run.
+type Report struct {
+	Server   Server
+	Clients  []ClientInfo
+	Results  []*Result
+	Started  time.Time
+	Duration time.Duration
+}
+
+// ClientInfo names one client of the run.
+type ClientInfo struct {
+	Name     string   `json:"name"`
+	Library  string   `json:"library"`
+	Version  string   `json:"version"`
+	Proto    int      `json:"proto"`
+	Contract []string `json:"contract,omitempty"`
+}
+
+// Result is one case run through one client.
+type Result struct {
+	Client  string
+	Proto   int
+	Case    *cases.Case
+	Verdict Verdict // the worst of the steps; Skip when skipped
+	Reason  string  // why skipped, or an infrastructure problem
+	Steps   []StepView
+	Wire    []WireConn
+}
+
+// StepView is what one client made of one step.
+type StepView struct {
+	Step    *cases.Step
+	Conn    string
+	Args    [][]byte
+	Wire    []byte   // the command as the client sent it (if it differs from Args)
+	Reply   []byte   // the exact reply bytes the client received; nil if none
+	Pushes  [][]byte // push frames that arrived before the reply
+	Native  *Native
+	Verdict Verdict
+	Notes   []string
+	Canary  string // the canary's outcome after a surprise
+	Typed   string // the typed wrapper used, in typed mode
+}
+
+// WireConn is the recording of one proxied connection.
+type WireConn struct {
+	ID     int
+	Events []Event
+}
+
+// Worst is the worst verdict of the report.
+func (r *Report) Worst() Verdict {
+	w := Skip
+	for _, res := range r.Results {
+		w = max(w, res.Verdict)
+	}
+	return w
+}
+
+// Failed reports whether any result is a finding.
+func (r *Report) Failed() bool { return r.Worst().Finding() }
+
+type item struct {
+	d     Driver
+	proto int
+	c     *cases.Case
+}
+
+// Run replays the send steps of every selected case through every driver
+// and judges each decoded value against the bytes the library received.
+func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error) {
+	if opts.StepTimeout <= 0 {
+		opts.StepTimeout = 5 * time.Second
+	}
+	if opts.Jobs <= 0 {
+		opts.Jobs = runtime.NumCPU()
+	}
+	protos := opts.Protos
+	if len(protos) == 0 {
+		protos = []int{2, 3}
+	}
+	srv, err := Identify(ctx, opts.Addr, opts.StepTimeout)
+	if err != nil {
+		return nil, &runner.TargetError{Err: err}
+	}
+	rep := &Report{Server: srv, Started: time.Now()}
+	g := &gates{srv: srv, timeout: opts.StepTimeout, cache: map[string]bool{}}
+	var items []item
+	for _, d := range opts.Drivers {
+		for _, p := range d.Protos() {
+			if !containsInt(protos, p) {
+				continue
+			}
+			rep.Clients = append(rep.Clients, ClientInfo{Name: ClientName(d, p), Library: d.Library(),
+				Version: d.Version(), Proto: p, Contract: ContractFor(ClientName(d, p)).Notes})
+			for _, f := range files {
+				for _, c := range f.Cases {
+					if opts.Run == nil || opts.Run.MatchString(runner.FullName(c)) {
+						items = append(items, item{d, p, c})
+					}
+				}
+			}
+		}
+	}
+	rep.Results = make([]*Result, len(items))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var excl sync.RWMutex
+	for w := 0; w < min(opts.Jobs, max(1, len(items))); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				it := items[i]
+				if it.c.Exclusive {
+					excl.Lock()
+				} else {
+					excl.RLock()
+				}
+				res := runItem(ctx, it, g, opts)
+				if it.c.Exclusive {
+					excl.Unlock()
+				} else {
+					excl.RUnlock()
+				}
+				mu.Lock()
+				rep.Results[i] = res
+				if opts.OnResult != nil {
+					opts.OnResult(res)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range items {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, res := range rep.Results {
+		if res == nil {
+			rep.Results[i] = &Result{Client: ClientName(items[i].d, items[i].proto), Proto: items[i].proto,
+				Case: items[i].c, Verdict: Skip, Reason: "not run: interrupted"}
+		}
+	}
+	rep.Duration = time.Since(rep.Started)
+	return rep, nil
+}
+
+func containsInt(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// outcome is what a library call returned.
+type outcome struct {
+	n    Native
+	hung bool
+}
+
+// job is one library call on a pinned connection.
+type job struct {
+	args  [][]byte
+	typed bool
+	done  chan outcome
+	// filled by the worker
+	wrapper string
+}
+
+// pinned is one case connection: its library connection and a worker that
+// runs calls one at a time (async sends queue behind each other).
+type pinned struct {
+	name    string
+	c       Conn
+	jobs    chan *job
+	pending []*pendingStep
+	dead    string
+	inMulti bool // between MULTI and EXEC/DISCARD: a canary would be queued
+}
+
+type pendingStep struct {
+	j     *job
+	args  [][]byte
+	start time.Time
+}
+
+type session struct {
+	it      item
+	opts    Options
+	client  string
+	proxy   *Proxy
+	sess    Session
+	env     *cases.Env
+	conns   map[string]*pinned
+	dead    string
+	canary  atomic.Int64
+	ctx     context.Context
+	contr   *Contract
+	typedOK bool
+}
+
+func runItem(ctx context.Context, it item, g *gates, opts Options) *Result {
+	client := ClientName(it.d, it.proto)
+	res := &Result{Client: client, Proto: it.proto, Case: it.c}
+	if why := g.skip(ctx, it.c, it.proto); why != "" {
+		res.Reason = why
+		return res
+	}
+	p, err := NewProxy(opts.Addr, opts.Fault)
+	if err != nil {
+		res.Verdict, res.Reason = Crash, "proxy: "+err.Error()
+		return res
+	}
+	s := &session{it: it, opts: opts, client: client, proxy: p, conns: map[string]*pinned{}, ctx: ctx,
+		contr: ContractFor(client), typedOK: isTyped(it.d),
+		env: &cases.Env{KeyPrefix: cases.KeyPrefix(opts.RunID + " clients " + client + " " + it.c.ID()),
+			Captures: map[string][]byte{}}}
+	openCtx, cancel := context.WithTimeout(ctx, opts.StepTimeout)
+	s.sess, err = it.d.Open(openCtx, p.Addr(), it.proto)
+	cancel()
+	if err != nil {
+		p.Close()
+		res.Verdict, res.Reason = Crash, "open: "+err.Error()
+		return res
+	}
+	for _, st := range it.c.Steps {
+		sv, stop := s.step(st)
+		if sv != nil {
+			res.Steps = append(res.Steps, *sv)
+			res.Verdict = max(res.Verdict, sv.Verdict)
+		}
+		if stop != "" {
+			res.Reason = stop
+			break
+		}
+	}
+	// Close the session, but never wait on a hung library for long.
+	closed := make(chan struct{})
+	go func() { s.sess.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(2 * time.Second):
+	}
+	p.Close()
+	for _, t := range p.Taps() {
+		res.Wire = append(res.Wire, WireConn{ID: t.ID, Events: t.Events()})
+	}
+	return res
+}
+
+func (s *session) conn(name string) (*pinned, error) {
+	if pc, ok := s.conns[name]; ok {
+		return pc, nil
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, s.opts.StepTimeout)
+	defer cancel()
+	c, err := s.sess.Conn(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	pc := &pinned{name: name, c: c, jobs: make(chan *job, 64)}
+	go func() {
+		for j := range pc.jobs {
+			var n Native
+			if w, ok := c.(Wrapper); ok && j.typed {
+				var used bool
+				n, j.wrapper, used = w.DoTyped(s.ctx, j.args)
+				if !used {
+					n = c.Do(s.ctx, j.args)
+				}
+			} else {
+				n = c.Do(s.ctx, j.args)
+			}
+			j.done <- outcome{n: n}
+		}
+	}()
+	s.conns[name] = pc
+	return pc, nil
+}
+
+// step runs one step; stop ends the case with a reason.
+func (s *session) step(st *cases.Step) (*StepView, string) {
+	sv := &StepView{Step: st, Conn: st.Conn}
+	switch st.Action {
+	case cases.ActSleep:
+		time.Sleep(st.Sleep)
+		return nil, ""
+	case cases.ActRaw:
+		sv.Notes = []string{"raw step: not expressible through a generic command API; skipped"}
+		return sv, ""
+	case cases.ActPush:
+		sv.Notes = []string{"push step: pushes are recorded by the proxy (see the wire) but not read through the library"}
+		return sv, ""
+	}
+	if s.dead != "" {
+		sv.Notes = []string{s.dead}
+		return sv, ""
+	}
+	pc, err := s.conn(st.Conn)
+	if err != nil {
+		sv.Verdict = Crash
+		sv.Notes = []string{fmt.Sprintf("connection %q: %v", st.Conn, err)}
+		return sv, ""
+	}
+	timeout := st.Timeout
+	if timeout <= 0 {
+		timeout = s.opts.StepTimeout
+	}
+	switch st.Action {
+	case cases.ActSend:
+		args := make([][]byte, len(st.Send))
+		for i, t := range st.Send {
+			if args[i], err = t.Expand(s.env); err != nil {
+				return nil, fmt.Sprintf("%s: %v", st.Pos, err)
+			}
+		}
+		j := &job{args: args, typed: s.typedOK, done: make(chan outcome, 1)}
+		pc.jobs <- j
+		if st.Async {
+			pc.pending = append(pc.pending, &pendingStep{j: j, args: args, start: time.Now()})
+			return nil, ""
+		}
+		s.finish(sv, pc, &pendingStep{j: j, args: args, start: time.Now()}, timeout)
+	case cases.ActRead:
+		if len(pc.pending) == 0 {
+			return nil, fmt.Sprintf("%s: read without a pending async send", st.Pos)
+		}
+		ps := pc.pending[0]
+		pc.pending = pc.pending[1:]
+		s.finish(sv, pc, ps, timeout)
+	}
+	if st.Capture != "" && sv.Reply != nil {
+		_, v, err := resp.Parse(sv.Reply)
+		if err == nil {
+			text := v.Raw
+			if textual(v.Kind) {
+				text = v.Str
+			}
+			if st.CaptureMatch != nil {
+				if m := st.CaptureMatch.FindSubmatch(text); m != nil {
+					text = m[1]
+				}
+			}
+			s.env.Captures[st.Capture] = bytes.Clone(text)
+		}
+	}
+	return sv, ""
+}
+
+func isTyped(d Driver) bool {
+	t, ok := d.(interface{ typed() bool })
+	return ok && t.typed()
+}
+
+func textual(k resp.Kind) bool {
+	switch k {
+	case resp.SimpleString, resp.SimpleError, resp.BlobString, resp.BlobError, resp.VerbatimString,
+		resp.Integer, resp.Double, resp.BigNumber, resp.Boolean:
+		return true
+	}
+	return false
+}
+
+// finish waits for a call, finds the bytes the library received and judges.
+func (s *session) finish(sv *StepView, pc *pinned, ps *pendingStep, timeout time.Duration) {
+	sv.Args = ps.args
+	var out outcome
+	select {
+	case out = <-ps.j.done:
+	case <-time.After(time.Until(ps.start.Add(timeout))):
+		out.hung = true
+	}
+	x, sent := s.proxy.claim(ps.args)
+	if !sent {
+		x, sent = s.proxy.claimByName(ps.args[0])
+		if sent {
+			sv.Wire = bytes.Clone(x.tap.Events()[x.cmd].Value.Raw)
+		}
+	}
+	if sent && x.pending && !out.hung {
+		// The library returned before the proxy recorded its reply: a
+		// reply cannot be lost in between, so wait for it briefly.
+		for i := 0; i < 20 && x.pending; i++ {
+			time.Sleep(10 * time.Millisecond)
+			x = s.proxy.replyOf(x)
+		}
+	}
+	if x.reply != nil {
+		sv.Reply = bytes.Clone(x.reply.Raw)
+	} else if x.bad != nil {
+		sv.Reply = bytes.Clone(x.bad)
+	}
+	for _, p := range x.pushes {
+		sv.Pushes = append(sv.Pushes, bytes.Clone(p.Raw))
+	}
+	sv.Typed = ps.j.wrapper
+	if out.hung {
+		sv.Verdict = Hang
+		sv.Notes = append(sv.Notes, fmt.Sprintf("no result within %v", timeout))
+		if x.reply != nil {
+			sv.Notes = append(sv.Notes, "the server's reply had reached the library")
+		} else if sent {
+			sv.Notes = append(sv.Notes, "the server had not replied yet")
+		}
+		s.abandon("skipped: the session hung earlier")
+		return
+	}
+	n := out.n
+	sv.Native = &n
+	switch {
+	case !sent:
+		if n.Kind == "exception" || n.Kind == "error" {
+			sv.Verdict = Skip
+			sv.Notes = append(sv.Notes, "the library did not send the command: "+n.String())
+		} else {
+			sv.Verdict = Mismatch
+			sv.Notes = append(sv.Notes, "the library returned a value without sending the command")
+		}
+		return
+	case x.bad != nil:
+		sv.Verdict = max(Match, verdictForBad(n))
+		sv.Notes = append(sv.Notes, "the server sent bytes that are not RESP")
+	case x.reply == nil:
+		if n.Kind == "exception" {
+			sv.Verdict = Crash
+			sv.Notes = append(sv.Notes, "no reply reached the library: "+n.String())
+		} else {
+			sv.Verdict = Mismatch
+			sv.Notes = append(sv.Notes, "the library returned before any reply arrived")
+		}
+	default:
+		sv.Verdict, sv.Notes = s.contr.Judge(*x.reply, n)
+	}
+	if sv.Wire != nil {
+		sv.Verdict = max(sv.Verdict, Mismatch)
+		sv.Notes = append(sv.Notes, "the library sent "+resp.Escape(sv.Wire)+", not the case's command")
+	}
+	switch strings.ToUpper(string(ps.args[0])) {
+	case "MULTI":
+		pc.inMulti = x.reply != nil && x.reply.Kind == resp.SimpleString
+	case "EXEC", "DISCARD":
+		pc.inMulti = false
+	}
+	if sv.Verdict >= Mismatch && sv.Verdict != Hang {
+		if pc.inMulti {
+			sv.Canary = "not sent: inside MULTI"
+			return
+		}
+		sv.Canary = s.canaryCheck(pc, timeout)
+		if sv.Canary != "ok" {
+			sv.Verdict = max(sv.Verdict, Desync)
+		}
+	}
+}
+
+func verdictForBad(n Native) Verdict {
+	if n.Kind == "exception" || n.Kind == "error" {
+		return Match
+	}
+	return Mismatch
+}
+
+// Abandoner is implemented by sessions that can give up on a hung
+// library (an adapter kills its process, which restarts on next use).
+type Abandoner interface{ Abandon() }
+
+// abandon ends a session after a hang: later steps are skipped, the
+// proxied connections are closed to unblock the library.
+func (s *session) abandon(why string) {
+	s.dead = why
+	for _, t := range s.proxy.Taps() {
+		t.Close()
+	}
+	if a, ok := s.sess.(Abandoner); ok {
+		a.Abandon()
+	}
+}
+
+// canaryCheck sends ECHO with a fresh token on the same connection: "ok"
+// if it comes back, else what came back.
+func (s *session) canaryCheck(pc *pinned, timeout time.Duration) string {
+	tok := "respcheck-canary-" + strconv.FormatInt(s.canary.Add(1), 10) + "-" + s.env.KeyPrefix[4:12]
+	j := &job{args: [][]byte{[]byte("ECHO"), []byte(tok)}, done: make(chan outcome, 1)}
+	pc.jobs <- j
+	select {
+	case out := <-j.done:
+		s.proxy.claim(j.args)
+		if b, ok := out.n.Bytes(); ok && (out.n.Kind == "string" || out.n.Kind == "bytes") && string(b) == tok {
+			return "ok"
+		}
+		return "ECHO " + tok + " returned " + out.n.String()
+	case <-time.After(timeout):
+		s.abandon("skipped: the session hung earlier (canary)")
+		return "ECHO " + tok + " hung"
+	}
+}
+
+// claimByName claims the first unclaimed command named name (for typed
+// wrappers, which may send other arguments than the case's).
+func (p *Proxy) claimByName(name []byte) (exchange, bool) {
+	for _, t := range p.Taps() {
+		t.mu.Lock()
+		idx := -1
+		for i, e := range t.events {
+			if e.Dir == ToServer && e.Bad == nil && !t.claimed[i] && e.Value.Kind == resp.Array &&
+				len(e.Value.Elems) > 0 && bytes.EqualFold(e.Value.Elems[0].Str, name) {
+				idx = i
+				t.claimed[i] = true
+				break
+			}
+		}
+		t.mu.Unlock()
+		if idx >= 0 {
+			return p.replyOf(exchange{tap: t, cmd: idx, pending: true}), true
+		}
+	}
+	return exchange{}, false
+}
+
+// FormatArgs renders a command for reports.
+func FormatArgs(args [][]byte) string {
+	var parts []string
+	for _, a := range args {
+		s := resp.Escape(a)
+		if len(s) > 60 {
+			s = s[:60] + "…"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,50 @@
+package clients
+
+import "fmt"
+
+// Verdict is the judgement of one client's view of one reply. Verdicts are
+// ordered by severity; the worst one of a step, a case or a run sums it up.
+type Verdict int
+
+// The verdicts, least severe first.
+const (
+	// Skip: the step was not sent through this client (raw, async or push
+	// steps the driver cannot express, a gate, or an earlier hang).
+	Skip Verdict = iota
+	// Match: the library's value is an acceptable decoding of the bytes.
+	Match
+	// Erased: the value agrees, but the library cannot express a
+	// distinction the bytes make (simple vs blob string, nil array vs nil
+	// blob string, set vs array, a dropped attribute). Informational.
+	Erased
+	// Mismatch: a wrong value or a wrong type.
+	Mismatch
+	// Crash: an exception or a broken connection on a valid reply.
+	Crash
+	// Hang: the library did not return before the deadline.
+	Hang
+	// Desync: after a surprise, a canary ECHO on the same connection came
+	// back with something else: every later reply is shifted.
+	Desync
+)
+
+var verdictNames = [...]string{"skip", "match", "erased", "mismatch", "crash", "hang", "desync"}
+
+// String returns the verdict's name: "match", "erased", ...
+func (v Verdict) String() string {
+	if v >= 0 && int(v) < len(verdictNames) {
+		return verdictNames[v]
+	}
+	return fmt.Sprintf("Verdict(%d)", int(v))
+}
+
+// MarshalText encodes the verdict as its name.
+func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
+
+// Finding reports whether v fails a run: mismatch, crash, hang or desync.
+func (v Verdict) Finding() bool { return v >= Mismatch }
+
+// Symbol is a one-character form for the matrix.
+func (v Verdict) Symbol() string {
+	return [...]string{"-", ".", "~", "X", "C", "H", "D"}[v]
+}
