@@ -24,7 +24,9 @@ kept alive.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newRunCmd(), newListCmd(), newVersionCmd())
+	root.AddCommand(newRunCmd(), newListCmd(), newVersionCmd(), newClientsCmd())
+	root.AddCommand(newBenchCmd())
+	root.AddCommand(newRecordCmd(), newDiffCmd(), newServeCmd())
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr("%v", err)

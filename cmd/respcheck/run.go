@@ -40,6 +40,8 @@ type runFlags struct {
 	runID     string
 
 	allowDestructive bool
+	golden           string // run --golden DIR (golden.go)
+	update           bool
 	passwordFile     string
 	tls              tlsFlags
 }
@@ -92,6 +94,8 @@ a flag, and is redacted from every report.`,
 	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "against --addr/-u, also run cases that send commands reaching beyond the run's keys (FLUSHALL, CONFIG SET, DEBUG SLEEP, SCRIPT KILL, ...)")
 	fl.StringVar(&f.passwordFile, "password-file", "", "read the password from this `file` (first line) instead of $REDISCLI_AUTH")
 	f.tls.register(fl)
+	fl.StringVar(&f.golden, "golden", "", "also compare every reply with the goldens in this `directory` (see respcheck record)")
+	fl.BoolVar(&f.update, "update", false, "with --golden: rewrite the goldens whose replies changed instead of failing")
 	fl.StringVar(&f.runID, "run-id", "", "key-name salt (default: random against --addr/-u, fixed for a throwaway server)")
 	return cmd
 }
@@ -154,6 +158,15 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 		Protos: protos, Run: runRE, Tags: f.tags, Jobs: f.jobs, StepTimeout: f.timeout,
 		RunID: runID, Shared: external, AllowDestructive: f.allowDestructive,
 	}
+	var gold *goldenRun
+	if f.golden != "" {
+		if gold, err = openGolden(f.golden, f.update, files); err != nil {
+			return err
+		}
+		opts.Golden = gold.hook()
+	} else if f.update {
+		return usageErr("--update needs --golden DIR")
+	}
 	isTTY := isTerminal(stderr)
 	var bar *progress
 	if isTTY && f.format == "human" {
@@ -176,6 +189,10 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	if err := writeReport(stdout, rep, f, isTerminal(stdout)); err != nil {
 		return err
 	}
+	var goldErr error
+	if gold != nil {
+		goldErr = gold.finish(stdout, rep)
+	}
 	if rep.Shared() {
 		fmt.Fprintf(stdout, "cleanup: removed %d keys of this run; database size %d before, %d after\n",
 			rep.KeysRemoved, rep.DBSize[0], rep.DBSize[1])
@@ -192,7 +209,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	case rep.Failed():
 		return &exitError{exitFindings, errSilent}
 	}
-	return nil
+	return goldErr
 }
 
 func spawnedLog(t target) string {

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/respcheck/respcheck/runner/bench"
+)
+
+type benchFlags struct {
+	addr      string
+	url       string
+	user      string
+	serverBin string
+	server    string
+	proto     string
+	trials    int
+	warmup    int
+	quick     bool
+	format    string
+	out       string
+	chart     string
+	timeout   time.Duration
+	// trialsSet and warmupSet: the flag was given (--quick does not
+	// override it).
+	trialsSet, warmupSet bool
+}
+
+func newBenchCmd() *cobra.Command {
+	var f benchFlags
+	cmd := &cobra.Command{
+		Use:   "bench [flags]",
+		Short: "Measure conditional overwrites, DIGEST, INCR+EXPIRE and batch writes",
+		Long: `Bench times the seed articles' experiments against one server, as
+repeatable measurements (never pass or fail):
+
+  - a conditional overwrite by value size (100 B, 10 KB, 100 KB, 1 MB):
+    GET then SET, a Lua compare-and-set, and SET IFDEQ with a digest held
+    client-side, with the bytes each sends and receives;
+  - DIGEST latency by value size (100 B to 10 MB);
+  - a rate limiter's INCR and EXPIRE: blocking, pipelined, one Lua script,
+    and INCREX;
+  - the per-item cost of SET and HSET against MSET and HMSET by batch size
+    (1, 2, 10, 100, 1000).
+
+A method the server lacks is reported as "not supported by this server".
+Each cell is the median and the p10-p90 spread of --trials timed trials after
+--warmup untimed ones. The target flags are those of run; with none,
+respcheck starts a throwaway server.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f.trialsSet, f.warmupSet = cmd.Flags().Changed("trials"), cmd.Flags().Changed("warmup")
+			return runBench(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.addr, "addr", "", "target server `host:port`")
+	fl.StringVarP(&f.url, "url", "u", "", "target server as redis://[user:pass@]host:port[/db] (default $REDIS_URL)")
+	fl.StringVar(&f.user, "user", "", "ACL user name (password from $REDISCLI_AUTH)")
+	fl.StringVar(&f.serverBin, "server-bin", "", "start this redis-server or valkey-server `binary` as the throwaway target")
+	fl.StringVar(&f.server, "server", "", "start this installed build (e.g. redis-8.6.3) as the throwaway target")
+	fl.StringVar(&f.proto, "proto", "2", "protocol of the connection: 2 or 3")
+	fl.IntVar(&f.trials, "trials", 50, "timed trials per cell")
+	fl.IntVar(&f.warmup, "warmup", 5, "untimed trials before them")
+	fl.BoolVar(&f.quick, "quick", false, "few trials (5 after 1 warm-up, unless --trials or --warmup is given): a smoke run")
+	fl.StringVar(&f.format, "format", "text", "output format: text or json")
+	fl.StringVarP(&f.out, "out", "o", "", "write the output to `file` instead of stdout")
+	fl.StringVar(&f.chart, "chart", "", "also draw the tables as an SVG chart in `file`")
+	fl.DurationVar(&f.timeout, "timeout", 10*time.Second, "deadline of one command")
+	cmd.Flags().SortFlags = true
+	return cmd
+}
+
+func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error {
+	if f.format != "text" && f.format != "json" {
+		return usageErr("bad --format %q: want text or json", f.format)
+	}
+	proto := 2
+	switch f.proto {
+	case "2":
+	case "3":
+		proto = 3
+	default:
+		return usageErr("bad --proto %q: want 2 or 3", f.proto)
+	}
+	if f.trials < 1 {
+		return usageErr("bad --trials %d: want 1 or more", f.trials)
+	}
+	if f.warmup < 0 {
+		return usageErr("bad --warmup %d: want 0 or more", f.warmup)
+	}
+	if f.addr != "" && f.url != "" {
+		return usageErr("--addr and -u both given: pick one")
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	t, err := resolveTarget(runFlags{addr: f.addr, url: f.url, user: f.user, serverBin: f.serverBin, server: f.server})
+	if err != nil {
+		return err
+	}
+	o := bench.Options{Username: t.username, Password: t.password, DB: t.db, Proto: proto,
+		Trials: f.trials, Warmup: f.warmup, Quick: f.quick, Timeout: f.timeout}
+	if f.quick && !f.trialsSet {
+		o.Trials = 0 // bench's quick default
+	}
+	switch {
+	case f.quick && !f.warmupSet:
+		o.Warmup = 0 // bench's quick default
+	case f.warmup == 0:
+		o.Warmup = -1 // none, as asked (0 would mean the default)
+	}
+	if t.addr == "" {
+		srv, err := spawn(ctx, f.serverBin, f.server)
+		if err != nil {
+			return serverErr(err)
+		}
+		defer srv.Stop()
+		t.addr, t.spawned = srv.Addr(), srv
+		o.ServerPID = srv.Pid()
+	}
+	o.Addr = t.addr
+	if isTerminal(stderr) {
+		o.Progress = func(title string) { fmt.Fprintf(stderr, "bench: %s...\n", title) }
+	}
+	rep, err := bench.Run(ctx, o)
+	if err != nil {
+		var te *bench.TargetError
+		if errors.As(err, &te) || ctx.Err() != nil {
+			return serverErr(fmt.Errorf("%v%s", err, spawnedLog(t)))
+		}
+		return serverErr(err)
+	}
+	var buf bytes.Buffer
+	if f.format == "json" {
+		err = rep.WriteJSON(&buf)
+	} else {
+		err = rep.WriteText(&buf)
+	}
+	if err != nil {
+		return err
+	}
+	if f.out != "" {
+		if err := os.WriteFile(f.out, buf.Bytes(), 0o644); err != nil {
+			return usageErr("%v", err)
+		}
+	} else if _, err := stdout.Write(buf.Bytes()); err != nil {
+		return err
+	}
+	if f.chart != "" {
+		var svg bytes.Buffer
+		if err := rep.WriteSVG(&svg); err != nil {
+			return err
+		}
+		if err := os.WriteFile(f.chart, svg.Bytes(), 0o644); err != nil {
+			return usageErr("%v", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"regexp"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/clients"
+)
+
+type clientsFlags struct {
+	runFlags
+	clients  string
+	split    []int
+	list     bool
+	adapters string
+}
+
+func newClientsCmd() *cobra.Command {
+	var f clientsFlags
+	cmd := &cobra.Command{
+		Use:   "clients [flags] [files or dirs...]",
+		Short: "Diff what client libraries decode against the exact reply bytes",
+		Long: `Clients replays the send steps of case files through the generic command
+APIs of client libraries (go-redis, rueidis, valkey-go, redigo, radix, and
+through adapters ioredis, node-redis, iovalkey, valkey-glide and redis-py), on
+pinned connections that mirror the cases' named connections, in every
+protocol each library supports. A recording proxy between each library and
+the server keeps the exact bytes the library received; every decoded value
+is judged against them under the library's decoding contract:
+
+  match     an acceptable decoding
+  erased    the library cannot express a distinction (simple vs blob
+            string, nil kinds, set vs array): informational
+  mismatch  a wrong value or a wrong type
+  desync    after a surprise, a canary ECHO came back wrong
+  hang      no result before the step deadline
+  crash     an exception or broken connection on a valid reply
+
+Raw and push steps are not sent through libraries. External adapters are
+installed by scripts/install-clients.sh; missing ones are left out with a
+note (use --clients to require one).
+
+Exit status: 0 no finding, 1 a mismatch, desync, hang or crash, 2 usage or
+case-file error, 3 the server could not be reached or started.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runClients(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), f, args)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.addr, "addr", "", "target server `host:port`")
+	fl.StringVarP(&f.url, "url", "u", "", "target server as redis://host:port (default $REDIS_URL)")
+	fl.StringVar(&f.serverBin, "server-bin", "", "start this redis-server or valkey-server `binary` as the throwaway target")
+	fl.StringVar(&f.server, "server", "", "start this installed build (e.g. redis-8.6.3) as the throwaway target")
+	fl.StringVar(&f.proto, "proto", "both", "protocols to run: 2, 3 or both")
+	fl.StringVar(&f.run, "run", "", "run only cases whose file/name matches this `regexp`")
+	fl.IntVar(&f.jobs, "jobs", 0, "(client, case) pairs run at once (0: the number of CPUs)")
+	fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "deadline of one library call (verdict hang)")
+	fl.StringVar(&f.format, "format", "human", "report format: human, json or junit")
+	fl.StringVarP(&f.out, "out", "o", "", "write the report to `file` (a human summary still goes to stdout)")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "show every step of non-matching results and the wire (handshakes, pushes)")
+	fl.StringVar(&f.runID, "run-id", "", "key-name salt (default: random against --addr/-u, fixed for a throwaway server)")
+	fl.StringVar(&f.clients, "clients", "all", "comma-separated libraries: "+"go-redis, go-redis-typed, rueidis, valkey-go, redigo, radix, ioredis, node-redis, iovalkey, valkey-glide, redis-py (or redis-py-4.3.4, redis-py-6.4.0)")
+	fl.IntSliceVar(&f.split, "split", nil, "proxy fault: split every server→client frame at these byte `offsets`")
+	fl.BoolVar(&f.list, "list-clients", false, "list the available clients and exit")
+	fl.StringVar(&f.adapters, "adapters", "", "the adapters `directory` (default: ./adapters or $RESPCHECK_ADAPTERS)")
+	return cmd
+}
+
+func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, paths []string) error {
+	protos, err := parseProto(f.proto)
+	if err != nil {
+		return err
+	}
+	var runRE *regexp.Regexp
+	if f.run != "" {
+		if runRE, err = regexp.Compile(f.run); err != nil {
+			return usageErr("bad --run: %v", err)
+		}
+	}
+	switch f.format {
+	case "human", "json", "junit":
+	default:
+		return usageErr("bad --format %q: want human, json or junit", f.format)
+	}
+	if f.addr != "" && f.url != "" {
+		return usageErr("--addr and -u both given: pick one")
+	}
+	all, notes := clients.Available(f.adapters)
+	if f.list {
+		for _, d := range all {
+			fmt.Fprintf(stdout, "%-16s %-10s RESP%v\n", d.Library(), d.Version(), d.Protos())
+		}
+		for _, n := range notes {
+			fmt.Fprintln(stdout, "unavailable: "+n)
+		}
+		return nil
+	}
+	drivers, err := clients.Select(all, f.clients)
+	if err != nil {
+		for _, n := range notes {
+			fmt.Fprintln(stderr, "respcheck: "+n)
+		}
+		return usageErr("%v", err)
+	}
+	if f.clients == "" || f.clients == "all" {
+		for _, n := range notes {
+			fmt.Fprintln(stderr, "respcheck: note: "+n)
+		}
+	}
+	defer clients.CloseDrivers(drivers)
+	files, err := loadFiles(paths)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	t, err := resolveTarget(f.runFlags)
+	if err != nil {
+		return err
+	}
+	external := t.addr != ""
+	if t.password != "" || t.db != 0 {
+		return usageErr("clients does not support AUTH or SELECT yet: use a server without a password, database 0")
+	}
+	if !external {
+		srv, err := spawn(ctx, f.serverBin, f.server)
+		if err != nil {
+			return serverErr(err)
+		}
+		defer srv.Stop()
+		t.addr, t.spawned = srv.Addr(), srv
+	}
+	runID := f.runID
+	if runID == "" && external {
+		runID = runner.NewRunID()
+	}
+	rep, err := clients.Run(ctx, files, clients.Options{Addr: t.addr, Drivers: drivers, Protos: protos,
+		Run: runRE, StepTimeout: f.timeout, RunID: runID, Jobs: f.jobs, Fault: clients.Fault{Split: f.split}})
+	if err != nil {
+		var te *runner.TargetError
+		if errors.As(err, &te) {
+			return serverErr(fmt.Errorf("%v%s", err, spawnedLog(t)))
+		}
+		return err
+	}
+	var buf bytes.Buffer
+	switch f.format {
+	case "json":
+		err = clients.JSON(&buf, rep)
+	case "junit":
+		err = clients.JUnit(&buf, rep)
+	default:
+		err = clients.Human(&buf, rep, clients.HumanOptions{Verbose: f.verbose})
+	}
+	if err != nil {
+		return err
+	}
+	if f.out == "" {
+		stdout.Write(buf.Bytes())
+	} else {
+		if err := os.WriteFile(f.out, buf.Bytes(), 0o644); err != nil {
+			return usageErr("%v", err)
+		}
+		if f.format != "human" {
+			clients.Human(stdout, rep, clients.HumanOptions{Verbose: f.verbose})
+		}
+	}
+	switch {
+	case ctx.Err() != nil:
+		return &exitError{exitServer, errors.New("interrupted")}
+	case rep.Failed():
+		return &exitError{exitFindings, errSilent}
+	}
+	return nil
+}

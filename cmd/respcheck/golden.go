@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/golden"
+)
+
+// goldenRun is run --golden DIR [--update]: it compares the run with the
+// goldens of DIR, or (update) rewrites the goldens that changed.
+type goldenRun struct {
+	dir     *golden.Dir
+	update  bool
+	checker *golden.Checker
+	files   []*cases.File
+}
+
+func openGolden(dir string, update bool, files []*cases.File) (*goldenRun, error) {
+	d, err := golden.Load(dir)
+	if err != nil {
+		if !update {
+			return nil, usageErr("--golden: %v", err)
+		}
+		d = &golden.Dir{Path: dir, Files: map[string]*golden.File{}}
+	}
+	g := &goldenRun{dir: d, update: update, files: files}
+	g.checker = golden.NewChecker(d, files)
+	return g, nil
+}
+
+// hook returns the runner's golden hook: none when updating (every reply is
+// accepted and recorded).
+func (g *goldenRun) hook() runner.GoldenChecker {
+	if g.update {
+		return nil
+	}
+	return g.checker
+}
+
+// finish prints the golden summary, or writes the updated goldens. Its error
+// is the exit status for stale or missing goldens (2) when the run itself
+// found nothing.
+func (g *goldenRun) finish(w io.Writer, rep *runner.Report) error {
+	if g.update {
+		return g.write(w, rep)
+	}
+	compared, volatile, differ := g.checker.Counts()
+	fmt.Fprintf(w, "golden %s (%s): %d steps compared byte for byte, %d volatile steps checked by their expectation, %d differ\n",
+		g.dir.Path, g.dir.Server.Name(), compared, volatile, differ)
+	if rep.Server.Family != g.dir.Server.Family || rep.Server.Version != g.dir.Server.Version {
+		fmt.Fprintf(w, "golden: note: recorded on %s, the target is %s %s\n", g.dir.Server.Name(), rep.Server.Family, rep.Server.Version)
+	}
+	problems := g.checker.Problems()
+	for _, p := range problems {
+		fmt.Fprintln(w, "golden: "+p)
+	}
+	if differ > 0 || len(problems) > 0 {
+		fmt.Fprintf(w, "golden: to accept the server's replies as the new goldens: respcheck run --golden %s --update (same target and files)\n", g.dir.Path)
+	}
+	if len(problems) > 0 {
+		return &exitError{exitUsage, fmt.Errorf("%d stale or missing goldens in %s (not server failures)", len(problems), g.dir.Path)}
+	}
+	return nil
+}
+
+func (g *goldenRun) write(w io.Writer, rep *runner.Report) error {
+	fresh := golden.FromReport(rep, g.files, "recorded")
+	n := 0
+	for _, f := range fresh {
+		m := golden.Merge(g.dir.Files[f.Base()], f)
+		if m == nil {
+			continue
+		}
+		path := filepath.Join(g.dir.Path, f.Base()+golden.Ext)
+		if changed, err := golden.Write(path, m.Marshal()); err != nil {
+			return &exitError{exitUsage, err}
+		} else if changed {
+			n++
+			fmt.Fprintf(w, "golden: updated %s\n", path)
+		}
+	}
+	fmt.Fprintf(w, "golden: %d files updated in %s\n", n, g.dir.Path)
+	return nil
+}

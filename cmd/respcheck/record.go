@@ -1,0 +1,215 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/golden"
+	"github.com/respcheck/respcheck/runner/report"
+)
+
+type recordFlags struct {
+	runFlags
+	dir    string
+	passes int
+}
+
+func newRecordCmd() *cobra.Command {
+	var f recordFlags
+	cmd := &cobra.Command{
+		Use:   "record --out DIR [flags] [files or dirs...]",
+		Short: "Record the exact bytes a server sends for every case (goldens)",
+		Long: `Record runs case files (by default the bundled suite) against a target, like
+run, and writes one golden file per case file into DIR: DIR/<file>.golden
+holds, for every case, protocol (RESP2 then RESP3) and step, the exact bytes
+sent, the exact reply and any out-of-band pushes, escaped so a diff is
+readable (a file whose only changes are in volatile steps is kept as it is); DIR/_server.golden holds the server's identity and its replies to
+HELLO 2 and HELLO 3. Key prefixes are stored as rc:{________}:, so a golden
+compares with runs of any run id. See "go doc ./runner/golden" for the format.
+
+The suite runs --passes times (each on a fresh throwaway server when
+respcheck starts it); a step whose reply differs between passes is marked
+volatile and later compared by its case expectation only.
+
+Use the goldens with "respcheck run --golden DIR", "respcheck diff" and
+"respcheck serve". A file is rewritten only when its content changed.
+Exit status: 0 recorded, 1 some case could not be judged (an error; the
+goldens are written anyway), 2 usage or case-file error, 3 server problem.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRecord(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), f, args)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.dir, "out", "", "write the goldens into this `directory` (required), e.g. testdata/golden/redis-7.0.15")
+	fl.IntVar(&f.passes, "passes", 2, "run the suite this many times; steps whose replies differ are marked volatile")
+	fl.StringVar(&f.addr, "addr", "", "target server `host:port`")
+	fl.StringVarP(&f.url, "url", "u", "", "target server as redis://[user:pass@]host:port[/db] (default $REDIS_URL)")
+	fl.StringVar(&f.user, "user", "", "ACL user name (password from $REDISCLI_AUTH)")
+	fl.StringVar(&f.serverBin, "server-bin", "", "start this redis-server or valkey-server `binary` as the throwaway target")
+	fl.StringVar(&f.server, "server", "", "start this installed build (e.g. redis-8.6.3) as the throwaway target")
+	fl.StringVar(&f.proto, "proto", "both", "protocols to record: 2, 3 or both")
+	fl.StringVar(&f.run, "run", "", "record only cases whose file/name matches this `regexp` (the goldens then hold only those)")
+	fl.StringSliceVar(&f.tags, "tags", nil, "record only cases with one of these tags")
+	fl.IntVar(&f.jobs, "jobs", 0, "cases run at once (0: the number of CPUs)")
+	fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "deadline of one step")
+	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "against --addr/-u, also record cases that reach beyond the run's keys")
+	fl.StringVar(&f.passwordFile, "password-file", "", "read the password from this `file` (first line) instead of $REDISCLI_AUTH")
+	f.tls.register(fl)
+	return cmd
+}
+
+func runRecord(ctx context.Context, stdout, stderr io.Writer, f recordFlags, paths []string) error {
+	if f.dir == "" {
+		return usageErr("record needs --out DIR")
+	}
+	if f.passes < 1 {
+		return usageErr("bad --passes %d: want 1 or more", f.passes)
+	}
+	protos, err := parseProto(f.proto)
+	if err != nil {
+		return err
+	}
+	var runRE *regexp.Regexp
+	if f.run != "" {
+		if runRE, err = regexp.Compile(f.run); err != nil {
+			return usageErr("bad --run: %v", err)
+		}
+	}
+	if f.jobs <= 0 {
+		f.jobs = runtime.NumCPU()
+	}
+	files, err := loadFiles(paths)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	t, err := resolveTarget(f.runFlags)
+	if err != nil {
+		return err
+	}
+	external := t.addr != ""
+
+	var first []*golden.File
+	var srv golden.Server
+	var nErr int
+	for pass := 1; pass <= f.passes; pass++ {
+		rep, hello, err := recordPass(ctx, f, t, external, files, protos, runRE, pass == 1)
+		if err != nil {
+			return err
+		}
+		g := golden.FromReport(rep, files, "recorded")
+		if pass == 1 {
+			first, srv = g, hello
+			srv.Family, srv.Version, srv.RedisVersion = rep.Server.Family, rep.Server.Version, rep.Server.RedisVersion
+			nErr = rep.Summary.Errors
+			fmt.Fprintf(stdout, "recorded %s %s: %d passed, %d failed, %d known, %d skipped, %d errors (%.1fs)\n",
+				rep.Server.Family, rep.Server.Version, rep.Summary.Passed, rep.Summary.Failed, rep.Summary.Known,
+				rep.Summary.Skipped, rep.Summary.Errors, rep.Duration.Seconds())
+			if rep.Summary.Errors > 0 {
+				report.Human(stderr, rep, report.HumanOptions{})
+			}
+			continue
+		}
+		n := golden.MarkDiffering(first, g)
+		fmt.Fprintf(stdout, "pass %d: %d steps replied differently and are marked volatile\n", pass, n)
+	}
+	srv.Source = "recorded"
+	wrote := 0
+	for _, g := range first {
+		path := filepath.Join(f.dir, g.Base()+golden.Ext)
+		// Keep a golden whose only changes are in volatile steps, so that
+		// re-recording does not churn timings and ids.
+		if data, err := os.ReadFile(path); err == nil {
+			if old, err := golden.Parse(path, data); err == nil && golden.Merge(old, g) == nil {
+				continue
+			}
+		}
+		changed, err := golden.Write(path, g.Marshal())
+		if err != nil {
+			return &exitError{exitUsage, err}
+		}
+		if changed {
+			wrote++
+			fmt.Fprintf(stdout, "wrote %s (%d cases)\n", path, len(g.Cases))
+		}
+	}
+	sp := filepath.Join(f.dir, golden.ServerFile)
+	if changed, err := golden.Write(sp, srv.Marshal()); err != nil {
+		return &exitError{exitUsage, err}
+	} else if changed {
+		wrote++
+		fmt.Fprintf(stdout, "wrote %s\n", sp)
+	}
+	fmt.Fprintf(stdout, "%d of %d golden files changed in %s\n", wrote, len(first)+1, f.dir)
+	if nErr > 0 {
+		return &exitError{exitFindings, fmt.Errorf("%d results could not be judged (errors); their goldens stop at the error", nErr)}
+	}
+	return nil
+}
+
+// recordPass runs the files once: on a fresh throwaway server, or on the
+// external target with per-case cleanup. With hello it also records the
+// HELLO 2 and HELLO 3 replies.
+func recordPass(ctx context.Context, f recordFlags, t target, external bool, files []*cases.File,
+	protos []int, runRE *regexp.Regexp, hello bool) (*runner.Report, golden.Server, error) {
+	var srv golden.Server
+	addr := t.addr
+	if !external {
+		s, err := spawn(ctx, f.serverBin, f.server)
+		if err != nil {
+			return nil, srv, serverErr(err)
+		}
+		defer s.Stop()
+		addr = s.Addr()
+	}
+	opts := runner.Options{
+		Addr: addr, Username: t.username, Password: t.password, DB: t.db, TLS: t.tls,
+		Protos: protos, Run: runRE, Tags: f.tags, Jobs: f.jobs, StepTimeout: f.timeout,
+		Shared: true, AllowDestructive: !external || f.allowDestructive,
+	}
+	if external {
+		opts.RunID = runner.NewRunID()
+	}
+	if hello {
+		// Before the run, so that a fresh server's connection ids (in the
+		// replies) are the same from one recording to the next.
+		var err error
+		if srv.Hello2, err = golden.Hello(addr, t.tls, t.username, t.password, 2, f.timeout); err != nil {
+			return nil, srv, serverErr(err)
+		}
+		if srv.Hello3, err = golden.Hello(addr, t.tls, t.username, t.password, 3, f.timeout); err != nil || isErrorReply(srv.Hello3) {
+			srv.Hello3 = nil // a server without RESP3
+		}
+	}
+	rep, err := runner.Run(ctx, files, opts)
+	if err != nil {
+		var te *runner.TargetError
+		if errors.As(err, &te) {
+			return nil, srv, serverErr(err)
+		}
+		return nil, srv, err
+	}
+	if rep.Fault() != nil {
+		return nil, srv, serverErr(rep.Fault())
+	}
+	if ctx.Err() != nil {
+		return nil, srv, &exitError{exitInterrupted, errors.New("interrupted")}
+	}
+	return rep, srv, nil
+}
+
+func isErrorReply(b []byte) bool { return len(b) > 0 && (b[0] == '-' || b[0] == '!') }

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/respcheck/respcheck/runner/golden"
+	"github.com/respcheck/respcheck/runner/golden/replay"
+)
+
+type serveFlags struct {
+	dir        string
+	listen     string
+	proto      string
+	split      string
+	splitDelay time.Duration
+	trickle    time.Duration
+	closeAfter int
+}
+
+func newServeCmd() *cobra.Command {
+	var f serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve --golden DIR [flags]",
+		Short: "Serve recorded replies back to clients, byte for byte, with optional faults",
+		Long: `Serve listens like a Redis server and answers each command a client sends
+with the bytes recorded for that exact command in a golden directory (see
+"respcheck record"), written raw. It is for testing clients: a client library
+connected to it must decode every recorded reply.
+
+Matching: per protocol (RESP2 until the client sends HELLO 3), a command's
+bytes, with any key prefix rc:{xxxxxxxx}: read as rc:{________}:, select the
+recordings of that exact command; the first unused one of the case whose key
+prefix the client used wins, else of the case the connection last matched,
+else of any case, else the last one again. The reply's rc:{________}: is
+written back as the client's prefix. HELLO 2 and HELLO 3 get the recorded
+HELLO replies; CLIENT SETINFO and SELECT 0 get +OK and PING +PONG when not
+recorded. A command that was never recorded is a finding: it is logged (and
+named as a probable rewrite when a recorded command has the same name and
+arity) and answered with an error reply naming it.
+
+Fault modes for client tests: --split cuts every reply at byte offsets into
+separate writes, --trickle writes one byte at a time, --close-after closes the
+connection after the first N bytes of any longer reply.
+
+Exit status: 0 after Ctrl-C with no findings, 1 with findings, 2 usage.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runServe(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.dir, "golden", "", "the golden `directory` to serve (required)")
+	fl.StringVar(&f.listen, "listen", "127.0.0.1:6390", "listen on this `host:port`")
+	fl.StringVar(&f.proto, "proto-of-recording", "auto", "answer from the RESP2 or RESP3 recordings (2, 3), or follow the client's HELLO (auto)")
+	fl.StringVar(&f.split, "split", "", "write each reply in parts cut at these byte `offsets` (e.g. 1,5)")
+	fl.DurationVar(&f.splitDelay, "split-delay", 5*time.Millisecond, "pause between the parts of a split reply")
+	fl.DurationVar(&f.trickle, "trickle", 0, "write replies one byte at a time with this pause (e.g. 1ms)")
+	fl.IntVar(&f.closeAfter, "close-after", 0, "close the connection after the first N bytes of any reply longer than N")
+	return cmd
+}
+
+func parseServeOptions(f serveFlags, log io.Writer) (replay.Options, error) {
+	opt := replay.Options{SplitDelay: f.splitDelay, Trickle: f.trickle, CloseAfter: f.closeAfter}
+	switch f.proto {
+	case "auto", "":
+	case "2", "3":
+		opt.Proto, _ = strconv.Atoi(f.proto)
+	default:
+		return opt, usageErr("bad --proto-of-recording %q: want auto, 2 or 3", f.proto)
+	}
+	if f.split != "" {
+		for _, p := range strings.Split(f.split, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(p))
+			if err != nil || n <= 0 {
+				return opt, usageErr("bad --split %q: want positive byte offsets such as 1,5", f.split)
+			}
+			opt.Split = append(opt.Split, n)
+		}
+	}
+	if f.closeAfter < 0 || f.trickle < 0 {
+		return opt, usageErr("--close-after and --trickle must not be negative")
+	}
+	var mu sync.Mutex
+	opt.Logf = func(format string, a ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(log, "serve: "+format+"\n", a...)
+	}
+	return opt, nil
+}
+
+func runServe(ctx context.Context, stdout, stderr io.Writer, f serveFlags) error {
+	if f.dir == "" {
+		return usageErr("serve needs --golden DIR")
+	}
+	opt, err := parseServeOptions(f, stderr)
+	if err != nil {
+		return err
+	}
+	d, err := golden.Load(f.dir)
+	if err != nil {
+		return usageErr("--golden: %v", err)
+	}
+	srv, err := replay.New(d, opt)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	ln, err := net.Listen("tcp", f.listen)
+	if err != nil {
+		return usageErr("--listen: %v", err)
+	}
+	fmt.Fprintf(stdout, "serving %s (%s, %d golden files) on %s\n", f.dir, d.Server.Name(), len(d.Files), ln.Addr())
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		srv.Close()
+	}()
+	if err := srv.Serve(ln); err != nil && ctx.Err() == nil {
+		return serverErr(err)
+	}
+	if n := len(srv.Findings()); n > 0 {
+		return &exitError{exitFindings, fmt.Errorf("%d findings (see above)", n)}
+	}
+	return nil
+}

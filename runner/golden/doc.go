@@ -1,0 +1,66 @@
+// Package golden records the exact bytes a server sends for every step of
+// the cases (goldens), compares later runs with them, and lists the
+// differences between two recordings. respcheck record, run --golden, diff
+// and serve (package runner/golden/replay) are built on it.
+//
+// # Layout
+//
+// A golden directory holds the recording of one server build, such as
+// testdata/golden/redis-7.0.15: one DIR/<case file base>.golden per case
+// file, and DIR/_server.golden with the server's identity and its replies to
+// HELLO 2 and HELLO 3 (what respcheck serve answers a client's handshake
+// with).
+//
+// # Format
+//
+// Line-oriented text, made to be read in a diff. Every byte string is
+// written with resp.Escape (printable ASCII as is, \r \n \t \" \\ and \xNN),
+// one per line, so CR LF is never normalised by an editor or by git. Lines
+// starting with # are comments.
+//
+//	golden 1                                  format version
+//	file "suite/strings.yaml"                 the case file, as loaded
+//	sha256 2054c973...                        cases.File.Hash when recorded
+//	server redis 7.0.15
+//	source "recorded"                         or "transcribed ..." (hand-made)
+//
+//	case "SET then GET" resp2 pass            name, protocol, status [reason]
+//	  prefix "rc:{3d371a44}:"                 the case's key prefix then
+//	  step 0 send line=6                      index, action, [conn=NAME]
+//	    sent "*3\r\n$3\r\nSET\r\n$17\r\nrc:{________}:key\r\n$1\r\nv\r\n"
+//	    reply "+OK\r\n"
+//	  step 1 send line=8 volatile             [async] [volatile]
+//	    sent "*2\r\n$9\r\nCLIENT ID..."
+//	    push ">3\r\n..."                      out-of-band pushes, in order
+//	    reply ":7\r\n"
+//
+// Cases come in case file order, RESP2 before RESP3; steps in step order,
+// only those that ran (a failed or known-failing case stops at its failure;
+// a skipped case has none). Every occurrence of the case's key prefix is
+// written as Placeholder (same length, so lengths and offsets hold): a
+// golden compares with a run of any run id.
+//
+// Blobs (sent commands, replies, pushes) over InlineMax bytes are written
+// as size=N sha256=HEX head "first HeadLen bytes" instead of their bytes:
+// the suite sends and reads 1 MiB values, whose escaped text would be 4 MiB
+// of noise per step. A difference inside such a blob is reported with its
+// exact offset when it lies in the head, else as a length or hash mismatch.
+//
+// # Volatile steps
+//
+// A step is compared by its case expectation only, never byte for byte,
+// when (Volatile) the step says volatile: true, or its expectation is
+// loose by nature (any: true, or a typed value with {any}, a bare {type},
+// {match} or an unordered collection); or when the recording marked it
+// volatile: respcheck record runs the suite twice, each time on a fresh
+// server, and marks the steps whose replies differed. Every other step,
+// including steps without an expectation, must match the recorded bytes.
+//
+// # Staleness
+//
+// A golden whose sha256 is not the case file's current hash is stale: the
+// case file changed after the recording. Its cases still run against their
+// own expectations, but are not compared with it, and respcheck run
+// --golden reports it (exit status 2 when nothing else failed) rather than
+// reporting server failures.
+package golden

@@ -1,0 +1,228 @@
+package replay
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/big"
+	"net"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/golden"
+)
+
+const goldens = "../../../testdata/golden/"
+
+func start(t *testing.T, d *golden.Dir, opt Options) (*Server, string) {
+	t.Helper()
+	s, err := New(d, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ln) }()
+	t.Cleanup(func() {
+		s.Close()
+		<-done
+	})
+	// Serve installs the redcon server asynchronously; wait until it answers.
+	for i := 0; i < 100; i++ {
+		if c, err := net.Dial("tcp", ln.Addr().String()); err == nil {
+			c.Close()
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return s, ln.Addr().String()
+}
+
+// goValue is what go-redis's Do returns for a reply: its value, or
+// isErr with the error text (redis.Nil for nil replies).
+func goValue(v resp.Value) (any, string) {
+	switch v.Kind {
+	case resp.SimpleString, resp.BlobString:
+		return string(v.Str), ""
+	case resp.VerbatimString:
+		return string(v.Str), ""
+	case resp.SimpleError, resp.BlobError:
+		return nil, string(v.Str)
+	case resp.Integer:
+		return v.Int, ""
+	case resp.Double:
+		return v.Float, ""
+	case resp.Boolean:
+		return v.Bool, ""
+	case resp.BigNumber:
+		b, _ := v.BigInt()
+		return b, ""
+	case resp.NilBlobString, resp.NilArray, resp.Null:
+		return nil, "redis: nil"
+	case resp.Array, resp.Set, resp.Push:
+		out := make([]any, len(v.Elems))
+		for i, e := range v.Elems {
+			out[i] = elem(e)
+		}
+		return out, ""
+	case resp.Map:
+		m := map[any]any{}
+		for i := 0; i+1 < len(v.Elems); i += 2 {
+			m[elem(v.Elems[i])] = elem(v.Elems[i+1])
+		}
+		return m, ""
+	}
+	return fmt.Sprintf("unhandled kind %v", v.Kind), ""
+}
+
+// elem is an element of an aggregate: nils are nil, errors are redis.Error.
+func elem(v resp.Value) any {
+	x, e := goValue(v)
+	switch {
+	case e == "redis: nil":
+		return nil
+	case e != "":
+		return proto(e)
+	}
+	return x
+}
+
+type proto string
+
+// same compares a go-redis value with the expected one.
+func same(want, got any) bool {
+	switch w := want.(type) {
+	case proto:
+		err, ok := got.(error)
+		return ok && err.Error() == string(w)
+	case *big.Int:
+		g, ok := got.(*big.Int)
+		return ok && g.Cmp(w) == 0
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return false
+		}
+		for i := range w {
+			if !same(w[i], g[i]) {
+				return false
+			}
+		}
+		return true
+	case map[any]any:
+		g, ok := got.(map[any]any)
+		if !ok || len(g) != len(w) {
+			return false
+		}
+		for k, v := range w {
+			if !same(v, g[k]) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(want, got)
+}
+
+// skipCommand lists commands that change what a go-redis connection is
+// (pub/sub, protocol, connection state): not driven through Do.
+var skipCommand = map[string]bool{"SUBSCRIBE": true, "PSUBSCRIBE": true, "SSUBSCRIBE": true, "UNSUBSCRIBE": true,
+	"PUNSUBSCRIBE": true, "SUNSUBSCRIBE": true, "MONITOR": true, "QUIT": true, "RESET": true, "HELLO": true,
+	"CLIENT": true, "AUTH": true, "SELECT": true}
+
+func TestGoRedisDecodesEveryRecordedReply(t *testing.T) {
+	for _, build := range []string{"redis-7.0.15", "valkey-8.0.1", "redis-8.6.3", "valkey-9.1.2"} {
+		t.Run(build, func(t *testing.T) {
+			d, err := golden.Load(goldens + build)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, addr := start(t, d, Options{})
+			ctx := context.Background()
+			driven, skipped := 0, 0
+			for _, f := range d.Sorted() {
+				for _, c := range f.Cases {
+					clients := map[string]*redis.Client{}
+					for _, st := range c.Steps {
+						if st.Action != "send" || st.Async || st.Sent == nil || st.Reply == nil || len(st.Pushes) > 0 {
+							continue
+						}
+						sent := st.Sent.Data
+						if !st.Sent.Full() {
+							skipped++
+							continue
+						}
+						sent = bytes.ReplaceAll(sent, []byte(golden.Placeholder), []byte(c.Prefix))
+						_, cmd, err := resp.Parse(sent)
+						if err != nil {
+							t.Fatalf("%s:%d: recorded command: %v", f.Base(), st.Line, err)
+						}
+						args := make([]any, len(cmd.Elems))
+						for i, e := range cmd.Elems {
+							args[i] = string(e.Str)
+						}
+						if skipCommand[strings.ToUpper(args[0].(string))] {
+							skipped++
+							continue
+						}
+						var want resp.Value
+						if st.Reply.Full() {
+							data := bytes.ReplaceAll(st.Reply.Data, []byte(golden.Placeholder), []byte(c.Prefix))
+							if _, want, err = resp.Parse(data); err != nil {
+								t.Fatalf("%s:%d: recorded reply: %v", f.Base(), st.Line, err)
+							}
+							if want.Kind == resp.Push || want.Attr != nil {
+								skipped++
+								continue
+							}
+						}
+						if !st.Reply.Full() {
+							skipped++
+							continue
+						}
+						cl := clients[st.Conn]
+						if cl == nil {
+							cl = redis.NewClient(&redis.Options{Addr: addr, Protocol: c.Proto, PoolSize: 1, MaxRetries: -1,
+								DisableIdentity: false, ReadTimeout: 5 * time.Second})
+							defer cl.Close()
+							clients[st.Conn] = cl
+						}
+						got, err := cl.Do(ctx, args...).Result()
+						driven++
+						where := fmt.Sprintf("%s:%d [RESP%d] %q", f.Base(), st.Line, c.Proto, args)
+						if !st.Reply.Full() {
+							// The large SET before it was not driven (see TestLargeReplyRebuilt).
+							continue
+						}
+						wv, werr := goValue(want)
+						switch {
+						case werr != "":
+							if err == nil || err.Error() != werr {
+								t.Errorf("%s: got %#v, %v; want error %q", where, got, err, werr)
+							}
+						case err != nil:
+							t.Errorf("%s: got error %v; want %#v (%s)", where, err, wv, resp.Escape(st.Reply.Data))
+						case !same(wv, got):
+							t.Errorf("%s: got %#v; want %#v (%s)", where, got, wv, resp.Escape(st.Reply.Data))
+						}
+					}
+				}
+			}
+			for _, fnd := range s.Findings() {
+				t.Errorf("finding: %s", fnd)
+			}
+			t.Logf("%s: %d recorded replies decoded by go-redis, %d steps not driven", build, driven, skipped)
+			if driven < 200 {
+				t.Errorf("only %d steps driven", driven)
+			}
+		})
+	}
+}
