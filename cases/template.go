@@ -154,8 +154,15 @@ func KeyPrefix(seed string) string {
 
 // Expand returns the bytes of the template for env. Errors (an unknown
 // capture, a missing key prefix, an expansion over MaxExpand) are *Error
-// values at the template's position.
+// values at the template's position. The result of a literal template is
+// shared: callers must not modify it.
 func (t *Template) Expand(env *Env) ([]byte, error) {
+	if len(t.parts) == 1 && t.parts[0].op == opLit {
+		// A literal expands to its own bytes, shared and capped so that an
+		// append by the caller copies: callers must not modify them.
+		lit := t.parts[0].lit
+		return lit[:len(lit):len(lit)], nil
+	}
 	n, err := t.size(env)
 	if err != nil {
 		return nil, &Error{Pos: t.Pos, Msg: err.Error()}

@@ -26,6 +26,10 @@ type conn struct {
 	pushes []resp.Value // cloned
 	// pending counts async sends whose replies have not been read yet.
 	pending int
+	// wbuf is reused to encode commands.
+	wbuf []byte
+	// armed says the last write set the deadline of the next read.
+	armed bool
 }
 
 // dialer opens connections to the target with the run's credentials.
@@ -124,8 +128,11 @@ func (c *conn) roundTrip(timeout time.Duration, args ...string) (resp.Value, err
 	return c.readReply(timeout, nil)
 }
 
+// write sends b. It arms one deadline for the write and the read of its
+// reply (a single timer update per round trip).
 func (c *conn) write(timeout time.Duration, b []byte) error {
-	c.nc.SetWriteDeadline(time.Now().Add(timeout))
+	c.nc.SetDeadline(time.Now().Add(timeout))
+	c.armed = true
 	if _, err := c.w.Write(b); err != nil {
 		return err
 	}
@@ -136,7 +143,7 @@ func (c *conn) write(timeout time.Duration, b []byte) error {
 // acceptPush says the awaited reply is itself a push (SUBSCRIBE's reply in
 // RESP3 is one). The returned value is valid until the next read on c.
 func (c *conn) readReply(timeout time.Duration, acceptPush func(resp.Value) bool) (resp.Value, error) {
-	c.nc.SetReadDeadline(time.Now().Add(timeout))
+	c.arm(timeout)
 	for {
 		v, err := c.r.Read()
 		if err != nil {
@@ -158,7 +165,7 @@ func (c *conn) readPush(timeout time.Duration) (resp.Value, error) {
 		c.pushes = c.pushes[1:]
 		return v, nil
 	}
-	c.nc.SetReadDeadline(time.Now().Add(timeout))
+	c.arm(timeout)
 	v, err := c.r.Read()
 	if err != nil {
 		return resp.Value{}, err
@@ -170,6 +177,14 @@ func (c *conn) readPush(timeout time.Duration) (resp.Value, error) {
 }
 
 var errNotPush = errors.New("a reply arrived where a push was expected")
+
+// arm sets the read deadline unless the write just before armed it.
+func (c *conn) arm(timeout time.Duration) {
+	if !c.armed {
+		c.nc.SetReadDeadline(time.Now().Add(timeout))
+	}
+	c.armed = false
+}
 
 func (c *conn) close() error { return c.nc.Close() }
 

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -36,6 +37,47 @@ type caseRun struct {
 	env   *cases.Env
 	conns map[string]*conn
 	order []string
+	// mu guards conns against interrupt, which runs on another goroutine.
+	mu sync.Mutex
+	// slab holds the bytes kept in StepResults, so that keeping them costs
+	// no allocation per step.
+	slab []byte
+}
+
+// interrupt unblocks every read and write of the case at once, for a
+// cancelled run (Ctrl-C): the case ends and cleans up its keys.
+func (x *caseRun) interrupt() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, c := range x.conns {
+		c.nc.SetDeadline(time.Unix(1, 0))
+	}
+}
+
+// keep copies b for a StepResult, capped at maxKept bytes, into the case's
+// slab.
+func (x *caseRun) keep(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	b = b[:min(len(b), maxKept)]
+	if len(b) > 64<<10 {
+		return append([]byte(nil), b...)
+	}
+	if cap(x.slab)-len(x.slab) < len(b) {
+		x.slab = make([]byte, 0, max(16<<10, 2*cap(x.slab)))
+	}
+	start := len(x.slab)
+	x.slab = append(x.slab, b...)
+	return x.slab[start:len(x.slab):len(x.slab)]
+}
+
+func (x *caseRun) keepArgs(args [][]byte) [][]byte {
+	out := make([][]byte, len(args))
+	for i, a := range args {
+		out[i] = x.keep(a)
+	}
+	return out
 }
 
 func (r *run) runItem(ctx context.Context, it item) *Result {
@@ -68,6 +110,8 @@ func (r *run) runItem(ctx context.Context, it item) *Result {
 			Captures: map[string][]byte{}}}
 	res.KeyPrefix = x.env.KeyPrefix
 	defer x.close()
+	defer context.AfterFunc(ctx, x.interrupt)()
+	res.Steps = make([]StepResult, 0, len(it.c.Steps)+len(it.c.Cleanup))
 	for _, st := range it.c.Steps {
 		sr, fail, err := x.step(ctx, st)
 		res.Steps = append(res.Steps, sr)
@@ -121,7 +165,9 @@ func (x *caseRun) cleanup(ctx context.Context, res *Result) {
 			// The connection may hold unread replies or be broken: the
 			// cleanup gets a new one.
 			c.close()
+			x.mu.Lock()
 			delete(x.conns, name)
+			x.mu.Unlock()
 			x.order = slices.DeleteFunc(x.order, func(n string) bool { return n == name })
 		}
 	}
@@ -158,6 +204,7 @@ const strayGrace = 2 * time.Millisecond
 func (x *caseRun) strayReplies() *Failure {
 	for _, name := range x.order {
 		c := x.conns[name]
+		c.armed = false
 		for {
 			c.nc.SetReadDeadline(time.Now().Add(strayGrace))
 			v, err := c.r.Read()
@@ -167,7 +214,7 @@ func (x *caseRun) strayReplies() *Failure {
 			if v.Kind == resp.Push {
 				continue
 			}
-			return &Failure{Actual: keep(v.Raw), Offset: -1, Expected: "nothing more",
+			return &Failure{Actual: x.keep(v.Raw), Offset: -1, Expected: "nothing more",
 				Message: fmt.Sprintf("connection %q received a reply after the last step, to no command", name)}
 		}
 	}
@@ -263,7 +310,9 @@ func (x *caseRun) conn(ctx context.Context, name string) (*conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connection %q: %w", name, err)
 	}
+	x.mu.Lock()
 	x.conns[name] = c
+	x.mu.Unlock()
 	x.order = append(x.order, name)
 	return c, nil
 }
@@ -289,13 +338,15 @@ func (x *caseRun) step(ctx context.Context, st *cases.Step) (StepResult, *Failur
 			return sr, nil, ctx.Err()
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return sr, nil, err
+	}
 	c, err := x.conn(ctx, st.Conn)
 	if err != nil {
 		return sr, nil, err
 	}
 	// A cancelled run (Ctrl-C) unblocks a read or write at once, so the
 	// case can end and clean up its keys.
-	defer context.AfterFunc(ctx, func() { c.nc.SetDeadline(time.Unix(1, 0)) })()
 	var exp *cases.Expect
 	if len(st.Expect) > 0 {
 		var ok bool
@@ -312,12 +363,14 @@ func (x *caseRun) step(ctx context.Context, st *cases.Step) (StepResult, *Failur
 				return sr, nil, err
 			}
 		}
-		sr.Args = keepArgs(args)
-		sr.Sent, sr.SentSize, err = c.writeCommand(timeout, args)
+		sr.Args = x.keepArgs(args)
+		var sent []byte
+		sent, sr.SentSize, err = c.writeCommand(timeout, args)
+		sr.Sent = x.keep(sent)
 		// Passwords never reach a report, a golden or a log.
 		if shown, secret := redacted(args); secret {
-			sr.Args = keepArgs(shown)
-			sr.Sent = keep(resp.AppendCommand(nil, shown...))
+			sr.Args = x.keepArgs(shown)
+			sr.Sent = x.keep(resp.AppendCommand(nil, shown...))
 		}
 		if sr.SentSize > maxKept {
 			sr.SentSHA256 = commandSHA256(args, x.env.KeyPrefix)
@@ -327,7 +380,7 @@ func (x *caseRun) step(ctx context.Context, st *cases.Step) (StepResult, *Failur
 		if b, err = st.Raw.Expand(x.env); err != nil {
 			return sr, nil, err
 		}
-		sr.Sent, sr.SentSize = keep(redactRaw(b)), len(b)
+		sr.Sent, sr.SentSize = x.keep(redactRaw(b)), len(b)
 		if len(b) > maxKept {
 			sr.SentSHA256 = hexSHA256(b, x.env.KeyPrefix)
 		}
@@ -349,7 +402,7 @@ func (x *caseRun) step(ctx context.Context, st *cases.Step) (StepResult, *Failur
 	if st.Action == cases.ActPush {
 		v, err = c.readPush(timeout)
 		if errors.Is(err, errNotPush) {
-			sr.Reply = keep(v.Raw)
+			sr.Reply = x.keep(v.Raw)
 			return sr, &Failure{Actual: sr.Reply, Offset: -1, Expected: "a push frame",
 				Message: "want a push frame, got a reply (" + v.Kind.String() + ")"}, nil
 		}
@@ -357,13 +410,13 @@ func (x *caseRun) step(ctx context.Context, st *cases.Step) (StepResult, *Failur
 		before := len(c.pushes)
 		v, err = c.readReply(timeout, pushAccepter(exp, x.env))
 		for _, p := range c.pushes[before:] {
-			sr.Pushes = append(sr.Pushes, keep(p.Raw))
+			sr.Pushes = append(sr.Pushes, x.keep(p.Raw))
 		}
 	}
 	if err != nil {
 		return sr, nil, fmt.Errorf("read: %w", err)
 	}
-	sr.Reply, sr.ReplySize = keep(v.Raw), len(v.Raw)
+	sr.Reply, sr.ReplySize = x.keep(v.Raw), len(v.Raw)
 	if len(v.Raw) > maxKept {
 		sr.ReplySHA256 = hexSHA256(v.Raw, x.env.KeyPrefix)
 	}
@@ -432,11 +485,12 @@ func (c *conn) writeCommand(timeout time.Duration, args [][]byte) ([]byte, int, 
 		size += len(a) + 16
 	}
 	if size <= maxKept {
-		b := resp.AppendCommand(make([]byte, 0, size), args...)
-		return b, len(b), c.write(timeout, b)
+		c.wbuf = resp.AppendCommand(c.wbuf[:0], args...)
+		return c.wbuf, len(c.wbuf), c.write(timeout, c.wbuf)
 	}
 	total := 0
-	c.nc.SetWriteDeadline(time.Now().Add(timeout))
+	c.nc.SetDeadline(time.Now().Add(timeout))
+	c.armed = true
 	kept := make([]byte, 0, 4096)
 	w := c.w
 	var err error
@@ -459,20 +513,4 @@ func (c *conn) writeCommand(timeout time.Duration, args [][]byte) ([]byte, int, 
 		err = w.Flush()
 	}
 	return kept, total, err
-}
-
-// keep copies b for a StepResult, capped at maxKept bytes.
-func keep(b []byte) []byte {
-	if b == nil {
-		return nil
-	}
-	return append([]byte(nil), b[:min(len(b), maxKept)]...)
-}
-
-func keepArgs(args [][]byte) [][]byte {
-	out := make([][]byte, len(args))
-	for i, a := range args {
-		out[i] = keep(a)
-	}
-	return out
 }
