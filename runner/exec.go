@@ -39,9 +39,10 @@ type caseRun struct {
 	order []string
 	// mu guards conns against interrupt, which runs on another goroutine.
 	mu sync.Mutex
-	// slab holds the bytes kept in StepResults, so that keeping them costs
-	// no allocation per step.
-	slab []byte
+	// slab and argSlab hold the bytes and argument lists kept in
+	// StepResults, so that keeping them costs no allocation per step.
+	slab    []byte
+	argSlab [][]byte
 }
 
 // interrupt unblocks every read and write of the case at once, for a
@@ -73,11 +74,14 @@ func (x *caseRun) keep(b []byte) []byte {
 }
 
 func (x *caseRun) keepArgs(args [][]byte) [][]byte {
-	out := make([][]byte, len(args))
-	for i, a := range args {
-		out[i] = x.keep(a)
+	if cap(x.argSlab)-len(x.argSlab) < len(args) {
+		x.argSlab = make([][]byte, 0, max(256, len(args)))
 	}
-	return out
+	start := len(x.argSlab)
+	for _, a := range args {
+		x.argSlab = append(x.argSlab, x.keep(a))
+	}
+	return x.argSlab[start:len(x.argSlab):len(x.argSlab)]
 }
 
 func (r *run) runItem(ctx context.Context, it item) *Result {
