@@ -1,9 +1,11 @@
 package cases
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -173,6 +175,97 @@ func (t *Template) Expand(env *Env) ([]byte, error) {
 		return nil, &Error{Pos: t.Pos, Msg: err.Error()}
 	}
 	return buf, nil
+}
+
+// Equal reports whether the expansion of t for env equals b. Generated
+// parts ({gen:random}, {gen:repeat}) are compared piece by piece, so a
+// 64 MiB expectation costs no 64 MiB buffer. Errors are those of Expand.
+func (t *Template) Equal(env *Env, b []byte) (bool, error) {
+	n, err := t.size(env)
+	if err != nil {
+		return false, &Error{Pos: t.Pos, Msg: err.Error()}
+	}
+	if n != int64(len(b)) {
+		return false, nil
+	}
+	for _, p := range t.parts {
+		var ok bool
+		switch p.op {
+		case opRandom:
+			ok, b = equalRandom(p, b)
+		case opRepeat:
+			var unit []byte
+			if unit, err = p.arg.appendTo(nil, env); err != nil {
+				return false, &Error{Pos: t.Pos, Msg: err.Error()}
+			}
+			ok = true
+			for i := int64(0); i < p.n && ok; i++ {
+				ok = bytes.HasPrefix(b, unit)
+				b = b[len(unit):]
+			}
+		default:
+			var piece []byte
+			if piece, err = (&Template{parts: []part{p}}).appendTo(nil, env); err != nil {
+				return false, &Error{Pos: t.Pos, Msg: err.Error()}
+			}
+			ok = bytes.HasPrefix(b, piece)
+			b = b[len(piece):]
+		}
+		if !ok {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// WriteTo writes the expansion of t for env to w, generating
+// {gen:random} and {gen:repeat} parts in small chunks, so a 64 MiB argument
+// is sent without a 64 MiB buffer. It returns the bytes written.
+func (t *Template) WriteTo(env *Env, w io.Writer) (int64, error) {
+	var total int64
+	for _, p := range t.parts {
+		var err error
+		var n int
+		switch p.op {
+		case opRandom:
+			r := splitmix{p.seed}
+			var chunk [8 << 10]byte
+			for left := int(p.n); left > 0 && err == nil; {
+				k := min(left, len(chunk))
+				r.fill(chunk[:k])
+				n, err = w.Write(chunk[:k])
+				total += int64(n)
+				left -= k
+			}
+		default:
+			var piece []byte
+			if piece, err = (&Template{parts: []part{p}}).appendTo(nil, env); err != nil {
+				return total, &Error{Pos: t.Pos, Msg: err.Error()}
+			}
+			n, err = w.Write(piece)
+			total += int64(n)
+		}
+		if err != nil {
+			return total, err
+		}
+	}
+	return total, nil
+}
+
+// equalRandom compares the start of b with a {gen:random} part in 8 KiB
+// chunks and returns the rest of b.
+func equalRandom(p part, b []byte) (bool, []byte) {
+	r := splitmix{p.seed}
+	var chunk [8 << 10]byte
+	for left := int(p.n); left > 0; {
+		k := min(left, len(chunk))
+		r.fill(chunk[:k])
+		if !bytes.Equal(chunk[:k], b[:k]) {
+			return false, b
+		}
+		b, left = b[k:], left-k
+	}
+	return true, b
 }
 
 // ExpandString is Expand returning a string.

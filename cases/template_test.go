@@ -300,3 +300,52 @@ func BenchmarkExpandRandom64MiB(b *testing.B) {
 		}
 	}
 }
+
+func TestTemplateEqual(t *testing.T) {
+	env := &Env{KeyPrefix: "rc:{abcd1234}:", Captures: map[string][]byte{"c": []byte("xy")}}
+	for _, src := range []string{
+		"", "plain", "{key}:{cap:c}", "$1048576\r\n{gen:random:1MiB}\r\n", "{gen:random:100003:9}",
+		"<{gen:repeat:1000:ab{cap:c}}>", "{len:{gen:random:1MiB}}{xxh3:abc}{add:1:41}{id}",
+	} {
+		tmpl, err := ParseTemplate(Pos{}, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := tmpl.Expand(env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := tmpl.Equal(env, want); !ok || err != nil {
+			t.Errorf("%.40q: Equal(own expansion) = %v, %v", src, ok, err)
+		}
+		for _, i := range []int{0, len(want) / 2, len(want) - 1} {
+			if len(want) == 0 {
+				break
+			}
+			bad := append([]byte(nil), want...)
+			bad[i] ^= 1
+			if ok, _ := tmpl.Equal(env, bad); ok {
+				t.Errorf("%.40q: Equal ignores a change at byte %d", src, i)
+			}
+		}
+		if ok, _ := tmpl.Equal(env, append(want, 'x')); ok {
+			t.Errorf("%.40q: Equal ignores an extra byte", src)
+		}
+	}
+}
+
+func TestTemplateWriteTo(t *testing.T) {
+	env := &Env{KeyPrefix: "rc:{abcd1234}:", Captures: map[string][]byte{"c": []byte("xy")}}
+	for _, src := range []string{"", "{key}:{cap:c}", "<{gen:random:100003:9}>", "{gen:repeat:3:a{cap:c}}{len:abc}"} {
+		tmpl, err := ParseTemplate(Pos{}, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := tmpl.Expand(env)
+		var buf bytes.Buffer
+		n, err := tmpl.WriteTo(env, &buf)
+		if err != nil || n != int64(len(want)) || !bytes.Equal(buf.Bytes(), want) {
+			t.Errorf("%q: WriteTo wrote %d bytes (%v), differing from Expand", src, n, err)
+		}
+	}
+}

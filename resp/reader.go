@@ -30,6 +30,8 @@ type Reader struct {
 const (
 	minBuf  = 4096
 	minRead = 1024
+	// maxSpare is the largest old buffer kept for reuse after a growth.
+	maxSpare = 1 << 20
 )
 
 // NewReader returns a Reader decoding frames from r with DefaultLimits.
@@ -125,7 +127,7 @@ func (r *Reader) fill(p *parser, end int) error {
 			return err
 		}
 		if cap(p.buf)-len(p.buf) < minRead {
-			r.grow(p)
+			r.grow(p, end)
 		}
 		free := p.buf[len(p.buf):cap(p.buf)]
 		n, err := r.rd.Read(free)
@@ -146,11 +148,26 @@ func (r *Reader) fill(p *parser, end int) error {
 }
 
 // grow relocates the current frame (p.buf) to the start of a buffer at
-// least twice its length. The old buffer is not reused while the frame is
-// being decoded, since already decoded values alias it.
-func (r *Reader) grow(p *parser) {
+// least twice its length (8x past 1 MiB when the frame needs more), but no
+// larger than end (the bytes the frame is
+// known to need, within the limits) when that is less: a 64 MiB blob string
+// ends in a 64 MiB buffer, not a 128 MiB one. Growth follows the bytes that
+// arrive, so a declared length alone never allocates. The old buffer is not
+// reused while the frame is being decoded, since already decoded values
+// alias it; a large one is left to the garbage collector rather than kept
+// as the spare.
+func (r *Reader) grow(p *parser, end int) {
 	n := len(p.buf)
 	target := max(2*n, minBuf)
+	if end > n {
+		// A frame known to need far more than has arrived (a large blob
+		// string) grows 8x at a time: fewer copies and less memory left
+		// behind, still bounded by the bytes that actually arrived.
+		if n >= 1<<20 {
+			target = 8 * n
+		}
+		target = min(target, max(end, n+minRead))
+	}
 	var nb []byte
 	if !r.tainted && cap(r.spare) >= target {
 		nb = r.spare[:n]
@@ -158,7 +175,10 @@ func (r *Reader) grow(p *parser) {
 		nb = make([]byte, n, max(target, cap(r.mem)))
 	}
 	copy(nb, p.buf)
-	r.spare = r.mem[:0]
+	r.spare = nil
+	if cap(r.mem) <= maxSpare {
+		r.spare = r.mem[:0]
+	}
 	r.tainted = true
 	r.off += int64(r.r)
 	r.r = 0

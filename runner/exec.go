@@ -1,9 +1,14 @@
 package runner
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -361,6 +366,14 @@ func (x *caseRun) step(ctx context.Context, st *cases.Step) (StepResult, *Failur
 	}
 	switch st.Action {
 	case cases.ActSend:
+		var big bool
+		if big, err = x.bigCommand(st); err != nil {
+			return sr, nil, err
+		}
+		if big {
+			sr.Args, sr.Sent, sr.SentSize, sr.SentSHA256, err = x.streamCommand(c, timeout, st)
+			break
+		}
 		args := make([][]byte, len(st.Send))
 		for i, t := range st.Send {
 			if args[i], err = t.Expand(x.env); err != nil {
@@ -375,9 +388,6 @@ func (x *caseRun) step(ctx context.Context, st *cases.Step) (StepResult, *Failur
 		if shown, secret := redacted(args); secret {
 			sr.Args = x.keepArgs(shown)
 			sr.Sent = x.keep(resp.AppendCommand(nil, shown...))
-		}
-		if sr.SentSize > maxKept {
-			sr.SentSHA256 = commandSHA256(args, x.env.KeyPrefix)
 		}
 	case cases.ActRaw:
 		var b []byte
@@ -474,7 +484,9 @@ func pushAccepter(e *cases.Expect, env *cases.Env) func(resp.Value) bool {
 			return func(resp.Value) bool { return true }
 		}
 	case cases.ExpectBytes:
-		if b, err := e.Bytes.Expand(env); err == nil && len(b) > 0 && (b[0] == '>' || b[0] == '|') {
+		// The first byte of the source says it (a template function cannot
+		// start a RESP frame in practice), without expanding the template.
+		if src := e.Bytes.Source(); src != "" && (src[0] == '>' || src[0] == '|') {
 			return func(resp.Value) bool { return true }
 		}
 	}
@@ -484,37 +496,94 @@ func pushAccepter(e *cases.Expect, env *cases.Env) func(resp.Value) bool {
 // writeCommand sends args as an array of blob strings, streaming large
 // arguments straight to the socket, and returns the bytes kept for reports.
 func (c *conn) writeCommand(timeout time.Duration, args [][]byte) ([]byte, int, error) {
-	size := 16
-	for _, a := range args {
-		size += len(a) + 16
+	c.wbuf = resp.AppendCommand(c.wbuf[:0], args...)
+	return c.wbuf, len(c.wbuf), c.write(timeout, c.wbuf)
+}
+
+// bigCommand reports whether a send step's command is larger than maxKept
+// and so is streamed (streamCommand) rather than built in memory.
+func (x *caseRun) bigCommand(st *cases.Step) (bool, error) {
+	var total int64
+	for i := range st.Send {
+		n, err := st.Send[i].Size(x.env)
+		if err != nil {
+			return false, err
+		}
+		total += n + 16
 	}
-	if size <= maxKept {
-		c.wbuf = resp.AppendCommand(c.wbuf[:0], args...)
-		return c.wbuf, len(c.wbuf), c.write(timeout, c.wbuf)
-	}
-	total := 0
+	return total > maxKept, nil
+}
+
+// streamCommand sends a large command as an array of blob strings,
+// generating each argument straight onto the socket (a 64 MiB generated
+// value costs no 64 MiB buffer). It returns the argument prefixes and the
+// first 4 KiB of the command for reports, the command's size, and its
+// SHA-256 with the key prefix normalised (for goldens).
+func (x *caseRun) streamCommand(c *conn, timeout time.Duration, st *cases.Step) (args [][]byte, kept []byte, size int, sum string, err error) {
 	c.nc.SetDeadline(time.Now().Add(timeout))
 	c.armed = true
-	kept := make([]byte, 0, 4096)
-	w := c.w
-	var err error
-	put := func(b []byte) {
-		if err == nil {
-			_, err = w.Write(b)
+	h := sha256.New()
+	head := &capWriter{max: 4096}
+	out := &countWriter{w: io.MultiWriter(c.w, &prefixHasher{h: h, prefix: []byte(x.env.KeyPrefix)}, head)}
+	fmt.Fprintf(out, "*%d\r\n", len(st.Send))
+	for i := range st.Send {
+		t := &st.Send[i]
+		n, err := t.Size(x.env)
+		if err != nil {
+			return nil, nil, 0, "", err
 		}
-		total += len(b)
-		if room := 4096 - len(kept); room > 0 {
-			kept = append(kept, b[:min(room, len(b))]...)
+		fmt.Fprintf(out, "$%d\r\n", n)
+		argHead := &capWriter{max: 4096}
+		if _, err := t.WriteTo(x.env, io.MultiWriter(out, argHead)); err != nil {
+			return nil, nil, 0, "", err
 		}
+		io.WriteString(out, "\r\n")
+		args = append(args, x.keep(argHead.b))
 	}
-	put([]byte("*" + strconv.Itoa(len(args)) + "\r\n"))
-	for _, a := range args {
-		put([]byte("$" + strconv.Itoa(len(a)) + "\r\n"))
-		put(a)
-		put([]byte("\r\n"))
+	if err := c.w.Flush(); err != nil {
+		return nil, nil, 0, "", err
 	}
-	if err == nil {
-		err = w.Flush()
+	return args, x.keep(head.b), out.n, hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// capWriter keeps the first max bytes written to it.
+type capWriter struct {
+	b   []byte
+	max int
+}
+
+func (w *capWriter) Write(p []byte) (int, error) {
+	if room := w.max - len(w.b); room > 0 {
+		w.b = append(w.b, p[:min(room, len(p))]...)
 	}
-	return kept, total, err
+	return len(p), nil
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int
+}
+
+func (w *countWriter) Write(p []byte) (int, error) {
+	n, err := w.w.Write(p)
+	w.n += n
+	return n, err
+}
+
+// prefixHasher hashes what is written with the key prefix replaced by
+// KeyPlaceholder within each write (Template.WriteTo writes a key in one
+// piece), as hexSHA256 does for a whole buffer.
+type prefixHasher struct {
+	h      hash.Hash
+	prefix []byte
+}
+
+func (w *prefixHasher) Write(p []byte) (int, error) {
+	q := p
+	if len(w.prefix) > 0 && bytes.Contains(q, w.prefix) {
+		q = bytes.ReplaceAll(q, w.prefix, []byte(KeyPlaceholder))
+	}
+	w.h.Write(q)
+	return len(p), nil
 }
