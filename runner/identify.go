@@ -34,6 +34,12 @@ func identify(ctx context.Context, d *dialer) (Server, error) {
 		return s, fmt.Errorf("INFO server: %w", err)
 	}
 	if isError(v) {
+		// Emulators such as miniredis have no INFO server: HELLO 3 names the
+		// server and its version.
+		if hs, err := identifyByHello(ctx, d); err == nil {
+			s.Family, s.Version, s.Proto3 = hs.family, hs.version, true
+			return s, nil
+		}
 		return s, fmt.Errorf("INFO server: server replied %s", resp.Escape(v.Raw))
 	}
 	fields := parseInfo(v.Str)
@@ -61,6 +67,37 @@ func identify(ctx context.Context, d *dialer) (Server, error) {
 		return s, err
 	}
 	return s, nil
+}
+
+type helloID struct{ family, version string }
+
+// identifyByHello reads the server and version fields of HELLO 3's map.
+func identifyByHello(ctx context.Context, d *dialer) (helloID, error) {
+	var id helloID
+	c, err := d.dial(ctx, "identify", 2)
+	if err != nil {
+		return id, err
+	}
+	defer c.close()
+	v, err := c.roundTrip(d.timeout, "HELLO", "3")
+	if err != nil {
+		return id, err
+	}
+	if v.Kind != resp.Map {
+		return id, fmt.Errorf("HELLO 3 replied %s", resp.Escape(v.Raw))
+	}
+	for i := 0; i+1 < len(v.Elems); i += 2 {
+		switch string(v.Elems[i].Str) {
+		case "server":
+			id.family = string(v.Elems[i+1].Str)
+		case "version":
+			id.version = string(v.Elems[i+1].Str)
+		}
+	}
+	if id.family == "" || id.version == "" {
+		return id, fmt.Errorf("HELLO 3 names no server and version")
+	}
+	return id, nil
 }
 
 // parseInfo reads "key:value" lines of an INFO reply.

@@ -230,3 +230,19 @@ func TestHelpUpToDate(t *testing.T) {
 		}
 	}
 }
+
+// TestMiniredisTarget runs cases against the embedded miniredis, which
+// needs nothing installed, and identifies it by HELLO 3 (it has no INFO
+// server).
+func TestMiniredisTarget(t *testing.T) {
+	code, out, errs := respcheck(t, "run", "--server", "miniredis", "--run", "strings/SET then GET returns the value")
+	if code != exitOK || !strings.Contains(out, "miniredis 8.4.0 at 127.0.0.1:") || !strings.Contains(out, "2 passed, 0 failed") {
+		t.Errorf("exit %d\n%s%s", code, out, errs)
+	}
+	// The whole suite shows how far the emulator is from Redis: failures,
+	// not a crash or a server error.
+	code, out, errs = respcheck(t, "run", "--server", "miniredis")
+	if code != exitFindings || !strings.Contains(out, "miniredis 8.4.0") {
+		t.Errorf("whole suite: exit %d\n%s", code, errs)
+	}
+}

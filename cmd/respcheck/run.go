@@ -81,7 +81,7 @@ a flag, and is redacted from every report.`,
 	fl.StringVarP(&f.url, "url", "u", "", "target server as redis://[user:pass@]host:port[/db] (default $REDIS_URL)")
 	fl.StringVar(&f.user, "user", "", "ACL user name (password from $REDISCLI_AUTH)")
 	fl.StringVar(&f.serverBin, "server-bin", "", "start this redis-server or valkey-server `binary` as the throwaway target")
-	fl.StringVar(&f.server, "server", "", "start this installed build (e.g. redis-8.6.3, see scripts/install-servers.sh --list) as the throwaway target")
+	fl.StringVar(&f.server, "server", "", "start this installed build (e.g. redis-8.6.3, see scripts/install-servers.sh --list) as the throwaway target; \"miniredis\" runs the embedded emulator, which needs nothing installed")
 	fl.StringVar(&f.proto, "proto", "both", "protocols to run: 2, 3 or both")
 	fl.StringVar(&f.run, "run", "", "run only cases whose file/name matches this `regexp`")
 	fl.StringSliceVar(&f.tags, "tags", nil, "run only cases with one of these tags")

@@ -21,7 +21,7 @@ type target struct {
 	db       int
 	tls      *tls.Config
 	// spawned is the throwaway server started for this run, or nil.
-	spawned *servers.Server
+	spawned throwaway
 }
 
 // parseURL reads redis://[user:pass@]host[:port][/db]. As in redis-cli, a
@@ -125,7 +125,10 @@ func redactURL(u *url.URL) string {
 // spawn starts a throwaway server: --server-bin, else --server NAME (an
 // installed build, see scripts/install-servers.sh), else redis-server or
 // valkey-server on PATH.
-func spawn(ctx context.Context, bin, name string) (*servers.Server, error) {
+func spawn(ctx context.Context, bin, name string) (throwaway, error) {
+	if name == "miniredis" && bin == "" {
+		return startMiniredis()
+	}
 	var b servers.Build
 	var err error
 	switch {
