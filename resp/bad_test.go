@@ -263,3 +263,42 @@ func TestReaderSteadyStateAllocs(t *testing.T) {
 		t.Fatalf("steady state: %v allocs per corpus of %d replies", a, corpus.n)
 	}
 }
+
+// TestLargeBlobBufferMemory reads a 16 MiB blob string in 64 KiB pieces, as
+// from a socket: the buffer ends no larger than the frame and the bytes
+// allocated on the way stay below twice the frame (growth is capped at the
+// frame's end and is 8x at a time past 1 MiB).
+func TestLargeBlobBufferMemory(t *testing.T) {
+	const size = 16 << 20
+	frame := append([]byte("$16777216\r\n"), make([]byte, size)...)
+	frame = append(frame, "\r\n"...)
+	var ms0, ms1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms0)
+	v, err := resp.NewReader(&chunkReader{data: frame, n: 64 << 10}).Read()
+	runtime.ReadMemStats(&ms1)
+	if err != nil || len(v.Str) != size {
+		t.Fatalf("Read: %v, %d bytes", err, len(v.Str))
+	}
+	if got := ms1.TotalAlloc - ms0.TotalAlloc; got > 2*uint64(len(frame)) {
+		t.Errorf("allocated %d bytes for a %d-byte frame", got, len(frame))
+	}
+	if c := cap(v.Raw); c > len(frame)+64<<10 {
+		t.Errorf("buffer capacity %d for a %d-byte frame", c, len(frame))
+	}
+}
+
+// chunkReader returns at most n bytes per Read.
+type chunkReader struct {
+	data []byte
+	n    int
+}
+
+func (r *chunkReader) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, io.EOF
+	}
+	k := copy(p[:min(len(p), r.n)], r.data)
+	r.data = r.data[k:]
+	return k, nil
+}

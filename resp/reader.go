@@ -126,7 +126,7 @@ func (r *Reader) fill(p *parser, end int) error {
 			}
 			return err
 		}
-		if cap(p.buf)-len(p.buf) < minRead {
+		if cap(p.buf)-len(p.buf) < min(minRead, end-len(p.buf)) {
 			r.grow(p, end)
 		}
 		free := p.buf[len(p.buf):cap(p.buf)]
@@ -165,6 +165,9 @@ func (r *Reader) grow(p *parser, end int) {
 		// behind, still bounded by the bytes that actually arrived.
 		if n >= 1<<20 {
 			target = 8 * n
+			if target >= end-end/8 {
+				target = end // close enough: one last growth to exactly the end
+			}
 		}
 		target = min(target, max(end, n+minRead))
 	}
