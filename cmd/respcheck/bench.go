@@ -17,19 +17,15 @@ import (
 )
 
 type benchFlags struct {
-	addr      string
-	url       string
-	user      string
-	serverBin string
-	server    string
-	proto     string
-	trials    int
-	warmup    int
-	quick     bool
-	format    string
-	out       string
-	chart     string
-	timeout   time.Duration
+	targetFlags
+	proto   string
+	trials  int
+	warmup  int
+	quick   bool
+	format  string
+	out     string
+	chart   string
+	timeout time.Duration
 	// trialsSet and warmupSet: the flag was given (--quick does not
 	// override it).
 	trialsSet, warmupSet bool
@@ -63,11 +59,7 @@ respcheck starts a throwaway server.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.addr, "addr", "", "target server `host:port`")
-	fl.StringVarP(&f.url, "url", "u", "", "target server as redis://[user:pass@]host:port[/db] (default $REDIS_URL)")
-	fl.StringVar(&f.user, "user", "", "ACL user name (password from $REDISCLI_AUTH)")
-	fl.StringVar(&f.serverBin, "server-bin", "", "start this redis-server or valkey-server `binary` as the throwaway target")
-	fl.StringVar(&f.server, "server", "", "start this installed build (e.g. redis-8.6.3) as the throwaway target")
+	f.targetFlags.register(fl)
 	fl.StringVar(&f.proto, "proto", "2", "protocol of the connection: 2 or 3")
 	fl.IntVar(&f.trials, "trials", 50, "timed trials per cell")
 	fl.IntVar(&f.warmup, "warmup", 5, "untimed trials before them")
@@ -98,15 +90,18 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 	if f.warmup < 0 {
 		return usageErr("bad --warmup %d: want 0 or more", f.warmup)
 	}
-	if f.addr != "" && f.url != "" {
-		return usageErr("--addr and -u both given: pick one")
-	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	t, err := resolveTarget(runFlags{addr: f.addr, url: f.url, user: f.user, serverBin: f.serverBin, server: f.server})
+	if t, err := f.resolve(); err != nil {
+		return err
+	} else if t.tls != nil {
+		return usageErr("bench does not support TLS yet")
+	}
+	t, stopServer, err := f.open(ctx)
 	if err != nil {
 		return err
 	}
+	defer stopServer()
 	o := bench.Options{Username: t.username, Password: t.password, DB: t.db, Proto: proto,
 		Trials: f.trials, Warmup: f.warmup, Quick: f.quick, Timeout: f.timeout}
 	if f.quick && !f.trialsSet {
@@ -118,14 +113,8 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 	case f.warmup == 0:
 		o.Warmup = -1 // none, as asked (0 would mean the default)
 	}
-	if t.addr == "" {
-		srv, err := spawn(ctx, f.serverBin, f.server)
-		if err != nil {
-			return serverErr(err)
-		}
-		defer srv.Stop()
-		t.addr, t.spawned = srv.Addr(), srv
-		o.ServerPID = srv.Pid()
+	if t.spawned != nil {
+		o.ServerPID = t.spawned.Pid()
 	}
 	o.Addr = t.addr
 	if isTerminal(stderr) {

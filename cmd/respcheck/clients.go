@@ -58,10 +58,7 @@ case-file error, 3 the server could not be reached or started.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.addr, "addr", "", "target server `host:port`")
-	fl.StringVarP(&f.url, "url", "u", "", "target server as redis://host:port (default $REDIS_URL)")
-	fl.StringVar(&f.serverBin, "server-bin", "", "start this redis-server or valkey-server `binary` as the throwaway target")
-	fl.StringVar(&f.server, "server", "", "start this installed build (e.g. redis-8.6.3) as the throwaway target")
+	f.targetFlags.register(fl)
 	fl.StringVar(&f.proto, "proto", "both", "protocols to run: 2, 3 or both")
 	fl.StringVar(&f.run, "run", "", "run only cases whose file/name matches this `regexp`")
 	fl.IntVar(&f.jobs, "jobs", 0, "(client, case) pairs run at once (0: the number of CPUs)")
@@ -93,9 +90,6 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	default:
 		return usageErr("bad --format %q: want human, json or junit", f.format)
 	}
-	if f.addr != "" && f.url != "" {
-		return usageErr("--addr and -u both given: pick one")
-	}
 	all, notes := clients.Available(f.adapters)
 	if f.list {
 		for _, d := range all {
@@ -125,22 +119,17 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	t, err := resolveTarget(f.runFlags)
+	if t, err := f.resolve(); err != nil {
+		return err
+	} else if t.password != "" || t.db != 0 || t.tls != nil {
+		return usageErr("clients does not support AUTH, SELECT or TLS yet: use a plaintext server without a password, database 0")
+	}
+	t, stopServer, err := f.open(ctx)
 	if err != nil {
 		return err
 	}
-	external := t.addr != ""
-	if t.password != "" || t.db != 0 {
-		return usageErr("clients does not support AUTH or SELECT yet: use a server without a password, database 0")
-	}
-	if !external {
-		srv, err := spawn(ctx, f.serverBin, f.server)
-		if err != nil {
-			return serverErr(err)
-		}
-		defer srv.Stop()
-		t.addr, t.spawned = srv.Addr(), srv
-	}
+	defer stopServer()
+	external := t.spawned == nil
 	runID := f.runID
 	if runID == "" && external {
 		runID = runner.NewRunID()

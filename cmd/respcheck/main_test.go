@@ -206,7 +206,7 @@ cases:
 // TestHelpUpToDate keeps the help texts under a golden file; go test
 // -update rewrites them.
 func TestHelpUpToDate(t *testing.T) {
-	for _, cmd := range []string{"", "run", "list"} {
+	for _, cmd := range []string{"", "run", "list", "record", "diff", "serve", "clients", "bench"} {
 		args := []string{"help"}
 		name := "help-respcheck.txt"
 		if cmd != "" {

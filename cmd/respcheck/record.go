@@ -55,19 +55,13 @@ goldens are written anyway), 2 usage or case-file error, 3 server problem.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.dir, "out", "", "write the goldens into this `directory` (required), e.g. testdata/golden/redis-7.0.15")
 	fl.IntVar(&f.passes, "passes", 2, "run the suite this many times; steps whose replies differ are marked volatile")
-	fl.StringVar(&f.addr, "addr", "", "target server `host:port`")
-	fl.StringVarP(&f.url, "url", "u", "", "target server as redis://[user:pass@]host:port[/db] (default $REDIS_URL)")
-	fl.StringVar(&f.user, "user", "", "ACL user name (password from $REDISCLI_AUTH)")
-	fl.StringVar(&f.serverBin, "server-bin", "", "start this redis-server or valkey-server `binary` as the throwaway target")
-	fl.StringVar(&f.server, "server", "", "start this installed build (e.g. redis-8.6.3) as the throwaway target")
+	f.targetFlags.register(fl)
 	fl.StringVar(&f.proto, "proto", "both", "protocols to record: 2, 3 or both")
 	fl.StringVar(&f.run, "run", "", "record only cases whose file/name matches this `regexp` (the goldens then hold only those)")
 	fl.StringSliceVar(&f.tags, "tags", nil, "record only cases with one of these tags")
 	fl.IntVar(&f.jobs, "jobs", 0, "cases run at once (0: the number of CPUs)")
 	fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "deadline of one step")
 	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "against --addr/-u, also record cases that reach beyond the run's keys")
-	fl.StringVar(&f.passwordFile, "password-file", "", "read the password from this `file` (first line) instead of $REDISCLI_AUTH")
-	f.tls.register(fl)
 	return cmd
 }
 
@@ -97,7 +91,7 @@ func runRecord(ctx context.Context, stdout, stderr io.Writer, f recordFlags, pat
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	t, err := resolveTarget(f.runFlags)
+	t, err := f.resolve()
 	if err != nil {
 		return err
 	}

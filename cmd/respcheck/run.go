@@ -23,27 +23,21 @@ import (
 )
 
 type runFlags struct {
-	addr      string
-	url       string
-	user      string
-	serverBin string
-	server    string
-	proto     string
-	run       string
-	tags      []string
-	jobs      int
-	timeout   time.Duration
-	format    string
-	out       string
-	verbose   bool
-	noColor   bool
-	runID     string
+	targetFlags
+	proto   string
+	run     string
+	tags    []string
+	jobs    int
+	timeout time.Duration
+	format  string
+	out     string
+	verbose bool
+	noColor bool
+	runID   string
 
 	allowDestructive bool
 	golden           string // run --golden DIR (golden.go)
 	update           bool
-	passwordFile     string
-	tls              tlsFlags
 }
 
 func newRunCmd() *cobra.Command {
@@ -77,11 +71,7 @@ a flag, and is redacted from every report.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.addr, "addr", "", "target server `host:port`")
-	fl.StringVarP(&f.url, "url", "u", "", "target server as redis://[user:pass@]host:port[/db] (default $REDIS_URL)")
-	fl.StringVar(&f.user, "user", "", "ACL user name (password from $REDISCLI_AUTH)")
-	fl.StringVar(&f.serverBin, "server-bin", "", "start this redis-server or valkey-server `binary` as the throwaway target")
-	fl.StringVar(&f.server, "server", "", "start this installed build (e.g. redis-8.6.3, see scripts/install-servers.sh --list) as the throwaway target; \"miniredis\" runs the embedded emulator, which needs nothing installed")
+	f.targetFlags.register(fl)
 	fl.StringVar(&f.proto, "proto", "both", "protocols to run: 2, 3 or both")
 	fl.StringVar(&f.run, "run", "", "run only cases whose file/name matches this `regexp`")
 	fl.StringSliceVar(&f.tags, "tags", nil, "run only cases with one of these tags")
@@ -92,8 +82,6 @@ a flag, and is redacted from every report.`,
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "list every case and every step of failures")
 	fl.BoolVar(&f.noColor, "no-color", false, "never use colours")
 	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "against --addr/-u, also run cases that send commands reaching beyond the run's keys (FLUSHALL, CONFIG SET, DEBUG SLEEP, SCRIPT KILL, ...)")
-	fl.StringVar(&f.passwordFile, "password-file", "", "read the password from this `file` (first line) instead of $REDISCLI_AUTH")
-	f.tls.register(fl)
 	fl.StringVar(&f.golden, "golden", "", "also compare every reply with the goldens in this `directory` (see respcheck record)")
 	fl.BoolVar(&f.update, "update", false, "with --golden: rewrite the goldens whose replies changed instead of failing")
 	fl.StringVar(&f.runID, "run-id", "", "key-name salt (default: random against --addr/-u, fixed for a throwaway server)")
@@ -122,10 +110,6 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	if f.jobs == 0 {
 		f.jobs = runtime.NumCPU()
 	}
-	if f.addr != "" && f.url != "" {
-		return usageErr("--addr and -u both given: pick one")
-	}
-
 	files, err := loadFiles(paths)
 	if err != nil {
 		return err
@@ -134,19 +118,12 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	t, err := resolveTarget(f)
+	t, stopServer, err := f.open(ctx)
 	if err != nil {
 		return err
 	}
-	external := t.addr != ""
-	if !external {
-		srv, err := spawn(ctx, f.serverBin, f.server)
-		if err != nil {
-			return serverErr(err)
-		}
-		defer srv.Stop()
-		t.addr, t.spawned = srv.Addr(), srv
-	}
+	defer stopServer()
+	external := t.spawned == nil
 	runID := f.runID
 	if runID == "" && external {
 		runID = runner.NewRunID()

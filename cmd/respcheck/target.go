@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/respcheck/respcheck/runner/servers"
 )
 
@@ -62,12 +64,56 @@ func parseURL(raw string) (target, error) {
 	return t, nil
 }
 
-// resolveTarget reads the target from --addr, -u or $REDIS_URL; an empty
-// addr means "start a throwaway server". The password comes from the URL,
-// else --password-file, else $REDISCLI_AUTH; it is never taken from a flag
-// value, which other users could see in the process list.
-func resolveTarget(f runFlags) (target, error) {
+// targetFlags choose the server of every command that talks to one: an
+// existing server (--addr, -u, $REDIS_URL) or a throwaway one (--server,
+// --server-bin, else one found on PATH).
+type targetFlags struct {
+	addr         string
+	url          string
+	user         string
+	serverBin    string
+	server       string
+	passwordFile string
+	tls          tlsFlags
+}
+
+func (f *targetFlags) register(fl *pflag.FlagSet) {
+	fl.StringVar(&f.addr, "addr", "", "target server `host:port`")
+	fl.StringVarP(&f.url, "url", "u", "", "target server as redis://[user:pass@]host:port[/db], or rediss:// for TLS (default $REDIS_URL)")
+	fl.StringVar(&f.user, "user", "", "ACL user name (password from $REDISCLI_AUTH)")
+	fl.StringVar(&f.passwordFile, "password-file", "", "read the password from this `file` (first line) instead of $REDISCLI_AUTH")
+	fl.StringVar(&f.serverBin, "server-bin", "", "start this redis-server or valkey-server `binary` as the throwaway target")
+	fl.StringVar(&f.server, "server", "", "start this installed build (e.g. redis-8.6.3, see scripts/install-servers.sh --list) as the throwaway target; \"miniredis\" runs the embedded emulator, which needs nothing installed")
+	f.tls.register(fl)
+}
+
+// open resolves the target and, when none is named, starts a throwaway
+// server; stop ends it (and does nothing for an existing server). A server
+// that cannot be started is an exit-3 error.
+func (f targetFlags) open(ctx context.Context) (t target, stop func(), err error) {
+	if t, err = f.resolve(); err != nil {
+		return t, nil, err
+	}
+	if t.addr != "" {
+		return t, func() {}, nil
+	}
+	srv, err := spawn(ctx, f.serverBin, f.server)
+	if err != nil {
+		return t, nil, serverErr(err)
+	}
+	t.addr, t.spawned = srv.Addr(), srv
+	return t, func() { srv.Stop() }, nil
+}
+
+// resolve reads the target from --addr, -u or $REDIS_URL; an empty addr
+// means "start a throwaway server". The password comes from the URL, else
+// --password-file, else $REDISCLI_AUTH; it is never taken from a flag value,
+// which other users could see in the process list.
+func (f targetFlags) resolve() (target, error) {
 	var t target
+	if f.addr != "" && f.url != "" {
+		return t, usageErr("--addr and -u both given: pick one")
+	}
 	useTLS := f.tls.used()
 	switch {
 	case f.addr != "":
