@@ -76,22 +76,8 @@ install_node() {
 }
 
 # ---- python ---------------------------------------------------------------------
-detect_mirror() {
-	local m=""
-	if [ -n "${RESPCHECK_DEBIAN_MIRROR:-}" ]; then echo "$RESPCHECK_DEBIAN_MIRROR"; return; fi
-	m=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '
-		/^[[:space:]]*#/ { next }
-		/^[[:space:]]*$/ { if (suite && uri) { print uri; exit } ; suite = 0; uri = ""; next }
-		tolower($1) == "uris:" { uri = $2 }
-		tolower($1) == "suites:" { for (i = 2; i <= NF; i++) if ($i == "bookworm") suite = 1 }
-		END { if (suite && uri) print uri }' | head -n1)
-	if [ -z "$m" ]; then
-		m=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | awk '
-			$1 == "deb" { i = 2; if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
-			              if ($(i + 1) == "bookworm") { print $i; exit } }' | head -n1)
-	fi
-	echo "${m:-http://deb.debian.org/debian}"
-}
+# detect_mirror: scripts/lib/debian-mirror.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/debian-mirror.sh"
 
 install_python() {
 	[ -x /usr/bin/python3.11 ] || die "/usr/bin/python3.11 not found"

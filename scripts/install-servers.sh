@@ -143,24 +143,8 @@ sys_install() {
 }
 
 # ---- private apt (bookworm-backports, sid, experimental) ------------------------
-detect_mirror() {
-	local m=""
-	if [ -n "${RESPCHECK_DEBIAN_MIRROR:-}" ]; then echo "$RESPCHECK_DEBIAN_MIRROR"; return; fi
-	# deb822 .sources: first URI of a stanza whose Suites include bookworm.
-	m=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '
-		/^[[:space:]]*#/ { next }
-		/^[[:space:]]*$/ { if (suite && uri) { print uri; exit } ; suite = 0; uri = ""; next }
-		tolower($1) == "uris:" { uri = $2 }
-		tolower($1) == "suites:" { for (i = 2; i <= NF; i++) if ($i == "bookworm") suite = 1 }
-		END { if (suite && uri) print uri }' | head -n1)
-	if [ -z "$m" ]; then
-		# one-line format: deb [opts] URI bookworm components
-		m=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | awk '
-			$1 == "deb" { i = 2; if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
-			              if ($(i + 1) == "bookworm") { print $i; exit } }' | head -n1)
-	fi
-	echo "${m:-http://deb.debian.org/debian}"
-}
+# detect_mirror: scripts/lib/debian-mirror.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/debian-mirror.sh"
 
 PRIV_READY=0
 PRIV_UPDATED=0
