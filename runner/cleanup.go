@@ -44,6 +44,39 @@ func deleteKeys(c *conn, prefix string, timeout time.Duration) (int, error) {
 	}
 }
 
+// sweepGrace is how long the final sweep waits for the server to finish
+// commands that broken connections had already sent.
+const sweepGrace = 250 * time.Millisecond
+
+// sweep deletes, once more after sweepGrace, the keys of every case that
+// ended in an error: a command written just before a timeout can still run
+// on the server after the case's own cleanup (a 1 MiB SET whose write timed
+// out), and would leave a key behind.
+func (r *run) sweep(results []*Result) {
+	var prefixes []string
+	for _, res := range results {
+		if res != nil && res.Status == Error && res.KeyPrefix != "" {
+			prefixes = append(prefixes, res.KeyPrefix)
+		}
+	}
+	if len(prefixes) == 0 {
+		return
+	}
+	time.Sleep(sweepGrace)
+	c, err := r.d.dial(context.Background(), "sweep", 2)
+	if err != nil {
+		return
+	}
+	defer c.close()
+	for _, p := range prefixes {
+		n, err := deleteKeys(c, p, r.opts.StepTimeout)
+		r.keysRemoved.Add(int64(n))
+		if err != nil {
+			return
+		}
+	}
+}
+
 // dbSize returns DBSIZE of the target's database, or -1.
 func dbSize(d *dialer) (int64, error) {
 	c, err := d.dial(context.Background(), "dbsize", 2)

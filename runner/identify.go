@@ -40,7 +40,11 @@ func identify(ctx context.Context, d *dialer) (Server, error) {
 			s.Family, s.Version, s.Proto3 = hs.family, hs.version, true
 			return s, nil
 		}
-		return s, fmt.Errorf("INFO server: server replied %s", resp.Escape(v.Raw))
+		msg := fmt.Sprintf("INFO server: server replied %s", resp.Escape(v.Raw))
+		if code, _, _ := strings.Cut(string(v.Str), " "); code == "NOAUTH" || code == "WRONGPASS" {
+			msg += " (give the password with REDISCLI_AUTH, --password-file or -u redis://user:pass@host)"
+		}
+		return s, errors.New(msg)
 	}
 	fields := parseInfo(v.Str)
 	s.RedisVersion = fields["redis_version"]

@@ -55,6 +55,9 @@ type Result struct {
 	Known    *cases.Known
 	Steps    []StepResult
 	Duration time.Duration
+	// NotRun is set for a case the run never started, because the server
+	// was lost (Status Error) or the run was interrupted (Status Skip).
+	NotRun bool
 	// Malformed is set when the case ended because the server sent bytes
 	// that are not valid RESP (Status Error; Reason has the offset).
 	Malformed bool

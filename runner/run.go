@@ -200,15 +200,20 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 		if res != nil {
 			continue
 		}
-		reason := "not run: " + context.Cause(ctx).Error()
+		// Cases never started: an error when the server was lost (they could
+		// not be judged), a skip when the run was interrupted.
+		res = &Result{Case: items[i].c, Proto: items[i].proto, NotRun: true,
+			Status: Skip, Reason: "not run: " + context.Cause(ctx).Error()}
 		if rep.ServerLost != nil {
-			reason = "not run: the server stopped answering"
+			res.Status, res.Reason = Error, "not run: the server stopped answering"
 		}
-		res = &Result{Case: items[i].c, Proto: items[i].proto, Status: Error, Reason: reason}
 		rep.Results[i] = res
 		if opts.OnResult != nil {
 			opts.OnResult(res)
 		}
+	}
+	if opts.Shared && rep.ServerLost == nil {
+		r.sweep(rep.Results)
 	}
 	rep.KeysRemoved = r.keysRemoved.Load()
 	if opts.Shared && rep.ServerLost == nil {
@@ -217,6 +222,21 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	rep.count()
 	rep.Duration = time.Since(rep.Started)
 	return rep, nil
+}
+
+// Select returns the cases of files that a run with these --run and --tags
+// filters would run (in order), without contacting a server.
+func Select(files []*cases.File, run *regexp.Regexp, tags []string) []*cases.Case {
+	var out []*cases.Case
+	opts := Options{Run: run, Tags: tags}
+	for _, f := range files {
+		for _, c := range f.Cases {
+			if selected(c, opts) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }
 
 // selected applies Options.Run and Options.Tags.

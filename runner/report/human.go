@@ -22,8 +22,16 @@ type HumanOptions struct {
 // Verbose), then a summary line "N passed, N failed, N skipped".
 func Human(w io.Writer, rep *runner.Report, o HumanOptions) error {
 	p := &printer{w: w, o: o}
+	notRun, reason := 0, ""
 	for _, res := range rep.Results {
+		if res.NotRun && !o.Verbose {
+			notRun, reason = notRun+1, res.Reason
+			continue
+		}
 		p.result(res)
+	}
+	if notRun > 0 {
+		p.line(fmt.Sprintf("%d results %s", notRun, reason))
 	}
 	if rep.ServerLost != nil {
 		p.line(p.red("server lost: ") + rep.ServerLost.Error())

@@ -52,18 +52,20 @@ type JSONFailure struct {
 // JSONStep is what one step sent and read. Byte fields are escaped with
 // resp.Escape; Value is the reply in resp's canonical JSON.
 type JSONStep struct {
-	Pos        string          `json:"pos"`
-	Conn       string          `json:"conn"`
-	Action     string          `json:"action"`
-	Args       []string        `json:"args,omitempty"`
-	Sent       string          `json:"sent,omitempty"`
-	SentSize   int             `json:"sent_size,omitempty"`
-	Reply      string          `json:"reply,omitempty"`
-	ReplySize  int             `json:"reply_size,omitempty"`
-	Value      json.RawMessage `json:"value,omitempty"`
-	Pushes     []string        `json:"pushes,omitempty"`
-	Error      string          `json:"error,omitempty"`
-	DurationMS float64         `json:"duration_ms"`
+	Pos       string   `json:"pos"`
+	Conn      string   `json:"conn"`
+	Action    string   `json:"action"`
+	Args      []string `json:"args,omitempty"`
+	Sent      string   `json:"sent,omitempty"`
+	SentSize  int      `json:"sent_size,omitempty"`
+	Reply     string   `json:"reply,omitempty"`
+	ReplySize int      `json:"reply_size,omitempty"`
+	// ReplyTruncated: Reply holds only the first 64 KiB of ReplySize bytes.
+	ReplyTruncated bool            `json:"reply_truncated,omitempty"`
+	Value          json.RawMessage `json:"value,omitempty"`
+	Pushes         []string        `json:"pushes,omitempty"`
+	Error          string          `json:"error,omitempty"`
+	DurationMS     float64         `json:"duration_ms"`
 }
 
 // JSON writes the report as one indented JSON document (JSONReport).
@@ -93,7 +95,11 @@ func JSON(w io.Writer, rep *runner.Report) error {
 			}
 			if sr.Reply != nil {
 				js.Reply, js.ReplySize = resp.Escape(sr.Reply), sr.ReplySize
-				if n, v, err := resp.Parse(sr.Reply); err == nil && n > 0 {
+				if len(sr.Reply) > maxJSONReply {
+					// A 1 MiB reply would be megabytes of escapes: its start,
+					// its size and (for goldens) its hash say enough.
+					js.Reply, js.ReplyTruncated = resp.Escape(sr.Reply[:maxJSONReply]), true
+				} else if n, v, err := resp.Parse(sr.Reply); err == nil && n > 0 {
 					js.Value, _ = v.MarshalJSON()
 				}
 			}
@@ -111,5 +117,8 @@ func JSON(w io.Writer, rep *runner.Report) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
 }
+
+// maxJSONReply is the most reply bytes a JSON step shows.
+const maxJSONReply = 64 << 10
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -83,6 +83,13 @@ func JUnit(w io.Writer, rep *runner.Report) error {
 		s.Tests++
 		s.Cases = append(s.Cases, jc)
 	}
+	durations := map[string]float64{}
+	for _, res := range rep.Results {
+		durations[res.Case.File.Path] += res.Duration.Seconds()
+	}
+	for i := range out.Suites {
+		out.Suites[i].Time = secs(durations[out.Suites[i].Name])
+	}
 	for _, s := range out.Suites {
 		out.Tests += s.Tests
 		out.Failures += s.Failures
@@ -106,7 +113,11 @@ func failureText(res *runner.Result) string {
 	if f == nil {
 		return res.Reason
 	}
-	s := fmt.Sprintf("%s: %s\nwant: %s\n got: %s\n", f.Step.Pos, f.Message, f.Expected, resp.Escape(f.Actual))
+	s := fmt.Sprintf("%s: %s\nwant: %s\n", f.Step.Pos, f.Message, f.Expected)
+	if cli := CLI(f.ExpectedBytes); cli != "" {
+		s += indent("      ", cli) + "\n"
+	}
+	s += fmt.Sprintf(" got: %s\n", resp.Escape(f.Actual))
 	if cli := CLI(f.Actual); cli != "" {
 		s += indent("      ", cli) + "\n"
 	}

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -99,6 +100,15 @@ func Find(name string) (Build, error) {
 		if b.Name == name {
 			return b, nil
 		}
+	}
+	if !slices.Contains(Pinned, name) {
+		var have []string
+		for _, b := range builds {
+			have = append(have, b.Name)
+		}
+		return Build{}, fmt.Errorf("servers: %s is not a build respcheck installs (pinned: %s; installed: %s); "+
+			"use --server-bin PATH for another redis-server or valkey-server, or --server miniredis",
+			name, strings.Join(Pinned, ", "), strings.Join(have, ", "))
 	}
 	return Build{}, fmt.Errorf("servers: build %s is not installed under %s; run %s --only %s",
 		name, filepath.Join(CacheDir(), "servers"), installHint, name)

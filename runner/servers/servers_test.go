@@ -269,8 +269,16 @@ func TestForTest(t *testing.T) {
 }
 
 func TestFindMissing(t *testing.T) {
+	// Not a pinned build: the install script cannot help; the error names
+	// the pinned builds and --server-bin.
 	_, err := Find("redis-0.0.0")
-	if err == nil || !strings.Contains(err.Error(), "scripts/install-servers.sh --only redis-0.0.0") {
+	if err == nil || !strings.Contains(err.Error(), "not a build respcheck installs") || !strings.Contains(err.Error(), "--server-bin") {
+		t.Fatalf("Find(unpinned) error = %v", err)
+	}
+	// A pinned build that is missing: the error gives the install command.
+	t.Setenv("RESPCHECK_CACHE", t.TempDir())
+	_, err = Find(Pinned[0])
+	if err == nil || !strings.Contains(err.Error(), "scripts/install-servers.sh --only "+Pinned[0]) {
 		t.Fatalf("Find(missing) error = %v, want the install command", err)
 	}
 }
