@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -301,4 +302,30 @@ func (r *chunkReader) Read(p []byte) (int, error) {
 	k := copy(p[:min(len(p), r.n)], r.data)
 	r.data = r.data[k:]
 	return k, nil
+}
+
+// TestLargeArrayCostIsLinear reads arrays of 100,000 and 400,000 small
+// blob strings in 4 KiB pieces, as from a socket: four times the elements
+// must cost about four times the bytes allocated, not sixteen (a buffer that
+// grew by a fixed step would copy quadratically).
+func TestLargeArrayCostIsLinear(t *testing.T) {
+	cost := func(n int) uint64 {
+		frame := []byte("*" + strconv.Itoa(n) + "\r\n")
+		for i := 0; i < n; i++ {
+			frame = append(frame, "$5\r\nvalue\r\n"...)
+		}
+		var ms0, ms1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms0)
+		v, err := resp.NewReader(&chunkReader{data: frame, n: 4 << 10}).Read()
+		runtime.ReadMemStats(&ms1)
+		if err != nil || len(v.Elems) != n {
+			t.Fatalf("Read: %v, %d elements", err, len(v.Elems))
+		}
+		return ms1.TotalAlloc - ms0.TotalAlloc
+	}
+	small, large := cost(100000), cost(400000)
+	if ratio := float64(large) / float64(small); ratio > 6 {
+		t.Errorf("4x the elements cost %.1fx the bytes (%d vs %d)", ratio, large, small)
+	}
 }

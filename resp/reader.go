@@ -159,17 +159,19 @@ func (r *Reader) fill(p *parser, end int) error {
 func (r *Reader) grow(p *parser, end int) {
 	n := len(p.buf)
 	target := max(2*n, minBuf)
-	if end > n {
-		// A frame known to need far more than has arrived (a large blob
-		// string) grows 8x at a time: fewer copies and less memory left
-		// behind, still bounded by the bytes that actually arrived.
+	if end-n > minRead {
+		// The parser needs a known, distant end (the body of a large blob
+		// string): grow 8x at a time past 1 MiB, still bounded by the bytes
+		// that actually arrived, and never past that end. Otherwise (lines,
+		// aggregates decoded piece by piece) plain doubling keeps the total
+		// copying linear.
 		if n >= 1<<20 {
 			target = 8 * n
 			if target >= end-end/8 {
 				target = end // close enough: one last growth to exactly the end
 			}
 		}
-		target = min(target, max(end, n+minRead))
+		target = min(target, end)
 	}
 	var nb []byte
 	if !r.tainted && cap(r.spare) >= target {
