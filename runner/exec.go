@@ -48,6 +48,8 @@ type caseRun struct {
 	// StepResults, so that keeping them costs no allocation per step.
 	slab    []byte
 	argSlab [][]byte
+	// keysConn asks COMMAND GETKEYS for the guard of shared runs.
+	keysConn *conn
 }
 
 // interrupt unblocks every read and write of the case at once, for a
@@ -125,6 +127,13 @@ func (r *run) runItem(ctx context.Context, it item) *Result {
 		sr, fail, err := x.step(ctx, st)
 		res.Steps = append(res.Steps, sr)
 		if err != nil {
+			var rf *refusal
+			if errors.As(err, &rf) {
+				res.Status = Skip
+				res.Reason = fmt.Sprintf("%s: %s (--allow-destructive runs it)", st.Pos, rf.reason)
+				x.cleanup(ctx, res)
+				return res
+			}
 			res.Status, res.Reason = Error, fmt.Sprintf("%s: %v", st.Pos, err)
 			var se *resp.SyntaxError
 			res.Malformed = errors.As(err, &se)
@@ -306,6 +315,9 @@ func (x *caseRun) close() {
 	for _, name := range x.order {
 		x.conns[name].close()
 	}
+	if x.keysConn != nil {
+		x.keysConn.close()
+	}
 }
 
 func (x *caseRun) conn(ctx context.Context, name string) (*conn, error) {
@@ -371,12 +383,22 @@ func (x *caseRun) step(ctx context.Context, st *cases.Step) (StepResult, *Failur
 			return sr, nil, err
 		}
 		if big {
+			if x.guarded() {
+				if err := x.guard(ctx, [][][]byte{x.smallArgs(st)}); err != nil {
+					return sr, nil, err
+				}
+			}
 			sr.Args, sr.Sent, sr.SentSize, sr.SentSHA256, err = x.streamCommand(c, timeout, st)
 			break
 		}
 		args := make([][]byte, len(st.Send))
 		for i, t := range st.Send {
 			if args[i], err = t.Expand(x.env); err != nil {
+				return sr, nil, err
+			}
+		}
+		if x.guarded() {
+			if err := x.guard(ctx, [][][]byte{args}); err != nil {
 				return sr, nil, err
 			}
 		}
@@ -393,6 +415,13 @@ func (x *caseRun) step(ctx context.Context, st *cases.Step) (StepResult, *Failur
 		var b []byte
 		if b, err = st.Raw.Expand(x.env); err != nil {
 			return sr, nil, err
+		}
+		if x.guarded() {
+			if cmds, ok := rawCommands(b); ok {
+				if err := x.guard(ctx, cmds); err != nil {
+					return sr, nil, err
+				}
+			}
 		}
 		sr.Sent, sr.SentSize = x.keep(redactRaw(b)), len(b)
 		if len(b) > maxKept {
@@ -499,6 +528,23 @@ func (c *conn) writeCommand(timeout time.Duration, args [][]byte) ([]byte, int, 
 	c.wbuf = resp.AppendCommand(c.wbuf[:0], args...)
 	return c.wbuf, len(c.wbuf), c.write(timeout, c.wbuf)
 }
+
+// smallArgs expands the arguments of a large command for the guard, each
+// longer than maxGetkeysArg replaced by a byte (a value, not a key).
+func (x *caseRun) smallArgs(st *cases.Step) [][]byte {
+	args := make([][]byte, len(st.Send))
+	for i := range st.Send {
+		if n, err := st.Send[i].Size(x.env); err == nil && n > maxGetkeysArg {
+			args[i] = []byte("x")
+			continue
+		}
+		args[i], _ = st.Send[i].Expand(x.env)
+	}
+	return args
+}
+
+// guarded says whether steps are checked by guard before they are sent.
+func (x *caseRun) guarded() bool { return x.opts.Shared && !x.opts.AllowDestructive }
 
 // bigCommand reports whether a send step's command is larger than maxKept
 // and so is streamed (streamCommand) rather than built in memory.

@@ -131,6 +131,7 @@ type gateCache struct {
 	d        *dialer
 	mu       sync.Mutex
 	commands map[string]bool
+	infos    map[string]cmdInfo
 	probes   map[string]probeResult
 }
 
@@ -166,6 +167,47 @@ func (g *gateCache) hasCommand(ctx context.Context, name string) (bool, error) {
 	g.commands[key] = ok
 	g.mu.Unlock()
 	return ok, nil
+}
+
+// cmdInfo is what COMMAND INFO says of a command's arguments.
+type cmdInfo struct {
+	known    bool
+	arity    int // > 0 exact, < 0 at least -arity (the name included)
+	firstKey int // 0: no key arguments
+	movable  bool
+}
+
+// commandInfo returns (and caches) COMMAND INFO of a command name.
+func (g *gateCache) commandInfo(ctx context.Context, name string) (cmdInfo, error) {
+	key := strings.ToLower(name)
+	g.mu.Lock()
+	info, found := g.infos[key]
+	g.mu.Unlock()
+	if found {
+		return info, nil
+	}
+	c, err := g.d.dial(ctx, "gate", 2)
+	if err != nil {
+		return info, err
+	}
+	defer c.close()
+	v, err := c.roundTrip(g.d.timeout, "COMMAND", "INFO", key)
+	if err != nil {
+		return info, err
+	}
+	if v.Kind == resp.Array && len(v.Elems) == 1 && v.Elems[0].Kind == resp.Array && len(v.Elems[0].Elems) >= 6 {
+		e := v.Elems[0].Elems
+		info = cmdInfo{known: true, arity: int(e[1].Int), firstKey: int(e[3].Int)}
+		for _, f := range e[2].Elems {
+			if string(f.Str) == "movablekeys" {
+				info.movable = true
+			}
+		}
+	}
+	g.mu.Lock()
+	g.infos[key] = info
+	g.mu.Unlock()
+	return info, nil
 }
 
 // probe runs a probe once per protocol: the feature is present iff the reply

@@ -147,7 +147,7 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r := &run{opts: opts, d: d, srv: srv,
-		gates: &gateCache{d: d, commands: map[string]bool{}, probes: map[string]probeResult{}}}
+		gates: &gateCache{d: d, commands: map[string]bool{}, infos: map[string]cmdInfo{}, probes: map[string]probeResult{}}}
 	next := make(chan int)
 	var wg sync.WaitGroup
 	var mu sync.Mutex

@@ -1,0 +1,235 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/respcheck/respcheck/resp"
+)
+
+// refusal is a step that a shared target must not receive: it would reach
+// keys, databases or state that are not the run's. The case ends as a skip
+// with Reason; its cleanup still runs.
+type refusal struct{ reason string }
+
+func (r *refusal) Error() string { return r.reason }
+
+// guard checks, before a step is sent to a shared target, every command the
+// step holds (a send step's, or each command parsed from a raw step's bytes):
+// a command on the destructive list; a command that reads or writes another
+// database or unnamed keys (SELECT, COPY ... DB, SCAN or KEYS without a
+// MATCH/pattern in the case's namespace, RANDOMKEY); a PUBLISH to a channel
+// outside the namespace; any key the server itself says the command
+// touches (COMMAND GETKEYS) that is not under the case's key prefix; and a
+// Lua script whose redis.call names its command or a key by anything but
+// KEYS/ARGV-free literals it can check. It returns nil when the step may go.
+func (x *caseRun) guard(ctx context.Context, cmds [][][]byte) error {
+	for _, args := range cmds {
+		if err := x.guardCommand(ctx, args); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (x *caseRun) guardCommand(ctx context.Context, args [][]byte) error {
+	if len(args) == 0 {
+		return nil
+	}
+	words := make([]string, min(len(args), 3))
+	for i := range words {
+		if len(args[i]) <= 64 {
+			words[i] = string(args[i])
+		}
+	}
+	if name, bad := isDestructive(words); bad {
+		return &refusal{fmt.Sprintf("sends %s, which reaches beyond the run's own keys", name)}
+	}
+	prefix := []byte(x.env.KeyPrefix)
+	inNamespace := func(b []byte) bool { return bytes.HasPrefix(b, prefix) }
+	name := strings.ToUpper(words[0])
+	switch name {
+	case "SELECT", "RANDOMKEY":
+		return &refusal{fmt.Sprintf("sends %s, which reaches keys that are not the run's", name)}
+	case "COPY":
+		for _, a := range args[3:] {
+			if strings.EqualFold(string(a), "DB") {
+				return &refusal{"sends COPY ... DB, which writes another database"}
+			}
+		}
+	case "SCAN":
+		ok := false
+		for i := 2; i+1 < len(args); i++ {
+			if strings.EqualFold(string(args[i]), "MATCH") && inNamespace(args[i+1]) {
+				ok = true
+			}
+		}
+		if !ok {
+			return &refusal{"sends SCAN without a MATCH pattern in the case's namespace ({key}*)"}
+		}
+	case "KEYS":
+		if len(args) > 1 && !inNamespace(args[1]) {
+			return &refusal{"sends KEYS with a pattern outside the case's namespace"}
+		}
+	case "PUBLISH", "SPUBLISH":
+		if len(args) > 1 && !inNamespace(args[1]) {
+			return &refusal{fmt.Sprintf("sends %s to channel %s, outside the case's namespace", name, resp.Escape(args[1]))}
+		}
+	case "EVAL", "EVAL_RO", "SCRIPT", "FUNCTION":
+		for _, a := range args[1:] {
+			if err := guardScript(a); err != nil {
+				return err
+			}
+		}
+	}
+	keys, err := x.commandKeys(ctx, args)
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if !inNamespace(k) {
+			return &refusal{fmt.Sprintf("sends %s touching key %s, which is not the run's", name, resp.Escape(k))}
+		}
+	}
+	return nil
+}
+
+// luaCall finds redis.call( / redis.pcall( / server.call( / server.pcall(.
+var luaCall = regexp.MustCompile(`(?:redis|server)\s*\.\s*p?call\s*\(`)
+
+// guardScript refuses a Lua script that calls a command named by a
+// computed expression (it cannot be checked), a destructive one, or one
+// whose first argument is a literal key name (not KEYS[i]).
+func guardScript(body []byte) error {
+	src := string(body)
+	for _, loc := range luaCall.FindAllStringIndex(src, -1) {
+		rest := src[loc[1]:]
+		cmd, rest, ok := luaString(rest)
+		if !ok || !strings.HasPrefix(rest, ",") && !strings.HasPrefix(rest, ")") {
+			return &refusal{"sends a script whose redis.call names its command by an expression, which cannot be checked"}
+		}
+		cmd = strings.ToUpper(cmd)
+		arg, after, literal := "", "", false
+		if strings.HasPrefix(rest, ",") {
+			arg, after, literal = luaString(rest[1:])
+			literal = literal && (strings.HasPrefix(after, ",") || strings.HasPrefix(after, ")"))
+		}
+		if name, bad := isDestructive([]string{cmd, strings.ToUpper(arg)}); bad {
+			return &refusal{fmt.Sprintf("sends a script that calls %s, which reaches beyond the run's own keys", name)}
+		}
+		if literal && scriptKeyCommands[cmd] {
+			return &refusal{fmt.Sprintf("sends a script that calls %s on the literal key %q, which is not the run's", cmd, arg)}
+		}
+	}
+	return nil
+}
+
+// luaString reads a quoted Lua string literal (no escapes) after optional
+// spaces, and returns it, the text after it with spaces trimmed, and
+// whether there was one.
+func luaString(s string) (string, string, bool) {
+	s = strings.TrimLeft(s, " \t\r\n")
+	if s == "" || (s[0] != '\'' && s[0] != '"') {
+		return "", s, false
+	}
+	end := strings.IndexByte(s[1:], s[0])
+	if end < 0 || strings.ContainsRune(s[1:end+1], '\\') {
+		return "", s, false
+	}
+	return s[1 : end+1], strings.TrimLeft(s[end+2:], " \t\r\n"), true
+}
+
+// scriptKeyCommands take a key as their first argument; a literal there in
+// a script names a key outside the namespace.
+var scriptKeyCommands = map[string]bool{
+	"GET": true, "SET": true, "DEL": true, "UNLINK": true, "INCR": true, "INCRBY": true, "DECR": true,
+	"EXPIRE": true, "PEXPIRE": true, "PERSIST": true, "RENAME": true, "HSET": true, "HGET": true,
+	"HDEL": true, "LPUSH": true, "RPUSH": true, "LPOP": true, "RPOP": true, "SADD": true, "SREM": true,
+	"ZADD": true, "ZREM": true, "APPEND": true, "GETDEL": true, "SETEX": true, "MSET": true, "TYPE": true,
+	"EXISTS": true, "DUMP": true, "RESTORE": true, "XADD": true, "COPY": true,
+}
+
+// maxGetkeysArg bounds the arguments sent to COMMAND GETKEYS: longer ones
+// (values, not key positions or counts) are replaced by a byte.
+const maxGetkeysArg = 1024
+
+// commandKeys asks the server which keys args would touch (COMMAND
+// GETKEYS), on a side connection of the case. A command without keys, or one
+// the server cannot analyse, has none.
+func (x *caseRun) commandKeys(ctx context.Context, args [][]byte) ([][]byte, error) {
+	// COMMAND GETKEYS answers an error for a command without keys or with
+	// the wrong arity, and the server counts that error (errorstat_ERR):
+	// ask only when COMMAND INFO says there can be keys.
+	info, err := x.gates.commandInfo(ctx, string(args[0]))
+	if err != nil {
+		return nil, err
+	}
+	if !info.known || (info.firstKey == 0 && !info.movable) ||
+		(info.arity > 0 && len(args) != info.arity) || (info.arity < 0 && len(args) < -info.arity) {
+		return nil, nil
+	}
+	if x.keysConn == nil {
+		c, err := x.d.dial(ctx, "getkeys", 2)
+		if err != nil {
+			return nil, err
+		}
+		x.keysConn = c
+	}
+	q := make([]string, 0, len(args)+2)
+	q = append(q, "COMMAND", "GETKEYS")
+	for _, a := range args {
+		if len(a) > maxGetkeysArg {
+			a = []byte("x")
+		}
+		q = append(q, string(a))
+	}
+	v, err := x.keysConn.roundTrip(x.opts.StepTimeout, q...)
+	if err != nil {
+		return nil, fmt.Errorf("COMMAND GETKEYS: %w", err)
+	}
+	if v.Kind != resp.Array {
+		return nil, nil // no key arguments, unknown command, bad arity
+	}
+	keys := make([][]byte, len(v.Elems))
+	for i, e := range v.Elems {
+		keys[i] = append([]byte(nil), e.Str...)
+	}
+	return keys, nil
+}
+
+// rawCommands parses the commands in raw bytes: RESP arrays of blob strings
+// and inline lines, one after the other. ok is false when the bytes are not
+// a sequence of complete commands (a malformed or partial frame, which the
+// server refuses as a whole or waits on).
+func rawCommands(b []byte) (cmds [][][]byte, ok bool) {
+	for len(b) > 0 {
+		if b[0] == '*' {
+			n, v, err := resp.Parse(b)
+			if err != nil || n == 0 || v.Kind != resp.Array {
+				return cmds, false
+			}
+			args := make([][]byte, len(v.Elems))
+			for i, e := range v.Elems {
+				args[i] = e.Str
+			}
+			cmds = append(cmds, args)
+			b = b[n:]
+			continue
+		}
+		line, rest, found := bytes.Cut(b, []byte("\n"))
+		if !found {
+			return cmds, false
+		}
+		if f := bytes.Fields(bytes.TrimRight(line, "\r")); len(f) > 0 {
+			for i := range f {
+				f[i] = bytes.Trim(f[i], `"'`)
+			}
+			cmds = append(cmds, f)
+		}
+		b = rest
+	}
+	return cmds, true
+}
