@@ -12,10 +12,15 @@ import (
 type Version [3]int
 
 // ParseVersion parses 1 to 3 dot-separated non-negative decimal numbers,
-// such as "8", "8.4" or "7.0.15". Nothing else is accepted (no "v" prefix,
-// no "-rc1" suffix): trim such decorations before calling it.
+// such as "8", "8.4" or "7.0.15", ignoring a pre-release or build suffix
+// ("9.2.0-rc1" is 9.2.0). Nothing else is accepted (no "v" prefix).
 func ParseVersion(s string) (Version, error) {
 	var v Version
+	// A pre-release or build suffix ("9.2.0-rc1", "7.2.4+build") does not
+	// take part in comparisons: 9.2.0-rc1 is 9.2.0.
+	if i := strings.IndexAny(s, "-+"); i > 0 {
+		s = s[:i]
+	}
 	parts := strings.Split(s, ".")
 	if s == "" || len(parts) > 3 {
 		return v, fmt.Errorf("bad version %q: want 1 to 3 dot-separated numbers", s)

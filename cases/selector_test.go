@@ -22,7 +22,9 @@ func TestParseVersion(t *testing.T) {
 		{"8.4.0.1", Version{}, false},
 		{"8.x", Version{}, false},
 		{"v8", Version{}, false},
-		{"8.4.0-rc1", Version{}, false},
+		{"8.4.0-rc1", Version{8, 4, 0}, true},
+		{"9.2.0+build.7", Version{9, 2, 0}, true},
+		{"8.4.0-", Version{8, 4, 0}, true},
 		{"-1", Version{}, false},
 		{"1234567890", Version{}, false},
 	} {

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -15,7 +16,13 @@ func deleteKeys(c *conn, prefix string, timeout time.Duration) (int, error) {
 	pattern := globEscape(prefix) + "*"
 	cursor := "0"
 	n := 0
-	for {
+	// A SCAN that never returns cursor 0 (a broken server or proxy) must
+	// not keep the run forever: 100,000 rounds of COUNT 1000 is far more
+	// than any keyspace a case makes.
+	for round := 0; ; round++ {
+		if round == 100000 {
+			return n, fmt.Errorf("SCAN MATCH %s did not finish", pattern)
+		}
 		v, err := c.roundTrip(timeout, "SCAN", cursor, "MATCH", pattern, "COUNT", "1000")
 		if err != nil {
 			return n, err
@@ -26,7 +33,11 @@ func deleteKeys(c *conn, prefix string, timeout time.Duration) (int, error) {
 		cursor = string(v.Elems[0].Str)
 		var keys []string
 		for _, k := range v.Elems[1].Elems {
-			keys = append(keys, string(k.Str))
+			// Only the run's own keys, whatever SCAN returned: a server or
+			// proxy that ignores MATCH must not get other keys deleted.
+			if strings.HasPrefix(string(k.Str), prefix) {
+				keys = append(keys, string(k.Str))
+			}
 		}
 		if len(keys) > 0 {
 			args := append([]string{"UNLINK"}, keys...)

@@ -6,10 +6,8 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/respcheck/respcheck/resp"
@@ -73,9 +71,6 @@ func (d *dialer) dial(ctx context.Context, name string, proto int) (*conn, error
 	c.r.SetLimits(d.limits)
 	fail := func(err error) (*conn, error) {
 		nc.Close()
-		if d.tls == nil && (errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET)) {
-			err = fmt.Errorf("%w: the server closed the connection during the handshake (a TLS port? use rediss:// or --tls)", err)
-		}
 		return nil, err
 	}
 	if proto == 3 {
@@ -149,7 +144,9 @@ func (c *conn) readReply(timeout time.Duration, acceptPush func(resp.Value) bool
 		if err != nil {
 			return resp.Value{}, err
 		}
-		if v.Kind == resp.Push && (acceptPush == nil || !acceptPush(v)) {
+		// Out of band only in RESP3: on a RESP2 connection a push is a
+		// reply in a type RESP2 does not have (checked by the caller).
+		if v.Kind == resp.Push && c.proto == 3 && (acceptPush == nil || !acceptPush(v)) {
 			c.pushes = append(c.pushes, v.Clone())
 			continue
 		}

@@ -103,7 +103,14 @@ func (r *run) runItem(ctx context.Context, it item) *Result {
 			return res
 		}
 	}
-	if reason := r.gate(ctx, it.c, it.proto, info); reason != "" {
+	if reason, err := r.gate(ctx, it.c, it.proto, info); err != nil {
+		// A gate that cannot be checked is not a skip: the server failed
+		// to answer a probe or COMMAND INFO.
+		res.Status, res.Reason = Error, err.Error()
+		var se *resp.SyntaxError
+		res.Malformed = errors.As(err, &se)
+		return res
+	} else if reason != "" {
 		res.Status, res.Reason = Skip, reason
 		return res
 	}
@@ -150,7 +157,11 @@ func (r *run) runItem(ctx context.Context, it item) *Result {
 	x.cleanup(ctx, res)
 	if res.Status == Pass && len(it.c.Steps) > 0 {
 		last := it.c.Steps[len(it.c.Steps)-1]
-		if fail := x.strayReplies(); fail != nil {
+		fail, err := x.strayReplies()
+		switch {
+		case err != nil:
+			res.Status, res.Reason, res.Malformed = Error, fmt.Sprintf("%s: %v", last.Pos, err), true
+		case fail != nil:
 			fail.Step = last
 			res.Failure = fail
 			res.Status, res.Reason = Fail, fmt.Sprintf("%s: %s", last.Pos, fail.Message)
@@ -219,13 +230,21 @@ const strayGrace = 2 * time.Millisecond
 // its last step: a server that answers one command twice (Redis 8.6.3 does,
 // for SET ... IFDEQ with a malformed digest on an existing key) shifts every
 // later reply by one. Push frames are out of band and allowed.
-func (x *caseRun) strayReplies() *Failure {
+func (x *caseRun) strayReplies() (*Failure, error) {
 	for _, name := range x.order {
 		c := x.conns[name]
 		c.armed = false
 		for {
 			c.nc.SetReadDeadline(time.Now().Add(strayGrace))
 			v, err := c.r.Read()
+			var se *resp.SyntaxError
+			switch {
+			case errors.As(err, &se):
+				return nil, fmt.Errorf("connection %q after the last step: %w", name, err)
+			case err != nil && c.r.Buffered() > 0:
+				return &Failure{Offset: -1, Expected: "nothing more",
+					Message: fmt.Sprintf("connection %q received %d bytes after the last step that are not a complete frame", name, c.r.Buffered())}, nil
+			}
 			if err != nil {
 				break // nothing more (a timeout), or the connection is gone
 			}
@@ -233,23 +252,23 @@ func (x *caseRun) strayReplies() *Failure {
 				continue
 			}
 			return &Failure{Actual: x.keep(v.Raw), Offset: -1, Expected: "nothing more",
-				Message: fmt.Sprintf("connection %q received a reply after the last step, to no command", name)}
+				Message: fmt.Sprintf("connection %q received a reply after the last step, to no command", name)}, nil
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // gate returns why the case must be skipped in this protocol, or "".
-func (r *run) gate(ctx context.Context, c *cases.Case, proto int, info cases.ServerInfo) string {
+func (r *run) gate(ctx context.Context, c *cases.Case, proto int, info cases.ServerInfo) (string, error) {
 	for _, g := range []*cases.Gates{c.File.Requires, c.Requires} {
 		if g == nil {
 			continue
 		}
 		if g.Proto != 0 && g.Proto != proto {
-			return fmt.Sprintf("runs in RESP%d only", g.Proto)
+			return fmt.Sprintf("runs in RESP%d only", g.Proto), nil
 		}
 		if proto == 3 && !r.srv.Proto3 {
-			return "the server does not accept HELLO 3"
+			return "the server does not accept HELLO 3", nil
 		}
 		if len(g.Servers) > 0 {
 			ok := false
@@ -259,41 +278,41 @@ func (r *run) gate(ctx context.Context, c *cases.Case, proto int, info cases.Ser
 				want = append(want, s.Text)
 			}
 			if !ok {
-				return fmt.Sprintf("requires %s (server is %s %s)", strings.Join(want, " or "), r.srv.Family, r.srv.Version)
+				return fmt.Sprintf("requires %s (server is %s %s)", strings.Join(want, " or "), r.srv.Family, r.srv.Version), nil
 			}
 		}
 		if g.Debug && !r.srv.Debug {
-			return "requires DEBUG (enable-debug-command is off)"
+			return "requires DEBUG (enable-debug-command is off)", nil
 		}
 		for _, name := range g.Commands {
 			ok, err := r.gates.hasCommand(ctx, name)
 			if err != nil {
-				return fmt.Sprintf("could not check command %s: %v", name, err)
+				return "", fmt.Errorf("could not check command %s: %w", name, err)
 			}
 			if !ok {
-				return fmt.Sprintf("requires command %s (COMMAND INFO has no entry)", name)
+				return fmt.Sprintf("requires command %s (COMMAND INFO has no entry)", name), nil
 			}
 		}
 		for _, name := range g.Absent {
 			ok, err := r.gates.hasCommand(ctx, name)
 			if err != nil {
-				return fmt.Sprintf("could not check command %s: %v", name, err)
+				return "", fmt.Errorf("could not check command %s: %w", name, err)
 			}
 			if ok {
-				return fmt.Sprintf("requires command %s to be absent (COMMAND INFO knows it)", name)
+				return fmt.Sprintf("requires command %s to be absent (COMMAND INFO knows it)", name), nil
 			}
 		}
 		for _, p := range g.Probes {
 			pr := r.gates.probe(ctx, p, proto, r.opts.StepTimeout)
 			if pr.err != nil {
-				return fmt.Sprintf("probe at %s could not run: %v", p.Pos, pr.err)
+				return "", fmt.Errorf("probe at %s could not run: %w", p.Pos, pr.err)
 			}
 			if !pr.ok {
-				return fmt.Sprintf("feature probe %s failed: %s", probeText(p), pr.detail)
+				return fmt.Sprintf("feature probe %s failed: %s", probeText(p), pr.detail), nil
 			}
 		}
 	}
-	return ""
+	return "", nil
 }
 
 func probeText(p *cases.Probe) string {
@@ -463,6 +482,17 @@ func (x *caseRun) step(ctx context.Context, st *cases.Step) (StepResult, *Failur
 	if len(v.Raw) > maxKept {
 		sr.ReplySHA256 = hexSHA256(v.Raw, x.env.KeyPrefix)
 	}
+	// HELLO 3 (and HELLO 2, RESET) sent by the case switch the protocol of
+	// this connection from this reply on.
+	if p := protoSwitch(st, v); p != 0 {
+		c.proto = p
+	}
+	if c.proto == 2 {
+		if k, ok := resp3Only(v); ok {
+			return sr, &Failure{Actual: sr.Reply, Offset: -1, Expected: "a RESP2 reply",
+				Message: fmt.Sprintf("a %s, a RESP3 type, on a RESP2 connection (no HELLO 3 was sent)", k)}, nil
+		}
+	}
 	if st.Capture != "" {
 		if fail := x.capture(st, v); fail != nil {
 			return sr, fail, nil
@@ -480,6 +510,26 @@ func (x *caseRun) step(ctx context.Context, st *cases.Step) (StepResult, *Failur
 			KeyPrefix: x.env.KeyPrefix, Reply: v.Raw, Pushes: sr.Pushes})
 	}
 	return sr, fail, err
+}
+
+// protoSwitch returns the protocol a send step's command switches its
+// connection to (HELLO 2/3 answered without an error, RESET), or 0.
+func protoSwitch(st *cases.Step, v resp.Value) int {
+	if st.Action != cases.ActSend || len(st.Send) == 0 || isError(v) {
+		return 0
+	}
+	name, _ := st.Send[0].Literal()
+	switch strings.ToUpper(name) {
+	case "RESET":
+		return 2
+	case "HELLO":
+		if len(st.Send) > 1 {
+			if p, _ := st.Send[1].Literal(); p == "2" || p == "3" {
+				return int(p[0] - '0')
+			}
+		}
+	}
+	return 0
 }
 
 // capture keeps the reply for {cap:NAME}: the payload text of a textual

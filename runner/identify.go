@@ -58,6 +58,9 @@ func identify(ctx context.Context, d *dialer) (Server, error) {
 	if s.Version == "" {
 		return s, fmt.Errorf("INFO server has no redis_version or valkey_version line")
 	}
+	if _, err := cases.ParseVersion(s.Version); err != nil {
+		return s, fmt.Errorf("INFO server: %v: version selectors could not be matched", err)
+	}
 	v, err = c.roundTrip(d.timeout, "DEBUG", "SLEEP", "0")
 	if err != nil {
 		return s, fmt.Errorf("DEBUG SLEEP 0: %w", err)

@@ -133,6 +133,9 @@ func matchValue(t *cases.TypedValue, v resp.Value, env *cases.Env, path string) 
 	if t.Any {
 		return "", "", nil
 	}
+	if t.Attr == nil && v.Attr != nil {
+		return path, "an attribute the expectation does not have precedes the value", nil
+	}
 	if t.Attr != nil {
 		if v.Attr == nil {
 			return path, "want an attribute before the value, got none", nil
@@ -266,6 +269,27 @@ func matchUnordered(want []*cases.TypedValue, got []resp.Value, env *cases.Env, 
 		}
 	}
 	return path, "no one-to-one pairing of expected and actual items", nil
+}
+
+// resp3Only returns the first RESP3-only type in v (an attribute, a push,
+// null, double, boolean, blob error, verbatim string, big number, map, set)
+// and true, or false when v uses RESP2's types alone.
+func resp3Only(v resp.Value) (resp.Kind, bool) {
+	if v.Attr != nil {
+		return resp.Attribute, true
+	}
+	switch v.Kind {
+	case resp.SimpleString, resp.SimpleError, resp.Integer, resp.BlobString, resp.NilBlobString, resp.NilArray:
+		return 0, false
+	case resp.Array:
+		for _, e := range v.Elems {
+			if k, ok := resp3Only(e); ok {
+				return k, true
+			}
+		}
+		return 0, false
+	}
+	return v.Kind, true
 }
 
 func textual(k resp.Kind) bool {
