@@ -69,15 +69,23 @@ func (x *caseRun) keep(b []byte) []byte {
 		return nil
 	}
 	b = b[:min(len(b), maxKept)]
+	var out []byte
 	if len(b) > 64<<10 {
-		return append([]byte(nil), b...)
+		out = append([]byte(nil), b...)
+	} else {
+		if cap(x.slab)-len(x.slab) < len(b) {
+			x.slab = make([]byte, 0, max(16<<10, 2*cap(x.slab)))
+		}
+		start := len(x.slab)
+		x.slab = append(x.slab, b...)
+		out = x.slab[start:len(x.slab):len(x.slab)]
 	}
-	if cap(x.slab)-len(x.slab) < len(b) {
-		x.slab = make([]byte, 0, max(16<<10, 2*cap(x.slab)))
+	// The run's password never reaches a report or a golden, wherever it
+	// shows up (a CONFIG GET requirepass reply, a raw AUTH).
+	if pw := x.opts.Password; len(pw) >= 4 && bytes.Contains(out, []byte(pw)) {
+		copy(out, bytes.ReplaceAll(out, []byte(pw), bytes.Repeat([]byte("*"), len(pw))))
 	}
-	start := len(x.slab)
-	x.slab = append(x.slab, b...)
-	return x.slab[start:len(x.slab):len(x.slab)]
+	return out
 }
 
 func (x *caseRun) keepArgs(args [][]byte) [][]byte {

@@ -194,33 +194,42 @@ func redacted(args [][]byte) ([][]byte, bool) {
 	return out, true
 }
 
-// redactRaw hides secrets in raw bytes that hold one command, as a RESP
-// array of blob strings or as an inline command.
+// redactRaw hides secrets in raw bytes that hold commands, RESP arrays of
+// blob strings or inline lines, one or several; bytes that are not a
+// sequence of commands are returned as they are.
 func redactRaw(b []byte) []byte {
-	if n, v, err := resp.Parse(b); err == nil && n == len(b) && v.Kind == resp.Array {
-		args := make([][]byte, len(v.Elems))
-		for i, e := range v.Elems {
-			if e.Kind != resp.BlobString {
-				return b
+	cmds, ok := rawCommands(b)
+	if !ok {
+		return b
+	}
+	secret := false
+	for _, args := range cmds {
+		if _, s := redacted(args); s {
+			secret = true
+		}
+	}
+	if !secret {
+		return b
+	}
+	var out []byte
+	for len(b) > 0 {
+		if b[0] == '*' {
+			n, v, _ := resp.Parse(b)
+			args := make([][]byte, len(v.Elems))
+			for i, e := range v.Elems {
+				args[i] = e.Str
 			}
-			args[i] = e.Str
+			shown, _ := redacted(args)
+			out = resp.AppendCommand(out, shown...)
+			b = b[n:]
+			continue
 		}
-		if shown, secret := redacted(args); secret {
-			return resp.AppendCommand(nil, shown...)
-		}
-		return b
+		line, rest, _ := bytes.Cut(b, []byte("\n"))
+		f := bytes.Fields(bytes.TrimRight(line, "\r"))
+		shown, _ := redacted(f)
+		out = append(out, bytes.Join(shown, []byte(" "))...)
+		out = append(out, "\r\n"...)
+		b = rest
 	}
-	line := strings.TrimRight(string(b), "\r\n")
-	if strings.ContainsAny(line, "\r\n") {
-		return b
-	}
-	fields := strings.Fields(line)
-	args := make([][]byte, len(fields))
-	for i, f := range fields {
-		args[i] = []byte(f)
-	}
-	if shown, secret := redacted(args); secret {
-		return []byte(string(bytes.Join(shown, []byte(" "))) + "\r\n")
-	}
-	return b
+	return out
 }

@@ -76,3 +76,10 @@ func TestRedacted(t *testing.T) {
 		t.Errorf("array: %q", got)
 	}
 }
+
+func TestRedactRawSeveralCommands(t *testing.T) {
+	got := string(redactRaw([]byte("PING\r\nAUTH secret\r\n*2\r\n$4\r\nAUTH\r\n$6\r\nsecret\r\n")))
+	if strings.Contains(got, "secret") || !strings.Contains(got, "PING") {
+		t.Errorf("redactRaw = %q", got)
+	}
+}

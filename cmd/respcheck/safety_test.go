@@ -47,6 +47,8 @@ cases:
         any: true
       - raw: "AUTH `+canary+`\r\n"
         reply: "+OK\r\n"
+      - send: [CONFIG, GET, requirepass]
+        any: true
       - send: [AUTH, wrong]
         error_code: WRONGPASS
       - send: [PING]
@@ -65,15 +67,29 @@ cases:
 		all.WriteString(stdout + errs)
 		all.Write(data)
 	}
+	// Goldens recorded through the password-protected server.
+	gdir := filepath.Join(dir, "golden")
+	code, stdout, errs := respcheck(t, "record", "--addr", srv.Addr(), "--out", gdir, "--passes", "1", f)
+	all.WriteString(stdout + errs)
+	goldens, _ := filepath.Glob(filepath.Join(gdir, "*"))
+	if len(goldens) == 0 {
+		t.Fatalf("record wrote no goldens (exit %d): %s", code, errs)
+	}
+	for _, g := range goldens {
+		data, _ := os.ReadFile(g)
+		all.Write(data)
+	}
 	// The bundled suite through the password-protected server, too.
-	code, stdout, errs := respcheck(t, "run", "-u", "redis://:"+canary+"@"+srv.Addr(), "-v", "--format", "json", "--run", "strings/")
+	code, stdout, errs = respcheck(t, "run", "-u", "redis://:"+canary+"@"+srv.Addr(), "-v", "--format", "json", "--run", "strings/")
 	if code != exitOK {
 		t.Fatalf("bundled strings suite with a password: exit %d\n%s", code, errs)
 	}
 	all.WriteString(stdout + errs)
 	// A bad URL must not echo the password either.
-	_, stdout, errs = respcheck(t, "run", "-u", "redis://user:"+canary+"@")
-	all.WriteString(stdout + errs)
+	for _, bad := range []string{"redis://user:" + canary + "@", "redis://:" + canary + "@127.0.0.1:abc", "redis://:" + canary + "@[::1"} {
+		_, stdout, errs = respcheck(t, "run", "-u", bad)
+		all.WriteString(stdout + errs)
+	}
 	if strings.Contains(all.String(), canary) {
 		i := strings.Index(all.String(), canary)
 		t.Fatalf("the password appears in the output: …%s…", all.String()[max(0, i-200):i+len(canary)])

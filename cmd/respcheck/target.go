@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"crypto/tls"
 	"fmt"
 	"net"
@@ -33,7 +34,13 @@ func parseURL(raw string) (target, error) {
 	var t target
 	u, err := url.Parse(raw)
 	if err != nil {
-		return t, fmt.Errorf("bad URL: %v", err)
+		// url.Error quotes the whole URL, password included: keep only
+		// the reason.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return t, fmt.Errorf("bad URL (redacted): %v", err)
 	}
 	switch u.Scheme {
 	case "redis", "rediss":
