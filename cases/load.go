@@ -34,12 +34,25 @@ func Load(path string, data []byte) (*File, error) {
 
 // LoadFile reads and loads one case file.
 func LoadFile(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, ErrorList{{Pos: Pos{File: path}, Msg: ioMsg(err)}}
 	}
+	defer f.Close()
+	// A case file is text a person writes: /dev/zero or a stray multi-GB
+	// file is refused at MaxFileSize rather than read into memory.
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, ErrorList{{Pos: Pos{File: path}, Msg: ioMsg(err)}}
+	}
+	if len(data) > MaxFileSize {
+		return nil, ErrorList{{Pos: Pos{File: path}, Msg: fmt.Sprintf("larger than %d bytes: not a case file", MaxFileSize)}}
+	}
 	return Load(path, data)
 }
+
+// MaxFileSize is the largest case file LoadFile reads (16 MiB).
+const MaxFileSize = 16 << 20
 
 func ioMsg(err error) string {
 	var pe *fs.PathError
@@ -341,6 +354,10 @@ func describe(n *yaml.Node) string {
 	case yaml.ScalarNode:
 		if n.Tag == "!!null" {
 			return "null"
+		}
+		if len(n.Value) > 60 {
+			// A file that is not a case file is not echoed whole.
+			return fmt.Sprintf("%q... (%d bytes)", n.Value[:60], len(n.Value))
 		}
 		return fmt.Sprintf("%q", n.Value)
 	}

@@ -353,7 +353,11 @@ func (p part) sum(env *Env) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("{add:%d:%s}: %q is not a decimal integer", p.n, p.arg.src, b)
 	}
-	return v + p.n, nil
+	sum := v + p.n
+	if (p.n > 0 && sum < v) || (p.n < 0 && sum > v) {
+		return 0, fmt.Errorf("{add:%d:%s}: %d + %d overflows a 64-bit integer", p.n, p.arg.src, v, p.n)
+	}
+	return sum, nil
 }
 
 // id returns the 8 hex digits inside the key prefix "rc:{xxxxxxxx}:": a

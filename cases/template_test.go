@@ -156,6 +156,8 @@ func TestExpandErrors(t *testing.T) {
 		{"{xxh3:{cap:x}}", nil, `t.yaml:1:2: unknown capture "x"`},
 		{"{key}", nil, `t.yaml:1:2: {key} used without a key prefix`},
 		{"{key}", &Env{}, `t.yaml:1:2: {key} used without a key prefix`},
+		{"{add:1:9223372036854775807}", env, `t.yaml:1:2: {add:1:9223372036854775807}: 9223372036854775807 + 1 overflows a 64-bit integer`},
+		{"{add:-1:-9223372036854775808}", env, `t.yaml:1:2: {add:-1:-9223372036854775808}: -9223372036854775808 + -1 overflows a 64-bit integer`},
 		{"{gen:repeat:1GiB:{gen:random:2}}", env, `t.yaml:1:2: expansion larger than 1073741824 bytes`},
 		{"{gen:random:1GiB}{gen:random:1}", env, `t.yaml:1:2: expansion larger than 1073741824 bytes`},
 	} {

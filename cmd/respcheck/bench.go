@@ -96,6 +96,10 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 		return err
 	} else if t.tls != nil {
 		return usageErr("bench does not support TLS yet")
+	} else if t.addr == "" && f.serverBin == "" && f.server == "miniredis" {
+		return usageErr("bench does not run against --server miniredis: the embedded emulator has no INFO server " +
+			"(bench identifies its target by it) and runs inside respcheck, so its timings would not be a server's; " +
+			"start an installed build with --server (see scripts/install-servers.sh --list) or give --addr")
 	}
 	t, stopServer, err := f.open(ctx)
 	if err != nil {

@@ -167,9 +167,9 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	}
 	switch {
 	case ctx.Err() != nil:
-		return &exitError{exitServer, errors.New("interrupted")}
+		return &exitError{code: exitInterrupted, err: errors.New("interrupted")}
 	case rep.Failed():
-		return &exitError{exitFindings, errSilent}
+		return &exitError{code: exitFindings, err: errSilent}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -10,7 +11,9 @@ import (
 )
 
 func newListCmd() *cobra.Command {
-	return &cobra.Command{
+	var run string
+	var tags []string
+	cmd := &cobra.Command{
 		Use:   "list [files or dirs...]",
 		Short: "List the cases of case files (default: the bundled suite)",
 		Long: `List loads and validates case files without contacting any server and prints
@@ -21,17 +24,25 @@ errors is reported with file:line:col and the exit status is 2.`,
 			if err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
-			n := 0
-			for _, f := range files {
-				for _, c := range f.Cases {
-					tags := append(append([]string(nil), f.Tags...), c.Tags...)
-					fmt.Fprintf(w, "%s\t%s\t%s\n", c.Pos, runner.FullName(c), strings.Join(tags, ","))
-					n++
+			var runRE *regexp.Regexp
+			if run != "" {
+				if runRE, err = regexp.Compile(run); err != nil {
+					return usageErr("bad --run: %v", err)
 				}
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "%d cases in %d files\n", n, len(files))
+			w := cmd.OutOrStdout()
+			selected := runner.Select(files, runRE, tags)
+			for _, c := range selected {
+				fmt.Fprintf(w, "%s\t%s\t%s\n", c.Pos, runner.FullName(c), strings.Join(c.AllTags(), ","))
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "%d cases in %d files\n", len(selected), len(files))
+			if len(selected) == 0 {
+				return noCases(args, run, tags)
+			}
 			return nil
 		},
 	}
+	cmd.Flags().StringVar(&run, "run", "", "list only cases whose file/name matches this `regexp`")
+	cmd.Flags().StringSliceVar(&tags, "tags", nil, "list only cases with one of these tags")
+	return cmd
 }

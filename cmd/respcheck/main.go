@@ -24,16 +24,23 @@ const (
 type exitError struct {
 	code int
 	err  error
+	// hint adds "Run 'respcheck help' for usage." (flag and argument
+	// errors, not case-file errors).
+	hint bool
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
 func usageErr(format string, a ...any) error {
-	return &exitError{exitUsage, fmt.Errorf(format, a...)}
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, a...), hint: true}
 }
 
-func serverErr(err error) error { return &exitError{exitServer, err} }
+// caseErr is an exit-2 error about case files or goldens: their own
+// file:line:col messages say what to fix, without the usage hint.
+func caseErr(err error) error { return &exitError{code: exitUsage, err: err} }
+
+func serverErr(err error) error { return &exitError{code: exitServer, err: err} }
 
 func main() { os.Exit(mainRun(os.Args[1:], os.Stdout, os.Stderr)) }
 
@@ -52,7 +59,7 @@ func mainRun(args []string, stdout, stderr io.Writer) int {
 		if ee.err != errSilent {
 			fmt.Fprintln(stderr, "respcheck: "+ee.err.Error())
 		}
-		if ee.code == exitUsage && ee.err != errSilent {
+		if ee.hint {
 			fmt.Fprintln(stderr, "Run 'respcheck help' for usage.")
 		}
 		return ee.code

@@ -82,6 +82,9 @@ func runRecord(ctx context.Context, stdout, stderr io.Writer, f recordFlags, pat
 			return usageErr("bad --run: %v", err)
 		}
 	}
+	if f.timeout <= 0 {
+		return usageErr("bad --timeout %v: want a positive duration", f.timeout)
+	}
 	if f.jobs <= 0 {
 		f.jobs = runtime.NumCPU()
 	}
@@ -134,7 +137,7 @@ func runRecord(ctx context.Context, stdout, stderr io.Writer, f recordFlags, pat
 		}
 		changed, err := golden.Write(path, g.Marshal())
 		if err != nil {
-			return &exitError{exitUsage, err}
+			return &exitError{code: exitUsage, err: err}
 		}
 		if changed {
 			wrote++
@@ -143,14 +146,14 @@ func runRecord(ctx context.Context, stdout, stderr io.Writer, f recordFlags, pat
 	}
 	sp := filepath.Join(f.dir, golden.ServerFile)
 	if changed, err := golden.Write(sp, srv.Marshal()); err != nil {
-		return &exitError{exitUsage, err}
+		return &exitError{code: exitUsage, err: err}
 	} else if changed {
 		wrote++
 		fmt.Fprintf(stdout, "wrote %s\n", sp)
 	}
 	fmt.Fprintf(stdout, "%d of %d golden files changed in %s\n", wrote, len(first)+1, f.dir)
 	if nErr > 0 {
-		return &exitError{exitFindings, fmt.Errorf("%d results could not be judged (errors); their goldens stop at the error", nErr)}
+		return &exitError{code: exitFindings, err: fmt.Errorf("%d results could not be judged (errors); their goldens stop at the error", nErr)}
 	}
 	return nil
 }
@@ -201,7 +204,7 @@ func recordPass(ctx context.Context, f recordFlags, t target, external bool, fil
 		return nil, srv, serverErr(rep.Fault())
 	}
 	if ctx.Err() != nil {
-		return nil, srv, &exitError{exitInterrupted, errors.New("interrupted")}
+		return nil, srv, &exitError{code: exitInterrupted, err: errors.New("interrupted")}
 	}
 	return rep, srv, nil
 }

@@ -20,7 +20,8 @@ from PATH, or --server-bin) on 127.0.0.1 and stops it afterwards.
 
 Exit status: 0 all passed, 1 a case failed or could not be judged,
 2 usage or case-file error, 3 the server could not be reached, started or
-kept alive.`,
+kept alive, or sent bytes that are not RESP, 130 interrupted (Ctrl-C), after
+cleaning up.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

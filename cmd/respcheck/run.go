@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -52,10 +53,12 @@ With no paths it runs the bundled suite (embedded in the binary). Directories
 are searched for *.yaml and *.yml files. Every case-file error is reported, with
 file:line:col, before anything is sent; then respcheck exits 2.
 
-The target is --addr, or -u redis://[user[:pass]@]host:port[/db] (rediss:// for
+The target is --addr, or -u redis://[user:pass@]host:port[/db] (rediss:// for
 TLS), or the REDIS_URL environment variable; with none of them respcheck starts
 a throwaway server on 127.0.0.1 with a free port, no persistence and DEBUG
-enabled, and stops it at the end.
+enabled, and stops it at the end. As with redis-cli, redis://secret@host means
+a password alone; redis://user:@host names a user whose password comes from
+--password-file or REDISCLI_AUTH.
 
 An existing server is treated as holding data that is not respcheck's: every
 key a case touches is named after the run and the case, each case's keys are
@@ -104,6 +107,9 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	default:
 		return usageErr("bad --format %q: want human, json, junit or tap", f.format)
 	}
+	if f.timeout <= 0 {
+		return usageErr("bad --timeout %v: want a positive duration", f.timeout)
+	}
 	if f.jobs < 0 {
 		return usageErr("bad --jobs %d: want 0 (the number of CPUs) or more", f.jobs)
 	}
@@ -113,6 +119,9 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	files, err := loadFiles(paths)
 	if err != nil {
 		return err
+	}
+	if len(runner.Select(files, runRE, f.tags)) == 0 {
+		return noCases(paths, f.run, f.tags)
 	}
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
@@ -171,8 +180,18 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 		goldErr = gold.finish(stdout, rep)
 	}
 	if rep.Shared() {
-		fmt.Fprintf(stdout, "cleanup: removed %d keys of this run; database size %d before, %d after\n",
-			rep.KeysRemoved, rep.DBSize[0], rep.DBSize[1])
+		// A machine-readable report on stdout stays parseable: the note goes
+		// to stderr then.
+		note := stdout
+		if f.format != "human" && f.out == "" {
+			note = stderr
+		}
+		after := "unknown after (the server stopped answering)"
+		if rep.DBSize[1] >= 0 {
+			after = fmt.Sprintf("%d after", rep.DBSize[1])
+		}
+		fmt.Fprintf(note, "cleanup: removed %d keys of this run; database size %d before, %s\n",
+			rep.KeysRemoved, rep.DBSize[0], after)
 		if rep.DBSize[0] >= 0 && rep.DBSize[1] >= 0 && rep.DBSize[0] != rep.DBSize[1] {
 			fmt.Fprintf(stderr, "respcheck: warning: the database size changed by %+d during the run: something other than respcheck wrote to it\n",
 				rep.DBSize[1]-rep.DBSize[0])
@@ -180,11 +199,11 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	}
 	switch {
 	case rep.Fault() != nil:
-		return &exitError{exitServer, fmt.Errorf("%v%s", rep.Fault(), spawnedLog(t))}
+		return &exitError{code: exitServer, err: fmt.Errorf("%v%s", rep.Fault(), spawnedLog(t))}
 	case ctx.Err() != nil:
-		return &exitError{exitInterrupted, errors.New("interrupted; the report above has the results gathered so far")}
+		return &exitError{code: exitInterrupted, err: errors.New("interrupted; the report above has the results gathered so far")}
 	case rep.Failed():
-		return &exitError{exitFindings, errSilent}
+		return &exitError{code: exitFindings, err: errSilent}
 	}
 	return goldErr
 }
@@ -202,6 +221,26 @@ func spawnedLog(t target) string {
 		lines = lines[len(lines)-8:]
 	}
 	return "\nserver log (last lines):\n  " + strings.Join(lines, "\n  ")
+}
+
+// noCases is the usage error for a selection that holds no case: a typo in
+// --run, --tags or a path must not pass as an empty green run.
+func noCases(paths []string, run string, tags []string) error {
+	what := "the bundled suite"
+	if len(paths) > 0 {
+		what = strings.Join(paths, " ")
+	}
+	var filters []string
+	if run != "" {
+		filters = append(filters, "--run "+strconv.Quote(run))
+	}
+	if len(tags) > 0 {
+		filters = append(filters, "--tags "+strings.Join(tags, ","))
+	}
+	if len(filters) > 0 {
+		return caseErr(fmt.Errorf("no case of %s matches %s ('respcheck list' shows the names)", what, strings.Join(filters, " ")))
+	}
+	return caseErr(fmt.Errorf("no case in %s", what))
 }
 
 func parseProto(s string) ([]int, error) {
@@ -227,7 +266,7 @@ func loadFiles(paths []string) ([]*cases.File, error) {
 		files, err = cases.LoadPaths(paths)
 	}
 	if err != nil {
-		return nil, &exitError{exitUsage, err}
+		return nil, caseErr(err)
 	}
 	return files, nil
 }
@@ -253,12 +292,10 @@ func writeReport(stdout io.Writer, rep *runner.Report, f runFlags, tty bool) err
 		return err
 	}
 	if err := os.WriteFile(f.out, buf.Bytes(), 0o644); err != nil {
-		return &exitError{exitUsage, err}
+		return &exitError{code: exitUsage, err: err}
 	}
-	if f.format != "human" {
-		return report.Human(stdout, rep, report.HumanOptions{Verbose: f.verbose, Color: tty && !f.noColor && os.Getenv("NO_COLOR") == ""})
-	}
-	return nil
+	// With -o, stdout still gets the human report (its summary line last).
+	return report.Human(stdout, rep, report.HumanOptions{Verbose: f.verbose && f.format != "human", Color: tty && !f.noColor && os.Getenv("NO_COLOR") == ""})
 }
 
 func isTerminal(w io.Writer) bool {

@@ -121,6 +121,14 @@ func (f targetFlags) resolve() (target, error) {
 	if f.addr != "" && f.url != "" {
 		return t, usageErr("--addr and -u both given: pick one")
 	}
+	if (f.addr != "" || f.url != "") && (f.server != "" || f.serverBin != "") {
+		return t, usageErr("--server/--server-bin start a throwaway server; --addr and -u name an existing one: pick one")
+	}
+	if f.addr != "" {
+		if _, port, err := net.SplitHostPort(f.addr); err != nil || port == "" {
+			return t, usageErr("bad --addr %q: want host:port", f.addr)
+		}
+	}
 	useTLS := f.tls.used()
 	switch {
 	case f.addr != "":

@@ -9,7 +9,11 @@
 // client→server command, so a decoded value is judged against the reply the
 // client itself got, not against a separate run. Handshake traffic the
 // library sends on its own (HELLO, CLIENT SETINFO, SELECT...) and push
-// frames are recorded too. The proxy can also split server→client writes at
+// frames are recorded too, and never mistaken for a step's command: a
+// step's command is looked for among what the proxy saw from the start of
+// the library call to the start of the next call on that library
+// connection, on the proxied connection that carried the same case
+// connection before, and its reply is the one on that proxied connection. The proxy can also split server→client writes at
 // chosen offsets (Fault), to exercise a library's handling of replies that
 // arrive in pieces.
 //

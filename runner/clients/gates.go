@@ -77,7 +77,8 @@ func (c *rawConn) close() { c.nc.Close() }
 func isErr(v resp.Value) bool { return v.Kind == resp.SimpleError || v.Kind == resp.BlobError }
 
 // Identify asks the server at addr for its family and version (INFO
-// server), whether DEBUG is enabled and whether HELLO 3 works.
+// server, else HELLO 3), whether DEBUG is enabled and whether HELLO 3
+// works.
 func Identify(ctx context.Context, addr string, timeout time.Duration) (Server, error) {
 	s := Server{Addr: addr}
 	c, err := dialRaw(ctx, addr, 2, timeout)
@@ -89,19 +90,27 @@ func Identify(ctx context.Context, addr string, timeout time.Duration) (Server, 
 	if err != nil {
 		return s, fmt.Errorf("INFO server: %w", err)
 	}
-	fields := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(v.Str))
-	for sc.Scan() {
-		if k, val, ok := strings.Cut(strings.TrimRight(sc.Text(), "\r"), ":"); ok {
-			fields[k] = val
+	if isErr(v) {
+		// Emulators such as miniredis have no INFO server: HELLO 3 names
+		// the server and its version (family "miniredis"), as for run.
+		if s.Family, s.Version, err = identifyByHello(ctx, addr, timeout); err != nil {
+			return s, fmt.Errorf("INFO server: server replied %s, and %v", resp.Escape(v.Raw), err)
 		}
-	}
-	s.Family, s.Version = "redis", fields["redis_version"]
-	if vv, ok := fields["valkey_version"]; ok || fields["server_name"] == "valkey" {
-		s.Family, s.Version = "valkey", vv
-	}
-	if s.Version == "" {
-		return s, fmt.Errorf("INFO server has no redis_version or valkey_version")
+	} else {
+		fields := map[string]string{}
+		sc := bufio.NewScanner(bytes.NewReader(v.Str))
+		for sc.Scan() {
+			if k, val, ok := strings.Cut(strings.TrimRight(sc.Text(), "\r"), ":"); ok {
+				fields[k] = val
+			}
+		}
+		s.Family, s.Version = "redis", fields["redis_version"]
+		if vv, ok := fields["valkey_version"]; ok || fields["server_name"] == "valkey" {
+			s.Family, s.Version = "valkey", vv
+		}
+		if s.Version == "" {
+			return s, fmt.Errorf("INFO server has no redis_version or valkey_version")
+		}
 	}
 	if v, err := c.do(timeout, []byte("DEBUG"), []byte("SLEEP"), []byte("0")); err == nil {
 		s.Debug = v.Kind == resp.SimpleString
@@ -111,6 +120,34 @@ func Identify(ctx context.Context, addr string, timeout time.Duration) (Server, 
 		c3.close()
 	}
 	return s, nil
+}
+
+// identifyByHello reads the server and version fields of HELLO 3's map.
+func identifyByHello(ctx context.Context, addr string, timeout time.Duration) (family, version string, err error) {
+	c, err := dialRaw(ctx, addr, 2, timeout)
+	if err != nil {
+		return "", "", err
+	}
+	defer c.close()
+	v, err := c.do(timeout, []byte("HELLO"), []byte("3"))
+	if err != nil {
+		return "", "", fmt.Errorf("HELLO 3: %w", err)
+	}
+	if v.Kind != resp.Map {
+		return "", "", fmt.Errorf("HELLO 3 replied %s", resp.Escape(v.Raw))
+	}
+	for i := 0; i+1 < len(v.Elems); i += 2 {
+		switch string(v.Elems[i].Str) {
+		case "server":
+			family = string(v.Elems[i+1].Str)
+		case "version":
+			version = string(v.Elems[i+1].Str)
+		}
+	}
+	if family == "" || version == "" {
+		return "", "", fmt.Errorf("HELLO 3 names no server and version")
+	}
+	return family, version, nil
 }
 
 // gates evaluates the requires of cases (server, proto, debug, commands via

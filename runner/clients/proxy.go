@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/respcheck/respcheck/resp"
@@ -36,6 +37,9 @@ type Event struct {
 	// there on the direction is forwarded without framing.
 	Bad  []byte
 	Time time.Time
+	// seq numbers the proxy's events from 1 across all its connections, in
+	// the order they were recorded.
+	seq uint64
 }
 
 // Fault makes the proxy misbehave on purpose.
@@ -61,12 +65,15 @@ type Proxy struct {
 	taps []*Tap
 	wg   sync.WaitGroup
 	done bool
+	// seq is the number of events recorded so far on every connection.
+	seq atomic.Uint64
 }
 
 // Tap is one proxied connection and its recording.
 type Tap struct {
 	// ID numbers the proxy's connections from 1 in accept order.
 	ID     int
+	seq    *atomic.Uint64 // the proxy's event counter
 	mu     sync.Mutex
 	events []Event
 	// claimed marks ToServer events already matched to a request.
@@ -136,7 +143,7 @@ func (p *Proxy) accept() {
 			s.Close()
 			return
 		}
-		t := &Tap{ID: len(p.taps) + 1, client: c, server: s, claimed: map[int]bool{}}
+		t := &Tap{ID: len(p.taps) + 1, seq: &p.seq, client: c, server: s, claimed: map[int]bool{}}
 		p.taps = append(p.taps, t)
 		p.wg.Add(2)
 		p.mu.Unlock()
@@ -162,8 +169,13 @@ func (t *Tap) Events() []Event {
 	return append([]Event(nil), t.events...)
 }
 
+// Seq is the number of events the proxy has recorded so far: an event
+// recorded later has a greater seq.
+func (p *Proxy) Seq() uint64 { return p.seq.Load() }
+
 func (t *Tap) record(e Event) {
 	t.mu.Lock()
+	e.seq = t.seq.Add(1)
 	t.events = append(t.events, e)
 	t.mu.Unlock()
 }
@@ -241,27 +253,86 @@ type exchange struct {
 	pending bool // the command was seen but its reply has not arrived
 }
 
-// claim finds the first unclaimed command equal to args on any tap and
-// the reply the server sent to it (the n-th non-push frame for the n-th
-// command of the tap), and marks the command claimed. ok is false if no
-// such command was seen.
-func (p *Proxy) claim(args [][]byte) (exchange, bool) {
+// wanted describes the command one library call sent, for claim.
+type wanted struct {
+	// args is the command; with byName only its name (args[0]) must match
+	// (typed wrappers may send other arguments than the case's), and never
+	// a canary.
+	args   [][]byte
+	byName bool
+	// from and to bound the call: only events with from < seq <= to can be
+	// its command (the proxy's Seq when the call began, and when the next
+	// call on the same library connection began). The library's own
+	// handshake on connections opened before the call, and the commands of
+	// earlier and later calls, fall outside.
+	from, to uint64
+	// own is the connection the pinned library connection was last seen
+	// on, or nil; foreign reports connections seen carrying other pinned
+	// connections' commands. Connections are searched in this order: own,
+	// then any other that is not foreign, then foreign ones (a library
+	// that multiplexes two pinned connections over one).
+	own     *Tap
+	foreign func(*Tap) bool
+}
+
+func (w wanted) matches(v resp.Value) bool {
+	if w.byName {
+		return v.Kind == resp.Array && len(v.Elems) > 0 && bytes.EqualFold(v.Elems[0].Str, w.args[0]) &&
+			!(len(v.Elems) == 2 && bytes.HasPrefix(v.Elems[1].Str, []byte(canaryPrefix)))
+	}
+	return sameCommand(v, w.args)
+}
+
+// claim finds the command a library call sent, among the unclaimed
+// commands the proxy saw within the call's bounds, and the reply the
+// server sent to it (the n-th non-push frame for the n-th command of its
+// connection), and marks the command claimed. ok is false if no such
+// command was seen.
+//
+// Every match must come from one connection, the one that carried the
+// call: a library may open more connections than the case has (a pool, a
+// dedicated connection beside its shared one) and send its own handshake
+// (HELLO, CLIENT SETINFO...) on each. The connection is chosen by rank
+// (see wanted.own), then by its earliest match; on that connection the last
+// match is the call's: a handshake the library sends on a connection it
+// dials for the call precedes the call's command, and a library that sends
+// a command again decodes the last reply.
+func (p *Proxy) claim(w wanted) (exchange, bool) {
+	var best *Tap
+	bestRank, bestFirst, bestIdx := 0, uint64(0), -1
 	for _, t := range p.Taps() {
+		rank := 1
+		switch {
+		case t == w.own:
+			rank = 0
+		case w.foreign != nil && w.foreign(t):
+			rank = 2
+		}
 		t.mu.Lock()
-		idx := -1
+		first, last := uint64(0), -1
 		for i, e := range t.events {
-			if e.Dir == ToServer && e.Bad == nil && !t.claimed[i] && sameCommand(e.Value, args) {
-				idx = i
-				t.claimed[i] = true
-				break
+			if e.seq <= w.from || e.seq > w.to {
+				continue
+			}
+			if e.Dir == ToServer && e.Bad == nil && !t.claimed[i] && w.matches(e.Value) {
+				if last < 0 {
+					first = e.seq
+				}
+				last = i
 			}
 		}
 		t.mu.Unlock()
-		if idx >= 0 {
-			return p.replyOf(exchange{tap: t, cmd: idx, pending: true}), true
+		if last >= 0 && (best == nil || rank < bestRank || rank == bestRank && first < bestFirst) {
+			best, bestRank, bestFirst, bestIdx = t, rank, first, last
 		}
 	}
-	return exchange{}, false
+	if best == nil {
+		return exchange{}, false
+	}
+	best.mu.Lock()
+	best.claimed[bestIdx] = true
+	best.mu.Unlock()
+	return p.replyOf(exchange{tap: best, cmd: bestIdx, pending: true}), true
 }
 
 // replyOf re-reads the reply of a claimed exchange (after waiting).

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"regexp"
 	"runtime"
 	"strconv"
@@ -214,8 +215,32 @@ type job struct {
 	args  [][]byte
 	typed bool
 	done  chan outcome
+	// mark is the proxy's Seq when the job was queued: its command is
+	// recorded after.
+	mark uint64
+	// next is the job queued after this one on the same connection.
+	next *job
 	// filled by the worker
 	wrapper string
+	// started is 1 + the proxy's Seq when the worker began the call, 0
+	// before.
+	started atomic.Uint64
+}
+
+// window bounds the proxy events that can be the job's command (see
+// wanted): from the start of its call to the start of the next call on the
+// same connection (the worker runs them one at a time).
+func (j *job) window() (from, to uint64) {
+	from, to = j.mark, math.MaxUint64
+	if s := j.started.Load(); s > 0 {
+		from = max(from, s-1)
+	}
+	if j.next != nil {
+		if s := j.next.started.Load(); s > 0 {
+			to = s - 1
+		}
+	}
+	return from, to
 }
 
 // pinned is one case connection: its library connection and a worker that
@@ -227,6 +252,10 @@ type pinned struct {
 	pending []*pendingStep
 	dead    string
 	inMulti bool // between MULTI and EXEC/DISCARD: a canary would be queued
+	last    *job // the job queued last
+	// tap is the proxied connection this connection's commands were last
+	// seen on (nil before the first).
+	tap *Tap
 }
 
 type pendingStep struct {
@@ -243,6 +272,7 @@ type session struct {
 	sess    Session
 	env     *cases.Env
 	conns   map[string]*pinned
+	owner   map[*Tap]*pinned // each proxied connection's case connection (see bind)
 	dead    string
 	canary  atomic.Int64
 	ctx     context.Context
@@ -262,7 +292,7 @@ func runItem(ctx context.Context, it item, g *gates, opts Options) *Result {
 		res.Verdict, res.Reason = Crash, "proxy: "+err.Error()
 		return res
 	}
-	s := &session{it: it, opts: opts, client: client, proxy: p, conns: map[string]*pinned{}, ctx: ctx,
+	s := &session{it: it, opts: opts, client: client, proxy: p, conns: map[string]*pinned{}, owner: map[*Tap]*pinned{}, ctx: ctx,
 		contr: ContractFor(client), typedOK: isTyped(it.d),
 		env: &cases.Env{KeyPrefix: cases.KeyPrefix(opts.RunID + " clients " + client + " " + it.c.ID()),
 			Captures: map[string][]byte{}}}
@@ -312,6 +342,7 @@ func (s *session) conn(name string) (*pinned, error) {
 	pc := &pinned{name: name, c: c, jobs: make(chan *job, 64)}
 	go func() {
 		for j := range pc.jobs {
+			j.started.Store(s.proxy.Seq() + 1)
 			var n Native
 			if w, ok := c.(Wrapper); ok && j.typed {
 				var used bool
@@ -366,7 +397,7 @@ func (s *session) step(st *cases.Step) (*StepView, string) {
 			}
 		}
 		j := &job{args: args, typed: s.typedOK, done: make(chan outcome, 1)}
-		pc.jobs <- j
+		s.queue(pc, j)
 		if st.Async {
 			pc.pending = append(pc.pending, &pendingStep{j: j, args: args, start: time.Now()})
 			return nil, ""
@@ -421,12 +452,17 @@ func (s *session) finish(sv *StepView, pc *pinned, ps *pendingStep, timeout time
 	case <-time.After(time.Until(ps.start.Add(timeout))):
 		out.hung = true
 	}
-	x, sent := s.proxy.claim(ps.args)
+	w := s.wanted(pc, ps.j, ps.args)
+	x, sent := s.proxy.claim(w)
 	if !sent {
-		x, sent = s.proxy.claimByName(ps.args[0])
+		w.byName = true
+		x, sent = s.proxy.claim(w)
 		if sent {
 			sv.Wire = bytes.Clone(x.tap.Events()[x.cmd].Value.Raw)
 		}
+	}
+	if sent {
+		s.bind(pc, x.tap)
 	}
 	if sent && x.pending && !out.hung {
 		// The library returned before the proxy recorded its reply: a
@@ -527,15 +563,20 @@ func (s *session) abandon(why string) {
 	}
 }
 
+// canaryPrefix starts the token of every canary ECHO.
+const canaryPrefix = "respcheck-canary-"
+
 // canaryCheck sends ECHO with a fresh token on the same connection: "ok"
 // if it comes back, else what came back.
 func (s *session) canaryCheck(pc *pinned, timeout time.Duration) string {
-	tok := "respcheck-canary-" + strconv.FormatInt(s.canary.Add(1), 10) + "-" + s.env.KeyPrefix[4:12]
+	tok := canaryPrefix + strconv.FormatInt(s.canary.Add(1), 10) + "-" + s.env.KeyPrefix[4:12]
 	j := &job{args: [][]byte{[]byte("ECHO"), []byte(tok)}, done: make(chan outcome, 1)}
-	pc.jobs <- j
+	s.queue(pc, j)
 	select {
 	case out := <-j.done:
-		s.proxy.claim(j.args)
+		if x, ok := s.proxy.claim(s.wanted(pc, j, j.args)); ok {
+			s.bind(pc, x.tap)
+		}
 		if b, ok := out.n.Bytes(); ok && (out.n.Kind == "string" || out.n.Kind == "bytes") && string(b) == tok {
 			return "ok"
 		}
@@ -546,26 +587,34 @@ func (s *session) canaryCheck(pc *pinned, timeout time.Duration) string {
 	}
 }
 
-// claimByName claims the first unclaimed command named name (for typed
-// wrappers, which may send other arguments than the case's).
-func (p *Proxy) claimByName(name []byte) (exchange, bool) {
-	for _, t := range p.Taps() {
-		t.mu.Lock()
-		idx := -1
-		for i, e := range t.events {
-			if e.Dir == ToServer && e.Bad == nil && !t.claimed[i] && e.Value.Kind == resp.Array &&
-				len(e.Value.Elems) > 0 && bytes.EqualFold(e.Value.Elems[0].Str, name) {
-				idx = i
-				t.claimed[i] = true
-				break
-			}
-		}
-		t.mu.Unlock()
-		if idx >= 0 {
-			return p.replyOf(exchange{tap: t, cmd: idx, pending: true}), true
-		}
+// queue hands j to pc's worker.
+func (s *session) queue(pc *pinned, j *job) {
+	j.mark = s.proxy.Seq()
+	if pc.last != nil {
+		pc.last.next = j
 	}
-	return exchange{}, false
+	pc.last = j
+	pc.jobs <- j
+}
+
+// wanted describes the command job j on pc sent, for Proxy.claim.
+func (s *session) wanted(pc *pinned, j *job, args [][]byte) wanted {
+	from, to := j.window()
+	return wanted{args: args, from: from, to: to, own: pc.tap,
+		foreign: func(t *Tap) bool { o := s.owner[t]; return o != nil && o != pc }}
+}
+
+// bind notes that pc's command went out on t: pc's next commands are
+// looked for on t first, and other case connections' on t last. A
+// connection that carried another case connection's command first stays
+// that one's (a library multiplexing both over one connection).
+func (s *session) bind(pc *pinned, t *Tap) {
+	if o := s.owner[t]; o == nil {
+		s.owner[t] = pc
+	} else if o != pc {
+		return
+	}
+	pc.tap = t
 }
 
 // FormatArgs renders a command for reports.

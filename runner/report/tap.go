@@ -17,7 +17,7 @@ func TAP(w io.Writer, rep *runner.Report) error {
 	b.WriteString("TAP version 13\n")
 	fmt.Fprintf(&b, "1..%d\n", len(rep.Results))
 	for i, res := range rep.Results {
-		title := strings.ReplaceAll(Title(res), "#", `\#`)
+		title := oneLine(strings.ReplaceAll(Title(res), "#", `\#`))
 		switch res.Status {
 		case runner.Pass:
 			fmt.Fprintf(&b, "ok %d - %s\n", i+1, title)
@@ -42,4 +42,6 @@ func TAP(w io.Writer, rep *runner.Report) error {
 	return err
 }
 
-func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }
+// oneLine keeps a test point on one line: a newline in a case name or a
+// reason would start a line TAP reads as its own.
+func oneLine(s string) string { return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s) }

@@ -1,0 +1,32 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestClientsMiniredis runs clients against the embedded miniredis, which
+// has no INFO server: it is identified by HELLO 3, as for run.
+func TestClientsMiniredis(t *testing.T) {
+	f := writeFile(t, "echo.yaml", `suite: mini
+cases:
+  - name: ECHO through a library
+    steps:
+      - send: [ECHO, hello]
+        reply: "$5\r\nhello\r\n"
+`)
+	code, out, errs := respcheck(t, "clients", "--server", "miniredis", "--clients", "go-redis,rueidis", f)
+	if code != exitOK || !strings.Contains(out, "server: miniredis 8.4.0 at 127.0.0.1:") || !strings.Contains(out, "4 results: 4 match") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+}
+
+// TestBenchRefusesMiniredis: bench cannot identify miniredis (no INFO
+// server) and would time respcheck's own process: a usage error up front.
+func TestBenchRefusesMiniredis(t *testing.T) {
+	code, out, errs := respcheck(t, "bench", "--server", "miniredis", "--quick")
+	if code != exitUsage || out != "" || !strings.Contains(errs, "bench does not run against --server miniredis") ||
+		!strings.Contains(errs, "no INFO server") {
+		t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitUsage, out, errs)
+	}
+}
