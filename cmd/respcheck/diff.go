@@ -53,7 +53,7 @@ func runDiff(stdout io.Writer, a, b string, volatile bool) error {
 	fmt.Fprintf(stdout, "A = %s (%s), B = %s (%s)\n", nameA, a, nameB, b)
 	golden.WriteDiff(stdout, changes, nameA, nameB)
 	fmt.Fprintf(stdout, "\n%d differences\n", len(changes))
-	return &exitError{exitFindings, errSilent}
+	return &exitError{code: exitFindings, err: errSilent}
 }
 
 func label(d *golden.Dir, path string) string {

@@ -62,7 +62,7 @@ func (g *goldenRun) finish(w io.Writer, rep *runner.Report) error {
 		fmt.Fprintf(w, "golden: to accept the server's replies as the new goldens: respcheck run --golden %s --update (same target and files)\n", g.dir.Path)
 	}
 	if len(problems) > 0 {
-		return &exitError{exitUsage, fmt.Errorf("%d stale or missing goldens in %s (not server failures)", len(problems), g.dir.Path)}
+		return &exitError{code: exitUsage, err: fmt.Errorf("%d stale or missing goldens in %s (not server failures)", len(problems), g.dir.Path)}
 	}
 	return nil
 }
@@ -77,7 +77,7 @@ func (g *goldenRun) write(w io.Writer, rep *runner.Report) error {
 		}
 		path := filepath.Join(g.dir.Path, f.Base()+golden.Ext)
 		if changed, err := golden.Write(path, m.Marshal()); err != nil {
-			return &exitError{exitUsage, err}
+			return &exitError{code: exitUsage, err: err}
 		} else if changed {
 			n++
 			fmt.Fprintf(w, "golden: updated %s\n", path)

@@ -132,7 +132,7 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, f serveFlags) error
 		return serverErr(err)
 	}
 	if n := len(srv.Findings()); n > 0 {
-		return &exitError{exitFindings, fmt.Errorf("%d findings (see above)", n)}
+		return &exitError{code: exitFindings, err: fmt.Errorf("%d findings (see above)", n)}
 	}
 	return nil
 }
