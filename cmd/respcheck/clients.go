@@ -59,6 +59,7 @@ case-file error, 3 the server could not be reached or started.`,
 	}
 	fl := cmd.Flags()
 	f.targetFlags.register(fl)
+	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "run against an existing server (--addr/-u) although client libraries run the cases without run's shared-server guard and key cleanup")
 	fl.StringVar(&f.proto, "proto", "both", "protocols to run: 2, 3 or both")
 	fl.StringVar(&f.run, "run", "", "run only cases whose file/name matches this `regexp`")
 	fl.IntVar(&f.jobs, "jobs", 0, "(client, case) pairs run at once (0: the number of CPUs)")
@@ -130,6 +131,12 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	}
 	defer stopServer()
 	external := t.spawned == nil
+	if external && !f.allowDestructive {
+		// Libraries send the cases' commands themselves: run's guard (no
+		// key outside the namespace, no CONFIG SET...) and its per-case key
+		// cleanup do not apply, so an existing server is refused.
+		return usageErr("clients runs cases through client libraries without the shared-server guard and key cleanup of run: use a throwaway server (--server NAME, --server-bin PATH), or --allow-destructive on a server whose data does not matter")
+	}
 	runID := f.runID
 	if runID == "" && external {
 		runID = runner.NewRunID()

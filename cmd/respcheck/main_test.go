@@ -246,3 +246,13 @@ func TestMiniredisTarget(t *testing.T) {
 		t.Errorf("whole suite: exit %d\n%s", code, errs)
 	}
 }
+
+// TestClientsRefusesASharedServer: client libraries send the cases'
+// commands without run's guard and cleanup, so an existing server needs
+// --allow-destructive.
+func TestClientsRefusesASharedServer(t *testing.T) {
+	code, _, errs := respcheck(t, "clients", "--addr", "127.0.0.1:1", "--clients", "go-redis")
+	if code != exitUsage || !strings.Contains(errs, "--allow-destructive") {
+		t.Errorf("exit %d, stderr %s", code, errs)
+	}
+}
