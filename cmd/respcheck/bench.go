@@ -127,7 +127,10 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 	rep, err := bench.Run(ctx, o)
 	if err != nil {
 		var te *bench.TargetError
-		if errors.As(err, &te) || ctx.Err() != nil {
+		if ctx.Err() != nil {
+			return &exitError{code: exitInterrupted, err: errors.New("interrupted; the bench's keys were removed")}
+		}
+		if errors.As(err, &te) {
 			return serverErr(fmt.Errorf("%v%s", err, spawnedLog(t)))
 		}
 		return serverErr(err)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/zeebo/xxh3"
@@ -104,7 +105,15 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	rep := &Report{Server: srv, Proto: o.Proto, Trials: b.trials, Warmup: b.warmup,
 		Machine: machine(o.ServerPID), Started: time.Now()}
-	defer b.cleanup()
+	// The final cleanup runs on a new connection: an interrupt (Ctrl-C)
+	// may have cut b.c in the middle of a command.
+	defer func() {
+		if c2, err := dial(context.WithoutCancel(ctx), &b.o); err == nil {
+			b.c = c2
+			defer c2.close()
+		}
+		b.cleanup()
+	}()
 	for _, t := range []func() (*Table, error){b.overwrite, b.digest, b.incrExpire, b.batch} {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -139,10 +148,11 @@ func (b *bencher) key(name string) []byte {
 	return []byte(b.prefix + name + ":" + strconv.Itoa(b.n))
 }
 
-// cleanup removes every key of the run.
+// cleanup removes every key of the run (only keys with the run's prefix,
+// whatever SCAN returns, and at most 100,000 SCAN rounds).
 func (b *bencher) cleanup() {
 	cursor := "0"
-	for {
+	for round := 0; round < 100000; round++ {
 		v, err := b.c.doString("SCAN", cursor, "MATCH", b.prefix+"*", "COUNT", "1000")
 		if err != nil || v.Kind != resp.Array || len(v.Elems) != 2 {
 			return
@@ -151,10 +161,14 @@ func (b *bencher) cleanup() {
 		if len(v.Elems[1].Elems) > 0 {
 			args := [][]byte{[]byte("UNLINK")}
 			for _, k := range v.Elems[1].Elems {
-				args = append(args, slices.Clone(k.Str))
+				if strings.HasPrefix(string(k.Str), b.prefix) {
+					args = append(args, slices.Clone(k.Str))
+				}
 			}
-			if _, err := b.c.do(args...); err != nil {
-				return
+			if len(args) > 1 {
+				if _, err := b.c.do(args...); err != nil {
+					return
+				}
 			}
 		}
 		if cursor == "0" {

@@ -44,4 +44,6 @@ func TAP(w io.Writer, rep *runner.Report) error {
 
 // oneLine keeps a test point on one line: a newline in a case name or a
 // reason would start a line TAP reads as its own.
-func oneLine(s string) string { return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s) }
+func oneLine(s string) string {
+	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+}
