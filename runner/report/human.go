@@ -120,13 +120,13 @@ func (p *printer) result(res *runner.Result) {
 	}
 	if f := res.Failure; f != nil {
 		p.line(fmt.Sprintf("      %s: %s", f.Step.Pos, f.Message))
-		p.line("      want: " + f.Expected)
+		p.line("      want: " + short(f.Expected))
 		if cli := CLI(f.ExpectedBytes); cli != "" {
-			p.line(indent("            ", cli))
+			p.line(indent("            ", short(cli)))
 		}
-		p.line("       got: " + resp.Escape(f.Actual))
+		p.line("       got: " + short(resp.Escape(f.Actual)))
 		if cli := CLI(f.Actual); cli != "" {
-			p.line(indent("            ", cli))
+			p.line(indent("            ", short(cli)))
 		}
 	}
 }
@@ -174,6 +174,18 @@ func CLI(b []byte) string {
 		return ""
 	}
 	return v.CLI()
+}
+
+// maxShown is the most characters of one escaped reply or expectation the
+// human report prints (the JSON report and goldens keep more).
+const maxShown = 2048
+
+// short cuts s to maxShown characters, saying how much was left out.
+func short(s string) string {
+	if len(s) <= maxShown {
+		return s
+	}
+	return s[:maxShown] + fmt.Sprintf("…(%d more characters)", len(s)-maxShown)
 }
 
 func indent(prefix, s string) string {
