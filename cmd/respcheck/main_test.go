@@ -256,3 +256,14 @@ func TestClientsRefusesASharedServer(t *testing.T) {
 		t.Errorf("exit %d, stderr %s", code, errs)
 	}
 }
+
+// TestMiniredisPanicIsAServerFault: miniredis v2.40.0 panics on "*0\r\n";
+// it runs in a child process, so the run ends with exit 3 and the panic in
+// the server log instead of crashing respcheck.
+func TestMiniredisPanicIsAServerFault(t *testing.T) {
+	f := writeFile(t, "z.yaml", "suite: z\ncases:\n  - name: empty array\n    steps: [{raw: \"*0\\r\\n\", any: true}]\n")
+	code, _, errs := respcheck(t, "run", "--server", "miniredis", "--proto", "2", f)
+	if code != exitServer || !strings.Contains(errs, "miniredis") {
+		t.Errorf("exit %d, stderr %s", code, errs)
+	}
+}

@@ -1,7 +1,21 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
 	"github.com/alicebob/miniredis/v2"
+	"github.com/spf13/cobra"
 )
 
 // throwaway is a server started for one command and stopped at its end: a
@@ -12,26 +26,119 @@ type throwaway interface {
 	Stop() error
 	// Log is the tail of the server's output, for error messages.
 	Log() string
-	// Pid is the server's process id, or 0 for an in-process server.
+	// Pid is the server's process id.
 	Pid() int
 }
 
-// embedded is github.com/alicebob/miniredis running inside respcheck, the
-// target of --server miniredis: it needs nothing installed, but it is an
-// emulator, and a run against it shows how far it is from Redis (no INFO
-// server, no DEBUG, backquotes in its error texts, COMMAND INFO answering
-// every command...).
-type embedded struct{ m *miniredis.Miniredis }
-
-func startMiniredis() (*embedded, error) {
-	m := miniredis.NewMiniRedis()
-	if err := m.StartAddr("127.0.0.1:0"); err != nil {
-		return nil, err
-	}
-	return &embedded{m}, nil
+// embedded is github.com/alicebob/miniredis, the target of --server
+// miniredis: it needs nothing installed, but it is an emulator, and a run
+// against it shows how far it is from Redis (no INFO server, no DEBUG,
+// backquotes in its error texts, COMMAND INFO answering every command...).
+// It runs in a child process of respcheck (the hidden "emulate"
+// command), so that a panic in the emulator (miniredis v2.40.0 panics on
+// "*0\r\n") is a dead server, exit 3, not a crashed run.
+type embedded struct {
+	cmd  *exec.Cmd
+	addr string
+	log  *tailBuffer
+	done chan struct{}
 }
 
-func (e *embedded) Addr() string { return e.m.Addr() }
-func (e *embedded) Stop() error  { e.m.Close(); return nil }
-func (e *embedded) Log() string  { return "" }
-func (e *embedded) Pid() int     { return 0 }
+func startMiniredis() (*embedded, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	e := &embedded{log: &tailBuffer{max: 16 << 10}, done: make(chan struct{})}
+	e.cmd = exec.Command(self, "emulate")
+	e.cmd.Env = append(os.Environ(), "RESPCHECK_TEST_MAIN=1") // lets a test binary act as respcheck
+	e.cmd.Stderr = e.log
+	e.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	out, err := e.cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := e.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("miniredis: %w", err)
+	}
+	go func() { e.cmd.Wait(); close(e.done) }()
+	line := make(chan string, 1)
+	go func() {
+		s, _ := bufio.NewReader(out).ReadString('\n')
+		line <- s
+		io.Copy(e.log, out)
+	}()
+	select {
+	case s := <-line:
+		if addr, ok := strings.CutPrefix(strings.TrimSpace(s), "listening "); ok {
+			e.addr = addr
+			return e, nil
+		}
+		e.Stop()
+		return nil, fmt.Errorf("miniredis did not start: %q %s", s, e.Log())
+	case <-time.After(10 * time.Second):
+		e.Stop()
+		return nil, errors.New("miniredis did not start within 10s")
+	}
+}
+
+func (e *embedded) Addr() string { return e.addr }
+func (e *embedded) Log() string  { return e.log.String() }
+func (e *embedded) Pid() int     { return e.cmd.Process.Pid }
+
+func (e *embedded) Stop() error {
+	e.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-e.done:
+	case <-time.After(3 * time.Second):
+		e.cmd.Process.Kill()
+		<-e.done
+	}
+	return nil
+}
+
+// newMiniredisCmd is the hidden child that serves miniredis until stdin
+// closes or a signal comes.
+func newMiniredisCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:    "emulate",
+		Short:  "Serve the embedded miniredis (used by --server miniredis)",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			m := miniredis.NewMiniRedis()
+			if err := m.StartAddr("127.0.0.1:0"); err != nil {
+				return serverErr(err)
+			}
+			defer m.Close()
+			fmt.Fprintf(cmd.OutOrStdout(), "listening %s\n", m.Addr())
+			sig := make(chan os.Signal, 1)
+			signal.Notify(sig, syscall.SIGTERM, os.Interrupt)
+			<-sig
+			return nil
+		},
+	}
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+	max int
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf.Write(p)
+	if over := t.buf.Len() - t.max; over > 0 {
+		t.buf.Next(over)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.buf.String()
+}

@@ -26,7 +26,7 @@ cleaning up.`,
 		SilenceErrors: true,
 	}
 	root.AddCommand(newRunCmd(), newListCmd(), newVersionCmd(), newClientsCmd())
-	root.AddCommand(newBenchCmd())
+	root.AddCommand(newBenchCmd(), newMiniredisCmd())
 	root.AddCommand(newRecordCmd(), newDiffCmd(), newServeCmd())
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
