@@ -75,7 +75,9 @@ func BenchmarkBundledSuite(b *testing.B) {
 	for _, jobs := range []int{1, 2} {
 		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
 			for b.Loop() {
-				rep, err := runner.Run(context.Background(), files, runner.Options{Addr: srv.Addr(), Jobs: jobs})
+				// A fresh run id each time: the keys of the previous run are still
+				// on the server.
+				rep, err := runner.Run(context.Background(), files, runner.Options{Addr: srv.Addr(), Jobs: jobs, RunID: runner.NewRunID()})
 				if err != nil || rep.Failed() {
 					b.Fatalf("run: %v %+v", err, rep.Summary)
 				}
