@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"regexp"
 	"syscall"
 	"time"
 
@@ -76,15 +75,9 @@ case-file error, 3 the server could not be reached or started.`,
 }
 
 func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, paths []string) error {
-	protos, err := parseProto(f.proto)
+	protos, runRE, err := f.selection()
 	if err != nil {
 		return err
-	}
-	var runRE *regexp.Regexp
-	if f.run != "" {
-		if runRE, err = regexp.Compile(f.run); err != nil {
-			return usageErr("bad --run: %v", err)
-		}
 	}
 	switch f.format {
 	case "human", "json", "junit":

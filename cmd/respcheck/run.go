@@ -92,15 +92,9 @@ a flag, and is redacted from every report.`,
 }
 
 func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []string) error {
-	protos, err := parseProto(f.proto)
+	protos, runRE, err := f.selection()
 	if err != nil {
 		return err
-	}
-	var runRE *regexp.Regexp
-	if f.run != "" {
-		if runRE, err = regexp.Compile(f.run); err != nil {
-			return usageErr("bad --run: %v", err)
-		}
 	}
 	switch f.format {
 	case "human", "json", "junit", "tap":
@@ -241,6 +235,21 @@ func noCases(paths []string, run string, tags []string) error {
 		return caseErr(fmt.Errorf("no case of %s matches %s ('respcheck list' shows the names)", what, strings.Join(filters, " ")))
 	}
 	return caseErr(fmt.Errorf("no case in %s", what))
+}
+
+// selection parses --proto and --run.
+func (f runFlags) selection() ([]int, *regexp.Regexp, error) {
+	protos, err := parseProto(f.proto)
+	if err != nil {
+		return nil, nil, err
+	}
+	var runRE *regexp.Regexp
+	if f.run != "" {
+		if runRE, err = regexp.Compile(f.run); err != nil {
+			return nil, nil, usageErr("bad --run: %v", err)
+		}
+	}
+	return protos, runRE, nil
 }
 
 func parseProto(s string) ([]int, error) {
