@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -10,49 +11,102 @@ import (
 	"github.com/respcheck/respcheck/runner/golden"
 )
 
+type diffFlags struct {
+	volatile bool
+	verbose  bool
+	format   string
+}
+
 func newDiffCmd() *cobra.Command {
-	var volatile bool
+	var f diffFlags
 	cmd := &cobra.Command{
 		Use:   "diff DIR_A DIR_B",
 		Short: "Show which recorded replies differ between two golden directories",
 		Long: `Diff compares two golden directories written by "respcheck record" (for
 example testdata/golden/redis-7.0.15 and testdata/golden/redis-8.6.3) without
-any server: steps whose replies (or pushes, or sent bytes) differ, grouped by
-case file and case, shown escaped and as redis-cli prints them; cases and
-steps present in one recording only; case statuses that differ. Steps either
-recording marks volatile are not compared unless --volatile.
+any server. It prints a summary first: per case file, the steps whose bytes
+differ (reply, pushes or sent bytes), the cases whose status differs, and the
+steps present in one recording only (a case the other build skipped, a
+feature it lacks). Then the steps whose bytes differ in full, grouped by case
+file and case, escaped and as redis-cli prints them (replies over 160 bytes
+cut, with their length); then one line per case whose status differs or that
+has steps in one recording only, with the step positions. -v shows every
+step of every change in full, long replies whole. Steps either recording
+marks volatile are not compared unless --volatile.
+
+--format json writes the counts and every change (unshortened) as one JSON
+document instead.
 
 Exit status: 0 identical, 1 different, 2 usage error or unreadable golden.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runDiff(cmd.OutOrStdout(), args[0], args[1], volatile)
+			return runDiff(cmd.OutOrStdout(), args[0], args[1], f)
 		},
 	}
-	cmd.Flags().BoolVar(&volatile, "volatile", false, "also compare steps marked volatile")
+	fl := cmd.Flags()
+	fl.BoolVar(&f.volatile, "volatile", false, "also compare steps marked volatile")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "show every change in full, steps in one recording only and long replies too")
+	fl.StringVar(&f.format, "format", "human", "output format: human or json")
 	return cmd
 }
 
-func runDiff(stdout io.Writer, a, b string, volatile bool) error {
+// diffJSON is diff --format json.
+type diffJSON struct {
+	A       diffSide            `json:"a"`
+	B       diffSide            `json:"b"`
+	Files   []golden.DiffCounts `json:"files"`
+	Total   golden.DiffCounts   `json:"total"`
+	Changes []golden.Change     `json:"changes"`
+}
+
+type diffSide struct {
+	Name string `json:"name"`
+	Path string `json:"path"`
+}
+
+func runDiff(stdout io.Writer, a, b string, f diffFlags) error {
+	if f.format != "human" && f.format != "json" {
+		return usageErr("bad --format %q: want human or json", f.format)
+	}
 	da, err := golden.Load(a)
 	if err != nil {
-		return usageErr("%v", err)
+		return &exitError{code: exitUsage, err: err}
 	}
 	db, err := golden.Load(b)
 	if err != nil {
-		return usageErr("%v", err)
+		return &exitError{code: exitUsage, err: err}
 	}
-	changes := golden.Diff(da, db, golden.DiffOptions{Volatile: volatile})
+	changes := golden.Diff(da, db, golden.DiffOptions{Volatile: f.volatile})
 	nameA, nameB := label(da, a), label(db, b)
 	if nameA == nameB {
 		nameA, nameB = a, b
 	}
-	if len(changes) == 0 {
+	switch {
+	case f.format == "json":
+		files, total := golden.Summarize(changes)
+		doc := diffJSON{A: diffSide{nameA, a}, B: diffSide{nameB, b}, Files: files, Total: total, Changes: changes}
+		if doc.Files == nil {
+			doc.Files = []golden.DiffCounts{}
+		}
+		if doc.Changes == nil {
+			doc.Changes = []golden.Change{}
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(doc); err != nil {
+			return err
+		}
+	case len(changes) == 0:
 		fmt.Fprintf(stdout, "%s and %s: identical recordings\n", nameA, nameB)
+	default:
+		_, total := golden.Summarize(changes)
+		fmt.Fprintf(stdout, "A = %s (%s), B = %s (%s): %d differences\n", nameA, a, nameB, b, total.Total())
+		golden.WriteReport(stdout, changes, golden.ReportOptions{NameA: nameA, NameB: nameB, Verbose: f.verbose})
+	}
+	if len(changes) == 0 {
 		return nil
 	}
-	fmt.Fprintf(stdout, "A = %s (%s), B = %s (%s)\n", nameA, a, nameB, b)
-	golden.WriteDiff(stdout, changes, nameA, nameB)
-	fmt.Fprintf(stdout, "\n%d differences\n", len(changes))
 	return &exitError{code: exitFindings, err: errSilent}
 }
 

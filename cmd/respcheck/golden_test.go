@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,6 +71,15 @@ func TestRecordRunGoldenUpdateAndDiff(t *testing.T) {
 	if code != 2 || !strings.Contains(out, "stale golden "+gp) || !strings.Contains(out, "2 passed") {
 		t.Errorf("stale golden: exit %d\n%s", code, out)
 	}
+	// It names the command that records the directory again, from the case
+	// file it was recorded from, not the repository's script.
+	if want := "; to record " + dir + " again: respcheck record --server redis-7.0.15 --out " + dir + " " + cf + "\n"; !strings.Contains(out, want) ||
+		strings.Contains(out, "record-goldens") {
+		t.Errorf("stale golden: no %q in\n%s", want, out)
+	}
+	if data, _ := os.ReadFile(gp); !strings.Contains(string(data), "\n#   respcheck record --server redis-7.0.15 --out DIR "+cf+"\n") {
+		t.Errorf("golden header:\n%.400s", data)
+	}
 }
 
 func TestServeUsage(t *testing.T) {
@@ -78,5 +88,61 @@ func TestServeUsage(t *testing.T) {
 	}
 	if code, _, errs := respcheck(t, "serve", "--golden", ".", "--split", "x"); code != 2 || !strings.Contains(errs, "--split") {
 		t.Errorf("bad --split: exit %d %s", code, errs)
+	}
+}
+
+// TestDiffCommittedGoldens: respcheck diff of redis-7.0.15 and redis-8.6.3
+// leads with the counts and the steps whose replies changed, lists the
+// feature-gated cases compactly and without INFO dumps; -v shows all;
+// --format json has every change; exit 0 identical, 1 different, 2 usage.
+func TestDiffCommittedGoldens(t *testing.T) {
+	a, b := "../../testdata/golden/redis-7.0.15", "../../testdata/golden/redis-8.6.3"
+	code, out, errs := respcheck(t, "diff", a, b)
+	lines := strings.Split(out, "\n")
+	if code != 1 || !strings.HasPrefix(out, "A = redis-7.0.15 ("+a+"), B = redis-8.6.3 ("+b+"): ") || len(lines) > 200 ||
+		!strings.Contains(out, "changed  status  only in A  only in B\n") || !strings.Contains(out, " steps whose bytes differ:\n") ||
+		!strings.Contains(out, ` "DIGEST of a missing key is nil" [RESP2 RESP3]: skip → pass`) || strings.Contains(out, "cmdstat_") {
+		t.Errorf("diff: exit %d, %d lines\n%s%s", code, len(lines), out, errs)
+	}
+	code, verbose, _ := respcheck(t, "diff", "-v", a, b)
+	if code != 1 || !strings.Contains(verbose, "cmdstat_") || len(verbose) < 4*len(out) {
+		t.Errorf("diff -v: exit %d, %d bytes", code, len(verbose))
+	}
+
+	code, js, errs := respcheck(t, "diff", "--format", "json", a, b)
+	var doc struct {
+		A, B  struct{ Name, Path string }
+		Total struct {
+			Changed, Status int
+			OnlyB           int `json:"only_in_b"`
+		}
+		Changes []struct{ File, Case, What, Command, A, B string }
+	}
+	if err := json.Unmarshal([]byte(js), &doc); err != nil || code != 1 {
+		t.Fatalf("diff --format json: exit %d, %v\n%.300s%s", code, err, js, errs)
+	}
+	digest := 0
+	for _, c := range doc.Changes {
+		if c.File == "digest" && c.What == "only in B" && strings.Contains(c.Command, "DIGEST") {
+			digest++
+		}
+	}
+	if doc.A.Name != "redis-7.0.15" || doc.B.Path != b || doc.Total.Changed == 0 || doc.Total.OnlyB < 100 || digest == 0 ||
+		!strings.Contains(js, "cmdstat_") {
+		t.Errorf("diff --format json: %+v, %d changes, %d DIGEST steps only in B", doc.Total, len(doc.Changes), digest)
+	}
+
+	if code, out, _ := respcheck(t, "diff", a, a); code != 0 || out != "redis-7.0.15 and redis-7.0.15: identical recordings\n" &&
+		out != a+" and "+a+": identical recordings\n" {
+		t.Errorf("diff of a directory with itself: exit %d %q", code, out)
+	}
+	if code, out, _ := respcheck(t, "diff", "--format", "json", a, a); code != 0 || !strings.Contains(out, `"changes": []`) {
+		t.Errorf("diff --format json of a directory with itself: exit %d\n%s", code, out)
+	}
+	if code, _, errs := respcheck(t, "diff", "--format", "yaml", a, b); code != 2 || !strings.Contains(errs, "--format") {
+		t.Errorf("diff --format yaml: exit %d %s", code, errs)
+	}
+	if code, _, errs := respcheck(t, "diff", a, filepath.Join(t.TempDir(), "none")); code != 2 || errs == "" {
+		t.Errorf("diff of a missing directory: exit %d %s", code, errs)
 	}
 }

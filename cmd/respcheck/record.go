@@ -45,7 +45,10 @@ respcheck starts it); a step whose reply differs between passes is marked
 volatile and later compared by its case expectation only.
 
 Use the goldens with "respcheck run --golden DIR", "respcheck diff" and
-"respcheck serve". A file is rewritten only when its content changed.
+"respcheck serve". A file is rewritten only when its content changed. Each
+golden names its case file as given here (a relative path stays relative):
+when one changes, "respcheck run --golden DIR" reports the golden stale and
+prints the record command that records DIR again, to run from this directory.
 Exit status: 0 recorded, 1 some case could not be judged (an error; the
 goldens are written anyway), 2 usage or case-file error, 3 server problem.`,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -41,14 +41,19 @@ connected to it must decode every recorded reply.
 
 Matching: per protocol (RESP2 until the client sends HELLO 3), a command's
 bytes, with any key prefix rc:{xxxxxxxx}: read as rc:{________}:, select the
-recordings of that exact command; the first unused one of the case whose key
-prefix the client used wins, else of the case the connection last matched,
-else of any case, else the last one again. The reply's rc:{________}: is
-written back as the client's prefix. HELLO 2 and HELLO 3 get the recorded
-HELLO replies; CLIENT SETINFO and SELECT 0 get +OK and PING +PONG when not
-recorded. A command that was never recorded is a finding: it is logged (and
-named as a probable rewrite when a recorded command has the same name and
-arity) and answered with an error reply naming it.
+recordings of that exact command. A recorded reply belongs to the state of
+its case (BUSY while a script runs, QUEUED inside MULTI), so it answers only
+a connection replaying that case: one that used the case's recorded key
+prefix, or whose own commands so far are a recorded connection's, from its
+first (with any run id). Other connections do not count. Outside any case, a
+command is answered from the recordings only when they agree; else PING gets
++PONG and ECHO its message, as from any server, and any other command an
+error reply and a finding (details: go doc ./runner/golden/replay). The
+reply's rc:{________}: is written back as the client's prefix. HELLO 2 and
+HELLO 3 get the recorded HELLO replies; CLIENT SETINFO and SELECT 0 get +OK
+when not recorded. A command that was never recorded is a finding: it is
+logged (and named as a probable rewrite when a recorded command has the same
+name and arity) and answered with an error reply naming it.
 
 Fault modes for client tests: --split cuts every reply at byte offsets into
 separate writes, --trickle writes one byte at a time, --close-after closes the

@@ -58,9 +58,12 @@ func NewChecker(d *Dir, files []*cases.File) *Checker {
 // State returns the state of a case file's golden.
 func (c *Checker) State(f *cases.File) FileState { return c.state[f] }
 
-// Problems lists the stale and missing goldens, one line each, sorted.
+// Problems lists the stale and missing goldens, one line each, sorted; the
+// last line ends with the respcheck record command that records again every
+// case file the directory holds goldens of, and the missing ones
+// (Dir.RecordCommand).
 func (c *Checker) Problems() []string {
-	var out []string
+	var out, missing []string
 	for f, s := range c.state {
 		path := filepath.Join(c.Dir.Path, baseOf(f.Path)+Ext)
 		switch s {
@@ -70,9 +73,17 @@ func (c *Checker) Problems() []string {
 				path, g.Path, g.SHA256, f.Hash))
 		case Missing:
 			out = append(out, fmt.Sprintf("missing golden %s for %s", path, f.Path))
+			missing = append(missing, f.Path)
 		}
 	}
 	sort.Strings(out)
+	if len(out) > 0 {
+		what := "to record " + c.Dir.Path + " again"
+		if len(missing) > 0 {
+			what += ", with the missing ones"
+		}
+		out[len(out)-1] += "; " + what + ": " + c.Dir.RecordCommand(missing...)
+	}
 	return out
 }
 

@@ -12,23 +12,40 @@ import (
 
 // Change is one difference between two golden directories.
 type Change struct {
-	File string // suite file base name ("strings")
-	Case string // case name; empty for a whole-file change
+	File string `json:"file"`           // suite file base name ("strings")
+	Case string `json:"case,omitempty"` // case name; empty for a whole-file change
 	// Proto is the protocol of the case (0 for a whole-file change).
-	Proto int
+	Proto int `json:"proto,omitempty"`
 	// Step is the step index, or -1 for a whole-case change.
-	Step int
-	// What says what differs: "only in A", "status", "reply", "sent", "push".
-	What string
+	Step int `json:"step"`
+	// What says what differs: "only in A", "only in B", "status", "reply",
+	// "sent", "push", or "case file" (recorded from different case files).
+	What string `json:"what"`
 	// A and B are the two sides: escaped bytes or a short text.
-	A, B string
+	A string `json:"a,omitempty"`
+	B string `json:"b,omitempty"`
 	// CLIA and CLIB are the redis-cli renderings of replies (empty when the
 	// bytes are not one RESP frame or not a reply).
-	CLIA, CLIB string
+	CLIA string `json:"cli_a,omitempty"`
+	CLIB string `json:"cli_b,omitempty"`
 	// Command is the step's sent bytes (from A, else B), escaped.
-	Command string
+	Command string `json:"command,omitempty"`
 	// Line is the step's case-file line.
-	Line int
+	Line int `json:"line,omitempty"`
+	// StatusA and StatusB are the case's bare statuses (pass, skip...) for
+	// "status" and whole-case "only in" changes; ReasonA and ReasonB why,
+	// for anything but pass.
+	StatusA string `json:"status_a,omitempty"`
+	StatusB string `json:"status_b,omitempty"`
+	ReasonA string `json:"reason_a,omitempty"`
+	ReasonB string `json:"reason_b,omitempty"`
+}
+
+// Changed reports whether c is a step recorded on both sides whose sent
+// bytes, reply or pushes differ (not a step, case or file recorded on one
+// side only, nor a case status).
+func (c Change) Changed() bool {
+	return c.Step >= 0 && (c.What == "reply" || c.What == "push" || c.What == "sent")
 }
 
 // DiffOptions tune Diff.
@@ -83,14 +100,16 @@ func diffFile(base string, fa, fb *File, opt DiffOptions) []Change {
 		seen[key(ca)] = true
 		cb := fb.Find(ca.Name, ca.Proto)
 		if cb == nil {
-			out = append(out, Change{File: base, Case: ca.Name, Proto: ca.Proto, Step: -1, What: "only in A", A: statusText(ca)})
+			out = append(out, Change{File: base, Case: ca.Name, Proto: ca.Proto, Step: -1, What: "only in A", A: statusText(ca),
+				StatusA: ca.Status, ReasonA: ca.Reason})
 			continue
 		}
 		out = append(out, diffCase(base, ca, cb, opt)...)
 	}
 	for _, cb := range fb.Cases {
 		if !seen[key(cb)] {
-			out = append(out, Change{File: base, Case: cb.Name, Proto: cb.Proto, Step: -1, What: "only in B", B: statusText(cb)})
+			out = append(out, Change{File: base, Case: cb.Name, Proto: cb.Proto, Step: -1, What: "only in B", B: statusText(cb),
+				StatusB: cb.Status, ReasonB: cb.Reason})
 		}
 	}
 	return out
@@ -112,6 +131,7 @@ func diffCase(base string, ca, cb *Case, opt DiffOptions) []Change {
 	if ca.Status != cb.Status {
 		ch := mk(-1, "status")
 		ch.A, ch.B = statusText(ca), statusText(cb)
+		ch.StatusA, ch.StatusB, ch.ReasonA, ch.ReasonB = ca.Status, cb.Status, ca.Reason, cb.Reason
 		out = append(out, ch)
 	}
 	idx := map[int]bool{}
@@ -217,10 +237,281 @@ func pushesText(ps []Blob) string {
 	return strings.Join(s, ", ")
 }
 
+// DiffCounts counts the changes of one suite file, or of all.
+type DiffCounts struct {
+	File string `json:"file,omitempty"`
+	// Changed counts the steps recorded on both sides whose sent bytes,
+	// reply or pushes differ.
+	Changed int `json:"changed"`
+	// Status counts the cases whose status differs, and files recorded from
+	// different case files.
+	Status int `json:"status"`
+	// OnlyA and OnlyB count the steps recorded on one side only, a case or
+	// file recorded on one side only counting once.
+	OnlyA int `json:"only_in_a"`
+	OnlyB int `json:"only_in_b"`
+}
+
+// Total is the number of changes counted.
+func (d DiffCounts) Total() int { return d.Changed + d.Status + d.OnlyA + d.OnlyB }
+
+// Summarize counts changes per suite file (in their order) and in all.
+func Summarize(changes []Change) (files []DiffCounts, total DiffCounts) {
+	idx := map[string]int{}
+	for _, c := range changes {
+		i, ok := idx[c.File]
+		if !ok {
+			i = len(files)
+			idx[c.File] = i
+			files = append(files, DiffCounts{File: c.File})
+		}
+		for _, d := range []*DiffCounts{&files[i], &total} {
+			switch {
+			case c.Changed():
+				d.Changed++
+			case c.What == "only in A":
+				d.OnlyA++
+			case c.What == "only in B":
+				d.OnlyB++
+			default:
+				d.Status++
+			}
+		}
+	}
+	return files, total
+}
+
+// ReportOptions tune WriteReport.
+type ReportOptions struct {
+	NameA, NameB string // the sides' labels
+	// Verbose lists every change in full (WriteDiff), long replies whole.
+	Verbose bool
+}
+
+// Shortening of long texts in WriteReport (unless Verbose).
+const (
+	shortBytes = 160 // escaped text kept of a longer reply or command
+	shortLines = 6   // redis-cli lines kept of a longer rendering
+)
+
+// WriteReport prints what a reviewer reads first: a summary per suite file,
+// then the steps whose bytes differ in full (escaped and as redis-cli shows
+// them, long replies shortened with their byte count), then one line per
+// case whose status differs or that has steps recorded on one side only
+// (the case, its protocols and the step positions). With Verbose, the
+// summary is followed by every change in full instead (WriteDiff).
+func WriteReport(w io.Writer, changes []Change, opt ReportOptions) {
+	files, total := Summarize(changes)
+	width := len("total")
+	for _, f := range files {
+		width = max(width, len(f.File))
+	}
+	fmt.Fprintf(w, "\n%-*s  %7s  %6s  %9s  %9s\n", width+2, "", "changed", "status", "only in A", "only in B")
+	for _, f := range append(files, DiffCounts{File: "total", Changed: total.Changed, Status: total.Status, OnlyA: total.OnlyA, OnlyB: total.OnlyB}) {
+		fmt.Fprintf(w, "  %-*s  %7d  %6d  %9d  %9d\n", width, f.File, f.Changed, f.Status, f.OnlyA, f.OnlyB)
+	}
+	if opt.Verbose {
+		WriteDiff(w, changes, opt.NameA, opt.NameB)
+		return
+	}
+	var changed, other []Change
+	for _, c := range changes {
+		if c.Changed() {
+			changed = append(changed, c)
+		} else {
+			other = append(other, c)
+		}
+	}
+	if len(changed) > 0 {
+		fmt.Fprintf(w, "\n%d %s whose bytes differ:\n", len(changed), plural(len(changed), "step", "steps"))
+		writeChanges(w, changed, opt.NameA, opt.NameB, true)
+	}
+	if len(other) > 0 {
+		lines := compactLines(other, opt.NameA, opt.NameB)
+		fmt.Fprintf(w, "\n%d %s recorded differently (status, steps in one recording only; -v shows every step):\n",
+			len(lines), plural(len(lines), "case", "cases"))
+		for _, l := range lines {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// compactLines renders changes that are not step bytes one line per file or
+// case: the case's protocols merged when their changes are the same.
+func compactLines(changes []Change, nameA, nameB string) []string {
+	type group struct {
+		file, name string
+		protos     []string
+		desc       string
+	}
+	var order []string
+	descs := map[string][]string{}                           // file\x00case\x00proto → parts
+	stepsA, stepsB := map[string][]int{}, map[string][]int{} // same key → step indexes
+	var fileLines []string
+	for _, c := range changes {
+		if c.Case == "" {
+			switch c.What {
+			case "only in A":
+				fileLines = append(fileLines, fmt.Sprintf("%s: whole file only in %s (%s)", c.File, nameA, c.A))
+			case "only in B":
+				fileLines = append(fileLines, fmt.Sprintf("%s: whole file only in %s (%s)", c.File, nameB, c.B))
+			default:
+				fileLines = append(fileLines, fmt.Sprintf("%s: %s differs: %s: %s, %s: %s", c.File, c.What, nameA, c.A, nameB, c.B))
+			}
+			continue
+		}
+		k := fmt.Sprintf("%s\x00%s\x00%d", c.File, c.Case, c.Proto)
+		if _, ok := descs[k]; !ok {
+			order = append(order, k)
+			descs[k] = nil
+		}
+		switch {
+		case c.Step >= 0 && c.What == "only in A":
+			stepsA[k] = append(stepsA[k], c.Step)
+		case c.Step >= 0 && c.What == "only in B":
+			stepsB[k] = append(stepsB[k], c.Step)
+		case c.What == "only in A":
+			descs[k] = append(descs[k], fmt.Sprintf("whole case only in %s (%s)", nameA, shorten(c.A, 60)))
+		case c.What == "only in B":
+			descs[k] = append(descs[k], fmt.Sprintf("whole case only in %s (%s)", nameB, shorten(c.B, 60)))
+		case c.What == "status":
+			d := c.StatusA + " → " + c.StatusB
+			if r := whyNot(c, nameA, nameB); r != "" {
+				d += " (" + r + ")"
+			}
+			descs[k] = append(descs[k], d)
+		default:
+			descs[k] = append(descs[k], fmt.Sprintf("%s: %s / %s", c.What, shorten(c.A, 40), shorten(c.B, 40)))
+		}
+	}
+	var groups []*group
+	byDesc := map[string]*group{}
+	for _, k := range order {
+		parts := descs[k]
+		if st := stepsA[k]; len(st) > 0 {
+			parts = append(parts, fmt.Sprintf("%s only in %s", stepList(st), nameA))
+		}
+		if st := stepsB[k]; len(st) > 0 {
+			parts = append(parts, fmt.Sprintf("%s only in %s", stepList(st), nameB))
+		}
+		f, rest, _ := strings.Cut(k, "\x00")
+		name, proto, _ := strings.Cut(rest, "\x00")
+		desc := strings.Join(parts, "; ")
+		gk := f + "\x00" + name + "\x00" + desc
+		if g := byDesc[gk]; g != nil {
+			g.protos = append(g.protos, "RESP"+proto)
+			continue
+		}
+		g := &group{file: f, name: name, protos: []string{"RESP" + proto}, desc: desc}
+		byDesc[gk] = g
+		groups = append(groups, g)
+	}
+	out := fileLines
+	for _, g := range groups {
+		out = append(out, fmt.Sprintf("%s %q [%s]: %s", g.file, g.name, strings.Join(g.protos, " "), g.desc))
+	}
+	return out
+}
+
+// whyNot is the reason, shortened, of the side of a status change that did
+// not pass (both when neither passed).
+func whyNot(c Change, nameA, nameB string) string {
+	var r []string
+	if c.ReasonA != "" {
+		r = append(r, nameA+": "+shorten(c.ReasonA, 90))
+	}
+	if c.ReasonB != "" {
+		r = append(r, nameB+": "+shorten(c.ReasonB, 90))
+	}
+	return strings.Join(r, "; ")
+}
+
+// stepList renders step indexes as "step 3" or "steps 0-4, 7".
+func stepList(st []int) string {
+	sort.Ints(st)
+	var parts []string
+	for i := 0; i < len(st); {
+		j := i
+		for j+1 < len(st) && st[j+1] == st[j]+1 {
+			j++
+		}
+		if j == i {
+			parts = append(parts, fmt.Sprint(st[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d-%d", st[i], st[j]))
+		}
+		i = j + 1
+	}
+	if len(st) == 1 {
+		return "step " + parts[0]
+	}
+	return "steps " + strings.Join(parts, ", ")
+}
+
+// shorten cuts s to about n bytes, saying how long it was.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + fmt.Sprintf("… (%d bytes)", len(s))
+}
+
+// shortEscaped cuts an escaped text (a quoted resp.Escape rendering, or a
+// size= line) to about shortBytes, naming the byte count of what it stands
+// for.
+func shortEscaped(s string) string {
+	if len(s) <= shortBytes || !strings.HasPrefix(s, `"`) {
+		return s
+	}
+	raw, err := unquote(s)
+	if err != nil {
+		return shorten(s, shortBytes)
+	}
+	// Cut between escape sequences (\r, \\, \xNN...), never inside one.
+	i := 1 // after the opening quote
+	for i < shortBytes && i < len(s)-1 {
+		switch {
+		case s[i] != '\\':
+			i++
+		case s[i+1] == 'x':
+			i += 4
+		default:
+			i += 2
+		}
+	}
+	return fmt.Sprintf("%s\"… (%d bytes)", s[:i], len(raw))
+}
+
+// shortCLI keeps the first lines of a redis-cli rendering, each cut.
+func shortCLI(s string) string {
+	lines := strings.Split(s, "\n")
+	var out []string
+	for i, l := range lines {
+		if i == shortLines {
+			out = append(out, fmt.Sprintf("… (%d more lines)", len(lines)-shortLines))
+			break
+		}
+		out = append(out, shorten(l, shortBytes))
+	}
+	return strings.Join(out, "\n")
+}
+
 // WriteDiff prints changes as a table a reviewer can read: grouped by file
 // and case, each step with its command, both sides escaped and as redis-cli
-// shows them. nameA and nameB label the sides.
+// shows them, in full. nameA and nameB label the sides.
 func WriteDiff(w io.Writer, changes []Change, nameA, nameB string) {
+	writeChanges(w, changes, nameA, nameB, false)
+}
+
+// writeChanges is WriteDiff; short cuts long replies and commands.
+func writeChanges(w io.Writer, changes []Change, nameA, nameB string, short bool) {
 	width := max(len(nameA), len(nameB))
 	label := func(n string) string { return n + ":" + strings.Repeat(" ", width-len(n)) }
 	pad := strings.Repeat(" ", width+1)
@@ -252,12 +543,19 @@ func WriteDiff(w io.Writer, changes []Change, nameA, nameB string) {
 			if c.Line > 0 {
 				loc = fmt.Sprintf(" (line %d)", c.Line)
 			}
-			fmt.Fprintf(w, "    step %d%s %s: %s\n", c.Step, loc, c.What, c.Command)
+			cmd := c.Command
+			if short {
+				cmd = shorten(cmd, shortBytes)
+			}
+			fmt.Fprintf(w, "    step %d%s %s: %s\n", c.Step, loc, c.What, cmd)
 		}
 		side := func(name, text, cli string) {
 			if text == "" {
 				fmt.Fprintf(w, "      %s (absent)\n", label(name))
 				return
+			}
+			if short {
+				text, cli = shortEscaped(text), shortCLI(cli)
 			}
 			fmt.Fprintf(w, "      %s %s\n", label(name), text)
 			if cli != "" {

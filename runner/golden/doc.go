@@ -62,5 +62,20 @@
 // case file changed after the recording. Its cases still run against their
 // own expectations, but are not compared with it, and respcheck run
 // --golden reports it (exit status 2 when nothing else failed) rather than
-// reporting server failures.
+// reporting server failures, with the exact respcheck record command that
+// records the directory again (Dir.RecordCommand): the server build it was
+// recorded on (--server), --proto when it holds one protocol only, and the
+// case files its goldens were recorded from, as their file lines name them
+// (paths relative to where record ran; files of the bundled suite, which
+// record reads from respcheck itself, by --run, or not at all when they are
+// the whole suite). Each recorded golden's header comment names the command
+// for its own file. Which cases --run or --tags chose when recording is not
+// kept: the command records all of the files' cases.
+//
+// # Differences
+//
+// Diff lists the differences between two golden directories (respcheck
+// diff); WriteReport prints them for a reviewer: counts per suite file
+// (Summarize), the steps whose bytes differ in full, then one line per case
+// that differs only in its status or in the steps one recording has.
 package golden

@@ -249,7 +249,8 @@ func (f *File) Marshal() []byte {
 	if strings.HasPrefix(f.Server.Source, "transcribed") {
 		fmt.Fprintf(&w, "# TRANSCRIBED by hand from published transcripts, not recorded.\n")
 	} else {
-		fmt.Fprintf(&w, "# Written by respcheck record; do not edit (rerun scripts/record-goldens).\n")
+		fmt.Fprintf(&w, "# Written by respcheck record; do not edit. To record it again (DIR: this directory):\n")
+		fmt.Fprintf(&w, "#   %s\n", RecordCommand(f.Server, "DIR", []string{f.Path}, f.protos()))
 	}
 	fmt.Fprintf(&w, "golden %d\n", Version)
 	fmt.Fprintf(&w, "file %s\n", quote([]byte(f.Path)))

@@ -44,13 +44,27 @@ type Options struct {
 
 // entry is one recorded command and its reply.
 type entry struct {
-	proto   int
-	caseID  int // index of the (file, case, protocol) in load order
-	prefix  string
-	reply   *golden.Blob
-	pushes  []golden.Blob
-	where   string // file:line of the reply in the golden
-	command []byte // normalised, possibly a head only
+	proto  int
+	caseID int    // index of the (file, case, protocol) in load order
+	conn   string // the case's connection that sent it
+	// seq is its position among the commands its connection sent in the
+	// case: 0 for the command that opened the connection.
+	seq int
+	// first is set on the command that opened the case (no key of the case
+	// existed yet).
+	first    bool
+	prefix   string
+	volatile bool // the recording marked its reply volatile
+	reply    *golden.Blob
+	pushes   []golden.Blob
+	where    string // file:line of the reply in the golden
+	command  []byte // normalised, possibly a head only
+}
+
+// pos is one recorded connection of one case.
+type pos struct {
+	caseID int
+	conn   string
 }
 
 // Server answers clients with the recorded bytes of a golden directory.
@@ -62,8 +76,9 @@ type Server struct {
 
 	mu       sync.Mutex
 	findings []string
-	large    [][]byte // recent large arguments, to rebuild large replies
-	last     int      // caseID of the last entry matched on any connection
+	large    [][]byte                // recent large arguments, to rebuild large replies
+	bound    map[string]map[int]bool // key prefix → the cases the last connection using it was placed in
+	recorded map[int]map[string]int  // proto → recorded key prefix → its case
 	rs       *redcon.Server
 }
 
@@ -75,12 +90,18 @@ func New(d *golden.Dir, opt Options) (*Server, error) {
 	if opt.SplitDelay <= 0 {
 		opt.SplitDelay = 5 * time.Millisecond
 	}
-	s := &Server{dir: d, opt: opt, index: map[int]map[string][]*entry{2: {}, 3: {}}, fold: map[int]map[string][]*entry{2: {}, 3: {}}}
+	s := &Server{dir: d, opt: opt, index: map[int]map[string][]*entry{2: {}, 3: {}}, fold: map[int]map[string][]*entry{2: {}, 3: {}},
+		bound: map[string]map[int]bool{}, recorded: map[int]map[string]int{2: {}, 3: {}}}
 	caseID := 0
 	for _, f := range d.Sorted() {
 		for _, c := range f.Cases {
 			caseID++
 			pending := map[string][]*entry{}
+			seq := map[string]int{} // connection → commands it sent so far
+			opened := 0             // commands the case sent so far
+			if c.Prefix != "" && (c.Proto == 2 || c.Proto == 3) {
+				s.recorded[c.Proto][c.Prefix] = caseID
+			}
 			for _, st := range c.Steps {
 				where := fmt.Sprintf("%s%s:%d", f.Base(), golden.Ext, st.Line)
 				switch st.Action {
@@ -88,7 +109,10 @@ func New(d *golden.Dir, opt Options) (*Server, error) {
 					if st.Sent == nil || (st.Action == "raw" && (len(st.Sent.Data) == 0 || st.Sent.Data[0] != '*')) {
 						continue // inline and malformed raw bytes are not client commands
 					}
-					e := &entry{proto: c.Proto, caseID: caseID, prefix: c.Prefix, command: st.Sent.Data, where: where}
+					e := &entry{proto: c.Proto, caseID: caseID, conn: st.Conn, seq: seq[st.Conn], prefix: c.Prefix,
+						volatile: st.Volatile, command: st.Sent.Data, where: where, first: opened == 0}
+					seq[st.Conn]++
+					opened++
 					if st.Async {
 						pending[st.Conn] = append(pending[st.Conn], e)
 					} else {
@@ -101,6 +125,7 @@ func New(d *golden.Dir, opt Options) (*Server, error) {
 						continue
 					}
 					q[0].reply, q[0].pushes, q[0].where = st.Reply, st.Pushes, where
+					q[0].volatile = q[0].volatile || st.Volatile
 					pending[st.Conn] = q[1:]
 				}
 			}
@@ -155,12 +180,17 @@ func foldKey(raw []byte) (string, bool) {
 	return fmt.Sprint(len(parts), parts[0]), true
 }
 
-// connState is what the server remembers of a client.
+// connState is what the server remembers of a client connection.
 type connState struct {
-	proto  int
-	used   map[*entry]bool
-	cur    int // caseID of the last matched entry
-	prefix string
+	proto int
+	used  map[*entry]bool
+	// cur is the case the connection is in (its case context), 0 for none.
+	cur int
+	// at holds, for each recorded connection whose commands this one has
+	// followed so far, the position of its next command; nil before any
+	// command matched (or after a new key prefix).
+	at     map[pos]int
+	prefix string // the key prefix the connection used last
 }
 
 // Findings returns what clients did that the recording does not cover
@@ -229,17 +259,21 @@ func (s *Server) handle(c redcon.Conn, cmd redcon.Command) {
 		}
 	}
 	key, prefix := liveKey(cmd.Raw)
-	if prefix != "" {
+	if prefix != "" && prefix != st.prefix {
+		if st.prefix != "" {
+			// Another key prefix is another case: what the connection did
+			// before says nothing about it.
+			st.cur, st.at = 0, nil
+		}
 		st.prefix = prefix
 	}
-	if prefix == "" {
-		prefix = st.prefix
-	}
-	if e := s.pick(st, s.index[proto][key], prefix); e != nil {
+	es := s.index[proto][key]
+	if e := s.pick(st, es, prefix != ""); e != nil {
 		s.reply(c, st, e)
 		return
 	}
-	// Handshake commands a client library sends on its own.
+	// Commands a client library sends on its own (handshake, health
+	// checks), answered as any server does outside a case's state.
 	sub := ""
 	if len(cmd.Args) >= 2 {
 		sub = strings.ToUpper(string(cmd.Args[1]))
@@ -252,6 +286,9 @@ func (s *Server) handle(c redcon.Conn, cmd redcon.Command) {
 	case name == "PING" && len(cmd.Args) == 1:
 		s.write(c, []byte("+PONG\r\n"))
 		return
+	case (name == "PING" || name == "ECHO") && len(cmd.Args) == 2:
+		s.write(c, fmt.Appendf(nil, "$%d\r\n%s\r\n", len(cmd.Args[1]), cmd.Args[1]))
+		return
 	case name == "CLIENT" && sub == "MAINT_NOTIFICATIONS":
 		// go-redis v9 asks for these on connect and ignores a refusal.
 		s.logf("%s: handshake command not recorded, refused: %s", c.RemoteAddr(), resp.Escape(cmd.Raw))
@@ -259,6 +296,15 @@ func (s *Server) handle(c redcon.Conn, cmd redcon.Command) {
 		return
 	}
 	shown := resp.Escape(cmd.Raw[:min(len(cmd.Raw), 200)])
+	if len(es) > 0 {
+		// Recorded, but with different replies in different cases, and the
+		// connection is in none of them.
+		n := len(casesOf(es))
+		s.finding("%s sent a command outside any recorded case it could belong to (RESP%d): %s; its %d recordings in %d cases reply differently (%s: %s; %s: %s); replay a case from its first command, or with its recorded key prefix",
+			c.RemoteAddr(), proto, shown, len(es), n, es[0].where, replyShown(es[0]), es[len(es)-1].where, replyShown(es[len(es)-1]))
+		s.write(c, fmt.Appendf(nil, "-ERR respcheck serve: %s was recorded with different replies in %d cases and this connection is in none of them\r\n", name, n))
+		return
+	}
 	msg := fmt.Sprintf("%s sent a command the recording does not have (RESP%d): %s", c.RemoteAddr(), proto, shown)
 	if fk, ok := foldKey(cmd.Raw); ok {
 		if es := s.fold[proto][fk]; len(es) > 0 {
@@ -269,45 +315,210 @@ func (s *Server) handle(c redcon.Conn, cmd redcon.Command) {
 	s.write(c, []byte("-ERR respcheck serve: no recording of "+shown+"\r\n"))
 }
 
-// pick chooses the recorded entry to answer with: one of the case whose key
-// prefix the client used last (a replay with the recording's run id), else
-// the next unused one of the case the connection is in (or, for a
-// connection that has matched nothing yet, of the case any connection
-// matched last), else of the cases recorded after it, else of any case,
-// else the last one again.
-func (s *Server) pick(st *connState, es []*entry, prefix string) *entry {
+// replyShown is the start of an entry's recorded reply, escaped.
+func replyShown(e *entry) string {
+	if e.reply == nil {
+		return "no reply"
+	}
+	return resp.Escape(e.reply.Data[:min(len(e.reply.Data), 60)])
+}
+
+// casesOf returns the cases entries belong to.
+func casesOf(es []*entry) map[int]bool {
+	m := map[int]bool{}
+	for _, x := range es {
+		m[x.caseID] = true
+	}
+	return m
+}
+
+// sameAnswer reports whether two recordings have the same reply and pushes.
+func sameAnswer(a, b *entry) bool {
+	if (a.reply == nil) != (b.reply == nil) || (a.reply != nil && !a.reply.Equal(*b.reply)) || len(a.pushes) != len(b.pushes) {
+		return false
+	}
+	for i := range a.pushes {
+		if !a.pushes[i].Equal(b.pushes[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// agree reports whether any of es is as good an answer as the others: they
+// have the same reply and pushes, or all are volatile (their bytes differ
+// from run to run anyway).
+func agree(es []*entry) bool {
+	volatile := true
+	for _, x := range es {
+		volatile = volatile && x.volatile
+	}
+	if volatile {
+		return true
+	}
+	for _, x := range es[1:] {
+		if !sameAnswer(x, es[0]) {
+			return false
+		}
+	}
+	return true
+}
+
+// pick chooses the recording that answers a command (es: the recordings of
+// its bytes), or nil when none may (see the package doc, Matching), and
+// moves the connection's case context. The candidates are the first found
+// of:
+//
+//  1. the case recorded with the connection's key prefix (or the one case
+//     connections sending it were placed in), or the case the connection is
+//     in: its recording at the connection's position in it, else its first
+//     unused one after it, else its first unused one;
+//  2. the recorded connections the connection has followed so far, at their
+//     next command;
+//  3. for a connection that has followed none, when other connections use
+//     its key prefix: the connections of the cases they are placed in, at
+//     their first command;
+//  4. the recorded connections it has followed, further on (it skipped a
+//     command);
+//  5. with a key prefix, the same case's last recording again (a retry: its
+//     keys are as they were), or, for a connection that has followed none
+//     (new, or with a new prefix), the recordings that opened their case (a
+//     new prefix is a new case, whose keys do not exist yet); without, the
+//     recordings that opened their connection if their replies agree (a
+//     keyless reply is not repeated: the state it belongs to, MULTI or a
+//     running script, may be over);
+//  6. any recording if all their replies agree (a connection that followed
+//     some keeps following them).
+//
+// Else none. The reply is the first candidate's; the connection then follows
+// every candidate with that reply, and is in a case when they all are in one.
+func (s *Server) pick(st *connState, es []*entry, keyed bool) *entry {
 	if len(es) == 0 {
 		return nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if st.cur == 0 {
-		st.cur = s.last
-	}
-	var e *entry
-	for _, try := range []func(*entry) bool{
-		func(x *entry) bool { return prefix != "" && x.prefix == prefix },
-		func(x *entry) bool { return x.caseID == st.cur },
-		func(x *entry) bool { return x.caseID > st.cur },
-		func(*entry) bool { return true },
-	} {
+	unused := func(ok func(*entry) bool) []*entry {
+		var out []*entry
 		for _, x := range es {
-			if !st.used[x] && try(x) {
-				e = x
-				break
+			if !st.used[x] && ok(x) {
+				out = append(out, x)
 			}
 		}
-		if e != nil {
-			break
+		return out
+	}
+	inCase := func(id int) []*entry {
+		var after, any *entry
+		for _, x := range es {
+			if id == 0 || x.caseID != id || st.used[x] {
+				continue
+			}
+			n, ok := st.at[pos{x.caseID, x.conn}]
+			if ok && x.seq == n {
+				return []*entry{x}
+			}
+			if after == nil && (!ok || x.seq > n) {
+				after = x
+			}
+			if any == nil {
+				any = x
+			}
+		}
+		switch {
+		case after != nil:
+			return []*entry{after}
+		case any != nil:
+			return []*entry{any}
+		}
+		return nil
+	}
+	repeat := func() []*entry {
+		for i := len(es) - 1; i >= 0 && st.cur != 0; i-- {
+			if es[i].caseID == st.cur {
+				return es[i : i+1]
+			}
+		}
+		return nil
+	}
+	at := func(ok func(x *entry, n int) bool) func(*entry) bool {
+		return func(x *entry) bool { n, in := st.at[pos{x.caseID, x.conn}]; return in && ok(x, n) }
+	}
+	var bound map[int]bool
+	if st.prefix != "" {
+		bound = s.bound[st.prefix]
+	}
+	var tier []*entry
+	if st.prefix != "" {
+		if tier = inCase(s.recorded[es[0].proto][st.prefix]); len(tier) == 0 && len(bound) == 1 {
+			for id := range bound {
+				tier = inCase(id)
+			}
 		}
 	}
-	if e == nil {
-		e = es[len(es)-1]
+	if len(tier) == 0 {
+		tier = inCase(st.cur)
 	}
+	if len(tier) == 0 && st.at != nil {
+		tier = unused(at(func(x *entry, n int) bool { return x.seq == n }))
+	}
+	if len(tier) == 0 && st.at == nil && len(bound) > 0 {
+		tier = unused(func(x *entry) bool { return bound[x.caseID] && x.seq == 0 })
+	}
+	if len(tier) == 0 && st.at != nil {
+		tier = unused(at(func(x *entry, n int) bool { return x.seq > n }))
+	}
+	if len(tier) == 0 {
+		// A fresh start: a command that opened its connection (keyless), or
+		// its case (with a new key prefix: no key of the case exists yet).
+		opened := unused(func(x *entry) bool { return x.seq == 0 })
+		if keyed {
+			opened = unused(func(x *entry) bool { return x.first })
+		}
+		switch {
+		case keyed && len(repeat()) > 0:
+			tier = repeat()
+		case keyed && st.at == nil && len(opened) > 0, !keyed && len(opened) > 0 && agree(opened):
+			tier = opened
+		case agree(es):
+			if tier = unused(func(*entry) bool { return true }); len(tier) == 0 {
+				tier = es[len(es)-1:]
+			}
+			if st.at != nil {
+				// Any recording will do: what the connection followed
+				// still holds.
+				st.used[tier[0]] = true
+				return tier[0]
+			}
+		default:
+			return nil
+		}
+	}
+	e := tier[0]
 	st.used[e] = true
-	st.cur, s.last = e.caseID, e.caseID
+	st.at = map[pos]int{}
+	in := map[int]bool{}
+	for _, x := range tier {
+		p := pos{x.caseID, x.conn}
+		if _, seen := st.at[p]; !seen && sameAnswer(x, e) {
+			st.at[p] = x.seq + 1
+			in[x.caseID] = true
+		}
+	}
+	st.cur = 0
+	if len(in) == 1 {
+		st.cur = e.caseID
+	}
+	if keyed {
+		if len(s.bound) >= maxBound {
+			clear(s.bound)
+		}
+		s.bound[st.prefix] = in
+	}
 	return e
 }
+
+// maxBound caps the key prefixes Server.bound remembers.
+const maxBound = 1 << 16
 
 // hello answers HELLO [protover ...] with the recorded HELLO reply and
 // switches the connection's protocol.

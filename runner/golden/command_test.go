@@ -1,0 +1,94 @@
+package golden
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/respcheck/respcheck/cases"
+)
+
+func TestRecordCommand(t *testing.T) {
+	redis := Server{Family: "redis", Version: "7.0.15"}
+	var suite []string
+	for p := range bundled() {
+		suite = append(suite, p)
+	}
+	if len(suite) < 5 || !bundled()["suite/strings.yaml"] {
+		t.Fatalf("bundled suite: %q", suite)
+	}
+	for _, tc := range []struct {
+		s      Server
+		dir    string
+		paths  []string
+		protos []int
+		want   string
+	}{
+		// The whole bundled suite: no files.
+		{redis, "testdata/golden/redis-7.0.15", suite, nil, "respcheck record --server redis-7.0.15 --out testdata/golden/redis-7.0.15"},
+		// Part of it: by --run.
+		{redis, "g", []string{"suite/strings.yaml", "suite/nil.yaml"}, nil, `respcheck record --server redis-7.0.15 --out g --run '^(nil|strings)/'`},
+		// A user's files: by path, quoted for the shell, in one protocol.
+		{Server{Family: "valkey", Version: "9.1.2"}, "my goldens", []string{"cases/it's.yaml", "b.yaml"}, []int{3},
+			`respcheck record --server valkey-9.1.2 --out 'my goldens' --proto 3 b.yaml 'cases/it'\''s.yaml'`},
+		// Both: two commands.
+		{redis, "g", []string{"suite/nil.yaml", "mine.yaml"}, nil,
+			`respcheck record --server redis-7.0.15 --out g --run '^(nil)/' && respcheck record --server redis-7.0.15 --out g mine.yaml`},
+		{Server{Family: "miniredis", Version: "8.4.0"}, "g", []string{"a.yaml"}, nil, "respcheck record --server miniredis --out g a.yaml"},
+	} {
+		if got := RecordCommand(tc.s, tc.dir, tc.paths, tc.protos); got != tc.want {
+			t.Errorf("RecordCommand(%v, %q, %q, %v)\n got %s\nwant %s", tc.s.Name(), tc.dir, tc.paths, tc.protos, got, tc.want)
+		}
+	}
+}
+
+// userDir is a golden directory recorded from a user's own case files, in
+// RESP2 only.
+func userDir() *Dir {
+	srv := Server{Family: "redis", Version: "8.6.3", Source: "recorded"}
+	file := func(path, sum string) *File {
+		return &File{Path: path, SHA256: sum, Server: srv, Cases: []*Case{{Name: "c", Proto: 2, Status: "pass"}}}
+	}
+	return &Dir{Path: "goldens/mine", Server: srv, Files: map[string]*File{
+		"rt":    file("my cases/rt.yaml", strings.Repeat("a", 64)),
+		"other": file("other.yaml", strings.Repeat("b", 64)),
+	}}
+}
+
+func TestStaleGoldenOfOwnCaseFilesNamesTheRecordCommand(t *testing.T) {
+	d := userDir()
+	rt := &cases.File{Path: "my cases/rt.yaml", Hash: strings.Repeat("c", 64)} // changed since
+	other := &cases.File{Path: "other.yaml", Hash: strings.Repeat("b", 64)}
+	p := NewChecker(d, []*cases.File{rt, other}).Problems()
+	want := "stale golden goldens/mine/rt.golden: recorded from my cases/rt.yaml with sha256 aaaaaaaaaaaa…, the file is now cccccccccccc…; " +
+		"to record goldens/mine again: respcheck record --server redis-8.6.3 --out goldens/mine --proto 2 'my cases/rt.yaml' other.yaml"
+	if len(p) != 1 || p[0] != want {
+		t.Errorf("Problems =\n%q\nwant\n%q", p, want)
+	}
+	// A missing golden: the command records it too, once, on the last line.
+	added := &cases.File{Path: "new.yaml", Hash: "x"}
+	p = NewChecker(d, []*cases.File{rt, other, added}).Problems()
+	if len(p) != 2 || !strings.HasPrefix(p[0], "missing golden goldens/mine/new.golden for new.yaml") || strings.Contains(p[0], "respcheck record") ||
+		!strings.HasSuffix(p[1], "; to record goldens/mine again, with the missing ones: "+
+			"respcheck record --server redis-8.6.3 --out goldens/mine --proto 2 'my cases/rt.yaml' new.yaml other.yaml") {
+		t.Errorf("Problems =\n%s", strings.Join(p, "\n"))
+	}
+	for _, l := range p {
+		if strings.Contains(l, "scripts/record-goldens") {
+			t.Errorf("a user's golden sent to the repository's script: %s", l)
+		}
+	}
+}
+
+func TestGoldenHeaderNamesTheRecordCommand(t *testing.T) {
+	f := userDir().Files["rt"]
+	text := string(f.Marshal())
+	if !strings.Contains(text, "\n#   respcheck record --server redis-8.6.3 --out DIR --proto 2 'my cases/rt.yaml'\n") ||
+		strings.Contains(text, "record-goldens") {
+		t.Errorf("header:\n%s", text[:strings.Index(text, "golden 1")])
+	}
+	f.Path, f.Cases[0].Proto = "suite/strings.yaml", 3
+	f.Cases = append(f.Cases, &Case{Name: "c", Proto: 2})
+	if text := string(f.Marshal()); !strings.Contains(text, "\n#   respcheck record --server redis-8.6.3 --out DIR --run '^(strings)/'\n") {
+		t.Errorf("header of a bundled file:\n%s", text[:strings.Index(text, "golden 1")])
+	}
+}

@@ -1,0 +1,154 @@
+package golden
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestReportOfCommittedGoldens: the default report of redis-7.0.15 against
+// redis-8.6.3 leads with the counts, shows the steps whose bytes differ in
+// full, and lists the feature-gated cases (status, steps in 8.6.3 only) one
+// line each, without their INFO dumps; -v shows everything.
+func TestReportOfCommittedGoldens(t *testing.T) {
+	a, err := Load("../../testdata/golden/redis-7.0.15")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Load("../../testdata/golden/redis-8.6.3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := Diff(a, b, DiffOptions{})
+	files, total := Summarize(ch)
+	if total.Total() != len(ch) || total.Changed == 0 || total.OnlyB < 100 || total.Status == 0 {
+		t.Fatalf("Summarize: %+v of %d changes", total, len(ch))
+	}
+	sum := DiffCounts{}
+	for _, f := range files {
+		sum.Changed, sum.Status, sum.OnlyA, sum.OnlyB = sum.Changed+f.Changed, sum.Status+f.Status, sum.OnlyA+f.OnlyA, sum.OnlyB+f.OnlyB
+	}
+	if sum.Total() != total.Total() {
+		t.Errorf("per file %+v, total %+v", sum, total)
+	}
+	var out bytes.Buffer
+	opt := ReportOptions{NameA: "redis-7.0.15", NameB: "redis-8.6.3"}
+	WriteReport(&out, ch, opt)
+	text := out.String()
+	lines := strings.Split(text, "\n")
+	if len(lines) > 250 || strings.Contains(text, "cmdstat_") {
+		t.Errorf("report of %d lines (INFO dumps: %v):\n%s", len(lines), strings.Contains(text, "cmdstat_"), text)
+	}
+	// The counts first, per file and in total.
+	if !regexp.MustCompile(`^\n +changed +status +only in A +only in B\n  commandstats +\d+`).MatchString(text) ||
+		!regexp.MustCompile(fmt.Sprintf(`\n  total +%d +%d +%d +%d\n`, total.Changed, total.Status, total.OnlyA, total.OnlyB)).MatchString(text) {
+		t.Errorf("summary:\n%s", strings.Join(lines[:min(len(lines), 14)], "\n"))
+	}
+	// Every step whose bytes differ, in full, with both sides.
+	if !strings.Contains(text, fmt.Sprintf("\n%d steps whose bytes differ:\n", total.Changed)) {
+		t.Errorf("no changed-steps section:\n%s", text)
+	}
+	for _, c := range ch {
+		if c.Changed() && (!strings.Contains(text, shortEscaped(c.A)) || !strings.Contains(text, shortEscaped(c.B))) {
+			t.Errorf("changed step %s %q step %d not shown in full", c.File, c.Case, c.Step)
+		}
+	}
+	if !strings.Contains(text, `redis-8.6.3:  "-ERR unknown command 'FOO'\r\n"`) || !strings.Contains(text, "(error) ERR unknown command 'FOO'") {
+		t.Errorf("the unknown-command change is not shown escaped and as redis-cli prints it:\n%s", text)
+	}
+	// Then the cases one line each: DIGEST and conditional SET among them.
+	digest := regexp.MustCompile(`(?m)^  digest "DIGEST is 16 lowercase hex characters, the XXH3-64 of the value" \[RESP2 RESP3\]: skip → pass \(redis-7\.0\.15: requires command DIGEST[^)]*\)\); steps 0-2 only in redis-8\.6\.3$`)
+	condSet := regexp.MustCompile(`(?m)^  conditional-set "IFEQ with the current value writes and answers OK" \[RESP2 RESP3\]: skip → pass \(.*\); steps 0-2 only in redis-8\.6\.3$`)
+	if !digest.MatchString(text) || !condSet.MatchString(text) {
+		t.Errorf("the DIGEST and conditional SET cases are not listed one line each:\n%s", text)
+	}
+
+	out.Reset()
+	opt.Verbose = true
+	WriteReport(&out, ch, opt)
+	if v := out.String(); !strings.Contains(v, "cmdstat_") || strings.Count(v, "\n") < 1000 ||
+		!strings.Contains(v, "    step 1 (line 39) only in B: INFO commandstats\n") {
+		t.Errorf("verbose report: %d lines", strings.Count(v, "\n"))
+	}
+}
+
+func TestReportShortensLongReplies(t *testing.T) {
+	long := `"$504\r\n# Commandstats\r\n` + strings.Repeat(`cmdstat_set:calls=1\r\n`, 30) + `"`
+	raw, err := unquote(long)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, end := shortEscaped(long), fmt.Sprintf(`"… (%d bytes)`, len(raw))
+	if !strings.HasSuffix(s, end) || len(s) > shortBytes+20 || strings.HasSuffix(strings.TrimSuffix(s, end), `\`) {
+		t.Errorf("shortEscaped = %s", s)
+	}
+	// Never cut inside an escape: every cut of a run of \\ and \xNN escapes
+	// unquotes.
+	for pad := 0; pad < 8; pad++ {
+		esc := `"` + strings.Repeat("a", pad) + strings.Repeat(`\\\xff`, 60) + `"`
+		cut := strings.TrimSuffix(shortEscaped(esc), "… (")
+		cut = cut[:strings.LastIndex(cut, `"`)+1]
+		if _, err := unquote(cut); err != nil {
+			t.Errorf("shortEscaped cuts inside an escape: %s: %v", cut, err)
+		}
+	}
+	if s := shortEscaped(`"+OK\r\n"`); s != `"+OK\r\n"` {
+		t.Errorf("short reply changed: %s", s)
+	}
+	cli := strings.TrimSuffix(strings.Repeat("line\n", 10), "\n")
+	if got := shortCLI(cli); got != "line\nline\nline\nline\nline\nline\n… (4 more lines)" {
+		t.Errorf("shortCLI = %q", got)
+	}
+	for in, want := range map[string]string{"0": "step 0", "0 1 2 5 7 8": "steps 0-2, 5, 7-8", "3 4": "steps 3-4"} {
+		var st []int
+		for _, f := range strings.Fields(in) {
+			var n int
+			fmt.Sscan(f, &n)
+			st = append(st, n)
+		}
+		if got := stepList(st); got != want {
+			t.Errorf("stepList(%s) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestReportOfOneChangedStep: a difference in one step of one case shows
+// that step, and a case only in one recording is one line.
+func TestReportOfOneChangedStep(t *testing.T) {
+	ok, changed := NewBlob([]byte("+OK\r\n")), NewBlob([]byte("-ERR no\r\n"))
+	sent := NewBlob([]byte("*1\r\n$4\r\nPING\r\n"))
+	mk := func(reply Blob, extra bool) *Dir {
+		f := &File{Path: "suite/x.yaml", SHA256: "s", Cases: []*Case{{Name: "c", Proto: 2, Status: "pass",
+			Steps: []*Step{{Index: 0, Action: "send", Sent: &sent, Reply: &ok}, {Index: 1, Action: "send", CaseLine: 9, Sent: &sent, Reply: &reply}}}}}
+		if extra {
+			f.Cases = append(f.Cases, &Case{Name: "new", Proto: 3, Status: "skip", Reason: "requires DIGEST"})
+		}
+		return &Dir{Files: map[string]*File{"x": f}}
+	}
+	ch := Diff(mk(ok, false), mk(changed, true), DiffOptions{})
+	var out bytes.Buffer
+	WriteReport(&out, ch, ReportOptions{NameA: "a", NameB: "b"})
+	want := `
+         changed  status  only in A  only in B
+  x            1       0          0          1
+  total        1       0          0          1
+
+1 step whose bytes differ:
+
+== x
+  case "c" [RESP2]
+    step 1 (line 9) reply: PING
+      a: "+OK\r\n"
+         OK
+      b: "-ERR no\r\n"
+         (error) ERR no
+
+1 case recorded differently (status, steps in one recording only; -v shows every step):
+  x "new" [RESP3]: whole case only in b (skip: requires DIGEST (0 steps))
+`
+	if out.String() != want {
+		t.Errorf("report:\n%s\nwant:\n%s", out.String(), want)
+	}
+}
