@@ -76,6 +76,13 @@ func runDiff(stdout io.Writer, a, b string, f diffFlags) error {
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
+	// Two directories without goldens are not "identical recordings": a
+	// wrong path must not pass.
+	for _, d := range []*golden.Dir{da, db} {
+		if len(d.Files) == 0 {
+			return caseErr(fmt.Errorf("%s holds no golden files (*.golden): is it a directory written by respcheck record?", d.Path))
+		}
+	}
 	changes := golden.Diff(da, db, golden.DiffOptions{Volatile: f.volatile})
 	nameA, nameB := label(da, a), label(db, b)
 	if nameA == nameB {

@@ -267,3 +267,12 @@ func TestMiniredisPanicIsAServerFault(t *testing.T) {
 		t.Errorf("exit %d, stderr %s", code, errs)
 	}
 }
+
+// TestDiffWithoutGoldensIsExit2: pointing diff at directories without
+// golden files is a mistake, not "identical recordings".
+func TestDiffWithoutGoldensIsExit2(t *testing.T) {
+	code, _, errs := respcheck(t, "diff", t.TempDir(), t.TempDir())
+	if code != exitUsage || !strings.Contains(errs, "holds no golden files") {
+		t.Errorf("exit %d, stderr %s", code, errs)
+	}
+}
