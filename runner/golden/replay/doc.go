@@ -83,4 +83,11 @@
 // Push frames a case read without sending a command (pub/sub messages
 // published from another connection) are not replayed; inline commands and
 // malformed raw bytes are not indexed; state is not simulated.
+// # Limits
+//
+// HELLO is answered as the client's handshake, from the recorded HELLO
+// replies, also when a case sends it as one of its steps; and a keyless case
+// whose first command another case also starts with, with another reply,
+// cannot be told apart from it by any prefix or earlier command. Such cases
+// are not replayed as recorded.
 package replay
