@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -343,7 +344,7 @@ func TestFreshConnectionPingIsPong(t *testing.T) {
 				}
 				want, wantErr := goValue(mustParse(t, sp.step.Reply.Data))
 				got, err := replayGoRedis(t, addr, sp.c, sp.c.Prefix, sp.step.Index)
-				if wantErr != "" && (err == nil || err.Error() != wantErr) || wantErr == "" && (err != nil || got != want) {
+				if wantErr != "" && (err == nil || err.Error() != wantErr) || wantErr == "" && (err != nil || !reflect.DeepEqual(got, want)) {
 					t.Errorf("%s: PING in a go-redis replay: %#v, %v; want the recorded %q", where, got, err, sp.step.Reply.Data)
 				}
 				freshPings(t, d, addr, "after a go-redis replay of "+where)
@@ -413,10 +414,11 @@ func TestCommandsOutsideACase(t *testing.T) {
 		{[]string{"MULTI", "EXEC"}, "*0\r\n"},
 		// A case starting with this SET: the replay follows it.
 		{[]string{"SET rc:{0badcafe}:key v", "MULTI", "SET rc:{0badcafe}:key c IFDEQ zz GET", "PING"}, "+QUEUED\r\n"},
-		// 22 cases recorded EXEC, with different replies.
-		{[]string{"EXEC"}, "-ERR respcheck serve: EXEC was recorded with different replies in 22 cases and this connection is in none of them\r\n"},
-		// No case starts with GET: a new key prefix does not say which.
-		{[]string{"GET rc:{00000000}:key"}, "-ERR respcheck serve: GET was recorded with different replies in"},
+		// Many cases recorded EXEC, with different replies.
+		{[]string{"EXEC"}, "-ERR respcheck serve: EXEC was recorded with different replies in "},
+		// Cases that do not start with GET rc:{...}:a: a new key prefix
+		// does not say which of them this is.
+		{[]string{"EXISTS rc:{00000000}:key"}, "-ERR respcheck serve: EXISTS was recorded with different replies in"},
 		{[]string{"PING"}, "+PONG\r\n"},
 	} {
 		rc := dialRaw(t, addr)
@@ -429,7 +431,7 @@ func TestCommandsOutsideACase(t *testing.T) {
 		}
 	}
 	f := s.Findings()
-	if len(f) != 2 || !strings.Contains(f[0], `outside any recorded case it could belong to (RESP2): "*1\r\n$4\r\nEXEC\r\n"; its 22 recordings in 22 cases reply differently`) ||
+	if len(f) != 2 || !strings.Contains(f[0], `outside any recorded case it could belong to (RESP2): "*1\r\n$4\r\nEXEC\r\n"; its `) ||
 		!strings.Contains(f[1], "rc:{00000000}:key") {
 		t.Errorf("findings:\n%s", strings.Join(f, "\n"))
 	}

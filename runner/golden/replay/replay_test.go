@@ -151,7 +151,12 @@ func TestGoRedisDecodesEveryRecordedReply(t *testing.T) {
 			for _, f := range d.Sorted() {
 				for _, c := range f.Cases {
 					clients := map[string]*redis.Client{}
+					// Connections of this case that sent a SUBSCRIBE.
+					subscribed := map[string]bool{}
 					for _, st := range c.Steps {
+						if st.Sent != nil && bytes.Contains(bytes.ToUpper(st.Sent.Data[:min(len(st.Sent.Data), 32)]), []byte("SUBSCRIBE\r\n")) {
+							subscribed[c.Name+st.Conn] = true
+						}
 						if st.Action != "send" || st.Async || st.Sent == nil || st.Reply == nil || len(st.Pushes) > 0 {
 							continue
 						}
@@ -170,6 +175,13 @@ func TestGoRedisDecodesEveryRecordedReply(t *testing.T) {
 							args[i] = string(e.Str)
 						}
 						if skipCommand[strings.ToUpper(args[0].(string))] {
+							skipped++
+							continue
+						}
+						// go-redis's Do cannot drive a subscribed connection,
+						// so its later replies (RESP2's subscribed PING) are
+						// outside what this test can replay.
+						if subscribed[c.Name+st.Conn] {
 							skipped++
 							continue
 						}
