@@ -128,6 +128,7 @@ const (
 	ActSleep                   // wait
 )
 
+// String returns the action's YAML name: "send", "raw", "read", "push" or "sleep".
 func (a Action) String() string {
 	switch a {
 	case ActSend:
@@ -210,6 +211,7 @@ const (
 	ExpectNotError                         // any reply but an error
 )
 
+// String returns the name of the expectation kind, for messages.
 func (k ExpectKind) String() string {
 	switch k {
 	case ExpectBytes:

@@ -78,7 +78,9 @@ type Options struct {
 // start of a run; no case ran.
 type TargetError struct{ Err error }
 
+// Error returns "target: " and the cause.
 func (e *TargetError) Error() string { return "target: " + e.Err.Error() }
+// Unwrap returns the cause.
 func (e *TargetError) Unwrap() error { return e.Err }
 
 // NewRunID returns a random 8-hex-digit run id for Options.RunID.

@@ -134,7 +134,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 // TargetError means the target could not be reached or identified.
 type TargetError struct{ Err error }
 
+// Error returns "target: " and the cause.
 func (e *TargetError) Error() string { return "target: " + e.Err.Error() }
+// Unwrap returns the cause.
 func (e *TargetError) Unwrap() error { return e.Err }
 
 func (b *bencher) progress(title string) {

@@ -19,6 +19,7 @@ const (
 	ToClient            // a reply or push the server sent
 )
 
+// String names the direction for reports.
 func (d Dir) String() string {
 	if d == ToServer {
 		return "client>server"
