@@ -80,6 +80,7 @@ type TargetError struct{ Err error }
 
 // Error returns "target: " and the cause.
 func (e *TargetError) Error() string { return "target: " + e.Err.Error() }
+
 // Unwrap returns the cause.
 func (e *TargetError) Unwrap() error { return e.Err }
 
