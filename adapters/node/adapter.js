@@ -100,7 +100,7 @@ const wanted = (name) => only.length === 0 || only.includes(name);
 const libs = {};
 
 function ioredisLike(name, modName, protos) {
-  if (!wanted(name)) return;
+  if (!wanted(name) && !wanted(name + '-typed')) return;
   const m = load(modName);
   if (m.error) { libs[name] = { error: m.error }; return; }
   const Redis = m.mod.default || m.mod.Redis || m.mod;
@@ -114,16 +114,70 @@ function ioredisLike(name, modName, protos) {
       const c = new Redis(opts);
       c.on('error', (e) => log(name, 'error event:', e && e.message));
       await c.connect();
-      return { do: (args) => c.call(args[0], ...args.slice(1)), close: () => c.disconnect() };
+      return { do: (args) => c.call(args[0], ...args.slice(1)), close: () => c.disconnect(), client: c };
     },
   };
 }
 
 ioredisLike('ioredis', 'ioredis', [2, 3]);
 ioredisLike('iovalkey', 'iovalkey', [2]);
+typedIoredis('ioredis-typed', 'ioredis');
+
+// Typed-wrapper mode ("<lib>-typed"): a "typed" request runs the step
+// through the library's typed method when the installed version declares
+// one for it (see setShape and each lib's typed()), and answers
+// {"wrapper": ""} without sending anything otherwise.
+
+// setShape parses SET key value [IFEQ|IFNE|IFDEQ|IFDNE match] [GET], the
+// forms both typed wrappers below declare; null for any other SET.
+function setShape(args) {
+  if (args.length < 3 || String(args[0]).toUpperCase() !== 'SET') return null;
+  const out = { key: args[1], value: args[2], cond: null, match: undefined, get: false };
+  let i = 3;
+  const opt = (j) => (typeof args[j] === 'string' ? args[j].toUpperCase() : null);
+  if (['IFEQ', 'IFNE', 'IFDEQ', 'IFDNE'].includes(opt(i)) && i + 1 < args.length) {
+    out.cond = opt(i);
+    out.match = args[i + 1];
+    i += 2;
+  }
+  if (opt(i) === 'GET') { out.get = true; i++; }
+  return i === args.length ? out : null;
+}
+
+// ioredis 6.0.0 built/utils/RedisCommander.d.ts declares set(key, value,
+// 'IFEQ'|'IFNE', v | 'IFDEQ'|'IFDNE', digest [, 'GET']) (lines 3244-3250,
+// 3296-3299), set(key, value, 'GET') (3292) and set(key, value) (3305), but
+// no digest(): DIGEST has no typed wrapper there.
+function typedIoredis(name, base) {
+  if (!wanted(name)) return;
+  const l = libs[base];
+  if (!wanted(base)) delete libs[base];
+  if (!l) return;
+  if (l.error) { libs[name] = l; return; }
+  libs[name] = {
+    version: l.version, protos: l.protos, typed: true,
+    // The client list prints notes as "unavailable: ...".
+    note: name + ' ' + l.version + ': typed DIGEST wrapper: ioredis ' + l.version + ' declares no digest() in ' +
+      'built/utils/RedisCommander.d.ts; DIGEST steps run through call()',
+    async connect(addr, proto) {
+      const conn = await l.connect(addr, proto);
+      conn.typed = (args) => {
+        const s = setShape(args);
+        if (!s) return null;
+        const rest = [];
+        let shown = 'set(key, value';
+        if (s.cond) { rest.push(s.cond, s.match); shown += ", '" + s.cond + "', match"; }
+        if (s.get) { rest.push('GET'); shown += ", 'GET'"; }
+        return { wrapper: shown + ')',
+          call: () => conn.client.set(s.key, s.value, ...rest) };
+      };
+      return conn;
+    },
+  };
+}
 
 (function nodeRedis() {
-  if (!wanted('node-redis')) return;
+  if (!wanted('node-redis') && !wanted('node-redis-typed')) return;
   const m = load('redis');
   if (m.error) { libs['node-redis'] = { error: m.error }; return; }
   libs['node-redis'] = {
@@ -133,7 +187,41 @@ ioredisLike('iovalkey', 'iovalkey', [2]);
       const c = m.mod.createClient({ socket: { host, port, reconnectStrategy: false, connectTimeout: 5000 }, RESP: proto });
       c.on('error', (e) => log('node-redis error event:', e && e.message));
       await c.connect();
-      return { do: (args) => c.sendCommand(args), close: () => c.destroy ? c.destroy() : c.disconnect() };
+      return { do: (args) => c.sendCommand(args), close: () => c.destroy ? c.destroy() : c.disconnect(), client: c };
+    },
+  };
+})();
+
+// node-redis 6.3.1 (@redis/client 6.3.1) declares set(key, value, { condition:
+// 'NX'|'XX'|'IFEQ'|'IFNE'|'IFDEQ'|'IFDNE', matchValue, GET }) in
+// dist/lib/commands/SET.d.ts (lines 42, 46, 55) and digest(key) in
+// dist/lib/commands/index.d.ts (line 2306, "@experimental").
+(function nodeRedisTyped() {
+  const name = 'node-redis-typed';
+  if (!wanted(name)) return;
+  const l = libs['node-redis'];
+  if (!wanted('node-redis')) delete libs['node-redis'];
+  if (!l) return;
+  if (l.error) { libs[name] = l; return; }
+  libs[name] = {
+    version: l.version, protos: l.protos, typed: true,
+    async connect(addr, proto) {
+      const conn = await l.connect(addr, proto);
+      conn.typed = (args) => {
+        const cmd = String(args[0]).toUpperCase();
+        if (cmd === 'DIGEST' && args.length === 2) {
+          return { wrapper: 'digest(key)', call: () => conn.client.digest(args[1]) };
+        }
+        const s = setShape(args);
+        if (!s) return null;
+        const opts = {};
+        const shown = [];
+        if (s.cond) { opts.condition = s.cond; opts.matchValue = s.match; shown.push("condition: '" + s.cond + "', matchValue"); }
+        if (s.get) { opts.GET = true; shown.push('GET: true'); }
+        if (shown.length === 0) return { wrapper: 'set(key, value)', call: () => conn.client.set(s.key, s.value) };
+        return { wrapper: 'set(key, value, { ' + shown.join(', ') + ' })', call: () => conn.client.set(s.key, s.value, opts) };
+      };
+      return conn;
     },
   };
 })();
@@ -178,7 +266,7 @@ function handle(req) {
   switch (req.op) {
     case 'hello': {
       const libraries = Object.entries(libs).map(([name, l]) =>
-        l.error ? { name, error: l.error } : { name, version: l.version, protos: l.protos });
+        l.error ? { name, error: l.error } : { name, version: l.version, protos: l.protos, typed: l.typed, note: l.note });
       send({ id, libraries });
       return;
     }
@@ -197,6 +285,26 @@ function handle(req) {
       c.chain = c.chain.then(() => doCall(s, c, args)).then(
         (v) => send({ id, value: native(v) }),
         (e) => send({ id, value: native(e instanceof Error ? e : new Error(String(e))) }));
+      return;
+    }
+    case 'typed': {
+      // Like "do", through the library's typed wrapper for args; answers
+      // {"wrapper": ""} without sending anything when there is none.
+      const s = sessions.get(req.session);
+      if (!s) { send({ id, error: 'no session ' + req.session }); return; }
+      if (!s.lib.typed) { send({ id, error: 'library has no typed mode' }); return; }
+      const c = connOf(s, req.conn);
+      const args = req.args.map(arg);
+      c.chain = c.chain.then(async () => {
+        if (!c.client) c.client = await s.lib.connect(s.addr, s.proto);
+        const t = c.client.typed(args);
+        if (!t) { send({ id, wrapper: '' }); return; }
+        try {
+          send({ id, wrapper: t.wrapper, value: native(await t.call()) });
+        } catch (e) {
+          send({ id, wrapper: t.wrapper, value: native(e instanceof Error ? e : new Error(String(e))) });
+        }
+      }).catch((e) => send({ id, value: native(e instanceof Error ? e : new Error(String(e))) }));
       return;
     }
     case 'close': {

@@ -33,6 +33,15 @@ import (
 //	{"id":4,"op":"close","session":"s1"}
 //	  → {"id":4,"ok":true}
 //
+// A library listed with "typed":true (node-redis-typed, ioredis-typed) is in
+// typed-wrapper mode and also takes
+//
+//	{"id":5,"op":"typed","session":"s1","conn":"default","args":[...]}
+//	  → {"id":5,"wrapper":"digest(key)","value":{...}}
+//	  → {"id":5,"wrapper":""}       (no typed wrapper for args: nothing sent)
+//
+// and may carry a "note" for the client list (what its wrappers cover).
+//
 // A "do" must report what the library's generic command API returned or
 // raised, without normalising it (see Native). Calls of one connection are
 // made one at a time; calls of different connections may overlap.
@@ -63,6 +72,7 @@ type adapterResp struct {
 	OK        bool             `json:"ok"`
 	Error     string           `json:"error"`
 	Value     *Native          `json:"value"`
+	Wrapper   string           `json:"wrapper"`
 	Libraries []adapterLibrary `json:"libraries"`
 }
 
@@ -71,6 +81,8 @@ type adapterLibrary struct {
 	Version string `json:"version"`
 	Protos  []int  `json:"protos"`
 	Error   string `json:"error"`
+	Typed   bool   `json:"typed"`
+	Note    string `json:"note"`
 }
 
 // tailBuffer keeps the last bytes written to it.
@@ -260,6 +272,9 @@ func (a *Adapter) Drivers(ctx context.Context) ([]Driver, []string, error) {
 			notes = append(notes, fmt.Sprintf("%s%s (adapter %s): %s", l.Name, a.Suffix, a.Name, l.Error))
 			continue
 		}
+		if l.Note != "" {
+			notes = append(notes, l.Note)
+		}
 		ds = append(ds, &adapterDriver{a: a, lib: l})
 	}
 	return ds, notes, nil
@@ -273,6 +288,9 @@ type adapterDriver struct {
 func (d *adapterDriver) Library() string { return d.lib.Name + d.a.Suffix }
 func (d *adapterDriver) Version() string { return d.lib.Version }
 func (d *adapterDriver) Protos() []int   { return d.lib.Protos }
+
+// typed marks libraries in typed-wrapper mode (their connections use DoTyped).
+func (d *adapterDriver) typed() bool { return d.lib.Typed }
 
 func (d *adapterDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
 	id := "s" + strconv.FormatInt(d.a.nextSes.Add(1), 10)
@@ -312,11 +330,29 @@ type adapterConn struct {
 }
 
 func (c *adapterConn) Do(ctx context.Context, args [][]byte) Native {
+	r, err := c.call(ctx, "do", args)
+	return adapterValue(r, err)
+}
+
+// DoTyped runs args through the library's typed wrapper ("typed" request);
+// ok is false when the adapter has none for args (and sent nothing).
+func (c *adapterConn) DoTyped(ctx context.Context, args [][]byte) (Native, string, bool) {
+	r, err := c.call(ctx, "typed", args)
+	if err == nil && r.Error == "" && r.Wrapper == "" && r.Value == nil {
+		return Native{}, "", false
+	}
+	return adapterValue(r, err), r.Wrapper, true
+}
+
+func (c *adapterConn) call(ctx context.Context, op string, args [][]byte) (adapterResp, error) {
 	enc := make([]string, len(args))
 	for i, a := range args {
 		enc[i] = base64.StdEncoding.EncodeToString(a)
 	}
-	r, err := c.s.d.a.call(ctx, map[string]any{"op": "do", "session": c.s.id, "conn": c.name, "args": enc})
+	return c.s.d.a.call(ctx, map[string]any{"op": op, "session": c.s.id, "conn": c.name, "args": enc})
+}
+
+func adapterValue(r adapterResp, err error) Native {
 	switch {
 	case err != nil:
 		return errNative("exception", "adapter", "adapter", err.Error())
@@ -380,7 +416,7 @@ func ExternalAdapters(dir string) ([]*Adapter, []string) {
 	} else {
 		// One process per library: a library that wedges its process
 		// cannot stall the others.
-		for _, lib := range []string{"ioredis", "node-redis", "iovalkey", "valkey-glide"} {
+		for _, lib := range []string{"ioredis", "node-redis", "iovalkey", "valkey-glide", "ioredis-typed", "node-redis-typed"} {
 			as = append(as, &Adapter{Name: "node " + lib, Cmd: []string{nodeBin, filepath.Join(node, "adapter.js")},
 				Env: []string{"RESPCHECK_LIBS=" + lib}})
 		}
