@@ -268,8 +268,21 @@ func FullName(c *cases.Case) string {
 	return base + "/" + c.Name
 }
 
-// alive reports whether the target still answers PING within a second.
+// alive reports whether the target still answers PING within a second,
+// twice, 200 ms apart: a process that is crashing (printing its panic, say)
+// can still accept and answer for a moment.
 func alive(d *dialer) bool {
+	return ping(d) && sleepThen(200*time.Millisecond, func() bool { return ping(d) })
+}
+
+func sleepThen(d time.Duration, f func() bool) bool {
+	time.Sleep(d)
+	return f()
+}
+
+// ping sends PING on a new connection; any reply (even -NOAUTH) is an
+// answer.
+func ping(d *dialer) bool {
 	probe := *d
 	probe.timeout = time.Second
 	probe.password, probe.db = "", 0
