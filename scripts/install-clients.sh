@@ -105,21 +105,7 @@ install_python() {
 	mkdir -p "$APTDIR/sources.list.d" "$APTDIR/preferences.d" "$APTDIR/state/lists/partial" \
 		"$APTDIR/cache/archives/partial" "$APTDIR/download"
 	echo "deb [signed-by=$KEYRING] $mirror sid main" >"$APTDIR/sources.list"
-	cat >"$APTDIR/apt.conf" <<APT
-// private apt configuration of respcheck's scripts/install-clients.sh
-Dir::Etc::SourceList "$APTDIR/sources.list";
-Dir::Etc::SourceParts "$APTDIR/sources.list.d";
-Dir::Etc::Preferences "$APTDIR/preferences";
-Dir::Etc::PreferencesParts "$APTDIR/preferences.d";
-Dir::State "$APTDIR/state";
-Dir::State::Lists "$APTDIR/state/lists";
-Dir::State::status "/var/lib/dpkg/status";
-Dir::Cache "$APTDIR/cache";
-Dir::Cache::archives "$APTDIR/cache/archives";
-Acquire::Languages "none";
-APT::Architectures { "amd64"; };
-APT::Sandbox::User "root";
-APT
+	write_apt_conf "$APTDIR" scripts/install-clients.sh 'APT::Architectures { "amd64"; };'
 	local deb
 	deb=$(ls "$APTDIR/download/python3-redis_${PY_SID_DEB_VERSION}_all.deb" 2>/dev/null || true)
 	if [ -z "$deb" ]; then

@@ -169,20 +169,7 @@ EOF
 	else
 		rm -f "$APTDIR/sources.list.new"
 	fi
-	cat >"$APTDIR/apt.conf" <<EOF
-// private apt configuration of respcheck's scripts/install-servers.sh
-Dir::Etc::SourceList "$APTDIR/sources.list";
-Dir::Etc::SourceParts "$APTDIR/sources.list.d";
-Dir::Etc::Preferences "$APTDIR/preferences";
-Dir::Etc::PreferencesParts "$APTDIR/preferences.d";
-Dir::State "$APTDIR/state";
-Dir::State::Lists "$APTDIR/state/lists";
-Dir::State::status "/var/lib/dpkg/status";
-Dir::Cache "$APTDIR/cache";
-Dir::Cache::archives "$APTDIR/cache/archives";
-Acquire::Languages "none";
-APT::Sandbox::User "root";
-EOF
+	write_apt_conf "$APTDIR" scripts/install-servers.sh
 	PRIV_READY=1
 }
 papt() { APT_CONFIG="$APTDIR/apt.conf" "$@"; }

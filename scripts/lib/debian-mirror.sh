@@ -21,3 +21,25 @@ detect_mirror() {
 	fi
 	echo "${m:-http://deb.debian.org/debian}"
 }
+
+# write_apt_conf DIR WHO [EXTRA]: write DIR/apt.conf, a private apt
+# configuration whose sources, lists and caches live under DIR (the system's
+# dpkg status is read, never written); WHO names the script in a comment,
+# EXTRA is appended as more configuration lines.
+write_apt_conf() {
+	cat >"$1/apt.conf" <<APT
+// private apt configuration of respcheck's $2
+Dir::Etc::SourceList "$1/sources.list";
+Dir::Etc::SourceParts "$1/sources.list.d";
+Dir::Etc::Preferences "$1/preferences";
+Dir::Etc::PreferencesParts "$1/preferences.d";
+Dir::State "$1/state";
+Dir::State::Lists "$1/state/lists";
+Dir::State::status "/var/lib/dpkg/status";
+Dir::Cache "$1/cache";
+Dir::Cache::archives "$1/cache/archives";
+Acquire::Languages "none";
+APT::Sandbox::User "root";
+${3:-}
+APT
+}
