@@ -3,20 +3,19 @@ package runner
 import (
 	"bufio"
 	"context"
-	"crypto/tls"
 	"errors"
-	"fmt"
 	"net"
-	"strconv"
 	"time"
 
 	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // conn is one raw connection of a case: a socket, a resp.Reader over it and
 // the push frames that arrived out of band while a reply was awaited.
 type conn struct {
 	name   string
+	tc     *target.Conn
 	nc     net.Conn
 	r      *resp.Reader
 	w      *bufio.Writer
@@ -30,88 +29,14 @@ type conn struct {
 	armed bool
 }
 
-// dialer opens connections to the target with the run's credentials.
-type dialer struct {
-	addr     string
-	username string
-	password string
-	db       int
-	timeout  time.Duration
-	limits   resp.Limits
-	tls      *tls.Config
-}
-
-// errServer wraps an error reply received during the handshake.
-type errServer struct {
-	cmd string
-	v   resp.Value
-}
-
-func (e *errServer) Error() string {
-	return fmt.Sprintf("%s: server replied %s", e.cmd, resp.Escape(e.v.Raw))
-}
-
-// dial connects and performs the handshake for proto: RESP3 sends HELLO 3
-// (with AUTH when a password is set); RESP2 sends no HELLO, only AUTH and
-// SELECT where needed, as RESP2 clients do.
-func (d *dialer) dial(ctx context.Context, name string, proto int) (*conn, error) {
-	nd := &net.Dialer{Timeout: d.timeout}
-	var nc net.Conn
-	var err error
-	if d.tls != nil {
-		td := &tls.Dialer{NetDialer: nd, Config: d.tls}
-		nc, err = td.DialContext(ctx, "tcp", d.addr)
-		if err != nil {
-			return nil, fmt.Errorf("TLS handshake with %s: %w (is it a TLS port?)", d.addr, err)
-		}
-	} else if nc, err = nd.DialContext(ctx, "tcp", d.addr); err != nil {
+// dial opens a connection of a case through the run's target (handshake
+// for proto included).
+func dial(ctx context.Context, t *target.Target, name string, proto int) (*conn, error) {
+	tc, err := t.Dial(ctx, proto)
+	if err != nil {
 		return nil, err
 	}
-	c := &conn{name: name, nc: nc, r: resp.NewReader(nc), w: bufio.NewWriterSize(nc, 32<<10), proto: proto}
-	c.r.SetLimits(d.limits)
-	fail := func(err error) (*conn, error) {
-		nc.Close()
-		return nil, err
-	}
-	if proto == 3 {
-		args := []string{"HELLO", "3"}
-		if d.password != "" {
-			user := d.username
-			if user == "" {
-				user = "default"
-			}
-			args = append(args, "AUTH", user, d.password)
-		}
-		v, err := c.roundTrip(d.timeout, args...)
-		if err != nil {
-			return fail(err)
-		}
-		if isError(v) {
-			return fail(&errServer{cmd: "HELLO 3", v: v.Clone()})
-		}
-	} else if d.password != "" {
-		args := []string{"AUTH", d.password}
-		if d.username != "" {
-			args = []string{"AUTH", d.username, d.password}
-		}
-		v, err := c.roundTrip(d.timeout, args...)
-		if err != nil {
-			return fail(err)
-		}
-		if isError(v) {
-			return fail(&errServer{cmd: "AUTH", v: v.Clone()})
-		}
-	}
-	if d.db != 0 {
-		v, err := c.roundTrip(d.timeout, "SELECT", strconv.Itoa(d.db))
-		if err != nil {
-			return fail(err)
-		}
-		if isError(v) {
-			return fail(&errServer{cmd: "SELECT", v: v.Clone()})
-		}
-	}
-	return c, nil
+	return &conn{name: name, tc: tc, nc: tc.NC, r: tc.R, w: tc.W, proto: proto}, nil
 }
 
 // roundTrip sends one command and reads its reply, skipping pushes. The
@@ -185,4 +110,4 @@ func (c *conn) arm(timeout time.Duration) {
 
 func (c *conn) close() error { return c.nc.Close() }
 
-func isError(v resp.Value) bool { return v.Kind == resp.SimpleError || v.Kind == resp.BlobError }
+var isError = target.IsError

@@ -18,6 +18,7 @@ import (
 
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // maxKept caps the bytes of a sent command or reply kept in a StepResult;
@@ -25,10 +26,9 @@ import (
 const maxKept = 1 << 20
 
 type run struct {
-	opts  Options
-	d     *dialer
-	srv   Server
-	gates *gateCache
+	opts Options
+	t    *target.Target
+	srv  Server
 	// keysRemoved counts keys deleted by the cleanup of Shared runs.
 	keysRemoved atomic.Int64
 }
@@ -103,7 +103,7 @@ func (r *run) runItem(ctx context.Context, it item) *Result {
 	start := time.Now()
 	res := &Result{Case: it.c, Proto: it.proto}
 	defer func() { res.Duration = time.Since(start) }()
-	info := r.srv.info(it.proto)
+	info := r.srv.Info(it.proto)
 	if r.opts.Shared && !r.opts.AllowDestructive {
 		if cmd, pos, bad := destructiveUse(it.c); bad {
 			res.Status = Skip
@@ -111,7 +111,7 @@ func (r *run) runItem(ctx context.Context, it item) *Result {
 			return res
 		}
 	}
-	if reason, err := r.gate(ctx, it.c, it.proto, info); err != nil {
+	if reason, err := r.t.Skip(ctx, it.c, it.proto); err != nil {
 		// A gate that cannot be checked is not a skip: the server failed
 		// to answer a probe or COMMAND INFO.
 		res.Status, res.Reason = Error, err.Error()
@@ -266,77 +266,12 @@ func (x *caseRun) strayReplies() (*Failure, error) {
 	return nil, nil
 }
 
-// gate returns why the case must be skipped in this protocol, or "".
-func (r *run) gate(ctx context.Context, c *cases.Case, proto int, info cases.ServerInfo) (string, error) {
-	for _, g := range []*cases.Gates{c.File.Requires, c.Requires} {
-		if g == nil {
-			continue
-		}
-		if g.Proto != 0 && g.Proto != proto {
-			return fmt.Sprintf("runs in RESP%d only", g.Proto), nil
-		}
-		if proto == 3 && !r.srv.Proto3 {
-			return "the server does not accept HELLO 3", nil
-		}
-		if len(g.Servers) > 0 {
-			ok := false
-			var want []string
-			for _, s := range g.Servers {
-				ok = ok || s.Match(info)
-				want = append(want, s.Text)
-			}
-			if !ok {
-				return fmt.Sprintf("requires %s (server is %s %s)", strings.Join(want, " or "), r.srv.Family, r.srv.Version), nil
-			}
-		}
-		if g.Debug && !r.srv.Debug {
-			return "requires DEBUG (enable-debug-command is off)", nil
-		}
-		for _, name := range g.Commands {
-			ok, err := r.gates.hasCommand(ctx, name)
-			if err != nil {
-				return "", fmt.Errorf("could not check command %s: %w", name, err)
-			}
-			if !ok {
-				return fmt.Sprintf("requires command %s (COMMAND INFO has no entry)", name), nil
-			}
-		}
-		for _, name := range g.Absent {
-			ok, err := r.gates.hasCommand(ctx, name)
-			if err != nil {
-				return "", fmt.Errorf("could not check command %s: %w", name, err)
-			}
-			if ok {
-				return fmt.Sprintf("requires command %s to be absent (COMMAND INFO knows it)", name), nil
-			}
-		}
-		for _, p := range g.Probes {
-			pr := r.gates.probe(ctx, p, proto, r.opts.StepTimeout)
-			if pr.err != nil {
-				return "", fmt.Errorf("probe at %s could not run: %w", p.Pos, pr.err)
-			}
-			if !pr.ok {
-				return fmt.Sprintf("feature probe %s failed: %s", probeText(p), pr.detail), nil
-			}
-		}
-	}
-	return "", nil
-}
-
-func probeText(p *cases.Probe) string {
-	var s []string
-	for _, t := range p.Send {
-		s = append(s, t.Source())
-	}
-	return "[" + strings.Join(s, " ") + "]"
-}
-
 func (x *caseRun) close() {
 	if x.opts.Shared && len(x.conns) > 0 {
-		if c, err := x.d.dial(context.Background(), "cleanup", 2); err == nil {
-			n, _ := deleteKeys(c, x.env.KeyPrefix, x.opts.StepTimeout)
+		if c, err := x.t.Dial(context.Background(), 2); err == nil {
+			n, _ := target.DeleteKeys(c, x.env.KeyPrefix)
 			x.keysRemoved.Add(int64(n))
-			c.close()
+			c.Close()
 		}
 	}
 	for _, name := range x.order {
@@ -354,7 +289,7 @@ func (x *caseRun) conn(ctx context.Context, name string) (*conn, error) {
 	if c, ok := x.conns[name]; ok {
 		return c, nil
 	}
-	c, err := x.d.dial(ctx, name, x.proto)
+	c, err := dial(ctx, x.t, name, x.proto)
 	if err != nil {
 		return nil, fmt.Errorf("connection %q: %w", name, err)
 	}

@@ -163,16 +163,16 @@ func (x *caseRun) commandKeys(ctx context.Context, args [][]byte) ([][]byte, err
 	// COMMAND GETKEYS answers an error for a command without keys or with
 	// the wrong arity, and the server counts that error (errorstat_ERR):
 	// ask only when COMMAND INFO says there can be keys.
-	info, err := x.gates.commandInfo(ctx, string(args[0]))
+	info, err := x.t.CommandInfo(ctx, string(args[0]))
 	if err != nil {
 		return nil, err
 	}
-	if !info.known || (info.firstKey == 0 && !info.movable) ||
-		(info.arity > 0 && len(args) != info.arity) || (info.arity < 0 && len(args) < -info.arity) {
+	if !info.Known || (info.FirstKey == 0 && !info.Movable) ||
+		(info.Arity > 0 && len(args) != info.Arity) || (info.Arity < 0 && len(args) < -info.Arity) {
 		return nil, nil
 	}
 	if x.keysConn == nil {
-		c, err := x.d.dial(ctx, "getkeys", 2)
+		c, err := dial(ctx, x.t, "getkeys", 2)
 		if err != nil {
 			return nil, err
 		}

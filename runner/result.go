@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // Status is the outcome of one case in one protocol.
@@ -125,23 +126,6 @@ type Summary struct {
 	Known   int `json:"known"`
 }
 
-// Server is what the runner learned about the target.
-type Server struct {
-	Addr string `json:"addr"`
-	// Family is "redis" or "valkey" (server_name:valkey or a valkey_version
-	// line in INFO server; Valkey 8 and 9 also report redis_version:7.2.4).
-	Family  string `json:"family"`
-	Version string `json:"version"`
-	// RedisVersion is INFO's redis_version line as is.
-	RedisVersion string `json:"redis_version"`
-	// Mode is INFO's redis_mode (standalone, cluster, sentinel).
-	Mode string `json:"mode,omitempty"`
-	// Debug reports that DEBUG is enabled (DEBUG SLEEP 0 answered +OK).
-	Debug bool `json:"debug"`
-	// Proto3 reports that the server accepted HELLO 3.
-	Proto3 bool `json:"resp3"`
-}
-
 // Report is the outcome of a run.
 type Report struct {
 	RunID   string
@@ -209,3 +193,6 @@ func (r *Report) count() {
 		}
 	}
 }
+
+// Server is what the runner learned about the target (see target.Server).
+type Server = target.Server

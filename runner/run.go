@@ -17,6 +17,8 @@ import (
 
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/internal/sched"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // Options configure a run. The zero value runs every case in both protocols
@@ -118,17 +120,18 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	if limits == (resp.Limits{}) {
 		limits = resp.DefaultLimits
 	}
-	d := &dialer{addr: opts.Addr, username: opts.Username, password: opts.Password, db: opts.DB, tls: opts.TLS,
-		timeout: opts.StepTimeout, limits: limits}
+	cfg := target.Config{Addr: opts.Addr, Username: opts.Username, Password: opts.Password, DB: opts.DB, TLS: opts.TLS,
+		Timeout: opts.StepTimeout, Limits: limits}
 	rep := &Report{RunID: opts.RunID, Started: time.Now()}
-	srv, err := identify(ctx, d)
+	t, err := target.Open(ctx, cfg)
 	if err != nil {
 		return nil, &TargetError{Err: err}
 	}
+	srv := t.Server
 	rep.Server = srv
 	rep.DBSize = [2]int64{-1, -1}
 	if opts.Shared {
-		rep.DBSize[0], _ = dbSize(d)
+		rep.DBSize[0], _ = t.DBSize(ctx)
 	}
 
 	var items []item
@@ -149,56 +152,26 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r := &run{opts: opts, d: d, srv: srv,
-		gates: &gateCache{d: d, commands: map[string]bool{}, infos: map[string]cmdInfo{}, probes: map[string]probeResult{}}}
-	next := make(chan int)
-	var wg sync.WaitGroup
+	r := &run{opts: opts, t: t, srv: srv}
 	var mu sync.Mutex
-	var excl sync.RWMutex
-	for w := 0; w < min(opts.Jobs, max(len(items), 1)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				// Exclusive cases run alone: the write lock waits for
-				// running cases and holds new ones back.
-				if items[i].c.Exclusive {
-					excl.Lock()
-				} else {
-					excl.RLock()
-				}
-				res := r.runItem(ctx, items[i])
-				if items[i].c.Exclusive {
-					excl.Unlock()
-				} else {
-					excl.RUnlock()
-				}
-				if res.Status == Error && ctx.Err() == nil && !alive(d) {
-					mu.Lock()
-					if rep.ServerLost == nil {
-						rep.ServerLost = fmt.Errorf("the server at %s stopped answering (during %q, %s)",
-							d.addr, res.Case.Name, res.Reason)
-					}
-					mu.Unlock()
-					cancel()
-				}
-				mu.Lock()
-				rep.Results[i] = res
-				if opts.OnResult != nil {
-					opts.OnResult(res)
-				}
-				mu.Unlock()
+	sched.Run(ctx, len(items), opts.Jobs, func(i int) bool { return items[i].c.Exclusive }, func(i int) {
+		res := r.runItem(ctx, items[i])
+		if res.Status == Error && ctx.Err() == nil && !t.Alive() {
+			mu.Lock()
+			if rep.ServerLost == nil {
+				rep.ServerLost = fmt.Errorf("the server at %s stopped answering (during %q, %s)",
+					opts.Addr, res.Case.Name, res.Reason)
 			}
-		}()
-	}
-	for i := range items {
-		if ctx.Err() != nil {
-			break
+			mu.Unlock()
+			cancel()
 		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+		mu.Lock()
+		rep.Results[i] = res
+		if opts.OnResult != nil {
+			opts.OnResult(res)
+		}
+		mu.Unlock()
+	})
 	for i, res := range rep.Results {
 		if res != nil {
 			continue
@@ -220,7 +193,7 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	}
 	rep.KeysRemoved = r.keysRemoved.Load()
 	if opts.Shared && rep.ServerLost == nil {
-		rep.DBSize[1], _ = dbSize(d)
+		rep.DBSize[1], _ = t.DBSize(context.Background())
 	}
 	rep.count()
 	rep.Duration = time.Since(rep.Started)
@@ -266,31 +239,4 @@ func FullName(c *cases.Case) string {
 		base = strings.TrimSuffix(path.Base(c.File.Path), path.Ext(c.File.Path))
 	}
 	return base + "/" + c.Name
-}
-
-// alive reports whether the target still answers PING within a second,
-// twice, 200 ms apart: a process that is crashing (printing its panic, say)
-// can still accept and answer for a moment.
-func alive(d *dialer) bool {
-	return ping(d) && sleepThen(200*time.Millisecond, func() bool { return ping(d) })
-}
-
-func sleepThen(d time.Duration, f func() bool) bool {
-	time.Sleep(d)
-	return f()
-}
-
-// ping sends PING on a new connection; any reply (even -NOAUTH) is an
-// answer.
-func ping(d *dialer) bool {
-	probe := *d
-	probe.timeout = time.Second
-	probe.password, probe.db = "", 0
-	c, err := probe.dial(context.Background(), "alive", 2)
-	if err != nil {
-		return false
-	}
-	defer c.close()
-	_, err = c.roundTrip(time.Second, "PING")
-	return err == nil
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // Metrics are the figures of a scenario result, by name (see
@@ -119,12 +120,12 @@ func (r *run) runScenario(ctx context.Context, it item, res *Result) *Result {
 // cleanup deletes every key of the scenario: its keys are its own, and a
 // rate-limiter scenario may leave many without a TTL.
 func (s *scenarioRun) cleanup() {
-	c, err := s.d.dial(context.Background(), "cleanup", 2)
+	c, err := s.t.Dial(context.Background(), 2)
 	if err != nil {
 		return
 	}
-	defer c.close()
-	n, _ := deleteKeys(c, s.prefix, s.opts.StepTimeout)
+	defer c.Close()
+	n, _ := target.DeleteKeys(c, s.prefix)
 	if s.opts.Shared {
 		s.keysRemoved.Add(int64(n))
 	}
@@ -248,7 +249,7 @@ func (s *scenarioRun) workers(ctx context.Context, n int) ([]*scWorker, error) {
 	ws := make([]*scWorker, n)
 	for i := range ws {
 		name := "c" + strconv.Itoa(i+1)
-		c, err := s.d.dial(ctx, name, s.proto)
+		c, err := dial(ctx, s.t, name, s.proto)
 		if err != nil {
 			for _, w := range ws[:i] {
 				w.c.close()
@@ -294,7 +295,7 @@ func scCloseAll(ws []*scWorker) {
 // counter runs a counter pattern on the hot key.
 func (s *scenarioRun) counter(ctx context.Context) (Metrics, error) {
 	sc := s.sc
-	setup, err := s.d.dial(ctx, "setup", s.proto)
+	setup, err := dial(ctx, s.t, "setup", s.proto)
 	if err != nil {
 		return nil, err
 	}
@@ -571,7 +572,7 @@ func (s *scenarioRun) rateLimit(ctx context.Context) (Metrics, error) {
 	if err != nil {
 		return nil, err
 	}
-	check, err := s.d.dial(ctx, "check", s.proto)
+	check, err := dial(ctx, s.t, "check", s.proto)
 	if err != nil {
 		return nil, err
 	}
@@ -623,7 +624,7 @@ func (s *scenarioRun) rateLimit(ctx context.Context) (Metrics, error) {
 func (s *scenarioRun) request(ctx context.Context, w *scWorker, key, ttl []byte, crash bool) (done bool, err error) {
 	die := func() (bool, error) {
 		w.c.close()
-		c, err := s.d.dial(ctx, w.name, s.proto)
+		c, err := dial(ctx, s.t, w.name, s.proto)
 		if err != nil {
 			return false, fmt.Errorf("%s: reconnect after the crash: %w", w.name, err)
 		}

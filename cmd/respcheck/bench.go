@@ -94,9 +94,9 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 	defer stop()
 	if t, err := f.resolve(); err != nil {
 		return err
-	} else if t.tls != nil {
+	} else if t.TLS != nil {
 		return usageErr("bench does not support TLS yet")
-	} else if t.addr == "" && f.serverBin == "" && f.server == "miniredis" {
+	} else if t.Addr == "" && f.serverBin == "" && f.server == "miniredis" {
 		return usageErr("bench does not run against --server miniredis: the embedded emulator has no INFO server " +
 			"(bench identifies its target by it) and runs inside respcheck, so its timings would not be a server's; " +
 			"start an installed build with --server (see scripts/install-servers.sh --list) or give --addr")
@@ -106,8 +106,8 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 		return err
 	}
 	defer stopServer()
-	o := bench.Options{Username: t.username, Password: t.password, DB: t.db, Proto: proto,
-		Trials: f.trials, Warmup: f.warmup, Quick: f.quick, Timeout: f.timeout}
+	o := bench.Options{Target: t.Config, Proto: proto, Trials: f.trials, Warmup: f.warmup, Quick: f.quick}
+	o.Target.Timeout = f.timeout
 	if f.quick && !f.trialsSet {
 		o.Trials = 0 // bench's quick default
 	}
@@ -120,7 +120,6 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 	if t.spawned != nil {
 		o.ServerPID = t.spawned.Pid()
 	}
-	o.Addr = t.addr
 	if isTerminal(stderr) {
 		o.Progress = func(title string) { fmt.Fprintf(stderr, "bench: %s...\n", title) }
 	}

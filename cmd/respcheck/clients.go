@@ -113,11 +113,6 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if t, err := f.resolve(); err != nil {
-		return err
-	} else if t.password != "" || t.db != 0 || t.tls != nil {
-		return usageErr("clients does not support AUTH, SELECT or TLS yet: use a plaintext server without a password, database 0")
-	}
 	t, stopServer, err := f.open(ctx)
 	if err != nil {
 		return err
@@ -134,7 +129,7 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	if runID == "" && external {
 		runID = runner.NewRunID()
 	}
-	rep, err := clients.Run(ctx, files, clients.Options{Addr: t.addr, Drivers: drivers, Protos: protos,
+	rep, err := clients.Run(ctx, files, clients.Options{Target: t.Config, Drivers: drivers, Protos: protos,
 		Run: runRE, StepTimeout: f.timeout, RunID: runID, Jobs: f.jobs, Fault: clients.Fault{Split: f.split}})
 	if err != nil {
 		var te *runner.TargetError

@@ -101,7 +101,7 @@ func runRecord(ctx context.Context, stdout, stderr io.Writer, f recordFlags, pat
 	if err != nil {
 		return err
 	}
-	external := t.addr != ""
+	external := t.Addr != ""
 
 	var first []*golden.File
 	var srv golden.Server
@@ -164,10 +164,10 @@ func runRecord(ctx context.Context, stdout, stderr io.Writer, f recordFlags, pat
 // recordPass runs the files once: on a fresh throwaway server, or on the
 // external target with per-case cleanup. With hello it also records the
 // HELLO 2 and HELLO 3 replies.
-func recordPass(ctx context.Context, f recordFlags, t target, external bool, files []*cases.File,
+func recordPass(ctx context.Context, f recordFlags, t endpoint, external bool, files []*cases.File,
 	protos []int, runRE *regexp.Regexp, hello bool) (*runner.Report, golden.Server, error) {
 	var srv golden.Server
-	addr := t.addr
+	addr := t.Addr
 	if !external {
 		s, err := spawn(ctx, f.serverBin, f.server)
 		if err != nil {
@@ -177,7 +177,7 @@ func recordPass(ctx context.Context, f recordFlags, t target, external bool, fil
 		addr = s.Addr()
 	}
 	opts := runner.Options{
-		Addr: addr, Username: t.username, Password: t.password, DB: t.db, TLS: t.tls,
+		Addr: addr, Username: t.Username, Password: t.Password, DB: t.DB, TLS: t.TLS,
 		Protos: protos, Run: runRE, Tags: f.tags, Jobs: f.jobs, StepTimeout: f.timeout,
 		Shared: true, AllowDestructive: !external || f.allowDestructive,
 	}
@@ -188,10 +188,12 @@ func recordPass(ctx context.Context, f recordFlags, t target, external bool, fil
 		// Before the run, so that a fresh server's connection ids (in the
 		// replies) are the same from one recording to the next.
 		var err error
-		if srv.Hello2, err = golden.Hello(addr, t.tls, t.username, t.password, 2, f.timeout); err != nil {
+		cfg := t.Config
+		cfg.Addr, cfg.Timeout = addr, f.timeout
+		if srv.Hello2, err = cfg.HelloReply(ctx, 2); err != nil {
 			return nil, srv, serverErr(err)
 		}
-		if srv.Hello3, err = golden.Hello(addr, t.tls, t.username, t.password, 3, f.timeout); err != nil || isErrorReply(srv.Hello3) {
+		if srv.Hello3, err = cfg.HelloReply(ctx, 3); err != nil || isErrorReply(srv.Hello3) {
 			srv.Hello3 = nil // a server without RESP3
 		}
 	}

@@ -133,8 +133,8 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	}
 
 	opts := runner.Options{
-		Addr: t.addr, Username: t.username, Password: t.password, DB: t.db,
-		TLS:    t.tls,
+		Addr: t.Addr, Username: t.Username, Password: t.Password, DB: t.DB,
+		TLS:    t.TLS,
 		Protos: protos, Run: runRE, Tags: f.tags, Jobs: f.jobs, StepTimeout: f.timeout,
 		RunID: runID, Shared: external, AllowDestructive: f.allowDestructive,
 	}
@@ -202,7 +202,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	return goldErr
 }
 
-func spawnedLog(t target) string {
+func spawnedLog(t endpoint) string {
 	if t.spawned == nil {
 		return ""
 	}

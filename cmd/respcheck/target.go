@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -14,15 +13,14 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/respcheck/respcheck/runner/servers"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
-// target is where a run sends its cases.
-type target struct {
-	addr     string
-	username string
-	password string
-	db       int
-	tls      *tls.Config
+// endpoint is where a run sends its cases: how to reach the server
+// (address, credentials, database, TLS) and the throwaway server started
+// for this run, if any.
+type endpoint struct {
+	target.Config
 	// spawned is the throwaway server started for this run, or nil.
 	spawned throwaway
 }
@@ -30,8 +28,8 @@ type target struct {
 // parseURL reads redis://[user:pass@]host[:port][/db]. As in redis-cli, a
 // lone userinfo (redis://secret@host) is a password; redis://user:@host names
 // a user whose password comes from --password-file or $REDISCLI_AUTH.
-func parseURL(raw string) (target, error) {
-	var t target
+func parseURL(raw string) (endpoint, error) {
+	var t endpoint
 	u, err := url.Parse(raw)
 	if err != nil {
 		// url.Error quotes the whole URL, password included: keep only
@@ -54,17 +52,17 @@ func parseURL(raw string) (target, error) {
 	if _, _, err := net.SplitHostPort(host); err != nil {
 		host = net.JoinHostPort(host, "6379")
 	}
-	t.addr = host
+	t.Addr = host
 	if u.User != nil {
-		t.username = u.User.Username()
-		t.password, _ = u.User.Password()
+		t.Username = u.User.Username()
+		t.Password, _ = u.User.Password()
 		if _, set := u.User.Password(); !set {
 			// redis://:pass@ and redis://pass@ both mean a password alone.
-			t.password, t.username = t.username, ""
+			t.Password, t.Username = t.Username, ""
 		}
 	}
 	if p := strings.Trim(u.Path, "/"); p != "" {
-		if t.db, err = strconv.Atoi(p); err != nil || t.db < 0 {
+		if t.DB, err = strconv.Atoi(p); err != nil || t.DB < 0 {
 			return t, fmt.Errorf("bad URL %q: database %q is not a number", redactURL(u), p)
 		}
 	}
@@ -97,18 +95,18 @@ func (f *targetFlags) register(fl *pflag.FlagSet) {
 // open resolves the target and, when none is named, starts a throwaway
 // server; stop ends it (and does nothing for an existing server). A server
 // that cannot be started is an exit-3 error.
-func (f targetFlags) open(ctx context.Context) (t target, stop func(), err error) {
+func (f targetFlags) open(ctx context.Context) (t endpoint, stop func(), err error) {
 	if t, err = f.resolve(); err != nil {
 		return t, nil, err
 	}
-	if t.addr != "" {
+	if t.Addr != "" {
 		return t, func() {}, nil
 	}
 	srv, err := spawn(ctx, f.serverBin, f.server)
 	if err != nil {
 		return t, nil, serverErr(err)
 	}
-	t.addr, t.spawned = srv.Addr(), srv
+	t.Addr, t.spawned = srv.Addr(), srv
 	return t, func() { srv.Stop() }, nil
 }
 
@@ -116,8 +114,8 @@ func (f targetFlags) open(ctx context.Context) (t target, stop func(), err error
 // means "start a throwaway server". The password comes from the URL, else
 // --password-file, else $REDISCLI_AUTH; it is never taken from a flag value,
 // which other users could see in the process list.
-func (f targetFlags) resolve() (target, error) {
-	var t target
+func (f targetFlags) resolve() (endpoint, error) {
+	var t endpoint
 	if f.addr != "" && f.url != "" {
 		return t, usageErr("--addr and -u both given: pick one")
 	}
@@ -132,7 +130,7 @@ func (f targetFlags) resolve() (target, error) {
 	useTLS := f.tls.used()
 	switch {
 	case f.addr != "":
-		t.addr = f.addr
+		t.Addr = f.addr
 	default:
 		raw := f.url
 		if raw == "" && f.serverBin == "" && f.server == "" {
@@ -151,24 +149,24 @@ func (f targetFlags) resolve() (target, error) {
 		useTLS = useTLS || strings.HasPrefix(raw, "rediss://")
 	}
 	if f.user != "" {
-		t.username = f.user
+		t.Username = f.user
 	}
-	if t.password == "" && f.passwordFile != "" {
+	if t.Password == "" && f.passwordFile != "" {
 		b, err := os.ReadFile(f.passwordFile)
 		if err != nil {
 			return t, usageErr("--password-file: %v", err)
 		}
-		t.password, _, _ = strings.Cut(strings.TrimRight(string(b), "\r\n"), "\n")
+		t.Password, _, _ = strings.Cut(strings.TrimRight(string(b), "\r\n"), "\n")
 	}
-	if t.password == "" {
-		t.password = os.Getenv("REDISCLI_AUTH")
+	if t.Password == "" {
+		t.Password = os.Getenv("REDISCLI_AUTH")
 	}
 	if useTLS {
-		host, _, err := net.SplitHostPort(t.addr)
+		host, _, err := net.SplitHostPort(t.Addr)
 		if err != nil {
-			return t, usageErr("bad address %q: %v", t.addr, err)
+			return t, usageErr("bad address %q: %v", t.Addr, err)
 		}
-		if t.tls, err = f.tls.config(host); err != nil {
+		if t.TLS, err = f.tls.config(host); err != nil {
 			return t, usageErr("%v", err)
 		}
 	}

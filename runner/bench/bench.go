@@ -14,16 +14,14 @@ import (
 	"github.com/zeebo/xxh3"
 
 	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // Options configure a bench run. Addr is required.
 type Options struct {
-	// Addr is the target's host:port.
-	Addr string
-	// Username and Password authenticate the connection (HELLO 3 AUTH in
-	// RESP3, AUTH in RESP2); DB is selected when not 0.
-	Username, Password string
-	DB                 int
+	// Target is how to reach the server (address, credentials, database,
+	// TLS); its Timeout is the deadline of one command, 0 meaning 10s.
+	Target target.Config
 	// Proto is 2 (the default: no HELLO) or 3.
 	Proto int
 	// Trials is the number of timed trials per cell; 0 means 50 (5 with
@@ -34,8 +32,6 @@ type Options struct {
 	Warmup int
 	// Quick keeps every table and row but takes few trials: for tests.
 	Quick bool
-	// Timeout is the deadline of one command; 0 means 10s.
-	Timeout time.Duration
 	// ServerPID, if known (a spawned server), lets the report say which CPUs
 	// the server may run on.
 	ServerPID int
@@ -54,6 +50,9 @@ var (
 const NotSupported = "not supported by this server"
 
 type bencher struct {
+	// t answers COMMAND INFO for the tables that need a command.
+	t      *target.Target
+	ctx    context.Context
 	o      Options
 	c      *client
 	prefix string
@@ -62,20 +61,20 @@ type bencher struct {
 	n      int // key counter
 }
 
-// Run measures every table against o.Addr. It returns an error only when
+// Run measures every table against o.Target. It returns an error only when
 // the target cannot be reached or a command fails; a method the server
 // lacks is a cell marked NotSupported.
 func Run(ctx context.Context, o Options) (*Report, error) {
-	if o.Addr == "" {
+	if o.Target.Addr == "" {
 		return nil, errors.New("bench: Options.Addr is empty")
 	}
 	if o.Proto == 0 {
 		o.Proto = 2
 	}
-	if o.Timeout <= 0 {
-		o.Timeout = 10 * time.Second
+	if o.Target.Timeout <= 0 {
+		o.Target.Timeout = 10 * time.Second
 	}
-	b := &bencher{o: o, trials: o.Trials, warmup: o.Warmup}
+	b := &bencher{o: o, trials: o.Trials, warmup: o.Warmup, ctx: ctx}
 	if b.trials <= 0 {
 		b.trials = 50
 		if o.Quick {
@@ -99,10 +98,12 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	defer c.close()
 	b.c = c
-	srv, err := identify(c, o.Addr)
+	tg, err := target.Open(ctx, o.Target)
 	if err != nil {
 		return nil, &TargetError{err}
 	}
+	srv := tg.Server
+	b.t = tg
 	rep := &Report{Server: srv, Proto: o.Proto, Trials: b.trials, Warmup: b.warmup,
 		Machine: machine(o.ServerPID), Started: time.Now()}
 	// The final cleanup runs on a new connection: an interrupt (Ctrl-C)
@@ -340,7 +341,7 @@ func (b *bencher) digest() (*Table, error) {
 	tab := &Table{ID: "digest", Title: "DIGEST latency by value size", Unit: "ms", RowHeader: "size",
 		Columns: []string{"DIGEST"}, Note: "DIGEST reads every byte of the value to hash it"}
 	b.progress(tab.Title)
-	has, err := hasCommand(b.c, "DIGEST")
+	has, err := b.t.HasCommand(b.ctx, "DIGEST")
 	if err != nil {
 		return nil, err
 	}
@@ -384,7 +385,7 @@ func (b *bencher) incrExpire() (*Table, error) {
 		Note: "blocking: INCR, then EXPIRE when it answered 1 (two round trips); pipelined: both in one write; " +
 			"one command: EVAL of INCR plus EXPIRE, or INCREX key EX 60 BYINT 1"}
 	b.progress(tab.Title)
-	hasIncrex, err := hasCommand(b.c, "INCREX")
+	hasIncrex, err := b.t.HasCommand(b.ctx, "INCREX")
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/respcheck/respcheck/runner/bench"
 	"github.com/respcheck/respcheck/runner/servers"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // TestQuickRedis86 runs a quick bench on Redis 8.6.3 and checks the shape
@@ -18,7 +19,7 @@ import (
 // JSON parses, the SVG is well-formed XML with an <svg> root.
 func TestQuickRedis86(t *testing.T) {
 	srv := servers.ForTest(t, "redis-8.6.3")
-	rep, err := bench.Run(context.Background(), bench.Options{Addr: srv.Addr(), Quick: true, ServerPID: srv.Pid()})
+	rep, err := bench.Run(context.Background(), bench.Options{Target: target.Config{Addr: srv.Addr()}, Quick: true, ServerPID: srv.Pid()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestQuickRedis86(t *testing.T) {
 // supported, and the rest is measured.
 func TestOlderServer(t *testing.T) {
 	srv := servers.ForTest(t, "redis-7.0.15")
-	rep, err := bench.Run(context.Background(), bench.Options{Addr: srv.Addr(), Trials: 2, Warmup: -1, Proto: 3})
+	rep, err := bench.Run(context.Background(), bench.Options{Target: target.Config{Addr: srv.Addr()}, Trials: 2, Warmup: -1, Proto: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func TestOlderServer(t *testing.T) {
 }
 
 func TestTargetError(t *testing.T) {
-	_, err := bench.Run(context.Background(), bench.Options{Addr: "127.0.0.1:1"})
+	_, err := bench.Run(context.Background(), bench.Options{Target: target.Config{Addr: "127.0.0.1:1"}})
 	var te *bench.TargetError
 	if err == nil || !asTarget(err, &te) {
 		t.Errorf("got %v, want a *TargetError", err)

@@ -2,15 +2,13 @@ package bench
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"net"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // client is one raw connection that counts the bytes it writes and the
@@ -27,40 +25,13 @@ type client struct {
 }
 
 func dial(ctx context.Context, o *Options) (*client, error) {
-	d := net.Dialer{Timeout: o.Timeout}
-	nc, err := d.DialContext(ctx, "tcp", o.Addr)
+	tc, err := o.Target.Dial(ctx, o.Proto)
 	if err != nil {
 		return nil, err
 	}
-	c := &client{nc: nc, r: resp.NewReader(nc), w: bufio.NewWriterSize(nc, 64<<10), timeout: o.Timeout}
+	c := &client{nc: tc.NC, r: tc.R, w: bufio.NewWriterSize(tc.NC, 64<<10), timeout: o.Target.Timeout}
 	// A cancelled run unblocks the connection at once.
-	c.stop = context.AfterFunc(ctx, func() { nc.SetDeadline(time.Unix(1, 0)) })
-	hello := func(args ...string) error {
-		_, err := c.doString(args...)
-		return err
-	}
-	switch {
-	case o.Proto == 3 && o.Password != "":
-		user := o.Username
-		if user == "" {
-			user = "default"
-		}
-		err = hello("HELLO", "3", "AUTH", user, o.Password)
-	case o.Proto == 3:
-		err = hello("HELLO", "3")
-	case o.Password != "" && o.Username != "":
-		err = hello("AUTH", o.Username, o.Password)
-	case o.Password != "":
-		err = hello("AUTH", o.Password)
-	}
-	if err == nil && o.DB != 0 {
-		err = hello("SELECT", strconv.Itoa(o.DB))
-	}
-	if err != nil {
-		c.close()
-		return nil, err
-	}
-	c.sent, c.recv = 0, 0
+	c.stop = context.AfterFunc(ctx, func() { tc.NC.SetDeadline(time.Unix(1, 0)) })
 	return c, nil
 }
 
@@ -137,41 +108,4 @@ func want(cmd string, v resp.Value, ok bool) error {
 func isOK(v resp.Value) bool { return v.Kind == resp.SimpleString && string(v.Str) == "OK" }
 
 // Server is what the bench learned about the target.
-type Server struct {
-	Addr    string `json:"addr"`
-	Family  string `json:"family"`
-	Version string `json:"version"`
-}
-
-// identify reads INFO server: Valkey carries valkey_version (and
-// server_name:valkey) next to a compatibility redis_version.
-func identify(c *client, addr string) (Server, error) {
-	s := Server{Addr: addr, Family: "redis"}
-	v, err := c.doString("INFO", "server")
-	if err != nil {
-		return s, err
-	}
-	fields := map[string]string{}
-	for line := range bytes.Lines(v.Str) {
-		if k, val, ok := strings.Cut(strings.TrimSpace(string(line)), ":"); ok {
-			fields[k] = val
-		}
-	}
-	s.Version = fields["redis_version"]
-	if vv, ok := fields["valkey_version"]; ok || fields["server_name"] == "valkey" {
-		s.Family, s.Version = "valkey", vv
-	}
-	if s.Version == "" {
-		return s, fmt.Errorf("INFO server has no redis_version or valkey_version line")
-	}
-	return s, nil
-}
-
-// hasCommand reports whether COMMAND INFO knows name.
-func hasCommand(c *client, name string) (bool, error) {
-	v, err := c.doString("COMMAND", "INFO", strings.ToLower(name))
-	if err != nil {
-		return false, err
-	}
-	return v.Kind == resp.Array && len(v.Elems) == 1 && v.Elems[0].Kind == resp.Array, nil
-}
+type Server = target.Server

@@ -11,6 +11,7 @@ import (
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/servers"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // wireDriver is a minimal RESP2 library for the proxy's attribution tests,
@@ -174,7 +175,7 @@ func TestClaimOnTheConnectionThatCarriedTheCall(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			files := loadCases(t, "suite: claim\ncases:\n  - name: c\n    steps:\n"+tc.steps)
-			rep, err := Run(context.Background(), files, Options{Addr: srv.Addr(), Drivers: []Driver{tc.d}})
+			rep, err := Run(context.Background(), files, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: []Driver{tc.d}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -209,7 +210,7 @@ cases:
       - send: [ECHO, between]
       - send: [HELLO, "2"]
 `)
-	rep, err := Run(context.Background(), files, Options{Addr: srv.Addr(), Protos: []int{2},
+	rep, err := Run(context.Background(), files, Options{Target: target.Config{Addr: srv.Addr()}, Protos: []int{2},
 		Drivers: []Driver{rueidisDriver{}, valkeyGoDriver{}, goRedisDriver{}}})
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/servers"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 func inCI() bool {
@@ -89,7 +90,7 @@ func TestSeed000(t *testing.T) {
 	} {
 		t.Run(tc.server, func(t *testing.T) {
 			srv := servers.ForTest(t, tc.server)
-			rep, err := Run(context.Background(), files, Options{Addr: srv.Addr(), Drivers: drivers, Jobs: 2})
+			rep, err := Run(context.Background(), files, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: drivers, Jobs: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -121,7 +122,7 @@ func TestGoClientsFaults(t *testing.T) {
 	srv := servers.ForTest(t, "redis-8.6.3")
 	files := loadTestdata(t, "faults.yaml")
 	drivers := append(GoDrivers(), goRedisTypedDriver{})
-	rep, err := Run(context.Background(), files, Options{Addr: srv.Addr(), Drivers: drivers, Jobs: 2})
+	rep, err := Run(context.Background(), files, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: drivers, Jobs: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +162,7 @@ func TestNodeIntegers(t *testing.T) {
 	}
 	srv := servers.ForTest(t, "redis-8.6.3")
 	rep, err := Run(context.Background(), loadTestdata(t, "faults.yaml"),
-		Options{Addr: srv.Addr(), Drivers: ext, Protos: []int{2}, Run: mustRE(t, "integers beyond")})
+		Options{Target: target.Config{Addr: srv.Addr()}, Drivers: ext, Protos: []int{2}, Run: mustRE(t, "integers beyond")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func TestNodeIntegers(t *testing.T) {
 // one frame per reply.
 func TestProxySplit(t *testing.T) {
 	srv := servers.ForTest(t, "redis-8.6.3")
-	rep, err := Run(context.Background(), loadTestdata(t, "seed000.yaml"), Options{Addr: srv.Addr(),
+	rep, err := Run(context.Background(), loadTestdata(t, "seed000.yaml"), Options{Target: target.Config{Addr: srv.Addr()},
 		Drivers: []Driver{goRedisDriver{}, rueidisDriver{}, redigoDriver{}, radixDriver{}},
 		Fault:   Fault{Split: []int{1, 3, 5}, Delay: 5e6}, Jobs: 2})
 	if err != nil {

@@ -2,12 +2,14 @@ package clients
 
 import (
 	"bytes"
+	"context"
 	"net"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // Dir is the direction of a recorded frame.
@@ -59,7 +61,7 @@ type Fault struct {
 // Every accepted connection gets a Tap holding what crossed it.
 type Proxy struct {
 	ln       net.Listener
-	upstream string
+	upstream target.Config
 	fault    Fault
 
 	mu   sync.Mutex
@@ -85,8 +87,11 @@ type Tap struct {
 }
 
 // NewProxy listens on 127.0.0.1 with a free port and forwards every
-// connection to upstream.
-func NewProxy(upstream string, fault Fault) (*Proxy, error) {
+// connection to upstream, opened with upstream's TLS, AUTH and SELECT
+// (target.Config.Dial in RESP2) before the client's first byte is
+// forwarded: the handshake with the server is the proxy's, the client's own
+// handshake (HELLO 3, CLIENT SETINFO) goes through as sent.
+func NewProxy(upstream target.Config, fault Fault) (*Proxy, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -132,11 +137,12 @@ func (p *Proxy) accept() {
 		if err != nil {
 			return
 		}
-		s, err := net.DialTimeout("tcp", p.upstream, 5*time.Second)
+		tc, err := p.upstream.Dial(context.Background(), 2)
 		if err != nil {
 			c.Close()
 			continue
 		}
+		s := tc.NC
 		p.mu.Lock()
 		if p.done {
 			p.mu.Unlock()

@@ -16,12 +16,17 @@ import (
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/internal/sched"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // Options configure Run.
 type Options struct {
-	// Addr is the server's host:port. Required.
-	Addr string
+	// Target is how to reach the server: its address, credentials,
+	// database and TLS. The recording proxy opens every upstream
+	// connection with them (AUTH and SELECT done before the library's first
+	// byte), so the libraries themselves need no password. Required.
+	Target target.Config
 	// Drivers are the libraries to run; each runs in every protocol it
 	// supports that Protos allows.
 	Drivers []Driver
@@ -123,12 +128,14 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	if len(protos) == 0 {
 		protos = []int{2, 3}
 	}
-	srv, err := Identify(ctx, opts.Addr, opts.StepTimeout)
+	if opts.Target.Timeout <= 0 {
+		opts.Target.Timeout = opts.StepTimeout
+	}
+	t, err := target.Open(ctx, opts.Target)
 	if err != nil {
 		return nil, &runner.TargetError{Err: err}
 	}
-	rep := &Report{Server: srv, Started: time.Now()}
-	g := &gates{srv: srv, timeout: opts.StepTimeout, cache: map[string]bool{}}
+	rep := &Report{Server: t.Server, Started: time.Now()}
 	var items []item
 	for _, d := range opts.Drivers {
 		for _, p := range d.Protos() {
@@ -137,54 +144,22 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 			}
 			rep.Clients = append(rep.Clients, ClientInfo{Name: ClientName(d, p), Library: d.Library(),
 				Version: d.Version(), Proto: p, Contract: ContractFor(ClientName(d, p)).Notes})
-			for _, f := range files {
-				for _, c := range f.Cases {
-					if opts.Run == nil || opts.Run.MatchString(runner.FullName(c)) {
-						items = append(items, item{d, p, c})
-					}
-				}
+			for _, c := range runner.Select(files, opts.Run, nil) {
+				items = append(items, item{d, p, c})
 			}
 		}
 	}
 	rep.Results = make([]*Result, len(items))
-	next := make(chan int)
-	var wg sync.WaitGroup
 	var mu sync.Mutex
-	var excl sync.RWMutex
-	for w := 0; w < min(opts.Jobs, max(1, len(items))); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				it := items[i]
-				if it.c.Exclusive {
-					excl.Lock()
-				} else {
-					excl.RLock()
-				}
-				res := runItem(ctx, it, g, opts)
-				if it.c.Exclusive {
-					excl.Unlock()
-				} else {
-					excl.RUnlock()
-				}
-				mu.Lock()
-				rep.Results[i] = res
-				if opts.OnResult != nil {
-					opts.OnResult(res)
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	for i := range items {
-		if ctx.Err() != nil {
-			break
+	sched.Run(ctx, len(items), opts.Jobs, func(i int) bool { return items[i].c.Exclusive }, func(i int) {
+		res := runItem(ctx, items[i], t, opts)
+		mu.Lock()
+		rep.Results[i] = res
+		if opts.OnResult != nil {
+			opts.OnResult(res)
 		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+		mu.Unlock()
+	})
 	for i, res := range rep.Results {
 		if res == nil {
 			rep.Results[i] = &Result{Client: ClientName(items[i].d, items[i].proto), Proto: items[i].proto,
@@ -280,14 +255,19 @@ type session struct {
 	typedOK bool
 }
 
-func runItem(ctx context.Context, it item, g *gates, opts Options) *Result {
+func runItem(ctx context.Context, it item, t *target.Target, opts Options) *Result {
 	client := ClientName(it.d, it.proto)
 	res := &Result{Client: client, Proto: it.proto, Case: it.c}
-	if why := g.skip(ctx, it.c, it.proto); why != "" {
+	if why, err := t.Skip(ctx, it.c, it.proto); err != nil {
+		// A gate that cannot be checked is the server's problem, not the
+		// library's.
+		res.Verdict, res.Reason = Error, "gate: "+err.Error()
+		return res
+	} else if why != "" {
 		res.Reason = why
 		return res
 	}
-	p, err := NewProxy(opts.Addr, opts.Fault)
+	p, err := NewProxy(opts.Target, opts.Fault)
 	if err != nil {
 		res.Verdict, res.Reason = Crash, "proxy: "+err.Error()
 		return res

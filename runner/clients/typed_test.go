@@ -7,6 +7,7 @@ import (
 
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/runner/servers"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // TestNodeTyped runs seed 000 and the SET IF*/DIGEST case through the Node
@@ -21,7 +22,7 @@ func TestNodeTyped(t *testing.T) {
 	}
 	srv := servers.ForTest(t, "redis-8.6.3")
 	files := append(loadTestdata(t, "seed000.yaml"), loadTestdata(t, "typed.yaml")...)
-	rep, err := Run(context.Background(), files, Options{Addr: srv.Addr(), Drivers: ext, Jobs: 2})
+	rep, err := Run(context.Background(), files, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: ext, Jobs: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,9 +26,13 @@ const (
 	// Desync: after a surprise, a canary ECHO on the same connection came
 	// back with something else: every later reply is shifted.
 	Desync
+	// Error: the step could not be judged for a reason that is not the
+	// library's (the server stopped answering, a gate could not be
+	// checked, the harness failed). It fails the run, as run's errors do.
+	Error
 )
 
-var verdictNames = [...]string{"skip", "match", "erased", "mismatch", "crash", "hang", "desync"}
+var verdictNames = [...]string{"skip", "match", "erased", "mismatch", "crash", "hang", "desync", "error"}
 
 // String returns the verdict's name: "match", "erased", ...
 func (v Verdict) String() string {
@@ -41,10 +45,11 @@ func (v Verdict) String() string {
 // MarshalText encodes the verdict as its name.
 func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
 
-// Finding reports whether v fails a run: mismatch, crash, hang or desync.
+// Finding reports whether v fails a run: mismatch, crash, hang, desync or
+// error.
 func (v Verdict) Finding() bool { return v >= Mismatch }
 
 // Symbol is a one-character form for the matrix.
 func (v Verdict) Symbol() string {
-	return [...]string{"-", ".", "~", "X", "C", "H", "D"}[v]
+	return [...]string{"-", ".", "~", "X", "C", "H", "D", "E"}[v]
 }

@@ -1,4 +1,4 @@
-package clients
+package target_test
 
 import (
 	"context"
@@ -6,13 +6,15 @@ import (
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
+
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // TestIdentifyByHello identifies a server without INFO server (miniredis)
-// by the server and version fields of HELLO 3, as run does.
+// by the server and version fields of HELLO 3.
 func TestIdentifyByHello(t *testing.T) {
 	m := miniredis.RunT(t)
-	s, err := Identify(context.Background(), m.Addr(), 5*time.Second)
+	s, err := target.Identify(context.Background(), target.Config{Addr: m.Addr(), Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

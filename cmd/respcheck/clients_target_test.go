@@ -1,0 +1,152 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/respcheck/respcheck/runner/servers"
+)
+
+// clientsGateCases has one case per gate kind that `run` honours: clients
+// must skip and run exactly the same ones.
+const clientsGateCases = `suite: gates
+cases:
+  - name: runs
+    steps:
+      - {send: [PING], reply: "+PONG\r\n"}
+  - name: absent command that exists
+    requires: {absent: [PING]}
+    steps:
+      - {send: [PING], reply: "+PONG\r\n"}
+  - name: absent command that does not exist
+    requires: {absent: [NOSUCHCOMMANDX]}
+    steps:
+      - {send: [PING], reply: "+PONG\r\n"}
+  - name: missing command
+    requires: {commands: [NOSUCHCOMMANDX]}
+    steps:
+      - {send: [PING], reply: "+PONG\r\n"}
+  - name: RESP2 only
+    requires: {proto: 2}
+    steps:
+      - {send: [PING], reply: "+PONG\r\n"}
+  - name: wrong family
+    requires: {server: "valkey>=1"}
+    steps:
+      - {send: [PING], reply: "+PONG\r\n"}
+  - name: failing probe
+    requires: {probes: [[NOSUCHCOMMANDX]]}
+    steps:
+      - {send: [PING], reply: "+PONG\r\n"}
+`
+
+// skipsOf reads a JSON report of run or clients and returns, per case name
+// and protocol, whether it was skipped.
+func skipsOf(t *testing.T, path string, clients bool) map[string]bool {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Results []struct {
+			Case    string `json:"case"`
+			Name    string `json:"name"`
+			Proto   int    `json:"proto"`
+			Status  string `json:"status"`
+			Verdict string `json:"verdict"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	out := map[string]bool{}
+	for _, r := range rep.Results {
+		name := r.Case
+		if name == "" {
+			name = r.Name
+		}
+		name = name[strings.LastIndex(name, "/")+1:]
+		key := name + "/" + string(rune('0'+r.Proto))
+		if clients {
+			out[key] = r.Verdict == "skip"
+		} else {
+			out[key] = r.Status == "skip"
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("%s: no results:\n%s", path, b)
+	}
+	return out
+}
+
+// TestClientsGatesAsRun checks that clients skips exactly the cases run
+// skips, for every kind of gate (requires.absent was once ignored there).
+func TestClientsGatesAsRun(t *testing.T) {
+	srv := servers.ForTest(t, "redis-7.0.15")
+	f := writeFile(t, "gates.yaml", clientsGateCases)
+	dir := t.TempDir()
+	runJSON, clJSON := filepath.Join(dir, "run.json"), filepath.Join(dir, "clients.json")
+	if code, out, errs := respcheck(t, "run", "--addr", srv.Addr(), "--format", "json", "-o", runJSON, f); code != exitOK {
+		t.Fatalf("run: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs := respcheck(t, "clients", "--addr", srv.Addr(), "--allow-destructive", "--clients", "go-redis",
+		"--format", "json", "-o", clJSON, f); code != exitOK {
+		t.Fatalf("clients: exit %d\n%s%s", code, out, errs)
+	}
+	want, got := skipsOf(t, runJSON, false), skipsOf(t, clJSON, true)
+	for k, skip := range want {
+		if g, ok := got[k]; !ok || g != skip {
+			t.Errorf("%s: run skipped=%v, clients skipped=%v (present %v)", k, skip, g, ok)
+		}
+	}
+	if want["absent command that exists/2"] != true || want["absent command that does not exist/2"] != false {
+		t.Errorf("run's absent gate: %v", want)
+	}
+}
+
+var findingRE = regexp.MustCompile(`\d+ (mismatch|crash|hang|desync|error)\b`)
+
+// TestClientsAuthAndTLS runs clients against the targets run accepts: an
+// ACL user with a password, a password alone (REDISCLI_AUTH), a database,
+// and a TLS port.
+func TestClientsAuthAndTLS(t *testing.T) {
+	ca, cert, key := writeCerts(t)
+	tlsPort := freePort(t)
+	srv := servers.ForTestWith(t, "redis-7.0.15", servers.Options{ExtraArgs: []string{
+		"--requirepass", "s3cret-pw", "--user", "app", "on", ">app-pw", "~*", "&*", "+@all",
+		"--tls-port", tlsPort, "--tls-cert-file", cert, "--tls-key-file", key, "--tls-ca-cert-file", ca,
+		"--tls-auth-clients", "no"}})
+	f := writeFile(t, "ping.yaml", "suite: p\ncases:\n  - name: ping\n    steps:\n      - {send: [PING], reply: \"+PONG\\r\\n\"}\n      - {send: [SET, \"{key}\", v], reply: \"+OK\\r\\n\"}\n")
+	for _, tc := range []struct {
+		name, env string
+		args      []string
+	}{
+		{"ACL user in the URL", "", []string{"-u", "redis://app:app-pw@" + srv.Addr() + "/3"}},
+		{"password from REDISCLI_AUTH", "s3cret-pw", []string{"--addr", srv.Addr()}},
+		{"TLS with the CA", "s3cret-pw", []string{"-u", "rediss://127.0.0.1:" + tlsPort, "--tls-ca", ca}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("REDISCLI_AUTH", tc.env)
+			args := append([]string{"clients", "--allow-destructive", "--clients", "go-redis,rueidis,redigo", "--timeout", "3s"}, tc.args...)
+			code, out, errs := respcheck(t, append(args, f)...)
+			if code != exitOK || !strings.Contains(out, "5 results: ") || findingRE.MatchString(out) {
+				t.Errorf("exit %d, want 0 with matches:\n%s%s", code, out, errs)
+			}
+			if strings.Contains(out+errs, "pw") {
+				t.Errorf("the password shows in the output:\n%s%s", out, errs)
+			}
+		})
+	}
+	t.Run("wrong password", func(t *testing.T) {
+		t.Setenv("REDISCLI_AUTH", "wrong")
+		code, out, errs := respcheck(t, "clients", "--allow-destructive", "--clients", "go-redis", "--addr", srv.Addr(), f)
+		if code != exitServer || !strings.Contains(out+errs, "WRONGPASS") {
+			t.Errorf("exit %d, want %d naming WRONGPASS:\n%s%s", code, exitServer, out, errs)
+		}
+	})
+}

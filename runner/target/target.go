@@ -1,0 +1,327 @@
+package target
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
+)
+
+// Target is one identified server and the answers of gate checks, cached for
+// the length of a run. Its methods are safe for concurrent use.
+type Target struct {
+	Config
+	Server Server
+
+	mu     sync.Mutex
+	infos  map[string]CommandInfo
+	probes map[string]probeResult
+}
+
+// Open identifies the server at cfg (see Identify).
+func Open(ctx context.Context, cfg Config) (*Target, error) {
+	srv, err := Identify(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return New(cfg, srv), nil
+}
+
+// New returns a Target for a server already identified.
+func New(cfg Config, srv Server) *Target {
+	return &Target{Config: cfg, Server: srv, infos: map[string]CommandInfo{}, probes: map[string]probeResult{}}
+}
+
+// CommandInfo is what COMMAND INFO says of a command's arguments.
+type CommandInfo struct {
+	// Known is false when COMMAND INFO has no entry (an unknown command).
+	Known bool
+	// Arity is > 0 for exactly that many arguments (the name included), < 0
+	// for at least -Arity.
+	Arity int
+	// FirstKey is the position of the first key argument; 0 for none.
+	FirstKey int
+	// Movable reports the movablekeys flag: key positions depend on the
+	// arguments (ask COMMAND GETKEYS).
+	Movable bool
+}
+
+// CommandInfo returns (and caches) COMMAND INFO of a command or subcommand
+// ("CONFIG|GET" or "CONFIG GET"). A known command gives *1 with its entry;
+// an unknown one *1 holding a nil ($-1 in RESP2 on Redis 7.0.15 and Valkey
+// 8.0.1).
+func (t *Target) CommandInfo(ctx context.Context, name string) (CommandInfo, error) {
+	key := strings.ToLower(strings.ReplaceAll(name, " ", "|"))
+	t.mu.Lock()
+	info, found := t.infos[key]
+	t.mu.Unlock()
+	if found {
+		return info, nil
+	}
+	c, err := t.Dial(ctx, 2)
+	if err != nil {
+		return info, err
+	}
+	defer c.Close()
+	v, err := c.Do("COMMAND", "INFO", key)
+	if err != nil {
+		return info, err
+	}
+	if v.Kind == resp.Array && len(v.Elems) == 1 && v.Elems[0].Kind == resp.Array {
+		info.Known = true
+		if e := v.Elems[0].Elems; len(e) >= 6 {
+			info.Arity, info.FirstKey = int(e[1].Int), int(e[3].Int)
+			for _, f := range e[2].Elems {
+				info.Movable = info.Movable || string(f.Str) == "movablekeys"
+			}
+		}
+	}
+	t.mu.Lock()
+	t.infos[key] = info
+	t.mu.Unlock()
+	return info, nil
+}
+
+// HasCommand reports whether COMMAND INFO knows name.
+func (t *Target) HasCommand(ctx context.Context, name string) (bool, error) {
+	info, err := t.CommandInfo(ctx, name)
+	return info.Known, err
+}
+
+type probeResult struct {
+	ok     bool
+	detail string
+	err    error
+}
+
+// probe runs a probe once per protocol and caches the outcome: the feature
+// is present iff the reply is not an error.
+func (t *Target) probe(ctx context.Context, p *cases.Probe, proto int) probeResult {
+	key := fmt.Sprint(proto, probeText(p))
+	t.mu.Lock()
+	r, found := t.probes[key]
+	t.mu.Unlock()
+	if found {
+		return r
+	}
+	r = t.runProbe(ctx, p, proto)
+	t.mu.Lock()
+	t.probes[key] = r
+	t.mu.Unlock()
+	return r
+}
+
+func (t *Target) runProbe(ctx context.Context, p *cases.Probe, proto int) probeResult {
+	env := &cases.Env{KeyPrefix: cases.KeyPrefix("probe " + p.Pos.String()), Captures: map[string][]byte{}}
+	args := make([][]byte, len(p.Send))
+	for i, tm := range p.Send {
+		b, err := tm.Expand(env)
+		if err != nil {
+			return probeResult{err: err}
+		}
+		args[i] = b
+	}
+	c, err := t.Dial(ctx, proto)
+	if err != nil {
+		return probeResult{err: err}
+	}
+	defer c.Close()
+	v, err := c.doAny(resp.AppendCommand(nil, args...))
+	if err != nil {
+		return probeResult{err: err}
+	}
+	r := probeResult{ok: !IsError(v), detail: string(v.Str)}
+	// Remove whatever the probe wrote.
+	if _, err := DeleteKeys(c, env.KeyPrefix); err != nil {
+		return probeResult{err: err}
+	}
+	return r
+}
+
+// doAny is DoBytes that takes the first frame, a push included (SUBSCRIBE's
+// reply in RESP3 is one).
+func (cn *Conn) doAny(cmd []byte) (resp.Value, error) {
+	cn.NC.SetDeadline(time.Now().Add(cn.timeout))
+	if _, err := cn.W.Write(cmd); err != nil {
+		return resp.Value{}, err
+	}
+	if err := cn.W.Flush(); err != nil {
+		return resp.Value{}, err
+	}
+	return cn.R.Read()
+}
+
+func probeText(p *cases.Probe) string {
+	var s []string
+	for _, t := range p.Send {
+		s = append(s, t.Source())
+	}
+	return "[" + strings.Join(s, " ") + "]"
+}
+
+// Skip returns why case c must be skipped in proto, or "": the gates of its
+// file, then its own (cases.Gates: protocol, server selectors, DEBUG,
+// commands present and absent, probes), and whether the server accepts
+// HELLO 3. An error means a gate could not be checked (the server did not
+// answer COMMAND INFO or a probe): not a skip.
+func (t *Target) Skip(ctx context.Context, c *cases.Case, proto int) (string, error) {
+	if proto == 3 && !t.Server.Proto3 {
+		return "the server does not accept HELLO 3", nil
+	}
+	for _, g := range []*cases.Gates{c.File.Requires, c.Requires} {
+		if g == nil {
+			continue
+		}
+		if reason, err := t.skipGates(ctx, g, proto); reason != "" || err != nil {
+			return reason, err
+		}
+	}
+	return "", nil
+}
+
+func (t *Target) skipGates(ctx context.Context, g *cases.Gates, proto int) (string, error) {
+	if g.Proto != 0 && g.Proto != proto {
+		return fmt.Sprintf("runs in RESP%d only", g.Proto), nil
+	}
+	if len(g.Servers) > 0 {
+		info := t.Server.Info(proto)
+		ok := false
+		var want []string
+		for _, s := range g.Servers {
+			ok = ok || s.Match(info)
+			want = append(want, s.Text)
+		}
+		if !ok {
+			return fmt.Sprintf("requires %s (server is %s %s)", strings.Join(want, " or "), t.Server.Family, t.Server.Version), nil
+		}
+	}
+	if g.Debug && !t.Server.Debug {
+		return "requires DEBUG (enable-debug-command is off)", nil
+	}
+	for _, name := range g.Commands {
+		if ok, err := t.HasCommand(ctx, name); err != nil || !ok {
+			return commandGate(name, err, "requires command %s (COMMAND INFO has no entry)")
+		}
+	}
+	for _, name := range g.Absent {
+		if ok, err := t.HasCommand(ctx, name); err != nil || ok {
+			return commandGate(name, err, "requires command %s to be absent (COMMAND INFO knows it)")
+		}
+	}
+	for _, p := range g.Probes {
+		pr := t.probe(ctx, p, proto)
+		if pr.err != nil {
+			return "", fmt.Errorf("probe at %s could not run: %w", p.Pos, pr.err)
+		}
+		if !pr.ok {
+			return fmt.Sprintf("feature probe %s failed: %s", probeText(p), pr.detail), nil
+		}
+	}
+	return "", nil
+}
+
+func commandGate(name string, err error, format string) (string, error) {
+	if err != nil {
+		return "", fmt.Errorf("could not check command %s: %w", name, err)
+	}
+	return fmt.Sprintf(format, name), nil
+}
+
+// Alive reports whether the server still answers PING within a second,
+// twice, 200 ms apart: a process that is crashing (printing its panic, say)
+// can still accept and answer for a moment. Any reply counts, even an
+// error (-NOAUTH): the question is whether the process answers.
+func (t *Target) Alive() bool {
+	if !t.ping() {
+		return false
+	}
+	time.Sleep(200 * time.Millisecond)
+	return t.ping()
+}
+
+func (t *Target) ping() bool {
+	probe := t.Config
+	probe.Timeout, probe.Password, probe.DB = time.Second, "", 0
+	c, err := probe.Dial(context.Background(), 2)
+	if err != nil {
+		return false
+	}
+	defer c.Close()
+	_, err = c.Do("PING")
+	return err == nil
+}
+
+// DBSize returns DBSIZE of the configured database.
+func (t *Target) DBSize(ctx context.Context) (int64, error) {
+	c, err := t.Dial(ctx, 2)
+	if err != nil {
+		return -1, err
+	}
+	defer c.Close()
+	v, err := c.Do("DBSIZE")
+	if err != nil {
+		return -1, err
+	}
+	if v.Kind != resp.Integer {
+		return -1, &ReplyError{Cmd: "DBSIZE", Reply: v.Clone()}
+	}
+	return v.Int, nil
+}
+
+// DeleteKeys removes every key whose name starts with prefix, with SCAN
+// MATCH and UNLINK, and returns how many it removed. Keys that SCAN returns
+// without the prefix (a server or proxy that ignores MATCH) are never
+// deleted.
+func DeleteKeys(c *Conn, prefix string) (int, error) {
+	pattern := globEscape(prefix) + "*"
+	cursor := "0"
+	n := 0
+	// A SCAN that never returns cursor 0 (a broken server or proxy) must
+	// not keep the run forever: 100,000 rounds of COUNT 1000 is far more
+	// than any keyspace a case makes.
+	for round := 0; round < 100000; round++ {
+		v, err := c.Do("SCAN", cursor, "MATCH", pattern, "COUNT", "1000")
+		if err != nil {
+			return n, err
+		}
+		if v.Kind != resp.Array || len(v.Elems) != 2 {
+			return n, &ReplyError{Cmd: "SCAN", Reply: v.Clone()}
+		}
+		cursor = string(v.Elems[0].Str)
+		args := []string{"UNLINK"}
+		for _, k := range v.Elems[1].Elems {
+			if strings.HasPrefix(string(k.Str), prefix) {
+				args = append(args, string(k.Str))
+			}
+		}
+		if len(args) > 1 {
+			d, err := c.Do(args...)
+			if err != nil {
+				return n, err
+			}
+			if d.Kind == resp.Integer {
+				n += int(d.Int)
+			}
+		}
+		if cursor == "0" {
+			return n, nil
+		}
+	}
+	return n, fmt.Errorf("SCAN MATCH %s did not finish", pattern)
+}
+
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '*', '?', '[', ']', '\\':
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
