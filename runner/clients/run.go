@@ -7,6 +7,7 @@ import (
 	"math"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -323,21 +324,30 @@ func (s *session) conn(name string) (*pinned, error) {
 	go func() {
 		for j := range pc.jobs {
 			j.started.Store(s.proxy.Seq() + 1)
-			var n Native
-			if w, ok := c.(Wrapper); ok && j.typed {
-				var used bool
-				n, j.wrapper, used = w.DoTyped(s.ctx, j.args)
-				if !used {
-					n = c.Do(s.ctx, j.args)
-				}
-			} else {
-				n = c.Do(s.ctx, j.args)
-			}
-			j.done <- outcome{n: n}
+			j.done <- outcome{n: s.call(c, j)}
 		}
 	}()
 	s.conns[name] = pc
 	return pc, nil
+}
+
+// call runs one job through the library. A panic inside the library (or
+// the driver) is that client's crash for this step, with the panic's value
+// and stack: it never ends the run.
+func (s *session) call(c Conn, j *job) (n Native) {
+	defer func() {
+		if r := recover(); r != nil {
+			n = errNative("exception", "panic", "panic", fmt.Sprintf("panic: %v\n%s", r, debug.Stack()))
+		}
+	}()
+	if w, ok := c.(Wrapper); ok && j.typed {
+		var used bool
+		n, j.wrapper, used = w.DoTyped(s.ctx, j.args)
+		if used {
+			return n
+		}
+	}
+	return c.Do(s.ctx, j.args)
 }
 
 // step runs one step; stop ends the case with a reason.

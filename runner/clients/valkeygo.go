@@ -4,14 +4,14 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"sync"
 	"time"
 
 	"github.com/valkey-io/valkey-go"
 )
 
-// valkeyGoDriver drives github.com/redis/rueidis through Client.Dedicate()
-// and Arbitrary commands; RESP3 by default, AlwaysRESP2 for RESP2.
+// valkeyGoDriver drives github.com/valkey-io/valkey-go (a fork of rueidis)
+// through Client.Dedicate() and Arbitrary commands; RESP3 by default,
+// AlwaysRESP2 for RESP2.
 type valkeyGoDriver struct{}
 
 func (valkeyGoDriver) Library() string { return "valkey-go" }
@@ -27,44 +27,11 @@ func (valkeyGoDriver) Open(ctx context.Context, addr string, proto int) (Session
 	if err != nil {
 		return nil, err
 	}
-	return &valkeyGoSession{c: c, conns: map[string]*valkeyGoConn{}}, nil
+	return newDedicatedSession(c.Dedicate, c.Close, valkeyGoDo), nil
 }
 
-type valkeyGoSession struct {
-	c     valkey.Client
-	mu    sync.Mutex
-	conns map[string]*valkeyGoConn
-}
-
-func (s *valkeyGoSession) Conn(ctx context.Context, name string) (Conn, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if c, ok := s.conns[name]; ok {
-		return c, nil
-	}
-	dc, cancel := s.c.Dedicate()
-	c := &valkeyGoConn{dc: dc, cancel: cancel}
-	s.conns[name] = c
-	return c, nil
-}
-
-func (s *valkeyGoSession) Close() error {
-	s.mu.Lock()
-	for _, c := range s.conns {
-		c.cancel()
-	}
-	s.mu.Unlock()
-	s.c.Close()
-	return nil
-}
-
-type valkeyGoConn struct {
-	dc     valkey.DedicatedClient
-	cancel func()
-}
-
-func (c *valkeyGoConn) Do(ctx context.Context, args [][]byte) Native {
-	r := c.dc.Do(ctx, c.dc.B().Arbitrary(strArgs(args)...).Build())
+func valkeyGoDo(ctx context.Context, dc valkey.DedicatedClient, args [][]byte) Native {
+	r := dc.Do(ctx, dc.B().Arbitrary(strArgs(args)...).Build())
 	if err := r.NonValkeyError(); err != nil {
 		return errNative("exception", fmt.Sprintf("%T", err), fmt.Sprintf("%T", err), err.Error())
 	}
