@@ -163,6 +163,8 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	switch {
 	case ctx.Err() != nil:
 		return &exitError{code: exitInterrupted, err: errors.New("interrupted")}
+	case rep.ServerLost != "":
+		return serverErr(fmt.Errorf("%s%s", rep.ServerLost, spawnedLog(t)))
 	case rep.Failed():
 		return &exitError{code: exitFindings, err: errSilent}
 	}

@@ -285,7 +285,7 @@ type wanted struct {
 func (w wanted) matches(v resp.Value) bool {
 	if w.byName {
 		return v.Kind == resp.Array && len(v.Elems) > 0 && bytes.EqualFold(v.Elems[0].Str, w.args[0]) &&
-			!(len(v.Elems) == 2 && bytes.HasPrefix(v.Elems[1].Str, []byte(canaryPrefix)))
+			!isCanaryCommand(v)
 	}
 	return sameCommand(v, w.args)
 }
@@ -342,42 +342,27 @@ func (p *Proxy) claim(w wanted) (exchange, bool) {
 	return p.replyOf(exchange{tap: best, cmd: bestIdx, pending: true}), true
 }
 
-// replyOf re-reads the reply of a claimed exchange (after waiting).
+// replyOf re-reads the reply of a claimed exchange (after waiting), as
+// pairEvents pairs the connection's frames.
 func (p *Proxy) replyOf(x exchange) exchange {
 	t := x.tap
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	cmds := 0
-	for i, e := range t.events {
-		if i == x.cmd {
-			break
-		}
-		if e.Dir == ToServer && e.Bad == nil {
-			cmds++
-		}
+	x.pushes, x.reply, x.bad = nil, nil, nil
+	pr := pairEvents(t.events)[x.cmd]
+	for _, i := range pr.pushes {
+		x.pushes = append(x.pushes, t.events[i].Value)
 	}
-	replies := 0
-	x.pushes = nil
-	for _, e := range t.events {
-		if e.Dir != ToClient {
-			continue
-		}
-		if e.Bad != nil {
+	if pr.reply >= 0 {
+		v := t.events[pr.reply].Value
+		x.reply, x.pending = &v, false
+		return x
+	}
+	// No reply yet: bytes that are not RESP after the command end it.
+	for _, e := range t.events[x.cmd:] {
+		if e.Dir == ToClient && e.Bad != nil {
 			x.bad, x.pending = e.Bad, false
-			return x
 		}
-		if e.Value.Kind == resp.Push {
-			if replies == cmds {
-				x.pushes = append(x.pushes, e.Value)
-			}
-			continue
-		}
-		if replies == cmds {
-			v := e.Value
-			x.reply, x.pending = &v, false
-			return x
-		}
-		replies++
 	}
 	return x
 }

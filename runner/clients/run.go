@@ -50,11 +50,14 @@ type Options struct {
 
 // Report is the outcome of Run.
 type Report struct {
-	Server   Server
-	Clients  []ClientInfo
-	Results  []*Result
-	Started  time.Time
-	Duration time.Duration
+	Server  Server
+	Clients []ClientInfo
+	Results []*Result
+	// ServerLost says why the run ended early when the server stopped
+	// answering during it; empty otherwise. respcheck exits 3 then.
+	ServerLost string
+	Started    time.Time
+	Duration   time.Duration
 }
 
 // ClientInfo names one client of the run.
@@ -152,8 +155,18 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	}
 	rep.Results = make([]*Result, len(items))
 	var mu sync.Mutex
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	lost := func(why string) {
+		mu.Lock()
+		if rep.ServerLost == "" {
+			rep.ServerLost = why
+		}
+		mu.Unlock()
+		cancel()
+	}
 	sched.Run(ctx, len(items), opts.Jobs, func(i int) bool { return items[i].c.Exclusive }, func(i int) {
-		res := runItem(ctx, items[i], t, opts)
+		res := runItem(ctx, items[i], t, opts, lost)
 		mu.Lock()
 		rep.Results[i] = res
 		if opts.OnResult != nil {
@@ -165,6 +178,9 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 		if res == nil {
 			rep.Results[i] = &Result{Client: ClientName(items[i].d, items[i].proto), Proto: items[i].proto,
 				Case: items[i].c, Verdict: Skip, Reason: "not run: interrupted"}
+			if rep.ServerLost != "" {
+				rep.Results[i].Verdict, rep.Results[i].Reason = Error, "not run: the server stopped answering"
+			}
 		}
 	}
 	rep.Duration = time.Since(rep.Started)
@@ -198,6 +214,9 @@ type job struct {
 	next *job
 	// filled by the worker
 	wrapper string
+	// noWrapper says the typed driver has no wrapper for args: nothing was
+	// sent.
+	noWrapper bool
 	// started is 1 + the proxy's Seq when the worker began the call, 0
 	// before.
 	started atomic.Uint64
@@ -228,7 +247,10 @@ type pinned struct {
 	pending []*pendingStep
 	dead    string
 	inMulti bool // between MULTI and EXEC/DISCARD: a canary would be queued
-	last    *job // the job queued last
+	// deferred names the step whose surprise inside MULTI awaits its
+	// canary (sent after EXEC or DISCARD).
+	deferred string
+	last     *job // the job queued last
 	// tap is the proxied connection this connection's commands were last
 	// seen on (nil before the first).
 	tap *Tap
@@ -242,6 +264,8 @@ type pendingStep struct {
 
 type session struct {
 	it      item
+	t       *target.Target
+	lost    func(why string) // ends the run: the server stopped answering
 	opts    Options
 	client  string
 	proxy   *Proxy
@@ -256,7 +280,7 @@ type session struct {
 	typedOK bool
 }
 
-func runItem(ctx context.Context, it item, t *target.Target, opts Options) *Result {
+func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost func(string)) *Result {
 	client := ClientName(it.d, it.proto)
 	res := &Result{Client: client, Proto: it.proto, Case: it.c}
 	if why, err := t.Skip(ctx, it.c, it.proto); err != nil {
@@ -273,7 +297,7 @@ func runItem(ctx context.Context, it item, t *target.Target, opts Options) *Resu
 		res.Verdict, res.Reason = Crash, "proxy: "+err.Error()
 		return res
 	}
-	s := &session{it: it, opts: opts, client: client, proxy: p, conns: map[string]*pinned{}, owner: map[*Tap]*pinned{}, ctx: ctx,
+	s := &session{it: it, opts: opts, client: client, proxy: p, t: t, lost: lost, conns: map[string]*pinned{}, owner: map[*Tap]*pinned{}, ctx: ctx,
 		contr: ContractFor(client), typedOK: isTyped(it.d),
 		env: &cases.Env{KeyPrefix: cases.KeyPrefix(opts.RunID + " clients " + client + " " + it.c.ID()),
 			Captures: map[string][]byte{}}}
@@ -342,10 +366,12 @@ func (s *session) call(c Conn, j *job) (n Native) {
 	}()
 	if w, ok := c.(Wrapper); ok && j.typed {
 		var used bool
-		n, j.wrapper, used = w.DoTyped(s.ctx, j.args)
-		if used {
-			return n
+		if n, j.wrapper, used = w.DoTyped(s.ctx, j.args); !used {
+			// Never fall back to the generic call silently: the step is
+			// a skip that says so (see finish).
+			j.noWrapper = true
 		}
+		return n
 	}
 	return c.Do(s.ctx, j.args)
 }
@@ -383,7 +409,12 @@ func (s *session) step(st *cases.Step) (*StepView, string) {
 		args := make([][]byte, len(st.Send))
 		for i, t := range st.Send {
 			if args[i], err = t.Expand(s.env); err != nil {
-				return nil, fmt.Sprintf("%s: %v", st.Pos, err)
+				// The loader checked that every capture is made by an
+				// earlier step: this one's was not sent through the
+				// library (skipped) or got no reply.
+				sv.Verdict = Skip
+				sv.Notes = []string{fmt.Sprintf("not sent: %v (the step that captures it was skipped or got no reply through this client)", err)}
+				return sv, ""
 			}
 		}
 		j := &job{args: args, typed: s.typedOK, done: make(chan outcome, 1)}
@@ -442,6 +473,38 @@ func (s *session) finish(sv *StepView, pc *pinned, ps *pendingStep, timeout time
 	case <-time.After(time.Until(ps.start.Add(timeout))):
 		out.hung = true
 	}
+	if !out.hung && ps.j.noWrapper {
+		sv.Verdict = Skip
+		sv.Notes = append(sv.Notes, fmt.Sprintf("no typed wrapper for %s with these arguments: not sent", ps.args[0]))
+		return
+	}
+	x, sent := s.received(sv, pc, ps, out.hung)
+	sv.Typed = ps.j.wrapper
+	if out.hung {
+		sv.Verdict = Hang
+		sv.Notes = append(sv.Notes, fmt.Sprintf("no result within %v", timeout))
+		if x.reply != nil {
+			sv.Notes = append(sv.Notes, "the server's reply had reached the library")
+		} else if sent {
+			sv.Notes = append(sv.Notes, "the server had not replied yet")
+		}
+		s.serverCheck(sv)
+		s.abandon("skipped: the session hung earlier")
+		return
+	}
+	n := out.n
+	sv.Native = &n
+	s.judge(sv, x, sent, n)
+	if !sent && sv.Verdict == Skip {
+		return
+	}
+	s.probe(sv, pc, ps.args, x, timeout)
+	s.serverCheck(sv)
+}
+
+// received finds the command the library sent for ps on the proxy and the
+// bytes it received for it, and fills sv's wire fields.
+func (s *session) received(sv *StepView, pc *pinned, ps *pendingStep, hung bool) (exchange, bool) {
 	w := s.wanted(pc, ps.j, ps.args)
 	x, sent := s.proxy.claim(w)
 	if !sent {
@@ -454,7 +517,7 @@ func (s *session) finish(sv *StepView, pc *pinned, ps *pendingStep, timeout time
 	if sent {
 		s.bind(pc, x.tap)
 	}
-	if sent && x.pending && !out.hung {
+	if sent && x.pending && !hung {
 		// The library returned before the proxy recorded its reply: a
 		// reply cannot be lost in between, so wait for it briefly.
 		for i := 0; i < 20 && x.pending; i++ {
@@ -470,41 +533,28 @@ func (s *session) finish(sv *StepView, pc *pinned, ps *pendingStep, timeout time
 	for _, p := range x.pushes {
 		sv.Pushes = append(sv.Pushes, bytes.Clone(p.Raw))
 	}
-	sv.Typed = ps.j.wrapper
-	if out.hung {
-		sv.Verdict = Hang
-		sv.Notes = append(sv.Notes, fmt.Sprintf("no result within %v", timeout))
-		if x.reply != nil {
-			sv.Notes = append(sv.Notes, "the server's reply had reached the library")
-		} else if sent {
-			sv.Notes = append(sv.Notes, "the server had not replied yet")
-		}
-		s.abandon("skipped: the session hung earlier")
-		return
-	}
-	n := out.n
-	sv.Native = &n
+	return x, sent
+}
+
+// judge gives the step's verdict from what the library returned (n) and
+// what it received (x).
+func (s *session) judge(sv *StepView, x exchange, sent bool, n Native) {
 	switch {
+	case !sent && (n.Kind == "exception" || n.Kind == "error"):
+		sv.Verdict = Skip
+		sv.Notes = append(sv.Notes, "the library did not send the command: "+n.String())
 	case !sent:
-		if n.Kind == "exception" || n.Kind == "error" {
-			sv.Verdict = Skip
-			sv.Notes = append(sv.Notes, "the library did not send the command: "+n.String())
-		} else {
-			sv.Verdict = Mismatch
-			sv.Notes = append(sv.Notes, "the library returned a value without sending the command")
-		}
-		return
+		sv.Verdict = Mismatch
+		sv.Notes = append(sv.Notes, "the library returned a value without sending the command")
 	case x.bad != nil:
 		sv.Verdict = max(Match, verdictForBad(n))
 		sv.Notes = append(sv.Notes, "the server sent bytes that are not RESP")
+	case x.reply == nil && n.Kind == "exception":
+		sv.Verdict = Crash
+		sv.Notes = append(sv.Notes, "no reply reached the library: "+n.String())
 	case x.reply == nil:
-		if n.Kind == "exception" {
-			sv.Verdict = Crash
-			sv.Notes = append(sv.Notes, "no reply reached the library: "+n.String())
-		} else {
-			sv.Verdict = Mismatch
-			sv.Notes = append(sv.Notes, "the library returned before any reply arrived")
-		}
+		sv.Verdict = Mismatch
+		sv.Notes = append(sv.Notes, "the library returned before any reply arrived")
 	default:
 		sv.Verdict, sv.Notes = s.contr.Judge(*x.reply, n)
 	}
@@ -512,22 +562,51 @@ func (s *session) finish(sv *StepView, pc *pinned, ps *pendingStep, timeout time
 		sv.Verdict = max(sv.Verdict, Mismatch)
 		sv.Notes = append(sv.Notes, "the library sent "+resp.Escape(sv.Wire)+", not the case's command")
 	}
-	switch strings.ToUpper(string(ps.args[0])) {
+}
+
+// probe runs the canary after a surprise, where a canary is a valid probe:
+// never inside MULTI (it would be queued and change the transaction: the
+// probe waits for EXEC or DISCARD), PING instead of ECHO on a RESP2
+// subscribed connection (which refuses ECHO).
+func (s *session) probe(sv *StepView, pc *pinned, args [][]byte, x exchange, timeout time.Duration) {
+	surprise := sv.Verdict >= Mismatch && sv.Verdict != Hang
+	switch strings.ToUpper(string(args[0])) {
 	case "MULTI":
 		pc.inMulti = x.reply != nil && x.reply.Kind == resp.SimpleString
 	case "EXEC", "DISCARD":
-		pc.inMulti = false
-	}
-	if sv.Verdict >= Mismatch && sv.Verdict != Hang {
-		if pc.inMulti {
-			sv.Canary = "not sent: inside MULTI"
-			return
+		if pc.inMulti && pc.deferred != "" {
+			surprise = true
+			sv.Notes = append(sv.Notes, "canary deferred from "+pc.deferred+" (inside MULTI)")
 		}
-		sv.Canary = s.canaryCheck(pc, timeout)
-		if sv.Canary != "ok" {
-			sv.Verdict = max(sv.Verdict, Desync)
-		}
+		pc.inMulti, pc.deferred = false, ""
 	}
+	if !surprise {
+		return
+	}
+	if pc.inMulti {
+		if pc.deferred == "" {
+			pc.deferred = "step " + sv.Step.Pos.String()
+		}
+		sv.Canary = "deferred: inside MULTI (probed after EXEC or DISCARD)"
+		return
+	}
+	sv.Canary = s.canaryCheck(pc, timeout)
+	if sv.Canary != "ok" {
+		sv.Verdict = max(sv.Verdict, Desync)
+	}
+}
+
+// serverCheck turns a crash, hang or desync into an error when the server
+// itself stopped answering: that is not the library's fault. The run then
+// ends (Report.ServerLost).
+func (s *session) serverCheck(sv *StepView) {
+	if sv.Verdict < Crash || sv.Verdict == Error || s.t == nil || s.t.Alive() {
+		return
+	}
+	sv.Notes = append(sv.Notes, fmt.Sprintf("judged %s, but the server stopped answering: not the library's fault", sv.Verdict))
+	sv.Verdict = Error
+	s.lost(fmt.Sprintf("the server at %s stopped answering (during %q through %s)", s.t.Addr, s.it.c.Name, s.client))
+	s.abandon("skipped: the server stopped answering")
 }
 
 func verdictForBad(n Native) Verdict {
@@ -556,25 +635,45 @@ func (s *session) abandon(why string) {
 // canaryPrefix starts the token of every canary ECHO.
 const canaryPrefix = "respcheck-canary-"
 
-// canaryCheck sends ECHO with a fresh token on the same connection: "ok"
-// if it comes back, else what came back.
+// canaryCheck sends ECHO with a fresh token on the same connection (PING
+// with the token on a RESP2 connection in subscribed mode, where ECHO is
+// refused and PING answers ["pong", token]): "ok" if the token comes
+// back, else what came back.
 func (s *session) canaryCheck(pc *pinned, timeout time.Duration) string {
 	tok := canaryPrefix + strconv.FormatInt(s.canary.Add(1), 10) + "-" + s.env.KeyPrefix[4:12]
-	j := &job{args: [][]byte{[]byte("ECHO"), []byte(tok)}, done: make(chan outcome, 1)}
+	verb := "ECHO"
+	if pc.tap != nil {
+		if st := pc.tap.state(); st.proto == 2 && st.subscribed() {
+			verb = "PING"
+		}
+	}
+	j := &job{args: [][]byte{[]byte(verb), []byte(tok)}, done: make(chan outcome, 1)}
 	s.queue(pc, j)
 	select {
 	case out := <-j.done:
 		if x, ok := s.proxy.claim(s.wanted(pc, j, j.args)); ok {
 			s.bind(pc, x.tap)
 		}
-		if b, ok := out.n.Bytes(); ok && (out.n.Kind == "string" || out.n.Kind == "bytes") && string(b) == tok {
+		if carriesToken(out.n, tok) {
 			return "ok"
 		}
-		return "ECHO " + tok + " returned " + out.n.String()
+		return verb + " " + tok + " returned " + out.n.String()
 	case <-time.After(timeout):
 		s.abandon("skipped: the session hung earlier (canary)")
-		return "ECHO " + tok + " hung"
+		return verb + " " + tok + " hung"
 	}
+}
+
+// carriesToken reports whether a canary's value is its token: the string
+// itself, or a list holding it (PING's ["pong", token] in subscribed mode).
+func carriesToken(n Native, tok string) bool {
+	if b, ok := n.Bytes(); ok && (n.Kind == "string" || n.Kind == "bytes") {
+		return string(b) == tok
+	}
+	if n.Kind == "list" && len(n.Elems) == 2 {
+		return carriesToken(n.Elems[1], tok)
+	}
+	return false
 }
 
 // queue hands j to pc's worker.
