@@ -195,3 +195,52 @@ func TestProxySplit(t *testing.T) {
 		t.Errorf("split reply recorded as %q", sv.Reply)
 	}
 }
+
+// TestPubSubRunsThrough runs the pub/sub cases (SUBSCRIBE, PSUBSCRIBE,
+// SSUBSCRIBE, a transaction beside a subscribed connection) through the Go
+// drivers on Redis 8.6.3: the run finishes with a result for every client
+// and case, rueidis's refusal of SUBSCRIBE in Arbitrary (a panic in its
+// builder) is a skip that names it, and the confirmations pair with their
+// commands (every reply recorded for a (un)subscribe step is its own
+// confirmation, never a message or another command's reply).
+func TestPubSubRunsThrough(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	files := loadTestdata(t, "pubsub.yaml")
+	rep, err := Run(context.Background(), files, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: GoDrivers(), Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, d := range GoDrivers() {
+		want += len(d.Protos()) * len(files[0].Cases)
+	}
+	if len(rep.Results) != want {
+		t.Fatalf("%d results, want %d", len(rep.Results), want)
+	}
+	sawPanicSkip := false
+	for _, res := range rep.Results {
+		if res.Verdict == Error || strings.HasPrefix(res.Reason, "not run") {
+			t.Errorf("%s %q: %s %s", res.Client, res.Case.Name, res.Verdict, res.Reason)
+		}
+		for _, sv := range res.Steps {
+			if sv.Step.Action != cases.ActSend {
+				continue
+			}
+			cmd := strings.ToLower(string(sv.Args[0]))
+			if strings.HasSuffix(cmd, "subscribe") && sv.Reply != nil {
+				if _, v, err := resp.Parse(sv.Reply); err != nil || len(v.Elems) != 3 || strings.ToLower(string(v.Elems[0].Str)) != cmd {
+					t.Errorf("%s %s: paired with %q", res.Client, cmd, sv.Reply)
+				}
+			}
+			if strings.HasPrefix(res.Client, "rueidis/") && cmd == "subscribe" {
+				sawPanicSkip = sv.Verdict == Skip && len(sv.Notes) > 0 && strings.Contains(sv.Notes[0], "Arbitrary does not support SUBSCRIBE")
+				if !sawPanicSkip {
+					t.Errorf("rueidis SUBSCRIBE: %s %v", sv.Verdict, sv.Notes)
+				}
+			}
+		}
+	}
+	if !sawPanicSkip {
+		t.Error("no rueidis SUBSCRIBE step seen")
+	}
+}

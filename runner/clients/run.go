@@ -361,7 +361,7 @@ func (s *session) conn(name string) (*pinned, error) {
 func (s *session) call(c Conn, j *job) (n Native) {
 	defer func() {
 		if r := recover(); r != nil {
-			n = errNative("exception", "panic", "panic", fmt.Sprintf("panic: %v\n%s", r, debug.Stack()))
+			n = errNative("exception", "panic", "panic", fmt.Sprintf("%v\n%s", r, debug.Stack()))
 		}
 	}()
 	if w, ok := c.(Wrapper); ok && j.typed {
@@ -542,7 +542,8 @@ func (s *session) judge(sv *StepView, x exchange, sent bool, n Native) {
 	switch {
 	case !sent && (n.Kind == "exception" || n.Kind == "error"):
 		sv.Verdict = Skip
-		sv.Notes = append(sv.Notes, "the library did not send the command: "+n.String())
+		msg, _, _ := strings.Cut(n.String(), "\\n") // a panic's stack stays in Native
+		sv.Notes = append(sv.Notes, "the library did not send the command: "+msg)
 	case !sent:
 		sv.Verdict = Mismatch
 		sv.Notes = append(sv.Notes, "the library returned a value without sending the command")
