@@ -15,6 +15,7 @@ import (
 
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/clients"
+	"github.com/respcheck/respcheck/runner/report"
 )
 
 type clientsFlags struct {
@@ -146,11 +147,11 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	var buf bytes.Buffer
 	switch f.format {
 	case "json":
-		err = clients.JSON(&buf, rep)
+		err = report.ClientsJSON(&buf, rep)
 	case "junit":
-		err = clients.JUnit(&buf, rep)
+		err = report.ClientsJUnit(&buf, rep)
 	default:
-		err = clients.Human(&buf, rep, clients.HumanOptions{Verbose: f.verbose})
+		err = report.ClientsHuman(&buf, rep, report.HumanOptions{Verbose: f.verbose})
 	}
 	if err != nil {
 		return err
@@ -162,7 +163,7 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 			return usageErr("%v", err)
 		}
 		if f.format != "human" {
-			clients.Human(stdout, rep, clients.HumanOptions{Verbose: f.verbose})
+			report.ClientsHuman(stdout, rep, report.HumanOptions{Verbose: f.verbose})
 		}
 	}
 	switch {
