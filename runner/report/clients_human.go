@@ -85,8 +85,8 @@ func clientsStep(w io.Writer, sv clients.StepView) {
 	fmt.Fprintln(w)
 	if sv.Reply != nil {
 		fmt.Fprintf(w, "    bytes received: %s\n", resp.Escape(sv.Reply))
-		if _, v, err := resp.Parse(sv.Reply); err == nil {
-			fmt.Fprintf(w, "    redis-cli:      %s\n", continued("                    ", v.CLI()))
+		if cli := CLI(sv.Reply); cli != "" {
+			fmt.Fprintf(w, "    redis-cli:      %s\n", continued("                    ", cli))
 		}
 	}
 	for _, p := range sv.Pushes {

@@ -90,7 +90,7 @@ func clientsToJSON(rep *clients.Report) ClientsJSONReport {
 			}
 			if sv.Reply != nil {
 				js.Reply = resp.Escape(sv.Reply)
-				if _, v, err := resp.Parse(sv.Reply); err == nil {
+				if n, v, err := resp.Parse(sv.Reply); err == nil && n > 0 { // one whole frame
 					js.CLI = v.CLI()
 					vv := v.Clone()
 					js.Value = &vv

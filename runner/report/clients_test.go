@@ -176,3 +176,19 @@ func TestClientsJUnit(t *testing.T) {
 		t.Errorf("skipped %+v", sk)
 	}
 }
+
+// TestClientsTruncatedReply: bytes that are not one whole frame (a client
+// that crashed mid-reply) are shown escaped, without a redis-cli rendering
+// or a decoded value (they were "(unknown)" and {"type":"invalid"}).
+func TestClientsTruncatedReply(t *testing.T) {
+	rep := clientsReport(t)
+	res := rep.Results[1]
+	res.Steps[1].Reply, res.Steps[1].Verdict, res.Verdict = []byte("$5\r\nab"), clients.Crash, clients.Crash
+	human := write(t, func(b *bytes.Buffer) error { return report.ClientsHuman(b, rep, report.HumanOptions{}) })
+	contains(t, "clients human", human, "\n    bytes received: \"$5\\r\\nab\"\n    decoded:        string(\"ab\")\n")
+	var got clientsJSON
+	decodeStrict(t, write(t, func(b *bytes.Buffer) error { return report.ClientsJSON(b, rep) }), &got)
+	if s := got.Results[1].Steps[1]; s.Reply != `"$5\r\nab"` || s.CLI != "" || s.Value != nil || s.Verdict != "crash" {
+		t.Errorf("truncated reply: %+v", s)
+	}
+}
