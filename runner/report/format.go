@@ -12,7 +12,9 @@ import (
 // one-line description for help texts, and its writers. Adding a format is
 // one entry in the registry (Formats) and its writers in this package.
 type Format struct {
-	Name        string
+	// Name is what --format takes: "human", "json"...
+	Name string
+	// Description is one line for the help texts.
 	Description string
 	// Run writes the report of respcheck run. Every format has one.
 	Run func(w io.Writer, rep *runner.Report, o HumanOptions) error
