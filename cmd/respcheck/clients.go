@@ -15,6 +15,7 @@ import (
 
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/clients"
+	"github.com/respcheck/respcheck/runner/report"
 )
 
 type clientsFlags struct {
@@ -51,7 +52,9 @@ installed by scripts/install-clients.sh; missing ones are left out with a
 note (use --clients to require one).
 
 Exit status: 0 no finding, 1 a mismatch, desync, hang or crash, 2 usage or
-case-file error, 3 the server could not be reached or started.`,
+case-file error, 3 the server could not be reached or started.
+
+` + formatsHelp(report.ClientsReports),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runClients(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), f, args)
 		},
@@ -63,7 +66,7 @@ case-file error, 3 the server could not be reached or started.`,
 	fl.StringVar(&f.run, "run", "", "run only cases whose file/name matches this `regexp`")
 	fl.IntVar(&f.jobs, "jobs", 0, "(client, case) pairs run at once (0: the number of CPUs)")
 	fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "deadline of one library call (verdict hang)")
-	fl.StringVar(&f.format, "format", "human", "report format: human, json or junit")
+	formatFlag(fl, &f.format, report.ClientsReports)
 	fl.StringVarP(&f.out, "out", "o", "", "write the report to `file` (a human summary still goes to stdout)")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "show every step of non-matching results and the wire (handshakes, pushes)")
 	fl.StringVar(&f.runID, "run-id", "", "key-name salt (default: random against --addr/-u, fixed for a throwaway server)")
@@ -79,10 +82,9 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	if err != nil {
 		return err
 	}
-	switch f.format {
-	case "human", "json", "junit":
-	default:
-		return usageErr("bad --format %q: want human, json or junit", f.format)
+	format, err := reportFormat(f.format, report.ClientsReports)
+	if err != nil {
+		return err
 	}
 	all, notes := clients.Available(f.adapters)
 	if f.list {
@@ -139,15 +141,7 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 		return err
 	}
 	var buf bytes.Buffer
-	switch f.format {
-	case "json":
-		err = clients.JSON(&buf, rep)
-	case "junit":
-		err = clients.JUnit(&buf, rep)
-	default:
-		err = clients.Human(&buf, rep, clients.HumanOptions{Verbose: f.verbose})
-	}
-	if err != nil {
+	if err := format.Clients(&buf, rep, report.HumanOptions{Verbose: f.verbose}); err != nil {
 		return err
 	}
 	if f.out == "" {
@@ -157,7 +151,7 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 			return usageErr("%v", err)
 		}
 		if f.format != "human" {
-			clients.Human(stdout, rep, clients.HumanOptions{Verbose: f.verbose})
+			report.ClientsHuman(stdout, rep, report.HumanOptions{Verbose: f.verbose})
 		}
 	}
 	switch {

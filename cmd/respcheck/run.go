@@ -68,7 +68,9 @@ SCRIPT KILL, ...) are skipped unless --allow-destructive, and the database size
 is compared before and after the run.
 
 The password comes from the URL, --password-file or REDISCLI_AUTH, never from
-a flag, and is redacted from every report.`,
+a flag, and is redacted from every report.
+
+` + formatsHelp(report.RunReports),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRun(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), f, args)
 		},
@@ -80,7 +82,7 @@ a flag, and is redacted from every report.`,
 	fl.StringSliceVar(&f.tags, "tags", nil, "run only cases with one of these tags")
 	fl.IntVar(&f.jobs, "jobs", 0, "cases run at once, each on its own connections (0: the number of CPUs)")
 	fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "deadline of one step")
-	fl.StringVar(&f.format, "format", "human", "report format: human, json, junit or tap")
+	formatFlag(fl, &f.format, report.RunReports)
 	fl.StringVarP(&f.out, "out", "o", "", "write the report to `file` (a human summary still goes to stdout)")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "list every case and every step of failures")
 	fl.BoolVar(&f.noColor, "no-color", false, "never use colours")
@@ -96,10 +98,9 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	if err != nil {
 		return err
 	}
-	switch f.format {
-	case "human", "json", "junit", "tap":
-	default:
-		return usageErr("bad --format %q: want human, json, junit or tap", f.format)
+	format, err := reportFormat(f.format, report.RunReports)
+	if err != nil {
+		return err
 	}
 	if f.timeout <= 0 {
 		return usageErr("bad --timeout %v: want a positive duration", f.timeout)
@@ -166,7 +167,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 		return err
 	}
 
-	if err := writeReport(stdout, rep, f, isTerminal(stdout)); err != nil {
+	if err := writeReport(stdout, rep, format, f, isTerminal(stdout)); err != nil {
 		return err
 	}
 	var goldErr error
@@ -280,19 +281,11 @@ func loadFiles(paths []string) ([]*cases.File, error) {
 	return files, nil
 }
 
-func writeReport(stdout io.Writer, rep *runner.Report, f runFlags, tty bool) error {
+// writeReport writes rep in format to stdout or to --out; with --out,
+// stdout gets the human report.
+func writeReport(stdout io.Writer, rep *runner.Report, format report.Format, f runFlags, tty bool) error {
 	var buf bytes.Buffer
-	var err error
-	switch f.format {
-	case "json":
-		err = report.JSON(&buf, rep)
-	case "junit":
-		err = report.JUnit(&buf, rep)
-	case "tap":
-		err = report.TAP(&buf, rep)
-	default:
-		err = report.Human(&buf, rep, report.HumanOptions{Verbose: f.verbose, Color: tty && !f.noColor && os.Getenv("NO_COLOR") == "" && f.out == ""})
-	}
+	err := format.Run(&buf, rep, report.HumanOptions{Verbose: f.verbose, Color: tty && !f.noColor && os.Getenv("NO_COLOR") == "" && f.out == ""})
 	if err != nil {
 		return err
 	}

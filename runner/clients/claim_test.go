@@ -3,7 +3,6 @@ package clients
 import (
 	"context"
 	"net"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -186,9 +185,7 @@ func TestClaimOnTheConnectionThatCarriedTheCall(t *testing.T) {
 				}
 			}
 			if t.Failed() {
-				var b strings.Builder
-				Human(&b, rep, HumanOptions{Verbose: true})
-				t.Log("\n" + b.String())
+				logReport(t, rep, true)
 			}
 		})
 	}

@@ -126,9 +126,7 @@ func TestGoClientsFaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b strings.Builder
-	Human(&b, rep, HumanOptions{})
-	t.Log("\n" + b.String())
+	logReport(t, rep, false)
 	for _, res := range rep.Results {
 		if res.Verdict == Hang {
 			t.Errorf("%s %s: hang: a Go client should not hang on these replies", res.Client, runner.FullName(res.Case))

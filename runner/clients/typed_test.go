@@ -27,9 +27,7 @@ func TestNodeTyped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b strings.Builder
-	Human(&b, rep, HumanOptions{})
-	t.Log("\n" + b.String())
+	logReport(t, rep, false)
 	steps := 0
 	for _, res := range rep.Results {
 		if res.Reason != "" {

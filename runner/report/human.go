@@ -188,6 +188,11 @@ func short(s string) string {
 	return s[:maxShown] + fmt.Sprintf("…(%d more characters)", len(s)-maxShown)
 }
 
-func indent(prefix, s string) string {
-	return prefix + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix)
+// indent puts prefix before every line of s, a trailing newline dropped.
+func indent(prefix, s string) string { return prefix + continued(prefix, s) }
+
+// continued is s, a trailing newline dropped, with prefix before every line
+// but the first (which goes after a label).
+func continued(prefix, s string) string {
+	return strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix)
 }

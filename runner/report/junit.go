@@ -9,25 +9,43 @@ import (
 	"github.com/respcheck/respcheck/runner"
 )
 
+// The JUnit XML shapes of both reports (JUnit and ClientsJUnit). Errors is
+// nil and Time empty where a report has no errors or timings (the clients
+// report): those attributes are then left out rather than written as 0.
+
 type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Skipped  int          `xml:"skipped,attr"`
-	Time     string       `xml:"time,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
+	XMLName xml.Name `xml:"testsuites"`
+	Name    string   `xml:"name,attr"`
+	junitCounts
+	Time   string       `xml:"time,attr,omitempty"`
+	Suites []junitSuite `xml:"testsuite"`
 }
 
 type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Skipped  int         `xml:"skipped,attr"`
-	Time     string      `xml:"time,attr"`
-	Cases    []junitCase `xml:"testcase"`
+	Name string `xml:"name,attr"`
+	junitCounts
+	Time  string      `xml:"time,attr,omitempty"`
+	Cases []junitCase `xml:"testcase"`
+}
+
+// junitCounts are the tallies of a suite, or of all suites.
+type junitCounts struct {
+	Tests    int  `xml:"tests,attr"`
+	Failures int  `xml:"failures,attr"`
+	Errors   *int `xml:"errors,attr,omitempty"`
+	Skipped  int  `xml:"skipped,attr"`
+}
+
+func (c *junitCounts) add(o junitCounts) {
+	c.Tests += o.Tests
+	c.Failures += o.Failures
+	c.Skipped += o.Skipped
+	if o.Errors != nil {
+		if c.Errors == nil {
+			c.Errors = new(int)
+		}
+		*c.Errors += *o.Errors
+	}
 }
 
 type junitCase struct {
@@ -35,7 +53,7 @@ type junitCase struct {
 	Classname string        `xml:"classname,attr"`
 	File      string        `xml:"file,attr,omitempty"`
 	Line      int           `xml:"line,attr,omitempty"`
-	Time      string        `xml:"time,attr"`
+	Time      string        `xml:"time,attr,omitempty"`
 	Failure   *junitMessage `xml:"failure,omitempty"`
 	Error     *junitMessage `xml:"error,omitempty"`
 	Skipped   *junitMessage `xml:"skipped,omitempty"`
@@ -48,6 +66,24 @@ type junitMessage struct {
 	Body    string `xml:",chardata"`
 }
 
+// writeJUnit totals the suites into out and writes it as an indented XML
+// document.
+func writeJUnit(w io.Writer, out junitSuites) error {
+	for _, s := range out.Suites {
+		out.add(s.junitCounts)
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
 // JUnit writes JUnit XML: one testsuite per case file, one testcase per case
 // and protocol ("case name [RESP2]"); fail is <failure>, error is <error>,
 // skip is <skipped>; a known difference passes with its reason in
@@ -55,6 +91,7 @@ type junitMessage struct {
 func JUnit(w io.Writer, rep *runner.Report) error {
 	out := junitSuites{Name: "respcheck " + rep.Server.Family + " " + rep.Server.Version,
 		Time: secs(rep.Duration.Seconds())}
+	out.Errors = new(int)
 	index := map[string]int{}
 	for _, res := range rep.Results {
 		file := res.Case.File.Path
@@ -62,7 +99,7 @@ func JUnit(w io.Writer, rep *runner.Report) error {
 		if !ok {
 			i = len(out.Suites)
 			index[file] = i
-			out.Suites = append(out.Suites, junitSuite{Name: file})
+			out.Suites = append(out.Suites, junitSuite{Name: file, junitCounts: junitCounts{Errors: new(int)}})
 		}
 		s := &out.Suites[i]
 		jc := junitCase{Name: fmt.Sprintf("%s [RESP%d]", res.Case.Name, res.Proto), Classname: file,
@@ -73,7 +110,7 @@ func JUnit(w io.Writer, rep *runner.Report) error {
 			s.Failures++
 		case runner.Error:
 			jc.Error = &junitMessage{Message: res.Reason, Type: "error"}
-			s.Errors++
+			(*s.Errors)++
 		case runner.Skip:
 			jc.Skipped = &junitMessage{Message: res.Reason}
 			s.Skipped++
@@ -90,22 +127,7 @@ func JUnit(w io.Writer, rep *runner.Report) error {
 	for i := range out.Suites {
 		out.Suites[i].Time = secs(durations[out.Suites[i].Name])
 	}
-	for _, s := range out.Suites {
-		out.Tests += s.Tests
-		out.Failures += s.Failures
-		out.Errors += s.Errors
-		out.Skipped += s.Skipped
-	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return writeJUnit(w, out)
 }
 
 func failureText(res *runner.Result) string {

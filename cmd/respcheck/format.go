@@ -1,0 +1,41 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/respcheck/respcheck/runner/report"
+)
+
+// formatFlag registers --format, defaulting to human, for a command writing
+// reports of kind k; its usage names the formats of the registry.
+func formatFlag(fl *pflag.FlagSet, p *string, k report.Kind) {
+	fl.StringVar(p, "format", "human", "report format: "+report.Choices(k))
+}
+
+// reportFormat is the format --format names, or a usage error (exit 2)
+// naming the formats that write reports of kind k.
+func reportFormat(name string, k report.Kind) (report.Format, error) {
+	f, ok := report.Lookup(name, k)
+	if !ok {
+		return f, usageErr("bad --format %q: want %s", name, report.Choices(k))
+	}
+	return f, nil
+}
+
+// formatsHelp lists the formats of kind k with their descriptions, for the
+// end of a command's long help.
+func formatsHelp(k report.Kind) string {
+	formats := report.Formats(k)
+	width := 0
+	for _, f := range formats {
+		width = max(width, len(f.Name))
+	}
+	lines := []string{"Report formats (--format):"}
+	for _, f := range formats {
+		lines = append(lines, fmt.Sprintf("  %-*s  %s", width, f.Name, f.Description))
+	}
+	return strings.Join(lines, "\n")
+}

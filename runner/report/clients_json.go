@@ -1,0 +1,120 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/clients"
+)
+
+// ClientsJSONReport is the JSON form of a clients report.
+type ClientsJSONReport struct {
+	Server   clients.Server       `json:"server"`
+	Clients  []clients.ClientInfo `json:"clients"`
+	Worst    clients.Verdict      `json:"worst"`
+	Counts   map[string]int       `json:"counts"`
+	Results  []ClientsJSONResult  `json:"results"`
+	Duration float64              `json:"duration_seconds"`
+}
+
+// ClientsJSONResult is one case through one client.
+type ClientsJSONResult struct {
+	ID      string            `json:"id"`
+	Name    string            `json:"name"`
+	Client  string            `json:"client"`
+	Proto   int               `json:"proto"`
+	Verdict clients.Verdict   `json:"verdict"`
+	Reason  string            `json:"reason,omitempty"`
+	Steps   []ClientsJSONStep `json:"steps,omitempty"`
+	Wire    []ClientsJSONWire `json:"wire,omitempty"`
+}
+
+// ClientsJSONStep is what one client made of one step. Byte fields are
+// escaped with resp.Escape.
+type ClientsJSONStep struct {
+	Pos     string          `json:"pos"`
+	Conn    string          `json:"conn"`
+	Command string          `json:"command,omitempty"`
+	Wire    string          `json:"wire,omitempty"`
+	Reply   string          `json:"reply,omitempty"`
+	CLI     string          `json:"reply_cli,omitempty"`
+	Value   *resp.Value     `json:"reply_value,omitempty"`
+	Pushes  []string        `json:"pushes,omitempty"`
+	Native  *clients.Native `json:"decoded,omitempty"`
+	Verdict clients.Verdict `json:"verdict"`
+	Notes   []string        `json:"notes,omitempty"`
+	Canary  string          `json:"canary,omitempty"`
+	Typed   string          `json:"typed_wrapper,omitempty"`
+}
+
+// ClientsJSONWire is one proxied connection's transcript, handshake
+// included.
+type ClientsJSONWire struct {
+	Conn   int                `json:"conn"`
+	Frames []ClientsJSONFrame `json:"frames"`
+}
+
+// ClientsJSONFrame is one recorded frame.
+type ClientsJSONFrame struct {
+	Dir   clients.Dir `json:"dir"`
+	Bytes string      `json:"bytes"`
+	Kind  string      `json:"kind,omitempty"`
+	Bad   bool        `json:"not_resp,omitempty"`
+}
+
+// ClientsJSON writes a clients report as one indented JSON document
+// (ClientsJSONReport).
+func ClientsJSON(w io.Writer, rep *clients.Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(clientsToJSON(rep))
+}
+
+func clientsToJSON(rep *clients.Report) ClientsJSONReport {
+	jr := ClientsJSONReport{Server: rep.Server, Clients: rep.Clients, Worst: rep.Worst(), Counts: map[string]int{},
+		Duration: rep.Duration.Seconds()}
+	for _, res := range rep.Results {
+		jr.Counts[res.Verdict.String()]++
+		r := ClientsJSONResult{ID: res.Case.ID(), Name: runner.FullName(res.Case), Client: res.Client, Proto: res.Proto,
+			Verdict: res.Verdict, Reason: res.Reason}
+		for _, sv := range res.Steps {
+			js := ClientsJSONStep{Pos: sv.Step.Pos.String(), Conn: sv.Conn, Native: sv.Native, Verdict: sv.Verdict,
+				Notes: sv.Notes, Canary: sv.Canary, Typed: sv.Typed}
+			if sv.Args != nil {
+				js.Command = clients.FormatArgs(sv.Args)
+			}
+			if sv.Wire != nil {
+				js.Wire = resp.Escape(sv.Wire)
+			}
+			if sv.Reply != nil {
+				js.Reply = resp.Escape(sv.Reply)
+				if n, v, err := resp.Parse(sv.Reply); err == nil && n > 0 { // one whole frame
+					js.CLI = v.CLI()
+					vv := v.Clone()
+					js.Value = &vv
+				}
+			}
+			for _, p := range sv.Pushes {
+				js.Pushes = append(js.Pushes, resp.Escape(p))
+			}
+			r.Steps = append(r.Steps, js)
+		}
+		for _, c := range res.Wire {
+			jw := ClientsJSONWire{Conn: c.ID}
+			for _, e := range c.Events {
+				f := ClientsJSONFrame{Dir: e.Dir}
+				if e.Bad != nil {
+					f.Bytes, f.Bad = resp.Escape(e.Bad), true
+				} else {
+					f.Bytes, f.Kind = resp.Escape(e.Value.Raw), e.Value.Kind.String()
+				}
+				jw.Frames = append(jw.Frames, f)
+			}
+			r.Wire = append(r.Wire, jw)
+		}
+		jr.Results = append(jr.Results, r)
+	}
+	return jr
+}

@@ -1,0 +1,51 @@
+package report
+
+import (
+	"io"
+	"strings"
+
+	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/clients"
+)
+
+// ClientsJUnit writes a clients report as JUnit XML: one test suite per
+// client, one test case per case; findings are failures (with the
+// non-matching steps as in ClientsHuman), skips with a reason are skipped,
+// and erased results pass with their steps in system-out. It has no errors
+// or time attributes: the clients report has neither.
+func ClientsJUnit(w io.Writer, rep *clients.Report) error {
+	bySuite := map[string]*junitSuite{}
+	var order []string
+	for _, res := range rep.Results {
+		s := bySuite[res.Client]
+		if s == nil {
+			s = &junitSuite{Name: res.Client}
+			bySuite[res.Client] = s
+			order = append(order, res.Client)
+		}
+		jc := junitCase{Name: runner.FullName(res.Case), Classname: res.Client}
+		var b strings.Builder
+		for _, sv := range res.Steps {
+			if sv.Verdict > clients.Match {
+				clientsStep(&b, sv)
+			}
+		}
+		switch {
+		case res.Verdict.Finding():
+			jc.Failure = &junitMessage{Message: res.Verdict.String(), Type: res.Verdict.String(), Body: b.String()}
+			s.Failures++
+		case res.Verdict == clients.Skip && res.Reason != "":
+			jc.Skipped = &junitMessage{Message: res.Reason}
+			s.Skipped++
+		default:
+			jc.SystemOut = b.String()
+		}
+		s.Tests++
+		s.Cases = append(s.Cases, jc)
+	}
+	top := junitSuites{Name: "respcheck clients"}
+	for _, n := range order {
+		top.Suites = append(top.Suites, *bySuite[n])
+	}
+	return writeJUnit(w, top)
+}

@@ -1,0 +1,194 @@
+package report_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/clients"
+	"github.com/respcheck/respcheck/runner/report"
+)
+
+func frame(t *testing.T, dir clients.Dir, b string) clients.Event {
+	t.Helper()
+	n, v, err := resp.Parse([]byte(b))
+	if err != nil || n != len(b) {
+		t.Fatalf("frame %q: %d %v", b, n, err)
+	}
+	return clients.Event{Dir: dir, Value: v.Clone()}
+}
+
+func text(s string) *string { return &s }
+
+// clientsReport is stringsYAML through two clients: a match, a mismatch
+// (with its wire), an erasure with a multi-line reply, a skip with a
+// reason.
+func clientsReport(t *testing.T) *clients.Report {
+	t.Helper()
+	c := load(t, "suite/strings.yaml", stringsYAML).Cases
+	args := func(a ...string) (out [][]byte) {
+		for _, s := range a {
+			out = append(out, []byte(s))
+		}
+		return out
+	}
+	ok := clients.StepView{Step: c[1].Steps[0], Conn: "default", Args: args("SET", "k", "v"), Reply: []byte("+OK\r\n"),
+		Native: &clients.Native{Kind: "string", Type: "string", Text: text("OK")}, Verdict: clients.Match}
+	return &clients.Report{
+		Server:   clients.Server{Addr: "127.0.0.1:6379", Family: "redis", Version: "7.0.15"},
+		Clients:  []clients.ClientInfo{{Name: "go-redis", Library: "go-redis", Version: "9.7.0", Proto: 3}, {Name: "rueidis", Library: "rueidis", Version: "1.0.50", Proto: 3}},
+		Duration: 2 * time.Second,
+		Results: []*clients.Result{
+			{Client: "go-redis", Proto: 3, Case: c[0], Verdict: clients.Match, Steps: []clients.StepView{ok}},
+			{Client: "go-redis", Proto: 3, Case: c[1], Verdict: clients.Mismatch, Steps: []clients.StepView{ok, {
+				Step: c[1].Steps[1], Conn: "default", Args: args("ECHO", "a\x00b"), Reply: []byte("$3\r\na\x00b\r\n"),
+				Native: &clients.Native{Kind: "string", Type: "string", Text: text("ab")}, Verdict: clients.Mismatch,
+				Notes: []string{"the NUL byte was lost"}, Canary: "ok"}},
+				Wire: []clients.WireConn{{ID: 1, Events: []clients.Event{
+					frame(t, clients.ToServer, "*2\r\n$4\r\nECHO\r\n$3\r\na\x00b\r\n"), frame(t, clients.ToClient, "$3\r\na\x00b\r\n"),
+					{Dir: clients.ToClient, Bad: []byte("?junk")}}}}},
+			{Client: "rueidis", Proto: 3, Case: c[1], Verdict: clients.Erased, Steps: []clients.StepView{{
+				Step: c[1].Steps[1], Conn: "default", Args: args("LRANGE", "l", "0", "-1"), Reply: []byte("~2\r\n$1\r\na\r\n$1\r\nb\r\n"),
+				Native:  &clients.Native{Kind: "list", Type: "[]string", Elems: []clients.Native{{Kind: "string", Type: "string", Text: text("a")}, {Kind: "string", Type: "string", Text: text("b")}}},
+				Verdict: clients.Erased, Notes: []string{"a set decoded as a list"}}}},
+			{Client: "rueidis", Proto: 3, Case: c[2], Verdict: clients.Skip, Reason: "needs DEBUG"},
+		},
+	}
+}
+
+func TestClientsHuman(t *testing.T) {
+	const want = `server: redis 7.0.15 at 127.0.0.1:6379
+clients: go-redis(9.7.0) rueidis(1.0.50)
+
+MISMATCH  strings/fails  [go-redis]
+  step suite/strings.yaml:13:9 (conn default) "ECHO" "a\x00b": mismatch
+    bytes received: "$3\r\na\x00b\r\n"
+    redis-cli:      "a\x00b"
+    decoded:        string("ab")
+    - the NUL byte was lost
+    canary: ok
+
+matrix (. match  ~ erased  X mismatch  C crash  H hang  D desync  - skip):
+                 go-redis
+                |  rueidis
+strings/passes  .   
+strings/fails   X ~ 
+strings/skips     - 
+
+4 results: 1 skip, 1 match, 1 erased, 1 mismatch (2.0s)
+`
+	rep := clientsReport(t)
+	if got := write(t, func(b *bytes.Buffer) error { return report.ClientsHuman(b, rep, report.HumanOptions{}) }); got != want {
+		t.Errorf("clients human:\n%s\nwant:\n%s", got, want)
+	}
+	// Verbose adds erased results (a multi-line redis-cli rendering
+	// indented under its label), skips with a reason, matching steps and
+	// the wire.
+	verbose := write(t, func(b *bytes.Buffer) error {
+		return report.ClientsHuman(b, rep, report.HumanOptions{Verbose: true})
+	})
+	contains(t, "verbose clients human", verbose,
+		"\nMISMATCH  strings/fails  [go-redis]\n  step suite/strings.yaml:11:9 (conn default) \"SET\" \"k\" \"v\": match\n",
+		"  wire, connection 1:\n    → \"*2\\r\\n$4\\r\\nECHO\\r\\n$3\\r\\na\\x00b\\r\\n\"\n    ← \"$3\\r\\na\\x00b\\r\\n\"\n    ← \"?junk\"\n",
+		"\nERASED  strings/fails  [rueidis]\n",
+		"    redis-cli:      1~ \"a\"\n                    2~ \"b\"\n    decoded:        []string[string(\"a\"), string(\"b\")]\n",
+		"\nSKIP  strings/skips  [rueidis]  (needs DEBUG)\n")
+}
+
+// clientsJSON is report.ClientsJSONReport as it decodes: verdicts and
+// directions are text.
+type clientsJSON struct {
+	report.ClientsJSONReport
+	Worst   string `json:"worst"`
+	Results []struct {
+		report.ClientsJSONResult
+		Verdict string `json:"verdict"`
+		Steps   []struct {
+			report.ClientsJSONStep
+			Verdict string `json:"verdict"`
+		} `json:"steps"`
+		Wire []struct {
+			Conn   int `json:"conn"`
+			Frames []struct {
+				report.ClientsJSONFrame
+				Dir string `json:"dir"`
+			} `json:"frames"`
+		} `json:"wire"`
+	} `json:"results"`
+}
+
+func TestClientsJSON(t *testing.T) {
+	rep := clientsReport(t)
+	out := write(t, func(b *bytes.Buffer) error { return report.ClientsJSON(b, rep) })
+	var got clientsJSON
+	decodeStrict(t, out, &got)
+	if got.Server != rep.Server || len(got.Clients) != 2 || got.Clients[1].Version != "1.0.50" || got.Worst != "mismatch" || got.Duration != 2 ||
+		len(got.Counts) != 4 || got.Counts["match"] != 1 || got.Counts["mismatch"] != 1 || got.Counts["erased"] != 1 || got.Counts["skip"] != 1 {
+		t.Errorf("header: %+v worst %s", got.ClientsJSONReport, got.Worst)
+	}
+	if len(got.Results) != 4 {
+		t.Fatalf("%d results", len(got.Results))
+	}
+	r := got.Results[1]
+	if r.ID != "suite/strings.yaml/fails" || r.Name != "strings/fails" || r.Client != "go-redis" || r.Proto != 3 || r.Verdict != "mismatch" || len(r.Steps) != 2 {
+		t.Fatalf("mismatching result: %+v", r)
+	}
+	s := r.Steps[1]
+	if s.Pos != "suite/strings.yaml:13:9" || s.Conn != "default" || s.Command != `"ECHO" "a\x00b"` || s.Reply != `"$3\r\na\x00b\r\n"` ||
+		s.CLI != `"a\x00b"` || s.Value == nil || string(s.Value.Str) != "a\x00b" || s.Native == nil || *s.Native.Text != "ab" ||
+		s.Verdict != "mismatch" || s.Canary != "ok" || len(s.Notes) != 1 {
+		t.Errorf("mismatching step: %+v", s)
+	}
+	if len(r.Wire) != 1 || len(r.Wire[0].Frames) != 3 {
+		t.Fatalf("wire: %+v", r.Wire)
+	}
+	fs := r.Wire[0].Frames
+	if fs[0].Dir != "client>server" || fs[0].Kind != "array" || fs[1].Dir != "server>client" || fs[1].Bytes != `"$3\r\na\x00b\r\n"` ||
+		fs[2].Bytes != `"?junk"` || !fs[2].Bad || fs[2].Kind != "" {
+		t.Errorf("frames: %+v", fs)
+	}
+	if sk := got.Results[3]; sk.Verdict != "skip" || sk.Reason != "needs DEBUG" || sk.Steps != nil {
+		t.Errorf("skipped result: %+v", sk)
+	}
+}
+
+func TestClientsJUnit(t *testing.T) {
+	// One suite per client. The clients report has no errors and no
+	// timings: no such attributes.
+	suites := readJUnit(t, write(t, func(b *bytes.Buffer) error { return report.ClientsJUnit(b, clientsReport(t)) }),
+		"respcheck clients|4|1|-|1|-", 2)
+	g, r := suites[0], suites[1]
+	if got := g.attrs(counts...) + " " + r.attrs(counts...); got != "go-redis|2|1|-|0|- rueidis|2|0|-|1|-" {
+		t.Errorf("suites %s", got)
+	}
+	if f := g.kids("testcase")[1].kid("failure"); f == nil || f.attrs("message", "type") != "mismatch|mismatch" ||
+		!strings.HasPrefix(f.Text, "  step suite/strings.yaml:13:9 (conn default) \"ECHO\" \"a\\x00b\": mismatch\n    bytes received:") {
+		t.Errorf("failure %+v", f)
+	}
+	rc := r.kids("testcase")
+	if so := rc[0].kid("system-out"); rc[0].attrs("name", "classname") != "strings/fails|rueidis" || rc[0].kid("failure") != nil ||
+		so == nil || !strings.Contains(so.Text, "    - a set decoded as a list\n") {
+		t.Errorf("erased case %+v", rc[0])
+	}
+	if sk := rc[1].kid("skipped"); sk == nil || sk.attrs("message") != "needs DEBUG" {
+		t.Errorf("skipped %+v", sk)
+	}
+}
+
+// TestClientsTruncatedReply: bytes that are not one whole frame (a client
+// that crashed mid-reply) are shown escaped, without a redis-cli rendering
+// or a decoded value (they were "(unknown)" and {"type":"invalid"}).
+func TestClientsTruncatedReply(t *testing.T) {
+	rep := clientsReport(t)
+	res := rep.Results[1]
+	res.Steps[1].Reply, res.Steps[1].Verdict, res.Verdict = []byte("$5\r\nab"), clients.Crash, clients.Crash
+	human := write(t, func(b *bytes.Buffer) error { return report.ClientsHuman(b, rep, report.HumanOptions{}) })
+	contains(t, "clients human", human, "\n    bytes received: \"$5\\r\\nab\"\n    decoded:        string(\"ab\")\n")
+	var got clientsJSON
+	decodeStrict(t, write(t, func(b *bytes.Buffer) error { return report.ClientsJSON(b, rep) }), &got)
+	if s := got.Results[1].Steps[1]; s.Reply != `"$5\r\nab"` || s.CLI != "" || s.Value != nil || s.Verdict != "crash" {
+		t.Errorf("truncated reply: %+v", s)
+	}
+}

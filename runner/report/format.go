@@ -1,0 +1,91 @@
+package report
+
+import (
+	"io"
+	"strings"
+
+	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/clients"
+)
+
+// Format is one report format: its name (the value of --format), a
+// one-line description for help texts, and its writers. Adding a format is
+// one entry in the registry (Formats) and its writers in this package.
+type Format struct {
+	// Name is what --format takes: "human", "json"...
+	Name string
+	// Description is one line for the help texts.
+	Description string
+	// Run writes the report of respcheck run. Every format has one.
+	Run func(w io.Writer, rep *runner.Report, o HumanOptions) error
+	// Clients writes the report of respcheck clients; nil where the format
+	// has none.
+	Clients func(w io.Writer, rep *clients.Report, o HumanOptions) error
+}
+
+// Kind is which report a format is asked to write.
+type Kind int
+
+// The reports respcheck writes.
+const (
+	RunReports     Kind = iota // respcheck run: cases against a server
+	ClientsReports             // respcheck clients: cases through client libraries
+)
+
+// Writes reports whether f has a writer for reports of kind k.
+func (f Format) Writes(k Kind) bool {
+	if k == ClientsReports {
+		return f.Clients != nil
+	}
+	return f.Run != nil
+}
+
+// registry is every format, the default (human) first. The writers that
+// take no options ignore them.
+var registry = []Format{
+	{Name: "human", Description: "text for a terminal: each finding at its file:line:col, then a summary",
+		Run: Human, Clients: ClientsHuman},
+	{Name: "json", Description: "one indented JSON document: every result and step, bytes escaped",
+		Run:     func(w io.Writer, rep *runner.Report, _ HumanOptions) error { return JSON(w, rep) },
+		Clients: func(w io.Writer, rep *clients.Report, _ HumanOptions) error { return ClientsJSON(w, rep) }},
+	{Name: "junit", Description: "JUnit XML for CI: findings are failures, skips are skipped",
+		Run:     func(w io.Writer, rep *runner.Report, _ HumanOptions) error { return JUnit(w, rep) },
+		Clients: func(w io.Writer, rep *clients.Report, _ HumanOptions) error { return ClientsJUnit(w, rep) }},
+	{Name: "tap", Description: "TAP version 13: one test point per result, skips as # SKIP",
+		Run: func(w io.Writer, rep *runner.Report, _ HumanOptions) error { return TAP(w, rep) }},
+}
+
+// Formats lists the formats that write reports of kind k, in registry
+// order (human, the default, first).
+func Formats(k Kind) []Format {
+	var out []Format
+	for _, f := range registry {
+		if f.Writes(k) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Lookup returns the format called name if it writes reports of kind k.
+func Lookup(name string, k Kind) (Format, bool) {
+	for _, f := range Formats(k) {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Format{}, false
+}
+
+// Choices names the formats of kind k for a help text or an error
+// message: "human, json, junit or tap".
+func Choices(k Kind) string {
+	var names []string
+	for _, f := range Formats(k) {
+		names = append(names, f.Name)
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}

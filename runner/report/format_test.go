@@ -1,0 +1,81 @@
+package report_test
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/respcheck/respcheck/runner/report"
+)
+
+func names(fs []report.Format) string {
+	var n []string
+	for _, f := range fs {
+		n = append(n, f.Name)
+	}
+	return strings.Join(n, " ")
+}
+
+func TestRegistry(t *testing.T) {
+	if got := names(report.Formats(report.RunReports)); got != "human json junit tap" {
+		t.Errorf("run formats: %s", got)
+	}
+	if got := names(report.Formats(report.ClientsReports)); got != "human json junit" {
+		t.Errorf("clients formats: %s", got)
+	}
+	if got := report.Choices(report.RunReports); got != "human, json, junit or tap" {
+		t.Errorf("run choices: %q", got)
+	}
+	if got := report.Choices(report.ClientsReports); got != "human, json or junit" {
+		t.Errorf("clients choices: %q", got)
+	}
+	if _, ok := report.Lookup("tap", report.ClientsReports); ok {
+		t.Error("tap found for clients reports, which it cannot write")
+	}
+	if _, ok := report.Lookup("nope", report.RunReports); ok {
+		t.Error(`"nope" found`)
+	}
+	for _, f := range report.Formats(report.RunReports) {
+		if f.Description == "" || strings.Contains(f.Description, "\n") {
+			t.Errorf("%s: description %q, want one line", f.Name, f.Description)
+		}
+	}
+}
+
+// TestRegistryWriters: each registered writer is the format's own writer,
+// with the options passed on to the human ones.
+func TestRegistryWriters(t *testing.T) {
+	rep, crep := runReport(t), clientsReport(t)
+	o := report.HumanOptions{Verbose: true}
+	run := map[string]func(io.Writer) error{
+		"human": func(w io.Writer) error { return report.Human(w, rep, o) },
+		"json":  func(w io.Writer) error { return report.JSON(w, rep) },
+		"junit": func(w io.Writer) error { return report.JUnit(w, rep) },
+		"tap":   func(w io.Writer) error { return report.TAP(w, rep) },
+	}
+	cl := map[string]func(io.Writer) error{
+		"human": func(w io.Writer) error { return report.ClientsHuman(w, crep, o) },
+		"json":  func(w io.Writer) error { return report.ClientsJSON(w, crep) },
+		"junit": func(w io.Writer) error { return report.ClientsJUnit(w, crep) },
+	}
+	for _, k := range []report.Kind{report.RunReports, report.ClientsReports} {
+		want := run
+		if k == report.ClientsReports {
+			want = cl
+		}
+		for _, f := range report.Formats(k) {
+			var got bytes.Buffer
+			var err error
+			if k == report.RunReports {
+				err = f.Run(&got, rep, o)
+			} else {
+				err = f.Clients(&got, crep, o)
+			}
+			w := write(t, func(b *bytes.Buffer) error { return want[f.Name](b) })
+			if err != nil || got.String() != w || w == "" {
+				t.Errorf("kind %d, %s: the registry's writer wrote %d bytes (%v), the format's writer %d", k, f.Name, got.Len(), err, len(w))
+			}
+		}
+	}
+}
