@@ -2,6 +2,7 @@ package report_test
 
 import (
 	"bytes"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -124,7 +125,7 @@ func TestClientsJSON(t *testing.T) {
 	out := write(t, func(b *bytes.Buffer) error { return report.ClientsJSON(b, rep) })
 	var got clientsJSON
 	decodeStrict(t, out, &got)
-	if got.Server != rep.Server || len(got.Clients) != 2 || got.Clients[1].Version != "1.0.50" || got.Worst != "mismatch" || got.Duration != 2 ||
+	if !reflect.DeepEqual(got.Server, rep.Server) || len(got.Clients) != 2 || got.Clients[1].Version != "1.0.50" || got.Worst != "mismatch" || got.Duration != 2 ||
 		len(got.Counts) != 4 || got.Counts["match"] != 1 || got.Counts["mismatch"] != 1 || got.Counts["erased"] != 1 || got.Counts["skip"] != 1 {
 		t.Errorf("header: %+v worst %s", got.ClientsJSONReport, got.Worst)
 	}

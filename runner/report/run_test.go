@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -197,7 +198,7 @@ func TestJSON(t *testing.T) {
 	out := write(t, func(b *bytes.Buffer) error { return report.JSON(b, rep) })
 	var got runJSON
 	decodeStrict(t, out, &got)
-	if got.Version != 1 || got.Server != rep.Server || got.Summary != rep.Summary || got.DurationMS != 1500 ||
+	if got.Version != 1 || !reflect.DeepEqual(got.Server, rep.Server) || got.Summary != rep.Summary || got.DurationMS != 1500 ||
 		!got.Started.Equal(rep.Started) || got.KeysRemoved != nil || got.DBSize != nil || got.ServerLost != "" {
 		t.Errorf("header: %+v", got.JSONReport)
 	}
