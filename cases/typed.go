@@ -132,7 +132,7 @@ func (l *loader) typed(n *yaml.Node) *TypedValue {
 		}
 	case "big":
 		textOf(resp.BigNumber, "big number")
-		if lit, isLit := tv.Text.Literal(); ok && isLit && !isInt([]byte(lit)) {
+		if lit, isLit := tv.Text.Literal(); ok && isLit && !isBigNumber(lit) {
 			l.errf(v, "bad big number %q: want an optional sign and decimal digits", lit)
 		}
 	case "verbatim":
@@ -297,4 +297,11 @@ func describePair(n *yaml.Node) string {
 		return fmt.Sprintf("a sequence of %d", len(n.Content))
 	}
 	return describe(n)
+}
+
+// isBigNumber reports whether s is the text of a RESP3 big number, as resp
+// decodes it: an optional sign and decimal digits.
+func isBigNumber(s string) bool {
+	_, err := resp.ParseExact([]byte("(" + s + "\r\n"))
+	return err == nil
 }
