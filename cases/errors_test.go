@@ -67,7 +67,7 @@ func TestLoadErrors(t *testing.T) {
 		{"reply with key, wrong length", stepsFile("      - send: [GET, k]\n        reply: \"$3\\r\\n{key}\\r\\n\"\n"),
 			[]string{`6:16: reply is not one complete RESP frame: bad line end at offset 0 after 3-byte blob string payload: "$3\r\nrc:{2d068005" (want "\r\n" there: a bare "\n" or "\r", or a wrong length?)`}},
 		{"reply blob shorter than its length", stepsFile("      - send: [GET, k]\n        reply: \"$5\\r\\nabc\\r\\n\"\n"),
-			[]string{`6:16: reply is not one complete RESP frame: incomplete frame (missing "\r\n"?): unexpected EOF at offset 0 in blob string payload (stream ended at offset 9): "$5\r\nabc\r\n"`}},
+			[]string{`6:16: reply is not one complete RESP frame: incomplete frame (missing "\r\n"?): unexpected EOF at offset 0 in 5-byte blob string payload (stream ended at offset 9): "$5\r\nabc\r\n"`}},
 		{"reply with a bare newline", stepsFile("      - send: [PING]\n        reply: \"*1\\r\\n+PONG\\n\"\n"),
 			[]string{`6:16: reply is not one complete RESP frame: bad line end at offset 4 bare \n in simple string: "+PONG\n" (want "\r\n" there: a bare "\n" or "\r", or a wrong length?)`}},
 		{"reply with a leading zero in a length", stepsFile("      - send: [GET, k]\n        reply: \"$03\\r\\nabc\\r\\n\"\n"),

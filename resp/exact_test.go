@@ -46,7 +46,7 @@ func TestParseExactRejects(t *testing.T) {
 		{"+OK", io.ErrUnexpectedEOF, "in simple string (stream ended at offset 3)"},
 		{"+OK\r", io.ErrUnexpectedEOF, "in simple string"},
 		{"*2\r\n:1\r\n", io.ErrUnexpectedEOF, "at offset 8 at start of value"},
-		{"$3\r\nab\r\n", io.ErrUnexpectedEOF, "at offset 0"},
+		{"$3\r\nab\r\n", io.ErrUnexpectedEOF, "at offset 0 in 3-byte blob string payload (stream ended at offset 8)"},
 		{"%1\r\n+a\r\n", io.ErrUnexpectedEOF, "at offset 8"},
 		{"|1\r\n+a\r\n:1\r\n", io.ErrUnexpectedEOF, ""},
 		{"*?\r\n:1\r\n", io.ErrUnexpectedEOF, ""},
