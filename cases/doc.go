@@ -1,7 +1,8 @@
 // Package cases loads and validates respcheck's test cases: YAML files that
 // describe commands to send to a Redis or Valkey server and the exact replies
-// expected back. The package is pure data and parsing; the runner package
-// executes the cases.
+// expected back. The package is data, parsing and matching (Expect.Match
+// says whether a reply meets an expectation, with no I/O); the runner
+// package executes the cases.
 //
 // # Files
 //

@@ -670,48 +670,54 @@ func (p *tparser) call(name string, start int) (part, error) {
 		if !colon {
 			return part{}, need("{gen:random:SIZE[:SEED]} or {gen:repeat:COUNT:TEXT}")
 		}
-		rest := p.s[p.i:]
-		switch {
-		case strings.HasPrefix(rest, "random:"):
-			p.i += len("random:")
-			tok, err := p.token(start)
-			if err != nil {
-				return part{}, err
-			}
-			sizeText, seedText, hasSeed := strings.Cut(tok, ":")
-			n, err := parseSize(sizeText)
-			if err != nil {
-				return part{}, fmt.Errorf("bad size in {gen:random:%s}: %v", tok, err)
-			}
-			pt := part{op: opRandom, n: n, seed: DefaultRandomSeed}
-			if hasSeed {
-				pt.seed, err = strconv.ParseUint(seedText, 10, 64)
-				if err != nil {
-					return part{}, fmt.Errorf("bad seed in {gen:random:%s}: want a decimal number", tok)
-				}
-			}
-			return pt, nil
-		case strings.HasPrefix(rest, "repeat:"):
-			p.i += len("repeat:")
-			k := strings.IndexAny(p.s[p.i:], ":}")
-			if k < 0 || p.s[p.i+k] != ':' {
-				return part{}, need("{gen:repeat:COUNT:TEXT}")
-			}
-			n, err := parseSize(p.s[p.i : p.i+k])
-			if err != nil {
-				return part{}, fmt.Errorf("bad count in {gen:repeat:%s:...}: %v", p.s[p.i:p.i+k], err)
-			}
-			p.i += k + 1
-			arg, err := p.nestedArg(start)
-			if err != nil {
-				return part{}, err
-			}
-			return part{op: opRepeat, n: n, arg: arg}, nil
-		default:
-			return part{}, need("{gen:random:SIZE[:SEED]} or {gen:repeat:COUNT:TEXT}")
-		}
+		return p.gen(start, need)
 	}
 	return part{}, fmt.Errorf("unknown template function %q (want one of: %s; write {{ for a literal {)", name, strings.Join(templateFuncs, ", "))
+}
+
+// gen parses the rest of a {gen:...} function; p.i is after "gen:". need
+// reports a malformed function.
+func (p *tparser) gen(start int, need func(form string) error) (part, error) {
+	rest := p.s[p.i:]
+	switch {
+	case strings.HasPrefix(rest, "random:"):
+		p.i += len("random:")
+		tok, err := p.token(start)
+		if err != nil {
+			return part{}, err
+		}
+		sizeText, seedText, hasSeed := strings.Cut(tok, ":")
+		n, err := parseSize(sizeText)
+		if err != nil {
+			return part{}, fmt.Errorf("bad size in {gen:random:%s}: %v", tok, err)
+		}
+		pt := part{op: opRandom, n: n, seed: DefaultRandomSeed}
+		if hasSeed {
+			pt.seed, err = strconv.ParseUint(seedText, 10, 64)
+			if err != nil {
+				return part{}, fmt.Errorf("bad seed in {gen:random:%s}: want a decimal number", tok)
+			}
+		}
+		return pt, nil
+	case strings.HasPrefix(rest, "repeat:"):
+		p.i += len("repeat:")
+		k := strings.IndexAny(p.s[p.i:], ":}")
+		if k < 0 || p.s[p.i+k] != ':' {
+			return part{}, need("{gen:repeat:COUNT:TEXT}")
+		}
+		n, err := parseSize(p.s[p.i : p.i+k])
+		if err != nil {
+			return part{}, fmt.Errorf("bad count in {gen:repeat:%s:...}: %v", p.s[p.i:p.i+k], err)
+		}
+		p.i += k + 1
+		arg, err := p.nestedArg(start)
+		if err != nil {
+			return part{}, err
+		}
+		return part{op: opRepeat, n: n, arg: arg}, nil
+	default:
+		return part{}, need("{gen:random:SIZE[:SEED]} or {gen:repeat:COUNT:TEXT}")
+	}
 }
 
 func isIdent(s string) bool {

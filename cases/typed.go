@@ -31,32 +31,9 @@ const nullHint = "write {nil: blob} for $-1, {nil: array} for *-1 or {null: true
 
 // typed parses a typed value.
 func (l *loader) typed(n *yaml.Node) *TypedValue {
-	tv := &TypedValue{Pos: l.pos(n)}
 	switch n.Kind {
 	case yaml.ScalarNode:
-		switch n.Tag {
-		case "!!null":
-			l.errf(n, "bare null is not a value: %s", nullHint)
-			return nil
-		case "!!int":
-			tv.Kind = resp.Integer
-			if err := n.Decode(&tv.Int); err != nil {
-				l.errf(n, "integer %s out of range (use {big: %q} for a big number)", n.Value, n.Value)
-				return nil
-			}
-		case "!!bool":
-			l.errf(n, "bare %s: write {bool: %s} for a RESP3 boolean, or quote it for a blob string", n.Value, n.Value)
-			return nil
-		case "!!float":
-			l.errf(n, "bare %s: write {double: %q} for a double, or quote it for a blob string", n.Value, n.Value)
-			return nil
-		default:
-			tv.Kind = resp.BlobString
-			if tv.Text = l.template(n, "blob string"); tv.Text == nil {
-				return nil
-			}
-		}
-		return tv
+		return l.typedScalar(n)
 	case yaml.SequenceNode:
 		l.errf(n, "a sequence is not a typed value: write {array: [...]}, {set: [...]} or {push: [...]}")
 		return nil
@@ -72,6 +49,7 @@ func (l *loader) typed(n *yaml.Node) *TypedValue {
 		l.errf(n, "empty typed value (want one of: %s)", strings.Join(typedTags, ", "))
 		return nil
 	}
+	tv := &TypedValue{Pos: l.pos(n)}
 	first := m.keys[0].Value
 	switch {
 	case m.has("attr") || m.has("value"):
@@ -103,7 +81,44 @@ func (l *loader) typed(n *yaml.Node) *TypedValue {
 		l.errf(m.keys[1], "typed value has both %q and %q", first, m.keys[1].Value)
 		return nil
 	}
-	v := m.vals[0]
+	if !l.typedTag(first, m.vals[0], tv) {
+		return nil
+	}
+	return tv
+}
+
+// typedScalar parses a typed value written as a YAML scalar: an integer, or
+// a blob string.
+func (l *loader) typedScalar(n *yaml.Node) *TypedValue {
+	tv := &TypedValue{Pos: l.pos(n)}
+	switch n.Tag {
+	case "!!null":
+		l.errf(n, "bare null is not a value: %s", nullHint)
+		return nil
+	case "!!int":
+		tv.Kind = resp.Integer
+		if err := n.Decode(&tv.Int); err != nil {
+			l.errf(n, "integer %s out of range (use {big: %q} for a big number)", n.Value, n.Value)
+			return nil
+		}
+	case "!!bool":
+		l.errf(n, "bare %s: write {bool: %s} for a RESP3 boolean, or quote it for a blob string", n.Value, n.Value)
+		return nil
+	case "!!float":
+		l.errf(n, "bare %s: write {double: %q} for a double, or quote it for a blob string", n.Value, n.Value)
+		return nil
+	default:
+		tv.Kind = resp.BlobString
+		if tv.Text = l.template(n, "blob string"); tv.Text == nil {
+			return nil
+		}
+	}
+	return tv
+}
+
+// typedTag parses the value v of the one tag (first) of a typed value
+// mapping into tv. It returns false if it cannot.
+func (l *loader) typedTag(first string, v *yaml.Node, tv *TypedValue) bool {
 	ok := true
 	textOf := func(kind resp.Kind, what string) {
 		tv.Kind = kind
@@ -132,40 +147,13 @@ func (l *loader) typed(n *yaml.Node) *TypedValue {
 		}
 	case "big":
 		textOf(resp.BigNumber, "big number")
-		if lit, isLit := tv.Text.Literal(); ok && isLit && !isInt([]byte(lit)) {
+		if lit, isLit := tv.Text.Literal(); ok && isLit && !isBigNumber(lit) {
 			l.errf(v, "bad big number %q: want an optional sign and decimal digits", lit)
 		}
 	case "verbatim":
-		s, isStr := l.scalar(v, "verbatim string")
-		if !isStr {
-			return nil
-		}
-		if len(s) < 4 || s[3] != ':' || strings.ContainsAny(s[:3], "{}:\r\n") {
-			l.errf(v, "verbatim string %q must start with a 3-character format and ':', such as \"txt:\"", s)
-			return nil
-		}
-		tv.Kind = resp.VerbatimString
-		tv.Format = s[:3]
-		t, err := ParseTemplate(l.pos(v), s[4:])
-		if err != nil {
-			l.errf(v, "%v", err)
-			return nil
-		}
-		tv.Text = t
+		ok = l.verbatim(v, tv)
 	case "int":
-		tv.Kind = resp.Integer
-		if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
-			l.errf(v, "int must be an integer, not %s", describe(v))
-			return nil
-		}
-		i, err := strconv.ParseInt(v.Value, 10, 64)
-		if err != nil {
-			if err2 := v.Decode(&i); v.Tag != "!!int" || err2 != nil {
-				l.errf(v, "bad int %q: want a 64-bit integer (use big for larger numbers)", v.Value)
-				return nil
-			}
-		}
-		tv.Int = i
+		ok = l.typedInt(v, tv)
 	case "bool":
 		tv.Kind = resp.Boolean
 		tv.Bool, ok = l.boolean(v, "bool")
@@ -174,7 +162,7 @@ func (l *loader) typed(n *yaml.Node) *TypedValue {
 		tv.Unordered = strings.HasSuffix(first, "_unordered")
 		items := l.seq(v, first)
 		if items == nil {
-			return nil
+			return false
 		}
 		tv.Elems = []*TypedValue{}
 		for _, item := range items {
@@ -194,14 +182,14 @@ func (l *loader) typed(n *yaml.Node) *TypedValue {
 		s, isStr := l.scalar(v, "nil")
 		switch {
 		case !isStr:
-			return nil
+			return false
 		case s == "blob":
 			tv.Kind = resp.NilBlobString
 		case s == "array":
 			tv.Kind = resp.NilArray
 		default:
 			l.errf(v, "bad nil %q: want blob ($-1) or array (*-1); RESP3's null is {null: true}", s)
-			return nil
+			return false
 		}
 	case "null":
 		tv.Kind = resp.Null
@@ -215,10 +203,7 @@ func (l *loader) typed(n *yaml.Node) *TypedValue {
 	case "match":
 		ok = l.matchPattern(v, tv)
 	}
-	if !ok {
-		return nil
-	}
-	return tv
+	return ok
 }
 
 func (l *loader) kindTag(v *yaml.Node, tv *TypedValue) bool {
@@ -297,4 +282,50 @@ func describePair(n *yaml.Node) string {
 		return fmt.Sprintf("a sequence of %d", len(n.Content))
 	}
 	return describe(n)
+}
+
+// isBigNumber reports whether s is the text of a RESP3 big number, as resp
+// decodes it: an optional sign and decimal digits.
+func isBigNumber(s string) bool {
+	_, err := resp.ParseExact([]byte("(" + s + "\r\n"))
+	return err == nil
+}
+
+// verbatim parses {verbatim: "fmt:text"} into tv.
+func (l *loader) verbatim(v *yaml.Node, tv *TypedValue) bool {
+	s, isStr := l.scalar(v, "verbatim string")
+	if !isStr {
+		return false
+	}
+	if len(s) < 4 || s[3] != ':' || strings.ContainsAny(s[:3], "{}:\r\n") {
+		l.errf(v, "verbatim string %q must start with a 3-character format and ':', such as \"txt:\"", s)
+		return false
+	}
+	tv.Kind = resp.VerbatimString
+	tv.Format = s[:3]
+	t, err := ParseTemplate(l.pos(v), s[4:])
+	if err != nil {
+		l.errf(v, "%v", err)
+		return false
+	}
+	tv.Text = t
+	return true
+}
+
+// typedInt parses {int: N} into tv.
+func (l *loader) typedInt(v *yaml.Node, tv *TypedValue) bool {
+	tv.Kind = resp.Integer
+	if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
+		l.errf(v, "int must be an integer, not %s", describe(v))
+		return false
+	}
+	i, err := strconv.ParseInt(v.Value, 10, 64)
+	if err != nil {
+		if err2 := v.Decode(&i); v.Tag != "!!int" || err2 != nil {
+			l.errf(v, "bad int %q: want a 64-bit integer (use big for larger numbers)", v.Value)
+			return false
+		}
+	}
+	tv.Int = i
+	return true
 }

@@ -116,35 +116,6 @@ type Known struct {
 	Reason string
 }
 
-// Action is what a step does.
-type Action int
-
-// The actions. The zero Action is invalid.
-const (
-	ActSend  Action = iota + 1 // send a command (array of blob strings)
-	ActRaw                     // send raw bytes
-	ActRead                    // read the reply of an earlier async send
-	ActPush                    // read the next push (out-of-band) frame
-	ActSleep                   // wait
-)
-
-// String returns the action's YAML name: "send", "raw", "read", "push" or "sleep".
-func (a Action) String() string {
-	switch a {
-	case ActSend:
-		return "send"
-	case ActRaw:
-		return "raw"
-	case ActRead:
-		return "read"
-	case ActPush:
-		return "push"
-	case ActSleep:
-		return "sleep"
-	}
-	return "invalid"
-}
-
 // DefaultConn is the name of the connection of steps without "conn".
 const DefaultConn = "default"
 
@@ -195,41 +166,6 @@ func (v Variants) Resolve(info ServerInfo) (*Expect, bool) {
 		}
 	}
 	return nil, false
-}
-
-// ExpectKind is the kind of an expectation.
-type ExpectKind int
-
-// The expectation kinds. The zero ExpectKind is invalid.
-const (
-	ExpectBytes      ExpectKind = iota + 1 // Bytes: the reply's bytes, exactly
-	ExpectValue                            // Value: a typed value
-	ExpectError                            // Text: the error text, exactly
-	ExpectErrorCode                        // Text: the first word of the error text
-	ExpectErrorMatch                       // Pattern: matches the error text
-	ExpectAny                              // any reply, errors included
-	ExpectNotError                         // any reply but an error
-)
-
-// String returns the name of the expectation kind, for messages.
-func (k ExpectKind) String() string {
-	switch k {
-	case ExpectBytes:
-		return "reply"
-	case ExpectValue:
-		return "value"
-	case ExpectError:
-		return "error"
-	case ExpectErrorCode:
-		return "error_code"
-	case ExpectErrorMatch:
-		return "error_match"
-	case ExpectAny:
-		return "any"
-	case ExpectNotError:
-		return "not error"
-	}
-	return "invalid"
 }
 
 // Expect is one expectation of a reply.

@@ -126,7 +126,7 @@ func TestSyntaxErrorMessage(t *testing.T) {
 		t.Fatalf("got  %v\nwant %s", err, want)
 	}
 	_, err = resp.NewReader(strings.NewReader("$10\r\nabc")).Read()
-	want = `resp: unexpected EOF at offset 0 in blob string payload (stream ended at offset 8): "$10\r\nabc"`
+	want = `resp: unexpected EOF at offset 0 in 10-byte blob string payload (stream ended at offset 8): "$10\r\nabc"`
 	if err == nil || err.Error() != want {
 		t.Fatalf("got  %v\nwant %s", err, want)
 	}

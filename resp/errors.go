@@ -32,6 +32,9 @@ var (
 	// malformed streamed string chunk, a streamed map with an odd number of
 	// children.
 	ErrBadValue = errors.New("resp: bad value")
+	// ErrTrailing: bytes follow the frame (ParseExact only).
+	// SyntaxError.Offset is the end of the frame.
+	ErrTrailing = errors.New("resp: bytes after the frame")
 )
 
 // SyntaxError describes malformed or truncated input. Error renders as

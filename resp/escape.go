@@ -37,3 +37,16 @@ func appendEscaped(dst, b []byte, cli bool) []byte {
 	}
 	return append(dst, '"')
 }
+
+// FirstDiff returns the offset of the first byte at which a and b differ,
+// or the shorter length if one is a prefix of the other (so len(a) when
+// they are equal): where a reply departs from the expected bytes.
+func FirstDiff(a, b []byte) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}

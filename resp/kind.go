@@ -54,3 +54,15 @@ func (k Kind) isAggregate() bool {
 
 // isPairs reports whether k's Elems are flattened key/value pairs.
 func (k Kind) isPairs() bool { return k == Map || k == Attribute }
+
+// Textual reports whether values of kind k carry their payload as text in
+// Value.Str: simple string, simple error, blob string, blob error, verbatim
+// string, integer, double, big number and boolean.
+func (k Kind) Textual() bool {
+	switch k {
+	case SimpleString, SimpleError, BlobString, BlobError, VerbatimString,
+		Integer, Double, BigNumber, Boolean:
+		return true
+	}
+	return false
+}

@@ -555,7 +555,7 @@ func (p *parser) blob(k Kind, s int) error {
 	end := h + int(n) + 2
 	if end > len(p.buf) {
 		if err := p.more(end); err != nil {
-			return p.wrap(err, s, "in "+what+" payload")
+			return p.wrap(err, s, "in "+strconv.FormatInt(n, 10)+"-byte "+what+" payload")
 		}
 	}
 	b := p.buf

@@ -479,7 +479,7 @@ func protoSwitch(st *cases.Step, v resp.Value) int {
 // value, the raw frame otherwise; with a pattern, its first group.
 func (x *caseRun) capture(st *cases.Step, v resp.Value) *Failure {
 	text := v.Raw
-	if textual(v.Kind) || v.Kind == resp.Boolean {
+	if v.Kind.Textual() {
 		text = v.Str
 	}
 	if st.CaptureMatch != nil {
@@ -497,22 +497,10 @@ func (x *caseRun) capture(st *cases.Step, v resp.Value) *Failure {
 // pushAccepter says whether a push frame is the awaited reply itself: when
 // the expectation is a push (bytes starting with '>' or a typed push).
 func pushAccepter(e *cases.Expect, env *cases.Env) func(resp.Value) bool {
-	if e == nil {
+	if e == nil || !e.AcceptsPush() {
 		return nil
 	}
-	switch e.Kind {
-	case cases.ExpectValue:
-		if e.Value.Kind == resp.Push {
-			return func(resp.Value) bool { return true }
-		}
-	case cases.ExpectBytes:
-		// The first byte of the source says it (a template function cannot
-		// start a RESP frame in practice), without expanding the template.
-		if src := e.Bytes.Source(); src != "" && (src[0] == '>' || src[0] == '|') {
-			return func(resp.Value) bool { return true }
-		}
-	}
-	return nil
+	return func(resp.Value) bool { return true }
 }
 
 // writeCommand sends args as an array of blob strings, streaming large

@@ -69,13 +69,10 @@ func caseOf(rep *runner.Report, r *runner.Result) *Case {
 			continue
 		}
 		s := &Step{Index: st.Index, Action: st.Action.String(), Conn: st.Conn, Async: st.Async, CaseLine: st.Pos.Line}
-		if st.Action == cases.ActSleep {
-			s.Conn = ""
-		}
 		if exp, ok := st.Expect.Resolve(info); ok || len(st.Expect) == 0 {
 			s.Volatile = Volatile(st, exp)
 		}
-		if st.Action == cases.ActSend || st.Action == cases.ActRaw {
+		if st.Action.Sends() {
 			s.Sent = blobOf(sr.Sent, sr.SentSize, sr.SentSHA256, r.KeyPrefix)
 		}
 		for _, p := range sr.Pushes {
@@ -100,36 +97,7 @@ func Volatile(st *cases.Step, e *cases.Expect) bool {
 	if st != nil && st.Volatile {
 		return true
 	}
-	if e == nil {
-		return false
-	}
-	switch e.Kind {
-	case cases.ExpectAny:
-		return true
-	case cases.ExpectValue:
-		return looseValue(e.Value)
-	}
-	return false
-}
-
-func looseValue(v *cases.TypedValue) bool {
-	if v == nil {
-		return false
-	}
-	if v.Any || v.KindOnly || v.Match != nil || v.MatchTemplate != nil || v.Unordered {
-		return true
-	}
-	for _, e := range v.Elems {
-		if looseValue(e) {
-			return true
-		}
-	}
-	for _, e := range v.Attr {
-		if looseValue(e) {
-			return true
-		}
-	}
-	return false
+	return e != nil && e.Loose()
 }
 
 // MarkDiffering sets Volatile on every step of a whose reply or pushes

@@ -158,7 +158,7 @@ func diffBlob(want Blob, live []byte) *runner.Failure {
 		if bytes.Equal(want.Data, live) {
 			return nil
 		}
-		off := firstDiff(want.Data, live)
+		off := resp.FirstDiff(want.Data, live)
 		return &runner.Failure{Expected: resp.Escape(want.Data), ExpectedBytes: want.Data, Actual: live, Offset: off,
 			Message: fmt.Sprintf("reply differs from the golden at byte %d", off)}
 	}
@@ -170,7 +170,7 @@ func diffBlob(want Blob, live []byte) *runner.Failure {
 	head := live[:min(len(live), len(want.Data))]
 	switch {
 	case !bytes.Equal(head, want.Data):
-		f.Offset = firstDiff(want.Data, head)
+		f.Offset = resp.FirstDiff(want.Data, head)
 		f.Message = fmt.Sprintf("reply differs from the golden at byte %d", f.Offset)
 	case len(live) != want.Size:
 		f.Offset = min(len(live), want.Size)
@@ -180,18 +180,6 @@ func diffBlob(want Blob, live []byte) *runner.Failure {
 			len(want.Data)-1, len(want.Data), want.Size)
 	}
 	return f
-}
-
-// firstDiff returns the first offset at which a and b differ (the shorter
-// length if one is a prefix of the other).
-func firstDiff(a, b []byte) int {
-	n := min(len(a), len(b))
-	for i := 0; i < n; i++ {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return n
 }
 
 // Merge returns the goldens to write after an update run: for each file of

@@ -1,0 +1,212 @@
+package cases
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/respcheck/respcheck/resp"
+)
+
+// Every ExpectKind constant has exactly one complete entry, and every
+// entry's field is unique.
+func TestExpectKindsComplete(t *testing.T) {
+	seen := map[ExpectKind]bool{}
+	fields := map[string]bool{}
+	for _, ek := range expectKinds {
+		if seen[ek.kind] {
+			t.Errorf("kind %d has two entries", ek.kind)
+		}
+		seen[ek.kind] = true
+		if ek.name == "" || ek.match == nil {
+			t.Errorf("kind %d: entry without a name or a matcher", ek.kind)
+		}
+		if ek.field == "" {
+			if ek.parse != nil || ek.example != "" {
+				t.Errorf("kind %s: a parser or a manual line without a YAML field", ek.name)
+			}
+			continue
+		}
+		if fields[ek.field] || ek.field == "expect" || ek.field == "when" {
+			t.Errorf("kind %s: field %q is taken", ek.name, ek.field)
+		}
+		fields[ek.field] = true
+		if ek.parse == nil || ek.example == "" || ek.doc == "" {
+			t.Errorf("kind %s: entry without a parser or a manual line", ek.name)
+		}
+		if !strings.HasPrefix(ek.example, ek.field+":") {
+			t.Errorf("kind %s: example %q is not of the field %q", ek.name, ek.example, ek.field)
+		}
+	}
+	for k := ExpectBytes; k <= ExpectNotError; k++ {
+		if !seen[k] {
+			t.Errorf("kind %d has no entry", k)
+		}
+	}
+	if ExpectKind(0).String() != "invalid" {
+		t.Errorf("the zero kind is %q", ExpectKind(0))
+	}
+}
+
+// Every Action constant has exactly one complete entry, and the fields of a
+// step (actions, options, expectations) are unique.
+func TestActionsComplete(t *testing.T) {
+	seen := map[Action]bool{}
+	for _, x := range actions {
+		if seen[x.action] {
+			t.Errorf("action %d has two entries", x.action)
+		}
+		seen[x.action] = true
+		if x.field == "" || x.parse == nil || x.doc == "" || !strings.HasPrefix(x.example, x.field+":") {
+			t.Errorf("action %d (%q): incomplete entry", x.action, x.field)
+		}
+		if x.alone && (x.sends || x.readsAsync || x.capture) {
+			t.Errorf("action %s stands alone but sends, reads or captures", x.field)
+		}
+	}
+	for a := ActSend; a <= ActSleep; a++ {
+		if !seen[a] {
+			t.Errorf("action %d has no entry", a)
+		}
+	}
+	for i, f := range stepFields {
+		if slices.Contains(stepFields[i+1:], f) {
+			t.Errorf("step field %q is declared twice", f)
+		}
+	}
+	if !ActSend.Sends() || !ActRaw.Sends() || ActRead.Sends() || ActPush.Sends() || ActSleep.Sends() || Action(0).Sends() {
+		t.Error("Sends: want send and raw only")
+	}
+	if Action(0).String() != "invalid" {
+		t.Errorf("the zero action is %q", Action(0))
+	}
+}
+
+// loadExpect loads a one-step file whose step is "send: [X]" plus the
+// given expectation fields (a YAML flow mapping's contents) and returns
+// the step's expectation for a RESP3 Redis.
+func loadExpect(t *testing.T, fields string) *Expect {
+	t.Helper()
+	f, err := Load("t.yaml", []byte(stepsFile("      - {send: [X], "+fields+"}\n")))
+	if err != nil {
+		t.Fatalf("%s: %v", fields, err)
+	}
+	e, ok := f.Cases[0].Steps[0].Expect.Resolve(ServerInfo{Family: "redis", Proto: 3})
+	if !ok {
+		t.Fatalf("%s: no expectation", fields)
+	}
+	return e
+}
+
+// Each kind's matcher, golden rule and push rule, on a passing and a
+// failing reply.
+func TestExpectMatch(t *testing.T) {
+	env := &Env{KeyPrefix: KeyPrefix("t"), Captures: map[string][]byte{}}
+	for _, tc := range []struct {
+		fields      string
+		kind        ExpectKind
+		reply       string
+		want        Mismatch // zero: the reply matches
+		loose, push bool
+	}{
+		{`reply: "+OK\r\n"`, ExpectBytes, "+OK\r\n", Mismatch{}, false, false},
+		{`reply: "+OK\r\n"`, ExpectBytes, "+OX\r\n",
+			Mismatch{Expected: `"+OK\r\n"`, ExpectedBytes: []byte("+OK\r\n"), Offset: 2, Message: "reply differs at byte 2"}, false, false},
+		{`reply: ">1\r\n+a\r\n"`, ExpectBytes, ">1\r\n+a\r\n", Mismatch{}, false, true},
+		{`value: {int: 5}`, ExpectValue, ":5\r\n", Mismatch{}, false, false},
+		{`value: {array: [a, {int: 5}]}`, ExpectValue, "*2\r\n$1\r\na\r\n:6\r\n",
+			Mismatch{Expected: `array [blob string "a", integer 5]`, Offset: -1, Message: "[1]: want integer 5, got 6"}, false, false},
+		{`value: {set_unordered: [a, b]}`, ExpectValue, "~2\r\n$1\r\nb\r\n$1\r\na\r\n", Mismatch{}, true, false},
+		{`value: {push: [a]}`, ExpectValue, ">1\r\n$1\r\na\r\n", Mismatch{}, false, true},
+		{`error: "ERR x"`, ExpectError, "-ERR x\r\n", Mismatch{}, false, false},
+		{`error: "ERR x"`, ExpectError, "!5\r\nERR y\r\n",
+			Mismatch{Expected: `error "ERR x"`, Offset: -1, Message: "error text differs"}, false, false},
+		{`error: "ERR x"`, ExpectError, "+OK\r\n",
+			Mismatch{Expected: `error "ERR x"`, Offset: -1, Message: "want an error, got simple string"}, false, false},
+		{`error_code: WRONGTYPE`, ExpectErrorCode, "-WRONGTYPE Operation\r\n", Mismatch{}, false, false},
+		{`error_code: WRONGTYPE`, ExpectErrorCode, "-ERR x\r\n",
+			Mismatch{Expected: "an error with code WRONGTYPE", Offset: -1, Message: "error code is ERR"}, false, false},
+		{`error_match: "^ERR u"`, ExpectErrorMatch, "-ERR unknown\r\n", Mismatch{}, false, false},
+		{`error_match: "^ERR u"`, ExpectErrorMatch, "-ERR x\r\n",
+			Mismatch{Expected: "an error matching /^ERR u/", Offset: -1, Message: "error text does not match"}, false, false},
+		{`any: true`, ExpectAny, "-ERR x\r\n", Mismatch{}, true, false},
+		{`expect: [{}]`, ExpectNotError, ":1\r\n", Mismatch{}, false, false},
+		{`expect: [{}]`, ExpectNotError, "-ERR x\r\n",
+			Mismatch{Expected: "any reply but an error", Offset: -1, Message: "want a reply that is not an error, got simple error"}, false, false},
+	} {
+		e := loadExpect(t, tc.fields)
+		if e.Kind != tc.kind {
+			t.Errorf("%s: kind %s, want %s", tc.fields, e.Kind, tc.kind)
+			continue
+		}
+		v, err := resp.ParseExact([]byte(tc.reply))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := e.Match(v, env)
+		if err != nil {
+			t.Errorf("%s on %q: %v", tc.fields, tc.reply, err)
+			continue
+		}
+		switch {
+		case m == nil && tc.want.Message != "":
+			t.Errorf("%s on %q: matches; want %+v", tc.fields, tc.reply, tc.want)
+		case m != nil && (m.Expected != tc.want.Expected || string(m.ExpectedBytes) != string(tc.want.ExpectedBytes) ||
+			m.Offset != tc.want.Offset || m.Message != tc.want.Message):
+			t.Errorf("%s on %q: %+v; want %+v", tc.fields, tc.reply, *m, tc.want)
+		}
+		if e.Loose() != tc.loose || e.AcceptsPush() != tc.push {
+			t.Errorf("%s: Loose %v AcceptsPush %v; want %v %v", tc.fields, e.Loose(), e.AcceptsPush(), tc.loose, tc.push)
+		}
+	}
+	if _, err := (&Expect{Kind: 0}).Match(resp.Value{}, env); err == nil {
+		t.Error("the zero kind matched")
+	}
+}
+
+// docBlock renders the manual's list of entries: each example padded to
+// width, then its description, continuation lines indented to width.
+func docBlock(width int, entries [][2]string) string {
+	var b strings.Builder
+	for _, e := range entries {
+		for i, line := range strings.Split(e[1], "\n") {
+			head := ""
+			if i == 0 {
+				head = e[0]
+			}
+			b.WriteString("\t" + head + strings.Repeat(" ", max(1, width-len(head))) + line + "\n")
+		}
+	}
+	return b.String()
+}
+
+// The manual (doc.go) lists the actions and the expectation kinds exactly
+// as their tables declare them.
+func TestDocTables(t *testing.T) {
+	src, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc strings.Builder
+	for _, line := range strings.Split(string(src), "\n") {
+		if rest, ok := strings.CutPrefix(line, "//"); ok {
+			doc.WriteString(strings.TrimPrefix(rest, " ") + "\n")
+		}
+	}
+	var acts, kinds [][2]string
+	for _, x := range actions {
+		acts = append(acts, [2]string{x.example, x.doc})
+	}
+	for _, ek := range expectKinds {
+		if ek.field != "" {
+			kinds = append(kinds, [2]string{ek.example, ek.doc})
+		}
+	}
+	kinds = append(kinds, [2]string{"expect: [...]", "variants (see below)"})
+	for _, want := range []string{docBlock(19, acts), docBlock(28, kinds)} {
+		if !strings.Contains(doc.String(), want) {
+			t.Errorf("doc.go does not hold, as it is:\n%s", want)
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package cases
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// caseNode parses one case of f.
+func (l *loader) caseNode(n *yaml.Node, f *File) *Case {
+	m := l.mapping(n, "case", "name", "tags", "requires", "known", "exclusive", "steps", "cleanup", "scenario")
+	if m == nil {
+		return nil
+	}
+	c := &Case{Pos: l.pos(n), File: f}
+	if v := m.need(l, n, "name"); v != nil {
+		c.Name = l.nonEmptyString(v, "name")
+		c.Pos = l.pos(v)
+	}
+	if v := m.get("tags"); v != nil {
+		c.Tags = l.tags(v)
+	}
+	if v := m.get("requires"); v != nil {
+		c.Requires = l.gates(v)
+	}
+	if v := m.get("exclusive"); v != nil {
+		c.Exclusive, _ = l.boolean(v, "exclusive")
+	}
+	if v := m.get("known"); v != nil {
+		c.Known = l.known(v)
+	}
+	if v := m.get("scenario"); v != nil {
+		if k := m.key("steps"); k != nil {
+			l.errf(k, "a case has steps or a scenario, not both")
+		}
+		c.Scenario = l.scenario(v, c)
+		c.Exclusive = c.Exclusive || !m.has("exclusive") // scenarios run alone unless told otherwise
+		return c
+	}
+	l.caseSteps(c, m, n)
+	return c
+}
+
+// known parses the known differences of a case.
+func (l *loader) known(v *yaml.Node) []*Known {
+	var ks []*Known
+	for _, item := range l.seq(v, "known") {
+		km := l.mapping(item, "known difference", "server", "reason")
+		if km == nil {
+			continue
+		}
+		k := &Known{Pos: l.pos(item)}
+		if sv := km.need(l, item, "server"); sv != nil {
+			k.Server, _ = l.selector(sv, "server selector")
+		}
+		if rv := km.need(l, item, "reason"); rv != nil {
+			k.Reason = l.nonEmptyString(rv, "reason")
+		}
+		ks = append(ks, k)
+	}
+	return ks
+}
+
+// caseSteps parses the steps and cleanup steps of the case mapping m (at
+// n), and checks that every async reply is read.
+func (l *loader) caseSteps(c *Case, m *fields, n *yaml.Node) {
+	v := m.need(l, n, "steps")
+	if v == nil {
+		return
+	}
+	items := l.seq(v, "steps")
+	if items != nil && len(items) == 0 {
+		l.errf(v, "case has no steps")
+	}
+	cs := &caseState{defined: map[string]bool{}, pending: map[string][]Pos{}}
+	for i, item := range items {
+		if s := l.step(item, i, cs); s != nil {
+			c.Steps = append(c.Steps, s)
+		}
+	}
+	if v := m.get("cleanup"); v != nil {
+		// Cleanup steps run after the steps whatever their outcome; they see
+		// the captures of the steps, and start with no pending async reply.
+		ccs := &caseState{defined: maps.Clone(cs.defined), pending: map[string][]Pos{}}
+		for i, item := range l.seq(v, "cleanup") {
+			if s := l.step(item, len(c.Steps)+i, ccs); s != nil {
+				c.Cleanup = append(c.Cleanup, s)
+			}
+		}
+		for conn, ps := range ccs.pending {
+			cs.pending["cleanup "+conn] = ps
+		}
+	}
+	var conns []string
+	for conn, ps := range cs.pending {
+		if len(ps) > 0 {
+			conns = append(conns, conn)
+		}
+	}
+	slices.Sort(conns)
+	for _, conn := range conns {
+		for _, p := range cs.pending[conn] {
+			l.errAt(p, "the reply of this async send on connection %q is never read (add a read step)", conn)
+		}
+	}
+}
+
+// caseState tracks what earlier steps of a case did, for static checks.
+type caseState struct {
+	defined map[string]bool  // captures set by earlier steps
+	pending map[string][]Pos // unread async sends per connection
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func isConnName(s string) bool {
+	if s == "" || !(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z') {
+		return false
+	}
+	return strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == ""
+}

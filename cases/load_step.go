@@ -1,0 +1,290 @@
+package cases
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// stepOptions are the fields of a step besides its action (see actions)
+// and its expectation (see expectFields).
+var stepOptions = []string{"conn", "async", "capture", "timeout", "volatile"}
+
+var (
+	// expectFields are the expectation fields of a step: the kinds' (see
+	// expectKinds), then the expect list.
+	expectFields = append(expectKindFields(false), "expect")
+	stepFields   = slices.Concat(actionFields(nil), stepOptions, expectFields)
+)
+
+// step parses the step n, the index-th of its case, and checks it against
+// what the earlier steps did (cs), which it updates.
+func (l *loader) step(n *yaml.Node, index int, cs *caseState) *Step {
+	m := l.mapping(n, "step", stepFields...)
+	if m == nil {
+		return nil
+	}
+	act, ak := l.stepAction(n, m)
+	if act == nil {
+		return nil
+	}
+	exps := m.present(expectFields...)
+	if len(exps) > 1 {
+		l.errf(exps[1], "step has both %q and %q", exps[0].Value, exps[1].Value)
+		return nil
+	}
+	s := &Step{Pos: l.pos(n), Index: index, Action: act.action, Conn: DefaultConn}
+	av := m.get(act.field)
+	if act.alone {
+		for _, k := range m.keys {
+			if k != ak {
+				l.errf(k, "%q is not allowed in a %s step", k.Value, act.field)
+			}
+		}
+		s.Conn = ""
+		act.parse(l, s, ak, av, exps)
+		return s
+	}
+	bad := !l.stepOptions(s, m, act)
+	switch act.parse(l, s, ak, av, exps) {
+	case dropStep:
+		return nil
+	case badStep:
+		bad = true
+	}
+	if !l.stepExpect(s, m, act, exps) {
+		bad = true
+	}
+	for _, t := range s.templates() {
+		for _, c := range t.caps {
+			if !cs.defined[c] {
+				l.errAt(t.Pos, "capture %q is used before any step sets it", c)
+			}
+		}
+	}
+	l.pairAsync(s, act, ak, cs)
+	if s.Capture != "" {
+		cs.defined[s.Capture] = true
+	}
+	if bad {
+		return nil
+	}
+	return s
+}
+
+// stepAction returns the action of the step mapping m (at n) and its key,
+// or reports that it has none or two and returns nil.
+func (l *loader) stepAction(n *yaml.Node, m *fields) (*action, *yaml.Node) {
+	fields := actionFields(nil)
+	acts := m.present(fields...)
+	switch len(acts) {
+	case 0:
+		if m.unknown == 0 {
+			l.errf(n, "step has no action (want one of: %s)", strings.Join(fields, ", "))
+		}
+		return nil, nil
+	case 1:
+	default:
+		l.errf(acts[1], "step has both %q and %q", acts[0].Value, acts[1].Value)
+		return nil, nil
+	}
+	for _, x := range actions {
+		if x.field == acts[0].Value {
+			return x, acts[0]
+		}
+	}
+	panic("cases: action field without an entry: " + acts[0].Value)
+}
+
+// stepOptions parses the options of a step (conn, timeout, volatile, async,
+// capture) into s. It returns false if one is not allowed or invalid in a
+// way that makes the step unusable.
+func (l *loader) stepOptions(s *Step, m *fields, act *action) bool {
+	ok := true
+	if v := m.get("conn"); v != nil {
+		if c, cok := l.scalar(v, "conn"); cok {
+			if !isConnName(c) {
+				l.errf(v, "bad connection name %q: want letters, digits, '_' and '-', starting with a letter", c)
+				ok = false
+			}
+			s.Conn = c
+		}
+	}
+	if v := m.get("timeout"); v != nil {
+		var tok bool
+		if s.Timeout, tok = l.duration(v, "timeout"); tok && s.Timeout == 0 {
+			l.errf(v, "timeout must be positive")
+		}
+	}
+	if v := m.get("volatile"); v != nil {
+		s.Volatile, _ = l.boolean(v, "volatile")
+	}
+	if v := m.get("async"); v != nil {
+		if !act.sends {
+			l.notAllowed(m, act, "async", fmt.Sprintf(" (only %s steps can be async)", orList(actionFields(func(x *action) bool { return x.sends }), "and")))
+			ok = false
+		} else {
+			s.Async, _ = l.boolean(v, "async")
+		}
+	}
+	if v := m.get("capture"); v != nil && !l.stepCapture(s, m, act, v) {
+		ok = false
+	}
+	return ok
+}
+
+// notAllowed reports the field of m as not allowed in a step of act, why
+// saying why.
+func (l *loader) notAllowed(m *fields, act *action, field, why string) {
+	l.errf(m.key(field), "%q is not allowed in a %s step%s", field, act.field, why)
+}
+
+// stepCapture parses the capture field v of a step into s.
+func (l *loader) stepCapture(s *Step, m *fields, act *action, v *yaml.Node) bool {
+	switch {
+	case !act.capture:
+		l.notAllowed(m, act, "capture", fmt.Sprintf(" (capture on %s steps)", orList(actionFields(func(x *action) bool { return x.capture }), "and")))
+		return false
+	case s.Async:
+		l.errf(m.key("capture"), "capture on an async send: put it on the read step that reads the reply")
+		return false
+	case v.Kind == yaml.MappingNode:
+		cm := l.mapping(v, "capture", "name", "match")
+		if cm == nil {
+			return false
+		}
+		if nv := cm.need(l, v, "name"); nv != nil {
+			s.Capture = l.captureName(nv, "capture name")
+		}
+		if mv := cm.need(l, v, "match"); mv != nil {
+			if s.CaptureMatch = l.regexp(mv); s.CaptureMatch != nil && s.CaptureMatch.NumSubexp() != 1 {
+				l.errf(mv, "capture pattern %q must have exactly one group", s.CaptureMatch)
+			}
+		}
+	default:
+		s.Capture = l.captureName(v, "capture")
+	}
+	return true
+}
+
+// captureName parses the name of a capture.
+func (l *loader) captureName(n *yaml.Node, what string) string {
+	c, ok := l.scalar(n, what)
+	if ok && !isIdent(c) {
+		l.errf(n, "bad capture name %q: want an identifier", c)
+	}
+	return c
+}
+
+// stepExpect checks the expectation fields exps of a step against its
+// action and sets s.Expect (ExpectNotError when a step that reads a reply
+// has none). It returns false if the step is unusable.
+func (l *loader) stepExpect(s *Step, m *fields, act *action, exps []*yaml.Node) bool {
+	ok := true
+	if s.Async && s.Volatile {
+		l.errf(m.key("volatile"), "volatile on an async %s: put it on the read step that reads the reply", act.field)
+		ok = false
+	}
+	if s.Async && len(exps) > 0 {
+		l.errf(exps[0], "an async %s takes no expectation: put %q on the read step that reads the reply", act.field, exps[0].Value)
+		ok = false
+	}
+	if !s.Async && s.Expect == nil {
+		if len(exps) == 1 {
+			k := exps[0]
+			s.Expect = l.expectField(k, m.get(k.Value), Selector{})
+		} else {
+			s.Expect = Variants{{Expect: &Expect{Pos: s.Pos, Kind: ExpectNotError}}}
+		}
+	}
+	l.checkReachable(s.Expect)
+	return ok
+}
+
+// pairAsync pairs the async sends and the reads of a connection (cs), in
+// order; ak is the key of the step's action, where problems are reported.
+func (l *loader) pairAsync(s *Step, act *action, ak *yaml.Node, cs *caseState) {
+	q := cs.pending[s.Conn]
+	switch {
+	case act.sends && s.Async:
+		cs.pending[s.Conn] = append(q, s.Pos)
+	case act.sends && len(q) > 0:
+		l.errf(ak, "%s on connection %q while %d async repl%s pending: read %s first, or make this %s async too",
+			act.field, s.Conn, len(q), plural(len(q), "y is", "ies are"), plural(len(q), "it", "them"), act.field)
+	case act.readsAsync && len(q) == 0:
+		l.errf(ak, "%s on connection %q with no pending async send", act.field, s.Conn)
+	case act.readsAsync:
+		cs.pending[s.Conn] = q[1:]
+	}
+}
+
+// templates returns the templates of s: its command's, its raw bytes', and
+// its expectations'.
+func (s *Step) templates() []*Template {
+	var ts []*Template
+	for i := range s.Send {
+		ts = append(ts, &s.Send[i])
+	}
+	if s.Raw != nil {
+		ts = append(ts, s.Raw)
+	}
+	for _, v := range s.Expect {
+		ts = v.Expect.templates(ts)
+	}
+	return ts
+}
+
+func (l *loader) sendAction(s *Step, k, v *yaml.Node, _ []*yaml.Node) verdict {
+	args, ok := l.args(v, k.Value)
+	s.Send = args
+	if !ok {
+		return badStep
+	}
+	return keepStep
+}
+
+func (l *loader) rawAction(s *Step, k, v *yaml.Node, _ []*yaml.Node) verdict {
+	s.Raw = l.template(v, k.Value)
+	if s.Raw != nil && s.Raw.src == "" {
+		l.errf(v, "%s must not be empty", k.Value)
+	}
+	return keepStep
+}
+
+func (l *loader) readAction(_ *Step, k, v *yaml.Node, _ []*yaml.Node) verdict {
+	if !l.isTrue(v, k.Value) {
+		return dropStep
+	}
+	return keepStep
+}
+
+// pushAction parses push: true (the frame is checked by the step's
+// expectation field) or push: V (a typed value or a selector map of them).
+func (l *loader) pushAction(s *Step, k, v *yaml.Node, exps []*yaml.Node) verdict {
+	if v.Kind == yaml.ScalarNode && v.Tag == "!!bool" {
+		if l.isTrue(v, k.Value) && len(exps) == 0 {
+			l.errf(v, "%s: true needs an expectation (%s); or give the typed value as %s: {...}",
+				k.Value, orList(append(expectKindFields(true), "expect"), "or"), k.Value)
+		}
+		for _, e := range exps {
+			if ek := expectKindByField(e.Value); ek != nil && ek.notOnPush != "" {
+				l.errf(e, "%q is not allowed in a %s step (%s)", e.Value, k.Value, ek.notOnPush)
+			}
+		}
+		return keepStep
+	}
+	if len(exps) > 0 {
+		l.errf(exps[0], "step has both %q and %q (give the push frame either as %s: {typed value}, or as %s: true with %q)",
+			k.Value, exps[0].Value, k.Value, k.Value, exps[0].Value)
+		return dropStep
+	}
+	s.Expect = l.variants(ExpectValue.info(), k, v, Selector{})
+	return keepStep
+}
+
+func (l *loader) sleepAction(s *Step, k, v *yaml.Node, _ []*yaml.Node) verdict {
+	s.Sleep, _ = l.duration(v, k.Value)
+	return keepStep
+}

@@ -1,0 +1,228 @@
+package cases
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/respcheck/respcheck/resp"
+)
+
+// matchValue compares a typed expectation with a value. It returns the path
+// of the first difference (e.g. "[2][1]") and a message, or "" if it matches.
+func matchValue(t *TypedValue, v resp.Value, env *Env, path string) (string, string, error) {
+	if t.Any {
+		return "", "", nil
+	}
+	if t.Attr == nil && v.Attr != nil {
+		return path, "an attribute the expectation does not have precedes the value", nil
+	}
+	if t.Attr != nil {
+		if v.Attr == nil {
+			return path, "want an attribute before the value, got none", nil
+		}
+		p, m, err := matchElems(t.Attr, v.Attr.Elems, env, path+".attr", false, true)
+		if m != "" || err != nil {
+			return p, m, err
+		}
+	}
+	if t.KindOnly && v.Kind != t.Kind {
+		return path, fmt.Sprintf("want %s, got %s", t.Kind, v.Kind), nil
+	}
+	if t.Match != nil {
+		re := t.Match
+		if t.MatchTemplate != nil {
+			src, err := t.MatchTemplate.Expand(env)
+			if err != nil {
+				return "", "", err
+			}
+			if re, err = regexp.Compile(string(src)); err != nil {
+				return "", "", fmt.Errorf("%s: match pattern %q after expansion: %v", t.Pos, src, err)
+			}
+		}
+		if !v.Kind.Textual() {
+			return path, fmt.Sprintf("want a value matching /%s/, got %s", re, v.Kind), nil
+		}
+		if !re.Match(v.Str) {
+			return path, fmt.Sprintf("%s %s does not match /%s/", v.Kind, quote(string(v.Str)), re), nil
+		}
+		return "", "", nil
+	}
+	if t.KindOnly {
+		return "", "", nil
+	}
+	if v.Kind != t.Kind {
+		return path, fmt.Sprintf("want %s, got %s", t.Kind, v.Kind), nil
+	}
+	switch t.Kind {
+	case resp.Integer:
+		if v.Int != t.Int {
+			return path, fmt.Sprintf("want integer %d, got %d", t.Int, v.Int), nil
+		}
+	case resp.Boolean:
+		if v.Bool != t.Bool {
+			return path, fmt.Sprintf("want %t, got %t", t.Bool, v.Bool), nil
+		}
+	case resp.Array, resp.Set, resp.Push, resp.Map, resp.Attribute:
+		return matchElems(t.Elems, v.Elems, env, path, t.Unordered, t.Kind == resp.Map || t.Kind == resp.Attribute)
+	case resp.VerbatimString:
+		if t.Format != "" && string(v.Format[:]) != t.Format {
+			return path, fmt.Sprintf("want format %q, got %q", t.Format, v.Format[:]), nil
+		}
+		fallthrough
+	default:
+		if t.Text != nil {
+			want, err := t.Text.Expand(env)
+			if err != nil {
+				return "", "", err
+			}
+			if !bytes.Equal(want, v.Str) {
+				return path, fmt.Sprintf("want %s %s, got %s", t.Kind, quote(string(want)), quote(string(v.Str))), nil
+			}
+		}
+	}
+	return "", "", nil
+}
+
+func matchElems(want []*TypedValue, got []resp.Value, env *Env, path string, unordered, pairwise bool) (string, string, error) {
+	if len(want) != len(got) {
+		return path, fmt.Sprintf("want %d elements, got %d", len(want), len(got)), nil
+	}
+	if unordered {
+		return matchUnordered(want, got, env, path, pairwise)
+	}
+	for i := range want {
+		p, m, err := matchValue(want[i], got[i], env, fmt.Sprintf("%s[%d]", path, i))
+		if m != "" || err != nil {
+			return p, m, err
+		}
+	}
+	return "", "", nil
+}
+
+// matchUnordered matches elements (or map pairs, keys and values together)
+// in any order, with a backtracking search so that wildcards cannot steal a
+// later exact match.
+func matchUnordered(want []*TypedValue, got []resp.Value, env *Env, path string, pairwise bool) (string, string, error) {
+	step := 1
+	if pairwise {
+		step = 2
+	}
+	n := len(want) / step
+	ok := make([][]bool, n) // ok[i][j]: expected item i matches actual item j
+	for i := 0; i < n; i++ {
+		ok[i] = make([]bool, n)
+		for j := 0; j < n; j++ {
+			match := true
+			for k := 0; k < step && match; k++ {
+				_, m, err := matchValue(want[i*step+k], got[j*step+k], env, "")
+				if err != nil {
+					return "", "", err
+				}
+				match = m == ""
+			}
+			ok[i][j] = match
+		}
+	}
+	used := make([]bool, n)
+	var assign func(i int) bool
+	assign = func(i int) bool {
+		if i == n {
+			return true
+		}
+		for j := 0; j < n; j++ {
+			if !used[j] && ok[i][j] {
+				used[j] = true
+				if assign(i + 1) {
+					return true
+				}
+				used[j] = false
+			}
+		}
+		return false
+	}
+	if assign(0) {
+		return "", "", nil
+	}
+	for i := 0; i < n; i++ {
+		if !slices.Contains(ok[i], true) {
+			return path, fmt.Sprintf("nothing in the reply matches item %d of the expectation (%s)", i, describeTyped(want[i*step])), nil
+		}
+	}
+	return path, "no one-to-one pairing of expected and actual items", nil
+}
+
+// describeTyped renders a typed expectation for reports.
+func describeTyped(t *TypedValue) string {
+	var b strings.Builder
+	writeTyped(&b, t)
+	return b.String()
+}
+
+func writeTyped(b *strings.Builder, t *TypedValue) {
+	if t.Attr != nil {
+		b.WriteString("|attr")
+		writeElems(b, t.Attr)
+		b.WriteByte(' ')
+	}
+	switch {
+	case t.Any:
+		b.WriteString("any")
+		return
+	case t.Match != nil:
+		fmt.Fprintf(b, "/%s/", t.Match)
+		return
+	}
+	b.WriteString(t.Kind.String())
+	if t.KindOnly {
+		return
+	}
+	switch t.Kind {
+	case resp.Integer:
+		fmt.Fprintf(b, " %d", t.Int)
+	case resp.Boolean:
+		fmt.Fprintf(b, " %t", t.Bool)
+	case resp.Array, resp.Set, resp.Push, resp.Map, resp.Attribute:
+		writeElems(b, t.Elems)
+	default:
+		if t.Text != nil {
+			b.WriteString(" " + quote(t.Text.Source()))
+		}
+	}
+}
+
+func writeElems(b *strings.Builder, elems []*TypedValue) {
+	b.WriteString(" [")
+	for i, e := range elems {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		writeTyped(b, e)
+	}
+	b.WriteString("]")
+}
+
+// Loose reports whether v matches replies that differ from run to run:
+// it holds {any}, a bare {type}, a {match} pattern or an unordered
+// collection anywhere.
+func (v *TypedValue) Loose() bool {
+	if v == nil {
+		return false
+	}
+	if v.Any || v.KindOnly || v.Match != nil || v.MatchTemplate != nil || v.Unordered {
+		return true
+	}
+	for _, e := range v.Elems {
+		if e.Loose() {
+			return true
+		}
+	}
+	for _, e := range v.Attr {
+		if e.Loose() {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,41 @@
+package resp
+
+import (
+	"bytes"
+	"io"
+)
+
+// ParseExact decodes b, which must hold exactly one complete frame, using
+// DefaultLimits. It is Parse for callers that hold the whole input (a
+// byte-exact expectation written in a case file, say) and want to know what
+// is wrong with it:
+//
+//   - malformed input is Parse's *SyntaxError;
+//   - a truncated frame is a *SyntaxError whose Err is io.ErrUnexpectedEOF
+//     and whose Context says in which value the bytes ran out (where Parse
+//     would ask for more bytes);
+//   - bytes after the frame are a *SyntaxError whose Err is ErrTrailing and
+//     whose Offset is the end of the frame.
+//
+// The returned Value aliases b, as Parse's does.
+func ParseExact(b []byte) (Value, error) {
+	n, v, err := Parse(b)
+	switch {
+	case err != nil:
+		return Value{}, err
+	case n == 0 && len(b) == 0:
+		return Value{}, &SyntaxError{Context: "at start of value (no bytes)", Err: io.ErrUnexpectedEOF}
+	case n == 0:
+		// Parse only says "more bytes needed"; a Reader that meets the end
+		// of b says where.
+		_, err := NewReader(bytes.NewReader(b)).Read()
+		if err == nil || err == io.EOF {
+			// Not reached: Parse and Reader decode alike.
+			err = &SyntaxError{Context: "(incomplete frame)", Excerpt: excerpt(b, 0, len(b)), Err: io.ErrUnexpectedEOF}
+		}
+		return Value{}, err
+	case n < len(b):
+		return Value{}, &SyntaxError{Offset: int64(n), Context: "after the end of the frame", Excerpt: excerpt(b, n, n), Err: ErrTrailing}
+	}
+	return v, nil
+}
