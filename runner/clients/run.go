@@ -436,7 +436,7 @@ func (s *session) step(st *cases.Step) (*StepView, string) {
 		_, v, err := resp.Parse(sv.Reply)
 		if err == nil {
 			text := v.Raw
-			if textual(v.Kind) {
+			if v.Kind.Textual() {
 				text = v.Str
 			}
 			if st.CaptureMatch != nil {
@@ -453,15 +453,6 @@ func (s *session) step(st *cases.Step) (*StepView, string) {
 func isTyped(d Driver) bool {
 	t, ok := d.(interface{ typed() bool })
 	return ok && t.typed()
-}
-
-func textual(k resp.Kind) bool {
-	switch k {
-	case resp.SimpleString, resp.SimpleError, resp.BlobString, resp.BlobError, resp.VerbatimString,
-		resp.Integer, resp.Double, resp.BigNumber, resp.Boolean:
-		return true
-	}
-	return false
 }
 
 // finish waits for a call, finds the bytes the library received and judges.
