@@ -28,9 +28,38 @@
 // value, error class and message), never normalised; a Contract per library
 // says which native kinds are acceptable for each RESP type, and Judge gives
 // a Verdict: match, erased (the library cannot express a distinction, such
-// as simple vs blob string: informational), mismatch, desync (a canary ECHO
-// after a surprise came back wrong), hang (the deadline passed) or crash (an
-// exception or a broken connection on a valid reply).
+// as simple vs blob string: informational), mismatch, desync (a canary
+// after a surprise came back wrong), hang (the deadline passed), crash (an
+// exception, a panic or a broken connection on a valid reply) or error (the
+// step could not be judged for a reason that is not the library's).
+//
+// # Pairing replies with commands
+//
+// The proxy pairs each proxied connection's frames with its commands
+// (pairEvents), by the RESP3 rules:
+//
+//   - replies come in command order, one frame each;
+//   - a push frame (>) is out of band, attached to the command waiting when
+//     it arrived, except a (p|s)subscribe or (p|s)unsubscribe
+//     confirmation: that is the reply of the (un)subscribe command, which
+//     takes one confirmation per channel (an UNSUBSCRIBE without channels:
+//     one per subscription, at least one);
+//   - in RESP2 a connection with subscriptions gets its messages as arrays
+//     (message, pmessage, smessage): those are out of band; every other
+//     frame (a confirmation, PING's ["pong", arg]) is a reply;
+//   - HELLO switches the protocol the rules apply in; RESET ends the
+//     subscriptions and returns to RESP2.
+//
+// # Canaries
+//
+// After a surprise (a mismatch, a crash, a value returned without a
+// command) a canary on the same library connection tells a wrong value
+// from a shifted connection: ECHO with a fresh token, or PING with it on a
+// RESP2 subscribed connection (which refuses ECHO). Inside MULTI no canary
+// is sent (it would be queued into the transaction): it is sent after EXEC
+// or DISCARD. When a library hangs, crashes or desyncs, the server is asked
+// whether it still answers: if not, the step is an error, not the
+// library's fault, and the run ends.
 //
 // # Terminology
 //
