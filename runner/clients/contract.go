@@ -20,6 +20,22 @@ type Contract struct {
 	Kinds   map[resp.Kind]map[string]Verdict
 	// Notes explain the library-specific conversions, for reports.
 	Notes []string
+	// Conversions are the documented reshapings the library applies,
+	// tried where a native kind is not in Kinds (or an attribute would be
+	// dropped): a value that is one of them is Converted, not Mismatch.
+	Conversions []*Conversion
+}
+
+// Conversion is one documented, lossless reshaping of a reply by a library.
+type Conversion struct {
+	// Name says what becomes what ("array of field-value pairs → dict").
+	Name string
+	// Source cites the library documentation or source that states it
+	// (version and file).
+	Source string
+	// apply reports whether n is this reshaping of v, and the verdict of
+	// its parts (judged by j).
+	apply func(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool)
 }
 
 // baseKinds is what every library may do.
@@ -72,20 +88,109 @@ var Contracts = map[string]*Contract{
 	"valkey-go": newContract("valkey-go", []string{"ValkeyMessage keeps its RESP type; RESP2 nils become null"}, nil),
 	"redigo":    newContract("redigo", []string{"blob strings are []byte, simple strings string, integers int64, errors redis.Error"}, nil),
 	"radix":     newContract("radix", []string{"decoded into interface{} by radix's resp3 unmarshaler"}, nil),
-	"redis-py": newContract("redis-py", []string{
+	"redis-py": withConversions(newContract("redis-py", []string{
 		"a bool is acceptable only for +OK (True) or an integer 0/1 (response callbacks)",
 	}, map[resp.Kind]map[string]Verdict{
 		resp.SimpleString: {"bool": Match},
 		resp.Integer:      {"bool": Match},
-	}),
-	"ioredis": newContract("ioredis", []string{
+	}), &Conversion{Name: "RESP2 array of field-value pairs → dict (response callback, e.g. HGETALL)",
+		Source: "redis-py 4.3.4 redis/client.py RESPONSE_CALLBACKS and 6.4.0 redis/_parsers/helpers.py _RedisCallbacksRESP2: \"HGETALL\": lambda r: r and pairs_to_dict(r) or {}",
+		apply:  pairsToMap}),
+	"ioredis": withConversions(newContract("ioredis", []string{
 		"replyMapping legacy (the default): RESP3 maps flat arrays, doubles strings, booleans 1/0",
 	}, map[resp.Kind]map[string]Verdict{resp.Boolean: {"number": Erased, "int": Erased}}),
+		&Conversion{Name: "(p|s)subscribe confirmation → its subscription count",
+			Source: "ioredis 6.0.0 built/DataHandler.js: a subscribe confirmation settles the command with reply[2] (fillSubCommand)",
+			apply:  subscribeCount}),
 	"iovalkey": newContract("iovalkey", nil, map[resp.Kind]map[string]Verdict{resp.Boolean: {"number": Erased, "int": Erased}}),
 	"node-redis": newContract("node-redis", []string{
 		"RESP3 with the default type mapping: maps objects, doubles numbers, big numbers bigint or string",
 	}, nil),
-	"valkey-glide": newContract("valkey-glide", nil, nil),
+	"valkey-glide": withConversions(newContract("valkey-glide", nil, nil),
+		&Conversion{Name: "RESP2 array of field-value pairs → record, as RESP3 would send a map (e.g. HGETALL)",
+			Source: "valkey-glide 2.5.2 build-ts/BaseClient.d.ts: hgetall returns the fields and their values; the Rust core converts RESP2 replies to the RESP3 shape of the command",
+			apply:  pairsToMap},
+		&Conversion{Name: "attribute kept as {value, attributes}",
+			Source: "valkey-glide 2.5.2 build-ts/BaseClient.d.ts: interface ReturnTypeAttribute { value: GlideReturnType; attributes: ReturnTypeRecord }",
+			apply:  attributeKept}),
+}
+
+func withConversions(c *Contract, cs ...*Conversion) *Contract {
+	c.Conversions = cs
+	for _, cv := range cs {
+		c.Notes = append(c.Notes, "converted: "+cv.Name+" ("+cv.Source+")")
+	}
+	return c
+}
+
+// pairsToMap: a RESP2 array of an even number of elements decoded as a map
+// whose entries are its consecutive pairs.
+func pairsToMap(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+	if v.Kind != resp.Array || len(v.Elems)%2 != 0 || n.Kind != "map" || len(n.Pairs) != len(v.Elems)/2 {
+		return 0, false
+	}
+	sub := judger{c: j.c}
+	if sub.pairs(v, n, path) >= Mismatch {
+		return 0, false
+	}
+	return j.pairs(v, n, path), true
+}
+
+// subscribeCount: a (p|s)subscribe or unsubscribe confirmation decoded as
+// its count (the channel and the kind are the command's own).
+func subscribeCount(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+	if (v.Kind != resp.Push && v.Kind != resp.Array) || len(v.Elems) != 3 || v.Elems[2].Kind != resp.Integer {
+		return 0, false
+	}
+	if _, _, ok := subscribeFamily(string(v.Elems[0].Str)); !ok {
+		return 0, false
+	}
+	if n.Kind != "int" && n.Kind != "number" {
+		return 0, false
+	}
+	if ok, _ := numberEqual(&v.Elems[2], n); !ok {
+		return 0, false
+	}
+	return Match, true
+}
+
+// attributeKept: a reply with an attribute decoded as {value, attributes}:
+// the value judged against the reply, the attributes against the
+// attribute's map.
+func attributeKept(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+	if v.Attr == nil || n.Kind != "map" || len(n.Pairs) != 2 {
+		return 0, false
+	}
+	var val, attrs *Native
+	for i := range n.Pairs {
+		switch text(&n.Pairs[i][0]) {
+		case "value":
+			val = &n.Pairs[i][1]
+		case "attributes":
+			attrs = &n.Pairs[i][1]
+		}
+	}
+	if val == nil || attrs == nil {
+		return 0, false
+	}
+	bare := *v
+	bare.Attr = nil
+	sub := judger{c: j.c}
+	if sub.judge(&bare, val, path+".value", false) >= Mismatch || sub.pairs(v.Attr, attrs, path+".attributes") >= Mismatch {
+		return 0, false
+	}
+	return max(j.judge(&bare, val, path+".value", false), j.pairs(v.Attr, attrs, path+".attributes")), true
+}
+
+// convert tries the contract's conversions on v and n.
+func (j *judger) convert(v *resp.Value, n *Native, path string) (Verdict, bool) {
+	for _, cv := range j.c.Conversions {
+		if vd, ok := cv.apply(j, v, n, path); ok {
+			j.note(path, "converted: %s (%s)", cv.Name, cv.Source)
+			return max(Converted, vd), true
+		}
+	}
+	return 0, false
 }
 
 // ContractFor returns the contract of the library of a client name such as
@@ -137,6 +242,9 @@ func (j *judger) judge(v *resp.Value, n *Native, path string, key bool) Verdict 
 	}
 	floor := Match
 	if v.Attr != nil && n.Attr == nil {
+		if vd, ok := j.convert(v, n, path); ok {
+			return vd
+		}
 		j.note(path, "attribute %s dropped", resp.Escape(attrBytes(v)))
 		floor = Erased
 	}
@@ -145,6 +253,9 @@ func (j *judger) judge(v *resp.Value, n *Native, path string, key bool) Verdict 
 		allowed, ok = Erased, true
 	}
 	if !ok {
+		if vd, ok := j.convert(v, n, path); ok {
+			return max(floor, vd)
+		}
 		j.note(path, "RESP %s decoded as %s", v.Kind, n.String())
 		return Mismatch
 	}
@@ -257,7 +368,7 @@ func (j *judger) elems(ve []resp.Value, n *Native, path string, unordered bool) 
 	}
 	used := make([]bool, len(n.Elems))
 	for i := range ve {
-		best, bi := Desync+1, -1
+		best, bi := Error+1, -1
 		for k := range n.Elems {
 			if used[k] {
 				continue
@@ -287,7 +398,7 @@ func (j *judger) pairs(v *resp.Value, n *Native, path string) Verdict {
 	used := make([]bool, len(n.Pairs))
 	for i := 0; i < np; i++ {
 		k := &v.Elems[2*i]
-		bi, best := -1, Desync+1
+		bi, best := -1, Error+1
 		for x := range n.Pairs {
 			if used[x] {
 				continue
@@ -330,6 +441,9 @@ func scalarEqual(v *resp.Value, n *Native) (ok bool, why string) {
 			return true, ""
 		case msg == strings.TrimPrefix(text, "ERR "):
 			return true, "the error's \"ERR \" prefix was dropped"
+		case strings.TrimSpace(strings.TrimPrefix(text, "ERR ")) == "":
+			// An empty error text: any other message was invented.
+			return false, "the server's error text is empty; the library's is " + quote(msg)
 		case strings.Contains(msg, text):
 			return true, "the error text is wrapped: " + quote(msg)
 		case strings.Contains(msg, strings.TrimPrefix(text, "ERR ")):

@@ -91,6 +91,11 @@ func goNative(v any) Native {
 	case string:
 		return stringNative(typ, x)
 	case []byte:
+		if x == nil {
+			// radix decodes a nil reply into a nil []byte, distinct from
+			// the empty []byte of "$0".
+			return Native{Kind: "nil", Type: "[]uint8(nil)"}
+		}
 		return bytesNative(typ, x)
 	case int64:
 		return textNative("int", typ, strconv.FormatInt(x, 10))

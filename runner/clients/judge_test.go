@@ -18,6 +18,15 @@ func parse(t *testing.T, s string) resp.Value {
 
 func tx(kind, typ, text string) Native { return textNative(kind, typ, text) }
 
+// dict is a native map of string pairs k1, v1, k2, v2...
+func dict(typ string, kv ...string) Native {
+	n := Native{Kind: "map", Type: typ, Pairs: [][2]Native{}}
+	for i := 0; i+1 < len(kv); i += 2 {
+		n.Pairs = append(n.Pairs, [2]Native{stringNative("string", kv[i]), stringNative("string", kv[i+1])})
+	}
+	return n
+}
+
 func TestJudge(t *testing.T) {
 	for _, tc := range []struct {
 		client string
@@ -52,6 +61,27 @@ func TestJudge(t *testing.T) {
 		{"node-redis/resp3", "%2\r\n:1\r\n#t\r\n$1\r\n1\r\n#f\r\n", Native{Kind: "map", Type: "Object", Pairs: [][2]Native{{stringNative("string", "1"), tx("bool", "boolean", "false")}}}, Mismatch},
 		{"go-redis/resp3", "|1\r\n+a\r\n:1\r\n$1\r\nx\r\n", stringNative("string", "x"), Erased},
 		{"ioredis/resp3", "=8\r\ntxt:some\r\n", stringNative("string", "txt:some"), Mismatch},
+		// Documented conversions: converted, not mismatch; a conversion
+		// that changes a value is still a mismatch.
+		{"redis-py-6.4.0/resp2", "*4\r\n$1\r\nf\r\n$1\r\nv\r\n$1\r\ng\r\n$1\r\nw\r\n", dict("dict", "f", "v", "g", "w"), Converted},
+		{"redis-py-4.3.4/resp2", "*4\r\n$1\r\nf\r\n$1\r\nv\r\n$1\r\ng\r\n$1\r\nw\r\n", dict("dict", "f", "v", "g", "x"), Mismatch},
+		{"valkey-glide/resp2", "*2\r\n$1\r\nf\r\n$1\r\nv\r\n", dict("GlideRecord", "f", "v"), Converted},
+		{"go-redis/resp2", "*2\r\n$1\r\nf\r\n$1\r\nv\r\n", dict("map", "f", "v"), Mismatch},
+		{"valkey-glide/resp3", "|1\r\n$1\r\na\r\n:1\r\n$1\r\nx\r\n", Native{Kind: "map", Type: "Object", Pairs: [][2]Native{
+			{stringNative("string", "value"), stringNative("string", "x")},
+			{stringNative("string", "attributes"), Native{Kind: "map", Type: "GlideRecord", Pairs: [][2]Native{{stringNative("string", "a"), tx("number", "number", "1")}}}}}}, Converted},
+		{"valkey-glide/resp3", "|1\r\n$1\r\na\r\n:1\r\n$1\r\nx\r\n", Native{Kind: "map", Type: "Object", Pairs: [][2]Native{
+			{stringNative("string", "value"), stringNative("string", "y")},
+			{stringNative("string", "attributes"), Native{Kind: "map", Type: "GlideRecord", Pairs: [][2]Native{{stringNative("string", "a"), tx("number", "number", "1")}}}}}}, Mismatch},
+		{"ioredis/resp3", ">3\r\n$10\r\npsubscribe\r\n$2\r\np*\r\n:1\r\n", tx("number", "number", "1"), Converted},
+		{"ioredis/resp3", ">3\r\n$10\r\npsubscribe\r\n$2\r\np*\r\n:1\r\n", tx("number", "number", "2"), Mismatch},
+		{"node-redis/resp3", ">3\r\n$10\r\npsubscribe\r\n$2\r\np*\r\n:1\r\n", tx("number", "number", "1"), Mismatch},
+		// An empty error text: an invented message is a mismatch.
+		{"valkey-glide/resp2", "-ERR \r\n", errNative("error", "RequestError", "RequestError", "An error was signalled by the server: - ResponseError: "), Mismatch},
+		{"redis-py-6.4.0/resp2", "-ERR \r\n", errNative("error", "ResponseError", "ResponseError", ""), Erased},
+		// radix's nil []byte for $-1.
+		{"radix/resp2", "$-1\r\n", goNative([]byte(nil)), Match},
+		{"radix/resp2", "$0\r\n\r\n", goNative([]byte{}), Match},
 	} {
 		v := parse(t, tc.reply)
 		got, notes := ContractFor(tc.client).Judge(v, tc.n)

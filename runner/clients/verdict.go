@@ -13,6 +13,11 @@ const (
 	Skip Verdict = iota
 	// Match: the library's value is an acceptable decoding of the bytes.
 	Match
+	// Converted: the library reshaped the reply on purpose, as its
+	// documentation or source says, and lost nothing (an array of pairs
+	// made a dict, an attribute kept beside the value). Informational; the
+	// contract's Conversion names the rule and its source.
+	Converted
 	// Erased: the value agrees, but the library cannot express a
 	// distinction the bytes make (simple vs blob string, nil array vs nil
 	// blob string, set vs array, a dropped attribute). Informational.
@@ -32,7 +37,7 @@ const (
 	Error
 )
 
-var verdictNames = [...]string{"skip", "match", "erased", "mismatch", "crash", "hang", "desync", "error"}
+var verdictNames = [...]string{"skip", "match", "converted", "erased", "mismatch", "crash", "hang", "desync", "error"}
 
 // String returns the verdict's name: "match", "erased", ...
 func (v Verdict) String() string {
@@ -51,5 +56,5 @@ func (v Verdict) Finding() bool { return v >= Mismatch }
 
 // Symbol is a one-character form for the matrix.
 func (v Verdict) Symbol() string {
-	return [...]string{"-", ".", "~", "X", "C", "H", "D", "E"}[v]
+	return [...]string{"-", ".", "=", "~", "X", "C", "H", "D", "E"}[v]
 }

@@ -49,7 +49,7 @@ func ClientsHuman(w io.Writer, rep *clients.Report, o HumanOptions) error {
 		counts[res.Verdict]++
 	}
 	var parts []string
-	for v := clients.Skip; v <= clients.Desync; v++ {
+	for v := clients.Skip; v <= clients.Error; v++ {
 		if counts[v] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", counts[v], v))
 		}
@@ -137,7 +137,7 @@ func clientsMatrix(w io.Writer, rep *clients.Report) {
 	for _, r := range rows {
 		width = max(width, min(len(r), 60))
 	}
-	fmt.Fprintf(w, "matrix (. match  ~ erased  X mismatch  C crash  H hang  D desync  - skip):\n")
+	fmt.Fprintf(w, "matrix (. match  = converted  ~ erased  X mismatch  C crash  H hang  D desync  E error  - skip):\n")
 	for i, c := range cols {
 		fmt.Fprintf(w, "%s%s %s\n", strings.Repeat(" ", width+2), strings.Repeat("| ", i), c)
 	}

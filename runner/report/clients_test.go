@@ -71,7 +71,7 @@ MISMATCH  strings/fails  [go-redis]
     - the NUL byte was lost
     canary: ok
 
-matrix (. match  ~ erased  X mismatch  C crash  H hang  D desync  - skip):
+matrix (. match  = converted  ~ erased  X mismatch  C crash  H hang  D desync  E error  - skip):
                  go-redis
                 |  rueidis
 strings/passes  .   
