@@ -16,7 +16,12 @@ const readline = require('readline');
 const realWrite = process.stdout.write.bind(process.stdout);
 process.stdout.write = (chunk, enc, cb) => process.stderr.write(chunk, enc, cb);
 console.log = console.info = console.debug = (...a) => process.stderr.write(a.join(' ') + '\n');
+// inflight holds the ids of library calls ("do", "typed") not answered
+// yet: an exception thrown outside them (in a library's own event handler)
+// answers them all instead of killing the process.
+const inflight = new Map(); // id -> the connection the call runs on
 function send(obj) {
+  inflight.delete(obj.id);
   realWrite(JSON.stringify(obj) + '\n');
 }
 function log(...a) {
@@ -46,6 +51,16 @@ function typeName(v) {
   return typeof v;
 }
 
+// errorText is an error's message, or what it carries when the message is
+// empty (an AggregateError's errors, a code, a cause).
+function errorText(e) {
+  if (e.message) return String(e.message);
+  if (Array.isArray(e.errors) && e.errors.length) return e.errors.map((x) => (x && x.message) || String(x)).join('; ');
+  if (e.code) return String(e.code);
+  if (e.cause) return 'cause: ' + ((e.cause && e.cause.message) || String(e.cause));
+  return String(e);
+}
+
 function native(v, depth = 0) {
   const t = typeName(v);
   if (depth > 64) return { kind: 'other', type: t, text: '<too deep>' };
@@ -62,7 +77,7 @@ function native(v, depth = 0) {
   if (v instanceof Error) {
     const cls = v.name && v.name !== 'Error' ? v.name : t;
     const kind = SERVER_ERRORS.has(cls) || SERVER_ERRORS.has(t) ? 'error' : 'exception';
-    return { kind, type: t, error: { class: cls, message: String(v.message) } };
+    return { kind, type: t, error: { class: cls, message: errorText(v) } };
   }
   if (Array.isArray(v)) {
     // valkey-glide returns maps as GlideRecord: [{key, value}, ...].
@@ -119,6 +134,47 @@ function ioredisLike(name, modName, protos) {
   };
 }
 
+
+// RESPCHECK_ADAPTER_SELFTEST=1 adds "selftest", a library for respcheck's
+// own tests of the adapter: it sends each command on a raw socket and
+// resolves with the first line's payload, except that ECHO throw-outside
+// throws from an event handler after the reply (as a library's parser
+// callback might) and ECHO throw-empty rejects with an AggregateError whose
+// message is empty.
+if (process.env.RESPCHECK_ADAPTER_SELFTEST === '1') {
+  const net = require('net');
+  libs.selftest = {
+    version: 'test', protos: [2],
+    async connect(addr) {
+      const { host, port } = hostPort(addr);
+      const sock = net.connect(port, host);
+      await new Promise((res, rej) => { sock.once('connect', res); sock.once('error', rej); });
+      let buf = Buffer.alloc(0);
+      let waiting = null;
+      sock.on('data', (d) => {
+        buf = Buffer.concat([buf, d]);
+        const m = /^\$(\d+)\r\n/.exec(buf.toString('latin1'));
+        if (!waiting || !m || buf.length < m[0].length + Number(m[1]) + 2) return;
+        const payload = buf.slice(m[0].length, m[0].length + Number(m[1])).toString();
+        buf = buf.slice(m[0].length + Number(m[1]) + 2);
+        const w = waiting; waiting = null;
+        if (payload === 'throw-outside') throw new Error('thrown in the data handler');
+        w.resolve(payload);
+      });
+      return {
+        do(args) {
+          const enc = (a) => '$' + Buffer.byteLength(a) + '\r\n' + a + '\r\n';
+          return new Promise((resolve, reject) => {
+            if (String(args[1]) === 'throw-empty') { reject(new AggregateError([new Error('first'), new Error('second')], '')); return; }
+            waiting = { resolve, reject };
+            sock.write('*' + args.length + '\r\n' + args.map((a) => enc(String(a))).join(''));
+          });
+        },
+        close: () => sock.destroy(),
+      };
+    },
+  };
+}
 ioredisLike('ioredis', 'ioredis', [2, 3]);
 ioredisLike('iovalkey', 'iovalkey', [2]);
 typedIoredis('ioredis-typed', 'ioredis');
@@ -281,6 +337,7 @@ function handle(req) {
       const s = sessions.get(req.session);
       if (!s) { send({ id, error: 'no session ' + req.session }); return; }
       const c = connOf(s, req.conn);
+      inflight.set(id, c);
       const args = req.args.map(arg);
       c.chain = c.chain.then(() => doCall(s, c, args)).then(
         (v) => send({ id, value: native(v) }),
@@ -294,6 +351,7 @@ function handle(req) {
       if (!s) { send({ id, error: 'no session ' + req.session }); return; }
       if (!s.lib.typed) { send({ id, error: 'library has no typed mode' }); return; }
       const c = connOf(s, req.conn);
+      inflight.set(id, c);
       const args = req.args.map(arg);
       c.chain = c.chain.then(async () => {
         if (!c.client) c.client = await s.lib.connect(s.addr, s.proto);
@@ -329,3 +387,17 @@ rl.on('line', (line) => {
 });
 rl.on('close', () => setTimeout(() => process.exit(0), 200));
 process.on('unhandledRejection', (e) => log('unhandled rejection:', e && e.stack || e));
+// A library that throws from its own event handler (a parser callback, a
+// socket event) must not take every later result of the process with it:
+// the calls in flight get the exception as their value (a crash for that
+// step), and the process goes on.
+process.on('uncaughtException', (e) => {
+  log('uncaught exception:', e && e.stack || e);
+  const err = e instanceof Error ? e : new Error(String(e));
+  for (const [id, c] of [...inflight]) {
+    // The call will never settle: later calls on its connection must not
+    // queue behind it (the library's own state is what the canary tests).
+    c.chain = Promise.resolve();
+    send({ id, value: { kind: 'exception', type: 'uncaughtException', error: { class: err.name || 'Error', message: 'thrown outside the call, in the library: ' + errorText(err) } } });
+  }
+});

@@ -583,7 +583,10 @@ func (s *session) probe(sv *StepView, pc *pinned, args [][]byte, x exchange, tim
 		return
 	}
 	sv.Canary = s.canaryCheck(pc, timeout)
-	if sv.Canary != "ok" {
+	switch {
+	case strings.HasSuffix(sv.Canary, " hung"):
+		sv.Verdict = max(sv.Verdict, Hang) // stuck, not shifted
+	case sv.Canary != "ok":
 		sv.Verdict = max(sv.Verdict, Desync)
 	}
 }

@@ -1,0 +1,160 @@
+package clients
+
+import (
+	"bufio"
+	"context"
+	"net"
+	"strings"
+	"testing"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/servers"
+	"github.com/respcheck/respcheck/runner/target"
+)
+
+// panicDriver is a test library on raw sockets: it sends each command,
+// reads the reply, and panics after reading the reply to ECHO boom.
+type panicDriver struct{}
+
+func (panicDriver) Library() string { return "panicky" }
+func (panicDriver) Version() string { return "test" }
+func (panicDriver) Protos() []int   { return []int{2} }
+func (panicDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
+	return &panicSession{addr: addr}, nil
+}
+
+type panicSession struct {
+	addr  string
+	conns []net.Conn
+}
+
+func (s *panicSession) Conn(ctx context.Context, name string) (Conn, error) {
+	nc, err := net.Dial("tcp", s.addr)
+	if err != nil {
+		return nil, err
+	}
+	s.conns = append(s.conns, nc)
+	return &panicConn{nc: nc, r: resp.NewReader(bufio.NewReader(nc))}, nil
+}
+
+func (s *panicSession) Close() error {
+	for _, c := range s.conns {
+		c.Close()
+	}
+	return nil
+}
+
+type panicConn struct {
+	nc net.Conn
+	r  *resp.Reader
+}
+
+func (c *panicConn) Do(ctx context.Context, args [][]byte) Native {
+	if _, err := c.nc.Write(resp.AppendCommand(nil, args...)); err != nil {
+		return errNative("exception", "write", "write", err.Error())
+	}
+	v, err := c.r.Read()
+	if err != nil {
+		return errNative("exception", "read", "read", err.Error())
+	}
+	if strings.EqualFold(string(args[0]), "ECHO") && string(args[1]) == "boom" {
+		panic("test driver panic after reading the reply")
+	}
+	return bytesNative("[]byte", v.Str)
+}
+
+// TestLibraryPanicIsACrash checks that a library that panics after
+// receiving a valid reply gets a crash for that step, with the panic's
+// message and stack, and that the case and the run go on.
+func TestLibraryPanicIsACrash(t *testing.T) {
+	srv := servers.ForTest(t, "redis-7.0.15")
+	f, err := cases.Load("panic.yaml", []byte(`suite: panic
+cases:
+  - name: a panic in the middle
+    steps:
+      - {send: [ECHO, before], reply: "$6\r\nbefore\r\n"}
+      - {send: [ECHO, boom], reply: "$4\r\nboom\r\n"}
+      - {send: [ECHO, after], reply: "$5\r\nafter\r\n"}
+  - name: the next case
+    steps:
+      - {send: [ECHO, next], reply: "$4\r\nnext\r\n"}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), []*cases.File{f}, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: []Driver{panicDriver{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 2 || rep.Results[0].Verdict != Crash || rep.Results[1].Verdict != Match {
+		t.Fatalf("verdicts: %v", verdictsOf(rep))
+	}
+	steps := rep.Results[0].Steps
+	if len(steps) != 3 || steps[0].Verdict != Match || steps[1].Verdict != Crash || steps[2].Verdict != Match {
+		t.Fatalf("step verdicts: %+v", steps)
+	}
+	msg := steps[1].Native.Err.Message
+	if !strings.Contains(msg, "test driver panic") || !strings.Contains(msg, "panic_test.go") || steps[1].Canary != "ok" {
+		t.Errorf("crash step: message %q, canary %q", msg, steps[1].Canary)
+	}
+}
+
+func verdictsOf(rep *Report) []string {
+	var out []string
+	for _, r := range rep.Results {
+		out = append(out, r.Case.Name+": "+r.Verdict.String()+" "+r.Reason)
+	}
+	return out
+}
+
+// TestAdapterSurvivesAThrow drives the Node adapter's self-test library:
+// an exception thrown from the library's own event handler is that step's
+// crash, with its message, and the process answers the next steps and
+// cases; an error with an empty message keeps what it carries.
+func TestAdapterSurvivesAThrow(t *testing.T) {
+	t.Setenv("RESPCHECK_ADAPTER_SELFTEST", "1")
+	t.Setenv("RESPCHECK_LIBS", "selftest")
+	var ds []Driver
+	for _, d := range externalDrivers(t, "selftest") {
+		if d.Library() == "selftest" && len(ds) == 0 {
+			ds = append(ds, d) // every Node adapter process offers it
+		}
+	}
+	if len(ds) != 1 {
+		t.Fatalf("%d selftest drivers", len(ds))
+	}
+	srv := servers.ForTest(t, "redis-7.0.15")
+	f, err := cases.Load("throw.yaml", []byte(`suite: throw
+cases:
+  - name: a throw outside the call
+    steps:
+      - {send: [ECHO, before], reply: "$6\r\nbefore\r\n"}
+      - {send: [ECHO, throw-outside], reply: "$13\r\nthrow-outside\r\n"}
+      - {send: [ECHO, after], reply: "$5\r\nafter\r\n"}
+  - name: an error with an empty message
+    steps:
+      - {send: [ECHO, throw-empty], reply: "$11\r\nthrow-empty\r\n"}
+  - name: the next case
+    steps:
+      - {send: [ECHO, next], reply: "$4\r\nnext\r\n"}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), []*cases.File{f}, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: ds, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 3 || rep.Results[0].Verdict != Crash || rep.Results[2].Verdict != Match {
+		t.Fatalf("verdicts: %v\n%+v", verdictsOf(rep), rep.Results[0].Steps)
+	}
+	st := rep.Results[0].Steps
+	if len(st) != 3 || st[1].Verdict != Crash || st[2].Verdict != Match || st[1].Native == nil ||
+		!strings.Contains(st[1].Native.Err.Message, "thrown in the data handler") {
+		t.Errorf("throw-outside steps: %+v", st)
+	}
+	if sv := rep.Results[1].Steps[0]; sv.Native == nil || sv.Native.Err == nil || sv.Native.Err.Message != "first; second" {
+		t.Errorf("empty-message error: %+v", sv)
+	}
+}
