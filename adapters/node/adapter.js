@@ -120,6 +120,7 @@ function ioredisLike(name, modName, protos) {
   if (m.error) { libs[name] = { error: m.error }; return; }
   const Redis = m.mod.default || m.mod.Redis || m.mod;
   libs[name] = {
+    api: 'redis.call(command, ...args)',
     version: m.version, protos,
     async connect(addr, proto) {
       const { host, port } = hostPort(addr);
@@ -144,6 +145,7 @@ function ioredisLike(name, modName, protos) {
 if (process.env.RESPCHECK_ADAPTER_SELFTEST === '1') {
   const net = require('net');
   libs.selftest = {
+    api: 'raw socket (self-test)',
     version: 'test', protos: [2],
     async connect(addr) {
       const { host, port } = hostPort(addr);
@@ -211,6 +213,7 @@ function typedIoredis(name, base) {
   if (!l) return;
   if (l.error) { libs[name] = l; return; }
   libs[name] = {
+    api: 'typed wrappers (set(key, value, ...options), ...)',
     version: l.version, protos: l.protos, typed: true,
     // The client list prints notes as "unavailable: ...".
     note: name + ' ' + l.version + ': typed DIGEST wrapper: ioredis ' + l.version + ' declares no digest() in ' +
@@ -237,6 +240,7 @@ function typedIoredis(name, base) {
   const m = load('redis');
   if (m.error) { libs['node-redis'] = { error: m.error }; return; }
   libs['node-redis'] = {
+    api: 'client.sendCommand(args)',
     version: m.version, protos: [2, 3],
     async connect(addr, proto) {
       const { host, port } = hostPort(addr);
@@ -260,6 +264,7 @@ function typedIoredis(name, base) {
   if (!l) return;
   if (l.error) { libs[name] = l; return; }
   libs[name] = {
+    api: 'typed wrappers (set(key, value, { condition, ... }), digest(key), ...)',
     version: l.version, protos: l.protos, typed: true,
     async connect(addr, proto) {
       const conn = await l.connect(addr, proto);
@@ -288,6 +293,7 @@ function typedIoredis(name, base) {
   if (m.error) { libs['valkey-glide'] = { error: m.error }; return; }
   try { m.mod.Logger.init('off'); } catch (e) { log('glide Logger.init:', e.message); }
   libs['valkey-glide'] = {
+    api: 'client.customCommand(args)',
     version: m.version, protos: [2, 3],
     async connect(addr, proto) {
       const { host, port } = hostPort(addr);
@@ -322,7 +328,7 @@ function handle(req) {
   switch (req.op) {
     case 'hello': {
       const libraries = Object.entries(libs).map(([name, l]) =>
-        l.error ? { name, error: l.error } : { name, version: l.version, protos: l.protos, typed: l.typed, note: l.note });
+        l.error ? { name, error: l.error } : { name, version: l.version, protos: l.protos, typed: l.typed, note: l.note, api: l.api });
       send({ id, libraries });
       return;
     }

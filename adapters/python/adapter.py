@@ -153,7 +153,8 @@ def main():
         try:
             if op == "hello":
                 protos = [2, 3] if MAJOR >= 5 else [2]
-                send({"id": rid, "libraries": [{"name": NAME, "version": redis.__version__, "protos": protos}]})
+                send({"id": rid, "libraries": [{"name": NAME, "version": redis.__version__, "protos": protos,
+                                                   "api": "Redis.execute_command(*args)"}]})
             elif op == "open":
                 if req["lib"] != NAME:
                     send({"id": rid, "error": "unknown library " + req["lib"]})

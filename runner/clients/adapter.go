@@ -83,6 +83,7 @@ type adapterLibrary struct {
 	Error   string `json:"error"`
 	Typed   bool   `json:"typed"`
 	Note    string `json:"note"`
+	API     string `json:"api"`
 }
 
 // tailBuffer keeps the last bytes written to it.
@@ -288,6 +289,7 @@ type adapterDriver struct {
 func (d *adapterDriver) Library() string { return d.lib.Name + d.a.Suffix }
 func (d *adapterDriver) Version() string { return d.lib.Version }
 func (d *adapterDriver) Protos() []int   { return d.lib.Protos }
+func (d *adapterDriver) API() string     { return d.lib.API }
 
 // typed marks libraries in typed-wrapper mode (their connections use DoTyped).
 func (d *adapterDriver) typed() bool { return d.lib.Typed }

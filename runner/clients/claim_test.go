@@ -28,6 +28,7 @@ type wireDriver struct {
 func (wireDriver) Library() string { return "wire-test" }
 func (wireDriver) Version() string { return "0" }
 func (wireDriver) Protos() []int   { return []int{2} }
+func (wireDriver) API() string     { return "raw socket (test driver)" }
 
 func (d wireDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
 	s := &wireSession{d: d, addr: addr}

@@ -17,6 +17,9 @@ type Driver interface {
 	Version() string
 	// Protos lists the protocols the library speaks (2, 3).
 	Protos() []int
+	// API names the call each step goes through ("Conn.Do(ctx, args...)",
+	// "client.sendCommand(args)"), for reports.
+	API() string
 	// Open starts a session against addr (the proxy) in proto.
 	Open(ctx context.Context, addr string, proto int) (Session, error)
 }

@@ -20,6 +20,7 @@ type goRedisDriver struct{}
 func (goRedisDriver) Library() string { return "go-redis" }
 func (goRedisDriver) Version() string { return moduleVersion("github.com/redis/go-redis/v9") }
 func (goRedisDriver) Protos() []int   { return []int{2, 3} }
+func (goRedisDriver) API() string     { return "Conn.Do(ctx, args...) on a pinned Client.Conn()" }
 
 func (goRedisDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
 	rdb := redis.NewClient(&redis.Options{

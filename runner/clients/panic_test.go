@@ -20,6 +20,7 @@ type panicDriver struct{}
 func (panicDriver) Library() string { return "panicky" }
 func (panicDriver) Version() string { return "test" }
 func (panicDriver) Protos() []int   { return []int{2} }
+func (panicDriver) API() string     { return "raw socket (test driver)" }
 func (panicDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
 	return &panicSession{addr: addr}, nil
 }

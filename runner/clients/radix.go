@@ -18,6 +18,7 @@ type radixDriver struct{}
 func (radixDriver) Library() string { return "radix" }
 func (radixDriver) Version() string { return moduleVersion("github.com/mediocregopher/radix/v4") }
 func (radixDriver) Protos() []int   { return []int{2, 3} }
+func (radixDriver) API() string     { return "Conn.Do(ctx, radix.Cmd(&v, command, args...))" }
 
 func (radixDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
 	d := radix.Dialer{}

@@ -16,6 +16,7 @@ type redigoDriver struct{}
 func (redigoDriver) Library() string { return "redigo" }
 func (redigoDriver) Version() string { return moduleVersion("github.com/gomodule/redigo") }
 func (redigoDriver) Protos() []int   { return []int{2} }
+func (redigoDriver) API() string     { return "redis.Conn.Do(command, args...)" }
 
 func (redigoDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
 	return &redigoSession{addr: addr, conns: map[string]redis.Conn{}}, nil

@@ -16,6 +16,7 @@ type rueidisDriver struct{}
 func (rueidisDriver) Library() string { return "rueidis" }
 func (rueidisDriver) Version() string { return moduleVersion("github.com/redis/rueidis") }
 func (rueidisDriver) Protos() []int   { return []int{2, 3} }
+func (rueidisDriver) API() string     { return "DedicatedClient.Do(ctx, B().Arbitrary(args...).Build())" }
 
 func (rueidisDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
 	c, err := rueidis.NewClient(rueidis.ClientOption{

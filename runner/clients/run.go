@@ -62,11 +62,32 @@ type Report struct {
 
 // ClientInfo names one client of the run.
 type ClientInfo struct {
-	Name     string   `json:"name"`
-	Library  string   `json:"library"`
-	Version  string   `json:"version"`
-	Proto    int      `json:"proto"`
+	Name    string `json:"name"`
+	Library string `json:"library"`
+	Version string `json:"version"`
+	Proto   int    `json:"proto"`
+	// API is the call every step goes through (Driver.API).
+	API      string   `json:"api,omitempty"`
 	Contract []string `json:"contract,omitempty"`
+}
+
+// Label is "name version via API", for reports.
+func (c ClientInfo) Label() string {
+	s := c.Name + " " + c.Version
+	if c.API != "" {
+		s += " via " + c.API
+	}
+	return s
+}
+
+// Client returns the ClientInfo of a client name, or one with only the name.
+func (r *Report) Client(name string) ClientInfo {
+	for _, c := range r.Clients {
+		if c.Name == name {
+			return c
+		}
+	}
+	return ClientInfo{Name: name}
 }
 
 // Result is one case run through one client.
@@ -147,7 +168,7 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 				continue
 			}
 			rep.Clients = append(rep.Clients, ClientInfo{Name: ClientName(d, p), Library: d.Library(),
-				Version: d.Version(), Proto: p, Contract: ContractFor(ClientName(d, p)).Notes})
+				Version: d.Version(), Proto: p, API: d.API(), Contract: ContractFor(ClientName(d, p)).Notes})
 			for _, c := range runner.Select(files, opts.Run, nil) {
 				items = append(items, item{d, p, c})
 			}

@@ -13,13 +13,19 @@ import (
 // goRedisTypedDriver is go-redis in typed-wrapper mode: steps whose command
 // has a typed wrapper (SET with its options through SetArgs or SetIFEQGet,
 // GET, DIGEST, DEL, INCR, ZSCORE) go through the wrapper; the proxy checks
-// what the wrapper sent and Judge what it returned. Other steps use Do.
+// what the wrapper sent and Judge what it returned. Other steps are skipped
+// (no silent fallback to Do).
 type goRedisTypedDriver struct{ goRedisDriver }
 
 func (goRedisTypedDriver) Library() string { return "go-redis-typed" }
 
 // typed marks drivers whose connections should use DoTyped.
 func (goRedisTypedDriver) typed() bool { return true }
+
+// API names the typed wrappers (the generic call is never used).
+func (goRedisTypedDriver) API() string {
+	return "typed wrappers (Get, Del, Incr, ZScore, Digest, SetArgs, SetIFEQGet)"
+}
 
 func (d goRedisTypedDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
 	s, err := d.goRedisDriver.Open(ctx, addr, proto)

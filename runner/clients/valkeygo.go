@@ -17,6 +17,7 @@ type valkeyGoDriver struct{}
 func (valkeyGoDriver) Library() string { return "valkey-go" }
 func (valkeyGoDriver) Version() string { return moduleVersion("github.com/valkey-io/valkey-go") }
 func (valkeyGoDriver) Protos() []int   { return []int{2, 3} }
+func (valkeyGoDriver) API() string     { return "DedicatedClient.Do(ctx, B().Arbitrary(args...).Build())" }
 
 func (valkeyGoDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
 	c, err := valkey.NewClient(valkey.ClientOption{

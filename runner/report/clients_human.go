@@ -27,7 +27,7 @@ func ClientsHuman(w io.Writer, rep *clients.Report, o HumanOptions) error {
 		if res.Verdict < clients.Mismatch && !(o.Verbose && res.Verdict == clients.Erased) && !(res.Verdict == clients.Skip && res.Reason != "" && o.Verbose) {
 			continue
 		}
-		fmt.Fprintf(w, "\n%s  %s  [%s]", strings.ToUpper(res.Verdict.String()), runner.FullName(res.Case), res.Client)
+		fmt.Fprintf(w, "\n%s  %s  [%s]", strings.ToUpper(res.Verdict.String()), runner.FullName(res.Case), rep.Client(res.Client).Label())
 		if res.Reason != "" {
 			fmt.Fprintf(w, "  (%s)", res.Reason)
 		}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"io"
 	"strings"
 
@@ -25,6 +26,7 @@ func ClientsJUnit(w io.Writer, rep *clients.Report) error {
 		}
 		jc := junitCase{Name: runner.FullName(res.Case), Classname: res.Client}
 		var b strings.Builder
+		fmt.Fprintf(&b, "client: %s\n", rep.Client(res.Client).Label())
 		for _, sv := range res.Steps {
 			if sv.Verdict > clients.Match {
 				clientsStep(&b, sv)

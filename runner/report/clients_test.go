@@ -39,7 +39,7 @@ func clientsReport(t *testing.T) *clients.Report {
 		Native: &clients.Native{Kind: "string", Type: "string", Text: text("OK")}, Verdict: clients.Match}
 	return &clients.Report{
 		Server:   clients.Server{Addr: "127.0.0.1:6379", Family: "redis", Version: "7.0.15"},
-		Clients:  []clients.ClientInfo{{Name: "go-redis", Library: "go-redis", Version: "9.7.0", Proto: 3}, {Name: "rueidis", Library: "rueidis", Version: "1.0.50", Proto: 3}},
+		Clients:  []clients.ClientInfo{{Name: "go-redis", Library: "go-redis", Version: "9.7.0", Proto: 3, API: "Conn.Do"}, {Name: "rueidis", Library: "rueidis", Version: "1.0.50", Proto: 3}},
 		Duration: 2 * time.Second,
 		Results: []*clients.Result{
 			{Client: "go-redis", Proto: 3, Case: c[0], Verdict: clients.Match, Steps: []clients.StepView{ok}},
@@ -63,7 +63,7 @@ func TestClientsHuman(t *testing.T) {
 	const want = `server: redis 7.0.15 at 127.0.0.1:6379
 clients: go-redis(9.7.0) rueidis(1.0.50)
 
-MISMATCH  strings/fails  [go-redis]
+MISMATCH  strings/fails  [go-redis 9.7.0 via Conn.Do]
   step suite/strings.yaml:13:9 (conn default) "ECHO" "a\x00b": mismatch
     bytes received: "$3\r\na\x00b\r\n"
     redis-cli:      "a\x00b"
@@ -91,11 +91,11 @@ strings/skips     -
 		return report.ClientsHuman(b, rep, report.HumanOptions{Verbose: true})
 	})
 	contains(t, "verbose clients human", verbose,
-		"\nMISMATCH  strings/fails  [go-redis]\n  step suite/strings.yaml:11:9 (conn default) \"SET\" \"k\" \"v\": match\n",
+		"\nMISMATCH  strings/fails  [go-redis 9.7.0 via Conn.Do]\n  step suite/strings.yaml:11:9 (conn default) \"SET\" \"k\" \"v\": match\n",
 		"  wire, connection 1:\n    → \"*2\\r\\n$4\\r\\nECHO\\r\\n$3\\r\\na\\x00b\\r\\n\"\n    ← \"$3\\r\\na\\x00b\\r\\n\"\n    ← \"?junk\"\n",
-		"\nERASED  strings/fails  [rueidis]\n",
+		"\nERASED  strings/fails  [rueidis 1.0.50]\n",
 		"    redis-cli:      1~ \"a\"\n                    2~ \"b\"\n    decoded:        []string[string(\"a\"), string(\"b\")]\n",
-		"\nSKIP  strings/skips  [rueidis]  (needs DEBUG)\n")
+		"\nSKIP  strings/skips  [rueidis 1.0.50]  (needs DEBUG)\n")
 }
 
 // clientsJSON is report.ClientsJSONReport as it decodes: verdicts and
@@ -165,7 +165,7 @@ func TestClientsJUnit(t *testing.T) {
 		t.Errorf("suites %s", got)
 	}
 	if f := g.kids("testcase")[1].kid("failure"); f == nil || f.attrs("message", "type") != "mismatch|mismatch" ||
-		!strings.HasPrefix(f.Text, "  step suite/strings.yaml:13:9 (conn default) \"ECHO\" \"a\\x00b\": mismatch\n    bytes received:") {
+		!strings.HasPrefix(f.Text, "client: go-redis 9.7.0 via Conn.Do\n  step suite/strings.yaml:13:9 (conn default) \"ECHO\" \"a\\x00b\": mismatch\n    bytes received:") {
 		t.Errorf("failure %+v", f)
 	}
 	rc := r.kids("testcase")
