@@ -22,6 +22,7 @@ type clientsFlags struct {
 	runFlags
 	clients  string
 	split    []int
+	extra    string
 	list     bool
 	adapters string
 }
@@ -72,6 +73,7 @@ case-file error, 3 the server could not be reached or started.
 	fl.StringVar(&f.runID, "run-id", "", "key-name salt (default: random against --addr/-u, fixed for a throwaway server)")
 	fl.StringVar(&f.clients, "clients", "all", "comma-separated libraries: "+"go-redis, go-redis-typed, rueidis, valkey-go, redigo, radix, ioredis, ioredis-typed, node-redis, node-redis-typed, iovalkey, valkey-glide, redis-py (or redis-py-4.3.4, redis-py-6.4.0)")
 	fl.IntSliceVar(&f.split, "split", nil, "proxy fault: split every server→client frame at these byte `offsets`")
+	fl.StringVar(&f.extra, "extra-after", "", "proxy fault: after the first reply to this `command` on each connection, send an extra +respcheck-extra reply no command asked for (every later reply is one behind)")
 	fl.BoolVar(&f.list, "list-clients", false, "list the available clients and exit")
 	fl.StringVar(&f.adapters, "adapters", "", "the adapters `directory` (default: ./adapters or $RESPCHECK_ADAPTERS)")
 	return cmd
@@ -132,7 +134,7 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 		runID = runner.NewRunID()
 	}
 	rep, err := clients.Run(ctx, files, clients.Options{Target: t.Config, Drivers: drivers, Protos: protos,
-		Run: runRE, StepTimeout: f.timeout, RunID: runID, Jobs: f.jobs, Fault: clients.Fault{Split: f.split}})
+		Run: runRE, StepTimeout: f.timeout, RunID: runID, Jobs: f.jobs, Fault: clients.Fault{Split: f.split, ExtraAfter: f.extra}})
 	if err != nil {
 		var te *runner.TargetError
 		if errors.As(err, &te) {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/respcheck/respcheck/runner/clients"
 )
 
 // Exit codes, by class of outcome.
@@ -42,7 +44,18 @@ func caseErr(err error) error { return &exitError{code: exitUsage, err: err} }
 
 func serverErr(err error) error { return &exitError{code: exitServer, err: err} }
 
-func main() { os.Exit(mainRun(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	if os.Getenv(clients.GoAdapterEnv) == "1" {
+		// respcheck started as the adapter process of a Go client library
+		// (see clients.GoAdapters).
+		if err := clients.ServeGoAdapter(os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "respcheck go adapter:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	os.Exit(mainRun(os.Args[1:], os.Stdout, os.Stderr))
+}
 
 // mainRun runs the command line args and returns the exit status.
 func mainRun(args []string, stdout, stderr io.Writer) int {

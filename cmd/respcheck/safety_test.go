@@ -20,12 +20,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/respcheck/respcheck/runner/clients"
 	"github.com/respcheck/respcheck/runner/servers"
 )
 
 // TestMain lets the test binary act as respcheck in a subprocess (for
 // signals): RESPCHECK_TEST_MAIN=1 runs mainRun on the arguments.
 func TestMain(m *testing.M) {
+	if os.Getenv(clients.GoAdapterEnv) == "1" {
+		clients.ServeGoAdapter(os.Stdin, os.Stdout)
+		return
+	}
 	if os.Getenv("RESPCHECK_TEST_MAIN") == "1" {
 		os.Exit(mainRun(os.Args[1:], os.Stdout, os.Stderr))
 	}

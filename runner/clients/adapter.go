@@ -439,12 +439,20 @@ func ExternalAdapters(dir string) ([]*Adapter, []string) {
 	return as, notes
 }
 
-// Available returns the Go drivers and every external library whose
-// adapter starts, with notes about those that do not.
+// Available returns every library whose adapter process starts (the Go
+// libraries' adapters are this executable, see GoAdapters), with notes
+// about those that do not.
 func Available(adaptersDir string) ([]Driver, []string) {
-	ds := GoDrivers()
-	ds = append(ds, goRedisTypedDriver{})
+	var ds []Driver
 	as, notes := ExternalAdapters(adaptersDir)
+	if exe, err := os.Executable(); err == nil {
+		// The Go libraries run in adapter processes too: a panic in a
+		// library's own goroutine cannot be recovered in-process.
+		as = append(GoAdapters(exe), as...)
+	} else {
+		notes = append(notes, "go libraries run inside respcheck (no executable path: "+err.Error()+")")
+		ds = goLibraries()
+	}
 	for _, a := range as {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		more, n, err := a.Drivers(ctx)

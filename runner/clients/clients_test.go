@@ -242,3 +242,13 @@ func TestPubSubRunsThrough(t *testing.T) {
 		t.Error("no rueidis SUBSCRIBE step seen")
 	}
 }
+
+// TestMain lets this test binary serve as the Go adapter process (see
+// GoAdapters), as respcheck itself does.
+func TestMain(m *testing.M) {
+	if os.Getenv(GoAdapterEnv) == "1" {
+		ServeGoAdapter(os.Stdin, os.Stdout)
+		return
+	}
+	os.Exit(m.Run())
+}

@@ -134,7 +134,8 @@ func (s *connState) track(cmd, v resp.Value) {
 // order; push frames are out of band except the (un)subscribe
 // confirmations, which are the replies of the (un)subscribe commands (one
 // per channel); in RESP2 subscribed mode message arrays are out of band and
-// every other frame is a reply. It returns one pairing per command event,
+// every other frame is a reply; a frame the proxy injected
+// (Fault.ExtraAfter) replies to nothing. It returns one pairing per command event,
 // keyed by the command's event index. Pairing stops at bytes that are not
 // RESP.
 func pairEvents(events []Event) map[int]*pairing {
@@ -169,7 +170,7 @@ func pairState(events []Event) (map[int]*pairing, connState) {
 			queue = append(queue, i)
 			continue
 		}
-		if st.isMessage(e.Value) || len(queue) == 0 {
+		if e.Injected || st.isMessage(e.Value) || len(queue) == 0 {
 			if len(queue) > 0 {
 				p := out[queue[0]]
 				p.pushes = append(p.pushes, i)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -40,6 +41,9 @@ type Event struct {
 	// there on the direction is forwarded without framing.
 	Bad  []byte
 	Time time.Time
+	// Injected marks a frame the proxy sent on its own (Fault.ExtraAfter):
+	// the client received it, but it replies to no command.
+	Injected bool
 	// seq numbers the proxy's events from 1 across all its connections, in
 	// the order they were recorded.
 	seq uint64
@@ -55,6 +59,14 @@ type Fault struct {
 	// Delay is the pause between the pieces of a split frame; 0 means
 	// 20ms.
 	Delay time.Duration
+	// ExtraAfter, if set, names a command (case-insensitive): after the
+	// first reply to it on each connection the proxy sends ExtraReply too,
+	// a frame no command asked for. Every later reply on that connection
+	// is then one behind for a library that reads it: the shift the
+	// canary must report as desync.
+	ExtraAfter string
+	// ExtraReply is the injected frame; empty means "+respcheck-extra\r\n".
+	ExtraReply []byte
 }
 
 // Proxy is a recording TCP proxy between client libraries and a server.
@@ -84,6 +96,8 @@ type Tap struct {
 	client  net.Conn
 	server  net.Conn
 	closed  bool
+	// injected says Fault.ExtraAfter has fired on this connection.
+	injected bool
 }
 
 // NewProxy listens on 127.0.0.1 with a free port and forwards every
@@ -220,7 +234,13 @@ func (t *Tap) pump(src, dst net.Conn, dir Dir, f Fault) {
 						break
 					}
 					t.record(Event{Dir: dir, Value: v.Clone(), Time: time.Now()})
-					if werr := writeSplit(dst, buf[off:off+m], f); werr != nil {
+					frame := buf[off : off+m]
+					if extra := t.extraAfter(f); extra != nil {
+						// Recorded before the reply is delivered, so no
+						// later command can come between them.
+						frame = append(append([]byte(nil), frame...), extra...)
+					}
+					if werr := writeSplit(dst, frame, f); werr != nil {
 						return
 					}
 					off += m
@@ -232,6 +252,40 @@ func (t *Tap) pump(src, dst net.Conn, dir Dir, f Fault) {
 			return
 		}
 	}
+}
+
+// extraAfter returns the frame to inject after the reply just recorded, or
+// nil: the first reply to a command named f.ExtraAfter on this connection.
+// The injected frame is recorded too.
+func (t *Tap) extraAfter(f Fault) []byte {
+	if f.ExtraAfter == "" || t.injected {
+		return nil
+	}
+	t.mu.Lock()
+	events := t.events
+	last := len(events) - 1
+	hit := false
+	for i, pr := range pairEvents(events) {
+		cmd := events[i].Value
+		if pr.reply == last && cmd.Kind == resp.Array && len(cmd.Elems) > 0 && strings.EqualFold(string(cmd.Elems[0].Str), f.ExtraAfter) {
+			hit = true
+		}
+	}
+	t.mu.Unlock()
+	if !hit {
+		return nil
+	}
+	t.injected = true
+	extra := f.ExtraReply
+	if len(extra) == 0 {
+		extra = []byte("+respcheck-extra\r\n")
+	}
+	_, v, err := resp.Parse(extra)
+	if err != nil {
+		return nil
+	}
+	t.record(Event{Dir: ToClient, Value: v.Clone(), Time: time.Now(), Injected: true})
+	return extra
 }
 
 func writeSplit(dst net.Conn, frame []byte, f Fault) error {

@@ -507,6 +507,13 @@ func (s *session) finish(sv *StepView, pc *pinned, ps *pendingStep, timeout time
 	n := out.n
 	sv.Native = &n
 	s.judge(sv, x, sent, n)
+	if n.Type == "adapter" && n.Err != nil && strings.Contains(n.Err.Message, " exited") {
+		// The library's process died (a panic in its own goroutine, an
+		// uncaught exception): its sessions are gone with it.
+		s.serverCheck(sv)
+		s.abandon("skipped: the library's process died at step " + sv.Step.Pos.String())
+		return
+	}
 	if !sent && sv.Verdict == Skip {
 		return
 	}
