@@ -32,28 +32,36 @@ func newClientsCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "clients [flags] [files or dirs...]",
 		Short: "Diff what client libraries decode against the exact reply bytes",
-		Long: `Clients replays the send steps of case files through the generic command
-APIs of client libraries (go-redis, rueidis, valkey-go, redigo, radix, and
-through adapters ioredis, node-redis, iovalkey, valkey-glide and redis-py), on
-pinned connections that mirror the cases' named connections, in every
-protocol each library supports. A recording proxy between each library and
-the server keeps the exact bytes the library received; every decoded value
-is judged against them under the library's decoding contract:
+		Long: `Clients replays the send steps of case files through client libraries
+(go-redis, rueidis, valkey-go, redigo, radix, ioredis, node-redis, iovalkey,
+valkey-glide and redis-py, each in an adapter process of its own), on pinned
+connections that mirror the cases' named connections, in every protocol each
+library supports. A recording proxy between each library and the server
+keeps the exact bytes the library received; every decoded value is judged
+against them under the library's decoding contract:
 
-  match     an acceptable decoding
-  erased    the library cannot express a distinction (simple vs blob
-            string, nil kinds, set vs array): informational
-  mismatch  a wrong value or a wrong type
-  desync    after a surprise, a canary ECHO came back wrong
-  hang      no result before the step deadline
-  crash     an exception or broken connection on a valid reply
+  match      an acceptable decoding
+  converted  a documented, lossless reshaping (an array of pairs as a dict,
+             an attribute kept beside the value): informational
+  erased     the library cannot express a distinction (simple vs blob
+             string, nil kinds, set vs array): informational
+  mismatch   a wrong value or a wrong type
+  crash      an exception, a panic or a dead process on a valid reply
+  hang       no result before the step deadline
+  desync     after a surprise, a canary (ECHO, or PING on a RESP2
+             subscribed connection) came back wrong: later replies shifted
+  error      not the library's fault: the server stopped answering, or a
+             gate could not be checked
 
-Raw and push steps are not sent through libraries. External adapters are
-installed by scripts/install-clients.sh; missing ones are left out with a
-note (use --clients to require one).
+The target is --addr or -u, with AUTH and TLS as for run: the proxy opens
+each server connection with them. Raw and push steps are not sent through
+libraries; typed drivers skip what they have no wrapper for. External
+adapters are installed by scripts/install-clients.sh; missing ones are left
+out with a note (use --clients to require one).
 
-Exit status: 0 no finding, 1 a mismatch, desync, hang or crash, 2 usage or
-case-file error, 3 the server could not be reached or started.
+Exit status: 0 no finding, 1 a mismatch, crash, hang, desync or error, 2
+usage or case-file error, 3 the server could not be reached or started, or
+stopped answering.
 
 ` + formatsHelp(report.ClientsReports),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -84,8 +84,12 @@ var Contracts = map[string]*Contract{
 		"blob and simple strings are string; integers int64; RESP3 doubles float64; big numbers *big.Int;",
 		"nil replies are nil with the redis.Nil error; arrays []interface{}; maps map[interface{}]interface{}",
 	}, nil),
-	"rueidis":   newContract("rueidis", []string{"RedisMessage keeps its RESP type; RESP2 nils become null"}, nil),
-	"valkey-go": newContract("valkey-go", []string{"ValkeyMessage keeps its RESP type; RESP2 nils become null"}, nil),
+	"rueidis": withConversions(newContract("rueidis", []string{"RedisMessage keeps its RESP type; RESP2 nils become null"}, nil),
+		&Conversion{Name: "verbatim string kept whole, its format (txt:) included, in a message typed verbatim",
+			Source: "rueidis 1.0.79 resp.go: readers[typeVerbatimString] = readBlobString", apply: verbatimWhole}),
+	"valkey-go": withConversions(newContract("valkey-go", []string{"ValkeyMessage keeps its RESP type; RESP2 nils become null"}, nil),
+		&Conversion{Name: "verbatim string kept whole, its format (txt:) included, in a message typed verbatim",
+			Source: "valkey-go 1.0.79 resp.go (forked from rueidis): verbatim strings are read as blob strings", apply: verbatimWhole}),
 	"redigo":    newContract("redigo", []string{"blob strings are []byte, simple strings string, integers int64, errors redis.Error"}, nil),
 	"radix":     newContract("radix", []string{"decoded into interface{} by radix's resp3 unmarshaler"}, nil),
 	"redis-py": withConversions(newContract("redis-py", []string{
@@ -134,6 +138,20 @@ func pairsToMap(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool
 		return 0, false
 	}
 	return j.pairs(v, n, path), true
+}
+
+// verbatimWhole: a verbatim string whose text keeps the format and colon
+// ("txt:..."), in a native that says it is a verbatim string.
+func verbatimWhole(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+	if v.Kind != resp.VerbatimString || n.RESP() != "verbatim string" {
+		return 0, false
+	}
+	b, ok := n.Bytes()
+	want := append(append(v.Format[:0:0], v.Format[:]...), ':')
+	if !ok || !bytes.Equal(b, append(want, v.Str...)) {
+		return 0, false
+	}
+	return Match, true
 }
 
 // subscribeCount: a (p|s)subscribe or unsubscribe confirmation decoded as
@@ -276,6 +294,9 @@ func (j *judger) judge(v *resp.Value, n *Native, path string, key bool) Verdict 
 		return max(verdict, j.pairs(v, n, path))
 	}
 	if ok, why := scalarEqual(v, n); !ok {
+		if vd, ok := j.convert(v, n, path); ok {
+			return max(floor, vd)
+		}
 		j.note(path, "RESP %s %s decoded as %s: %s", v.Kind, cliShort(v), n.String(), why)
 		return Mismatch
 	} else if why != "" {

@@ -76,6 +76,9 @@ func TestJudge(t *testing.T) {
 		{"ioredis/resp3", ">3\r\n$10\r\npsubscribe\r\n$2\r\np*\r\n:1\r\n", tx("number", "number", "1"), Converted},
 		{"ioredis/resp3", ">3\r\n$10\r\npsubscribe\r\n$2\r\np*\r\n:1\r\n", tx("number", "number", "2"), Mismatch},
 		{"node-redis/resp3", ">3\r\n$10\r\npsubscribe\r\n$2\r\np*\r\n:1\r\n", tx("number", "number", "1"), Mismatch},
+		{"rueidis/resp3", "=8\r\ntxt:some\r\n", stringNative("RedisMessage verbatim string", "txt:some"), Converted},
+		{"rueidis/resp3", "=8\r\ntxt:some\r\n", stringNative("RedisMessage verbatim string", "txt:sum"), Mismatch},
+		{"go-redis/resp3", "=8\r\ntxt:some\r\n", stringNative("string", "txt:some"), Mismatch},
 		// An empty error text: an invented message is a mismatch.
 		{"valkey-glide/resp2", "-ERR \r\n", errNative("error", "RequestError", "RequestError", "An error was signalled by the server: - ResponseError: "), Mismatch},
 		{"redis-py-6.4.0/resp2", "-ERR \r\n", errNative("error", "ResponseError", "ResponseError", ""), Erased},

@@ -193,3 +193,24 @@ func TestClientsTruncatedReply(t *testing.T) {
 		t.Errorf("truncated reply: %+v", s)
 	}
 }
+
+// TestClientsMarkdown checks the page's parts: the clients table with the
+// API, the matrix, and one explaining line per verdict but match and skip.
+func TestClientsMarkdown(t *testing.T) {
+	out := write(t, func(b *bytes.Buffer) error { return report.ClientsMarkdown(b, clientsReport(t), report.HumanOptions{}) })
+	for _, want := range []string{
+		"# Client views on redis 7.0.15\n",
+		"| go-redis | 9.7.0 | `Conn.Do` |\n",
+		"```\nmatrix (. match",
+		"- **mismatch** `strings/fails` [go-redis]: \"ECHO\" \"a\\x00b\": the NUL byte was lost\n",
+		"## Erased distinctions\n",
+		"- a set decoded as a list: 1 results (rueidis)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "**match**") || strings.Contains(out, "**skip**") || strings.Contains(out, "**erased**") {
+		t.Errorf("markdown explains a match or a skip:\n%s", out)
+	}
+}

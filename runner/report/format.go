@@ -16,7 +16,8 @@ type Format struct {
 	Name string
 	// Description is one line for the help texts.
 	Description string
-	// Run writes the report of respcheck run. Every format has one.
+	// Run writes the report of respcheck run; nil where the format has
+	// none.
 	Run func(w io.Writer, rep *runner.Report, o HumanOptions) error
 	// Clients writes the report of respcheck clients; nil where the format
 	// has none.
@@ -53,6 +54,8 @@ var registry = []Format{
 		Clients: func(w io.Writer, rep *clients.Report, _ HumanOptions) error { return ClientsJUnit(w, rep) }},
 	{Name: "tap", Description: "TAP version 13: one test point per result, skips as # SKIP",
 		Run: func(w io.Writer, rep *runner.Report, _ HumanOptions) error { return TAP(w, rep) }},
+	{Name: "markdown", Description: "a Markdown page: clients, the verdict matrix, one line explaining each verdict but match and skip",
+		Clients: ClientsMarkdown},
 }
 
 // Formats lists the formats that write reports of kind k, in registry

@@ -21,17 +21,20 @@ func TestRegistry(t *testing.T) {
 	if got := names(report.Formats(report.RunReports)); got != "human json junit tap" {
 		t.Errorf("run formats: %s", got)
 	}
-	if got := names(report.Formats(report.ClientsReports)); got != "human json junit" {
+	if got := names(report.Formats(report.ClientsReports)); got != "human json junit markdown" {
 		t.Errorf("clients formats: %s", got)
 	}
 	if got := report.Choices(report.RunReports); got != "human, json, junit or tap" {
 		t.Errorf("run choices: %q", got)
 	}
-	if got := report.Choices(report.ClientsReports); got != "human, json or junit" {
+	if got := report.Choices(report.ClientsReports); got != "human, json, junit or markdown" {
 		t.Errorf("clients choices: %q", got)
 	}
 	if _, ok := report.Lookup("tap", report.ClientsReports); ok {
 		t.Error("tap found for clients reports, which it cannot write")
+	}
+	if _, ok := report.Lookup("markdown", report.RunReports); ok {
+		t.Error("markdown found for run reports, which it cannot write")
 	}
 	if _, ok := report.Lookup("nope", report.RunReports); ok {
 		t.Error(`"nope" found`)
@@ -55,9 +58,10 @@ func TestRegistryWriters(t *testing.T) {
 		"tap":   func(w io.Writer) error { return report.TAP(w, rep) },
 	}
 	cl := map[string]func(io.Writer) error{
-		"human": func(w io.Writer) error { return report.ClientsHuman(w, crep, o) },
-		"json":  func(w io.Writer) error { return report.ClientsJSON(w, crep) },
-		"junit": func(w io.Writer) error { return report.ClientsJUnit(w, crep) },
+		"human":    func(w io.Writer) error { return report.ClientsHuman(w, crep, o) },
+		"json":     func(w io.Writer) error { return report.ClientsJSON(w, crep) },
+		"junit":    func(w io.Writer) error { return report.ClientsJUnit(w, crep) },
+		"markdown": func(w io.Writer) error { return report.ClientsMarkdown(w, crep, o) },
 	}
 	for _, k := range []report.Kind{report.RunReports, report.ClientsReports} {
 		want := run
