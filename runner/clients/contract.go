@@ -90,8 +90,8 @@ var Contracts = map[string]*Contract{
 	"valkey-go": withConversions(newContract("valkey-go", []string{"ValkeyMessage keeps its RESP type; RESP2 nils become null"}, nil),
 		&Conversion{Name: "verbatim string kept whole, its format (txt:) included, in a message typed verbatim",
 			Source: "valkey-go 1.0.79 resp.go (forked from rueidis): verbatim strings are read as blob strings", apply: verbatimWhole}),
-	"redigo":    newContract("redigo", []string{"blob strings are []byte, simple strings string, integers int64, errors redis.Error"}, nil),
-	"radix":     newContract("radix", []string{"decoded into interface{} by radix's resp3 unmarshaler"}, nil),
+	"redigo": newContract("redigo", []string{"blob strings are []byte, simple strings string, integers int64, errors redis.Error"}, nil),
+	"radix":  newContract("radix", []string{"decoded into interface{} by radix's resp3 unmarshaler"}, nil),
 	"redis-py": withConversions(newContract("redis-py", []string{
 		"a bool is acceptable only for +OK (True) or an integer 0/1 (response callbacks)",
 	}, map[resp.Kind]map[string]Verdict{
