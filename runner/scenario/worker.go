@@ -1,0 +1,66 @@
+package scenario
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/target"
+)
+
+// worker is one connection of a scenario and its counts.
+type worker struct {
+	tally
+	r    *run
+	c    *target.Conn
+	name string
+	idx  int // the worker's index in the scenario's workers
+	buf  []byte
+	// ifdeq-retry: the value last read or written and its digest.
+	cur    []byte
+	digest []byte
+}
+
+// tally is what workers count; the figures sum them over the workers.
+type tally struct {
+	commands int
+	bytes    int
+	retries  int
+	ok       int // updates that succeeded, requests that completed
+	gaveUp   int
+	crashes  int
+	lat      []time.Duration
+}
+
+// do sends one command and returns its reply, which is valid until the
+// next command. An error reply is returned as an error.
+func (w *worker) do(args ...[]byte) (resp.Value, error) {
+	w.buf = resp.AppendCommand(w.buf[:0], args...)
+	w.commands++
+	w.bytes += len(w.buf)
+	v, err := w.c.DoBytes(w.buf)
+	if err != nil {
+		return v, fmt.Errorf("%s: %s: %w", w.name, args[0], err)
+	}
+	if target.IsError(v) {
+		return v, fmt.Errorf("%s: %s: server replied %s", w.name, args[0], resp.Escape(v.Raw))
+	}
+	return v, nil
+}
+
+// doInt is do for a command that answers an integer.
+func (w *worker) doInt(args ...[]byte) (resp.Value, error) {
+	v, err := w.do(args...)
+	if err == nil && v.Kind != resp.Integer {
+		err = unexpected(string(args[0]), v)
+	}
+	return v, err
+}
+
+func unexpected(cmd string, v resp.Value) error {
+	return fmt.Errorf("%s: unexpected reply %s", cmd, resp.Escape(v.Raw))
+}
+
+func isNilReply(v resp.Value) bool {
+	return v.Kind == resp.NilBlobString || v.Kind == resp.NilArray || v.Kind == resp.Null
+}
