@@ -96,7 +96,7 @@ func (r *run) counter(ctx context.Context) (Metrics, error) {
 	for _, w := range ws {
 		w.cur, w.digest = initial, digest(initial)
 	}
-	dur, err := parallel(ctx, ws, func(w *worker) error {
+	dur, err := r.parallel(ctx, ws, func(w *worker) error {
 		for range sc.Iterations {
 			start := time.Now()
 			ok, err := w.update()

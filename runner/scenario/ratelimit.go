@@ -33,7 +33,7 @@ func (r *run) rateLimit(ctx context.Context) (Metrics, error) {
 		return nil, err
 	}
 	defer closeAll(ws)
-	dur, err := parallel(ctx, ws, func(w *worker) error {
+	dur, err := r.parallel(ctx, ws, func(w *worker) error {
 		for j := range sc.Iterations {
 			i := w.idx + j*sc.Connections
 			start := time.Now()
@@ -189,6 +189,8 @@ func (w *worker) crash(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("%s: reconnect after the crash: %w", w.name, err)
 	}
+	w.mu.Lock()
 	w.c = c
+	w.mu.Unlock()
 	return nil
 }

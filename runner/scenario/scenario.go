@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/respcheck/respcheck/cases"
@@ -37,6 +38,9 @@ type run struct {
 	proto  int
 	prefix string
 	key    []byte // the hot key of counter patterns
+	// stopped is set when the context of parallel is done: a worker sends
+	// no further command.
+	stopped atomic.Bool
 }
 
 // dial opens a connection in the scenario's protocol for a worker named
@@ -67,11 +71,13 @@ func (r *run) workers(ctx context.Context) ([]*worker, error) {
 }
 
 // parallel runs f on every worker at once and returns the wall time and the
-// first error. A cancelled ctx unblocks every connection.
-func parallel(ctx context.Context, ws []*worker, f func(*worker) error) (time.Duration, error) {
+// first error. A cancelled ctx stops every worker: the one waiting for a
+// reply at once, the others before their next command.
+func (r *run) parallel(ctx context.Context, ws []*worker, f func(*worker) error) (time.Duration, error) {
 	stop := context.AfterFunc(ctx, func() {
+		r.stopped.Store(true)
 		for _, w := range ws {
-			w.c.NC.SetDeadline(time.Unix(1, 0))
+			w.interrupt()
 		}
 	})
 	defer stop()

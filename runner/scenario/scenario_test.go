@@ -2,6 +2,7 @@ package scenario_test
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -146,6 +147,43 @@ func TestCounts(t *testing.T) {
 		"bytes_per_update": float64(len("*2\r\n$4\r\nINCR\r\n$xx\r\n\r\n") + len(cases.KeyPrefix("x")+"key"))} {
 		if m[k] != want {
 			t.Errorf("%s = %v, want %v (%s)", k, m[k], want, m)
+		}
+	}
+}
+
+// TestCancel: a cancelled context stops a scenario at once, and Run
+// returns the cancellation's cause.
+func TestCancel(t *testing.T) {
+	tgt := open(t, "redis-8.6.3")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cause := errors.New("stop")
+	time.AfterFunc(200*time.Millisecond, func() { cancel(cause) })
+	sc := &cases.Scenario{Pattern: cases.PatWatchRetry, Connections: 4, Iterations: 1 << 30, MaxAttempts: 100}
+	start := time.Now()
+	_, err := runScenario(ctx, t, tgt, sc, 2)
+	if !errors.Is(err, cause) {
+		t.Errorf("err %v, want the cause %v", err, cause)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v to stop", d)
+	}
+}
+
+// TestCancelWithCrashes: a cancelled context stops a rate-limiter scenario
+// whose workers keep replacing their connections.
+func TestCancelWithCrashes(t *testing.T) {
+	tgt := open(t, "redis-8.6.3")
+	for i := range 5 {
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(time.Duration(20+i)*time.Millisecond, cancel)
+		sc := &cases.Scenario{Pattern: cases.PatSetEx, Connections: 4, Iterations: 1 << 20, TTL: time.Minute,
+			Crash: &cases.Crash{Probability: 0.5, Seed: 1}}
+		start := time.Now()
+		if _, err := runScenario(ctx, t, tgt, sc, 2); !errors.Is(err, context.Canceled) {
+			t.Errorf("err %v, want context.Canceled", err)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Fatalf("took %v to stop", d)
 		}
 	}
 }

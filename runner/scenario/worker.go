@@ -1,7 +1,9 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/respcheck/respcheck/resp"
@@ -11,8 +13,11 @@ import (
 // worker is one connection of a scenario and its counts.
 type worker struct {
 	tally
-	r    *run
-	c    *target.Conn
+	r *run
+	c *target.Conn
+	// mu guards c against interrupt, which runs on another goroutine; the
+	// worker's own goroutine reads c without it.
+	mu   sync.Mutex
 	name string
 	idx  int // the worker's index in the scenario's workers
 	buf  []byte
@@ -32,9 +37,25 @@ type tally struct {
 	lat      []time.Duration
 }
 
+// errStopped is what a worker's command returns once the scenario's
+// context is done (parallel then returns the context's cause).
+var errStopped = errors.New("scenario stopped")
+
+// interrupt unblocks the worker's read or write at once.
+func (w *worker) interrupt() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.c.NC.SetDeadline(time.Unix(1, 0))
+}
+
 // do sends one command and returns its reply, which is valid until the
-// next command. An error reply is returned as an error.
+// next command. An error reply is returned as an error. Once the scenario
+// is stopped it sends nothing: DoBytes would arm a new deadline over the
+// one interrupt set.
 func (w *worker) do(args ...[]byte) (resp.Value, error) {
+	if w.r.stopped.Load() {
+		return resp.Value{}, errStopped
+	}
 	w.buf = resp.AppendCommand(w.buf[:0], args...)
 	w.commands++
 	w.bytes += len(w.buf)
