@@ -1,8 +1,10 @@
 package scenario
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -84,4 +86,54 @@ func unexpected(cmd string, v resp.Value) error {
 
 func isNilReply(v resp.Value) bool {
 	return v.Kind == resp.NilBlobString || v.Kind == resp.NilArray || v.Kind == resp.Null
+}
+
+// workers dials the scenario's connections before any starts, so that they
+// all start together.
+func (r *run) workers(ctx context.Context) ([]*worker, error) {
+	ws := make([]*worker, r.sc.Connections)
+	for i := range ws {
+		name := "c" + strconv.Itoa(i+1)
+		w, err := r.dial(ctx, name)
+		if err != nil {
+			closeAll(ws[:i])
+			return nil, fmt.Errorf("connection %s: %w", name, err)
+		}
+		w.idx = i
+		ws[i] = w
+	}
+	return ws, nil
+}
+
+// parallel runs f on every worker at once and returns the wall time and the
+// first error. A cancelled ctx stops every worker: the one waiting for a
+// reply at once, the others before their next command.
+func (r *run) parallel(ctx context.Context, ws []*worker, f func(*worker) error) (time.Duration, error) {
+	stop := context.AfterFunc(ctx, func() {
+		r.stopped.Store(true)
+		for _, w := range ws {
+			w.interrupt()
+		}
+	})
+	defer stop()
+	var wg sync.WaitGroup
+	errs := make([]error, len(ws))
+	start := time.Now()
+	for i, w := range ws {
+		wg.Go(func() { errs[i] = f(w) })
+	}
+	wg.Wait()
+	d := time.Since(start)
+	if ctx.Err() != nil {
+		return d, context.Cause(ctx)
+	}
+	return d, errors.Join(errs...)
+}
+
+func closeAll(ws []*worker) {
+	for _, w := range ws {
+		if w != nil && w.c != nil {
+			w.c.Close()
+		}
+	}
 }
