@@ -28,4 +28,8 @@
 //   - step result: what one step sent and the exact reply bytes it read.
 //   - known difference: a case declared to fail on some servers; it is
 //     reported as known while it fails there and as a failure once it passes.
+//   - scenario: a case that runs a concurrency or crash-window experiment
+//     (cases.Scenario) instead of steps; package runner/scenario runs it and
+//     measures it, the runner gates it, checks its invariants and deletes
+//     its keys.
 package runner

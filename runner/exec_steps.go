@@ -1,0 +1,268 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
+)
+
+// step executes one step. A non-nil error is an infrastructure problem
+// (status Error); a non-nil Failure is a reply that did not match.
+func (x *caseRun) step(ctx context.Context, st *cases.Step) (StepResult, *Failure, error) {
+	sr := StepResult{Step: st, Conn: st.Conn}
+	if sr.Conn == "" {
+		sr.Conn = "default"
+	}
+	start := time.Now()
+	defer func() { sr.Duration = time.Since(start) }()
+	timeout := st.Timeout
+	if timeout <= 0 {
+		timeout = x.opts.StepTimeout
+	}
+	if st.Action == cases.ActSleep {
+		return sr, nil, sleep(ctx, st.Sleep)
+	}
+	if err := ctx.Err(); err != nil {
+		return sr, nil, err
+	}
+	// A cancelled run (Ctrl-C) unblocks a read or write at once (interrupt),
+	// so the case can end and clean up its keys.
+	c, err := x.conn(ctx, st.Conn)
+	if err != nil {
+		return sr, nil, err
+	}
+	exp, err := x.expectation(st)
+	if err != nil {
+		return sr, nil, err
+	}
+	if err := x.send(ctx, c, timeout, st, &sr); err != nil {
+		return sr, nil, err
+	}
+	if st.Async {
+		c.pending++
+		return sr, nil, nil
+	}
+	v, fail, err := x.receive(c, timeout, st, exp, &sr)
+	if fail != nil || err != nil {
+		return sr, fail, err
+	}
+	fail, err = x.judge(c, st, exp, v, &sr)
+	return sr, fail, err
+}
+
+// sleep waits d, or until ctx is done.
+func sleep(ctx context.Context, d time.Duration) error {
+	select {
+	case <-time.After(d):
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// expectation returns the expectation of st that matches the server and
+// protocol, nil for a step without one, or an error if none matches.
+func (x *caseRun) expectation(st *cases.Step) (*cases.Expect, error) {
+	if len(st.Expect) == 0 {
+		return nil, nil
+	}
+	exp, ok := st.Expect.Resolve(x.info)
+	if !ok {
+		return nil, fmt.Errorf("no expectation of this step matches %s %s in RESP%d",
+			x.srv.Family, x.srv.Version, x.proto)
+	}
+	return exp, nil
+}
+
+// send performs the sending part of a step (a command, raw bytes, or for a
+// read step the claim of an async reply) and keeps what was sent in sr.
+func (x *caseRun) send(ctx context.Context, c *conn, timeout time.Duration, st *cases.Step, sr *StepResult) error {
+	switch st.Action {
+	case cases.ActSend:
+		return x.sendCommand(ctx, c, timeout, st, sr)
+	case cases.ActRaw:
+		return x.sendRaw(ctx, c, timeout, st, sr)
+	case cases.ActRead:
+		if c.pending == 0 {
+			return errors.New("read step without an earlier async send on this connection")
+		}
+		c.pending--
+	}
+	return nil
+}
+
+// sendCommand expands and sends a send step's command, streamed when it is
+// large, after the guard of shared runs.
+func (x *caseRun) sendCommand(ctx context.Context, c *conn, timeout time.Duration, st *cases.Step, sr *StepResult) error {
+	big, err := x.bigCommand(st)
+	if err != nil {
+		return err
+	}
+	if big {
+		return x.sendBig(ctx, c, timeout, st, sr)
+	}
+	args := make([][]byte, len(st.Send))
+	for i, t := range st.Send {
+		if args[i], err = t.Expand(x.env); err != nil {
+			return err
+		}
+	}
+	if x.guarded() {
+		if err := x.guard(ctx, [][][]byte{args}); err != nil {
+			return err
+		}
+	}
+	sr.Args = x.keepArgs(args)
+	sent, size, err := c.writeCommand(timeout, args)
+	sr.Sent, sr.SentSize = x.keep(sent), size
+	// Passwords never reach a report, a golden or a log.
+	if shown, secret := redacted(args); secret {
+		sr.Args = x.keepArgs(shown)
+		sr.Sent = x.keep(resp.AppendCommand(nil, shown...))
+	}
+	return writeError(err)
+}
+
+// sendRaw expands and writes a raw step's bytes, after the guard of shared
+// runs (for the commands they parse as).
+func (x *caseRun) sendRaw(ctx context.Context, c *conn, timeout time.Duration, st *cases.Step, sr *StepResult) error {
+	b, err := st.Raw.Expand(x.env)
+	if err != nil {
+		return err
+	}
+	if x.guarded() {
+		if cmds, ok := rawCommands(b); ok {
+			if err := x.guard(ctx, cmds); err != nil {
+				return err
+			}
+		}
+	}
+	sr.Sent, sr.SentSize = x.keep(redactRaw(b)), len(b)
+	if len(b) > maxKept {
+		sr.SentSHA256 = hexSHA256(b, x.env.KeyPrefix)
+	}
+	return writeError(c.write(timeout, b))
+}
+
+// writeError is err from writing a step's bytes, said so, or nil.
+func writeError(err error) error {
+	if err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	return nil
+}
+
+// receive reads a step's reply (or push, for a push step) and keeps it in
+// sr, with the pushes that arrived out of band meanwhile.
+func (x *caseRun) receive(c *conn, timeout time.Duration, st *cases.Step, exp *cases.Expect, sr *StepResult) (resp.Value, *Failure, error) {
+	var v resp.Value
+	var err error
+	if st.Action == cases.ActPush {
+		var fail *Failure
+		if v, fail, err = x.receivePush(c, timeout, sr); fail != nil {
+			return v, fail, nil
+		}
+	} else {
+		before := len(c.pushes)
+		v, err = c.readReply(timeout, pushAccepter(exp, x.env))
+		for _, p := range c.pushes[before:] {
+			sr.Pushes = append(sr.Pushes, x.keep(p.Raw))
+		}
+	}
+	if err != nil {
+		return v, nil, fmt.Errorf("read: %w", err)
+	}
+	sr.Reply, sr.ReplySize = x.keep(v.Raw), len(v.Raw)
+	if len(v.Raw) > maxKept {
+		sr.ReplySHA256 = hexSHA256(v.Raw, x.env.KeyPrefix)
+	}
+	return v, nil, nil
+}
+
+// judge checks the reply v of step st: a protocol switch it makes, RESP3
+// types on a RESP2 connection, the capture, the expectation (any reply but
+// an error when there is none) and the golden.
+func (x *caseRun) judge(c *conn, st *cases.Step, exp *cases.Expect, v resp.Value, sr *StepResult) (*Failure, error) {
+	// HELLO 3 (and HELLO 2, RESET) sent by the case switch the protocol of
+	// this connection from this reply on.
+	if p := protoSwitch(st, v); p != 0 {
+		c.proto = p
+	}
+	if c.proto == 2 {
+		if k, ok := resp3Only(v); ok {
+			return &Failure{Actual: sr.Reply, Offset: -1, Expected: "a RESP2 reply",
+				Message: fmt.Sprintf("a %s, a RESP3 type, on a RESP2 connection (no HELLO 3 was sent)", k)}, nil
+		}
+	}
+	if st.Capture != "" {
+		if fail := x.capture(st, v); fail != nil {
+			return fail, nil
+		}
+	}
+	if exp == nil {
+		exp = &cases.Expect{Kind: cases.ExpectNotError, Pos: st.Pos}
+	}
+	fail, err := compare(exp, v, x.env)
+	if fail != nil {
+		fail.Actual = sr.Reply
+	}
+	if fail == nil && err == nil && x.opts.Golden != nil {
+		fail = x.opts.Golden.CheckStep(GoldenStep{Case: x.c, Proto: x.proto, Step: st, Expect: exp,
+			KeyPrefix: x.env.KeyPrefix, Reply: v.Raw, Pushes: sr.Pushes})
+	}
+	return fail, err
+}
+
+// protoSwitch returns the protocol a send step's command switches its
+// connection to (HELLO 2/3 answered without an error, RESET), or 0.
+func protoSwitch(st *cases.Step, v resp.Value) int {
+	if st.Action != cases.ActSend || len(st.Send) == 0 || isError(v) {
+		return 0
+	}
+	name, _ := st.Send[0].Literal()
+	switch strings.ToUpper(name) {
+	case "RESET":
+		return 2
+	case "HELLO":
+		if len(st.Send) > 1 {
+			if p, _ := st.Send[1].Literal(); p == "2" || p == "3" {
+				return int(p[0] - '0')
+			}
+		}
+	}
+	return 0
+}
+
+// capture keeps the reply for {cap:NAME}: the payload text of a textual
+// value, the raw frame otherwise; with a pattern, its first group.
+func (x *caseRun) capture(st *cases.Step, v resp.Value) *Failure {
+	text := v.Raw
+	if v.Kind.Textual() {
+		text = v.Str
+	}
+	if st.CaptureMatch != nil {
+		m := st.CaptureMatch.FindSubmatch(text)
+		if m == nil {
+			return &Failure{Offset: -1, Expected: "a reply matching /" + st.CaptureMatch.String() + "/",
+				Message: fmt.Sprintf("capture %q: the reply does not match /%s/", st.Capture, st.CaptureMatch)}
+		}
+		text = m[1]
+	}
+	x.env.Captures[st.Capture] = append([]byte(nil), text...)
+	return nil
+}
+
+// writeCommand sends args as an array of blob strings, streaming large
+// arguments straight to the socket, and returns the bytes kept for reports.
+func (c *conn) writeCommand(timeout time.Duration, args [][]byte) ([]byte, int, error) {
+	c.wbuf = resp.AppendCommand(c.wbuf[:0], args...)
+	return c.wbuf, len(c.wbuf), c.write(timeout, c.wbuf)
+}
+
+// guarded says whether steps are checked by guard before they are sent.
+func (x *caseRun) guarded() bool { return x.opts.Shared && !x.opts.AllowDestructive }

@@ -1,0 +1,132 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"hash"
+	"io"
+	"time"
+
+	"github.com/respcheck/respcheck/cases"
+)
+
+// sendBig sends a large command (see bigCommand) by streaming it, after the
+// guard of shared runs (which sees the command's small arguments).
+func (x *caseRun) sendBig(ctx context.Context, c *conn, timeout time.Duration, st *cases.Step, sr *StepResult) error {
+	if x.guarded() {
+		if err := x.guard(ctx, [][][]byte{x.smallArgs(st)}); err != nil {
+			return err
+		}
+	}
+	var err error
+	sr.Args, sr.Sent, sr.SentSize, sr.SentSHA256, err = x.streamCommand(c, timeout, st)
+	return writeError(err)
+}
+
+// smallArgs expands the arguments of a large command for the guard, each
+// longer than maxGetkeysArg replaced by a byte (a value, not a key).
+func (x *caseRun) smallArgs(st *cases.Step) [][]byte {
+	args := make([][]byte, len(st.Send))
+	for i := range st.Send {
+		if n, err := st.Send[i].Size(x.env); err == nil && n > maxGetkeysArg {
+			args[i] = []byte("x")
+			continue
+		}
+		args[i], _ = st.Send[i].Expand(x.env)
+	}
+	return args
+}
+
+// bigCommand reports whether a send step's command is larger than maxKept
+// and so is streamed (streamCommand) rather than built in memory.
+func (x *caseRun) bigCommand(st *cases.Step) (bool, error) {
+	var total int64
+	for i := range st.Send {
+		n, err := st.Send[i].Size(x.env)
+		if err != nil {
+			return false, err
+		}
+		total += n + 16
+	}
+	return total > maxKept, nil
+}
+
+// streamCommand sends a large command as an array of blob strings,
+// generating each argument straight onto the socket (a 64 MiB generated
+// value costs no 64 MiB buffer). It returns the argument prefixes and the
+// first 4 KiB of the command for reports, the command's size, and its
+// SHA-256 with the key prefix normalised (for goldens).
+func (x *caseRun) streamCommand(c *conn, timeout time.Duration, st *cases.Step) (args [][]byte, kept []byte, size int, sum string, err error) {
+	c.nc.SetDeadline(time.Now().Add(timeout))
+	c.armed = true
+	h := sha256.New()
+	head := &capWriter{max: 4096}
+	out := &countWriter{w: io.MultiWriter(c.w, &prefixHasher{h: h, prefix: []byte(x.env.KeyPrefix)}, head)}
+	fmt.Fprintf(out, "*%d\r\n", len(st.Send))
+	for i := range st.Send {
+		t := &st.Send[i]
+		n, err := t.Size(x.env)
+		if err != nil {
+			return nil, nil, 0, "", err
+		}
+		fmt.Fprintf(out, "$%d\r\n", n)
+		argHead := &capWriter{max: 4096}
+		if _, err := t.WriteTo(x.env, io.MultiWriter(out, argHead)); err != nil {
+			return nil, nil, 0, "", err
+		}
+		io.WriteString(out, "\r\n")
+		args = append(args, x.keep(argHead.b))
+	}
+	if err := c.w.Flush(); err != nil {
+		return nil, nil, 0, "", err
+	}
+	return args, x.keep(head.b), out.n, hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// capWriter keeps the first max bytes written to it.
+type capWriter struct {
+	b   []byte
+	max int
+}
+
+// Write keeps what fits of p and reports it all written.
+func (w *capWriter) Write(p []byte) (int, error) {
+	if room := w.max - len(w.b); room > 0 {
+		w.b = append(w.b, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int
+}
+
+// Write writes p through and counts it.
+func (w *countWriter) Write(p []byte) (int, error) {
+	n, err := w.w.Write(p)
+	w.n += n
+	return n, err
+}
+
+// prefixHasher hashes what is written with the key prefix replaced by
+// KeyPlaceholder within each write (Template.WriteTo writes a key in one
+// piece), as hexSHA256 does for a whole buffer.
+type prefixHasher struct {
+	h      hash.Hash
+	prefix []byte
+}
+
+// Write hashes p with the prefix replaced and reports it all written.
+func (w *prefixHasher) Write(p []byte) (int, error) {
+	q := p
+	if len(w.prefix) > 0 && bytes.Contains(q, w.prefix) {
+		q = bytes.ReplaceAll(q, w.prefix, []byte(KeyPlaceholder))
+	}
+	w.h.Write(q)
+	return len(p), nil
+}
