@@ -41,7 +41,9 @@ function load(name) {
   }
 }
 
-const SERVER_ERRORS = new Set(['ReplyError', 'ErrorReply', 'SimpleError', 'BlobError', 'RequestError']);
+// Error classes that carry a server's error reply (glide's ExecAbortError is
+// the EXECABORT reply to EXEC).
+const SERVER_ERRORS = new Set(['ReplyError', 'ErrorReply', 'SimpleError', 'BlobError', 'RequestError', 'ExecAbortError']);
 
 function typeName(v) {
   if (v === null) return 'null';

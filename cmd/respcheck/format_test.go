@@ -14,7 +14,7 @@ func TestUnknownFormat(t *testing.T) {
 		want string
 	}{
 		{[]string{"run", "--format", "nope"}, `bad --format "nope": want human, json, junit or tap`},
-		{[]string{"clients", "--format", "tap"}, `bad --format "tap": want human, json or junit`},
+		{[]string{"clients", "--format", "tap"}, `bad --format "tap": want human, json, junit or markdown`},
 	} {
 		code, out, errs := respcheck(t, tc.args...)
 		if code != exitUsage || !strings.Contains(errs, tc.want) || out != "" {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -65,6 +66,12 @@ type Adapter struct {
 	dead    error
 	served  bool
 	stderr  *tailBuffer
+	// sessionMark is the stderr mark when the current session opened.
+	sessionMark atomic.Int64
+	// sessions lets one session at a time use the process: what a library
+	// does outside a call (an exception from its event handler, a hang that
+	// gets the process killed) then lands on that session alone.
+	sessions sync.Mutex
 }
 
 type adapterResp struct {
@@ -88,12 +95,14 @@ type adapterLibrary struct {
 
 // tailBuffer keeps the last bytes written to it.
 type tailBuffer struct {
-	mu sync.Mutex
-	b  []byte
+	mu    sync.Mutex
+	b     []byte
+	total int64 // bytes ever written
 }
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
 	t.mu.Lock()
+	t.total += int64(len(p))
 	t.b = append(t.b, p...)
 	if len(t.b) > 16<<10 {
 		t.b = t.b[len(t.b)-16<<10:]
@@ -106,6 +115,25 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.b)
+}
+
+// mark is the count of bytes written so far, for since.
+func (t *tailBuffer) mark() int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.total
+}
+
+// since returns what was written after mark m (as much as is kept).
+func (t *tailBuffer) since(m int64) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := t.total - m
+	if n < 0 {
+		n = t.total // a restarted process: a new buffer
+	}
+	n = min(n, int64(len(t.b)))
+	return string(t.b[int64(len(t.b))-n:])
 }
 
 // start launches the process (once).
@@ -160,7 +188,7 @@ func (a *Adapter) read(out io.Reader) {
 		}
 	}
 	a.mu.Lock()
-	err := fmt.Errorf("adapter %s exited: %s", a.Name, lastLines(a.stderr.String(), 6))
+	err := fmt.Errorf("adapter %s exited: %s", a.Name, exitText(a.stderr.since(a.sessionMark.Load())))
 	for id, ch := range a.waiters {
 		ch <- adapterResp{ID: id, Error: err.Error()}
 		delete(a.waiters, id)
@@ -176,6 +204,27 @@ func (a *Adapter) read(out io.Reader) {
 	a.mu.Unlock()
 	p.Wait()
 }
+
+// exitText is what a dead adapter process said since the current session
+// began: the lines that name the error (a Node "TypeError: ...", a Go
+// "panic: ...", a Python "...Error: ...") and the last lines.
+func exitText(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	var out []string
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if errorLine.MatchString(t) && len(out) < 3 {
+			out = append(out, t)
+		}
+	}
+	tail := lastLines(s, 3)
+	if len(out) == 0 {
+		return tail
+	}
+	return strings.Join(out, " | ") + " | … | " + tail
+}
+
+var errorLine = regexp.MustCompile(`^(panic: |fatal error: |Uncaught |[A-Za-z.]*(Error|Exception)\b[:(])`)
 
 func lastLines(s string, n int) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
@@ -291,11 +340,20 @@ func (d *adapterDriver) Version() string { return d.lib.Version }
 func (d *adapterDriver) Protos() []int   { return d.lib.Protos }
 func (d *adapterDriver) API() string     { return d.lib.API }
 
+// serial is the lock of the adapter's process: sessions of its libraries
+// run one at a time.
+func (d *adapterDriver) serial() *sync.Mutex { return &d.a.sessions }
+
 // typed marks libraries in typed-wrapper mode (their connections use DoTyped).
 func (d *adapterDriver) typed() bool { return d.lib.Typed }
 
 func (d *adapterDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
 	id := "s" + strconv.FormatInt(d.a.nextSes.Add(1), 10)
+	d.a.mu.Lock()
+	if d.a.stderr != nil {
+		d.a.sessionMark.Store(d.a.stderr.mark())
+	}
+	d.a.mu.Unlock()
 	r, err := d.a.call(ctx, map[string]any{"op": "open", "session": id, "lib": d.lib.Name, "proto": proto, "addr": addr})
 	if err != nil {
 		return nil, err

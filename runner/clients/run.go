@@ -187,6 +187,12 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 		cancel()
 	}
 	sched.Run(ctx, len(items), opts.Jobs, func(i int) bool { return items[i].c.Exclusive }, func(i int) {
+		if sd, ok := items[i].d.(interface{ serial() *sync.Mutex }); ok {
+			// One session at a time per adapter process (see Adapter).
+			m := sd.serial()
+			m.Lock()
+			defer m.Unlock()
+		}
 		res := runItem(ctx, items[i], t, opts, lost)
 		mu.Lock()
 		rep.Results[i] = res
@@ -526,6 +532,12 @@ func (s *session) finish(sv *StepView, pc *pinned, ps *pendingStep, timeout time
 func (s *session) received(sv *StepView, pc *pinned, ps *pendingStep, hung bool) (exchange, bool) {
 	w := s.wanted(pc, ps.j, ps.args)
 	x, sent := s.proxy.claim(w)
+	for i := 0; !sent && !hung && i < 20; i++ {
+		// A library can return before the proxy has recorded its command
+		// (a reply it had buffered already): give the recording a moment.
+		time.Sleep(5 * time.Millisecond)
+		x, sent = s.proxy.claim(w)
+	}
 	if !sent {
 		w.byName = true
 		x, sent = s.proxy.claim(w)
@@ -612,6 +624,11 @@ func (s *session) probe(sv *StepView, pc *pinned, args [][]byte, x exchange, tim
 	}
 	sv.Canary = s.canaryCheck(pc, timeout)
 	switch {
+	case strings.HasPrefix(sv.Canary, processDied):
+		// The library's process died: its sessions are gone, and a
+		// canary cannot tell anything more.
+		sv.Verdict = max(sv.Verdict, Crash)
+		s.abandon("skipped: the library's process died at step " + sv.Step.Pos.String())
 	case strings.HasSuffix(sv.Canary, " hung"):
 		sv.Verdict = max(sv.Verdict, Hang) // stuck, not shifted
 	case sv.Canary != "ok":
@@ -655,6 +672,10 @@ func (s *session) abandon(why string) {
 	}
 }
 
+// processDied starts a canary outcome that is not the library's answer:
+// its adapter process died (or lost the session) before the canary ran.
+const processDied = "not run: the library's process died: "
+
 // canaryPrefix starts the token of every canary ECHO.
 const canaryPrefix = "respcheck-canary-"
 
@@ -679,6 +700,9 @@ func (s *session) canaryCheck(pc *pinned, timeout time.Duration) string {
 		}
 		if carriesToken(out.n, tok) {
 			return "ok"
+		}
+		if out.n.Type == "adapter" && out.n.Err != nil {
+			return processDied + out.n.Err.Message
 		}
 		return verb + " " + tok + " returned " + out.n.String()
 	case <-time.After(timeout):
