@@ -219,7 +219,7 @@ function typedIoredis(name, base) {
     version: l.version, protos: l.protos, typed: true,
     // The client list prints notes as "unavailable: ...".
     note: name + ' ' + l.version + ': typed DIGEST wrapper: ioredis ' + l.version + ' declares no digest() in ' +
-      'built/utils/RedisCommander.d.ts; DIGEST steps run through call()',
+      'built/utils/RedisCommander.d.ts; DIGEST steps are skipped in typed mode',
     async connect(addr, proto) {
       const conn = await l.connect(addr, proto);
       conn.typed = (args) => {

@@ -28,7 +28,7 @@ func TestClientMatrix(t *testing.T) {
 	}
 	srv := servers.ForTest(t, "redis-8.6.3")
 	out := filepath.Join(t.TempDir(), "matrix.md")
-	code, stdout, stderr := respcheck(t, "clients", "--addr", srv.Addr(), "--allow-destructive", "--run-id", "c11e7a1b",
+	code, stdout, stderr := respcheck(t, "clients", "--addr", srv.Addr(), "--allow-destructive", "--run-id", "c11e7a1b", "--jobs", "8", "--timeout", "2s",
 		"--format", "markdown", "-o", out, "../../testdata/clients/")
 	if code != exitOK && code != exitFindings {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
