@@ -150,3 +150,31 @@ func TestClientsAuthAndTLS(t *testing.T) {
 		}
 	})
 }
+
+// TestClientsServerDies checks that a server that dies during a client's
+// step is an error of the run (exit 3), not a verdict about the library.
+func TestClientsServerDies(t *testing.T) {
+	srv := servers.ForTest(t, "redis-7.0.15")
+	f := writeFile(t, "dies.yaml", `suite: dies
+cases:
+  - name: the server shuts down under the library
+    steps:
+      - {send: [PING], reply: "+PONG\r\n"}
+      - {send: [SHUTDOWN, NOSAVE], any: true}
+      - {send: [PING], reply: "+PONG\r\n"}
+`)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "clients.json")
+	code, stdout, stderr := respcheck(t, "clients", "--addr", srv.Addr(), "--allow-destructive", "--clients", "go-redis",
+		"--proto", "2", "--timeout", "2s", "--format", "json", "-o", out, f)
+	if code != exitServer || !strings.Contains(stdout+stderr, "stopped answering") {
+		t.Fatalf("exit %d (want %d, naming the server):\n%s%s", code, exitServer, stdout, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), `"verdict": "crash"`) || strings.Contains(string(b), `"verdict": "desync"`) || !strings.Contains(string(b), `"verdict": "error"`) {
+		t.Errorf("the library was blamed, or no error recorded:\n%s", b)
+	}
+}
