@@ -344,8 +344,9 @@ func (d *adapterDriver) API() string     { return d.lib.API }
 // run one at a time.
 func (d *adapterDriver) serial() *sync.Mutex { return &d.a.sessions }
 
-// typed marks libraries in typed-wrapper mode (their connections use DoTyped).
-func (d *adapterDriver) typed() bool { return d.lib.Typed }
+// isTyped marks libraries in typed-wrapper mode (their connections use
+// DoTyped).
+func (d *adapterDriver) isTyped() bool { return d.lib.Typed }
 
 func (d *adapterDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
 	id := "s" + strconv.FormatInt(d.a.nextSes.Add(1), 10)

@@ -209,7 +209,7 @@ cases:
       - send: [HELLO, "2"]
 `)
 	rep, err := Run(context.Background(), files, Options{Target: target.Config{Addr: srv.Addr()}, Protos: []int{2},
-		Drivers: []Driver{rueidisDriver{}, valkeyGoDriver{}, goRedisDriver{}}})
+		Drivers: []Driver{rueidisDriver, valkeyGoDriver, goRedisDriver}})
 	if err != nil {
 		t.Fatal(err)
 	}

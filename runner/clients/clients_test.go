@@ -14,14 +14,6 @@ import (
 	"github.com/respcheck/respcheck/runner/target"
 )
 
-func inCI() bool {
-	switch strings.ToLower(strings.TrimSpace(os.Getenv("CI"))) {
-	case "", "0", "false", "no":
-		return false
-	}
-	return true
-}
-
 func loadTestdata(t *testing.T, name string) []*cases.File {
 	t.Helper()
 	f, err := cases.LoadFile(filepath.Join("..", "..", "testdata", "clients", name))
@@ -42,7 +34,7 @@ func externalDrivers(t *testing.T, want ...string) []Driver {
 		sel, err := Select(ds, w)
 		if err != nil {
 			msg := "client " + w + " is not installed (run scripts/install-clients.sh): " + strings.Join(notes, "; ")
-			if inCI() {
+			if servers.InCI() {
 				t.Fatal("CI is set and " + msg)
 			}
 			t.Log("SKIPPING " + msg)
@@ -80,7 +72,7 @@ func stepView(t *testing.T, rep *Report, client, name string, line int) *StepVie
 func TestSeed000(t *testing.T) {
 	files := loadTestdata(t, "seed000.yaml")
 	ext := externalDrivers(t, "redis-py-4.3.4", "redis-py-6.4.0", "ioredis", "node-redis", "iovalkey", "valkey-glide")
-	drivers := append([]Driver{goRedisDriver{}, rueidisDriver{}, valkeyGoDriver{}}, ext...)
+	drivers := append([]Driver{goRedisDriver, rueidisDriver, valkeyGoDriver}, ext...)
 	for _, tc := range []struct {
 		server, name string
 		line         int
@@ -121,7 +113,7 @@ func TestSeed000(t *testing.T) {
 func TestGoClientsFaults(t *testing.T) {
 	srv := servers.ForTest(t, "redis-8.6.3")
 	files := loadTestdata(t, "faults.yaml")
-	drivers := append(GoDrivers(), goRedisTypedDriver{})
+	drivers := append(GoDrivers(), goRedisTypedDriver)
 	rep, err := Run(context.Background(), files, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: drivers, Jobs: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -178,7 +170,7 @@ func TestNodeIntegers(t *testing.T) {
 func TestProxySplit(t *testing.T) {
 	srv := servers.ForTest(t, "redis-8.6.3")
 	rep, err := Run(context.Background(), loadTestdata(t, "seed000.yaml"), Options{Target: target.Config{Addr: srv.Addr()},
-		Drivers: []Driver{goRedisDriver{}, rueidisDriver{}, redigoDriver{}, radixDriver{}},
+		Drivers: []Driver{goRedisDriver, rueidisDriver, redigoDriver, radixDriver},
 		Fault:   Fault{Split: []int{1, 3, 5}, Delay: 5e6}, Jobs: 2})
 	if err != nil {
 		t.Fatal(err)

@@ -54,7 +54,7 @@ func ClientName(d Driver, proto int) string { return fmt.Sprintf("%s/resp%d", d.
 
 // GoDrivers returns the built-in Go drivers.
 func GoDrivers() []Driver {
-	return []Driver{goRedisDriver{}, rueidisDriver{}, valkeyGoDriver{}, redigoDriver{}, radixDriver{}}
+	return []Driver{goRedisDriver, rueidisDriver, valkeyGoDriver, redigoDriver, radixDriver}
 }
 
 // Select filters drivers by a comma-separated list of library names (a name

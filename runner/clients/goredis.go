@@ -7,7 +7,6 @@ import (
 	"math/big"
 	"runtime/debug"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -15,50 +14,25 @@ import (
 
 // goRedisDriver drives github.com/redis/go-redis/v9 through Client.Conn()
 // and Conn.Do, in RESP2 and RESP3 (Options.Protocol).
-type goRedisDriver struct{}
+var goRedisDriver = &goLibrary{name: "go-redis", module: "github.com/redis/go-redis/v9", protos: []int{2, 3},
+	api: "Conn.Do(ctx, args...) on a pinned Client.Conn()",
+	open: func(ctx context.Context, addr string, proto int) (Session, error) {
+		return goRedisSession(addr, proto, func(c *redis.Conn) Conn { return &goRedisConn{c} }), nil
+	}}
 
-func (goRedisDriver) Library() string { return "go-redis" }
-func (goRedisDriver) Version() string { return moduleVersion("github.com/redis/go-redis/v9") }
-func (goRedisDriver) Protos() []int   { return []int{2, 3} }
-func (goRedisDriver) API() string     { return "Conn.Do(ctx, args...) on a pinned Client.Conn()" }
-
-func (goRedisDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
+// goRedisSession pins one Client.Conn() per case connection of a client
+// with one attempt per command (a retry would send the command twice).
+func goRedisSession(addr string, proto int, wrap func(*redis.Conn) Conn) Session {
 	rdb := redis.NewClient(&redis.Options{
 		Addr: addr, Protocol: proto,
-		// One attempt per command: a retry would send the command twice.
 		MaxRetries:   -1,
 		DialTimeout:  5 * time.Second,
 		ReadTimeout:  time.Minute, // respcheck enforces the step deadline itself
 		WriteTimeout: time.Minute,
 		PoolSize:     32,
 	})
-	return &goRedisSession{rdb: rdb, conns: map[string]*goRedisConn{}}, nil
-}
-
-type goRedisSession struct {
-	rdb   *redis.Client
-	mu    sync.Mutex
-	conns map[string]*goRedisConn
-}
-
-func (s *goRedisSession) Conn(ctx context.Context, name string) (Conn, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if c, ok := s.conns[name]; ok {
-		return c, nil
-	}
-	c := &goRedisConn{c: s.rdb.Conn()}
-	s.conns[name] = c
-	return c, nil
-}
-
-func (s *goRedisSession) Close() error {
-	s.mu.Lock()
-	for _, c := range s.conns {
-		c.c.Close()
-	}
-	s.mu.Unlock()
-	return s.rdb.Close()
+	return newPinnedSession(func(context.Context) (*redis.Conn, error) { return rdb.Conn(), nil },
+		wrap, func(c *redis.Conn) { c.Close() }, rdb.Close)
 }
 
 type goRedisConn struct{ c *redis.Conn }

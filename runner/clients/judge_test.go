@@ -95,7 +95,7 @@ func TestJudge(t *testing.T) {
 }
 
 func TestSelect(t *testing.T) {
-	ds := append(GoDrivers(), goRedisTypedDriver{})
+	ds := append(GoDrivers(), goRedisTypedDriver)
 	got, err := Select(ds, "go-redis,go-redis-typed")
 	if err != nil || len(got) != 2 {
 		t.Fatalf("Select: %v %v", got, err)

@@ -3,7 +3,6 @@ package clients
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/gomodule/redigo/redis"
@@ -11,45 +10,16 @@ import (
 
 // redigoDriver drives github.com/gomodule/redigo: one redis.Conn per case
 // connection, Conn.Do; RESP2 only.
-type redigoDriver struct{}
-
-func (redigoDriver) Library() string { return "redigo" }
-func (redigoDriver) Version() string { return moduleVersion("github.com/gomodule/redigo") }
-func (redigoDriver) Protos() []int   { return []int{2} }
-func (redigoDriver) API() string     { return "redis.Conn.Do(command, args...)" }
-
-func (redigoDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
-	return &redigoSession{addr: addr, conns: map[string]redis.Conn{}}, nil
-}
-
-type redigoSession struct {
-	addr  string
-	mu    sync.Mutex
-	conns map[string]redis.Conn
-}
-
-func (s *redigoSession) Conn(ctx context.Context, name string) (Conn, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if c, ok := s.conns[name]; ok {
-		return redigoConn{c}, nil
-	}
-	c, err := redis.DialContext(ctx, "tcp", s.addr, redis.DialConnectTimeout(5*time.Second))
-	if err != nil {
-		return nil, err
-	}
-	s.conns[name] = c
-	return redigoConn{c}, nil
-}
-
-func (s *redigoSession) Close() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, c := range s.conns {
-		c.Close()
-	}
-	return nil
-}
+var redigoDriver = &goLibrary{name: "redigo", module: "github.com/gomodule/redigo", protos: []int{2},
+	api: "redis.Conn.Do(command, args...)",
+	open: func(ctx context.Context, addr string, proto int) (Session, error) {
+		return newPinnedSession(
+			func(ctx context.Context) (redis.Conn, error) {
+				return redis.DialContext(ctx, "tcp", addr, redis.DialConnectTimeout(5*time.Second))
+			},
+			func(c redis.Conn) Conn { return redigoConn{c} },
+			func(c redis.Conn) { c.Close() }, nil), nil
+	}}
 
 type redigoConn struct{ c redis.Conn }
 

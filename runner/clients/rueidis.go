@@ -11,24 +11,19 @@ import (
 
 // rueidisDriver drives github.com/redis/rueidis through Client.Dedicate()
 // and Arbitrary commands; RESP3 by default, AlwaysRESP2 for RESP2.
-type rueidisDriver struct{}
-
-func (rueidisDriver) Library() string { return "rueidis" }
-func (rueidisDriver) Version() string { return moduleVersion("github.com/redis/rueidis") }
-func (rueidisDriver) Protos() []int   { return []int{2, 3} }
-func (rueidisDriver) API() string     { return "DedicatedClient.Do(ctx, B().Arbitrary(args...).Build())" }
-
-func (rueidisDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
-	c, err := rueidis.NewClient(rueidis.ClientOption{
-		InitAddress: []string{addr}, DisableCache: true, AlwaysRESP2: proto == 2,
-		DisableRetry: true, ForceSingleClient: true,
-		ConnWriteTimeout: time.Minute, Dialer: net.Dialer{Timeout: 5 * time.Second},
-	})
-	if err != nil {
-		return nil, err
-	}
-	return newDedicatedSession(c.Dedicate, c.Close, rueidisDo), nil
-}
+var rueidisDriver = &goLibrary{name: "rueidis", module: "github.com/redis/rueidis", protos: []int{2, 3},
+	api: "DedicatedClient.Do(ctx, B().Arbitrary(args...).Build())",
+	open: func(ctx context.Context, addr string, proto int) (Session, error) {
+		c, err := rueidis.NewClient(rueidis.ClientOption{
+			InitAddress: []string{addr}, DisableCache: true, AlwaysRESP2: proto == 2,
+			DisableRetry: true, ForceSingleClient: true,
+			ConnWriteTimeout: time.Minute, Dialer: net.Dialer{Timeout: 5 * time.Second},
+		})
+		if err != nil {
+			return nil, err
+		}
+		return dedicatedSession(c.Dedicate, c.Close, rueidisDo), nil
+	}}
 
 func rueidisDo(ctx context.Context, dc rueidis.DedicatedClient, args [][]byte) Native {
 	r := dc.Do(ctx, dc.B().Arbitrary(strArgs(args)...).Build())

@@ -478,8 +478,8 @@ func (s *session) step(st *cases.Step) (*StepView, string) {
 }
 
 func isTyped(d Driver) bool {
-	t, ok := d.(interface{ typed() bool })
-	return ok && t.typed()
+	t, ok := d.(interface{ isTyped() bool })
+	return ok && t.isTyped()
 }
 
 // finish waits for a call, finds the bytes the library received and judges.

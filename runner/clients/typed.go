@@ -15,35 +15,12 @@ import (
 // GET, DIGEST, DEL, INCR, ZSCORE) go through the wrapper; the proxy checks
 // what the wrapper sent and Judge what it returned. Other steps are skipped
 // (no silent fallback to Do).
-type goRedisTypedDriver struct{ goRedisDriver }
-
-func (goRedisTypedDriver) Library() string { return "go-redis-typed" }
-
-// typed marks drivers whose connections should use DoTyped.
-func (goRedisTypedDriver) typed() bool { return true }
-
-// API names the typed wrappers (the generic call is never used).
-func (goRedisTypedDriver) API() string {
-	return "typed wrappers (Get, Del, Incr, ZScore, Digest, SetArgs, SetIFEQGet)"
-}
-
-func (d goRedisTypedDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
-	s, err := d.goRedisDriver.Open(ctx, addr, proto)
-	if err != nil {
-		return nil, err
-	}
-	return &goRedisTypedSession{s.(*goRedisSession)}, nil
-}
-
-type goRedisTypedSession struct{ *goRedisSession }
-
-func (s *goRedisTypedSession) Conn(ctx context.Context, name string) (Conn, error) {
-	c, err := s.goRedisSession.Conn(ctx, name)
-	if err != nil {
-		return nil, err
-	}
-	return goRedisTypedConn{c.(*goRedisConn)}, nil
-}
+var goRedisTypedDriver = &goLibrary{name: "go-redis-typed", module: "github.com/redis/go-redis/v9", protos: []int{2, 3},
+	api:   "typed wrappers (Get, Del, Incr, ZScore, Digest, SetArgs, SetIFEQGet)",
+	typed: true,
+	open: func(ctx context.Context, addr string, proto int) (Session, error) {
+		return goRedisSession(addr, proto, func(c *redis.Conn) Conn { return goRedisTypedConn{&goRedisConn{c}} }), nil
+	}}
 
 type goRedisTypedConn struct{ *goRedisConn }
 

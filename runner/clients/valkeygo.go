@@ -12,24 +12,19 @@ import (
 // valkeyGoDriver drives github.com/valkey-io/valkey-go (a fork of rueidis)
 // through Client.Dedicate() and Arbitrary commands; RESP3 by default,
 // AlwaysRESP2 for RESP2.
-type valkeyGoDriver struct{}
-
-func (valkeyGoDriver) Library() string { return "valkey-go" }
-func (valkeyGoDriver) Version() string { return moduleVersion("github.com/valkey-io/valkey-go") }
-func (valkeyGoDriver) Protos() []int   { return []int{2, 3} }
-func (valkeyGoDriver) API() string     { return "DedicatedClient.Do(ctx, B().Arbitrary(args...).Build())" }
-
-func (valkeyGoDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
-	c, err := valkey.NewClient(valkey.ClientOption{
-		InitAddress: []string{addr}, DisableCache: true, AlwaysRESP2: proto == 2,
-		DisableRetry: true, ForceSingleClient: true,
-		ConnWriteTimeout: time.Minute, Dialer: net.Dialer{Timeout: 5 * time.Second},
-	})
-	if err != nil {
-		return nil, err
-	}
-	return newDedicatedSession(c.Dedicate, c.Close, valkeyGoDo), nil
-}
+var valkeyGoDriver = &goLibrary{name: "valkey-go", module: "github.com/valkey-io/valkey-go", protos: []int{2, 3},
+	api: "DedicatedClient.Do(ctx, B().Arbitrary(args...).Build())",
+	open: func(ctx context.Context, addr string, proto int) (Session, error) {
+		c, err := valkey.NewClient(valkey.ClientOption{
+			InitAddress: []string{addr}, DisableCache: true, AlwaysRESP2: proto == 2,
+			DisableRetry: true, ForceSingleClient: true,
+			ConnWriteTimeout: time.Minute, Dialer: net.Dialer{Timeout: 5 * time.Second},
+		})
+		if err != nil {
+			return nil, err
+		}
+		return dedicatedSession(c.Dedicate, c.Close, valkeyGoDo), nil
+	}}
 
 func valkeyGoDo(ctx context.Context, dc valkey.DedicatedClient, args [][]byte) Native {
 	r := dc.Do(ctx, dc.B().Arbitrary(strArgs(args)...).Build())

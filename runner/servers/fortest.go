@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// inCI reports whether the CI environment variable is set to something
-// other than "", "0" or "false".
-func inCI() bool {
+// InCI reports whether the CI environment variable is set to something
+// other than "", "0", "false" or "no": tests then fail where a build or a
+// client is missing instead of skipping.
+func InCI() bool {
 	switch strings.ToLower(strings.TrimSpace(os.Getenv("CI"))) {
 	case "", "0", "false", "no":
 		return false
@@ -24,7 +25,7 @@ func requireBuild(t testing.TB, name string) Build {
 	if err == nil {
 		return b
 	}
-	if inCI() {
+	if InCI() {
 		t.Fatalf("CI is set and a required server build is missing: %v", err)
 	}
 	t.Skipf("skipped: %v", err)

@@ -1,0 +1,99 @@
+package clients
+
+import (
+	"context"
+	"sync"
+)
+
+// goLibrary is one built-in Go driver: a table entry naming the library,
+// its module (for its version), protocols and API, and how a session dials
+// its pinned connections. Each library's file holds only its entry and its
+// Conn.
+type goLibrary struct {
+	name, module, api string
+	protos            []int
+	// typed marks typed-wrapper mode (connections are Wrappers).
+	typed bool
+	open  func(ctx context.Context, addr string, proto int) (Session, error)
+}
+
+func (l *goLibrary) Library() string { return l.name }
+func (l *goLibrary) Version() string { return moduleVersion(l.module) }
+func (l *goLibrary) Protos() []int   { return l.protos }
+func (l *goLibrary) API() string     { return l.api }
+func (l *goLibrary) isTyped() bool   { return l.typed }
+
+func (l *goLibrary) Open(ctx context.Context, addr string, proto int) (Session, error) {
+	return l.open(ctx, addr, proto)
+}
+
+// pinnedSession is the session of every Go driver: one library connection
+// per case connection, opened on first use and kept for the case. C is the
+// library's connection type.
+type pinnedSession[C any] struct {
+	dial        func(ctx context.Context) (C, error)
+	wrap        func(C) Conn
+	closeConn   func(C)
+	closeClient func() error // may be nil
+
+	mu    sync.Mutex
+	conns map[string]C
+}
+
+func newPinnedSession[C any](dial func(context.Context) (C, error), wrap func(C) Conn, closeConn func(C),
+	closeClient func() error) *pinnedSession[C] {
+	return &pinnedSession[C]{dial: dial, wrap: wrap, closeConn: closeConn, closeClient: closeClient, conns: map[string]C{}}
+}
+
+func (s *pinnedSession[C]) Conn(ctx context.Context, name string) (Conn, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c, ok := s.conns[name]; ok {
+		return s.wrap(c), nil
+	}
+	c, err := s.dial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.conns[name] = c
+	return s.wrap(c), nil
+}
+
+func (s *pinnedSession[C]) Close() error {
+	s.mu.Lock()
+	for _, c := range s.conns {
+		s.closeConn(c)
+	}
+	s.mu.Unlock()
+	if s.closeClient != nil {
+		return s.closeClient()
+	}
+	return nil
+}
+
+// dedicated is a rueidis or valkey-go DedicatedClient with its release
+// function (valkey-go is a fork of rueidis and shares its design: one
+// Client per case, one Client.Dedicate() per case connection).
+type dedicated[D any] struct {
+	dc     D
+	cancel func()
+}
+
+// dedicatedSession is the pinned session of rueidis and valkey-go.
+func dedicatedSession[D any](dedicate func() (D, func()), closeClient func(), do func(context.Context, D, [][]byte) Native) Session {
+	return newPinnedSession(
+		func(context.Context) (dedicated[D], error) {
+			dc, cancel := dedicate()
+			return dedicated[D]{dc, cancel}, nil
+		},
+		func(d dedicated[D]) Conn {
+			return funcConn(func(ctx context.Context, args [][]byte) Native { return do(ctx, d.dc, args) })
+		},
+		func(d dedicated[D]) { d.cancel() },
+		func() error { closeClient(); return nil })
+}
+
+// funcConn is a Conn made of its Do.
+type funcConn func(ctx context.Context, args [][]byte) Native
+
+func (f funcConn) Do(ctx context.Context, args [][]byte) Native { return f(ctx, args) }
