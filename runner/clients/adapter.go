@@ -425,10 +425,10 @@ func adapterValue(r adapterResp, err error) Native {
 	return *r.Value
 }
 
-// AdaptersDir finds the adapters directory: dir if given, else
+// adaptersDir finds the adapters directory: dir if given, else
 // $RESPCHECK_ADAPTERS, else ./adapters, else adapters next to the
 // directories above the working directory (for go test).
-func AdaptersDir(dir string) string {
+func adaptersDir(dir string) string {
 	if dir != "" {
 		return dir
 	}
@@ -446,8 +446,8 @@ func AdaptersDir(dir string) string {
 	}
 }
 
-// ClientsCache is the cache of scripts/install-clients.sh.
-func ClientsCache() string {
+// clientsCache is the cache of scripts/install-clients.sh.
+func clientsCache() string {
 	if c := os.Getenv("RESPCHECK_CACHE"); c != "" {
 		return filepath.Join(c, "clients")
 	}
@@ -455,18 +455,18 @@ func ClientsCache() string {
 	return filepath.Join(home, ".cache", "respcheck", "clients")
 }
 
-// Python is the interpreter the Python adapter runs with: Debian's, which
+// pythonBin is the interpreter the Python adapter runs with: Debian's, which
 // sees Debian's python3-redis.
-const Python = "/usr/bin/python3.11"
+const pythonBin = "/usr/bin/python3.11"
 
-// PyRedisSid is the redis-py version unpacked from Debian sid by
+// pyRedisSid is the redis-py version unpacked from Debian sid by
 // scripts/install-clients.sh.
-const PyRedisSid = "6.4.0"
+const pyRedisSid = "6.4.0"
 
-// ExternalAdapters returns the adapters whose runtimes and packages are
+// externalAdapters returns the adapters whose runtimes and packages are
 // installed, and notes about those that are not.
-func ExternalAdapters(dir string) ([]*Adapter, []string) {
-	dir = AdaptersDir(dir)
+func externalAdapters(dir string) ([]*Adapter, []string) {
+	dir = adaptersDir(dir)
 	var as []*Adapter
 	var notes []string
 	node := filepath.Join(dir, "node")
@@ -483,16 +483,16 @@ func ExternalAdapters(dir string) ([]*Adapter, []string) {
 		}
 	}
 	py := filepath.Join(dir, "python", "adapter.py")
-	if _, err := os.Stat(Python); err != nil {
-		notes = append(notes, "python adapter: "+Python+" missing")
+	if _, err := os.Stat(pythonBin); err != nil {
+		notes = append(notes, "python adapter: "+pythonBin+" missing")
 		return as, notes
 	}
-	as = append(as, &Adapter{Name: "redis-py (system)", Cmd: []string{Python, "-I", py}})
-	sid := filepath.Join(ClientsCache(), "python", "redis-"+PyRedisSid, "usr", "lib", "python3", "dist-packages")
+	as = append(as, &Adapter{Name: "redis-py (system)", Cmd: []string{pythonBin, "-I", py}})
+	sid := filepath.Join(clientsCache(), "python", "redis-"+pyRedisSid, "usr", "lib", "python3", "dist-packages")
 	if _, err := os.Stat(filepath.Join(sid, "redis")); err != nil {
-		notes = append(notes, "redis-py "+PyRedisSid+": "+sid+" missing (run scripts/install-clients.sh)")
+		notes = append(notes, "redis-py "+pyRedisSid+": "+sid+" missing (run scripts/install-clients.sh)")
 	} else {
-		as = append(as, &Adapter{Name: "redis-py " + PyRedisSid, Cmd: []string{Python, py},
+		as = append(as, &Adapter{Name: "redis-py " + pyRedisSid, Cmd: []string{pythonBin, py},
 			Env: []string{"PYTHONPATH=" + sid, "PYTHONNOUSERSITE=1"}})
 	}
 	return as, notes
@@ -503,7 +503,7 @@ func ExternalAdapters(dir string) ([]*Adapter, []string) {
 // about those that do not.
 func Available(adaptersDir string) ([]Driver, []string) {
 	var ds []Driver
-	as, notes := ExternalAdapters(adaptersDir)
+	as, notes := externalAdapters(adaptersDir)
 	if exe, err := os.Executable(); err == nil {
 		// The Go libraries run in adapter processes too: a panic in a
 		// library's own goroutine cannot be recovered in-process.

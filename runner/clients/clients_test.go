@@ -113,7 +113,7 @@ func TestSeed000(t *testing.T) {
 func TestGoClientsFaults(t *testing.T) {
 	srv := servers.ForTest(t, "redis-8.6.3")
 	files := loadTestdata(t, "faults.yaml")
-	drivers := append(GoDrivers(), goRedisTypedDriver)
+	drivers := append(goDrivers(), goRedisTypedDriver)
 	rep, err := Run(context.Background(), files, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: drivers, Jobs: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -196,12 +196,12 @@ func TestProxySplit(t *testing.T) {
 func TestPubSubRunsThrough(t *testing.T) {
 	srv := servers.ForTest(t, "redis-8.6.3")
 	files := loadTestdata(t, "pubsub.yaml")
-	rep, err := Run(context.Background(), files, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: GoDrivers(), Jobs: 2})
+	rep, err := Run(context.Background(), files, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: goDrivers(), Jobs: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := 0
-	for _, d := range GoDrivers() {
+	for _, d := range goDrivers() {
 		want += len(d.Protos()) * len(files[0].Cases)
 	}
 	if len(rep.Results) != want {

@@ -77,9 +77,9 @@ func newContract(lib string, notes []string, extra map[resp.Kind]map[string]Verd
 	return c
 }
 
-// Contracts are the decoding contracts of the known libraries, by library
+// contracts are the decoding contracts of the known libraries, by library
 // name (the part of a client name before "/").
-var Contracts = map[string]*Contract{
+var contracts = map[string]*Contract{
 	"go-redis": newContract("go-redis", []string{
 		"blob and simple strings are string; integers int64; RESP3 doubles float64; big numbers *big.Int;",
 		"nil replies are nil with the redis.Nil error; arrays []interface{}; maps map[interface{}]interface{}",
@@ -211,12 +211,12 @@ func (j *judger) convert(v *resp.Value, n *Native, path string) (Verdict, bool) 
 	return 0, false
 }
 
-// ContractFor returns the contract of the library of a client name such as
+// contractFor returns the contract of the library of a client name such as
 // "redis-py-4.3.4/resp2"; unknown libraries get the base contract.
-func ContractFor(client string) *Contract {
+func contractFor(client string) *Contract {
 	lib, _, _ := strings.Cut(client, "/")
 	for l := lib; l != ""; {
-		if c, ok := Contracts[l]; ok {
+		if c, ok := contracts[l]; ok {
 			return c
 		}
 		i := strings.LastIndexByte(l, '-')

@@ -4,7 +4,7 @@
 //
 // # How
 //
-// Every client connects through a recording Proxy (one listener per client
+// Every client connects through a recording proxy (one listener per client
 // session) that frames each server→client byte with resp.Reader and each
 // client→server command, so a decoded value is judged against the reply the
 // client itself got, not against a separate run. Handshake traffic the

@@ -52,8 +52,8 @@ type Wrapper interface {
 // ClientName is "library/respN".
 func ClientName(d Driver, proto int) string { return fmt.Sprintf("%s/resp%d", d.Library(), proto) }
 
-// GoDrivers returns the built-in Go drivers.
-func GoDrivers() []Driver {
+// goDrivers returns the built-in Go drivers.
+func goDrivers() []Driver {
 	return []Driver{goRedisDriver, rueidisDriver, valkeyGoDriver, redigoDriver, radixDriver}
 }
 

@@ -20,7 +20,7 @@ import (
 const GoAdapterEnv = "RESPCHECK_GO_ADAPTER"
 
 // goLibraries are the built-in Go drivers, served by the Go adapter.
-func goLibraries() []Driver { return append(GoDrivers(), goRedisTypedDriver) }
+func goLibraries() []Driver { return append(goDrivers(), goRedisTypedDriver) }
 
 // GoAdapters returns one Adapter process per built-in Go library, each
 // running the executable exe (respcheck itself) with GoAdapterEnv=1. A

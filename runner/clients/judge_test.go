@@ -87,7 +87,7 @@ func TestJudge(t *testing.T) {
 		{"radix/resp2", "$0\r\n\r\n", goNative([]byte{}), Match},
 	} {
 		v := parse(t, tc.reply)
-		got, notes := ContractFor(tc.client).Judge(v, tc.n)
+		got, notes := contractFor(tc.client).Judge(v, tc.n)
 		if got != tc.want {
 			t.Errorf("%s %q as %s: %s, want %s (%v)", tc.client, tc.reply, tc.n, got, tc.want, notes)
 		}
@@ -95,7 +95,7 @@ func TestJudge(t *testing.T) {
 }
 
 func TestSelect(t *testing.T) {
-	ds := append(GoDrivers(), goRedisTypedDriver)
+	ds := append(goDrivers(), goRedisTypedDriver)
 	got, err := Select(ds, "go-redis,go-redis-typed")
 	if err != nil || len(got) != 2 {
 		t.Fatalf("Select: %v %v", got, err)

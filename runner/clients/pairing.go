@@ -144,7 +144,7 @@ func pairEvents(events []Event) map[int]*pairing {
 }
 
 // state is the connection's state after the frames recorded so far.
-func (t *Tap) state() connState {
+func (t *proxyConn) state() connState {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	_, st := pairState(t.events)

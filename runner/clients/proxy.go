@@ -69,23 +69,23 @@ type Fault struct {
 	ExtraReply []byte
 }
 
-// Proxy is a recording TCP proxy between client libraries and a server.
-// Every accepted connection gets a Tap holding what crossed it.
-type Proxy struct {
+// proxy is a recording TCP proxy between client libraries and a server.
+// Every accepted connection gets a proxyConn holding what crossed it.
+type proxy struct {
 	ln       net.Listener
 	upstream target.Config
 	fault    Fault
 
 	mu   sync.Mutex
-	taps []*Tap
+	taps []*proxyConn
 	wg   sync.WaitGroup
 	done bool
 	// seq is the number of events recorded so far on every connection.
 	seq atomic.Uint64
 }
 
-// Tap is one proxied connection and its recording.
-type Tap struct {
+// proxyConn is one proxied connection and its recording.
+type proxyConn struct {
 	// ID numbers the proxy's connections from 1 in accept order.
 	ID     int
 	seq    *atomic.Uint64 // the proxy's event counter
@@ -100,12 +100,12 @@ type Tap struct {
 	injected bool
 }
 
-// NewProxy listens on 127.0.0.1 with a free port and forwards every
+// newProxy listens on 127.0.0.1 with a free port and forwards every
 // connection to upstream, opened with upstream's TLS, AUTH and SELECT
 // (target.Config.Dial in RESP2) before the client's first byte is
 // forwarded: the handshake with the server is the proxy's, the client's own
 // handshake (HELLO 3, CLIENT SETINFO) goes through as sent.
-func NewProxy(upstream target.Config, fault Fault) (*Proxy, error) {
+func newProxy(upstream target.Config, fault Fault) (*proxy, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -113,28 +113,28 @@ func NewProxy(upstream target.Config, fault Fault) (*Proxy, error) {
 	if fault.Delay <= 0 {
 		fault.Delay = 20 * time.Millisecond
 	}
-	p := &Proxy{ln: ln, upstream: upstream, fault: fault}
+	p := &proxy{ln: ln, upstream: upstream, fault: fault}
 	p.wg.Add(1)
 	go p.accept()
 	return p, nil
 }
 
 // Addr is the proxy's host:port, for the clients.
-func (p *Proxy) Addr() string { return p.ln.Addr().String() }
+func (p *proxy) Addr() string { return p.ln.Addr().String() }
 
 // Taps returns the connections accepted so far.
-func (p *Proxy) Taps() []*Tap {
+func (p *proxy) Taps() []*proxyConn {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return append([]*Tap(nil), p.taps...)
+	return append([]*proxyConn(nil), p.taps...)
 }
 
 // Close stops listening, closes every connection and waits for the
 // forwarding goroutines.
-func (p *Proxy) Close() error {
+func (p *proxy) Close() error {
 	p.mu.Lock()
 	p.done = true
-	taps := append([]*Tap(nil), p.taps...)
+	taps := append([]*proxyConn(nil), p.taps...)
 	p.mu.Unlock()
 	err := p.ln.Close()
 	for _, t := range taps {
@@ -144,7 +144,7 @@ func (p *Proxy) Close() error {
 	return err
 }
 
-func (p *Proxy) accept() {
+func (p *proxy) accept() {
 	defer p.wg.Done()
 	for {
 		c, err := p.ln.Accept()
@@ -164,7 +164,7 @@ func (p *Proxy) accept() {
 			s.Close()
 			return
 		}
-		t := &Tap{ID: len(p.taps) + 1, seq: &p.seq, client: c, server: s, claimed: map[int]bool{}}
+		t := &proxyConn{ID: len(p.taps) + 1, seq: &p.seq, client: c, server: s, claimed: map[int]bool{}}
 		p.taps = append(p.taps, t)
 		p.wg.Add(2)
 		p.mu.Unlock()
@@ -175,7 +175,7 @@ func (p *Proxy) accept() {
 
 // Close closes both sides of the connection (used after a hang, to unblock
 // the library).
-func (t *Tap) Close() {
+func (t *proxyConn) Close() {
 	t.mu.Lock()
 	t.closed = true
 	t.mu.Unlock()
@@ -184,7 +184,7 @@ func (t *Tap) Close() {
 }
 
 // Events returns a copy of the recording.
-func (t *Tap) Events() []Event {
+func (t *proxyConn) Events() []Event {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return append([]Event(nil), t.events...)
@@ -192,9 +192,9 @@ func (t *Tap) Events() []Event {
 
 // Seq is the number of events the proxy has recorded so far: an event
 // recorded later has a greater seq.
-func (p *Proxy) Seq() uint64 { return p.seq.Load() }
+func (p *proxy) Seq() uint64 { return p.seq.Load() }
 
-func (t *Tap) record(e Event) {
+func (t *proxyConn) record(e Event) {
 	t.mu.Lock()
 	e.seq = t.seq.Add(1)
 	t.events = append(t.events, e)
@@ -204,7 +204,7 @@ func (t *Tap) record(e Event) {
 // pump copies src to dst, framing and recording what passes. Frames are
 // forwarded once complete (so the recording always precedes delivery);
 // after bytes that are not RESP, the rest is forwarded as it comes.
-func (t *Tap) pump(src, dst net.Conn, dir Dir, f Fault) {
+func (t *proxyConn) pump(src, dst net.Conn, dir Dir, f Fault) {
 	defer dst.Close()
 	defer src.Close()
 	buf := make([]byte, 0, 64<<10)
@@ -257,7 +257,7 @@ func (t *Tap) pump(src, dst net.Conn, dir Dir, f Fault) {
 // extraAfter returns the frame to inject after the reply just recorded, or
 // nil: the first reply to a command named f.ExtraAfter on this connection.
 // The injected frame is recorded too.
-func (t *Tap) extraAfter(f Fault) []byte {
+func (t *proxyConn) extraAfter(f Fault) []byte {
 	if f.ExtraAfter == "" || t.injected {
 		return nil
 	}
@@ -306,7 +306,7 @@ func writeSplit(dst net.Conn, frame []byte, f Fault) error {
 
 // exchange is a command a client sent and what the server answered it.
 type exchange struct {
-	tap     *Tap
+	tap     *proxyConn
 	cmd     int // index of the command event
 	reply   *resp.Value
 	pushes  []resp.Value // pushes that arrived between the command and the reply
@@ -332,8 +332,8 @@ type wanted struct {
 	// connections' commands. Connections are searched in this order: own,
 	// then any other that is not foreign, then foreign ones (a library
 	// that multiplexes two pinned connections over one).
-	own     *Tap
-	foreign func(*Tap) bool
+	own     *proxyConn
+	foreign func(*proxyConn) bool
 }
 
 func (w wanted) matches(v resp.Value) bool {
@@ -358,8 +358,8 @@ func (w wanted) matches(v resp.Value) bool {
 // match is the call's: a handshake the library sends on a connection it
 // dials for the call precedes the call's command, and a library that sends
 // a command again decodes the last reply.
-func (p *Proxy) claim(w wanted) (exchange, bool) {
-	var best *Tap
+func (p *proxy) claim(w wanted) (exchange, bool) {
+	var best *proxyConn
 	bestRank, bestFirst, bestIdx := 0, uint64(0), -1
 	for _, t := range p.Taps() {
 		rank := 1
@@ -398,7 +398,7 @@ func (p *Proxy) claim(w wanted) (exchange, bool) {
 
 // replyOf re-reads the reply of a claimed exchange (after waiting), as
 // pairEvents pairs the connection's frames.
-func (p *Proxy) replyOf(x exchange) exchange {
+func (p *proxy) replyOf(x exchange) exchange {
 	t := x.tap
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -168,7 +168,7 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 				continue
 			}
 			rep.Clients = append(rep.Clients, ClientInfo{Name: ClientName(d, p), Library: d.Library(),
-				Version: d.Version(), Proto: p, API: d.API(), Contract: ContractFor(ClientName(d, p)).Notes})
+				Version: d.Version(), Proto: p, API: d.API(), Contract: contractFor(ClientName(d, p)).Notes})
 			for _, c := range runner.Select(files, opts.Run, nil) {
 				items = append(items, item{d, p, c})
 			}
@@ -280,7 +280,7 @@ type pinned struct {
 	last     *job // the job queued last
 	// tap is the proxied connection this connection's commands were last
 	// seen on (nil before the first).
-	tap *Tap
+	tap *proxyConn
 }
 
 type pendingStep struct {
@@ -295,11 +295,11 @@ type session struct {
 	lost    func(why string) // ends the run: the server stopped answering
 	opts    Options
 	client  string
-	proxy   *Proxy
+	proxy   *proxy
 	sess    Session
 	env     *cases.Env
 	conns   map[string]*pinned
-	owner   map[*Tap]*pinned // each proxied connection's case connection (see bind)
+	owner   map[*proxyConn]*pinned // each proxied connection's case connection (see bind)
 	dead    string
 	canary  atomic.Int64
 	ctx     context.Context
@@ -319,13 +319,13 @@ func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost 
 		res.Reason = why
 		return res
 	}
-	p, err := NewProxy(opts.Target, opts.Fault)
+	p, err := newProxy(opts.Target, opts.Fault)
 	if err != nil {
 		res.Verdict, res.Reason = Crash, "proxy: "+err.Error()
 		return res
 	}
-	s := &session{it: it, opts: opts, client: client, proxy: p, t: t, lost: lost, conns: map[string]*pinned{}, owner: map[*Tap]*pinned{}, ctx: ctx,
-		contr: ContractFor(client), typedOK: isTyped(it.d),
+	s := &session{it: it, opts: opts, client: client, proxy: p, t: t, lost: lost, conns: map[string]*pinned{}, owner: map[*proxyConn]*pinned{}, ctx: ctx,
+		contr: contractFor(client), typedOK: isTyped(it.d),
 		env: &cases.Env{KeyPrefix: cases.KeyPrefix(opts.RunID + " clients " + client + " " + it.c.ID()),
 			Captures: map[string][]byte{}}}
 	openCtx, cancel := context.WithTimeout(ctx, opts.StepTimeout)
@@ -656,9 +656,9 @@ func verdictForBad(n Native) Verdict {
 	return Mismatch
 }
 
-// Abandoner is implemented by sessions that can give up on a hung
+// abandoner is implemented by sessions that can give up on a hung
 // library (an adapter kills its process, which restarts on next use).
-type Abandoner interface{ Abandon() }
+type abandoner interface{ Abandon() }
 
 // abandon ends a session after a hang: later steps are skipped, the
 // proxied connections are closed to unblock the library.
@@ -667,7 +667,7 @@ func (s *session) abandon(why string) {
 	for _, t := range s.proxy.Taps() {
 		t.Close()
 	}
-	if a, ok := s.sess.(Abandoner); ok {
+	if a, ok := s.sess.(abandoner); ok {
 		a.Abandon()
 	}
 }
@@ -733,18 +733,18 @@ func (s *session) queue(pc *pinned, j *job) {
 	pc.jobs <- j
 }
 
-// wanted describes the command job j on pc sent, for Proxy.claim.
+// wanted describes the command job j on pc sent, for proxy.claim.
 func (s *session) wanted(pc *pinned, j *job, args [][]byte) wanted {
 	from, to := j.window()
 	return wanted{args: args, from: from, to: to, own: pc.tap,
-		foreign: func(t *Tap) bool { o := s.owner[t]; return o != nil && o != pc }}
+		foreign: func(t *proxyConn) bool { o := s.owner[t]; return o != nil && o != pc }}
 }
 
 // bind notes that pc's command went out on t: pc's next commands are
 // looked for on t first, and other case connections' on t last. A
 // connection that carried another case connection's command first stays
 // that one's (a library multiplexing both over one connection).
-func (s *session) bind(pc *pinned, t *Tap) {
+func (s *session) bind(pc *pinned, t *proxyConn) {
 	if o := s.owner[t]; o == nil {
 		s.owner[t] = pc
 	} else if o != pc {
