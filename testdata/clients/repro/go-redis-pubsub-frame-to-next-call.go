@@ -10,7 +10,7 @@
 // finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [go-redis/resp2]
 // finds: pushes/message push between two replies on a subscribed connection [go-redis/resp3]
 // run: go
-// expect: (?s)RESP2 UNSUBSCRIBE DECODED: \[\]interface \{\}\{"message", "repro:ch", "hello"\}\nRESP2 ECHO next DECODED: \[\]interface \{\}\{"unsubscribe", "repro:ch", 0\}\nRESP2 UNSUBSCRIBE all DECODED: \[\]interface \{\}\{"subscribe", "repro:c2", 2\}\n.*RESP3 UNSUBSCRIBE DECODED: \[\]interface \{\}\{"message", "repro:ch", "hello"\}\n
+// expect: (?s)RESP2 UNSUBSCRIBE DECODED: \[\]interface \{\}\{"message", "repro:ch", "hello"\}\nRESP2 ECHO next DECODED: \[\]interface \{\}\{"unsubscribe", "repro:ch", 0\}\n.*RESP2 UNSUBSCRIBE all DECODED: \[\]interface \{\}\{"subscribe", "repro:c2", 2\}\n.*RESP3 UNSUBSCRIBE DECODED: \[\]interface \{\}\{"message", "repro:ch", "hello"\}\n
 package main
 
 import (

@@ -9,7 +9,7 @@
 // finds: pubsub/UNSUBSCRIBE without arguments answering two confirmations, then plain replies [radix/resp3]
 // finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [radix/resp2]
 // run: go
-// expect: (?s)RESP2 UNSUBSCRIBE DECODED: \["message" "repro:ch" "hello"\]\nRESP2 ECHO next DECODED: \["unsubscribe" "repro:ch" 0\]\nRESP2 UNSUBSCRIBE all DECODED: \["subscribe" "repro:c2" 2\]\n.*RESP3 UNSUBSCRIBE DECODED: \["message" "repro:ch" "hello"\]\n
+// expect: (?s)RESP2 UNSUBSCRIBE DECODED: \["message" "repro:ch" "hello"\]\nRESP2 ECHO next DECODED: \["unsubscribe" "repro:ch" 0\]\n.*RESP2 UNSUBSCRIBE all DECODED: \["subscribe" "repro:c2" 2\]\n.*RESP3 UNSUBSCRIBE DECODED: \["message" "repro:ch" "hello"\]\n
 package main
 
 import (
