@@ -18,9 +18,10 @@ const show = (v) => util.inspect(v, { depth: null, breakLength: Infinity, compac
 const client = (p) => GlideClient.createClient({ addresses: [{ host, port: +port }], protocol: p === 3 ? ProtocolVersion.RESP3 : ProtocolVersion.RESP2 });
 // step: one call with a 2 s timer; prints DECODED, THROWN or HANG.
 const step = (label, c, args) => new Promise((resolve) => {
-  const t = setTimeout(() => { console.log(label, 'HANG: no result after 2s'); resolve(); }, 2000);
-  c.customCommand(args).then((v) => { clearTimeout(t); console.log(label, 'DECODED:', show(v)); resolve(v); },
-    (e) => { clearTimeout(t); console.log(label, 'THROWN:', String(e).split('\n')[0]); resolve(); });
+  let hung = false;
+  const t = setTimeout(() => { hung = true; console.log(label, 'HANG: no result after 2s'); resolve(); }, 2000);
+  c.customCommand(args).then((v) => { if (hung) return; clearTimeout(t); console.log(label, 'DECODED:', show(v)); resolve(v); },
+    (e) => { if (hung) return; clearTimeout(t); console.log(label, 'THROWN:', String(e).split('\n')[0]); resolve(); });
 });
 (async () => {
   const c2 = await client(2);
