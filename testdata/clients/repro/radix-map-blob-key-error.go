@@ -1,4 +1,4 @@
-// repro: radix v4 cannot decode a RESP3 map with blob-string keys ("%7\r\n$6\r\nserver\r\n..." from HELLO 3, maps from EVAL/XREAD) into an interface{}: it returns "[]uint8 ... can't be a map key" and leaves the rest of the map unread, so the next call gets a piece of it.
+// repro: radix v4 cannot decode a RESP3 map or set of blob strings ("%7\r\n$6\r\nserver\r\n..." from HELLO 3, maps from EVAL/XREAD, "~1\r\n$4\r\nonly\r\n" from SMEMBERS) into an interface{}: it returns "[]uint8 ... can't be a map key" and leaves the rest of the map unread, so the next call gets a piece of it.
 // finds: faults/HELLO 3 through a RESP2 connection [radix/resp2]
 // finds: protocol-switch/map from HELLO 3 then flat array from HELLO 2 on one connection, with null then nil [radix/resp2]
 // finds: protocol-switch/RESP2 replies after HELLO 2, then RESP3 replies after HELLO 3 [radix/resp2]
@@ -15,7 +15,7 @@
 // finds: transactions/EXEC array of a simple string, an integer, a blob string, a double, an empty map and a set [radix/resp3]
 // finds: transactions/EXEC array holding a map of fields and a nested array [radix/resp3]
 // run: go
-// expect: (?s)RESP2 HELLO 3 THROWN: .*can't be a map key\nRESP2 ECHO after DECODED: \[\]byte\{0x72, 0x65, 0x64, 0x69, 0x73\} "redis"\n.*RESP3 EVAL map THROWN: .*can't be a map key\nRESP3 ECHO after DECODED: .*RESP3 HELLO THROWN: .*can't be a map key\n
+// expect: (?s)RESP2 HELLO 3 THROWN: .*can't be a map key\nRESP2 ECHO after DECODED: \[\]byte\{0x72, 0x65, 0x64, 0x69, 0x73\} "redis"\n.*RESP3 EVAL map THROWN: .*can't be a map key\nRESP3 ECHO after DECODED: .*RESP3 HELLO THROWN: .*can't be a map key\n.*RESP3 SMEMBERS THROWN: .*can't be a map key\n
 package main
 
 import (
@@ -66,6 +66,11 @@ func main() {
 			c, _ = (radix.Dialer{Protocol: proto}).Dial(ctx, "tcp", os.Args[1])
 			fmt.Println(`wire: %7\r\n$6\r\nserver\r\n$5\r\nredis\r\n...`)
 			do("HELLO", "HELLO")
+			c.Close()
+			c, _ = (radix.Dialer{Protocol: proto}).Dial(ctx, "tcp", os.Args[1])
+			do("SADD", "SADD", "repro:set", "only")
+			fmt.Println(`wire: ~1\r\n$4\r\nonly\r\n`)
+			do("SMEMBERS", "SMEMBERS", "repro:set")
 		}
 		c.Close()
 	}
