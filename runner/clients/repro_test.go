@@ -109,7 +109,12 @@ func reproCommand(ctx context.Context, r repro, addr string) (*exec.Cmd, string)
 		}
 		cmd = exec.CommandContext(ctx, Python, path, addr)
 		pp := ""
-		if r.run != "python-4.3.4" {
+		if r.run == "python-4.3.4" {
+			// Debian's python3-redis, which Python sees without PYTHONPATH.
+			if _, err := os.Stat("/usr/lib/python3/dist-packages/redis"); err != nil {
+				return nil, "Debian's python3-redis (redis-py 4.3.4) not installed: " + err.Error()
+			}
+		} else {
 			pp = filepath.Join(ClientsCache(), "python", "redis-"+PyRedisSid, "usr", "lib", "python3", "dist-packages")
 			if _, err := os.Stat(pp); err != nil {
 				return nil, "redis-py " + PyRedisSid + " not installed: " + err.Error()
