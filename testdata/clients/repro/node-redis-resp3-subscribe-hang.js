@@ -1,0 +1,35 @@
+// repro: node-redis 6.3.1 on RESP3 never settles client.sendCommand(['SUBSCRIBE', ch]) (nor PSUBSCRIBE/SSUBSCRIBE): the confirmation arrives as a push (">3\r\n$9\r\nsubscribe\r\n...") that does not answer the command.
+// finds: pubsub/SUBSCRIBE confirmation, then a message published on another connection [node-redis/resp3]
+// finds: pubsub/PSUBSCRIBE confirmation [node-redis/resp3]
+// finds: pubsub/SSUBSCRIBE confirmation [node-redis/resp3]
+// finds: pubsub/a transaction on one connection while another is subscribed [node-redis/resp3]
+// finds: pubsub/PSUBSCRIBE confirmation, then a pmessage naming the pattern and the channel [node-redis/resp3]
+// finds: pubsub/PING on a subscribed connection, a pong array in RESP2 and a simple string in RESP3 [node-redis/resp3]
+// finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [node-redis/resp3]
+// finds: pubsub/UNSUBSCRIBE without arguments answering two confirmations, then plain replies [node-redis/resp3]
+// finds: pubsub/messages with an empty payload and a binary payload holding CR LF and NUL [node-redis/resp3]
+// finds: pushes/message push between two replies on a subscribed connection [node-redis/resp3]
+// finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [node-redis/resp3]
+// run: node
+// expect: (?s)RESP3 SUBSCRIBE HANG: no result after 2s\n.*RESP3 PSUBSCRIBE HANG: no result after 2s\n.*RESP3 SSUBSCRIBE HANG: no result after 2s\n
+const util = require('util');
+const { createClient } = require('redis');
+const [host, port] = process.argv[2].split(':');
+const show = (v) => util.inspect(v, { depth: null, breakLength: Infinity, compact: true });
+const client = async (p) => { const c = createClient({ socket: { host, port: +port, reconnectStrategy: false }, RESP: p }); c.on('error', () => {}); await c.connect(); return c; };
+// step: one c.sendCommand with a 2 s timer; prints DECODED, THROWN or HANG.
+const step = (label, c, args) => new Promise((resolve) => {
+  let hung = false;
+  const t = setTimeout(() => { hung = true; console.log(label, 'HANG: no result after 2s'); resolve(); }, 2000);
+  c.sendCommand(args).then((v) => { if (hung) return; clearTimeout(t); console.log(label, 'DECODED:', show(v)); resolve(v); },
+    (e) => { if (hung) return; clearTimeout(t); console.log(label, 'THROWN:', String(e).split('\n')[0]); resolve(); });
+});
+(async () => {
+  for (const [cmd, ch] of [['SUBSCRIBE', 'repro:ch'], ['PSUBSCRIBE', 'repro:p*'], ['SSUBSCRIBE', 'repro:s']]) {
+    const c = await client(3);
+    console.log('wire: >3\\r\\n$' + cmd.length + '\\r\\n' + cmd.toLowerCase() + '\\r\\n$' + ch.length + '\\r\\n' + ch + '\\r\\n:1\\r\\n');
+    await step('RESP3 ' + cmd, c, [cmd, ch]);
+    c.destroy();
+  }
+  process.exit(0);
+})().catch((e) => { console.log("THROWN:", String(e)); process.exit(0); });

@@ -1,0 +1,54 @@
+# repro: redis-py 6.4.0 on RESP3: execute_command("SUBSCRIBE"/"PSUBSCRIBE"/"SSUBSCRIBE") never returns, since the confirmation arrives as a push (">3\r\n$9\r\nsubscribe\r\n...") that the connection passes to its push handler while it waits for a reply.
+# finds: pubsub/SUBSCRIBE confirmation, then a message published on another connection [redis-py-6.4.0/resp3]
+# finds: pubsub/PSUBSCRIBE confirmation [redis-py-6.4.0/resp3]
+# finds: pubsub/SSUBSCRIBE confirmation [redis-py-6.4.0/resp3]
+# finds: pubsub/a transaction on one connection while another is subscribed [redis-py-6.4.0/resp3]
+# finds: pubsub/PSUBSCRIBE confirmation, then a pmessage naming the pattern and the channel [redis-py-6.4.0/resp3]
+# finds: pubsub/PING on a subscribed connection, a pong array in RESP2 and a simple string in RESP3 [redis-py-6.4.0/resp3]
+# finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [redis-py-6.4.0/resp3]
+# finds: pubsub/UNSUBSCRIBE without arguments answering two confirmations, then plain replies [redis-py-6.4.0/resp3]
+# finds: pubsub/messages with an empty payload and a binary payload holding CR LF and NUL [redis-py-6.4.0/resp3]
+# finds: pushes/message push between two replies on a subscribed connection [redis-py-6.4.0/resp3]
+# finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [redis-py-6.4.0/resp3]
+# run: python-6.4.0
+# expect: RESP3 SUBSCRIBE HANG: no result after 2s
+import os, sys, threading
+import redis
+
+HOST, PORT = sys.argv[1].split(':')
+
+
+def client(proto):
+    kw = dict(host=HOST, port=int(PORT), single_connection_client=True)
+    if int(redis.__version__.split('.')[0]) >= 5:
+        kw['protocol'] = proto
+    return redis.Redis(**kw)
+
+
+def step(label, r, *args):
+    """One execute_command with a 2 s timer; prints DECODED, THROWN or HANG."""
+    out = {}
+
+    def run():
+        try:
+            out['v'] = r.execute_command(*args)
+        except Exception as e:  # the library's exception is the result
+            out['e'] = e
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(2)
+    if t.is_alive():
+        print(label, 'HANG: no result after 2s', flush=True)
+        os._exit(0)
+    if 'e' in out:
+        print(label, 'THROWN: %s: %s' % (type(out['e']).__name__, out['e']), flush=True)
+        return None
+    print(label, 'DECODED:', repr(out['v']), flush=True)
+    return out['v']
+
+
+PROTOS = [3]
+
+r = client(3)
+print('wire: >3\\r\\n$9\\r\\nsubscribe\\r\\n$8\\r\\nrepro:ch\\r\\n:1\\r\\n')
+step('RESP3 SUBSCRIBE', r, 'SUBSCRIBE', 'repro:ch')

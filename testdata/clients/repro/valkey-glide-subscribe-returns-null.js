@@ -1,0 +1,47 @@
+// repro: valkey-glide's customCommand returns null for SUBSCRIBE and PSUBSCRIBE, whose confirmation on the wire is an array (RESP2) or a push (RESP3) "subscribe", channel, count.
+// finds: pubsub/SUBSCRIBE confirmation, then a message published on another connection [valkey-glide/resp2]
+// finds: pubsub/SUBSCRIBE confirmation, then a message published on another connection [valkey-glide/resp3]
+// finds: pubsub/PSUBSCRIBE confirmation [valkey-glide/resp2]
+// finds: pubsub/PSUBSCRIBE confirmation [valkey-glide/resp3]
+// finds: pubsub/a transaction on one connection while another is subscribed [valkey-glide/resp2]
+// finds: pubsub/a transaction on one connection while another is subscribed [valkey-glide/resp3]
+// finds: pubsub/PSUBSCRIBE confirmation, then a pmessage naming the pattern and the channel [valkey-glide/resp2]
+// finds: pubsub/PSUBSCRIBE confirmation, then a pmessage naming the pattern and the channel [valkey-glide/resp3]
+// finds: pubsub/PING on a subscribed connection, a pong array in RESP2 and a simple string in RESP3 [valkey-glide/resp2]
+// finds: pubsub/PING on a subscribed connection, a pong array in RESP2 and a simple string in RESP3 [valkey-glide/resp3]
+// finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [valkey-glide/resp2]
+// finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [valkey-glide/resp3]
+// finds: pubsub/UNSUBSCRIBE without arguments answering two confirmations, then plain replies [valkey-glide/resp2]
+// finds: pubsub/UNSUBSCRIBE without arguments answering two confirmations, then plain replies [valkey-glide/resp3]
+// finds: pubsub/messages with an empty payload and a binary payload holding CR LF and NUL [valkey-glide/resp2]
+// finds: pubsub/messages with an empty payload and a binary payload holding CR LF and NUL [valkey-glide/resp3]
+// finds: pushes/message push between two replies on a subscribed connection [valkey-glide/resp3]
+// finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [valkey-glide/resp2]
+// finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [valkey-glide/resp3]
+// run: node
+// expect: (?s)RESP2 SUBSCRIBE DECODED: null\n.*RESP2 PSUBSCRIBE DECODED: null\n.*RESP3 SUBSCRIBE DECODED: null\n.*RESP3 PSUBSCRIBE DECODED: null\n
+const util = require('util');
+const { GlideClient, ProtocolVersion, Logger } = require('@valkey/valkey-glide');
+Logger.init('off');
+const [host, port] = process.argv[2].split(':');
+const show = (v) => util.inspect(v, { depth: null, breakLength: Infinity, compact: true });
+const client = (p) => GlideClient.createClient({ addresses: [{ host, port: +port }], protocol: p === 3 ? ProtocolVersion.RESP3 : ProtocolVersion.RESP2 });
+// step: one call with a 2 s timer; prints DECODED, THROWN or HANG.
+const step = (label, c, args) => new Promise((resolve) => {
+  let hung = false;
+  const t = setTimeout(() => { hung = true; console.log(label, 'HANG: no result after 2s'); resolve(); }, 2000);
+  c.customCommand(args).then((v) => { if (hung) return; clearTimeout(t); console.log(label, 'DECODED:', show(v)); resolve(v); },
+    (e) => { if (hung) return; clearTimeout(t); console.log(label, 'THROWN:', String(e).split('\n')[0]); resolve(); });
+});
+(async () => {
+  for (const p of [2, 3]) {
+    const c = await client(p);
+    console.log(p === 2 ? 'wire: *3\\r\\n$9\\r\\nsubscribe\\r\\n$8\\r\\nrepro:ch\\r\\n:1\\r\\n' : 'wire: >3\\r\\n$9\\r\\nsubscribe\\r\\n$8\\r\\nrepro:ch\\r\\n:1\\r\\n');
+    await step('RESP' + p + ' SUBSCRIBE', c, ['SUBSCRIBE', 'repro:ch']);
+    c.close();
+    const d = await client(p);
+    await step('RESP' + p + ' PSUBSCRIBE', d, ['PSUBSCRIBE', 'repro:p*']);
+    d.close();
+  }
+  process.exit(0);
+})().catch((e) => { console.log("THROWN:", String(e)); process.exit(0); });
