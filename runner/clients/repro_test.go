@@ -96,18 +96,18 @@ func reproCommand(ctx context.Context, r repro, addr string) (*exec.Cmd, string)
 		if err != nil {
 			return nil, "node not found"
 		}
-		mods := filepath.Join(AdaptersDir(""), "node", "node_modules")
+		mods := filepath.Join(adaptersDir(""), "node", "node_modules")
 		if _, err := os.Stat(mods); err != nil {
 			return nil, "no node_modules: " + err.Error()
 		}
 		abs, _ := filepath.Abs(mods)
 		cmd = exec.CommandContext(ctx, bin, path, addr)
 		env = append(env, "NODE_PATH="+abs)
-	case "python-4.3.4", "python-" + PyRedisSid:
-		if _, err := os.Stat(Python); err != nil {
-			return nil, Python + " not found"
+	case "python-4.3.4", "python-" + pyRedisSid:
+		if _, err := os.Stat(pythonBin); err != nil {
+			return nil, pythonBin + " not found"
 		}
-		cmd = exec.CommandContext(ctx, Python, path, addr)
+		cmd = exec.CommandContext(ctx, pythonBin, path, addr)
 		pp := ""
 		if r.run == "python-4.3.4" {
 			// Debian's python3-redis, which Python sees without PYTHONPATH.
@@ -115,9 +115,9 @@ func reproCommand(ctx context.Context, r repro, addr string) (*exec.Cmd, string)
 				return nil, "Debian's python3-redis (redis-py 4.3.4) not installed: " + err.Error()
 			}
 		} else {
-			pp = filepath.Join(ClientsCache(), "python", "redis-"+PyRedisSid, "usr", "lib", "python3", "dist-packages")
+			pp = filepath.Join(clientsCache(), "python", "redis-"+pyRedisSid, "usr", "lib", "python3", "dist-packages")
 			if _, err := os.Stat(pp); err != nil {
-				return nil, "redis-py " + PyRedisSid + " not installed: " + err.Error()
+				return nil, "redis-py " + pyRedisSid + " not installed: " + err.Error()
 			}
 		}
 		env = append(env, "PYTHONPATH="+pp)
@@ -153,7 +153,7 @@ func TestRepros(t *testing.T) {
 			defer cancel()
 			cmd, why := reproCommand(ctx, r, srv.Addr())
 			if cmd == nil {
-				if inCI() {
+				if servers.InCI() {
 					t.Fatal(why)
 				}
 				t.Skip(why)
