@@ -60,7 +60,9 @@ function errorText(e) {
   if (Array.isArray(e.errors) && e.errors.length) return e.errors.map((x) => (x && x.message) || String(x)).join('; ');
   if (e.code) return String(e.code);
   if (e.cause) return 'cause: ' + ((e.cause && e.cause.message) || String(e.cause));
-  return String(e);
+  // An empty message is the text: a server's empty error reply ("-\r\n")
+  // reaches a ReplyError with message "".
+  return typeof e.message === 'string' ? e.message : String(e);
 }
 
 function native(v, depth = 0) {

@@ -133,7 +133,7 @@ func pairsToMap(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool
 	if v.Kind != resp.Array || len(v.Elems)%2 != 0 || n.Kind != "map" || len(n.Pairs) != len(v.Elems)/2 {
 		return 0, false
 	}
-	sub := judger{c: j.c}
+	sub := judger{c: j.c, frames: j.frames}
 	if sub.pairs(v, n, path) >= Mismatch {
 		return 0, false
 	}
@@ -166,7 +166,11 @@ func subscribeCount(j *judger, v *resp.Value, n *Native, path string) (Verdict, 
 	if n.Kind != "int" && n.Kind != "number" {
 		return 0, false
 	}
-	if ok, _ := numberEqual(&v.Elems[2], n); !ok {
+	count := &v.Elems[2]
+	if last := j.frames[len(j.frames)-1]; path == "" && len(j.frames) > 1 && len(last.Elems) == 3 {
+		count = &last.Elems[2] // the command settles with its last confirmation
+	}
+	if ok, _ := numberEqual(count, n); !ok {
 		return 0, false
 	}
 	return Match, true
@@ -193,7 +197,7 @@ func attributeKept(j *judger, v *resp.Value, n *Native, path string) (Verdict, b
 	}
 	bare := *v
 	bare.Attr = nil
-	sub := judger{c: j.c}
+	sub := judger{c: j.c, frames: j.frames}
 	if sub.judge(&bare, val, path+".value", false) >= Mismatch || sub.pairs(v.Attr, attrs, path+".attributes") >= Mismatch {
 		return 0, false
 	}
@@ -232,14 +236,23 @@ func contractFor(client string) *Contract {
 // library received (v) under contract c. It returns the verdict and notes
 // that explain anything but a plain match.
 func (c *Contract) Judge(v resp.Value, n Native) (Verdict, []string) {
-	j := judger{c: c}
-	verdict := j.judge(&v, &n, "", false)
+	return c.JudgeFrames([]resp.Value{v}, n)
+}
+
+// JudgeFrames is Judge for a reply of several frames (SUBSCRIBE a b gets one
+// confirmation per channel): the value is judged against the first frame,
+// and a conversion may look at the others (a count library returns the
+// last confirmation's count).
+func (c *Contract) JudgeFrames(frames []resp.Value, n Native) (Verdict, []string) {
+	j := judger{c: c, frames: frames}
+	verdict := j.judge(&frames[0], &n, "", false)
 	return verdict, j.notes
 }
 
 type judger struct {
-	c     *Contract
-	notes []string
+	c      *Contract
+	notes  []string
+	frames []resp.Value // every frame of the reply, the first judged
 }
 
 func (j *judger) note(path, format string, a ...any) {
@@ -279,6 +292,9 @@ func (j *judger) judge(v *resp.Value, n *Native, path string, key bool) Verdict 
 	}
 	if n.RESP() != "" && n.RESP() == v.Kind.String() {
 		allowed = Match
+	}
+	if v.Kind == resp.NilArray && n.Type == "[]interface {}(nil)" {
+		allowed = Match // a nil slice: not the nil []byte of a nil blob string
 	}
 	verdict := max(floor, allowed)
 	if allowed == Erased {
@@ -394,7 +410,7 @@ func (j *judger) elems(ve []resp.Value, n *Native, path string, unordered bool) 
 			if used[k] {
 				continue
 			}
-			sub := judger{c: j.c}
+			sub := judger{c: j.c, frames: j.frames}
 			if vd := sub.judge(&ve[i], &n.Elems[k], at(path, i), false); vd < best {
 				best, bi = vd, k
 			}
@@ -424,7 +440,7 @@ func (j *judger) pairs(v *resp.Value, n *Native, path string) Verdict {
 			if used[x] {
 				continue
 			}
-			sub := judger{c: j.c}
+			sub := judger{c: j.c, frames: j.frames}
 			if vd := sub.judge(k, &n.Pairs[x][0], path, true); vd < best {
 				best, bi = vd, x
 			}

@@ -87,6 +87,11 @@ func goNative(v any) Native {
 	case *big.Float:
 		return textNative("float", typ, x.Text('g', -1))
 	case []any:
+		if x == nil {
+			// radix decodes *-1 into a nil slice, distinct from the empty
+			// slice of *0 and from the nil []byte of $-1.
+			return Native{Kind: "nil", Type: "[]interface {}(nil)"}
+		}
 		n := Native{Kind: "list", Type: typ, Elems: []Native{}}
 		for _, e := range x {
 			n.Elems = append(n.Elems, goNative(e))

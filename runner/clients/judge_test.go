@@ -79,6 +79,9 @@ func TestJudge(t *testing.T) {
 		{"rueidis/resp3", "=8\r\ntxt:some\r\n", stringNative("RedisMessage verbatim string", "txt:some"), Converted},
 		{"rueidis/resp3", "=8\r\ntxt:some\r\n", stringNative("RedisMessage verbatim string", "txt:sum"), Mismatch},
 		{"go-redis/resp3", "=8\r\ntxt:some\r\n", stringNative("string", "txt:some"), Mismatch},
+		{"radix/resp2", "*-1\r\n", goNative([]any(nil)), Match},
+		{"radix/resp2", "*0\r\n", goNative([]any{}), Match},
+		{"radix/resp2", "*-1\r\n", goNative([]any{}), Mismatch},
 		// An empty error text: an invented message is a mismatch.
 		{"valkey-glide/resp2", "-ERR \r\n", errNative("error", "RequestError", "RequestError", "An error was signalled by the server: - ResponseError: "), Mismatch},
 		{"redis-py-6.4.0/resp2", "-ERR \r\n", errNative("error", "ResponseError", "ResponseError", ""), Erased},
@@ -91,6 +94,20 @@ func TestJudge(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s %q as %s: %s, want %s (%v)", tc.client, tc.reply, tc.n, got, tc.want, notes)
 		}
+	}
+}
+
+// TestJudgeFrames: a library that settles SUBSCRIBE a b with the last
+// confirmation's count is judged against that frame.
+func TestJudgeFrames(t *testing.T) {
+	first := parse(t, ">3\r\n$9\r\nsubscribe\r\n$2\r\nc1\r\n:1\r\n")
+	last := parse(t, ">3\r\n$9\r\nsubscribe\r\n$2\r\nc2\r\n:2\r\n")
+	c := contractFor("ioredis/resp3")
+	if got, notes := c.JudgeFrames([]resp.Value{first, last}, tx("number", "number", "2")); got != Converted {
+		t.Errorf("count of the last confirmation: %s %v", got, notes)
+	}
+	if got, _ := c.JudgeFrames([]resp.Value{first, last}, tx("number", "number", "1")); got != Mismatch {
+		t.Errorf("count of the first confirmation: %s, want mismatch", got)
 	}
 }
 

@@ -310,6 +310,7 @@ type exchange struct {
 	cmd     int // index of the command event
 	reply   *resp.Value
 	pushes  []resp.Value // pushes that arrived between the command and the reply
+	more    []resp.Value // further frames of the same reply (SUBSCRIBE a b)
 	bad     []byte
 	pending bool // the command was seen but its reply has not arrived
 }
@@ -410,6 +411,10 @@ func (p *proxy) replyOf(x exchange) exchange {
 	if pr.reply >= 0 {
 		v := t.events[pr.reply].Value
 		x.reply, x.pending = &v, false
+		x.more = nil
+		for _, i := range pr.more {
+			x.more = append(x.more, t.events[i].Value)
+		}
 		return x
 	}
 	// No reply yet: bytes that are not RESP after the command end it.

@@ -588,7 +588,7 @@ func (s *session) judge(sv *StepView, x exchange, sent bool, n Native) {
 		sv.Verdict = Mismatch
 		sv.Notes = append(sv.Notes, "the library returned before any reply arrived")
 	default:
-		sv.Verdict, sv.Notes = s.contr.Judge(*x.reply, n)
+		sv.Verdict, sv.Notes = s.contr.JudgeFrames(append([]resp.Value{*x.reply}, x.more...), n)
 	}
 	if sv.Wire != nil {
 		sv.Verdict = max(sv.Verdict, Mismatch)
