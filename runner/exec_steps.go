@@ -214,6 +214,11 @@ func (x *caseRun) judge(c *conn, st *cases.Step, exp *cases.Expect, v resp.Value
 	if fail == nil && err == nil && x.opts.Golden != nil {
 		fail = x.opts.Golden.CheckStep(GoldenStep{Case: x.c, Proto: x.proto, Step: st, Expect: exp,
 			KeyPrefix: x.env.KeyPrefix, Reply: v.Raw, Pushes: sr.Pushes})
+		if fail != nil {
+			// The checker's bytes may be v.Raw itself, a slice of the
+			// reader's buffer that the next read overwrites.
+			fail.Actual = x.keep(fail.Actual)
+		}
 	}
 	return fail, err
 }

@@ -146,3 +146,25 @@ func TestDiffCommittedGoldens(t *testing.T) {
 		t.Errorf("diff of a missing directory: exit %d %s", code, errs)
 	}
 }
+
+// TestGoldenDiffShowsTheLiveBytes: a golden difference reports the reply
+// the server sent, not bytes of a later read (the checker's bytes were a
+// slice of the reader's buffer, overwritten by the next step's reply).
+func TestGoldenDiffShowsTheLiveBytes(t *testing.T) {
+	f := writeFile(t, "unknown.yaml", `suite: unknown
+cases:
+  - name: an unknown command, then PING
+    steps:
+      - {send: [FOO], error_match: "^ERR unknown command"}
+      - {send: [PING], reply: "+PONG\r\n"}
+`)
+	dir := t.TempDir()
+	if code, out, errs := respcheck(t, "record", "--server", "redis-8.6.3", "--proto", "2", "--out", dir, f); code != exitOK {
+		t.Fatalf("record: exit %d\n%s%s", code, out, errs)
+	}
+	srv := servers.ForTest(t, "valkey-9.1.2")
+	code, out, errs := respcheck(t, "run", "--addr", srv.Addr(), "--proto", "2", "--golden", dir, f)
+	if code != exitFindings || !strings.Contains(out, `got: "-ERR unknown command 'FOO', with args beginning with: \r\n"`) {
+		t.Errorf("exit %d, want %d showing valkey's own reply:\n%s%s", code, exitFindings, out, errs)
+	}
+}
