@@ -153,10 +153,11 @@ func TestDiffCommittedGoldens(t *testing.T) {
 func TestGoldenDiffShowsTheLiveBytes(t *testing.T) {
 	f := writeFile(t, "unknown.yaml", `suite: unknown
 cases:
-  - name: an unknown command, then PING
+  - name: an unknown command, then a cleanup step
     steps:
       - {send: [FOO], error_match: "^ERR unknown command"}
-      - {send: [PING], reply: "+PONG\r\n"}
+    cleanup:
+      - send: [PING]
 `)
 	dir := t.TempDir()
 	if code, out, errs := respcheck(t, "record", "--server", "redis-8.6.3", "--proto", "2", "--out", dir, f); code != exitOK {
