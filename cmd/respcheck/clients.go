@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -119,6 +121,9 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 		}
 	}
 	defer clients.CloseDrivers(drivers)
+	if err := speaksOne(drivers, protos); err != nil {
+		return err
+	}
 	files, err := loadFiles(paths)
 	if err != nil {
 		return err
@@ -173,4 +178,32 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 		return &exitError{code: exitFindings, err: errSilent}
 	}
 	return nil
+}
+
+// speaksOne is a usage error when none of the chosen libraries speaks any
+// of the chosen protocols (redigo with --proto 3): the run would judge
+// nothing.
+func speaksOne(ds []clients.Driver, protos []int) error {
+	if len(protos) == 0 {
+		return nil
+	}
+	var names []string
+	for _, d := range ds {
+		for _, p := range d.Protos() {
+			if slices.Contains(protos, p) {
+				return nil
+			}
+		}
+		names = append(names, d.Library()+" speaks "+protoList(d.Protos()))
+	}
+	return usageErr("none of the chosen clients speaks %s: %s", protoList(protos), strings.Join(names, ", "))
+}
+
+// protoList writes protocols as "RESP2" or "RESP2 and RESP3".
+func protoList(ps []int) string {
+	var s []string
+	for _, p := range ps {
+		s = append(s, fmt.Sprintf("RESP%d", p))
+	}
+	return strings.Join(s, " and ")
 }

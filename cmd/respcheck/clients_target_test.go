@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/respcheck/respcheck/runner/servers"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // clientsGateCases has one case per gate kind that `run` honours: clients
@@ -142,6 +144,12 @@ func TestClientsAuthAndTLS(t *testing.T) {
 			}
 		})
 	}
+	for _, db := range []int{0, 3} {
+		tg := target.New(target.Config{Addr: srv.Addr(), Password: "s3cret-pw", DB: db}, target.Server{})
+		if n, err := tg.DBSize(context.Background()); err != nil || n != 0 {
+			t.Errorf("database %d holds %d keys after the runs (%v): clients must delete its cases' keys", db, n, err)
+		}
+	}
 	t.Run("wrong password", func(t *testing.T) {
 		t.Setenv("REDISCLI_AUTH", "wrong")
 		code, out, errs := respcheck(t, "clients", "--allow-destructive", "--clients", "go-redis", "--addr", srv.Addr(), f)
@@ -176,5 +184,15 @@ cases:
 	}
 	if strings.Contains(string(b), `"verdict": "crash"`) || strings.Contains(string(b), `"verdict": "desync"`) || !strings.Contains(string(b), `"verdict": "error"`) {
 		t.Errorf("the library was blamed, or no error recorded:\n%s", b)
+	}
+}
+
+// TestClientsNoProtocol: libraries that speak none of --proto are a usage
+// error, not a run of zero results.
+func TestClientsNoProtocol(t *testing.T) {
+	f := writeFile(t, "p.yaml", "suite: p\ncases:\n  - name: ping\n    steps:\n      - {send: [PING], reply: \"+PONG\\r\\n\"}\n")
+	code, out, errs := respcheck(t, "clients", "--server", "miniredis", "--clients", "redigo", "--proto", "3", f)
+	if code != exitUsage || !strings.Contains(errs, "none of the chosen clients speaks RESP3: redigo speaks RESP2") {
+		t.Errorf("exit %d, want %d:\n%s%s", code, exitUsage, out, errs)
 	}
 }

@@ -3,6 +3,7 @@ package clients
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -176,15 +177,15 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	}
 	rep.Results = make([]*Result, len(items))
 	var mu sync.Mutex
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	lost := func(why string) {
 		mu.Lock()
 		if rep.ServerLost == "" {
 			rep.ServerLost = why
 		}
 		mu.Unlock()
-		cancel()
+		cancel(errors.New("the server stopped answering"))
 	}
 	sched.Run(ctx, len(items), opts.Jobs, func(i int) bool { return items[i].c.Exclusive }, func(i int) {
 		if sd, ok := items[i].d.(interface{ serial() *sync.Mutex }); ok {
@@ -202,6 +203,9 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 		mu.Unlock()
 	})
 	for i, res := range rep.Results {
+		if res != nil && rep.ServerLost != "" && res.Verdict == Skip && strings.HasPrefix(res.Reason, "not run") {
+			res.Verdict = Error // not judged, because the server was lost
+		}
 		if res == nil {
 			rep.Results[i] = &Result{Client: ClientName(items[i].d, items[i].proto), Proto: items[i].proto,
 				Case: items[i].c, Verdict: Skip, Reason: "not run: interrupted"}
@@ -310,6 +314,12 @@ type session struct {
 func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost func(string)) *Result {
 	client := ClientName(it.d, it.proto)
 	res := &Result{Client: client, Proto: it.proto, Case: it.c}
+	if ctx.Err() != nil {
+		// The run ended (interrupted, or the server stopped answering)
+		// while this item waited for its adapter.
+		res.Reason = "not run: " + context.Cause(ctx).Error()
+		return res
+	}
 	if why, err := t.Skip(ctx, it.c, it.proto); err != nil {
 		// A gate that cannot be checked is the server's problem, not the
 		// library's.
@@ -334,9 +344,20 @@ func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost 
 	if err != nil {
 		p.Close()
 		res.Verdict, res.Reason = Crash, "open: "+err.Error()
+		switch {
+		case ctx.Err() != nil:
+			res.Verdict, res.Reason = Skip, "not run: "+context.Cause(ctx).Error()
+		case !t.Alive():
+			res.Verdict, res.Reason = Error, "open: "+err.Error()+" (the server stopped answering: not the library's fault)"
+			lost(fmt.Sprintf("the server at %s stopped answering (opening %s for %q)", t.Addr, client, it.c.Name))
+		}
 		return res
 	}
 	for _, st := range it.c.Steps {
+		if ctx.Err() != nil {
+			res.Reason = "stopped: " + context.Cause(ctx).Error()
+			break
+		}
 		sv, stop := s.step(st)
 		if sv != nil {
 			res.Steps = append(res.Steps, *sv)
@@ -355,8 +376,14 @@ func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost 
 	case <-time.After(2 * time.Second):
 	}
 	p.Close()
-	for _, t := range p.Taps() {
-		res.Wire = append(res.Wire, WireConn{ID: t.ID, Events: t.Events()})
+	for _, tp := range p.Taps() {
+		res.Wire = append(res.Wire, WireConn{ID: tp.ID, Events: tp.Events()})
+	}
+	// The case's keys are its own (its key prefix): remove them, as run
+	// does, so that a shared server keeps none.
+	if c, err := t.Dial(context.WithoutCancel(ctx), 2); err == nil {
+		target.DeleteKeys(c, s.env.KeyPrefix)
+		c.Close()
 	}
 	return res
 }
@@ -490,6 +517,12 @@ func (s *session) finish(sv *StepView, pc *pinned, ps *pendingStep, timeout time
 	case out = <-ps.j.done:
 	case <-time.After(time.Until(ps.start.Add(timeout))):
 		out.hung = true
+	case <-s.ctx.Done():
+		// The run ended meanwhile: this call is not judged.
+		sv.Verdict = Error
+		sv.Notes = append(sv.Notes, "not judged: "+context.Cause(s.ctx).Error())
+		s.abandon("skipped: the run ended")
+		return
 	}
 	if !out.hung && ps.j.noWrapper {
 		sv.Verdict = Skip
