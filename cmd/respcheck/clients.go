@@ -113,7 +113,7 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 		for _, n := range notes {
 			fmt.Fprintln(stderr, "respcheck: "+n)
 		}
-		return usageErr("%v", err)
+		return usageErr("%v; the Node and Python adapters are looked for in ./adapters, $RESPCHECK_ADAPTERS or --adapters DIR", err)
 	}
 	if f.clients == "" || f.clients == "all" {
 		for _, n := range notes {
