@@ -306,13 +306,16 @@ func writeSplit(dst net.Conn, frame []byte, f Fault) error {
 
 // exchange is a command a client sent and what the server answered it.
 type exchange struct {
-	tap     *proxyConn
-	cmd     int // index of the command event
-	reply   *resp.Value
-	pushes  []resp.Value // pushes that arrived between the command and the reply
-	more    []resp.Value // further frames of the same reply (SUBSCRIBE a b)
-	bad     []byte
-	pending bool // the command was seen but its reply has not arrived
+	tap    *proxyConn
+	cmd    int // index of the command event
+	reply  *resp.Value
+	pushes []resp.Value // pushes that arrived between the command and the reply
+	more   []resp.Value // further frames of the same reply (SUBSCRIBE a b)
+	// injected are frames the proxy sent on its own (Fault.ExtraAfter)
+	// before the reply; they are not in pushes.
+	injected []resp.Value
+	bad      []byte
+	pending  bool // the command was seen but its reply has not arrived
 }
 
 // wanted describes the command one library call sent, for claim.
@@ -403,10 +406,14 @@ func (p *proxy) replyOf(x exchange) exchange {
 	t := x.tap
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	x.pushes, x.reply, x.bad = nil, nil, nil
+	x.pushes, x.reply, x.bad, x.injected = nil, nil, nil, nil
 	pr := pairEvents(t.events)[x.cmd]
 	for _, i := range pr.pushes {
-		x.pushes = append(x.pushes, t.events[i].Value)
+		if t.events[i].Injected {
+			x.injected = append(x.injected, t.events[i].Value)
+		} else {
+			x.pushes = append(x.pushes, t.events[i].Value)
+		}
 	}
 	if pr.reply >= 0 {
 		v := t.events[pr.reply].Value

@@ -104,17 +104,20 @@ type Result struct {
 
 // StepView is what one client made of one step.
 type StepView struct {
-	Step    *cases.Step
-	Conn    string
-	Args    [][]byte
-	Wire    []byte   // the command as the client sent it (if it differs from Args)
-	Reply   []byte   // the exact reply bytes the client received; nil if none
-	Pushes  [][]byte // push frames that arrived before the reply
-	Native  *Native
-	Verdict Verdict
-	Notes   []string
-	Canary  string // the canary's outcome after a surprise
-	Typed   string // the typed wrapper used, in typed mode
+	Step   *cases.Step
+	Conn   string
+	Args   [][]byte
+	Wire   []byte   // the command as the client sent it (if it differs from Args)
+	Reply  []byte   // the exact reply bytes the client received; nil if none
+	Pushes [][]byte // push frames that arrived before the reply
+	// Injected are frames the proxy sent on its own before the reply
+	// (Fault.ExtraAfter), which no command asked for.
+	Injected [][]byte
+	Native   *Native
+	Verdict  Verdict
+	Notes    []string
+	Canary   string // the canary's outcome after a surprise
+	Typed    string // the typed wrapper used, in typed mode
 }
 
 // WireConn is the recording of one proxied connection.
@@ -546,6 +549,9 @@ func (s *session) finish(sv *StepView, pc *pinned, ps *pendingStep, timeout time
 	n := out.n
 	sv.Native = &n
 	s.judge(sv, x, sent, n)
+	if len(sv.Injected) > 0 && sv.Verdict == Match {
+		sv.Notes = append(sv.Notes, "the library dropped the frame the proxy injected before this reply")
+	}
 	if n.Type == "adapter" && n.Err != nil && strings.Contains(n.Err.Message, " exited") {
 		// The library's process died (a panic in its own goroutine, an
 		// uncaught exception): its sessions are gone with it.
@@ -596,6 +602,9 @@ func (s *session) received(sv *StepView, pc *pinned, ps *pendingStep, hung bool)
 	}
 	for _, p := range x.pushes {
 		sv.Pushes = append(sv.Pushes, bytes.Clone(p.Raw))
+	}
+	for _, p := range x.injected {
+		sv.Injected = append(sv.Injected, bytes.Clone(p.Raw))
 	}
 	return x, sent
 }

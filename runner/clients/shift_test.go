@@ -56,9 +56,23 @@ func TestExtraReplyIsDesync(t *testing.T) {
 			}
 		default:
 			t.Logf("%s: %s (the library dropped the extra frame)", res.Client, res.Verdict)
+			if !injectedNoted(res) {
+				t.Errorf("%s: no step shows the injected frame", res.Client)
+			}
 		}
 	}
 	if desyncs == 0 {
 		t.Error("no client reported desync")
 	}
+}
+
+// injectedNoted reports whether a step of res shows the frame the proxy
+// injected.
+func injectedNoted(res *Result) bool {
+	for _, sv := range res.Steps {
+		if len(sv.Injected) > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -92,6 +92,9 @@ func clientsStep(w io.Writer, sv clients.StepView) {
 	for _, p := range sv.Pushes {
 		fmt.Fprintf(w, "    push before:    %s\n", resp.Escape(p))
 	}
+	for _, p := range sv.Injected {
+		fmt.Fprintf(w, "    injected:       %s (sent by the proxy, --extra-after)\n", resp.Escape(p))
+	}
 	if sv.Native != nil {
 		fmt.Fprintf(w, "    decoded:        %s\n", sv.Native.String())
 	}

@@ -34,19 +34,21 @@ type ClientsJSONResult struct {
 // ClientsJSONStep is what one client made of one step. Byte fields are
 // escaped with resp.Escape.
 type ClientsJSONStep struct {
-	Pos     string          `json:"pos"`
-	Conn    string          `json:"conn"`
-	Command string          `json:"command,omitempty"`
-	Wire    string          `json:"wire,omitempty"`
-	Reply   string          `json:"reply,omitempty"`
-	CLI     string          `json:"reply_cli,omitempty"`
-	Value   *resp.Value     `json:"reply_value,omitempty"`
-	Pushes  []string        `json:"pushes,omitempty"`
-	Native  *clients.Native `json:"decoded,omitempty"`
-	Verdict clients.Verdict `json:"verdict"`
-	Notes   []string        `json:"notes,omitempty"`
-	Canary  string          `json:"canary,omitempty"`
-	Typed   string          `json:"typed_wrapper,omitempty"`
+	Pos     string      `json:"pos"`
+	Conn    string      `json:"conn"`
+	Command string      `json:"command,omitempty"`
+	Wire    string      `json:"wire,omitempty"`
+	Reply   string      `json:"reply,omitempty"`
+	CLI     string      `json:"reply_cli,omitempty"`
+	Value   *resp.Value `json:"reply_value,omitempty"`
+	Pushes  []string    `json:"pushes,omitempty"`
+	// Injected are frames the proxy sent on its own (--extra-after).
+	Injected []string        `json:"injected,omitempty"`
+	Native   *clients.Native `json:"decoded,omitempty"`
+	Verdict  clients.Verdict `json:"verdict"`
+	Notes    []string        `json:"notes,omitempty"`
+	Canary   string          `json:"canary,omitempty"`
+	Typed    string          `json:"typed_wrapper,omitempty"`
 }
 
 // ClientsJSONWire is one proxied connection's transcript, handshake
@@ -98,6 +100,9 @@ func clientsToJSON(rep *clients.Report) ClientsJSONReport {
 			}
 			for _, p := range sv.Pushes {
 				js.Pushes = append(js.Pushes, resp.Escape(p))
+			}
+			for _, p := range sv.Injected {
+				js.Injected = append(js.Injected, resp.Escape(p))
 			}
 			r.Steps = append(r.Steps, js)
 		}
