@@ -52,7 +52,22 @@ func (x *caseRun) step(ctx context.Context, st *cases.Step) (StepResult, *Failur
 		return sr, fail, err
 	}
 	fail, err = x.judge(c, st, exp, v, &sr)
+	if err == nil && isReset(st, v) {
+		// RESET logged the connection out and selected database 0: the
+		// run's credentials and database are the connection's, not the
+		// case's to lose.
+		err = x.t.Restore(c.tc)
+	}
 	return sr, fail, err
+}
+
+// isReset reports whether st sent RESET and v is its +RESET reply.
+func isReset(st *cases.Step, v resp.Value) bool {
+	if st.Action != cases.ActSend || len(st.Send) != 1 || v.Kind != resp.SimpleString {
+		return false
+	}
+	name, _ := st.Send[0].Literal()
+	return strings.EqualFold(name, "RESET")
 }
 
 // sleep waits d, or until ctx is done.

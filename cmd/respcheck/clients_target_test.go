@@ -196,3 +196,14 @@ func TestClientsNoProtocol(t *testing.T) {
 		t.Errorf("exit %d, want %d:\n%s%s", code, exitUsage, out, errs)
 	}
 }
+
+// TestResetKeepsTheRunsCredentials: the bundled RESET cases pass on a
+// server with a password and a database other than 0 (RESET logs the
+// connection out and selects database 0; the runner restores both).
+func TestResetKeepsTheRunsCredentials(t *testing.T) {
+	srv := servers.ForTestWith(t, "redis-8.6.3", servers.Options{ExtraArgs: []string{"--requirepass", "pw-reset-1"}})
+	code, out, errs := respcheck(t, "run", "-u", "redis://:pw-reset-1@"+srv.Addr()+"/2", "--run", "RESET")
+	if code != exitOK || !strings.Contains(out, " 0 failed") || strings.Contains(out, " 0 passed") {
+		t.Errorf("exit %d:\n%s%s", code, out, errs)
+	}
+}

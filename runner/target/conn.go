@@ -136,6 +136,24 @@ func (c Config) handshake(cn *Conn, proto int) error {
 	return nil
 }
 
+// Restore re-applies the credentials and the database on cn after the case
+// sent RESET, which logs the connection out to the default user, selects
+// database 0 and returns it to RESP2 (Redis 6.2+ RESET). An error reply is
+// a *ReplyError.
+func (c Config) Restore(cn *Conn) error {
+	if c.Password != "" {
+		if _, err := cn.check("AUTH", c.authArgs()...); err != nil {
+			return err
+		}
+	}
+	if c.DB != 0 {
+		if _, err := cn.check("SELECT", "SELECT", strconv.Itoa(c.DB)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // HelloArgs is the HELLO command for proto, with AUTH when a password is
 // set (user "default" when none is named).
 func (c Config) HelloArgs(proto int) []string {
