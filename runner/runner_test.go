@@ -426,3 +426,24 @@ cases:
 		t.Errorf("cleanup fails: %s %s", r.Status, r.Reason)
 	}
 }
+
+// TestStepDurationIsReported: a step's Duration is the time it took (it
+// was always 0 while step's deferred assignment missed its return value).
+func TestStepDurationIsReported(t *testing.T) {
+	srv := servers.ForTest(t, "redis-7.0.15")
+	rep := run(t, srv.Addr(), load(t, `
+suite: durations
+cases:
+  - name: slow step
+    steps:
+      - send: [DEBUG, SLEEP, "0.05"]
+        reply: "+OK\r\n"
+`), runner.Options{Protos: []int{2}})
+	r := result(t, rep, "slow step", 2)
+	if r.Status != runner.Pass || len(r.Steps) == 0 {
+		t.Fatalf("status %v, %d steps: %s", r.Status, len(r.Steps), r.Reason)
+	}
+	if d := r.Steps[0].Duration; d < 50*time.Millisecond {
+		t.Errorf("DEBUG SLEEP 0.05 step reported %v, want ≥ 50ms", d)
+	}
+}
