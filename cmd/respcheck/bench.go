@@ -6,9 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -90,7 +87,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 	if f.warmup < 0 {
 		return usageErr("bad --warmup %d: want 0 or more", f.warmup)
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(ctx)
 	defer stop()
 	if t, err := f.resolve(); err != nil {
 		return err
@@ -143,21 +140,12 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 	if err != nil {
 		return err
 	}
-	if f.out != "" {
-		if err := os.WriteFile(f.out, buf.Bytes(), 0o644); err != nil {
-			return usageErr("%v", err)
-		}
-	} else if _, err := stdout.Write(buf.Bytes()); err != nil {
+	if err := writeOutput(stdout, f.out, buf.Bytes(), true); err != nil || f.chart == "" {
 		return err
 	}
-	if f.chart != "" {
-		var svg bytes.Buffer
-		if err := rep.WriteSVG(&svg); err != nil {
-			return err
-		}
-		if err := os.WriteFile(f.chart, svg.Bytes(), 0o644); err != nil {
-			return usageErr("%v", err)
-		}
+	var svg bytes.Buffer
+	if err := rep.WriteSVG(&svg); err != nil {
+		return err
 	}
-	return nil
+	return writeOutput(stdout, f.chart, svg.Bytes(), true)
 }

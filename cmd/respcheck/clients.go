@@ -6,9 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -88,11 +85,7 @@ stopped answering.
 }
 
 func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, paths []string) error {
-	protos, runRE, err := f.selection()
-	if err != nil {
-		return err
-	}
-	format, err := reportFormat(f.format, report.ClientsReports)
+	protos, runRE, format, err := f.reportSelection(report.ClientsReports)
 	if err != nil {
 		return err
 	}
@@ -123,7 +116,7 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(ctx)
 	defer stop()
 	t, stopServer, err := f.open(ctx)
 	if err != nil {
@@ -154,15 +147,11 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	if err := format.Clients(&buf, rep, report.HumanOptions{Verbose: f.verbose}); err != nil {
 		return err
 	}
-	if f.out == "" {
-		stdout.Write(buf.Bytes())
-	} else {
-		if err := os.WriteFile(f.out, buf.Bytes(), 0o644); err != nil {
-			return usageErr("%v", err)
-		}
-		if f.format != "human" {
-			report.ClientsHuman(stdout, rep, report.HumanOptions{Verbose: f.verbose})
-		}
+	if err := writeOutput(stdout, f.out, buf.Bytes(), true); err != nil {
+		return err
+	}
+	if f.out != "" && f.format != "human" {
+		report.ClientsHuman(stdout, rep, report.HumanOptions{Verbose: f.verbose})
 	}
 	switch {
 	case ctx.Err() != nil:

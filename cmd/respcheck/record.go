@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -75,15 +73,9 @@ func runRecord(ctx context.Context, stdout, stderr io.Writer, f recordFlags, pat
 	if f.passes < 1 {
 		return usageErr("bad --passes %d: want 1 or more", f.passes)
 	}
-	protos, err := parseProto(f.proto)
+	protos, runRE, err := f.selection()
 	if err != nil {
 		return err
-	}
-	var runRE *regexp.Regexp
-	if f.run != "" {
-		if runRE, err = regexp.Compile(f.run); err != nil {
-			return usageErr("bad --run: %v", err)
-		}
 	}
 	if f.timeout <= 0 {
 		return usageErr("bad --timeout %v: want a positive duration", f.timeout)
@@ -95,7 +87,7 @@ func runRecord(ctx context.Context, stdout, stderr io.Writer, f recordFlags, pat
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(ctx)
 	defer stop()
 	t, err := f.resolve()
 	if err != nil {

@@ -7,12 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -94,11 +92,7 @@ a flag, and is redacted from every report.
 }
 
 func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []string) error {
-	protos, runRE, err := f.selection()
-	if err != nil {
-		return err
-	}
-	format, err := reportFormat(f.format, report.RunReports)
+	protos, runRE, format, err := f.reportSelection(report.RunReports)
 	if err != nil {
 		return err
 	}
@@ -119,7 +113,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 		return noCases(paths, f.run, f.tags)
 	}
 
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(ctx)
 	defer stop()
 
 	t, stopServer, err := f.open(ctx)
@@ -253,6 +247,17 @@ func (f runFlags) selection() ([]int, *regexp.Regexp, error) {
 	return protos, runRE, nil
 }
 
+// reportSelection is selection and the --format of a command writing
+// reports of kind k (run, clients).
+func (f runFlags) reportSelection(k report.Kind) ([]int, *regexp.Regexp, report.Format, error) {
+	protos, runRE, err := f.selection()
+	if err != nil {
+		return nil, nil, report.Format{}, err
+	}
+	format, err := reportFormat(f.format, k)
+	return protos, runRE, format, err
+}
+
 func parseProto(s string) ([]int, error) {
 	switch s {
 	case "2":
@@ -268,13 +273,7 @@ func parseProto(s string) ([]int, error) {
 // loadFiles loads the named files and directories, or the bundled suite.
 // Every error of every file is reported before anything is sent.
 func loadFiles(paths []string) ([]*cases.File, error) {
-	var files []*cases.File
-	var err error
-	if len(paths) == 0 {
-		files, err = cases.Bundled()
-	} else {
-		files, err = cases.LoadPaths(paths)
-	}
+	files, err := cases.LoadOrBundled(paths)
 	if err != nil {
 		return nil, caseErr(err)
 	}
@@ -289,12 +288,8 @@ func writeReport(stdout io.Writer, rep *runner.Report, format report.Format, f r
 	if err != nil {
 		return err
 	}
-	if f.out == "" {
-		_, err = stdout.Write(buf.Bytes())
+	if err := writeOutput(stdout, f.out, buf.Bytes(), false); err != nil || f.out == "" {
 		return err
-	}
-	if err := os.WriteFile(f.out, buf.Bytes(), 0o644); err != nil {
-		return &exitError{code: exitUsage, err: err}
 	}
 	// With -o, stdout still gets the human report (its summary line last).
 	return report.Human(stdout, rep, report.HumanOptions{Verbose: f.verbose && f.format != "human", Color: tty && !f.noColor && os.Getenv("NO_COLOR") == ""})

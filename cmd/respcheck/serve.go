@@ -5,12 +5,9 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
-	"os/signal"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -127,7 +124,7 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, f serveFlags) error
 		return usageErr("--listen: %v", err)
 	}
 	fmt.Fprintf(stdout, "serving %s (%s, %d golden files) on %s\n", f.dir, d.Server.Name(), len(d.Files), ln.Addr())
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(ctx)
 	defer stop()
 	go func() {
 		<-ctx.Done()
