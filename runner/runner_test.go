@@ -28,6 +28,13 @@ func load(t *testing.T, src string) []*cases.File {
 	return []*cases.File{f}
 }
 
+// runInline runs the inline case file src against a throwaway server of
+// the pinned build server.
+func runInline(t *testing.T, server, src string, opts runner.Options) *runner.Report {
+	t.Helper()
+	return run(t, servers.ForTest(t, server).Addr(), load(t, src), opts)
+}
+
 func run(t *testing.T, addr string, files []*cases.File, opts runner.Options) *runner.Report {
 	t.Helper()
 	opts.Addr = addr
@@ -264,8 +271,7 @@ func diffLines(want, got string) string {
 }
 
 func TestWrongExpectationIsAFailureWithTheDiff(t *testing.T) {
-	srv := servers.ForTest(t, "redis-7.0.15")
-	rep := run(t, srv.Addr(), load(t, `
+	rep := runInline(t, "redis-7.0.15", `
 suite: wrong
 cases:
   - name: wrong bytes
@@ -287,7 +293,7 @@ cases:
     steps:
       - send: [ECHO, "x"]
         value: {type: simple string, match: x}
-`), runner.Options{})
+`, runner.Options{})
 	if rep.Summary.Failed != 8 || rep.Summary.Passed != 0 {
 		t.Fatalf("summary %+v, want 8 failed", rep.Summary)
 	}
@@ -325,8 +331,7 @@ cases:
 }
 
 func TestMatchers(t *testing.T) {
-	srv := servers.ForTest(t, "redis-7.0.15")
-	rep := run(t, srv.Addr(), load(t, `
+	rep := runInline(t, "redis-7.0.15", `
 suite: matchers
 cases:
   - name: typed values, patterns, captures
@@ -368,7 +373,7 @@ cases:
       - {conn: w, send: [BLPOP, "{key:q}", "2"], async: true}
       - {conn: p, send: [RPUSH, "{key:q}", x], value: 1}
       - {conn: w, read: true, value: {array: [{match: "q$"}, x]}}
-`), runner.Options{})
+`, runner.Options{})
 	for _, r := range rep.Results {
 		if r.Status != runner.Pass && r.Status != runner.Skip {
 			t.Errorf("%s [RESP%d]: %s %s", r.Case.Name, r.Proto, r.Status, r.Reason)
@@ -380,8 +385,7 @@ cases:
 }
 
 func TestGatesAndKnownDifferences(t *testing.T) {
-	srv := servers.ForTest(t, "redis-7.0.15")
-	rep := run(t, srv.Addr(), load(t, `
+	rep := runInline(t, "redis-7.0.15", `
 suite: gates
 cases:
   - name: needs valkey
@@ -402,7 +406,7 @@ cases:
   - name: a known difference that now passes
     known: [{server: "redis", reason: "was different once"}]
     steps: [{send: [PING], reply: "+PONG\r\n"}]
-`), runner.Options{Protos: []int{2}})
+`, runner.Options{Protos: []int{2}})
 	want := map[string]runner.Status{
 		"needs valkey":                        runner.Skip,
 		"needs a command this server lacks":   runner.Skip,
@@ -510,15 +514,14 @@ cases:
 // TestStepDurationIsReported: a step's Duration is the time it took (it
 // was always 0 while step's deferred assignment missed its return value).
 func TestStepDurationIsReported(t *testing.T) {
-	srv := servers.ForTest(t, "redis-7.0.15")
-	rep := run(t, srv.Addr(), load(t, `
+	rep := runInline(t, "redis-7.0.15", `
 suite: durations
 cases:
   - name: slow step
     steps:
       - send: [DEBUG, SLEEP, "0.05"]
         reply: "+OK\r\n"
-`), runner.Options{Protos: []int{2}})
+`, runner.Options{Protos: []int{2}})
 	r := result(t, rep, "slow step", 2)
 	if r.Status != runner.Pass || len(r.Steps) == 0 {
 		t.Fatalf("status %v, %d steps: %s", r.Status, len(r.Steps), r.Reason)
