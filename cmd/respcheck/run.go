@@ -11,7 +11,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -21,30 +20,7 @@ import (
 	"github.com/respcheck/respcheck/runner/report"
 )
 
-type runFlags struct {
-	targetFlags
-	proto   string
-	run     string
-	tags    []string
-	jobs    int
-	timeout time.Duration
-	format  string
-	out     string
-	verbose bool
-	noColor bool
-	runID   string
-
-	allowDestructive bool
-	golden           string // run --golden DIR (golden.go)
-	update           bool
-}
-
-func newRunCmd() *cobra.Command {
-	var f runFlags
-	cmd := &cobra.Command{
-		Use:   "run [flags] [files or dirs...]",
-		Short: "Run case files against a server",
-		Long: `Run executes YAML case files against a server and reports, case by case
+const runLong = `Run executes YAML case files against a server and reports, case by case
 and protocol by protocol, whether every reply is exactly what the case expects.
 
 With no paths it runs the bundled suite (embedded in the binary). Directories
@@ -68,27 +44,11 @@ is compared before and after the run.
 The password comes from the URL, --password-file or REDISCLI_AUTH, never from
 a flag, and is redacted from every report.
 
-` + formatsHelp(report.RunReports),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runRun(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), f, args)
-		},
-	}
-	fl := cmd.Flags()
-	f.targetFlags.register(fl)
-	fl.StringVar(&f.proto, "proto", "both", "protocols to run: 2, 3 or both")
-	fl.StringVar(&f.run, "run", "", "run only cases whose file/name matches this `regexp`")
-	fl.StringSliceVar(&f.tags, "tags", nil, "run only cases with one of these tags")
-	fl.IntVar(&f.jobs, "jobs", 0, "cases run at once, each on its own connections (0: the number of CPUs)")
-	fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "deadline of one step")
-	formatFlag(fl, &f.format, report.RunReports)
-	fl.StringVarP(&f.out, "out", "o", "", "write the report to `file` (a human summary still goes to stdout)")
-	fl.BoolVarP(&f.verbose, "verbose", "v", false, "list every case and every step of failures")
-	fl.BoolVar(&f.noColor, "no-color", false, "never use colours")
-	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "against --addr/-u, also run cases that send commands reaching beyond the run's keys (FLUSHALL, CONFIG SET, DEBUG SLEEP, SCRIPT KILL, ...)")
-	fl.StringVar(&f.golden, "golden", "", "also compare every reply with the goldens in this `directory` (see respcheck record)")
-	fl.BoolVar(&f.update, "update", false, "with --golden: rewrite the goldens whose replies changed instead of failing")
-	fl.StringVar(&f.runID, "run-id", "", "key-name salt (default: random against --addr/-u, fixed for a throwaway server)")
-	return cmd
+`
+
+func newRunCmd() *cobra.Command {
+	return newCommand("run [flags] [files or dirs...]", "Run case files against a server",
+		runLong+formatsHelp(report.RunReports), nil, runRun)
 }
 
 func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []string) error {
