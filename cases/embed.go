@@ -17,6 +17,15 @@ func Bundled() ([]*File, error) {
 	return loadFS(suiteFS, "suite")
 }
 
+// LoadOrBundled is LoadPaths of paths, or Bundled when there are none: the
+// case files a command or test names, by default the bundled suite.
+func LoadOrBundled(paths []string) ([]*File, error) {
+	if len(paths) == 0 {
+		return Bundled()
+	}
+	return LoadPaths(paths)
+}
+
 func loadFS(fsys fs.FS, dir string) ([]*File, error) {
 	names, err := fs.Glob(fsys, dir+"/*.yaml")
 	if err != nil {

@@ -9,11 +9,18 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// stepsFile wraps step lines (each starting at column 7, "- ") into a file
-// whose first step is on line 5.
-func stepsFile(steps string) string {
-	return "suite: t\ncases:\n  - name: c\n    steps:\n" + steps
+// caseFile wraps the lines of one case's block ("steps", "scenario"),
+// indented by 6, into a file of that one case whose first block line is on
+// line 5.
+func caseFile(block, lines string) string {
+	return "suite: t\ncases:\n  - name: c\n    " + block + ":\n" + lines
 }
+
+// stepsFile is caseFile of step lines (each starting at column 7, "- ").
+func stepsFile(steps string) string { return caseFile("steps", steps) }
+
+// scenarioFile is caseFile of scenario lines.
+func scenarioFile(lines string) string { return caseFile("scenario", lines) }
 
 func TestLoadErrors(t *testing.T) {
 	stepList := strings.Join(stepFields, ", ")

@@ -9,12 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// scenarioFile wraps scenario lines (indented by 6) into a file whose first
-// scenario line is on line 5.
-func scenarioFile(lines string) string {
-	return "suite: t\ncases:\n  - name: c\n    scenario:\n" + lines
-}
-
 func TestLoadScenario(t *testing.T) {
 	f, err := Load("s.yaml", []byte(`suite: s
 cases:

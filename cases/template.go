@@ -595,6 +595,13 @@ func (p *tparser) call(name string, start int) (part, error) {
 		}
 		return fmt.Errorf("bad %q: want %s", text, form)
 	}
+	// arg is the NAME of {name:NAME}, which form shows.
+	arg := func(form string) (string, error) {
+		if !colon {
+			return "", need(form)
+		}
+		return p.token(start)
+	}
 	switch name {
 	case "id":
 		if colon {
@@ -614,10 +621,7 @@ func (p *tparser) call(name string, start int) (part, error) {
 		}
 		return part{op: opKey, name: tok}, nil
 	case "cap":
-		if !colon {
-			return part{}, need("{cap:NAME}")
-		}
-		tok, err := p.token(start)
+		tok, err := arg("{cap:NAME}")
 		if err != nil {
 			return part{}, err
 		}
@@ -626,10 +630,7 @@ func (p *tparser) call(name string, start int) (part, error) {
 		}
 		return part{op: opCap, name: tok}, nil
 	case "hex":
-		if !colon {
-			return part{}, need("{hex:HEXDIGITS}")
-		}
-		tok, err := p.token(start)
+		tok, err := arg("{hex:HEXDIGITS}")
 		if err != nil {
 			return part{}, err
 		}

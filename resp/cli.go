@@ -66,7 +66,7 @@ func appendCLI(out []byte, v *Value, prefix string) []byte {
 		out = append(out, "(double) "...)
 		out = append(out, textOf(v)...)
 	case BlobString:
-		out = appendEscaped(out, v.Str, true)
+		out = appendEscaped(out, v.Str, quoteCLI)
 	case VerbatimString:
 		out = append(out, v.Str...)
 	case NilBlobString, NilArray, Null:

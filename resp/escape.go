@@ -8,26 +8,35 @@ const hexDigits = "0123456789abcdef"
 // byte (UTF-8 multibyte sequences included) as \xNN with lowercase hex.
 // Example: Escape([]byte("$8\r\noriginal\r\n")) is `"$8\r\noriginal\r\n"`.
 func Escape(b []byte) string {
-	return string(appendEscaped(make([]byte, 0, len(b)+2), b, false))
+	return string(appendEscaped(make([]byte, 0, len(b)+2), b, quoteDiff))
 }
 
-// appendEscaped appends the quoted rendering of b. With cli set it follows
-// redis-cli's sdscatrepr, which additionally writes \a and \b.
-func appendEscaped(dst, b []byte, cli bool) []byte {
+// quoting selects what appendEscaped writes for the bytes without a short
+// escape (\" \\ \r \n \t, written by all).
+type quoting int
+
+const (
+	quoteDiff quoting = iota // Escape: printable ASCII as is, other bytes \xNN
+	quoteCLI                 // redis-cli's sdscatrepr: quoteDiff plus \a and \b
+	quoteJSON                // a JSON string of valid UTF-8: control bytes \u00NN, others as is
+)
+
+// appendEscaped appends the quoted rendering of b under q.
+func appendEscaped(dst, b []byte, q quoting) []byte {
 	dst = append(dst, '"')
 	for _, c := range b {
+		if esc := shortEscape(c); esc != 0 {
+			dst = append(dst, '\\', esc)
+			continue
+		}
 		switch {
-		case c == '"' || c == '\\':
-			dst = append(dst, '\\', c)
-		case c == '\r':
-			dst = append(dst, '\\', 'r')
-		case c == '\n':
-			dst = append(dst, '\\', 'n')
-		case c == '\t':
-			dst = append(dst, '\\', 't')
-		case cli && c == '\a':
+		case q == quoteJSON && c < 0x20:
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
+		case q == quoteJSON:
+			dst = append(dst, c)
+		case q == quoteCLI && c == '\a':
 			dst = append(dst, '\\', 'a')
-		case cli && c == '\b':
+		case q == quoteCLI && c == '\b':
 			dst = append(dst, '\\', 'b')
 		case c >= 0x20 && c <= 0x7e:
 			dst = append(dst, c)
@@ -49,4 +58,20 @@ func FirstDiff(a, b []byte) int {
 		}
 	}
 	return n
+}
+
+// shortEscape is the letter of the two-byte escape that every quoting
+// writes for c (\" \\ \r \n \t), or 0 when c has none.
+func shortEscape(c byte) byte {
+	switch c {
+	case '"', '\\':
+		return c
+	case '\r':
+		return 'r'
+	case '\n':
+		return 'n'
+	case '\t':
+		return 't'
+	}
+	return 0
 }

@@ -101,24 +101,7 @@ func appendJSONBytes(b []byte, name string, s []byte) []byte {
 // appendJSONString quotes valid UTF-8 s as a JSON string, escaping only
 // what JSON requires (", \ and control characters).
 func appendJSONString(b, s []byte) []byte {
-	b = append(b, '"')
-	for _, c := range s {
-		switch {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c == '\n':
-			b = append(b, '\\', 'n')
-		case c == '\r':
-			b = append(b, '\\', 'r')
-		case c == '\t':
-			b = append(b, '\\', 't')
-		case c < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
-		default:
-			b = append(b, c)
-		}
-	}
-	return append(b, '"')
+	return appendEscaped(b, s, quoteJSON)
 }
 
 type jsonValue struct {

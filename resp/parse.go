@@ -318,37 +318,27 @@ func (p *parser) header(s int, what string, allowNil, allowStream bool) (int64, 
 	return n, nil
 }
 
-func (p *parser) simple(k Kind, s int) error {
+// scalar reads the line of a value of kind k at s and pushes the value
+// with Kind, Raw and Str set. set (nil: any text is valid) checks the text
+// and fills in the kind's own field; when it reports false, the error is
+// ErrBadValue "in <kind><want>".
+func (p *parser) scalar(k Kind, s int, want string, set func(v *Value) bool) error {
 	text, err := p.line(s, k.String())
 	if err != nil {
 		return err
 	}
-	{
-		v := p.next()
-		v.Kind = k
-		v.Raw = p.buf[s:p.pos]
-		v.Str = text
+	v := p.next()
+	v.Kind, v.Raw, v.Str = k, p.buf[s:p.pos], text
+	if set != nil && !set(v) {
+		return p.fail(ErrBadValue, s, s+1, "in "+k.String()+want)
 	}
 	return nil
 }
 
+func (p *parser) simple(k Kind, s int) error { return p.scalar(k, s, "", nil) }
+
 func (p *parser) integer(s int) error {
-	text, err := p.line(s, "integer")
-	if err != nil {
-		return err
-	}
-	n, ok := parseInt(text)
-	if !ok {
-		return p.fail(ErrBadValue, s, s+1, "in integer")
-	}
-	{
-		v := p.next()
-		v.Kind = Integer
-		v.Raw = p.buf[s:p.pos]
-		v.Str = text
-		v.Int = n
-	}
-	return nil
+	return p.scalar(Integer, s, "", func(v *Value) (ok bool) { v.Int, ok = parseInt(v.Str); return ok })
 }
 
 // parseInt accepts [+-]?[0-9]+ within int64 range.
@@ -402,40 +392,14 @@ func (p *parser) null(s int) error {
 }
 
 func (p *parser) boolean(s int) error {
-	text, err := p.line(s, "boolean")
-	if err != nil {
-		return err
-	}
-	if len(text) != 1 || (text[0] != 't' && text[0] != 'f') {
-		return p.fail(ErrBadValue, s, s+1, "in boolean: want t or f")
-	}
-	{
-		v := p.next()
-		v.Kind = Boolean
-		v.Raw = p.buf[s:p.pos]
-		v.Str = text
-		v.Bool = text[0] == 't'
-	}
-	return nil
+	return p.scalar(Boolean, s, ": want t or f", func(v *Value) bool {
+		v.Bool = len(v.Str) == 1 && v.Str[0] == 't'
+		return len(v.Str) == 1 && (v.Str[0] == 't' || v.Str[0] == 'f')
+	})
 }
 
 func (p *parser) double(s int) error {
-	text, err := p.line(s, "double")
-	if err != nil {
-		return err
-	}
-	f, ok := parseDouble(text)
-	if !ok {
-		return p.fail(ErrBadValue, s, s+1, "in double")
-	}
-	{
-		v := p.next()
-		v.Kind = Double
-		v.Raw = p.buf[s:p.pos]
-		v.Str = text
-		v.Float = f
-	}
-	return nil
+	return p.scalar(Double, s, "", func(v *Value) (ok bool) { v.Float, ok = parseDouble(v.Str); return ok })
 }
 
 // parseDouble accepts [+-]?(inf|nan) in any case, and
@@ -510,24 +474,13 @@ func digits(t []byte, i int) int {
 }
 
 func (p *parser) bignum(s int) error {
-	text, err := p.line(s, "big number")
-	if err != nil {
-		return err
-	}
-	t := text
-	if len(t) > 0 && (t[0] == '+' || t[0] == '-') {
-		t = t[1:]
-	}
-	if len(t) == 0 || digits(t, 0) != len(t) {
-		return p.fail(ErrBadValue, s, s+1, "in big number")
-	}
-	{
-		v := p.next()
-		v.Kind = BigNumber
-		v.Raw = p.buf[s:p.pos]
-		v.Str = text
-	}
-	return nil
+	return p.scalar(BigNumber, s, "", func(v *Value) bool {
+		t := v.Str
+		if len(t) > 0 && (t[0] == '+' || t[0] == '-') {
+			t = t[1:]
+		}
+		return len(t) > 0 && digits(t, 0) == len(t)
+	})
 }
 
 // blob decodes $, ! and = values.

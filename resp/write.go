@@ -11,17 +11,16 @@ import (
 // (*<n>\r\n then $<len>\r\n<arg>\r\n each), the form clients send commands
 // in. Arguments are binary-safe. It returns the extended buffer.
 func AppendCommand(dst []byte, args ...[]byte) []byte {
-	dst = appendHeader(dst, '*', int64(len(args)))
-	for _, a := range args {
-		dst = appendHeader(dst, '$', int64(len(a)))
-		dst = append(dst, a...)
-		dst = append(dst, '\r', '\n')
-	}
-	return dst
+	return appendCommand(dst, args)
 }
 
 // AppendCommandString is AppendCommand for string arguments.
 func AppendCommandString(dst []byte, args ...string) []byte {
+	return appendCommand(dst, args)
+}
+
+// appendCommand is AppendCommand for arguments of either type.
+func appendCommand[S ~string | ~[]byte](dst []byte, args []S) []byte {
 	dst = appendHeader(dst, '*', int64(len(args)))
 	for _, a := range args {
 		dst = appendHeader(dst, '$', int64(len(a)))

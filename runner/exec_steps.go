@@ -13,12 +13,13 @@ import (
 
 // step executes one step. A non-nil error is an infrastructure problem
 // (status Error); a non-nil Failure is a reply that did not match.
-func (x *caseRun) step(ctx context.Context, st *cases.Step) (StepResult, *Failure, error) {
-	sr := StepResult{Step: st, Conn: st.Conn}
+func (x *caseRun) step(ctx context.Context, st *cases.Step) (sr StepResult, _ *Failure, _ error) {
+	sr = StepResult{Step: st, Conn: st.Conn}
 	if sr.Conn == "" {
 		sr.Conn = "default"
 	}
 	start := time.Now()
+	// sr is the named result: the deferred assignment reaches the caller.
 	defer func() { sr.Duration = time.Since(start) }()
 	timeout := st.Timeout
 	if timeout <= 0 {

@@ -22,13 +22,7 @@ import (
 //	}
 func Test(t *testing.T, addr string, opts Options, paths ...string) *Report {
 	t.Helper()
-	var files []*cases.File
-	var err error
-	if len(paths) == 0 {
-		files, err = cases.Bundled()
-	} else {
-		files, err = cases.LoadPaths(paths)
-	}
+	files, err := cases.LoadOrBundled(paths)
 	if err != nil {
 		t.Fatalf("respcheck: %v", err)
 	}

@@ -1,9 +1,11 @@
 package runner_test
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
+	"net"
 	"os"
 	"strings"
 	"syscall"
@@ -24,6 +26,13 @@ func load(t *testing.T, src string) []*cases.File {
 		t.Fatalf("load: %v", err)
 	}
 	return []*cases.File{f}
+}
+
+// runInline runs the inline case file src against a throwaway server of
+// the pinned build server.
+func runInline(t *testing.T, server, src string, opts runner.Options) *runner.Report {
+	t.Helper()
+	return run(t, servers.ForTest(t, server).Addr(), load(t, src), opts)
 }
 
 func run(t *testing.T, addr string, files []*cases.File, opts runner.Options) *runner.Report {
@@ -49,6 +58,84 @@ func result(t *testing.T, rep *runner.Report, name string, proto int) *runner.Re
 	}
 	t.Fatalf("no result for %q in RESP%d", name, proto)
 	return nil
+}
+
+// rawClient is a minimal pipelining client for test fixtures.
+type rawClient struct {
+	nc net.Conn
+	r  *resp.Reader
+	w  *bufio.Writer
+}
+
+func dialRaw(t *testing.T, addr string) *rawClient {
+	t.Helper()
+	nc, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { nc.Close() })
+	return &rawClient{nc: nc, r: resp.NewReader(nc), w: bufio.NewWriterSize(nc, 1<<16)}
+}
+
+func (c *rawClient) send(args ...string) { c.w.Write(resp.AppendCommandString(nil, args...)) }
+
+// do sends one command and returns its reply, cloned.
+func (c *rawClient) do(t *testing.T, args ...string) resp.Value {
+	t.Helper()
+	c.send(args...)
+	return c.flushRead(t, 1)[0]
+}
+
+// flushRead flushes and reads n replies; an error reply fails the test.
+func (c *rawClient) flushRead(t *testing.T, n int) []resp.Value {
+	t.Helper()
+	if err := c.w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	c.nc.SetReadDeadline(time.Now().Add(30 * time.Second))
+	out := make([]resp.Value, 0, n)
+	for i := 0; i < n; i++ {
+		v, err := c.r.Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Kind == resp.SimpleError {
+			t.Fatalf("reply %d: %s", i, v.Str)
+		}
+		out = append(out, v.Clone())
+	}
+	return out
+}
+
+// loadMixed writes n keys of every type (strings, hashes, lists, sets,
+// sorted sets, streams; some with a TTL) in batches.
+func loadMixed(t *testing.T, c *rawClient, n int) {
+	t.Helper()
+	const batch = 1000
+	pending := 0
+	for i := 0; i < n; i++ {
+		k := fmt.Sprintf("app:%d", i)
+		switch i % 6 {
+		case 0:
+			c.send("SET", k, strings.Repeat("v", i%50))
+		case 1:
+			c.send("HSET", k, "f1", "a", "f2", fmt.Sprint(i))
+		case 2:
+			c.send("RPUSH", k, "x", "y", fmt.Sprint(i))
+		case 3:
+			c.send("SADD", k, "m1", fmt.Sprint(i))
+		case 4:
+			c.send("ZADD", k, "1.5", "a", fmt.Sprint(i), "b")
+		case 5:
+			c.send("SET", k, fmt.Sprint(i), "EX", "86400")
+		}
+		pending++
+		if pending == batch {
+			c.flushRead(t, pending)
+			pending = 0
+		}
+	}
+	c.flushRead(t, pending)
 }
 
 var updateMatrix = flag.Bool("update-matrix", false, "rewrite docs/server-matrix.md from the bundled suite's results")
@@ -184,8 +271,7 @@ func diffLines(want, got string) string {
 }
 
 func TestWrongExpectationIsAFailureWithTheDiff(t *testing.T) {
-	srv := servers.ForTest(t, "redis-7.0.15")
-	rep := run(t, srv.Addr(), load(t, `
+	rep := runInline(t, "redis-7.0.15", `
 suite: wrong
 cases:
   - name: wrong bytes
@@ -207,7 +293,7 @@ cases:
     steps:
       - send: [ECHO, "x"]
         value: {type: simple string, match: x}
-`), runner.Options{})
+`, runner.Options{})
 	if rep.Summary.Failed != 8 || rep.Summary.Passed != 0 {
 		t.Fatalf("summary %+v, want 8 failed", rep.Summary)
 	}
@@ -245,8 +331,7 @@ cases:
 }
 
 func TestMatchers(t *testing.T) {
-	srv := servers.ForTest(t, "redis-7.0.15")
-	rep := run(t, srv.Addr(), load(t, `
+	rep := runInline(t, "redis-7.0.15", `
 suite: matchers
 cases:
   - name: typed values, patterns, captures
@@ -288,7 +373,7 @@ cases:
       - {conn: w, send: [BLPOP, "{key:q}", "2"], async: true}
       - {conn: p, send: [RPUSH, "{key:q}", x], value: 1}
       - {conn: w, read: true, value: {array: [{match: "q$"}, x]}}
-`), runner.Options{})
+`, runner.Options{})
 	for _, r := range rep.Results {
 		if r.Status != runner.Pass && r.Status != runner.Skip {
 			t.Errorf("%s [RESP%d]: %s %s", r.Case.Name, r.Proto, r.Status, r.Reason)
@@ -300,8 +385,7 @@ cases:
 }
 
 func TestGatesAndKnownDifferences(t *testing.T) {
-	srv := servers.ForTest(t, "redis-7.0.15")
-	rep := run(t, srv.Addr(), load(t, `
+	rep := runInline(t, "redis-7.0.15", `
 suite: gates
 cases:
   - name: needs valkey
@@ -322,7 +406,7 @@ cases:
   - name: a known difference that now passes
     known: [{server: "redis", reason: "was different once"}]
     steps: [{send: [PING], reply: "+PONG\r\n"}]
-`), runner.Options{Protos: []int{2}})
+`, runner.Options{Protos: []int{2}})
 	want := map[string]runner.Status{
 		"needs valkey":                        runner.Skip,
 		"needs a command this server lacks":   runner.Skip,
@@ -424,5 +508,25 @@ cases:
 	}
 	if r := result(t, rep, "cleanup fails", 2); r.Status != runner.Error || !strings.Contains(r.Reason, "cleanup step") {
 		t.Errorf("cleanup fails: %s %s", r.Status, r.Reason)
+	}
+}
+
+// TestStepDurationIsReported: a step's Duration is the time it took (it
+// was always 0 while step's deferred assignment missed its return value).
+func TestStepDurationIsReported(t *testing.T) {
+	rep := runInline(t, "redis-7.0.15", `
+suite: durations
+cases:
+  - name: slow step
+    steps:
+      - send: [DEBUG, SLEEP, "0.05"]
+        reply: "+OK\r\n"
+`, runner.Options{Protos: []int{2}})
+	r := result(t, rep, "slow step", 2)
+	if r.Status != runner.Pass || len(r.Steps) == 0 {
+		t.Fatalf("status %v, %d steps: %s", r.Status, len(r.Steps), r.Reason)
+	}
+	if d := r.Steps[0].Duration; d < 50*time.Millisecond {
+		t.Errorf("DEBUG SLEEP 0.05 step reported %v, want ≥ 50ms", d)
 	}
 }

@@ -49,14 +49,9 @@ export DEBIAN_FRONTEND=noninteractive
 
 say() { [ "$QUIET" = 1 ] || echo "install-clients: $*"; }
 die() { echo "install-clients: $*" >&2; exit 1; }
-run() {
-	if ! "$@" >>"$LOG" 2>&1; then
-		echo "install-clients: command failed: $*" >&2
-		echo "---- last lines of $LOG ----" >&2
-		tail -n 40 "$LOG" >&2
-		exit 1
-	fi
-}
+# run: scripts/lib/run-logged.sh
+RUN_NAME=install-clients
+. "$(dirname "${BASH_SOURCE[0]}")/lib/run-logged.sh"
 installed_pkg() {
 	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null || true)" = installed ]
 }

@@ -90,14 +90,9 @@ mkdir -p "$SERVERS" "$LOGDIR" "$SRCDIR" "$BUILDDIR"
 
 # Run a noisy command with its output in a log; on failure show the log's tail.
 LOG=""
-run() {
-	if ! "$@" >>"$LOG" 2>&1; then
-		echo "install-servers: command failed: $*" >&2
-		echo "---- last lines of $LOG ----" >&2
-		tail -n 40 "$LOG" >&2
-		exit 1
-	fi
-}
+# run: scripts/lib/run-logged.sh
+RUN_NAME=install-servers
+. "$(dirname "${BASH_SOURCE[0]}")/lib/run-logged.sh"
 
 # ---- system apt -----------------------------------------------------------------
 # A policy-rc.d that forbids starting services while packages install (no stray

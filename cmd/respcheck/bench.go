@@ -6,37 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/respcheck/respcheck/runner/bench"
 )
 
-type benchFlags struct {
-	targetFlags
-	proto   string
-	trials  int
-	warmup  int
-	quick   bool
-	format  string
-	out     string
-	chart   string
-	timeout time.Duration
-	// trialsSet and warmupSet: the flag was given (--quick does not
-	// override it).
-	trialsSet, warmupSet bool
-}
-
-func newBenchCmd() *cobra.Command {
-	var f benchFlags
-	cmd := &cobra.Command{
-		Use:   "bench [flags]",
-		Short: "Measure conditional overwrites, DIGEST, INCR+EXPIRE and batch writes",
-		Long: `Bench times the seed articles' experiments against one server, as
+const benchLong = `Bench times the seed articles' experiments against one server, as
 repeatable measurements (never pass or fail):
 
   - a conditional overwrite by value size (100 B, 10 KB, 100 KB, 1 MB):
@@ -51,28 +27,14 @@ repeatable measurements (never pass or fail):
 A method the server lacks is reported as "not supported by this server".
 Each cell is the median and the p10-p90 spread of --trials timed trials after
 --warmup untimed ones. The target flags are those of run; with none,
-respcheck starts a throwaway server.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			f.trialsSet, f.warmupSet = cmd.Flags().Changed("trials"), cmd.Flags().Changed("warmup")
-			return runBench(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), f)
-		},
-	}
-	fl := cmd.Flags()
-	f.targetFlags.register(fl)
-	fl.StringVar(&f.proto, "proto", "2", "protocol of the connection: 2 or 3")
-	fl.IntVar(&f.trials, "trials", 50, "timed trials per cell")
-	fl.IntVar(&f.warmup, "warmup", 5, "untimed trials before them")
-	fl.BoolVar(&f.quick, "quick", false, "few trials (5 after 1 warm-up, unless --trials or --warmup is given): a smoke run")
-	fl.StringVar(&f.format, "format", "text", "output format: text or json")
-	fl.StringVarP(&f.out, "out", "o", "", "write the output to `file` instead of stdout")
-	fl.StringVar(&f.chart, "chart", "", "also draw the tables as an SVG chart in `file`")
-	fl.DurationVar(&f.timeout, "timeout", 10*time.Second, "deadline of one command")
-	cmd.Flags().SortFlags = true
-	return cmd
+respcheck starts a throwaway server.`
+
+func newBenchCmd() *cobra.Command {
+	return newCommand("bench [flags]", "Measure conditional overwrites, DIGEST, INCR+EXPIRE and batch writes",
+		benchLong, cobra.NoArgs, runBench)
 }
 
-func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error {
+func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags, _ []string) error {
 	if f.format != "text" && f.format != "json" {
 		return usageErr("bad --format %q: want text or json", f.format)
 	}
@@ -90,7 +52,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 	if f.warmup < 0 {
 		return usageErr("bad --warmup %d: want 0 or more", f.warmup)
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(ctx)
 	defer stop()
 	if t, err := f.resolve(); err != nil {
 		return err
@@ -108,11 +70,11 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 	defer stopServer()
 	o := bench.Options{Target: t.Config, Proto: proto, Trials: f.trials, Warmup: f.warmup, Quick: f.quick}
 	o.Target.Timeout = f.timeout
-	if f.quick && !f.trialsSet {
+	if f.quick && !f.set.Changed("trials") {
 		o.Trials = 0 // bench's quick default
 	}
 	switch {
-	case f.quick && !f.warmupSet:
+	case f.quick && !f.set.Changed("warmup"):
 		o.Warmup = 0 // bench's quick default
 	case f.warmup == 0:
 		o.Warmup = -1 // none, as asked (0 would mean the default)
@@ -143,21 +105,12 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 	if err != nil {
 		return err
 	}
-	if f.out != "" {
-		if err := os.WriteFile(f.out, buf.Bytes(), 0o644); err != nil {
-			return usageErr("%v", err)
-		}
-	} else if _, err := stdout.Write(buf.Bytes()); err != nil {
+	if err := writeOutput(stdout, f.out, buf.Bytes(), true); err != nil || f.chart == "" {
 		return err
 	}
-	if f.chart != "" {
-		var svg bytes.Buffer
-		if err := rep.WriteSVG(&svg); err != nil {
-			return err
-		}
-		if err := os.WriteFile(f.chart, svg.Bytes(), 0o644); err != nil {
-			return usageErr("%v", err)
-		}
+	var svg bytes.Buffer
+	if err := rep.WriteSVG(&svg); err != nil {
+		return err
 	}
-	return nil
+	return writeOutput(stdout, f.chart, svg.Bytes(), true)
 }

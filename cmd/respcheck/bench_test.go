@@ -53,20 +53,3 @@ func TestBenchQuick(t *testing.T) {
 		t.Errorf("text: exit %d\n%s", code, stdout)
 	}
 }
-
-func TestBenchUsageErrors(t *testing.T) {
-	for _, args := range [][]string{
-		{"bench", "--format", "xml"},
-		{"bench", "--proto", "4"},
-		{"bench", "--trials", "0"},
-		{"bench", "--addr", "x:1", "-u", "redis://y"},
-		{"bench", "extra"},
-	} {
-		if code, _, stderr := respcheck(t, args...); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d (%s)", args, code, exitUsage, stderr)
-		}
-	}
-	if code, _, _ := respcheck(t, "bench", "--addr", "127.0.0.1:1"); code != exitServer {
-		t.Errorf("unreachable: exit %d, want %d", code, exitServer)
-	}
-}

@@ -6,12 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"slices"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -20,21 +16,7 @@ import (
 	"github.com/respcheck/respcheck/runner/report"
 )
 
-type clientsFlags struct {
-	runFlags
-	clients  string
-	split    []int
-	extra    string
-	list     bool
-	adapters string
-}
-
-func newClientsCmd() *cobra.Command {
-	var f clientsFlags
-	cmd := &cobra.Command{
-		Use:   "clients [flags] [files or dirs...]",
-		Short: "Diff what client libraries decode against the exact reply bytes",
-		Long: `Clients replays the send steps of case files through client libraries
+const clientsLong = `Clients replays the send steps of case files through client libraries
 (go-redis, rueidis, valkey-go, redigo, radix, ioredis, node-redis, iovalkey,
 valkey-glide and redis-py, each in an adapter process of its own), on pinned
 connections that mirror the cases' named connections, in every protocol each
@@ -65,36 +47,15 @@ Exit status: 0 no finding, 1 a mismatch, crash, hang, desync or error, 2
 usage or case-file error, 3 the server could not be reached or started, or
 stopped answering.
 
-` + formatsHelp(report.ClientsReports),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runClients(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), f, args)
-		},
-	}
-	fl := cmd.Flags()
-	f.targetFlags.register(fl)
-	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "run against an existing server (--addr/-u) although client libraries run the cases without run's shared-server guard and key cleanup")
-	fl.StringVar(&f.proto, "proto", "both", "protocols to run: 2, 3 or both")
-	fl.StringVar(&f.run, "run", "", "run only cases whose file/name matches this `regexp`")
-	fl.IntVar(&f.jobs, "jobs", 0, "(client, case) pairs run at once (0: the number of CPUs)")
-	fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "deadline of one library call (verdict hang)")
-	formatFlag(fl, &f.format, report.ClientsReports)
-	fl.StringVarP(&f.out, "out", "o", "", "write the report to `file` (a human summary still goes to stdout)")
-	fl.BoolVarP(&f.verbose, "verbose", "v", false, "show every step of non-matching results and the wire (handshakes, pushes)")
-	fl.StringVar(&f.runID, "run-id", "", "key-name salt (default: random against --addr/-u, fixed for a throwaway server)")
-	fl.StringVar(&f.clients, "clients", "all", "comma-separated libraries: "+"go-redis, go-redis-typed, rueidis, valkey-go, redigo, radix, ioredis, ioredis-typed, node-redis, node-redis-typed, iovalkey, valkey-glide, redis-py (or redis-py-4.3.4, redis-py-6.4.0)")
-	fl.IntSliceVar(&f.split, "split", nil, "proxy fault: split every server→client frame at these byte `offsets`")
-	fl.StringVar(&f.extra, "extra-after", "", "proxy fault: after the first reply to this `command` on each connection, send an extra +respcheck-extra reply no command asked for (every later reply is one behind)")
-	fl.BoolVar(&f.list, "list-clients", false, "list the available clients and exit")
-	fl.StringVar(&f.adapters, "adapters", "", "the adapters `directory` (default: ./adapters or $RESPCHECK_ADAPTERS)")
-	return cmd
+`
+
+func newClientsCmd() *cobra.Command {
+	return newCommand("clients [flags] [files or dirs...]", "Diff what client libraries decode against the exact reply bytes",
+		clientsLong+formatsHelp(report.ClientsReports), nil, runClients)
 }
 
 func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, paths []string) error {
-	protos, runRE, err := f.selection()
-	if err != nil {
-		return err
-	}
-	format, err := reportFormat(f.format, report.ClientsReports)
+	protos, runRE, format, err := f.reportSelection(report.ClientsReports)
 	if err != nil {
 		return err
 	}
@@ -128,7 +89,7 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(ctx)
 	defer stop()
 	t, stopServer, err := f.open(ctx)
 	if err != nil {
@@ -159,15 +120,11 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	if err := format.Clients(&buf, rep, report.HumanOptions{Verbose: f.verbose}); err != nil {
 		return err
 	}
-	if f.out == "" {
-		stdout.Write(buf.Bytes())
-	} else {
-		if err := os.WriteFile(f.out, buf.Bytes(), 0o644); err != nil {
-			return usageErr("%v", err)
-		}
-		if f.format != "human" {
-			report.ClientsHuman(stdout, rep, report.HumanOptions{Verbose: f.verbose})
-		}
+	if err := writeOutput(stdout, f.out, buf.Bytes(), true); err != nil {
+		return err
+	}
+	if f.out != "" && f.format != "human" {
+		report.ClientsHuman(stdout, rep, report.HumanOptions{Verbose: f.verbose})
 	}
 	switch {
 	case ctx.Err() != nil:

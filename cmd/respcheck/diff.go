@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,18 +12,7 @@ import (
 	"github.com/respcheck/respcheck/runner/golden"
 )
 
-type diffFlags struct {
-	volatile bool
-	verbose  bool
-	format   string
-}
-
-func newDiffCmd() *cobra.Command {
-	var f diffFlags
-	cmd := &cobra.Command{
-		Use:   "diff DIR_A DIR_B",
-		Short: "Show which recorded replies differ between two golden directories",
-		Long: `Diff compares two golden directories written by "respcheck record" (for
+const diffLong = `Diff compares two golden directories written by "respcheck record" (for
 example testdata/golden/redis-7.0.15 and testdata/golden/redis-8.6.3) without
 any server. It prints a summary first: per case file, the steps whose bytes
 differ (reply, pushes or sent bytes), the cases whose status differs, and the
@@ -37,17 +27,11 @@ marks volatile are not compared unless --volatile.
 --format json writes the counts and every change (unshortened) as one JSON
 document instead.
 
-Exit status: 0 identical, 1 different, 2 usage error or unreadable golden.`,
-		Args: cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runDiff(cmd.OutOrStdout(), args[0], args[1], f)
-		},
-	}
-	fl := cmd.Flags()
-	fl.BoolVar(&f.volatile, "volatile", false, "also compare steps marked volatile")
-	fl.BoolVarP(&f.verbose, "verbose", "v", false, "show every change in full, steps in one recording only and long replies too")
-	fl.StringVar(&f.format, "format", "human", "output format: human or json")
-	return cmd
+Exit status: 0 identical, 1 different, 2 usage error or unreadable golden.`
+
+func newDiffCmd() *cobra.Command {
+	return newCommand("diff DIR_A DIR_B", "Show which recorded replies differ between two golden directories",
+		diffLong, cobra.ExactArgs(2), runDiff)
 }
 
 // diffJSON is diff --format json.
@@ -64,7 +48,8 @@ type diffSide struct {
 	Path string `json:"path"`
 }
 
-func runDiff(stdout io.Writer, a, b string, f diffFlags) error {
+func runDiff(_ context.Context, stdout, _ io.Writer, f diffFlags, args []string) error {
+	a, b := args[0], args[1]
 	if f.format != "human" && f.format != "json" {
 		return usageErr("bad --format %q: want human or json", f.format)
 	}

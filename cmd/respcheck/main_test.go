@@ -107,6 +107,9 @@ func TestUnreachableServerIsExit3(t *testing.T) {
 	if code != exitServer || !strings.Contains(errs, "connection refused") {
 		t.Fatalf("exit %d, stderr %s", code, errs)
 	}
+	if code, _, _ := respcheck(t, "bench", "--addr", "127.0.0.1:1"); code != exitServer {
+		t.Errorf("bench unreachable: exit %d, want %d", code, exitServer)
+	}
 }
 
 func TestUsageErrorsAreExit2(t *testing.T) {
@@ -117,6 +120,11 @@ func TestUsageErrorsAreExit2(t *testing.T) {
 		{"run", "--nosuchflag"},
 		{"nosuchcommand"},
 		{"run", "--addr", "a:1", "-u", "redis://b:2"},
+		{"bench", "--format", "xml"},
+		{"bench", "--proto", "4"},
+		{"bench", "--trials", "0"},
+		{"bench", "--addr", "x:1", "-u", "redis://y"},
+		{"bench", "extra"},
 	} {
 		code, _, errs := respcheck(t, args...)
 		if code != exitUsage {

@@ -6,12 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -21,18 +18,7 @@ import (
 	"github.com/respcheck/respcheck/runner/report"
 )
 
-type recordFlags struct {
-	runFlags
-	dir    string
-	passes int
-}
-
-func newRecordCmd() *cobra.Command {
-	var f recordFlags
-	cmd := &cobra.Command{
-		Use:   "record --out DIR [flags] [files or dirs...]",
-		Short: "Record the exact bytes a server sends for every case (goldens)",
-		Long: `Record runs case files (by default the bundled suite) against a target, like
+const recordLong = `Record runs case files (by default the bundled suite) against a target, like
 run, and writes one golden file per case file into DIR: DIR/<file>.golden
 holds, for every case, protocol (RESP2 then RESP3) and step, the exact bytes
 sent, the exact reply and any out-of-band pushes, escaped so a diff is
@@ -50,22 +36,11 @@ golden names its case file as given here (a relative path stays relative):
 when one changes, "respcheck run --golden DIR" reports the golden stale and
 prints the record command that records DIR again, to run from this directory.
 Exit status: 0 recorded, 1 some case could not be judged (an error; the
-goldens are written anyway), 2 usage or case-file error, 3 server problem.`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runRecord(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), f, args)
-		},
-	}
-	fl := cmd.Flags()
-	fl.StringVar(&f.dir, "out", "", "write the goldens into this `directory` (required), e.g. testdata/golden/redis-7.0.15")
-	fl.IntVar(&f.passes, "passes", 2, "run the suite this many times; steps whose replies differ are marked volatile")
-	f.targetFlags.register(fl)
-	fl.StringVar(&f.proto, "proto", "both", "protocols to record: 2, 3 or both")
-	fl.StringVar(&f.run, "run", "", "record only cases whose file/name matches this `regexp` (the goldens then hold only those)")
-	fl.StringSliceVar(&f.tags, "tags", nil, "record only cases with one of these tags")
-	fl.IntVar(&f.jobs, "jobs", 0, "cases run at once (0: the number of CPUs)")
-	fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "deadline of one step")
-	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "against --addr/-u, also record cases that reach beyond the run's keys")
-	return cmd
+goldens are written anyway), 2 usage or case-file error, 3 server problem.`
+
+func newRecordCmd() *cobra.Command {
+	return newCommand("record --out DIR [flags] [files or dirs...]", "Record the exact bytes a server sends for every case (goldens)",
+		recordLong, nil, runRecord)
 }
 
 func runRecord(ctx context.Context, stdout, stderr io.Writer, f recordFlags, paths []string) error {
@@ -75,15 +50,9 @@ func runRecord(ctx context.Context, stdout, stderr io.Writer, f recordFlags, pat
 	if f.passes < 1 {
 		return usageErr("bad --passes %d: want 1 or more", f.passes)
 	}
-	protos, err := parseProto(f.proto)
+	protos, runRE, err := f.selection()
 	if err != nil {
 		return err
-	}
-	var runRE *regexp.Regexp
-	if f.run != "" {
-		if runRE, err = regexp.Compile(f.run); err != nil {
-			return usageErr("bad --run: %v", err)
-		}
 	}
 	if f.timeout <= 0 {
 		return usageErr("bad --timeout %v: want a positive duration", f.timeout)
@@ -95,7 +64,7 @@ func runRecord(ctx context.Context, stdout, stderr io.Writer, f recordFlags, pat
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(ctx)
 	defer stop()
 	t, err := f.resolve()
 	if err != nil {

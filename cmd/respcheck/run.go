@@ -7,13 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -23,30 +20,7 @@ import (
 	"github.com/respcheck/respcheck/runner/report"
 )
 
-type runFlags struct {
-	targetFlags
-	proto   string
-	run     string
-	tags    []string
-	jobs    int
-	timeout time.Duration
-	format  string
-	out     string
-	verbose bool
-	noColor bool
-	runID   string
-
-	allowDestructive bool
-	golden           string // run --golden DIR (golden.go)
-	update           bool
-}
-
-func newRunCmd() *cobra.Command {
-	var f runFlags
-	cmd := &cobra.Command{
-		Use:   "run [flags] [files or dirs...]",
-		Short: "Run case files against a server",
-		Long: `Run executes YAML case files against a server and reports, case by case
+const runLong = `Run executes YAML case files against a server and reports, case by case
 and protocol by protocol, whether every reply is exactly what the case expects.
 
 With no paths it runs the bundled suite (embedded in the binary). Directories
@@ -70,35 +44,15 @@ is compared before and after the run.
 The password comes from the URL, --password-file or REDISCLI_AUTH, never from
 a flag, and is redacted from every report.
 
-` + formatsHelp(report.RunReports),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runRun(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), f, args)
-		},
-	}
-	fl := cmd.Flags()
-	f.targetFlags.register(fl)
-	fl.StringVar(&f.proto, "proto", "both", "protocols to run: 2, 3 or both")
-	fl.StringVar(&f.run, "run", "", "run only cases whose file/name matches this `regexp`")
-	fl.StringSliceVar(&f.tags, "tags", nil, "run only cases with one of these tags")
-	fl.IntVar(&f.jobs, "jobs", 0, "cases run at once, each on its own connections (0: the number of CPUs)")
-	fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "deadline of one step")
-	formatFlag(fl, &f.format, report.RunReports)
-	fl.StringVarP(&f.out, "out", "o", "", "write the report to `file` (a human summary still goes to stdout)")
-	fl.BoolVarP(&f.verbose, "verbose", "v", false, "list every case and every step of failures")
-	fl.BoolVar(&f.noColor, "no-color", false, "never use colours")
-	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "against --addr/-u, also run cases that send commands reaching beyond the run's keys (FLUSHALL, CONFIG SET, DEBUG SLEEP, SCRIPT KILL, ...)")
-	fl.StringVar(&f.golden, "golden", "", "also compare every reply with the goldens in this `directory` (see respcheck record)")
-	fl.BoolVar(&f.update, "update", false, "with --golden: rewrite the goldens whose replies changed instead of failing")
-	fl.StringVar(&f.runID, "run-id", "", "key-name salt (default: random against --addr/-u, fixed for a throwaway server)")
-	return cmd
+`
+
+func newRunCmd() *cobra.Command {
+	return newCommand("run [flags] [files or dirs...]", "Run case files against a server",
+		runLong+formatsHelp(report.RunReports), nil, runRun)
 }
 
 func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []string) error {
-	protos, runRE, err := f.selection()
-	if err != nil {
-		return err
-	}
-	format, err := reportFormat(f.format, report.RunReports)
+	protos, runRE, format, err := f.reportSelection(report.RunReports)
 	if err != nil {
 		return err
 	}
@@ -119,7 +73,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 		return noCases(paths, f.run, f.tags)
 	}
 
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(ctx)
 	defer stop()
 
 	t, stopServer, err := f.open(ctx)
@@ -253,6 +207,17 @@ func (f runFlags) selection() ([]int, *regexp.Regexp, error) {
 	return protos, runRE, nil
 }
 
+// reportSelection is selection and the --format of a command writing
+// reports of kind k (run, clients).
+func (f runFlags) reportSelection(k report.Kind) ([]int, *regexp.Regexp, report.Format, error) {
+	protos, runRE, err := f.selection()
+	if err != nil {
+		return nil, nil, report.Format{}, err
+	}
+	format, err := reportFormat(f.format, k)
+	return protos, runRE, format, err
+}
+
 func parseProto(s string) ([]int, error) {
 	switch s {
 	case "2":
@@ -268,13 +233,7 @@ func parseProto(s string) ([]int, error) {
 // loadFiles loads the named files and directories, or the bundled suite.
 // Every error of every file is reported before anything is sent.
 func loadFiles(paths []string) ([]*cases.File, error) {
-	var files []*cases.File
-	var err error
-	if len(paths) == 0 {
-		files, err = cases.Bundled()
-	} else {
-		files, err = cases.LoadPaths(paths)
-	}
+	files, err := cases.LoadOrBundled(paths)
 	if err != nil {
 		return nil, caseErr(err)
 	}
@@ -289,12 +248,8 @@ func writeReport(stdout io.Writer, rep *runner.Report, format report.Format, f r
 	if err != nil {
 		return err
 	}
-	if f.out == "" {
-		_, err = stdout.Write(buf.Bytes())
+	if err := writeOutput(stdout, f.out, buf.Bytes(), false); err != nil || f.out == "" {
 		return err
-	}
-	if err := os.WriteFile(f.out, buf.Bytes(), 0o644); err != nil {
-		return &exitError{code: exitUsage, err: err}
 	}
 	// With -o, stdout still gets the human report (its summary line last).
 	return report.Human(stdout, rep, report.HumanOptions{Verbose: f.verbose && f.format != "human", Color: tty && !f.noColor && os.Getenv("NO_COLOR") == ""})

@@ -5,13 +5,9 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
-	"os/signal"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -19,22 +15,7 @@ import (
 	"github.com/respcheck/respcheck/runner/golden/replay"
 )
 
-type serveFlags struct {
-	dir        string
-	listen     string
-	proto      string
-	split      string
-	splitDelay time.Duration
-	trickle    time.Duration
-	closeAfter int
-}
-
-func newServeCmd() *cobra.Command {
-	var f serveFlags
-	cmd := &cobra.Command{
-		Use:   "serve --golden DIR [flags]",
-		Short: "Serve recorded replies back to clients, byte for byte, with optional faults",
-		Long: `Serve listens like a Redis server and answers each command a client sends
+const serveLong = `Serve listens like a Redis server and answers each command a client sends
 with the bytes recorded for that exact command in a golden directory (see
 "respcheck record"), written raw. It is for testing clients: a client library
 connected to it must decode every recorded reply.
@@ -59,21 +40,11 @@ Fault modes for client tests: --split cuts every reply at byte offsets into
 separate writes, --trickle writes one byte at a time, --close-after closes the
 connection after the first N bytes of any longer reply.
 
-Exit status: 0 after Ctrl-C with no findings, 1 with findings, 2 usage.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runServe(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), f)
-		},
-	}
-	fl := cmd.Flags()
-	fl.StringVar(&f.dir, "golden", "", "the golden `directory` to serve (required)")
-	fl.StringVar(&f.listen, "listen", "127.0.0.1:6390", "listen on this `host:port`")
-	fl.StringVar(&f.proto, "proto-of-recording", "auto", "answer from the RESP2 or RESP3 recordings (2, 3), or follow the client's HELLO (auto)")
-	fl.StringVar(&f.split, "split", "", "write each reply in parts cut at these byte `offsets` (e.g. 1,5)")
-	fl.DurationVar(&f.splitDelay, "split-delay", 5*time.Millisecond, "pause between the parts of a split reply")
-	fl.DurationVar(&f.trickle, "trickle", 0, "write replies one byte at a time with this pause (e.g. 1ms)")
-	fl.IntVar(&f.closeAfter, "close-after", 0, "close the connection after the first N bytes of any reply longer than N")
-	return cmd
+Exit status: 0 after Ctrl-C with no findings, 1 with findings, 2 usage.`
+
+func newServeCmd() *cobra.Command {
+	return newCommand("serve --golden DIR [flags]", "Serve recorded replies back to clients, byte for byte, with optional faults",
+		serveLong, cobra.NoArgs, runServe)
 }
 
 func parseServeOptions(f serveFlags, log io.Writer) (replay.Options, error) {
@@ -106,7 +77,7 @@ func parseServeOptions(f serveFlags, log io.Writer) (replay.Options, error) {
 	return opt, nil
 }
 
-func runServe(ctx context.Context, stdout, stderr io.Writer, f serveFlags) error {
+func runServe(ctx context.Context, stdout, stderr io.Writer, f serveFlags, _ []string) error {
 	if f.dir == "" {
 		return usageErr("serve needs --golden DIR")
 	}
@@ -127,7 +98,7 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, f serveFlags) error
 		return usageErr("--listen: %v", err)
 	}
 	fmt.Fprintf(stdout, "serving %s (%s, %d golden files) on %s\n", f.dir, d.Server.Name(), len(d.Files), ln.Addr())
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(ctx)
 	defer stop()
 	go func() {
 		<-ctx.Done()

@@ -115,6 +115,18 @@ func diffFile(base string, fa, fb *File, opt DiffOptions) []Change {
 	return out
 }
 
+// oneSided fills in ch for a step only one recording has (sa or sb is nil):
+// the step's command, case line and reply on its side.
+func oneSided(ch Change, sa, sb *Step) Change {
+	s, what, text, cli := sa, "only in A", &ch.A, &ch.CLIA
+	if sa == nil {
+		s, what, text, cli = sb, "only in B", &ch.B, &ch.CLIB
+	}
+	ch.What, ch.Command, ch.Line = what, sentText(s), s.CaseLine
+	*text, *cli = replyText(s.Reply)
+	return ch
+}
+
 func statusText(c *Case) string {
 	s := c.Status
 	if c.Reason != "" {
@@ -148,18 +160,8 @@ func diffCase(base string, ca, cb *Case, opt DiffOptions) []Change {
 	sort.Ints(order)
 	for _, i := range order {
 		sa, sb := ca.Step(i), cb.Step(i)
-		switch {
-		case sb == nil:
-			ch := mk(i, "only in A")
-			ch.Command, ch.Line = sentText(sa), sa.CaseLine
-			ch.A, ch.CLIA = replyText(sa.Reply)
-			out = append(out, ch)
-			continue
-		case sa == nil:
-			ch := mk(i, "only in B")
-			ch.Command, ch.Line = sentText(sb), sb.CaseLine
-			ch.B, ch.CLIB = replyText(sb.Reply)
-			out = append(out, ch)
+		if sa == nil || sb == nil {
+			out = append(out, oneSided(mk(i, ""), sa, sb))
 			continue
 		}
 		cmd, line := sentText(sa), sa.CaseLine

@@ -61,6 +61,17 @@ func anyBuild(t *testing.T) Build {
 	return builds[0]
 }
 
+// startServer starts a throwaway server of b, stopped when the test ends.
+func startServer(t *testing.T, b Build) *Server {
+	t.Helper()
+	s, err := Start(t.Context(), b, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Stop() })
+	return s
+}
+
 func TestPinnedBuilds(t *testing.T) {
 	for _, name := range testNames(t) {
 		t.Run(name, func(t *testing.T) {
@@ -68,11 +79,7 @@ func TestPinnedBuilds(t *testing.T) {
 			if got := b.Family + "-" + b.Version; got != name {
 				t.Fatalf("Build %+v: family-version %q, want %q", b, got, name)
 			}
-			s, err := Start(t.Context(), b, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Stop()
+			s := startServer(t, b)
 			if !strings.HasPrefix(s.Addr(), "127.0.0.1:") {
 				t.Errorf("Addr() = %q, want 127.0.0.1:PORT", s.Addr())
 			}
@@ -156,16 +163,8 @@ func TestKill(t *testing.T) {
 
 func TestTwoServers(t *testing.T) {
 	b := anyBuild(t)
-	s1, err := Start(t.Context(), b, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s1.Stop()
-	s2, err := Start(t.Context(), b, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Stop()
+	s1 := startServer(t, b)
+	s2 := startServer(t, b)
 	if s1.Addr() == s2.Addr() || s1.Pid() == s2.Pid() || s1.dir == s2.dir {
 		t.Fatalf("two servers share an address, pid or dir: %s/%d/%s and %s/%d/%s",
 			s1.Addr(), s1.Pid(), s1.dir, s2.Addr(), s2.Pid(), s2.dir)
@@ -179,11 +178,7 @@ func TestTwoServers(t *testing.T) {
 
 func TestSignalStopCont(t *testing.T) {
 	b := anyBuild(t)
-	s, err := Start(t.Context(), b, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Stop()
+	s := startServer(t, b)
 	if err := s.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}

@@ -212,11 +212,7 @@ func (cn *Conn) Do(args ...string) (resp.Value, error) {
 
 // DoBytes is Do for a command already encoded.
 func (cn *Conn) DoBytes(cmd []byte) (resp.Value, error) {
-	cn.NC.SetDeadline(time.Now().Add(cn.timeout))
-	if _, err := cn.W.Write(cmd); err != nil {
-		return resp.Value{}, err
-	}
-	if err := cn.W.Flush(); err != nil {
+	if err := cn.send(cmd); err != nil {
 		return resp.Value{}, err
 	}
 	for {
@@ -225,6 +221,15 @@ func (cn *Conn) DoBytes(cmd []byte) (resp.Value, error) {
 			return v, err
 		}
 	}
+}
+
+// send sets the round-trip deadline and writes and flushes cmd.
+func (cn *Conn) send(cmd []byte) error {
+	cn.NC.SetDeadline(time.Now().Add(cn.timeout))
+	if _, err := cn.W.Write(cmd); err != nil {
+		return err
+	}
+	return cn.W.Flush()
 }
 
 // Timeout is the round-trip deadline Do uses.

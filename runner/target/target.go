@@ -145,11 +145,7 @@ func (t *Target) runProbe(ctx context.Context, p *cases.Probe, proto int) probeR
 // doAny is DoBytes that takes the first frame, a push included (SUBSCRIBE's
 // reply in RESP3 is one).
 func (cn *Conn) doAny(cmd []byte) (resp.Value, error) {
-	cn.NC.SetDeadline(time.Now().Add(cn.timeout))
-	if _, err := cn.W.Write(cmd); err != nil {
-		return resp.Value{}, err
-	}
-	if err := cn.W.Flush(); err != nil {
+	if err := cn.send(cmd); err != nil {
 		return resp.Value{}, err
 	}
 	return cn.R.Read()

@@ -38,6 +38,22 @@ func dialRaw(t *testing.T, addr string) *rawConn {
 	return &rawConn{t: t, c: c, r: bufio.NewReader(c)}
 }
 
+// connOf is the raw connection standing for the recorded connection name
+// in conns, dialled (and switched to RESP3 by HELLO 3 for proto 3) at its
+// first use.
+func connOf(t *testing.T, addr string, conns map[string]*rawConn, name string, proto int) *rawConn {
+	t.Helper()
+	rc := conns[name]
+	if rc == nil {
+		rc = dialRaw(t, addr)
+		conns[name] = rc
+		if proto == 3 {
+			rc.cmd("HELLO", "3")
+		}
+	}
+	return rc
+}
+
 // do sends b and returns the next reply frame, escaped errors included.
 func (rc *rawConn) do(b []byte) []byte {
 	rc.t.Helper()
@@ -158,14 +174,7 @@ func TestEveryCaseReplays(t *testing.T) {
 							skipped++
 							continue
 						}
-						rc := conns[st.Conn]
-						if rc == nil {
-							rc = dialRaw(t, addr)
-							conns[st.Conn] = rc
-							if c.Proto == 3 {
-								rc.cmd("HELLO", "3")
-							}
-						}
+						rc := connOf(t, addr, conns, st.Conn, c.Proto)
 						got := rc.do(sent)
 						if st.Volatile {
 							continue
@@ -232,14 +241,7 @@ func replayRaw(t *testing.T, addr string, f *golden.File, c *golden.Case, pfx st
 		if !ok {
 			t.Fatalf("%s step %d: cannot rebuild the command", c.Name, st.Index)
 		}
-		rc := conns[st.Conn]
-		if rc == nil {
-			rc = dialRaw(t, addr)
-			conns[st.Conn] = rc
-			if c.Proto == 3 {
-				rc.cmd("HELLO", "3")
-			}
-		}
+		rc := connOf(t, addr, conns, st.Conn, c.Proto)
 		if got := rc.do(sent); st.Index == last {
 			return got, conns
 		}

@@ -69,10 +69,17 @@ func TestSplitReachesTheSocketAsSeparateWrites(t *testing.T) {
 		t.Errorf("reads %v of %q; want 1, 4 and 9 bytes of \"$8\\r\\noriginal\\r\\n\"", sizes, got)
 	}
 	// And a client library still decodes it.
-	cl := redis.NewClient(&redis.Options{Addr: addr, Protocol: 2})
+	goRedisGet(t, addr, 2, "rc:{01234567}:key", "split replies")
+}
+
+// goRedisGet wants go-redis, speaking proto, to decode "original" as the
+// reply to GET key over replies served with the fault how.
+func goRedisGet(t *testing.T, addr string, proto int, key, how string) {
+	t.Helper()
+	cl := redis.NewClient(&redis.Options{Addr: addr, Protocol: proto})
 	defer cl.Close()
-	if v, err := cl.Do(context.Background(), "GET", "rc:{01234567}:key").Text(); err != nil || v != "original" {
-		t.Errorf("go-redis GET over split replies = %q, %v", v, err)
+	if v, err := cl.Do(context.Background(), "GET", key).Text(); err != nil || v != "original" {
+		t.Errorf("go-redis GET over %s = %q, %v", how, v, err)
 	}
 }
 
@@ -82,11 +89,7 @@ func TestTrickleWritesOneByteAtATime(t *testing.T) {
 	if string(got) != "$8\r\noriginal\r\n" || len(sizes) < 10 {
 		t.Errorf("reads %v of %q; want about one byte per read", sizes, got)
 	}
-	cl := redis.NewClient(&redis.Options{Addr: addr, Protocol: 3})
-	defer cl.Close()
-	if v, err := cl.Do(context.Background(), "GET", "rc:{89abcdef}:key").Text(); err != nil || v != "original" {
-		t.Errorf("go-redis GET over trickled replies (after a trickled HELLO 3) = %q, %v", v, err)
-	}
+	goRedisGet(t, addr, 3, "rc:{89abcdef}:key", "trickled replies (after a trickled HELLO 3)")
 }
 
 func TestCloseAfterGivesTheClientAnErrorNotAHang(t *testing.T) {

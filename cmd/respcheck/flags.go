@@ -1,0 +1,163 @@
+package main
+
+import (
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/respcheck/respcheck/runner/report"
+)
+
+// The flags of the subcommands that take more than one or two: each struct
+// with the method that registers its flags (run, record and clients share
+// runFlags; every command that talks to a server, targetFlags).
+
+type runFlags struct {
+	targetFlags
+	proto   string
+	run     string
+	tags    []string
+	jobs    int
+	timeout time.Duration
+	format  string
+	out     string
+	verbose bool
+	noColor bool
+	runID   string
+
+	allowDestructive bool
+	golden           string // run --golden DIR (golden.go)
+	update           bool
+}
+
+// register registers the flags of respcheck run.
+func (f *runFlags) register(fl *pflag.FlagSet) {
+	f.targetFlags.register(fl)
+	f.registerSelection(fl, "run", "")
+	fl.StringSliceVar(&f.tags, "tags", nil, "run only cases with one of these tags")
+	fl.IntVar(&f.jobs, "jobs", 0, "cases run at once, each on its own connections (0: the number of CPUs)")
+	fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "deadline of one step")
+	formatFlag(fl, &f.format, report.RunReports)
+	fl.StringVarP(&f.out, "out", "o", "", "write the report to `file` (a human summary still goes to stdout)")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "list every case and every step of failures")
+	fl.BoolVar(&f.noColor, "no-color", false, "never use colours")
+	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "against --addr/-u, also run cases that send commands reaching beyond the run's keys (FLUSHALL, CONFIG SET, DEBUG SLEEP, SCRIPT KILL, ...)")
+	fl.StringVar(&f.golden, "golden", "", "also compare every reply with the goldens in this `directory` (see respcheck record)")
+	fl.BoolVar(&f.update, "update", false, "with --golden: rewrite the goldens whose replies changed instead of failing")
+	fl.StringVar(&f.runID, "run-id", "", "key-name salt (default: random against --addr/-u, fixed for a throwaway server)")
+}
+
+// registerSelection registers --proto and --run, which selection parses,
+// for a command that does verb to the cases; about follows --run's usage.
+func (f *runFlags) registerSelection(fl *pflag.FlagSet, verb, about string) {
+	fl.StringVar(&f.proto, "proto", "both", "protocols to "+verb+": 2, 3 or both")
+	fl.StringVar(&f.run, "run", "", verb+" only cases whose file/name matches this `regexp`"+about)
+}
+
+type clientsFlags struct {
+	runFlags
+	clients  string
+	split    []int
+	extra    string
+	list     bool
+	adapters string
+}
+
+// register registers the flags of respcheck clients.
+func (f *clientsFlags) register(fl *pflag.FlagSet) {
+	f.targetFlags.register(fl)
+	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "run against an existing server (--addr/-u) although client libraries run the cases without run's shared-server guard and key cleanup")
+	f.registerSelection(fl, "run", "")
+	fl.IntVar(&f.jobs, "jobs", 0, "(client, case) pairs run at once (0: the number of CPUs)")
+	fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "deadline of one library call (verdict hang)")
+	formatFlag(fl, &f.format, report.ClientsReports)
+	fl.StringVarP(&f.out, "out", "o", "", "write the report to `file` (a human summary still goes to stdout)")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "show every step of non-matching results and the wire (handshakes, pushes)")
+	fl.StringVar(&f.runID, "run-id", "", "key-name salt (default: random against --addr/-u, fixed for a throwaway server)")
+	fl.StringVar(&f.clients, "clients", "all", "comma-separated libraries: "+"go-redis, go-redis-typed, rueidis, valkey-go, redigo, radix, ioredis, ioredis-typed, node-redis, node-redis-typed, iovalkey, valkey-glide, redis-py (or redis-py-4.3.4, redis-py-6.4.0)")
+	fl.IntSliceVar(&f.split, "split", nil, "proxy fault: split every server→client frame at these byte `offsets`")
+	fl.StringVar(&f.extra, "extra-after", "", "proxy fault: after the first reply to this `command` on each connection, send an extra +respcheck-extra reply no command asked for (every later reply is one behind)")
+	fl.BoolVar(&f.list, "list-clients", false, "list the available clients and exit")
+	fl.StringVar(&f.adapters, "adapters", "", "the adapters `directory` (default: ./adapters or $RESPCHECK_ADAPTERS)")
+}
+
+type recordFlags struct {
+	runFlags
+	dir    string
+	passes int
+}
+
+// register registers the flags of respcheck record.
+func (f *recordFlags) register(fl *pflag.FlagSet) {
+	fl.StringVar(&f.dir, "out", "", "write the goldens into this `directory` (required), e.g. testdata/golden/redis-7.0.15")
+	fl.IntVar(&f.passes, "passes", 2, "run the suite this many times; steps whose replies differ are marked volatile")
+	f.targetFlags.register(fl)
+	f.registerSelection(fl, "record", " (the goldens then hold only those)")
+	fl.StringSliceVar(&f.tags, "tags", nil, "record only cases with one of these tags")
+	fl.IntVar(&f.jobs, "jobs", 0, "cases run at once (0: the number of CPUs)")
+	fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "deadline of one step")
+	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "against --addr/-u, also record cases that reach beyond the run's keys")
+}
+
+type benchFlags struct {
+	targetFlags
+	proto   string
+	trials  int
+	warmup  int
+	quick   bool
+	format  string
+	out     string
+	chart   string
+	timeout time.Duration
+	// set is the flag set: --quick does not override --trials and
+	// --warmup when they were given.
+	set *pflag.FlagSet
+}
+
+// register registers the flags of respcheck bench.
+func (f *benchFlags) register(fl *pflag.FlagSet) {
+	f.set = fl
+	f.targetFlags.register(fl)
+	fl.StringVar(&f.proto, "proto", "2", "protocol of the connection: 2 or 3")
+	fl.IntVar(&f.trials, "trials", 50, "timed trials per cell")
+	fl.IntVar(&f.warmup, "warmup", 5, "untimed trials before them")
+	fl.BoolVar(&f.quick, "quick", false, "few trials (5 after 1 warm-up, unless --trials or --warmup is given): a smoke run")
+	fl.StringVar(&f.format, "format", "text", "output format: text or json")
+	fl.StringVarP(&f.out, "out", "o", "", "write the output to `file` instead of stdout")
+	fl.StringVar(&f.chart, "chart", "", "also draw the tables as an SVG chart in `file`")
+	fl.DurationVar(&f.timeout, "timeout", 10*time.Second, "deadline of one command")
+}
+
+type diffFlags struct {
+	volatile bool
+	verbose  bool
+	format   string
+}
+
+// register registers the flags of respcheck diff.
+func (f *diffFlags) register(fl *pflag.FlagSet) {
+	fl.BoolVar(&f.volatile, "volatile", false, "also compare steps marked volatile")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "show every change in full, steps in one recording only and long replies too")
+	fl.StringVar(&f.format, "format", "human", "output format: human or json")
+}
+
+type serveFlags struct {
+	dir        string
+	listen     string
+	proto      string
+	split      string
+	splitDelay time.Duration
+	trickle    time.Duration
+	closeAfter int
+}
+
+// register registers the flags of respcheck serve.
+func (f *serveFlags) register(fl *pflag.FlagSet) {
+	fl.StringVar(&f.dir, "golden", "", "the golden `directory` to serve (required)")
+	fl.StringVar(&f.listen, "listen", "127.0.0.1:6390", "listen on this `host:port`")
+	fl.StringVar(&f.proto, "proto-of-recording", "auto", "answer from the RESP2 or RESP3 recordings (2, 3), or follow the client's HELLO (auto)")
+	fl.StringVar(&f.split, "split", "", "write each reply in parts cut at these byte `offsets` (e.g. 1,5)")
+	fl.DurationVar(&f.splitDelay, "split-delay", 5*time.Millisecond, "pause between the parts of a split reply")
+	fl.DurationVar(&f.trickle, "trickle", 0, "write replies one byte at a time with this pause (e.g. 1ms)")
+	fl.IntVar(&f.closeAfter, "close-after", 0, "close the connection after the first N bytes of any reply longer than N")
+}
