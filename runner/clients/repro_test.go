@@ -23,14 +23,33 @@ import (
 // header says what it shows (repro:), which matrix lines it reproduces
 // (finds:), how to run it (run:) and a regexp its output must match
 // (expect:).
+//
+// A repro may have several run: lines (one script for two installs of a
+// library, e.g. run: python-4.3.4 and run: python-6.4.0): TestRepros runs it
+// once per run: line. It then has either one expect: for every run or one
+// expect: per run:, paired in order.
+//
+// The code a language's repros share is in lib.go, lib.js and lib.py in the
+// same folder (no header; not repros themselves): a Go repro runs as
+// `go run FILE.go lib.go ADDR`, a Node one as `node FILE.js ADDR` (it
+// requires ./lib), a Python one as `python3 FILE.py ADDR` (it imports lib).
+// testdata/clients/repro/README.md says how to run one by hand.
 
 const reproDir = "../../testdata/clients/repro"
 
 type repro struct {
-	file   string
-	run    string
-	expect *regexp.Regexp
-	finds  []string // "case [client]"
+	file    string
+	runs    []string
+	expects []*regexp.Regexp // one, or one per run
+	finds   []string         // "case [client]"
+}
+
+// expectFor is the regexp the output of the i-th run: must match.
+func (r repro) expectFor(i int) *regexp.Regexp {
+	if len(r.expects) == 1 {
+		return r.expects[0]
+	}
+	return r.expects[i]
 }
 
 var reproHeader = regexp.MustCompile(`^(?://|#)\s*(repro|finds|run|expect):\s?(.*)$`)
@@ -44,7 +63,7 @@ func loadRepros(t *testing.T) []repro {
 	var rs []repro
 	for _, e := range ents {
 		ext := filepath.Ext(e.Name())
-		if e.IsDir() || (ext != ".go" && ext != ".js" && ext != ".py") {
+		if e.IsDir() || (ext != ".go" && ext != ".js" && ext != ".py") || strings.HasPrefix(e.Name(), "lib.") {
 			continue
 		}
 		f, err := os.Open(filepath.Join(reproDir, e.Name()))
@@ -63,19 +82,23 @@ func loadRepros(t *testing.T) []repro {
 			case "finds":
 				r.finds = append(r.finds, v)
 			case "run":
-				r.run = v
+				r.runs = append(r.runs, v)
 			case "expect":
 				re, err := regexp.Compile(v)
 				if err != nil {
 					t.Errorf("%s: expect: %v", e.Name(), err)
 					continue
 				}
-				r.expect = re
+				r.expects = append(r.expects, re)
 			}
 		}
 		f.Close()
-		if r.run == "" || r.expect == nil || len(r.finds) == 0 {
+		if len(r.runs) == 0 || len(r.expects) == 0 || len(r.finds) == 0 {
 			t.Errorf("%s: header needs run:, expect: and at least one finds:", e.Name())
+			continue
+		}
+		if len(r.expects) != 1 && len(r.expects) != len(r.runs) {
+			t.Errorf("%s: %d expect: lines for %d run: lines (want 1 or one per run:)", e.Name(), len(r.expects), len(r.runs))
 			continue
 		}
 		rs = append(rs, r)
@@ -83,14 +106,14 @@ func loadRepros(t *testing.T) []repro {
 	return rs
 }
 
-// reproCommand is the command that runs a repro with its runtime, or a
-// reason it cannot run here.
-func reproCommand(ctx context.Context, r repro, addr string) (*exec.Cmd, string) {
+// reproCommand is the command that runs a repro with the runtime of one of
+// its run: lines, or a reason it cannot run here.
+func reproCommand(ctx context.Context, r repro, run string, addr string) (*exec.Cmd, string) {
 	root, _ := filepath.Abs(filepath.Join("..", ".."))
 	path := filepath.Join(root, "testdata", "clients", "repro", r.file)
 	var cmd *exec.Cmd
 	env := append(os.Environ(), "PYTHONNOUSERSITE=1")
-	switch r.run {
+	switch run {
 	case "node":
 		bin, err := exec.LookPath("node")
 		if err != nil {
@@ -109,7 +132,7 @@ func reproCommand(ctx context.Context, r repro, addr string) (*exec.Cmd, string)
 		}
 		cmd = exec.CommandContext(ctx, pythonBin, path, addr)
 		pp := ""
-		if r.run == "python-4.3.4" {
+		if run == "python-4.3.4" {
 			// Debian's python3-redis, which Python sees without PYTHONPATH.
 			if _, err := os.Stat("/usr/lib/python3/dist-packages/redis"); err != nil {
 				return nil, "Debian's python3-redis (redis-py 4.3.4) not installed: " + err.Error()
@@ -129,9 +152,9 @@ func reproCommand(ctx context.Context, r repro, addr string) (*exec.Cmd, string)
 				return nil, "go not found"
 			}
 		}
-		cmd = exec.CommandContext(ctx, bin, "run", path, addr)
+		cmd = exec.CommandContext(ctx, bin, "run", path, filepath.Join(filepath.Dir(path), "lib.go"), addr)
 	default:
-		return nil, "unknown runtime " + r.run
+		return nil, "unknown runtime " + run
 	}
 	cmd.Dir = root
 	cmd.Env = env
@@ -139,8 +162,8 @@ func reproCommand(ctx context.Context, r repro, addr string) (*exec.Cmd, string)
 	return cmd, ""
 }
 
-// TestRepros runs every repro against redis 8.6.3 and checks its output
-// against its expect: regexp.
+// TestRepros runs every repro against redis 8.6.3, once per run: line, and
+// checks its output against its expect: regexp.
 func TestRepros(t *testing.T) {
 	rs := loadRepros(t)
 	if len(rs) == 0 {
@@ -148,25 +171,32 @@ func TestRepros(t *testing.T) {
 	}
 	srv := servers.ForTest(t, "redis-8.6.3")
 	for _, r := range rs {
-		t.Run(r.file, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			cmd, why := reproCommand(ctx, r, srv.Addr())
-			if cmd == nil {
-				if servers.InCI() {
-					t.Fatal(why)
+		for i, run := range r.runs {
+			name := r.file
+			if len(r.runs) > 1 {
+				name += "/" + run
+			}
+			expect := r.expectFor(i)
+			t.Run(name, func(t *testing.T) {
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				defer cancel()
+				cmd, why := reproCommand(ctx, r, run, srv.Addr())
+				if cmd == nil {
+					if servers.InCI() {
+						t.Fatal(why)
+					}
+					t.Skip(why)
 				}
-				t.Skip(why)
-			}
-			out, err := cmd.CombinedOutput()
-			if ctx.Err() != nil {
-				t.Fatalf("no end within 30s; output:\n%s", out)
-			}
-			if !r.expect.Match(out) {
-				t.Fatalf("output does not match %q (err %v):\n%s", r.expect, err, out)
-			}
-			t.Logf("%s", strings.TrimSpace(lastLines(string(out), 6)))
-		})
+				out, err := cmd.CombinedOutput()
+				if ctx.Err() != nil {
+					t.Fatalf("no end within 30s; output:\n%s", out)
+				}
+				if !expect.Match(out) {
+					t.Fatalf("output does not match %q (err %v):\n%s", expect, err, out)
+				}
+				t.Logf("%s", strings.TrimSpace(lastLines(string(out), 6)))
+			})
+		}
 	}
 }
 

@@ -21,7 +21,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/mediocregopher/radix/v4"
@@ -30,47 +29,16 @@ import (
 var ctx = context.Background()
 
 func dial(proto string) radix.Conn {
-	c, err := (radix.Dialer{Protocol: proto}).Dial(ctx, "tcp", os.Args[1])
-	if err != nil {
-		fmt.Println("THROWN:", err)
-		os.Exit(0)
-	}
-	return c
+	return must((radix.Dialer{Protocol: proto}).Dial(ctx, "tcp", addr()))
 }
 
-// do is one generic call with a 2 s timer; it prints DECODED, THROWN or HANG.
+// do is one radix call through step (lib.go).
 func do(c radix.Conn, label string, cmd string, args ...string) {
-	var v interface{}
-	done := make(chan error, 1)
-	go func() { done <- c.Do(ctx, radix.Cmd(&v, cmd, args...)) }()
-	select {
-	case err := <-done:
-		if err != nil {
-			fmt.Println(label, "THROWN:", err)
-		} else {
-			fmt.Printf("%s DECODED: %s\n", label, show(v))
-		}
-	case <-time.After(2 * time.Second):
-		fmt.Println(label, "HANG: no result after 2s")
-		os.Exit(0)
-	}
-}
-
-func show(v interface{}) string {
-	switch x := v.(type) {
-	case []byte:
-		return fmt.Sprintf("%q", x)
-	case []interface{}:
-		s := "["
-		for i, e := range x {
-			if i > 0 {
-				s += " "
-			}
-			s += show(e)
-		}
-		return s + "]"
-	}
-	return fmt.Sprintf("%#v", v)
+	step(label, func() (interface{}, error) {
+		var v interface{}
+		err := c.Do(ctx, radix.Cmd(&v, cmd, args...))
+		return v, err
+	})
 }
 
 func main() {

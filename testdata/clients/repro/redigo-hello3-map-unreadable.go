@@ -10,62 +10,16 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"time"
 
 	"github.com/gomodule/redigo/redis"
 )
 
-func dial() redis.Conn {
-	c, err := redis.Dial("tcp", os.Args[1])
-	if err != nil {
-		fmt.Println("THROWN:", err)
-		os.Exit(0)
-	}
-	return c
-}
-
-// do is one generic call with a 2 s timer; it prints DECODED, THROWN or HANG.
-func do(c redis.Conn, label string, cmd string, args ...interface{}) {
-	type res struct {
-		v   interface{}
-		err error
-	}
-	done := make(chan res, 1)
-	go func() { v, err := c.Do(cmd, args...); done <- res{v, err} }()
-	select {
-	case r := <-done:
-		if r.err != nil {
-			fmt.Println(label, "THROWN:", r.err)
-		} else {
-			fmt.Printf("%s DECODED: %s\n", label, show(r.v))
-		}
-	case <-time.After(2 * time.Second):
-		fmt.Println(label, "HANG: no result after 2s")
-		os.Exit(0)
-	}
-}
-
-func show(v interface{}) string {
-	switch x := v.(type) {
-	case []byte:
-		return fmt.Sprintf("%q", x)
-	case []interface{}:
-		s := "["
-		for i, e := range x {
-			if i > 0 {
-				s += " "
-			}
-			s += show(e)
-		}
-		return s + "]"
-	}
-	return fmt.Sprintf("%#v", v)
-}
-
 func main() {
-	c := dial()
+	c := must(redis.Dial("tcp", addr()))
+	do := func(label, cmd string, args ...interface{}) {
+		step(label, func() (interface{}, error) { return c.Do(cmd, args...) })
+	}
 	fmt.Println(`wire: %7\r\n$6\r\nserver\r\n$5\r\nredis\r\n...`)
-	do(c, "HELLO 3", "HELLO", "3")
-	do(c, "ECHO after", "ECHO", "after")
+	do("HELLO 3", "HELLO", "3")
+	do("ECHO after", "ECHO", "after")
 }

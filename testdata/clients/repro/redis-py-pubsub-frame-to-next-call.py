@@ -1,46 +1,20 @@
 # repro: redis-py execute_command("SUBSCRIBE") on RESP2 returns the confirmation, then hands the next frame on the subscribed connection (a published message, a second confirmation) to the next call, and PING's pong array ["pong", ""] comes back False from the PING callback.
+# finds: pubsub/SUBSCRIBE confirmation, then a message published on another connection [redis-py-4.3.4/resp2]
+# finds: pubsub/PSUBSCRIBE confirmation, then a pmessage naming the pattern and the channel [redis-py-4.3.4/resp2]
+# finds: pubsub/PING on a subscribed connection, a pong array in RESP2 and a simple string in RESP3 [redis-py-4.3.4/resp2]
+# finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [redis-py-4.3.4/resp2]
+# finds: pubsub/UNSUBSCRIBE without arguments answering two confirmations, then plain replies [redis-py-4.3.4/resp2]
+# finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [redis-py-4.3.4/resp2]
 # finds: pubsub/SUBSCRIBE confirmation, then a message published on another connection [redis-py-6.4.0/resp2]
 # finds: pubsub/PSUBSCRIBE confirmation, then a pmessage naming the pattern and the channel [redis-py-6.4.0/resp2]
 # finds: pubsub/PING on a subscribed connection, a pong array in RESP2 and a simple string in RESP3 [redis-py-6.4.0/resp2]
 # finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [redis-py-6.4.0/resp2]
 # finds: pubsub/UNSUBSCRIBE without arguments answering two confirmations, then plain replies [redis-py-6.4.0/resp2]
 # finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [redis-py-6.4.0/resp2]
+# run: python-4.3.4
 # run: python-6.4.0
 # expect: (?s)RESP2 UNSUBSCRIBE DECODED: \[b'message', b'repro:ch', b'hello'\]\nRESP2 ECHO next DECODED: \[b'unsubscribe', b'repro:ch', 0\]\n.*RESP2 UNSUBSCRIBE all DECODED: \[b'subscribe', b'repro:c2', 2\]\n.*RESP2 PING subscribed DECODED: False\n
-import os, sys, threading
-import redis
-
-HOST, PORT = sys.argv[1].split(':')
-
-
-def client(proto):
-    kw = dict(host=HOST, port=int(PORT), single_connection_client=True)
-    if int(redis.__version__.split('.')[0]) >= 5:
-        kw['protocol'] = proto
-    return redis.Redis(**kw)
-
-
-def step(label, r, *args):
-    """One execute_command with a 2 s timer; prints DECODED, THROWN or HANG."""
-    out = {}
-
-    def run():
-        try:
-            out['v'] = r.execute_command(*args)
-        except Exception as e:  # the library's exception is the result
-            out['e'] = e
-    t = threading.Thread(target=run, daemon=True)
-    t.start()
-    t.join(2)
-    if t.is_alive():
-        print(label, 'HANG: no result after 2s', flush=True)
-        os._exit(0)
-    if 'e' in out:
-        print(label, 'THROWN: %s: %s' % (type(out['e']).__name__, out['e']), flush=True)
-        return None
-    print(label, 'DECODED:', repr(out['v']), flush=True)
-    return out['v']
-
+from lib import client, step
 
 PROTOS = [2]
 

@@ -1,20 +1,17 @@
-# repro: redis-py on a RESP2 connection cannot parse the RESP3 map HELLO 3 answers ("%7\r\n..."): InvalidResponse "Protocol Error: b'%7'".
-# finds: faults/HELLO 3 through a RESP2 connection [redis-py-4.3.4/resp2]
-# finds: protocol-switch/map from HELLO 3 then flat array from HELLO 2 on one connection, with null then nil [redis-py-4.3.4/resp2]
-# finds: protocol-switch/RESP2 replies after HELLO 2, then RESP3 replies after HELLO 3 [redis-py-4.3.4/resp2]
-# finds: protocol-switch/simple string RESET after HELLO 3, then RESP2 replies [redis-py-4.3.4/resp2]
-# finds: protocol-switch/HELLO 3 with SETNAME, then the name as a blob string [redis-py-4.3.4/resp2]
-# run: python-4.3.4
-# expect: HELLO 3 THROWN: InvalidResponse: Protocol Error: b'%7'
+"""Shared by the redis-py repros: python3 FILE.py HOST:PORT (see README.md)."""
 import os, sys, threading
 import redis
 
 HOST, PORT = sys.argv[1].split(':')
 
+# redis-py before 5 speaks RESP2 only (no protocol= argument).
+RESP3 = int(redis.__version__.split('.')[0]) >= 5
+PROTOS = [2, 3] if RESP3 else [2]
+
 
 def client(proto):
     kw = dict(host=HOST, port=int(PORT), single_connection_client=True)
-    if int(redis.__version__.split('.')[0]) >= 5:
+    if RESP3:
         kw['protocol'] = proto
     return redis.Redis(**kw)
 
@@ -39,10 +36,3 @@ def step(label, r, *args):
         return None
     print(label, 'DECODED:', repr(out['v']), flush=True)
     return out['v']
-
-
-PROTOS = [2]
-
-r = client(2)
-print('wire: %7\\r\\n$6\\r\\nserver\\r\\n...')
-step('RESP2 HELLO 3', r, 'HELLO', '3')

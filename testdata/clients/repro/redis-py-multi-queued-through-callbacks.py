@@ -1,4 +1,12 @@
 # repro: redis-py applies its response callbacks to the "+QUEUED\r\n" a command gets inside MULTI: SET gives False, ZADD (and STRLEN in 4.3.4) raise ValueError int(b'QUEUED'), HGETALL gives {81: 85, 69: 68}.
+# finds: errors/EXECABORT error after an error at queue time [redis-py-4.3.4/resp2]
+# finds: faults/error inside an EXEC array [redis-py-4.3.4/resp2]
+# finds: faults/EXEC nil after WATCH [redis-py-4.3.4/resp2]
+# finds: transactions/EXEC array of a simple string, an integer, a blob string, a double, an empty map and a set [redis-py-4.3.4/resp2]
+# finds: transactions/EXEC array holding a map of fields and a nested array [redis-py-4.3.4/resp2]
+# finds: transactions/simple string OK from DISCARD, then an EXEC without MULTI error [redis-py-4.3.4/resp2]
+# finds: transactions/EXECABORT error after an unknown command at queue time [redis-py-4.3.4/resp2]
+# finds: transactions/EXEC array with a WRONGTYPE error between two replies [redis-py-4.3.4/resp2]
 # finds: errors/EXECABORT error after an error at queue time [redis-py-6.4.0/resp2]
 # finds: errors/EXECABORT error after an error at queue time [redis-py-6.4.0/resp3]
 # finds: faults/error inside an EXEC array [redis-py-6.4.0/resp2]
@@ -14,44 +22,12 @@
 # finds: transactions/EXECABORT error after an unknown command at queue time [redis-py-6.4.0/resp3]
 # finds: transactions/EXEC array with a WRONGTYPE error between two replies [redis-py-6.4.0/resp2]
 # finds: transactions/EXEC array with a WRONGTYPE error between two replies [redis-py-6.4.0/resp3]
+# run: python-4.3.4
 # run: python-6.4.0
+# expect: (?s)RESP2 SET DECODED: False\n.*RESP2 ZADD THROWN: ValueError: invalid literal for int\(\) with base 10: b'QUEUED'\n.*RESP2 HGETALL DECODED: \{81: 85, 69: 68\}\n.*RESP2 STRLEN THROWN: ValueError: invalid literal for int\(\) with base 10: b'QUEUED'\n
 # expect: (?s)RESP2 SET DECODED: False\n.*RESP2 ZADD THROWN: ValueError: invalid literal for int\(\) with base 10: b'QUEUED'\n.*RESP2 HGETALL DECODED: \{81: 85, 69: 68\}\n.*RESP3 SET DECODED: False\n
-import os, sys, threading
-import redis
+from lib import PROTOS, client, step
 
-HOST, PORT = sys.argv[1].split(':')
-
-
-def client(proto):
-    kw = dict(host=HOST, port=int(PORT), single_connection_client=True)
-    if int(redis.__version__.split('.')[0]) >= 5:
-        kw['protocol'] = proto
-    return redis.Redis(**kw)
-
-
-def step(label, r, *args):
-    """One execute_command with a 2 s timer; prints DECODED, THROWN or HANG."""
-    out = {}
-
-    def run():
-        try:
-            out['v'] = r.execute_command(*args)
-        except Exception as e:  # the library's exception is the result
-            out['e'] = e
-    t = threading.Thread(target=run, daemon=True)
-    t.start()
-    t.join(2)
-    if t.is_alive():
-        print(label, 'HANG: no result after 2s', flush=True)
-        os._exit(0)
-    if 'e' in out:
-        print(label, 'THROWN: %s: %s' % (type(out['e']).__name__, out['e']), flush=True)
-        return None
-    print(label, 'DECODED:', repr(out['v']), flush=True)
-    return out['v']
-
-
-PROTOS = [2, 3]
 
 for p in PROTOS:
     r = client(p)

@@ -5,44 +5,19 @@
 # finds: numbers/doubles needing 17 significant digits from ZINCRBY and ZSCORE [redis-py-4.3.4/resp2]
 # finds: numbers/doubles at the ends of the range from ZSCORE, the largest and the smallest subnormal [redis-py-4.3.4/resp2]
 # finds: numbers/blob strings of long decimals from INCRBYFLOAT, and its refusal of infinity [redis-py-4.3.4/resp2]
+# finds: faults/ZSCORE inf and -inf [redis-py-6.4.0/resp2]
+# finds: faults/double precision of ZINCRBY and a maximal double [redis-py-6.4.0/resp2]
+# finds: numbers/doubles inf and -inf from ZSCORE and ZINCRBY [redis-py-6.4.0/resp2]
+# finds: numbers/doubles needing 17 significant digits from ZINCRBY and ZSCORE [redis-py-6.4.0/resp2]
+# finds: numbers/doubles at the ends of the range from ZSCORE, the largest and the smallest subnormal [redis-py-6.4.0/resp2]
+# finds: numbers/blob strings of long decimals from INCRBYFLOAT, and its refusal of infinity [redis-py-6.4.0/resp2]
+# finds: numbers/blob strings of long decimals from INCRBYFLOAT, and its refusal of infinity [redis-py-6.4.0/resp3]
 # run: python-4.3.4
+# run: python-6.4.0
 # expect: (?s)RESP2 ZSCORE DECODED: inf\n.*RESP2 ZINCRBY DECODED: 0\.30000000000000004\n.*RESP2 INCRBYFLOAT DECODED: 0\.3\n
-import os, sys, threading
-import redis
+# expect: (?s)RESP2 ZSCORE DECODED: inf\n.*RESP2 ZINCRBY DECODED: 0\.30000000000000004\n.*RESP2 INCRBYFLOAT DECODED: 0\.3\n.*RESP3 INCRBYFLOAT DECODED: 0\.3\n
+from lib import PROTOS, client, step
 
-HOST, PORT = sys.argv[1].split(':')
-
-
-def client(proto):
-    kw = dict(host=HOST, port=int(PORT), single_connection_client=True)
-    if int(redis.__version__.split('.')[0]) >= 5:
-        kw['protocol'] = proto
-    return redis.Redis(**kw)
-
-
-def step(label, r, *args):
-    """One execute_command with a 2 s timer; prints DECODED, THROWN or HANG."""
-    out = {}
-
-    def run():
-        try:
-            out['v'] = r.execute_command(*args)
-        except Exception as e:  # the library's exception is the result
-            out['e'] = e
-    t = threading.Thread(target=run, daemon=True)
-    t.start()
-    t.join(2)
-    if t.is_alive():
-        print(label, 'HANG: no result after 2s', flush=True)
-        os._exit(0)
-    if 'e' in out:
-        print(label, 'THROWN: %s: %s' % (type(out['e']).__name__, out['e']), flush=True)
-        return None
-    print(label, 'DECODED:', repr(out['v']), flush=True)
-    return out['v']
-
-
-PROTOS = [2]
 
 for p in PROTOS:
     r = client(p)

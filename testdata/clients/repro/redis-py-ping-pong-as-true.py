@@ -1,0 +1,18 @@
+# repro: redis-py execute_command("PING") returns True for the simple string "+PONG\r\n" (its PING response callback), not the text.
+# finds: errors/simple error for a wrong number of arguments [redis-py-4.3.4/resp2]
+# finds: resp3-types/simple strings +OK and +PONG [redis-py-4.3.4/resp2]
+# finds: errors/simple error for a wrong number of arguments [redis-py-6.4.0/resp2]
+# finds: errors/simple error for a wrong number of arguments [redis-py-6.4.0/resp3]
+# finds: resp3-types/simple strings +OK and +PONG [redis-py-6.4.0/resp2]
+# finds: resp3-types/simple strings +OK and +PONG [redis-py-6.4.0/resp3]
+# finds: tracking/invalidate push from another connection's SET, read before a simple string reply [redis-py-6.4.0/resp3]
+# run: python-4.3.4
+# run: python-6.4.0
+# expect: RESP2 PING DECODED: True\n
+from lib import PROTOS, client, step
+
+
+for p in PROTOS:
+    r = client(p)
+    print('wire: +PONG\\r\\n')
+    step('RESP%d PING' % p, r, 'PING')
