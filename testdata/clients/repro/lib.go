@@ -2,10 +2,15 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/mediocregopher/radix/v4"
 )
+
+var ctx = context.Background()
 
 // addr is the server the repro talks to, its one argument.
 func addr() string {
@@ -69,4 +74,18 @@ func show(v interface{}) string {
 		return s + "]"
 	}
 	return fmt.Sprintf("%#v", v)
+}
+
+// radixDial connects radix v4 speaking proto ("" for RESP2, "3").
+func radixDial(proto string) radix.Conn {
+	return must((radix.Dialer{Protocol: proto}).Dial(ctx, "tcp", addr()))
+}
+
+// radixDo is one radix call, interface{} as its receiver, through step.
+func radixDo(c radix.Conn, label string, cmd string, args ...string) {
+	step(label, func() (interface{}, error) {
+		var v interface{}
+		err := c.Do(ctx, radix.Cmd(&v, cmd, args...))
+		return v, err
+	})
 }

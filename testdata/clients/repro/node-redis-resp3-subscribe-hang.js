@@ -12,24 +12,12 @@
 // finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [node-redis/resp3]
 // run: node
 // expect: (?s)RESP3 SUBSCRIBE HANG: no result after 2s\n.*RESP3 PSUBSCRIBE HANG: no result after 2s\n.*RESP3 SSUBSCRIBE HANG: no result after 2s\n
-const util = require('util');
-const { createClient } = require('redis');
-const [host, port] = process.argv[2].split(':');
-const show = (v) => util.inspect(v, { depth: null, breakLength: Infinity, compact: true });
-const client = async (p) => { const c = createClient({ socket: { host, port: +port, reconnectStrategy: false }, RESP: p }); c.on('error', () => {}); await c.connect(); return c; };
-// step: one c.sendCommand with a 2 s timer; prints DECODED, THROWN or HANG.
-const step = (label, c, args) => new Promise((resolve) => {
-  let hung = false;
-  const t = setTimeout(() => { hung = true; console.log(label, 'HANG: no result after 2s'); resolve(); }, 2000);
-  c.sendCommand(args).then((v) => { if (hung) return; clearTimeout(t); console.log(label, 'DECODED:', show(v)); resolve(v); },
-    (e) => { if (hung) return; clearTimeout(t); console.log(label, 'THROWN:', String(e).split('\n')[0]); resolve(); });
-});
-(async () => {
+const { client, step, main } = require('./lib');
+main(async () => {
   for (const [cmd, ch] of [['SUBSCRIBE', 'repro:ch'], ['PSUBSCRIBE', 'repro:p*'], ['SSUBSCRIBE', 'repro:s']]) {
-    const c = await client(3);
+    const c = await client('node-redis', 3);
     console.log('wire: >3\\r\\n$' + cmd.length + '\\r\\n' + cmd.toLowerCase() + '\\r\\n$' + ch.length + '\\r\\n' + ch + '\\r\\n:1\\r\\n');
     await step('RESP3 ' + cmd, c, [cmd, ch]);
-    c.destroy();
+    c.close();
   }
-  process.exit(0);
-})().catch((e) => { console.log("THROWN:", String(e)); process.exit(0); });
+});

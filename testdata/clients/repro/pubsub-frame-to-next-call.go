@@ -28,7 +28,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"time"
 
@@ -36,8 +35,6 @@ import (
 	"github.com/mediocregopher/radix/v4"
 	goredis "github.com/redis/go-redis/v9"
 )
-
-var ctx = context.Background()
 
 // A library's connection, as the scenario below uses it.
 type conn struct {
@@ -77,7 +74,7 @@ var libs = []lib{
 		}, c.Close}
 	}},
 	{"radix", []int{2, 3}, func(proto int) conn {
-		c := must((radix.Dialer{Protocol: map[int]string{2: "", 3: "3"}[proto]}).Dial(ctx, "tcp", addr()))
+		c := radixDial(map[int]string{2: "", 3: "3"}[proto])
 		return conn{func(args ...string) (interface{}, error) {
 			var v interface{}
 			err := c.Do(ctx, radix.Cmd(&v, args[0], args[1:]...))

@@ -5,33 +5,13 @@
 // expect: EXEC THROWN: .*unknown type prefix "attribute"
 package main
 
-import (
-	"context"
-	"fmt"
-
-	"github.com/mediocregopher/radix/v4"
-)
-
-var ctx = context.Background()
-
-func dial(proto string) radix.Conn {
-	return must((radix.Dialer{Protocol: proto}).Dial(ctx, "tcp", addr()))
-}
-
-// do is one radix call through step (lib.go).
-func do(c radix.Conn, label string, cmd string, args ...string) {
-	step(label, func() (interface{}, error) {
-		var v interface{}
-		err := c.Do(ctx, radix.Cmd(&v, cmd, args...))
-		return v, err
-	})
-}
+import "fmt"
 
 func main() {
-	c := dial("3")
-	do(c, "MULTI", "MULTI")
-	do(c, "DEBUG PROTOCOL attrib", "DEBUG", "PROTOCOL", "attrib")
-	do(c, "PING", "PING")
+	c := radixDial("3")
+	radixDo(c, "MULTI", "MULTI")
+	radixDo(c, "DEBUG PROTOCOL attrib", "DEBUG", "PROTOCOL", "attrib")
+	radixDo(c, "PING", "PING")
 	fmt.Println(`wire: *2\r\n|1\r\n$14\r\nkey-popularity\r\n*2\r\n$7\r\nkey:123\r\n:90\r\n$...\r\n+PONG\r\n`)
-	do(c, "EXEC", "EXEC")
+	radixDo(c, "EXEC", "EXEC")
 }

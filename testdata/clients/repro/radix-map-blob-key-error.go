@@ -18,49 +18,29 @@
 // expect: (?s)RESP2 HELLO 3 THROWN: .*can't be a map key\nRESP2 ECHO after DECODED: "redis"\n.*RESP3 EVAL map THROWN: .*can't be a map key\nRESP3 ECHO after DECODED: .*RESP3 HELLO THROWN: .*can't be a map key\n.*RESP3 SMEMBERS THROWN: .*can't be a map key\n
 package main
 
-import (
-	"context"
-	"fmt"
-
-	"github.com/mediocregopher/radix/v4"
-)
-
-var ctx = context.Background()
-
-func dial(proto string) radix.Conn {
-	return must((radix.Dialer{Protocol: proto}).Dial(ctx, "tcp", addr()))
-}
-
-// do is one radix call through step (lib.go).
-func do(c radix.Conn, label string, cmd string, args ...string) {
-	step(label, func() (interface{}, error) {
-		var v interface{}
-		err := c.Do(ctx, radix.Cmd(&v, cmd, args...))
-		return v, err
-	})
-}
+import "fmt"
 
 func main() {
 	for _, proto := range []string{"", "3"} {
 		name := map[string]string{"": "RESP2 ", "3": "RESP3 "}[proto]
-		c := dial(proto)
+		c := radixDial(proto)
 		if proto == "" {
 			fmt.Println(`wire: %7\r\n$6\r\nserver\r\n$5\r\nredis\r\n...`)
-			do(c, name+"HELLO 3", "HELLO", "3")
-			do(c, name+"ECHO after", "ECHO", "after")
+			radixDo(c, name+"HELLO 3", "HELLO", "3")
+			radixDo(c, name+"ECHO after", "ECHO", "after")
 		} else {
 			fmt.Println(`wire: %1\r\n$1\r\na\r\n:1\r\n`)
-			do(c, name+"EVAL map", "EVAL", "redis.setresp(3); return {map={a=1}}", "0")
-			do(c, name+"ECHO after", "ECHO", "after")
+			radixDo(c, name+"EVAL map", "EVAL", "redis.setresp(3); return {map={a=1}}", "0")
+			radixDo(c, name+"ECHO after", "ECHO", "after")
 			c.Close()
-			c = dial(proto)
+			c = radixDial(proto)
 			fmt.Println(`wire: %7\r\n$6\r\nserver\r\n$5\r\nredis\r\n...`)
-			do(c, name+"HELLO", "HELLO")
+			radixDo(c, name+"HELLO", "HELLO")
 			c.Close()
-			c = dial(proto)
-			do(c, name+"SADD", "SADD", "repro:set", "only")
+			c = radixDial(proto)
+			radixDo(c, name+"SADD", "SADD", "repro:set", "only")
 			fmt.Println(`wire: ~1\r\n$4\r\nonly\r\n`)
-			do(c, name+"SMEMBERS", "SMEMBERS", "repro:set")
+			radixDo(c, name+"SMEMBERS", "SMEMBERS", "repro:set")
 		}
 		c.Close()
 	}

@@ -19,44 +19,26 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"time"
-
-	"github.com/mediocregopher/radix/v4"
 )
 
-var ctx = context.Background()
-
-func dial(proto string) radix.Conn {
-	return must((radix.Dialer{Protocol: proto}).Dial(ctx, "tcp", addr()))
-}
-
-// do is one radix call through step (lib.go).
-func do(c radix.Conn, label string, cmd string, args ...string) {
-	step(label, func() (interface{}, error) {
-		var v interface{}
-		err := c.Do(ctx, radix.Cmd(&v, cmd, args...))
-		return v, err
-	})
-}
-
 func main() {
-	c := dial("3")
+	c := radixDial("3")
 	fmt.Println(`wire: $...\r\n (the DEBUG reply), then >2\r\n$16\r\nserver-cpu-usage\r\n:42\r\n`)
-	do(c, "DEBUG PROTOCOL push", "DEBUG", "PROTOCOL", "push")
-	do(c, "ECHO after-push", "ECHO", "after-push")
-	do(c, "ECHO next", "ECHO", "next")
+	radixDo(c, "DEBUG PROTOCOL push", "DEBUG", "PROTOCOL", "push")
+	radixDo(c, "ECHO after-push", "ECHO", "after-push")
+	radixDo(c, "ECHO next", "ECHO", "next")
 	c.Close()
 
-	c = dial("3")
-	other := dial("3")
-	do(c, "SET", "SET", "repro:key", "v1")
-	do(c, "CLIENT TRACKING on", "CLIENT", "TRACKING", "on")
-	do(c, "GET", "GET", "repro:key")
-	do(other, "other SET", "SET", "repro:key", "v2")
+	c = radixDial("3")
+	other := radixDial("3")
+	radixDo(c, "SET", "SET", "repro:key", "v1")
+	radixDo(c, "CLIENT TRACKING on", "CLIENT", "TRACKING", "on")
+	radixDo(c, "GET", "GET", "repro:key")
+	radixDo(other, "other SET", "SET", "repro:key", "v2")
 	time.Sleep(100 * time.Millisecond)
 	fmt.Println(`wire: >2\r\n$10\r\ninvalidate\r\n*1\r\n$9\r\nrepro:key\r\n then $2\r\nv2\r\n`)
-	do(c, "GET after invalidation", "GET", "repro:key")
-	do(c, "PING next", "PING")
+	radixDo(c, "GET after invalidation", "GET", "repro:key")
+	radixDo(c, "PING next", "PING")
 }

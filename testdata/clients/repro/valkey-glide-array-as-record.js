@@ -7,25 +7,13 @@
 // finds: aggregates/array of member-score pairs from ZRANGE WITHSCORES in RESP3, a flat array in RESP2 [valkey-glide/resp3]
 // run: node
 // expect: (?s)RESP2 XRANGE DECODED: \[ \{ key: '1-1', value: \[.*RESP2 XREAD DECODED: \[ \{ key: 'repro:s', value: \[ \{ key: '1-1'.*RESP2 ZRANGE DECODED: \[ \{ key: 'a', value: 1 \}.*RESP3 XRANGE DECODED: \[ \{ key: '1-1'.*RESP3 XREAD DECODED: \[ \{ key: 'repro:s', value: \[ \{ key: '1-1'.*RESP3 ZRANGE DECODED: \[ \{ key: 'a', value: 1 \}
-const util = require('util');
-const { GlideClient, ProtocolVersion, Logger } = require('@valkey/valkey-glide');
-Logger.init('off');
-const [host, port] = process.argv[2].split(':');
-const show = (v) => util.inspect(v, { depth: null, breakLength: Infinity, compact: true });
-const client = (p) => GlideClient.createClient({ addresses: [{ host, port: +port }], protocol: p === 3 ? ProtocolVersion.RESP3 : ProtocolVersion.RESP2 });
-// step: one call with a 2 s timer; prints DECODED, THROWN or HANG.
-const step = (label, c, args) => new Promise((resolve) => {
-  let hung = false;
-  const t = setTimeout(() => { hung = true; console.log(label, 'HANG: no result after 2s'); resolve(); }, 2000);
-  c.customCommand(args).then((v) => { if (hung) return; clearTimeout(t); console.log(label, 'DECODED:', show(v)); resolve(v); },
-    (e) => { if (hung) return; clearTimeout(t); console.log(label, 'THROWN:', String(e).split('\n')[0]); resolve(); });
-});
-(async () => {
+const { client, step, main } = require('./lib');
+main(async () => {
   for (const p of [2, 3]) {
-    const c = await client(p);
-    await c.customCommand(['DEL', 'repro:s', 'repro:z']);
-    await c.customCommand(['XADD', 'repro:s', '1-1', 'f1', 'v1']);
-    await c.customCommand(['ZADD', 'repro:z', '1', 'a', '2', 'b']);
+    const c = await client('valkey-glide', p);
+    await c.do(['DEL', 'repro:s', 'repro:z']);
+    await c.do(['XADD', 'repro:s', '1-1', 'f1', 'v1']);
+    await c.do(['ZADD', 'repro:z', '1', 'a', '2', 'b']);
     console.log('wire: *1\\r\\n*2\\r\\n$3\\r\\n1-1\\r\\n*2\\r\\n$2\\r\\nf1\\r\\n$2\\r\\nv1\\r\\n');
     await step('RESP' + p + ' XRANGE', c, ['XRANGE', 'repro:s', '-', '+']);
     await step('RESP' + p + ' XREAD', c, ['XREAD', 'STREAMS', 'repro:s', '0']);
@@ -33,5 +21,4 @@ const step = (label, c, args) => new Promise((resolve) => {
     await step('RESP' + p + ' ZRANGE', c, ['ZRANGE', 'repro:z', '0', '-1', 'WITHSCORES']);
     c.close();
   }
-  process.exit(0);
-})().catch((e) => { console.log("THROWN:", String(e)); process.exit(0); });
+});

@@ -10,40 +10,27 @@
 // finds: protocol-switch/RESP2 replies after HELLO 2, then RESP3 replies after HELLO 3 [valkey-glide/resp3]
 // run: node
 // expect: (?s)RESP2 ZSCORE DECODED: 1\.5\n.*RESP2 ZSCORE inf DECODED: Infinity\n.*RESP2 ZINCRBY DECODED: 0\.30000000000000004\n.*RESP2 INCRBYFLOAT DECODED: 0\.3\n.*RESP3 INCRBYFLOAT DECODED: 0\.3\n.*RESP3 after HELLO 2 ZSCORE DECODED: 1\.5\n
-const util = require('util');
-const { GlideClient, ProtocolVersion, Logger } = require('@valkey/valkey-glide');
-Logger.init('off');
-const [host, port] = process.argv[2].split(':');
-const show = (v) => util.inspect(v, { depth: null, breakLength: Infinity, compact: true });
-const client = (p) => GlideClient.createClient({ addresses: [{ host, port: +port }], protocol: p === 3 ? ProtocolVersion.RESP3 : ProtocolVersion.RESP2 });
-// step: one call with a 2 s timer; prints DECODED, THROWN or HANG.
-const step = (label, c, args) => new Promise((resolve) => {
-  let hung = false;
-  const t = setTimeout(() => { hung = true; console.log(label, 'HANG: no result after 2s'); resolve(); }, 2000);
-  c.customCommand(args).then((v) => { if (hung) return; clearTimeout(t); console.log(label, 'DECODED:', show(v)); resolve(v); },
-    (e) => { if (hung) return; clearTimeout(t); console.log(label, 'THROWN:', String(e).split('\n')[0]); resolve(); });
-});
-(async () => {
-  const c2 = await client(2);
-  await c2.customCommand(['DEL', 'repro:z', 'repro:f']);
-  await c2.customCommand(['ZADD', 'repro:z', '1.5', 'm', 'inf', 'hi', '0.1', 'a']);
+const { client, step, main } = require('./lib');
+main(async () => {
+  const c2 = await client('valkey-glide', 2);
+  await c2.do(['DEL', 'repro:z', 'repro:f']);
+  await c2.do(['ZADD', 'repro:z', '1.5', 'm', 'inf', 'hi', '0.1', 'a']);
   console.log('wire: $3\\r\\n1.5\\r\\n');
   await step('RESP2 ZSCORE', c2, ['ZSCORE', 'repro:z', 'm']);
   console.log('wire: $3\\r\\ninf\\r\\n');
   await step('RESP2 ZSCORE inf', c2, ['ZSCORE', 'repro:z', 'hi']);
   console.log('wire: $19\\r\\n0.30000000000000004\\r\\n');
   await step('RESP2 ZINCRBY', c2, ['ZINCRBY', 'repro:z', '0.2', 'a']);
-  await c2.customCommand(['SET', 'repro:f', '0.1']);
+  await c2.do(['SET', 'repro:f', '0.1']);
   console.log('wire: $3\\r\\n0.3\\r\\n');
   await step('RESP2 INCRBYFLOAT', c2, ['INCRBYFLOAT', 'repro:f', '0.2']);
   c2.close();
-  const c3 = await client(3);
-  await c3.customCommand(['SET', 'repro:f', '0.1']);
+  const c3 = await client('valkey-glide', 3);
+  await c3.do(['SET', 'repro:f', '0.1']);
   console.log('wire: $3\\r\\n0.3\\r\\n');
   await step('RESP3 INCRBYFLOAT', c3, ['INCRBYFLOAT', 'repro:f', '0.2']);
   await step('RESP3 HELLO 2', c3, ['HELLO', '2']);
   console.log('wire: $3\\r\\n1.5\\r\\n');
   await step('RESP3 after HELLO 2 ZSCORE', c3, ['ZSCORE', 'repro:z', 'm']);
   c3.close();
-  process.exit(0);
-})().catch((e) => { console.log("THROWN:", String(e)); process.exit(0); });
+});

@@ -20,28 +20,15 @@
 // finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [valkey-glide/resp3]
 // run: node
 // expect: (?s)RESP2 SUBSCRIBE DECODED: null\n.*RESP2 PSUBSCRIBE DECODED: null\n.*RESP3 SUBSCRIBE DECODED: null\n.*RESP3 PSUBSCRIBE DECODED: null\n
-const util = require('util');
-const { GlideClient, ProtocolVersion, Logger } = require('@valkey/valkey-glide');
-Logger.init('off');
-const [host, port] = process.argv[2].split(':');
-const show = (v) => util.inspect(v, { depth: null, breakLength: Infinity, compact: true });
-const client = (p) => GlideClient.createClient({ addresses: [{ host, port: +port }], protocol: p === 3 ? ProtocolVersion.RESP3 : ProtocolVersion.RESP2 });
-// step: one call with a 2 s timer; prints DECODED, THROWN or HANG.
-const step = (label, c, args) => new Promise((resolve) => {
-  let hung = false;
-  const t = setTimeout(() => { hung = true; console.log(label, 'HANG: no result after 2s'); resolve(); }, 2000);
-  c.customCommand(args).then((v) => { if (hung) return; clearTimeout(t); console.log(label, 'DECODED:', show(v)); resolve(v); },
-    (e) => { if (hung) return; clearTimeout(t); console.log(label, 'THROWN:', String(e).split('\n')[0]); resolve(); });
-});
-(async () => {
+const { client, step, main } = require('./lib');
+main(async () => {
   for (const p of [2, 3]) {
-    const c = await client(p);
+    const c = await client('valkey-glide', p);
     console.log(p === 2 ? 'wire: *3\\r\\n$9\\r\\nsubscribe\\r\\n$8\\r\\nrepro:ch\\r\\n:1\\r\\n' : 'wire: >3\\r\\n$9\\r\\nsubscribe\\r\\n$8\\r\\nrepro:ch\\r\\n:1\\r\\n');
     await step('RESP' + p + ' SUBSCRIBE', c, ['SUBSCRIBE', 'repro:ch']);
     c.close();
-    const d = await client(p);
+    const d = await client('valkey-glide', p);
     await step('RESP' + p + ' PSUBSCRIBE', d, ['PSUBSCRIBE', 'repro:p*']);
     d.close();
   }
-  process.exit(0);
-})().catch((e) => { console.log("THROWN:", String(e)); process.exit(0); });
+});
