@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"path"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -106,16 +105,7 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	if opts.Addr == "" {
 		return nil, errors.New("runner: Options.Addr is empty")
 	}
-	if opts.StepTimeout <= 0 {
-		opts.StepTimeout = 5 * time.Second
-	}
-	if opts.Jobs <= 0 {
-		opts.Jobs = runtime.NumCPU()
-	}
-	protos := opts.Protos
-	if len(protos) == 0 {
-		protos = []int{2, 3}
-	}
+	protos := sched.Defaults(&opts.StepTimeout, &opts.Jobs, opts.Protos)
 	limits := opts.Limits
 	if limits == (resp.Limits{}) {
 		limits = resp.DefaultLimits

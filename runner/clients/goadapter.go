@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -44,7 +45,7 @@ func ServeGoAdapter(in io.Reader, out io.Writer) error {
 	g := &goAdapter{out: json.NewEncoder(out), sessions: map[string]*goSession{}}
 	only := strings.Split(os.Getenv("RESPCHECK_LIBS"), ",")
 	for _, d := range goLibraries() {
-		if os.Getenv("RESPCHECK_LIBS") == "" || contains(only, d.Library()) {
+		if os.Getenv("RESPCHECK_LIBS") == "" || slices.Contains(only, d.Library()) {
 			g.libs = append(g.libs, d)
 		}
 	}
@@ -59,15 +60,6 @@ func ServeGoAdapter(in io.Reader, out io.Writer) error {
 		g.handle(req)
 	}
 	return sc.Err()
-}
-
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 type goRequest struct {

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"math"
 	"regexp"
-	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -147,16 +147,7 @@ type item struct {
 // Run replays the send steps of every selected case through every driver
 // and judges each decoded value against the bytes the library received.
 func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error) {
-	if opts.StepTimeout <= 0 {
-		opts.StepTimeout = 5 * time.Second
-	}
-	if opts.Jobs <= 0 {
-		opts.Jobs = runtime.NumCPU()
-	}
-	protos := opts.Protos
-	if len(protos) == 0 {
-		protos = []int{2, 3}
-	}
+	protos := sched.Defaults(&opts.StepTimeout, &opts.Jobs, opts.Protos)
 	if opts.Target.Timeout <= 0 {
 		opts.Target.Timeout = opts.StepTimeout
 	}
@@ -168,7 +159,7 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	var items []item
 	for _, d := range opts.Drivers {
 		for _, p := range d.Protos() {
-			if !containsInt(protos, p) {
+			if !slices.Contains(protos, p) {
 				continue
 			}
 			rep.Clients = append(rep.Clients, ClientInfo{Name: ClientName(d, p), Library: d.Library(),
@@ -219,15 +210,6 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	}
 	rep.Duration = time.Since(rep.Started)
 	return rep, nil
-}
-
-func containsInt(s []int, v int) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // outcome is what a library call returned.

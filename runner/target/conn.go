@@ -117,23 +117,23 @@ func (c Config) wrap(nc net.Conn, proto int) *Conn {
 
 // handshake authenticates, switches protocol and selects the database.
 func (c Config) handshake(cn *Conn, proto int) error {
-	if proto == 3 {
-		v, err := cn.check("HELLO 3", c.HelloArgs(3)...)
-		if err != nil {
-			return err
-		}
-		cn.Hello = append([]byte(nil), v.Raw...)
-	} else if c.Password != "" {
-		if _, err := cn.check("AUTH", c.authArgs()...); err != nil {
-			return err
-		}
+	if proto != 3 {
+		return c.Restore(cn) // RESP2: AUTH and SELECT, as after a RESET
 	}
-	if c.DB != 0 {
-		if _, err := cn.check("SELECT", "SELECT", strconv.Itoa(c.DB)); err != nil {
-			return err
-		}
+	v, err := cn.check("HELLO 3", c.HelloArgs(3)...)
+	if err != nil {
+		return err
 	}
-	return nil
+	cn.Hello = append([]byte(nil), v.Raw...)
+	return c.selectDB(cn)
+}
+
+func (c Config) selectDB(cn *Conn) error {
+	if c.DB == 0 {
+		return nil
+	}
+	_, err := cn.check("SELECT", "SELECT", strconv.Itoa(c.DB))
+	return err
 }
 
 // Restore re-applies the credentials and the database on cn after the case
@@ -146,12 +146,7 @@ func (c Config) Restore(cn *Conn) error {
 			return err
 		}
 	}
-	if c.DB != 0 {
-		if _, err := cn.check("SELECT", "SELECT", strconv.Itoa(c.DB)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return c.selectDB(cn)
 }
 
 // HelloArgs is the HELLO command for proto, with AUTH when a password is

@@ -7,7 +7,9 @@ package sched
 
 import (
 	"context"
+	"runtime"
 	"sync"
+	"time"
 )
 
 // Run calls do(i) for each i in [0, n), in order of i, on up to jobs
@@ -52,4 +54,20 @@ func Run(ctx context.Context, n, jobs int, exclusive func(int) bool, do func(int
 	close(next)
 	wg.Wait()
 	return started
+}
+
+// Defaults fills the settings run and clients default alike: a step
+// deadline of 5 s when *timeout is not positive, one job per CPU when *jobs
+// is not positive, and both protocols when protos is empty (returned).
+func Defaults(timeout *time.Duration, jobs *int, protos []int) []int {
+	if *timeout <= 0 {
+		*timeout = 5 * time.Second
+	}
+	if *jobs <= 0 {
+		*jobs = runtime.NumCPU()
+	}
+	if len(protos) == 0 {
+		return []int{2, 3}
+	}
+	return protos
 }
