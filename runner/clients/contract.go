@@ -322,26 +322,25 @@ func (j *judger) judge(v *resp.Value, n *Native, path string, key bool) Verdict 
 	return verdict
 }
 
+// erasures says, per RESP type, what a library that erases it loses.
+var erasures = map[resp.Kind]string{
+	resp.SimpleString:   "simple and blob strings look alike",
+	resp.VerbatimString: "the verbatim format is lost",
+	resp.BlobError:      "blob and simple errors look alike",
+	resp.NilArray:       "nil array and nil blob string look alike",
+	resp.Set:            "a set becomes a list",
+	resp.Map:            "a map becomes a flat list",
+	resp.Double:         "the number is kept as text",
+	resp.BigNumber:      "the number is kept as text",
+	resp.Boolean:        "a boolean becomes a number",
+}
+
 func erasedWhat(k resp.Kind, nk string, key bool) string {
-	switch {
-	case key:
+	if key {
 		return "a map key of another type becomes text"
-	case k == resp.SimpleString:
-		return "simple and blob strings look alike"
-	case k == resp.VerbatimString:
-		return "the verbatim format is lost"
-	case k == resp.BlobError:
-		return "blob and simple errors look alike"
-	case k == resp.NilArray:
-		return "nil array and nil blob string look alike"
-	case k == resp.Set:
-		return "a set becomes a list"
-	case k == resp.Map:
-		return "a map becomes a flat list"
-	case k == resp.Double || k == resp.BigNumber:
-		return "the number is kept as text"
-	case k == resp.Boolean:
-		return "a boolean becomes a number"
+	}
+	if s, ok := erasures[k]; ok {
+		return s
 	}
 	return "a distinction is lost"
 }

@@ -63,6 +63,23 @@ func (n Native) String() string {
 	return b.String()
 }
 
+// writeSeq writes n elements between open and close, comma-separated, the
+// first 16 of them.
+func writeSeq(b *strings.Builder, open, close string, n int, each func(i int)) {
+	b.WriteString(open)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if i >= 16 {
+			b.WriteString("…")
+			break
+		}
+		each(i)
+	}
+	b.WriteString(close)
+}
+
 func (n *Native) write(b *strings.Builder, depth int) {
 	if depth > 8 {
 		b.WriteString("…")
@@ -70,33 +87,13 @@ func (n *Native) write(b *strings.Builder, depth int) {
 	}
 	switch n.Kind {
 	case "list", "set":
-		b.WriteString(n.Type + "[")
-		for i := range n.Elems {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			if i >= 16 {
-				b.WriteString("…")
-				break
-			}
-			n.Elems[i].write(b, depth+1)
-		}
-		b.WriteString("]")
+		writeSeq(b, n.Type+"[", "]", len(n.Elems), func(i int) { n.Elems[i].write(b, depth+1) })
 	case "map":
-		b.WriteString(n.Type + "{")
-		for i := range n.Pairs {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			if i >= 16 {
-				b.WriteString("…")
-				break
-			}
+		writeSeq(b, n.Type+"{", "}", len(n.Pairs), func(i int) {
 			n.Pairs[i][0].write(b, depth+1)
 			b.WriteString(": ")
 			n.Pairs[i][1].write(b, depth+1)
-		}
-		b.WriteString("}")
+		})
 	case "error", "exception":
 		b.WriteString(n.Type)
 		if n.Err != nil {
