@@ -138,7 +138,7 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	if opts.OnStart != nil {
 		opts.OnStart(len(items))
 	}
-	rep.Results = make([]*Result, len(items))
+	results := sched.NewResults(len(items), opts.OnResult)
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -155,13 +155,9 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 			mu.Unlock()
 			cancel()
 		}
-		mu.Lock()
-		rep.Results[i] = res
-		if opts.OnResult != nil {
-			opts.OnResult(res)
-		}
-		mu.Unlock()
+		results.Put(i, res)
 	})
+	rep.Results = results.All
 	for i, res := range rep.Results {
 		if res != nil {
 			continue
@@ -173,10 +169,7 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 		if rep.ServerLost != nil {
 			res.Status, res.Reason = Error, "not run: the server stopped answering"
 		}
-		rep.Results[i] = res
-		if opts.OnResult != nil {
-			opts.OnResult(res)
-		}
+		results.Put(i, res)
 	}
 	if opts.Shared && rep.ServerLost == nil {
 		r.sweep(rep.Results)

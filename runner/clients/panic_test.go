@@ -69,8 +69,7 @@ func (c *panicConn) Do(ctx context.Context, args [][]byte) Native {
 // receiving a valid reply gets a crash for that step, with the panic's
 // message and stack, and that the case and the run go on.
 func TestLibraryPanicIsACrash(t *testing.T) {
-	srv := servers.ForTest(t, "redis-7.0.15")
-	f, err := cases.Load("panic.yaml", []byte(`suite: panic
+	rep := runInline(t, []Driver{panicDriver{}}, 0, `suite: panic
 cases:
   - name: a panic in the middle
     steps:
@@ -80,14 +79,7 @@ cases:
   - name: the next case
     steps:
       - {send: [ECHO, next], reply: "$4\r\nnext\r\n"}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := Run(context.Background(), []*cases.File{f}, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: []Driver{panicDriver{}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	if len(rep.Results) != 2 || rep.Results[0].Verdict != Crash || rep.Results[1].Verdict != Match {
 		t.Fatalf("verdicts: %v", verdictsOf(rep))
 	}
@@ -125,8 +117,7 @@ func TestAdapterSurvivesAThrow(t *testing.T) {
 	if len(ds) != 1 {
 		t.Fatalf("%d selftest drivers", len(ds))
 	}
-	srv := servers.ForTest(t, "redis-7.0.15")
-	f, err := cases.Load("throw.yaml", []byte(`suite: throw
+	rep := runInline(t, ds, 1, `suite: throw
 cases:
   - name: a throw outside the call
     steps:
@@ -139,14 +130,7 @@ cases:
   - name: the next case
     steps:
       - {send: [ECHO, next], reply: "$4\r\nnext\r\n"}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := Run(context.Background(), []*cases.File{f}, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: ds, Jobs: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	if len(rep.Results) != 3 || rep.Results[0].Verdict != Crash || rep.Results[2].Verdict != Match {
 		t.Fatalf("verdicts: %v\n%+v", verdictsOf(rep), rep.Results[0].Steps)
 	}
@@ -158,4 +142,20 @@ cases:
 	if sv := rep.Results[1].Steps[0]; sv.Native == nil || sv.Native.Err == nil || sv.Native.Err.Message != "first; second" {
 		t.Errorf("empty-message error: %+v", sv)
 	}
+}
+
+// runInline runs a case file given as text through drivers on a fresh
+// redis-7.0.15 (jobs 0: the default).
+func runInline(t *testing.T, drivers []Driver, jobs int, src string) *Report {
+	t.Helper()
+	srv := servers.ForTest(t, "redis-7.0.15")
+	f, err := cases.Load("inline.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), []*cases.File{f}, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: drivers, Jobs: jobs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }

@@ -169,7 +169,7 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 			}
 		}
 	}
-	rep.Results = make([]*Result, len(items))
+	results := sched.NewResults(len(items), opts.OnResult)
 	var mu sync.Mutex
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -188,14 +188,9 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 			m.Lock()
 			defer m.Unlock()
 		}
-		res := runItem(ctx, items[i], t, opts, lost)
-		mu.Lock()
-		rep.Results[i] = res
-		if opts.OnResult != nil {
-			opts.OnResult(res)
-		}
-		mu.Unlock()
+		results.Put(i, runItem(ctx, items[i], t, opts, lost))
 	})
+	rep.Results = results.All
 	for i, res := range rep.Results {
 		if res != nil && rep.ServerLost != "" && res.Verdict == Skip && strings.HasPrefix(res.Reason, "not run") {
 			res.Verdict = Error // not judged, because the server was lost

@@ -71,3 +71,27 @@ func Defaults(timeout *time.Duration, jobs *int, protos []int) []int {
 	}
 	return protos
 }
+
+// Results gathers the results of Run's items by index, under one lock, and
+// hands each to an optional callback as it arrives, one at a time.
+type Results[R any] struct {
+	mu sync.Mutex
+	// All holds the results by item index; the zero R for items not run.
+	All  []R
+	each func(R)
+}
+
+// NewResults returns Results for n items; each may be nil.
+func NewResults[R any](n int, each func(R)) *Results[R] {
+	return &Results[R]{All: make([]R, n), each: each}
+}
+
+// Put records item i's result and calls the callback.
+func (r *Results[R]) Put(i int, v R) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.All[i] = v
+	if r.each != nil {
+		r.each(v)
+	}
+}
