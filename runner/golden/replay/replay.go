@@ -392,9 +392,6 @@ func agree(es []*entry) bool {
 //
 // Else none. The reply is the first candidate's; the connection then follows
 // every candidate with that reply, and is in a case when they all are in one.
-//
-// It is one function of about 120 lines on purpose: the six tiers above read
-// in order against this comment, sharing the unused and follow closures.
 func (s *Server) pick(st *connState, es []*entry, keyed bool) *entry {
 	if len(es) == 0 {
 		return nil
@@ -496,6 +493,13 @@ func (s *Server) pick(st *connState, es []*entry, keyed bool) *entry {
 			return nil
 		}
 	}
+	return s.follow(st, tier, keyed)
+}
+
+// follow answers with the first recording of tier and moves the
+// connection's context: it follows every recording of tier with the same
+// answer, and is in a case when they all are in one. s.mu is held.
+func (s *Server) follow(st *connState, tier []*entry, keyed bool) *entry {
 	e := tier[0]
 	st.used[e] = true
 	st.at = map[pos]int{}
