@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"net"
@@ -27,6 +28,24 @@ type conn struct {
 	wbuf []byte
 	// armed says the last write set the deadline of the next read.
 	armed bool
+	// noSentinel says a command may answer a later command with nothing,
+	// or with something else than its reply (a partial raw command,
+	// MONITOR): the end-of-case check waits strayGrace on this connection
+	// instead of a sentinel round trip.
+	noSentinel bool
+}
+
+// noteCommand records what a command sent on c means for the end-of-case
+// sentinel (see noSentinel).
+func (c *conn) noteCommand(args [][]byte) {
+	if len(args) == 0 {
+		return
+	}
+	// CLIENT REPLY OFF and SKIP are answered by nothing, so they can only
+	// be async sends (c.pending).
+	if bytes.EqualFold(args[0], []byte("MONITOR")) {
+		c.noSentinel = true
+	}
 }
 
 // dial opens a connection of a case through the run's target (handshake

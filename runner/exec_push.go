@@ -31,7 +31,8 @@ func pushAccepter(e *cases.Expect, env *cases.Env) func(resp.Value) bool {
 }
 
 // strayGrace is how long the end-of-case check waits for a reply that
-// nobody asked for.
+// nobody asked for on a connection where no sentinel can be sent (see
+// conn.noSentinel).
 const strayGrace = 2 * time.Millisecond
 
 // checkStray fails (or errs) a passing case whose connections hold a reply
@@ -54,35 +55,137 @@ func (x *caseRun) checkStray(res *Result) {
 // its last step: a server that answers one command twice (Redis 8.6.3 does,
 // for SET ... IFDEQ with a malformed digest on an existing key) shifts every
 // later reply by one. Push frames are out of band and allowed.
+//
+// Each connection gets a sentinel, PING with a token of the case, written to
+// all of them before any is read: every frame before the sentinel's reply is
+// a stray, and nothing waits idle. A connection that may not answer a
+// sentinel (conn.noSentinel, or an async reply still unread, which may be a
+// blocked command) waits strayGrace instead, before any sentinel is sent: a
+// MONITOR connection would see them.
 func (x *caseRun) strayReplies() (*Failure, error) {
+	var probed []string
 	for _, name := range x.order {
-		if fail, err := x.strayReply(name); fail != nil || err != nil {
+		if c := x.conns[name]; !c.noSentinel && c.pending == 0 {
+			probed = append(probed, name)
+		} else if fail, err := x.strayReply(name); fail != nil || err != nil {
+			return fail, err
+		}
+	}
+	token := "respcheck-end-of-case-" + x.env.KeyPrefix
+	ping := resp.AppendCommandString(nil, "PING", token)
+	sent := make([]bool, len(probed))
+	for i, name := range probed {
+		sent[i] = x.conns[name].write(x.opts.StepTimeout, ping) == nil
+	}
+	for i, name := range probed {
+		check := x.untilSentinel
+		if !sent[i] {
+			// The connection is gone: only what is buffered is left.
+			check = func(name, _ string) (*Failure, error) { return x.strayReply(name) }
+		}
+		if fail, err := check(name, token); fail != nil || err != nil {
 			return fail, err
 		}
 	}
 	return nil, nil
 }
 
-// strayReply is strayReplies for one connection.
+// untilSentinel reads connection name's frames up to the reply to the
+// sentinel PING token (see strayReplies).
+func (x *caseRun) untilSentinel(name, token string) (*Failure, error) {
+	c := x.conns[name]
+	c.armed = false // the sentinel's write armed the deadline
+	for {
+		v, err := c.r.Read()
+		if done, fail, err := x.endOfStream(name, err); done {
+			return fail, err
+		}
+		switch {
+		case v.Kind == resp.Push:
+			continue
+		case isSentinelReply(v, token):
+			return nil, nil
+		case v.Kind == resp.SimpleError || v.Kind == resp.BlobError:
+			return x.afterError(name, token, v)
+		}
+		return strayFailure(x, name, v), nil
+	}
+}
+
+// afterError tells apart an error that refused the sentinel (BUSY, NOAUTH,
+// ...), which nothing follows, from a stray error, which the sentinel's
+// reply follows at once: it waits strayGrace for another frame.
+func (x *caseRun) afterError(name, token string, e resp.Value) (*Failure, error) {
+	fail := strayFailure(x, name, e)
+	c := x.conns[name]
+	for {
+		c.nc.SetReadDeadline(time.Now().Add(strayGrace))
+		v, err := c.r.Read()
+		if done, f, err := x.endOfStream(name, err); done {
+			if f == nil && err == nil {
+				return nil, nil // the error was the sentinel's reply
+			}
+			return f, err
+		}
+		if v.Kind != resp.Push {
+			return fail, nil
+		}
+	}
+}
+
+// isSentinelReply reports whether v answers PING token: the token as a blob
+// string, ["pong", token] on a RESP2 subscribed connection, or +QUEUED
+// inside MULTI.
+func isSentinelReply(v resp.Value, token string) bool {
+	switch v.Kind {
+	case resp.BlobString:
+		return string(v.Str) == token
+	case resp.Array:
+		return len(v.Elems) == 2 && string(v.Elems[0].Str) == "pong" && string(v.Elems[1].Str) == token
+	case resp.SimpleString:
+		return string(v.Str) == "QUEUED"
+	}
+	return false
+}
+
+// strayReply waits strayGrace for a stray reply on connection name.
 func (x *caseRun) strayReply(name string) (*Failure, error) {
 	c := x.conns[name]
 	c.armed = false
 	for {
 		c.nc.SetReadDeadline(time.Now().Add(strayGrace))
 		v, err := c.r.Read()
-		var se *resp.SyntaxError
-		switch {
-		case errors.As(err, &se):
-			return nil, fmt.Errorf("connection %q after the last step: %w", name, err)
-		case err != nil && c.r.Buffered() > 0:
-			return &Failure{Offset: -1, Expected: "nothing more",
-				Message: fmt.Sprintf("connection %q received %d bytes after the last step that are not a complete frame", name, c.r.Buffered())}, nil
-		case err != nil:
-			return nil, nil // nothing more (a timeout), or the connection is gone
-		case v.Kind == resp.Push:
+		if done, fail, err := x.endOfStream(name, err); done {
+			return fail, err
+		}
+		if v.Kind == resp.Push {
 			continue
 		}
-		return &Failure{Actual: x.keep(v.Raw), Offset: -1, Expected: "nothing more",
-			Message: fmt.Sprintf("connection %q received a reply after the last step, to no command", name)}, nil
+		return strayFailure(x, name, v), nil
 	}
+}
+
+// endOfStream judges a read error at the end of a case: a syntax error is an
+// error, bytes left that are not a complete frame a failure, and a timeout
+// or a closed connection mean nothing more. done is false when err is nil.
+func (x *caseRun) endOfStream(name string, err error) (done bool, fail *Failure, _ error) {
+	c := x.conns[name]
+	var se *resp.SyntaxError
+	switch {
+	case err == nil:
+		return false, nil, nil
+	case errors.As(err, &se):
+		return true, nil, fmt.Errorf("connection %q after the last step: %w", name, err)
+	case c.r.Buffered() > 0:
+		return true, &Failure{Offset: -1, Expected: "nothing more",
+			Message: fmt.Sprintf("connection %q received %d bytes after the last step that are not a complete frame", name, c.r.Buffered())}, nil
+	}
+	return true, nil, nil // nothing more (a timeout), or the connection is gone
+}
+
+// strayFailure is the failure of a reply v that no command of the case asked
+// for.
+func strayFailure(x *caseRun, name string, v resp.Value) *Failure {
+	return &Failure{Actual: x.keep(v.Raw), Offset: -1, Expected: "nothing more",
+		Message: fmt.Sprintf("connection %q received a reply after the last step, to no command", name)}
 }

@@ -134,6 +134,7 @@ func (x *caseRun) sendCommand(ctx context.Context, c *conn, timeout time.Duratio
 		}
 	}
 	sr.Args = x.keepArgs(args)
+	c.noteCommand(args)
 	sent, size, err := c.writeCommand(timeout, args)
 	sr.Sent, sr.SentSize = x.keep(sent), size
 	// Passwords never reach a report, a golden or a log.
@@ -151,12 +152,18 @@ func (x *caseRun) sendRaw(ctx context.Context, c *conn, timeout time.Duration, s
 	if err != nil {
 		return err
 	}
-	if x.guarded() {
-		if cmds, ok := rawCommands(b); ok {
-			if err := x.guard(ctx, cmds); err != nil {
-				return err
-			}
+	cmds, complete := rawCommands(b)
+	if x.guarded() && complete {
+		if err := x.guard(ctx, cmds); err != nil {
+			return err
 		}
+	}
+	if !complete {
+		// A partial command would swallow the end-of-case sentinel.
+		c.noSentinel = true
+	}
+	for _, cmd := range cmds {
+		c.noteCommand(cmd)
 	}
 	sr.Sent, sr.SentSize = x.keep(redactRaw(b)), len(b)
 	if len(b) > maxKept {

@@ -1,0 +1,99 @@
+package runner_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/respcheck/respcheck/runner"
+)
+
+// strayCases end in every connection state the end-of-case sentinel must
+// survive. Each passes: nothing was sent that the case did not read.
+const strayCases = `suite: stray
+cases:
+  - name: plain
+    steps:
+      - {send: [SET, "{key}", v], reply: "+OK\r\n"}
+  - name: RESP2 or RESP3 subscribed
+    steps:
+      - send: [SUBSCRIBE, "{key:ch}"]
+        value: {resp2: {array: [subscribe, "{key:ch}", 1]}, resp3: {push: [subscribe, "{key:ch}", 1]}}
+  - name: inside MULTI
+    steps:
+      - {send: [MULTI], reply: "+OK\r\n"}
+      - {send: [INCR, "{key}"], reply: "+QUEUED\r\n"}
+  - name: after QUIT
+    steps:
+      - {send: [QUIT], reply: "+OK\r\n"}
+  - name: after RESET
+    steps:
+      - {send: [SUBSCRIBE, "{key:ch}"], value: {resp2: {array: [subscribe, "{key:ch}", 1]}, resp3: {push: [subscribe, "{key:ch}", 1]}}}
+      - {send: [RESET], reply: "+RESET\r\n"}
+  - name: a raw command left incomplete
+    steps:
+      - {raw: "PING\r\n*2\r\n$4\r\nECHO\r\n$5\r\nab", reply: "+PONG\r\n"}
+  - name: MONITOR while another connection is checked
+    exclusive: true # MONITOR sees every other case's commands
+    steps:
+      - {conn: other, send: [PING], reply: "+PONG\r\n"}
+      - {send: [MONITOR], reply: "+OK\r\n"}
+  - name: an invalidation push after the last reply
+    requires: {proto: 3}
+    steps:
+      - {send: [CLIENT, TRACKING, "on"], reply: "+OK\r\n"}
+      - {send: [GET, "{key}"], reply: "_\r\n"}
+      - {conn: writer, send: [SET, "{key}", v], reply: "+OK\r\n"}
+`
+
+// TestStrayCheckPassesInEveryConnectionState: the end-of-case check neither
+// fails nor hangs whatever state a case leaves its connections in.
+func TestStrayCheckPassesInEveryConnectionState(t *testing.T) {
+	rep := runInline(t, "redis-7.0.15", strayCases, runner.Options{})
+	for _, r := range rep.Results {
+		if r.Status != runner.Pass && r.Status != runner.Skip {
+			t.Errorf("%s RESP%d: %s %s (%+v)", r.Case.Name, r.Proto, r.Status, r.Reason, r.Failure)
+		}
+		// 3 s steps: a sentinel that was never answered would take that long.
+		if r.Duration > 2*time.Second {
+			t.Errorf("%s RESP%d took %v: the end-of-case check waited out a deadline", r.Case.Name, r.Proto, r.Duration)
+		}
+	}
+}
+
+// TestStrayRepliesAreFound: a reply after the last step fails the case,
+// whether it is a second reply to one command (Redis 8.6.3's SET ... IFDEQ
+// with a malformed digest and GET on an existing key answers the old value,
+// then an error), an array nobody read on a RESP2 subscribed connection, or a
+// reply to an async send never read.
+func TestStrayRepliesAreFound(t *testing.T) {
+	src := `suite: stray
+cases:
+  - name: two replies to one command
+    steps:
+      - {send: [SET, "{key}", v], reply: "+OK\r\n"}
+      - {send: [SET, "{key}", c, IFDEQ, zz, GET], reply: "$1\r\nv\r\n"}
+  - name: a message nobody read
+    steps:
+      - conn: sub
+        send: [SUBSCRIBE, "{key:ch}"]
+        value: {resp2: {array: [subscribe, "{key:ch}", 1]}, resp3: {push: [subscribe, "{key:ch}", 1]}}
+      - {conn: pub, send: [PUBLISH, "{key:ch}", hello], reply: ":1\r\n"}
+    requires: {proto: 2}
+  - name: a raw write of two commands read once
+    steps:
+      - {raw: "PING\r\nPING\r\n", reply: "+PONG\r\n"}
+`
+	rep := runInline(t, "redis-8.6.3", src, runner.Options{})
+	for _, r := range rep.Results {
+		if r.Status == runner.Skip {
+			continue
+		}
+		if r.Status != runner.Fail || !strings.Contains(r.Reason, "after the last step") {
+			t.Errorf("%s RESP%d: %s %q, want a failure for a reply after the last step", r.Case.Name, r.Proto, r.Status, r.Reason)
+		}
+	}
+	if f := result(t, rep, "two replies to one command", 3).Failure; f == nil || !strings.Contains(string(f.Actual), "16 hexadecimal") {
+		t.Errorf("the stray reply shown is %v, want the error that followed the value", f)
+	}
+}
