@@ -85,3 +85,44 @@ func BenchmarkBundledSuite(b *testing.B) {
 		})
 	}
 }
+
+// smallCases builds n small cases of three round trips each (a write, a
+// read, a delete), like a decoded-value corpus of several hundred cases.
+func smallCases(b *testing.B, n int) []*cases.File {
+	var src strings.Builder
+	src.WriteString("suite: small\ncases:\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&src, "  - name: case %d\n    steps:\n", i)
+		switch i % 3 {
+		case 0:
+			src.WriteString("      - {send: [SET, \"{key}\", v], reply: \"+OK\\r\\n\"}\n      - {send: [GET, \"{key}\"], value: v}\n")
+		case 1:
+			src.WriteString("      - {send: [RPUSH, \"{key}\", a, b], reply: \":2\\r\\n\"}\n      - {send: [LRANGE, \"{key}\", 0, -1], value: {array: [a, b]}}\n")
+		default:
+			src.WriteString("      - {send: [HSET, \"{key}\", f, v], reply: \":1\\r\\n\"}\n      - {send: [HGET, \"{key}\", f], value: v}\n")
+		}
+		src.WriteString("      - {send: [DEL, \"{key}\"], reply: \":1\\r\\n\"}\n")
+	}
+	f, err := cases.Load("small.yaml", []byte(src.String()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return []*cases.File{f}
+}
+
+// BenchmarkSmallCases is the wall time of 350 small cases (1,050 round
+// trips) in one protocol by --jobs, on one throwaway server.
+func BenchmarkSmallCases(b *testing.B) {
+	srv := servers.ForTest(b, "redis-8.6.3")
+	files := smallCases(b, 350)
+	for _, jobs := range []int{0, 2, 8, 16, 32} {
+		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
+			for b.Loop() {
+				rep, err := runner.Run(context.Background(), files, runner.Options{Addr: srv.Addr(), Jobs: jobs, Protos: []int{3}, RunID: runner.NewRunID()})
+				if err != nil || rep.Failed() || rep.Summary.Passed != 350 {
+					b.Fatalf("run: %v %+v", err, rep.Summary)
+				}
+			}
+		})
+	}
+}

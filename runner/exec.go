@@ -33,6 +33,8 @@ type run struct {
 // and key deletion (exec_cleanup.go), the shared-run guard (guard.go).
 type caseRun struct {
 	*run
+	// t is the server of the case (item.t); it hides run.t.
+	t     *target.Target
 	c     *cases.Case
 	proto int
 	info  cases.ServerInfo
@@ -76,7 +78,7 @@ func (r *run) gated(ctx context.Context, it item, res *Result) bool {
 			return true
 		}
 	}
-	reason, err := r.t.Skip(ctx, it.c, it.proto)
+	reason, err := it.t.Skip(ctx, it.c, it.proto)
 	if err != nil {
 		// A gate that cannot be checked is not a skip: the server failed
 		// to answer a probe or COMMAND INFO.
@@ -127,7 +129,7 @@ func (r *run) keyPrefix(it item) string {
 // runCase runs the steps of a gated case, then its cleanup steps, the
 // check for stray replies and its known differences.
 func (r *run) runCase(ctx context.Context, it item, res *Result) *Result {
-	x := &caseRun{run: r, c: it.c, proto: it.proto, info: r.srv.Info(it.proto), conns: map[string]*conn{},
+	x := &caseRun{run: r, t: it.t, c: it.c, proto: it.proto, info: r.srv.Info(it.proto), conns: map[string]*conn{},
 		env: &cases.Env{KeyPrefix: r.keyPrefix(it), Captures: map[string][]byte{}}}
 	res.KeyPrefix = x.env.KeyPrefix
 	defer x.close()

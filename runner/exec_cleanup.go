@@ -57,7 +57,7 @@ func (x *caseRun) cleanup(ctx context.Context, res *Result) {
 // connection, it may have written some) and closes its connections.
 func (x *caseRun) close() {
 	if x.opts.Shared && len(x.conns) > 0 {
-		x.deleteKeys(x.env.KeyPrefix)
+		x.deleteKeys(x.t, x.env.KeyPrefix)
 	}
 	for _, name := range x.order {
 		x.conns[name].close()
@@ -67,11 +67,11 @@ func (x *caseRun) close() {
 	}
 }
 
-// deleteKeys deletes every key under prefix on a fresh connection, with a
+// deleteKeys deletes every key under prefix on a fresh connection to t, with a
 // context that a Ctrl-C does not cancel; a shared run counts them in
 // Report.KeysRemoved.
-func (r *run) deleteKeys(prefix string) {
-	c, err := r.t.Dial(context.Background(), 2)
+func (r *run) deleteKeys(t *target.Target, prefix string) {
+	c, err := t.Dial(context.Background(), 2)
 	if err != nil {
 		return
 	}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -43,8 +44,14 @@ type Options struct {
 	// tags); empty selects all.
 	Tags []string
 	// Jobs is the number of cases run at once, each on its own connections;
-	// 0 means runtime.NumCPU().
+	// 0 means DefaultJobs(Shared).
 	Jobs int
+	// Pool lists the addresses of further servers started from the same
+	// build with the same configuration as Addr (throwaway servers): cases
+	// are spread over Addr and these, and an exclusive case runs alone on one
+	// of them while the others go on. The run identifies Addr only, and its
+	// report names that one server. Not for Shared targets.
+	Pool []string
 	// StepTimeout is the deadline of one step (a write and its reply) unless
 	// the step sets its own; 0 means 5s.
 	StepTimeout time.Duration
@@ -75,6 +82,26 @@ type Options struct {
 	Golden GoldenChecker
 }
 
+// DefaultJobs is the number of cases a run runs at once when Options.Jobs is
+// 0: cases mostly wait for round trips, so 4 per CPU on a throwaway server
+// (BenchmarkSmallCases: 350 small cases take 95 ms with 2 jobs and 55 ms
+// with 8 on 2 CPUs, redis 8.6.3), capped at 8 on a shared target, where each
+// job holds connections to a server that is not the run's.
+func DefaultJobs(shared bool) int {
+	n := 4 * runtime.NumCPU()
+	if shared {
+		n = min(n, 8)
+	}
+	return n
+}
+
+// DefaultServers is the size of the pool of throwaway servers a run starts
+// when none is asked for: one per CPU, at least 4, so that exclusive cases
+// (busy scripts, CONFIG SET) hold a server each while the others go on. On 2
+// CPUs the bundled suite on redis 8.6.3 takes 7.7 s on 1 server, 4.1 s on
+// 2, 3.0 s on 3 and 2.6 s on 4 (8 jobs; median of 3).
+func DefaultServers() int { return max(4, runtime.NumCPU()) }
+
 // TargetError means the target could not be reached or identified at the
 // start of a run; no case ran.
 type TargetError struct{ Err error }
@@ -95,6 +122,9 @@ func NewRunID() string {
 type item struct {
 	c     *cases.Case
 	proto int
+	// t is the server the item runs on: the run's target, or one of its
+	// pool (Options.Pool).
+	t *target.Target
 }
 
 // Run executes the cases of files against opts.Addr and returns the report.
@@ -104,6 +134,12 @@ type item struct {
 func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error) {
 	if opts.Addr == "" {
 		return nil, errors.New("runner: Options.Addr is empty")
+	}
+	if opts.Shared && len(opts.Pool) > 0 {
+		return nil, errors.New("runner: Options.Pool is for throwaway servers, not Shared targets")
+	}
+	if opts.Jobs <= 0 {
+		opts.Jobs = DefaultJobs(opts.Shared)
 	}
 	protos := sched.Defaults(&opts.StepTimeout, &opts.Jobs, opts.Protos)
 	limits := opts.Limits
@@ -131,7 +167,7 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 				continue
 			}
 			for _, p := range protos {
-				items = append(items, item{c, p})
+				items = append(items, item{c: c, proto: p})
 			}
 		}
 	}
@@ -143,14 +179,22 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r := &run{opts: opts, t: t, srv: srv}
+	pool := []*target.Target{t}
+	for _, addr := range opts.Pool {
+		c := cfg
+		c.Addr = addr
+		pool = append(pool, target.New(c, srv))
+	}
 	var mu sync.Mutex
-	sched.Run(ctx, len(items), opts.Jobs, func(i int) bool { return items[i].c.Exclusive }, func(i int) {
-		res := r.runItem(ctx, items[i])
-		if res.Status == Error && ctx.Err() == nil && !t.Alive() {
+	sched.RunPool(ctx, len(items), opts.Jobs, len(pool), func(i int) bool { return items[i].c.Exclusive }, func(i, s int) {
+		it := items[i]
+		it.t = pool[s]
+		res := r.runItem(ctx, it)
+		if res.Status == Error && ctx.Err() == nil && !it.t.Alive() {
 			mu.Lock()
 			if rep.ServerLost == nil {
 				rep.ServerLost = fmt.Errorf("the server at %s stopped answering (during %q, %s)",
-					opts.Addr, res.Case.Name, res.Reason)
+					it.t.Addr, res.Case.Name, res.Reason)
 			}
 			mu.Unlock()
 			cancel()

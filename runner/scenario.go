@@ -18,9 +18,9 @@ type Metrics = scenario.Metrics
 func (r *run) runScenario(ctx context.Context, it item, res *Result) *Result {
 	sc := it.c.Scenario
 	res.KeyPrefix = r.keyPrefix(it)
-	defer r.deleteKeys(res.KeyPrefix)
+	defer r.deleteKeys(it.t, res.KeyPrefix)
 	var err error
-	res.Metrics, err = scenario.Run(ctx, r.t, sc, it.proto, res.KeyPrefix, r.opts.StepTimeout)
+	res.Metrics, err = scenario.Run(ctx, it.t, sc, it.proto, res.KeyPrefix, r.opts.StepTimeout)
 	if err != nil {
 		res.Status, res.Reason = Error, fmt.Sprintf("%s: %s: %v", sc.Pos, sc.Pattern, err)
 		return res

@@ -18,6 +18,7 @@ type runFlags struct {
 	run     string
 	tags    []string
 	jobs    int
+	servers int // run only
 	timeout time.Duration
 	format  string
 	out     string
@@ -35,7 +36,8 @@ func (f *runFlags) register(fl *pflag.FlagSet) {
 	f.targetFlags.register(fl)
 	f.registerSelection(fl, "run", "")
 	fl.StringSliceVar(&f.tags, "tags", nil, "run only cases with one of these tags")
-	fl.IntVar(&f.jobs, "jobs", 0, "cases run at once, each on its own connections (0: the number of CPUs)")
+	fl.IntVar(&f.jobs, "jobs", 0, "cases run at once, each on its own connections (0: 4 per CPU, at most 8 against --addr/-u)")
+	fl.IntVar(&f.servers, "servers", 0, "throwaway servers of the build to spread the cases over, so that a case that must run alone does not stop the others (0: one per CPU, at least 4; ignored against --addr/-u)")
 	fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "deadline of one step")
 	formatFlag(fl, &f.format, report.RunReports)
 	fl.StringVarP(&f.out, "out", "o", "", "write the report to `file` (a human summary still goes to stdout)")

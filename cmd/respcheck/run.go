@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 
@@ -60,10 +59,10 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 		return usageErr("bad --timeout %v: want a positive duration", f.timeout)
 	}
 	if f.jobs < 0 {
-		return usageErr("bad --jobs %d: want 0 (the number of CPUs) or more", f.jobs)
+		return usageErr("bad --jobs %d: want 0 (4 per CPU, at most 8 against --addr/-u) or more", f.jobs)
 	}
-	if f.jobs == 0 {
-		f.jobs = runtime.NumCPU()
+	if f.servers < 0 {
+		return usageErr("bad --servers %d: want 0 (one per CPU, at least 4) or more", f.servers)
 	}
 	files, err := loadFiles(paths)
 	if err != nil {
@@ -76,7 +75,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	ctx, stop := interruptible(ctx)
 	defer stop()
 
-	t, stopServer, err := f.open(ctx)
+	t, pool, stopServer, err := f.openPool(ctx, f.servers)
 	if err != nil {
 		return err
 	}
@@ -91,7 +90,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 		Addr: t.Addr, Username: t.Username, Password: t.Password, DB: t.DB,
 		TLS:    t.TLS,
 		Protos: protos, Run: runRE, Tags: f.tags, Jobs: f.jobs, StepTimeout: f.timeout,
-		RunID: runID, Shared: external, AllowDestructive: f.allowDestructive,
+		RunID: runID, Shared: external, AllowDestructive: f.allowDestructive, Pool: pool,
 	}
 	var gold *goldenRun
 	if f.golden != "" {

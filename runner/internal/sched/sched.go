@@ -18,42 +18,105 @@ import (
 // when every started item has returned, with started[i] telling which ran.
 // do is called concurrently and must synchronise what it shares.
 func Run(ctx context.Context, n, jobs int, exclusive func(int) bool, do func(int)) (started []bool) {
+	return RunPool(ctx, n, jobs, 1, exclusive, func(i, _ int) { do(i) })
+}
+
+// RunPool is Run over a pool of servers identical for the items (servers
+// started from one build): do(i, s) runs item i on server s in [0, servers).
+// An exclusive item runs alone on its server while the other servers go on
+// with the other items; a non-exclusive item goes to the server running the
+// fewest. Items still start in order of i, and at most jobs run at once in
+// all.
+func RunPool(ctx context.Context, n, jobs, servers int, exclusive func(int) bool, do func(i, s int)) (started []bool) {
 	started = make([]bool, n)
-	next := make(chan int)
+	p := newPool(max(servers, 1))
+	slots := make(chan struct{}, max(jobs, 1))
 	var wg sync.WaitGroup
-	var excl sync.RWMutex
-	for w := 0; w < min(max(jobs, 1), max(n, 1)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				// The write lock waits for running items and holds new
-				// ones back.
-				alone := exclusive != nil && exclusive(i)
-				if alone {
-					excl.Lock()
-				} else {
-					excl.RLock()
-				}
-				do(i)
-				if alone {
-					excl.Unlock()
-				} else {
-					excl.RUnlock()
-				}
-			}
-		}()
-	}
 	for i := 0; i < n; i++ {
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+		}
 		if ctx.Err() != nil {
 			break
 		}
+		alone := exclusive != nil && exclusive(i)
+		s := p.acquire(alone)
 		started[i] = true
-		next <- i
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if alone {
+				p.drain(s)
+			}
+			do(i, s)
+			p.release(s, alone)
+			<-slots
+		}()
 	}
-	close(next)
 	wg.Wait()
 	return started
+}
+
+// pool tracks, per server, the non-exclusive items running on it and
+// whether an exclusive item holds it (or waits for it to drain).
+type pool struct {
+	mu       sync.Mutex
+	cond     sync.Cond
+	active   []int
+	reserved []bool
+}
+
+func newPool(servers int) *pool {
+	p := &pool{active: make([]int, servers), reserved: make([]bool, servers)}
+	p.cond.L = &p.mu
+	return p
+}
+
+// acquire picks the server of an item: the least busy one that no exclusive
+// item holds, waiting while every server is held. An exclusive item reserves
+// it: no later item goes there until release.
+func (p *pool) acquire(alone bool) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for {
+		best := -1
+		for s := range p.active {
+			if !p.reserved[s] && (best < 0 || p.active[s] < p.active[best]) {
+				best = s
+			}
+		}
+		if best >= 0 {
+			if alone {
+				p.reserved[best] = true
+			} else {
+				p.active[best]++
+			}
+			return best
+		}
+		p.cond.Wait()
+	}
+}
+
+// drain waits until no other item runs on server s.
+func (p *pool) drain(s int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for p.active[s] > 0 {
+		p.cond.Wait()
+	}
+}
+
+// release ends an item on server s.
+func (p *pool) release(s int, alone bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if alone {
+		p.reserved[s] = false
+	} else {
+		p.active[s]--
+	}
+	p.cond.Broadcast()
 }
 
 // Defaults fills the settings run and clients default alike: a step

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -55,5 +56,48 @@ func TestStopsOnCancel(t *testing.T) {
 	}
 	if !started[3] {
 		t.Error("item 3 did not run")
+	}
+}
+
+// TestPoolRunsExclusiveItemsSideBySide: on a pool of two servers, an
+// exclusive item never shares its server, but it runs beside the items (and
+// another exclusive item) of the other server.
+func TestPoolRunsExclusiveItemsSideBySide(t *testing.T) {
+	const servers = 2
+	var mu sync.Mutex
+	running := make([][]int, servers) // items running per server
+	alone := func(i int) bool { return i%6 < 2 || i == 9 }
+	var shared, bothExclusive, besideOther bool
+	RunPool(context.Background(), 40, 6, servers, alone, func(i, s int) {
+		if s < 0 || s >= servers {
+			t.Errorf("item %d on server %d", i, s)
+			return
+		}
+		mu.Lock()
+		running[s] = append(running[s], i)
+		if alone(i) && len(running[s]) > 1 || !alone(i) && slices.ContainsFunc(running[s], alone) {
+			shared = true
+		}
+		other := running[1-s]
+		if alone(i) && slices.ContainsFunc(other, alone) {
+			bothExclusive = true
+		}
+		if alone(i) && len(other) > 0 && !slices.ContainsFunc(other, alone) {
+			besideOther = true
+		}
+		mu.Unlock()
+		time.Sleep(3 * time.Millisecond)
+		mu.Lock()
+		running[s] = slices.DeleteFunc(running[s], func(j int) bool { return j == i })
+		mu.Unlock()
+	})
+	if shared {
+		t.Error("an exclusive item shared its server")
+	}
+	if !bothExclusive {
+		t.Error("two exclusive items never ran at once on the two servers")
+	}
+	if !besideOther {
+		t.Error("an exclusive item never ran while the other server ran other items")
 	}
 }
