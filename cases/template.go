@@ -121,6 +121,12 @@ func (t *Template) Literal() (string, bool) {
 	return b.String(), true
 }
 
+// IsWord reports whether t is the literal word, ignoring ASCII case (a
+// command or option name), without allocating.
+func (t *Template) IsWord(word string) bool {
+	return len(t.parts) == 1 && t.parts[0].op == opLit && bytes.EqualFold(t.parts[0].lit, []byte(word))
+}
+
 // usesOnly reports whether every function in t is one of ops.
 func (t *Template) usesOnly(ops ...opKind) bool {
 	for _, p := range t.parts {
@@ -203,6 +209,9 @@ func (t *Template) Equal(env *Env, b []byte) (bool, error) {
 				ok = bytes.HasPrefix(b, unit)
 				b = b[len(unit):]
 			}
+		case opLit:
+			ok = bytes.HasPrefix(b, p.lit)
+			b = b[len(p.lit):]
 		default:
 			var piece []byte
 			if piece, err = (&Template{parts: []part{p}}).appendTo(nil, env); err != nil {

@@ -65,19 +65,35 @@ func BenchmarkPing(b *testing.B) {
 	})
 }
 
-// BenchmarkBundledSuite is the bundled suite's wall time with --jobs 1 and 2.
+// BenchmarkBundledSuite is the bundled suite's wall time on one server with
+// one job (the old default on 1 CPU) and with the default jobs, and on a pool
+// of runner.DefaultServers() servers with the default jobs (run's default on
+// a throwaway server).
 func BenchmarkBundledSuite(b *testing.B) {
+	n := runner.DefaultServers()
+	pool := make([]string, n-1)
 	srv := servers.ForTest(b, "redis-8.6.3")
+	for i := range pool {
+		pool[i] = servers.ForTest(b, "redis-8.6.3").Addr()
+	}
 	files, err := cases.Bundled()
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, jobs := range []int{1, 2} {
-		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		jobs int
+		pool []string
+	}{
+		{"servers=1/jobs=1", 1, nil},
+		{"servers=1/jobs=default", 0, nil},
+		{fmt.Sprintf("servers=%d/jobs=default", n), 0, pool},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
 			for b.Loop() {
 				// A fresh run id each time: the keys of the previous run are still
 				// on the server.
-				rep, err := runner.Run(context.Background(), files, runner.Options{Addr: srv.Addr(), Jobs: jobs, RunID: runner.NewRunID()})
+				rep, err := runner.Run(context.Background(), files, runner.Options{Addr: srv.Addr(), Jobs: tc.jobs, Pool: tc.pool, RunID: runner.NewRunID()})
 				if err != nil || rep.Failed() {
 					b.Fatalf("run: %v %+v", err, rep.Summary)
 				}

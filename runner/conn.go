@@ -26,8 +26,9 @@ type conn struct {
 	pending int
 	// wbuf is reused to encode commands.
 	wbuf []byte
-	// armed says the last write set the deadline of the next read.
-	armed bool
+	// until is the deadline of c's reads and writes that extend set; the
+	// zero time once a read deadline was set by other means (strayGrace).
+	until time.Time
 	// noSentinel says a command may answer a later command with nothing,
 	// or with something else than its reply (a partial raw command,
 	// MONITOR): the end-of-case check waits strayGrace on this connection
@@ -67,11 +68,9 @@ func (c *conn) roundTrip(timeout time.Duration, args ...string) (resp.Value, err
 	return c.readReply(timeout, nil)
 }
 
-// write sends b. It arms one deadline for the write and the read of its
-// reply (a single timer update per round trip).
+// write sends b within timeout.
 func (c *conn) write(timeout time.Duration, b []byte) error {
-	c.nc.SetDeadline(time.Now().Add(timeout))
-	c.armed = true
+	c.extend(timeout)
 	if _, err := c.w.Write(b); err != nil {
 		return err
 	}
@@ -82,7 +81,7 @@ func (c *conn) write(timeout time.Duration, b []byte) error {
 // acceptPush says the awaited reply is itself a push (SUBSCRIBE's reply in
 // RESP3 is one). The returned value is valid until the next read on c.
 func (c *conn) readReply(timeout time.Duration, acceptPush func(resp.Value) bool) (resp.Value, error) {
-	c.arm(timeout)
+	c.extend(timeout)
 	for {
 		v, err := c.r.Read()
 		if err != nil {
@@ -106,7 +105,7 @@ func (c *conn) readPush(timeout time.Duration) (resp.Value, error) {
 		c.pushes = c.pushes[1:]
 		return v, nil
 	}
-	c.arm(timeout)
+	c.extend(timeout)
 	v, err := c.r.Read()
 	if err != nil {
 		return resp.Value{}, err
@@ -119,12 +118,17 @@ func (c *conn) readPush(timeout time.Duration) (resp.Value, error) {
 
 var errNotPush = errors.New("a reply arrived where a push was expected")
 
-// arm sets the read deadline unless the write just before armed it.
-func (c *conn) arm(timeout time.Duration) {
-	if !c.armed {
-		c.nc.SetReadDeadline(time.Now().Add(timeout))
+// extend makes the deadline of c's next reads and writes at least timeout
+// and at most timeout/8 more away. Moving a deadline costs two runtime timer
+// updates: a connection sending many steps of one timeout moves it once per
+// timeout/8 instead of on every round trip. An interrupted connection
+// (caseRun.interrupt) keeps its past deadline: until is not touched there.
+func (c *conn) extend(timeout time.Duration) {
+	now := time.Now()
+	if left := c.until.Sub(now); left < timeout || left > timeout+timeout/8 {
+		c.until = now.Add(timeout + timeout/8)
+		c.nc.SetDeadline(c.until)
 	}
-	c.armed = false
 }
 
 func (c *conn) close() error { return c.nc.Close() }

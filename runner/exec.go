@@ -47,6 +47,8 @@ type caseRun struct {
 	// StepResults, so that keeping them costs no allocation per step.
 	slab    []byte
 	argSlab [][]byte
+	// args holds the expanded arguments of the step being sent.
+	args [][]byte
 	// keysConn asks COMMAND GETKEYS for the guard of shared runs.
 	keysConn *conn
 }

@@ -94,7 +94,6 @@ func (x *caseRun) strayReplies() (*Failure, error) {
 // sentinel PING token (see strayReplies).
 func (x *caseRun) untilSentinel(name, token string) (*Failure, error) {
 	c := x.conns[name]
-	c.armed = false // the sentinel's write armed the deadline
 	for {
 		v, err := c.r.Read()
 		if done, fail, err := x.endOfStream(name, err); done {
@@ -119,6 +118,7 @@ func (x *caseRun) afterError(name, token string, e resp.Value) (*Failure, error)
 	fail := strayFailure(x, name, e)
 	c := x.conns[name]
 	for {
+		c.until = time.Time{}
 		c.nc.SetReadDeadline(time.Now().Add(strayGrace))
 		v, err := c.r.Read()
 		if done, f, err := x.endOfStream(name, err); done {
@@ -151,8 +151,8 @@ func isSentinelReply(v resp.Value, token string) bool {
 // strayReply waits strayGrace for a stray reply on connection name.
 func (x *caseRun) strayReply(name string) (*Failure, error) {
 	c := x.conns[name]
-	c.armed = false
 	for {
+		c.until = time.Time{}
 		c.nc.SetReadDeadline(time.Now().Add(strayGrace))
 		v, err := c.r.Read()
 		if done, fail, err := x.endOfStream(name, err); done {

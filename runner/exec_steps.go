@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
+	"slices"
 	"time"
 
 	"github.com/respcheck/respcheck/cases"
@@ -64,11 +64,7 @@ func (x *caseRun) step(ctx context.Context, st *cases.Step) (sr StepResult, _ *F
 
 // isReset reports whether st sent RESET and v is its +RESET reply.
 func isReset(st *cases.Step, v resp.Value) bool {
-	if st.Action != cases.ActSend || len(st.Send) != 1 || v.Kind != resp.SimpleString {
-		return false
-	}
-	name, _ := st.Send[0].Literal()
-	return strings.EqualFold(name, "RESET")
+	return st.Action == cases.ActSend && len(st.Send) == 1 && v.Kind == resp.SimpleString && st.Send[0].IsWord("RESET")
 }
 
 // sleep waits d, or until ctx is done.
@@ -122,7 +118,9 @@ func (x *caseRun) sendCommand(ctx context.Context, c *conn, timeout time.Duratio
 	if big {
 		return x.sendBig(ctx, c, timeout, st, sr)
 	}
-	args := make([][]byte, len(st.Send))
+	// args is reused step after step: keepArgs copies what reports keep.
+	args := slices.Grow(x.args[:0], len(st.Send))[:len(st.Send)]
+	x.args = args
 	for i, t := range st.Send {
 		if args[i], err = t.Expand(x.env); err != nil {
 			return err
@@ -252,11 +250,10 @@ func protoSwitch(st *cases.Step, v resp.Value) int {
 	if st.Action != cases.ActSend || len(st.Send) == 0 || isError(v) {
 		return 0
 	}
-	name, _ := st.Send[0].Literal()
-	switch strings.ToUpper(name) {
-	case "RESET":
+	switch {
+	case st.Send[0].IsWord("RESET"):
 		return 2
-	case "HELLO":
+	case st.Send[0].IsWord("HELLO"):
 		if len(st.Send) > 1 {
 			if p, _ := st.Send[1].Literal(); p == "2" || p == "3" {
 				return int(p[0] - '0')

@@ -60,8 +60,7 @@ func (x *caseRun) bigCommand(st *cases.Step) (bool, error) {
 // first 4 KiB of the command for reports, the command's size, and its
 // SHA-256 with the key prefix normalised (for goldens).
 func (x *caseRun) streamCommand(c *conn, timeout time.Duration, st *cases.Step) (args [][]byte, kept []byte, size int, sum string, err error) {
-	c.nc.SetDeadline(time.Now().Add(timeout))
-	c.armed = true
+	c.extend(timeout)
 	h := sha256.New()
 	head := &capWriter{max: 4096}
 	out := &countWriter{w: io.MultiWriter(c.w, &prefixHasher{h: h, prefix: []byte(x.env.KeyPrefix)}, head)}

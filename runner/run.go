@@ -53,7 +53,9 @@ type Options struct {
 	// report names that one server. Not for Shared targets.
 	Pool []string
 	// StepTimeout is the deadline of one step (a write and its reply) unless
-	// the step sets its own; 0 means 5s.
+	// the step sets its own; 0 means 5s. A step that takes longer errs
+	// after at least StepTimeout and at most 9/8 of it (deadlines are moved
+	// lazily, see conn.extend).
 	StepTimeout time.Duration
 	// RunID makes key names unique to this run. Empty means a fixed id,
 	// which keeps key names (and so recorded bytes) identical across runs: use
