@@ -20,11 +20,16 @@ import (
 const maxKept = 1 << 20
 
 type run struct {
-	opts Options
-	t    *target.Target
-	srv  Server
+	opts  Options
+	t     *target.Target
+	srv   Server
+	lanes *lanes
 	// keysRemoved counts keys deleted by the cleanup of Shared runs.
 	keysRemoved atomic.Int64
+	// left holds the key patterns of cases whose keys could not be
+	// deleted (Report.KeysLeft).
+	leftMu sync.Mutex
+	left   []string
 }
 
 // caseRun is the state of one case in one protocol. Its methods are split
@@ -33,8 +38,9 @@ type run struct {
 // and key deletion (exec_cleanup.go), the shared-run guard (guard.go).
 type caseRun struct {
 	*run
-	// t is the server of the case (item.t); it hides run.t.
+	// t is the server of the case (item.t); it hides run.t. w watches it.
 	t     *target.Target
+	w     *watchdog
 	c     *cases.Case
 	proto int
 	info  cases.ServerInfo
@@ -55,18 +61,18 @@ type caseRun struct {
 
 // runItem runs one case (or scenario) in one protocol: the gates, then the
 // steps or the scenario.
-func (r *run) runItem(ctx context.Context, it item) *Result {
+func (r *run) runItem(ctx context.Context, it item, res *Result) {
 	start := time.Now()
-	res := &Result{Case: it.c, Proto: it.proto}
 	defer func() { res.Duration = time.Since(start) }()
 	if r.gated(ctx, it, res) {
-		return res
+		return
 	}
 	res.Known = r.known(it)
 	if it.c.Scenario != nil {
-		return r.runScenario(ctx, it, res)
+		r.runScenario(ctx, it, res)
+		return
 	}
-	return r.runCase(ctx, it, res)
+	r.runCase(ctx, it, res)
 }
 
 // gated reports whether the case must not run in it.proto, with res's
@@ -130,8 +136,8 @@ func (r *run) keyPrefix(it item) string {
 
 // runCase runs the steps of a gated case, then its cleanup steps, the
 // check for stray replies and its known differences.
-func (r *run) runCase(ctx context.Context, it item, res *Result) *Result {
-	x := &caseRun{run: r, t: it.t, c: it.c, proto: it.proto, info: r.srv.Info(it.proto), conns: map[string]*conn{},
+func (r *run) runCase(ctx context.Context, it item, res *Result) {
+	x := &caseRun{run: r, t: it.t, w: it.w, c: it.c, proto: it.proto, info: r.srv.Info(it.proto), conns: map[string]*conn{},
 		env: &cases.Env{KeyPrefix: r.keyPrefix(it), Captures: map[string][]byte{}}}
 	res.KeyPrefix = x.env.KeyPrefix
 	defer x.close()
@@ -143,7 +149,6 @@ func (r *run) runCase(ctx context.Context, it item, res *Result) *Result {
 	x.cleanup(ctx, res)
 	x.checkStray(res)
 	r.applyKnown(res)
-	return res
 }
 
 // runSteps runs the steps in order until one fails or errs, and records

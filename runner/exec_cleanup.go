@@ -18,8 +18,11 @@ func (x *caseRun) cleanup(ctx context.Context, res *Result) {
 	if len(x.c.Cleanup) == 0 {
 		return
 	}
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	cctx, cancel := x.cleanupContext(ctx)
 	defer cancel()
+	// A cleanup step blocked on a server lost meanwhile ends with the
+	// budget (see cleanupContext).
+	defer context.AfterFunc(cctx, x.interrupt)()
 	for name, c := range x.conns {
 		if c.pending > 0 || res.Status == Error {
 			// The connection may hold unread replies or be broken: the
@@ -53,11 +56,40 @@ func (x *caseRun) cleanup(ctx context.Context, res *Result) {
 	}
 }
 
+// cleanupContext is the context of a case's cleanup: a Ctrl-C does not
+// cancel it, 30 s bound it, and once the case's server is lost (its
+// watchdog) it gets cleanupBudget more, one short attempt.
+func (x *caseRun) cleanupContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	return budgeted(ctx, x.w, x.opts.StepTimeout, 30*time.Second)
+}
+
+// budgeted returns a context that ctx's cancellation does not reach, done
+// after limit, or cleanupBudget after w's server is lost (w may be nil).
+func budgeted(ctx context.Context, w *watchdog, stepTimeout, limit time.Duration) (context.Context, context.CancelFunc) {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), limit)
+	if w == nil {
+		return cctx, cancel
+	}
+	go func() {
+		select {
+		case <-cctx.Done():
+			return
+		case <-w.lost:
+		}
+		select {
+		case <-cctx.Done():
+		case <-time.After(cleanupBudget(stepTimeout)):
+			cancel()
+		}
+	}()
+	return cctx, cancel
+}
+
 // close deletes the case's keys in a shared run (if it opened a
 // connection, it may have written some) and closes its connections.
 func (x *caseRun) close() {
 	if x.opts.Shared && len(x.conns) > 0 {
-		x.deleteKeys(x.t, x.env.KeyPrefix)
+		x.deleteKeys(x.t, x.w, x.env.KeyPrefix)
 	}
 	for _, name := range x.order {
 		x.conns[name].close()
@@ -67,17 +99,34 @@ func (x *caseRun) close() {
 	}
 }
 
-// deleteKeys deletes every key under prefix on a fresh connection to t, with a
-// context that a Ctrl-C does not cancel; a shared run counts them in
-// Report.KeysRemoved.
-func (r *run) deleteKeys(t *target.Target, prefix string) {
-	c, err := t.Dial(context.Background(), 2)
-	if err != nil {
-		return
+// deleteKeys deletes every key under prefix on a fresh connection to t,
+// with a context that a Ctrl-C does not cancel, bounded once w's server is
+// lost; a shared run counts them in Report.KeysRemoved, and lists the
+// prefix in Report.KeysLeft when they could not be deleted.
+func (r *run) deleteKeys(t *target.Target, w *watchdog, prefix string) {
+	ctx, cancel := budgeted(context.Background(), w, r.opts.StepTimeout, 2*r.opts.StepTimeout+30*time.Second)
+	defer cancel()
+	c, err := t.Dial(ctx, 2)
+	if err == nil {
+		defer c.Close()
+		stop := context.AfterFunc(ctx, func() { c.NC.SetDeadline(time.Unix(1, 0)) })
+		defer stop()
+		var n int
+		n, err = target.DeleteKeys(c, prefix)
+		if r.opts.Shared {
+			r.keysRemoved.Add(int64(n))
+		}
 	}
-	defer c.Close()
-	n, _ := target.DeleteKeys(c, prefix)
-	if r.opts.Shared {
-		r.keysRemoved.Add(int64(n))
+	if err != nil && r.opts.Shared {
+		r.leftMu.Lock()
+		r.left = append(r.left, prefix+"*")
+		r.leftMu.Unlock()
 	}
+}
+
+// keysLeft returns Report.KeysLeft, sorted.
+func (r *run) keysLeft() []string {
+	r.leftMu.Lock()
+	defer r.leftMu.Unlock()
+	return slices.Sorted(slices.Values(r.left))
 }

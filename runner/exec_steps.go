@@ -25,6 +25,10 @@ func (x *caseRun) step(ctx context.Context, st *cases.Step) (sr StepResult, _ *F
 	if timeout <= 0 {
 		timeout = x.opts.StepTimeout
 	}
+	if dl, ok := ctx.Deadline(); ok {
+		// A cleanup step after the server was lost has a budget.
+		timeout = max(min(timeout, time.Until(dl)), time.Millisecond)
+	}
 	if st.Action == cases.ActSleep {
 		return sr, nil, sleep(ctx, st.Sleep)
 	}

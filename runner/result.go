@@ -140,6 +140,13 @@ type Report struct {
 	// KeysRemoved is the number of keys the cleanup of a Shared run
 	// deleted.
 	KeysRemoved int64
+	// KeysLeft lists, as SCAN MATCH patterns ("rc:{1a2b3c4d}:*"), the keys
+	// of the cases of a Shared run whose cleanup could not delete them (the
+	// server stopped answering): delete them by hand.
+	KeysLeft []string
+	// Restarts says, for each throwaway server that died and was started
+	// again during the run (Options.Respawn), why and during which cases.
+	Restarts []string
 	// DBSize is the number of keys in the database before and after a
 	// Shared run (DBSIZE); a difference means something other than the
 	// run changed the database meanwhile. Both are -1 when not measured.

@@ -6,13 +6,11 @@ import (
 	"crypto/tls"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"path"
 	"regexp"
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/respcheck/respcheck/cases"
@@ -46,6 +44,12 @@ type Options struct {
 	// Jobs is the number of cases run at once, each on its own connections;
 	// 0 means DefaultJobs(Shared).
 	Jobs int
+	// Respawn, if set, starts a fresh server in place of server i (0 is
+	// Addr, then Pool) once it stopped answering, and returns its address
+	// and a note on the dead one (its log tail) for the cases that ran on
+	// it; the run goes on. An error (the process is still running, frozen;
+	// or it is not the run's to restart) ends the run as without Respawn.
+	Respawn func(i int) (addr, note string, err error)
 	// Pool lists the addresses of further servers started from the same
 	// build with the same configuration as Addr (throwaway servers): cases
 	// are spread over Addr and these, and an exclusive case runs alone on one
@@ -125,14 +129,21 @@ type item struct {
 	c     *cases.Case
 	proto int
 	// t is the server the item runs on: the run's target, or one of its
-	// pool (Options.Pool).
+	// pool (Options.Pool); w watches it.
 	t *target.Target
+	w *watchdog
 }
 
 // Run executes the cases of files against opts.Addr and returns the report.
 // It returns a *TargetError, and no report, when the target cannot be
 // reached or identified; problems during the run are in the report
 // (Report.ServerLost, results with status Error).
+//
+// A watchdog probes each server on a connection of its own: once one stops
+// answering (no reply to PING within the longest step timeout), the cases
+// running on it end at once with an error saying so, their cleanup gets
+// one short attempt, and the run ends (Report.ServerLost) unless
+// Options.Respawn starts a fresh server in its place.
 func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error) {
 	if opts.Addr == "" {
 		return nil, errors.New("runner: Options.Addr is empty")
@@ -155,13 +166,38 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	if err != nil {
 		return nil, &TargetError{Err: err}
 	}
-	srv := t.Server
-	rep.Server = srv
+	rep.Server = t.Server
 	rep.DBSize = [2]int64{-1, -1}
 	if opts.Shared {
 		rep.DBSize[0], _ = t.DBSize(ctx)
 	}
+	items := selectItems(files, opts, protos)
+	if opts.OnStart != nil {
+		opts.OnStart(len(items))
+	}
+	r := &run{opts: opts, t: t, srv: t.Server}
+	pool := []*target.Target{t}
+	for _, addr := range opts.Pool {
+		c := cfg
+		c.Addr = addr
+		pool = append(pool, target.New(c, t.Server))
+	}
+	r.execute(ctx, items, pool, rep)
+	if opts.Shared && rep.ServerLost == nil {
+		r.sweep(rep.Results)
+	}
+	rep.KeysRemoved = r.keysRemoved.Load()
+	rep.KeysLeft = r.keysLeft()
+	if opts.Shared && rep.ServerLost == nil {
+		rep.DBSize[1], _ = t.DBSize(context.Background())
+	}
+	rep.count()
+	rep.Duration = time.Since(rep.Started)
+	return rep, nil
+}
 
+// selectItems lists the selected cases of files, each in each protocol.
+func selectItems(files []*cases.File, opts Options, protos []int) []item {
 	var items []item
 	for _, f := range files {
 		for _, c := range f.Cases {
@@ -173,36 +209,34 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 			}
 		}
 	}
-	if opts.OnStart != nil {
-		opts.OnStart(len(items))
-	}
-	results := sched.NewResults(len(items), opts.OnResult)
+	return items
+}
 
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	r := &run{opts: opts, t: t, srv: srv}
-	pool := []*target.Target{t}
-	for _, addr := range opts.Pool {
-		c := cfg
-		c.Addr = addr
-		pool = append(pool, target.New(c, srv))
-	}
-	var mu sync.Mutex
-	sched.RunPool(ctx, len(items), opts.Jobs, len(pool), func(i int) bool { return items[i].c.Exclusive }, func(i, s int) {
+// execute runs items on the servers of pool, each watched, and fills
+// rep.Results, rep.ServerLost and rep.Restarts.
+func (r *run) execute(ctx context.Context, items []item, pool []*target.Target, rep *Report) {
+	results := sched.NewResults(len(items), r.opts.OnResult)
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	ls := newLanes(ctx, cancel, r, pool, silence(items, r.opts.StepTimeout))
+	r.lanes = ls
+	sched.RunPool(ctx, len(items), r.opts.Jobs, len(pool), func(i int) bool { return items[i].c.Exclusive }, func(i, s int) {
 		it := items[i]
-		it.t = pool[s]
-		res := r.runItem(ctx, it)
-		if res.Status == Error && ctx.Err() == nil && !it.t.Alive() {
-			mu.Lock()
-			if rep.ServerLost == nil {
-				rep.ServerLost = fmt.Errorf("the server at %s stopped answering (during %q, %s)",
-					it.t.Addr, res.Case.Name, res.Reason)
+		res := &Result{Case: it.c, Proto: it.proto}
+		ls.runOn(s, res, func(ictx context.Context, t *target.Target, w *watchdog) {
+			it.t, it.w = t, w
+			r.runItem(ictx, it, res)
+			if res.Status == Error {
+				w.confirm(ictx) // perhaps the server is gone: ask now
 			}
-			mu.Unlock()
-			cancel()
-		}
+		})
 		results.Put(i, res)
 	})
+	rep.ServerLost = ls.lostErr()
+	cause := context.Cause(ctx)
+	ls.stop()
+	ls.notes()
+	rep.Restarts = ls.restarts
 	rep.Results = results.All
 	for i, res := range rep.Results {
 		if res != nil {
@@ -210,23 +244,30 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 		}
 		// Cases never started: an error when the server was lost (they could
 		// not be judged), a skip when the run was interrupted.
-		res = &Result{Case: items[i].c, Proto: items[i].proto, NotRun: true,
-			Status: Skip, Reason: "not run: " + context.Cause(ctx).Error()}
+		res = &Result{Case: items[i].c, Proto: items[i].proto, NotRun: true, Status: Skip}
+		if cause != nil {
+			res.Reason = "not run: " + cause.Error()
+		}
 		if rep.ServerLost != nil {
 			res.Status, res.Reason = Error, "not run: the server stopped answering"
 		}
 		results.Put(i, res)
 	}
-	if opts.Shared && rep.ServerLost == nil {
-		r.sweep(rep.Results)
+}
+
+// silence is the longest a server may stay silent in a run of items: the
+// longest step timeout (a DEBUG SLEEP or a blocking command may wait that
+// long); a watchdog's PING unanswered for longer means the server is lost.
+func silence(items []item, stepTimeout time.Duration) time.Duration {
+	d := stepTimeout
+	for _, it := range items {
+		for _, steps := range [][]*cases.Step{it.c.Steps, it.c.Cleanup} {
+			for _, st := range steps {
+				d = max(d, st.Timeout, st.Sleep)
+			}
+		}
 	}
-	rep.KeysRemoved = r.keysRemoved.Load()
-	if opts.Shared && rep.ServerLost == nil {
-		rep.DBSize[1], _ = t.DBSize(context.Background())
-	}
-	rep.count()
-	rep.Duration = time.Since(rep.Started)
-	return rep, nil
+	return d
 }
 
 // Select returns the cases of files that a run with these --run and --tags

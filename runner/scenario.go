@@ -15,21 +15,20 @@ type Metrics = scenario.Metrics
 // invariants and known differences; res has been gated already. The
 // scenario's keys are deleted afterwards, whatever happened: they are its
 // own, and a rate-limiter scenario may leave many without a TTL.
-func (r *run) runScenario(ctx context.Context, it item, res *Result) *Result {
+func (r *run) runScenario(ctx context.Context, it item, res *Result) {
 	sc := it.c.Scenario
 	res.KeyPrefix = r.keyPrefix(it)
-	defer r.deleteKeys(it.t, res.KeyPrefix)
+	defer r.deleteKeys(it.t, it.w, res.KeyPrefix)
 	var err error
 	res.Metrics, err = scenario.Run(ctx, it.t, sc, it.proto, res.KeyPrefix, r.opts.StepTimeout)
 	if err != nil {
 		res.Status, res.Reason = Error, fmt.Sprintf("%s: %s: %v", sc.Pos, sc.Pattern, err)
-		return res
+		return
 	}
 	if broken := brokenInvariants(it, res.Metrics); len(broken) > 0 {
 		res.Status, res.Reason = Fail, strings.Join(broken, "; ")
 	}
 	r.applyKnown(res)
-	return res
 }
 
 // brokenInvariants says, for each invariant of the scenario that does not

@@ -28,6 +28,8 @@ type throwaway interface {
 	Log() string
 	// Pid is the server's process id.
 	Pid() int
+	// Exited reports whether the process has ended.
+	Exited() bool
 }
 
 // embedded is github.com/alicebob/miniredis, the target of --server
@@ -85,6 +87,15 @@ func startMiniredis() (*embedded, error) {
 func (e *embedded) Addr() string { return e.addr }
 func (e *embedded) Log() string  { return e.log.String() }
 func (e *embedded) Pid() int     { return e.cmd.Process.Pid }
+
+func (e *embedded) Exited() bool {
+	select {
+	case <-e.done:
+		return true
+	default:
+		return false
+	}
+}
 
 func (e *embedded) Stop() error {
 	e.cmd.Process.Signal(syscall.SIGTERM)

@@ -75,11 +75,11 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	ctx, stop := interruptible(ctx)
 	defer stop()
 
-	t, pool, stopServer, err := f.openPool(ctx, f.servers)
+	t, fl, err := f.openFleet(ctx, f.servers)
 	if err != nil {
 		return err
 	}
-	defer stopServer()
+	defer fl.stop()
 	external := t.spawned == nil
 	runID := f.runID
 	if runID == "" && external {
@@ -90,7 +90,10 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 		Addr: t.Addr, Username: t.Username, Password: t.Password, DB: t.DB,
 		TLS:    t.TLS,
 		Protos: protos, Run: runRE, Tags: f.tags, Jobs: f.jobs, StepTimeout: f.timeout,
-		RunID: runID, Shared: external, AllowDestructive: f.allowDestructive, Pool: pool,
+		RunID: runID, Shared: external, AllowDestructive: f.allowDestructive, Pool: fl.pool(),
+	}
+	if fl != nil {
+		opts.Respawn = fl.respawn
 	}
 	var gold *goldenRun
 	if f.golden != "" {
@@ -160,15 +163,7 @@ func spawnedLog(t endpoint) string {
 	if t.spawned == nil {
 		return ""
 	}
-	log := strings.TrimSpace(t.spawned.Log())
-	if log == "" {
-		return ""
-	}
-	lines := strings.Split(log, "\n")
-	if len(lines) > 8 {
-		lines = lines[len(lines)-8:]
-	}
-	return "\nserver log (last lines):\n  " + strings.Join(lines, "\n  ")
+	return logTail(t.spawned)
 }
 
 // noCases is the usage error for a selection that holds no case: a typo in

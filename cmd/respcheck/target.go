@@ -9,11 +9,9 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/spf13/pflag"
 
-	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/servers"
 	"github.com/respcheck/respcheck/runner/target"
 )
@@ -110,50 +108,6 @@ func (f targetFlags) open(ctx context.Context) (t endpoint, stop func(), err err
 	}
 	t.Addr, t.spawned = srv.Addr(), srv
 	return t, func() { srv.Stop() }, nil
-}
-
-// openPool is open for a run that may spread its cases over n throwaway
-// servers of one build (n <= 0: runner.DefaultServers()): pool holds the
-// addresses of all but the first, started side by side. An existing server,
-// or the embedded emulator, is one server whatever n says.
-func (f targetFlags) openPool(ctx context.Context, n int) (t endpoint, pool []string, stop func(), err error) {
-	if t, stop, err = f.open(ctx); err != nil {
-		return t, nil, nil, err
-	}
-	if n <= 0 {
-		n = runner.DefaultServers()
-	}
-	if t.spawned == nil || n <= 1 || f.server == "miniredis" && f.serverBin == "" {
-		return t, nil, stop, nil
-	}
-	extra := make([]throwaway, n-1)
-	errs := make([]error, n-1)
-	var wg sync.WaitGroup
-	for i := range extra {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			extra[i], errs[i] = spawn(ctx, f.serverBin, f.server)
-		}()
-	}
-	wg.Wait()
-	stopFirst := stop
-	stopAll := func() {
-		for _, s := range extra {
-			if s != nil {
-				s.Stop()
-			}
-		}
-		stopFirst()
-	}
-	if err := errors.Join(errs...); err != nil {
-		stopAll()
-		return t, nil, nil, serverErr(err)
-	}
-	for _, s := range extra {
-		pool = append(pool, s.Addr())
-	}
-	return t, pool, stopAll, nil
 }
 
 // resolve reads the target from --addr, -u or $REDIS_URL; an empty addr

@@ -33,8 +33,15 @@ func Human(w io.Writer, rep *runner.Report, o HumanOptions) error {
 	if notRun > 0 {
 		p.line(fmt.Sprintf("%d results %s", notRun, reason))
 	}
+	for _, r := range rep.Restarts {
+		p.line(p.red("server restarted: ") + r)
+	}
 	if rep.ServerLost != nil {
 		p.line(p.red("server lost: ") + rep.ServerLost.Error())
+	}
+	if len(rep.KeysLeft) > 0 {
+		p.line(p.red("keys left: ") + fmt.Sprintf("the keys of %d cases could not be deleted; delete them with redis-cli --scan --pattern P | xargs redis-cli unlink, for each P of: %s",
+			len(rep.KeysLeft), strings.Join(rep.KeysLeft, " ")))
 	}
 	s := rep.Summary
 	parts := []string{

@@ -19,10 +19,14 @@ type JSONReport struct {
 	ServerLost string        `json:"server_lost,omitempty"`
 	// KeysRemoved and DBSize (before, after) are set for runs against a
 	// shared server (--addr/-u), where each case's keys are deleted.
-	KeysRemoved *int64         `json:"keys_removed,omitempty"`
-	DBSize      *[2]int64      `json:"db_size,omitempty"`
-	Summary     runner.Summary `json:"summary"`
-	Results     []JSONResult   `json:"results"`
+	KeysRemoved *int64 `json:"keys_removed,omitempty"`
+	// KeysLeft are SCAN MATCH patterns of keys the run could not delete.
+	KeysLeft []string `json:"keys_left,omitempty"`
+	// Restarts say which throwaway servers died and were started again.
+	Restarts []string       `json:"restarts,omitempty"`
+	DBSize   *[2]int64      `json:"db_size,omitempty"`
+	Summary  runner.Summary `json:"summary"`
+	Results  []JSONResult   `json:"results"`
 }
 
 // JSONResult is one case in one protocol.
@@ -75,6 +79,7 @@ func JSON(w io.Writer, rep *runner.Report) error {
 	if rep.ServerLost != nil {
 		out.ServerLost = rep.ServerLost.Error()
 	}
+	out.KeysLeft, out.Restarts = rep.KeysLeft, rep.Restarts
 	if rep.Shared() {
 		out.KeysRemoved, out.DBSize = &rep.KeysRemoved, &rep.DBSize
 	}

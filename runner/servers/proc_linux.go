@@ -3,9 +3,11 @@
 package servers
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"sync"
 	"syscall"
 )
@@ -58,4 +60,20 @@ func killGroup(p *os.Process) error {
 		return nil
 	}
 	return err
+}
+
+// ProcessStopped reports whether process pid is stopped (SIGSTOP, a
+// debugger): state T or t in /proc/PID/stat. A process that is merely slow,
+// or exiting, is not.
+func ProcessStopped(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	// "PID (COMM) STATE ...": COMM may hold spaces and parentheses.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 || i+2 >= len(b) {
+		return false
+	}
+	return b[i+2] == 'T' || b[i+2] == 't'
 }

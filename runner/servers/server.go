@@ -237,6 +237,10 @@ func ping(addr string, timeout time.Duration) error {
 	return nil
 }
 
+// Exited reports whether the server's process has ended (it crashed, was
+// killed or shut down); a SIGSTOPped server has not.
+func (s *Server) Exited() bool { return s.exited() }
+
 func (s *Server) exited() bool {
 	select {
 	case <-s.done:

@@ -96,7 +96,17 @@ func (c Config) Dial(ctx context.Context, proto int) (*Conn, error) {
 		return nil, err
 	}
 	cn := c.wrap(nc, proto)
-	if err := c.handshake(cn, proto); err != nil {
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < cn.timeout {
+		cn.timeout = max(time.Until(dl), time.Millisecond)
+		defer func() { cn.timeout = c.timeout() }()
+	}
+	// A cancelled ctx ends a handshake that waits on a silent server.
+	stop := context.AfterFunc(ctx, func() { nc.SetDeadline(time.Unix(1, 0)) })
+	err = c.handshake(cn, proto)
+	if !stop() && err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
 		nc.Close()
 		return nil, err
 	}

@@ -1,0 +1,196 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/respcheck/respcheck/runner/target"
+)
+
+// cleanupBudget bounds what the cases of a lost server spend on cleanup:
+// one short attempt, so that the run ends soon after the loss.
+func cleanupBudget(stepTimeout time.Duration) time.Duration {
+	return min(stepTimeout/4, time.Second)
+}
+
+// lane is one server of a run (Options.Addr, then Options.Pool): its
+// target, its watchdog, and the items running on it. An item holds mu for
+// reading while it runs; a restart holds it for writing.
+type lane struct {
+	index int
+	mu    sync.RWMutex
+	t     *target.Target
+	w     *watchdog
+
+	runMu   sync.Mutex
+	running map[*Result]context.CancelFunc
+	// died holds the results that were running when the server was lost.
+	died map[*Result]*death
+}
+
+// death is one loss of a lane's server.
+type death struct {
+	cause  error
+	during string // " while "a" (RESP2), ... ran"
+	note   string // what the restart learned: the dead server's log tail
+}
+
+// lanes are the servers of a run and what the run does when one is lost.
+type lanes struct {
+	r       *run
+	all     []*lane
+	silence time.Duration
+	ctx     context.Context // the run's; its cancel ends every lane
+	cancel  context.CancelCauseFunc
+	wg      sync.WaitGroup
+
+	mu       sync.Mutex
+	lost     error    // set once the run cannot go on
+	restarts []string // each server started again, and why
+}
+
+// newLanes starts a watchdog for each server.
+func newLanes(ctx context.Context, cancel context.CancelCauseFunc, r *run, targets []*target.Target, silence time.Duration) *lanes {
+	ls := &lanes{r: r, silence: silence, ctx: ctx, cancel: cancel}
+	for i, t := range targets {
+		l := &lane{index: i, t: t, running: map[*Result]context.CancelFunc{}, died: map[*Result]*death{}}
+		ls.all = append(ls.all, l)
+		ls.watch(l)
+	}
+	return ls
+}
+
+// watch starts l's watchdog on its current target.
+func (ls *lanes) watch(l *lane) {
+	w := newWatchdog(l.t, ls.silence)
+	l.w = w
+	ls.wg.Add(1)
+	go func() {
+		defer ls.wg.Done()
+		w.watch(ls.ctx, func(err error) { ls.lostServer(l, w, err) })
+	}()
+}
+
+// stop ends the watchdogs.
+func (ls *lanes) stop() {
+	ls.cancel(nil)
+	ls.wg.Wait()
+}
+
+// runOn runs fn(ctx, t, w) for item res on lane s, with a context that the
+// loss of that server cancels. An item that ran when the server was lost
+// ends as an error saying so. While the lane's server is being started
+// again, the item waits for it.
+func (ls *lanes) runOn(s int, res *Result, fn func(ctx context.Context, t *target.Target, w *watchdog)) {
+	l := ls.all[s]
+	for {
+		l.mu.RLock()
+		if !l.w.isLost() || ls.r.opts.Respawn == nil || ls.ctx.Err() != nil {
+			break
+		}
+		l.mu.RUnlock() // a restart is on its way: wait for it
+		time.Sleep(10 * time.Millisecond)
+	}
+	defer l.mu.RUnlock()
+	ctx, cancel := context.WithCancel(ls.ctx)
+	defer cancel()
+	// Under runMu, an item is either registered before a loss (and marked
+	// by lostServer) or sees it.
+	l.runMu.Lock()
+	if l.w.isLost() || ls.ctx.Err() != nil {
+		l.runMu.Unlock()
+		res.Status, res.Reason, res.NotRun = Error, "not run: the server stopped answering", true
+		return
+	}
+	l.running[res] = cancel
+	l.runMu.Unlock()
+	fn(ctx, l.t, l.w)
+	l.runMu.Lock()
+	defer l.runMu.Unlock()
+	delete(l.running, res)
+	if d := l.died[res]; d != nil {
+		res.Status, res.Malformed = Error, false
+		res.Reason = "the server stopped answering during this case: " + d.cause.Error() + " (the case saw: " + res.Reason + ")"
+	}
+}
+
+// lostServer records the loss w saw (w.fail), ends the items running on l,
+// then starts the server again (Options.Respawn) or ends the run.
+func (ls *lanes) lostServer(l *lane, w *watchdog, cause error) {
+	d := &death{cause: cause}
+	l.runMu.Lock()
+	w.fail(cause)
+	var names []string
+	for res, cancel := range l.running {
+		l.died[res] = d
+		names = append(names, fmt.Sprintf("%q (RESP%d)", res.Case.Name, res.Proto))
+		cancel()
+	}
+	l.runMu.Unlock()
+	slices.Sort(names)
+	if len(names) > 0 {
+		d.during = " while " + strings.Join(names, ", ") + " ran"
+	}
+	if ls.r.opts.Respawn == nil {
+		ls.endRun(fmt.Errorf("%w%s", cause, d.during))
+		return
+	}
+	go ls.restart(l, d)
+}
+
+// restart replaces l's server once the items that ran on it have ended.
+func (ls *lanes) restart(l *lane, d *death) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	addr, note, err := ls.r.opts.Respawn(l.index)
+	if err != nil {
+		ls.endRun(fmt.Errorf("%w%s; it was not started again: %v", d.cause, d.during, err))
+		return
+	}
+	l.runMu.Lock()
+	d.note = note
+	l.runMu.Unlock()
+	cfg := l.t.Config
+	cfg.Addr = addr
+	l.t = target.New(cfg, l.t.Server)
+	ls.mu.Lock()
+	ls.restarts = append(ls.restarts, fmt.Sprintf("%v%s; a fresh server took its place at %s", d.cause, d.during, addr))
+	ls.mu.Unlock()
+	if ls.ctx.Err() == nil {
+		ls.watch(l)
+	}
+}
+
+// notes appends to the reason of each result that ran when its server died
+// what the restart learned (the dead server's log tail); call it once every
+// item has ended.
+func (ls *lanes) notes() {
+	for _, l := range ls.all {
+		for res, d := range l.died {
+			if d.note != "" {
+				res.Reason += "; " + d.note
+			}
+		}
+	}
+}
+
+// endRun records why the run cannot go on and cancels it.
+func (ls *lanes) endRun(err error) {
+	ls.mu.Lock()
+	if ls.lost == nil {
+		ls.lost = err
+	}
+	ls.mu.Unlock()
+	ls.cancel(err)
+}
+
+// lostErr is the reason the run could not go on, or nil.
+func (ls *lanes) lostErr() error {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return ls.lost
+}

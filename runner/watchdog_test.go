@@ -1,0 +1,140 @@
+package runner_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/servers"
+)
+
+// frozenCases write a key, then wait on the server: each would wait out
+// its own step deadline if nothing watched the server.
+func frozenCases(n int) string {
+	var b strings.Builder
+	b.WriteString("suite: frozen\ncases:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  - name: waits %d\n    steps:\n", i)
+		b.WriteString("      - {send: [SET, \"{key}\", v], reply: \"+OK\\r\\n\"}\n")
+		b.WriteString("      - {send: [BLPOP, \"{key}:list\", \"0.5\"], any: true}\n")
+	}
+	return b.String()
+}
+
+// TestFrozenServerEndsTheRunQuickly: a server frozen with SIGSTOP mid-run
+// ends a run against it (a shared target) within twice the step timeout of
+// the freeze, whatever --jobs is: the watchdog's PING goes unanswered, the
+// running cases end at once, their cleanup gets one short attempt, and the
+// keys it could not delete are listed.
+func TestFrozenServerEndsTheRunQuickly(t *testing.T) {
+	const step = 2 * time.Second
+	for _, jobs := range []int{1, 8} {
+		t.Run(fmt.Sprintf("jobs=%d", jobs), func(t *testing.T) {
+			srv := servers.ForTest(t, "redis-7.0.15")
+			t.Cleanup(func() { srv.Signal(syscall.SIGCONT) })
+			var frozeAt time.Time
+			var mu sync.Mutex
+			go func() {
+				time.Sleep(700 * time.Millisecond)
+				mu.Lock()
+				frozeAt = time.Now()
+				mu.Unlock()
+				srv.Signal(syscall.SIGSTOP)
+			}()
+			rep := run(t, srv.Addr(), load(t, frozenCases(40)), runner.Options{Jobs: jobs, StepTimeout: step,
+				Shared: true, RunID: runner.NewRunID()})
+			mu.Lock()
+			took := time.Since(frozeAt)
+			mu.Unlock()
+			if rep.ServerLost == nil || !strings.Contains(rep.ServerLost.Error(), "left a PING unanswered") {
+				t.Fatalf("ServerLost = %v, want the watchdog's unanswered PING", rep.ServerLost)
+			}
+			if took > 2*step {
+				t.Errorf("the run ended %v after the freeze, want within %v (2x the step timeout)", took, 2*step)
+			}
+			died := 0
+			for _, r := range rep.Results {
+				if strings.Contains(r.Reason, "stopped answering during this case") {
+					died++
+				}
+				if r.Status == runner.Skip {
+					t.Errorf("%s: skipped (%s)", r.Case.Name, r.Reason)
+				}
+			}
+			if died == 0 || died > jobs {
+				t.Errorf("%d results say the server stopped answering during their case, want 1 to %d (those running)", died, jobs)
+			}
+			if len(rep.KeysLeft) == 0 || !strings.HasPrefix(rep.KeysLeft[0], "rc:{") {
+				t.Errorf("KeysLeft = %q, want the patterns of the running cases' keys", rep.KeysLeft)
+			}
+		})
+	}
+}
+
+// TestDeadServerIsStartedAgain: a throwaway server killed by a case
+// (DEBUG SEGFAULT) is replaced (Options.Respawn) and the run goes on: the
+// killing case is an error that says so, with the note Respawn gave, the
+// later cases pass on the fresh server, and the report lists the restart.
+func TestDeadServerIsStartedAgain(t *testing.T) {
+	srv := servers.ForTest(t, "redis-7.0.15")
+	var mu sync.Mutex
+	respawns := 0
+	respawn := func(i int) (string, string, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		respawns++
+		return servers.ForTest(t, "redis-7.0.15").Addr(), "the log said goodbye", nil
+	}
+	src := `suite: dies
+cases:
+  - {name: before, steps: [{send: [PING], reply: "+PONG\r\n"}]}
+  - name: kills the server
+    exclusive: true
+    steps:
+      - {send: [DEBUG, SEGFAULT], reply: "+OK\r\n"}
+  - {name: after 1, steps: [{send: [SET, "{key}", v], reply: "+OK\r\n"}]}
+  - {name: after 2, steps: [{send: [PING], reply: "+PONG\r\n"}]}
+`
+	rep := run(t, srv.Addr(), load(t, src), runner.Options{Protos: []int{2}, Jobs: 4, Respawn: respawn})
+	if rep.ServerLost != nil {
+		t.Fatalf("ServerLost = %v, want the run to go on", rep.ServerLost)
+	}
+	killer := result(t, rep, "kills the server", 2)
+	if killer.Status != runner.Error || !strings.Contains(killer.Reason, "stopped answering during this case") ||
+		!strings.Contains(killer.Reason, "the log said goodbye") {
+		t.Errorf("killing case: %s %q", killer.Status, killer.Reason)
+	}
+	for _, name := range []string{"before", "after 1", "after 2"} {
+		if r := result(t, rep, name, 2); r.Status != runner.Pass {
+			t.Errorf("%s: %s %s", name, r.Status, r.Reason)
+		}
+	}
+	if respawns != 1 || len(rep.Restarts) != 1 || !strings.Contains(rep.Restarts[0], `"kills the server"`) {
+		t.Errorf("%d respawns, restarts %q; want one, naming the killing case", respawns, rep.Restarts)
+	}
+}
+
+// TestFrozenServerIsNotRestarted: Respawn refusing (the process still
+// runs) ends the run as without it, saying why.
+func TestFrozenServerIsNotRestarted(t *testing.T) {
+	srv := servers.ForTest(t, "redis-7.0.15")
+	t.Cleanup(func() { srv.Signal(syscall.SIGCONT) })
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		srv.Signal(syscall.SIGSTOP)
+	}()
+	respawn := func(int) (string, string, error) { return "", "", fmt.Errorf("its process is still running") }
+	rep, err := runner.Run(context.Background(), load(t, frozenCases(10)), runner.Options{Addr: srv.Addr(), Protos: []int{2},
+		Jobs: 2, StepTimeout: time.Second, Respawn: respawn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.ServerLost == nil || !strings.Contains(rep.ServerLost.Error(), "not started again: its process is still running") {
+		t.Errorf("ServerLost = %v", rep.ServerLost)
+	}
+}
