@@ -13,14 +13,35 @@ import (
 	"github.com/tidwall/redcon"
 )
 
+// Benchmarks, side by side in one binary so that one run compares them
+// under the same machine load:
+//
+//   - BenchmarkMixed: the mixed corpus of small RESP2 replies (benchCorpus)
+//     decoded by respcheck's Reader (every node walked), by redcon's
+//     ReadNextRESP with every element visited through ForEach (a full-tree
+//     walk, so the comparison is fair), and the floor: a loop that only
+//     finds every \n with bytes.IndexByte.
+//   - BenchmarkBlobs64x1MiB: 64 back-to-back 1 MiB blob strings decoded by
+//     the Reader, against a plain copy of the same bytes, frame by frame,
+//     into one reused buffer (the one copy any reader must make).
+//
+// All report MB/s (b.SetBytes) and allocations (per op and per reply).
+// go-redis's reader (internal/proto) and rueidis's reader live in internal
+// packages, which cannot be imported from this module; their code is not
+// copied here either, so they are not measured in this binary.
+
 type corpus struct {
 	data []byte
 	n    int // replies
 }
 
-// benchCorpus builds a deterministic mix of realistic small RESP2 replies:
-// status replies, errors, integers, short and nil blob strings, arrays of
-// 1-20 short blobs (MGET/LRANGE/HGETALL-like), SCAN-like nested arrays.
+// benchReplies is the number of replies in benchCorpus.
+const benchReplies = 1000
+
+// benchCorpus builds a deterministic mix of benchReplies (1,000) realistic
+// small RESP2 replies: status replies, errors, integers, short and nil blob
+// strings, arrays of 1-20 short blobs (MGET/LRANGE/HGETALL-like), SCAN-like
+// nested arrays.
 func benchCorpus() corpus {
 	rng := rand.New(rand.NewPCG(1, 2))
 	word := func() string {
@@ -32,7 +53,7 @@ func benchCorpus() corpus {
 		return string(b)
 	}
 	var c corpus
-	for c.n = 0; c.n < 1000; c.n++ {
+	for c.n = 0; c.n < benchReplies; c.n++ {
 		switch k := rng.IntN(100); {
 		case k < 20:
 			c.data = append(c.data, "+OK\r\n"...)
@@ -71,11 +92,15 @@ func benchCorpus() corpus {
 	return c
 }
 
-func blobCorpus(size int) corpus {
-	d := fmt.Appendf(nil, "$%d\r\n", size)
-	d = append(d, bytes.Repeat([]byte{'x'}, size)...)
-	d = append(d, '\r', '\n')
-	return corpus{data: d, n: 1}
+// blobCorpus is one blob string of size bytes.
+func blobCorpus(size int) corpus { return blobsCorpus(1, size) }
+
+// blobsCorpus is count back-to-back blob strings of size bytes each.
+func blobsCorpus(count, size int) corpus {
+	frame := fmt.Appendf(nil, "$%d\r\n", size)
+	frame = append(frame, bytes.Repeat([]byte{'x'}, size)...)
+	frame = append(frame, '\r', '\n')
+	return corpus{data: bytes.Repeat(frame, count), n: count}
 }
 
 var sink int
@@ -148,16 +173,77 @@ func benchRedcon(b *testing.B, c corpus) {
 	})
 }
 
+// benchIndexByte is the floor for line-oriented decoding: find every \n
+// with bytes.IndexByte and nothing else.
+func benchIndexByte(b *testing.B, c corpus) {
+	timeCorpus(b, c, func() {
+		data := c.data
+		lines := 0
+		for {
+			i := bytes.IndexByte(data, '\n')
+			if i < 0 {
+				break
+			}
+			lines++
+			data = data[i+1:]
+		}
+		sink += lines
+	})
+}
+
+// benchMemmove is the floor for a stream of equal frames: copy each frame
+// of c, in turn, into one reused buffer of one frame's size.
+func benchMemmove(b *testing.B, c corpus) {
+	frame := len(c.data) / c.n
+	dst := make([]byte, frame)
+	timeCorpus(b, c, func() {
+		for off := 0; off+frame <= len(c.data); off += frame {
+			copy(dst, c.data[off:off+frame])
+			sink += int(dst[frame-1])
+		}
+	})
+}
+
 func BenchmarkMixed(b *testing.B) {
 	c := benchCorpus()
 	b.Run("impl=respcheck", func(b *testing.B) { benchRespcheck(b, c) })
 	b.Run("impl=redcon", func(b *testing.B) { benchRedcon(b, c) })
+	b.Run("impl=indexbyte", func(b *testing.B) { benchIndexByte(b, c) })
 }
 
 func BenchmarkBlob1MiB(b *testing.B) {
 	c := blobCorpus(1 << 20)
 	b.Run("impl=respcheck", func(b *testing.B) { benchRespcheck(b, c) })
 	b.Run("impl=redcon", func(b *testing.B) { benchRedcon(b, c) })
+}
+
+// BenchmarkBlobs64x1MiB decodes 64 back-to-back 1 MiB blob strings per op:
+// from a bytes.Reader (reads as large as the Reader asks), from a reader
+// returning 64 KiB per Read (as a socket does), and the memmove floor.
+func BenchmarkBlobs64x1MiB(b *testing.B) {
+	c := blobsCorpus(64, 1<<20)
+	b.Run("impl=respcheck", func(b *testing.B) { benchRespcheck(b, c) })
+	b.Run("impl=respcheck-64KiB-reads", func(b *testing.B) { benchRespcheckChunked(b, c, 64<<10) })
+	b.Run("impl=memmove", func(b *testing.B) { benchMemmove(b, c) })
+}
+
+// benchRespcheckChunked is benchRespcheck with at most n bytes per Read.
+func benchRespcheckChunked(b *testing.B, c corpus, n int) {
+	src := &chunkReader{n: n}
+	r := resp.NewReader(src)
+	timeCorpus(b, c, func() {
+		src.data = c.data
+		for {
+			v, err := r.Read()
+			if err != nil {
+				if err != io.EOF {
+					b.Fatal(err)
+				}
+				break
+			}
+			sink += walk(&v)
+		}
+	})
 }
 
 // BenchmarkParseMixed measures the allocating, pure Parse on the same corpus.
