@@ -143,6 +143,26 @@ func benchRespcheck(b *testing.B, c corpus) {
 	})
 }
 
+// benchRespcheckInto is benchRespcheck decoding with ReadInto into one
+// reused Value.
+func benchRespcheckInto(b *testing.B, c corpus) {
+	br := bytes.NewReader(c.data)
+	r := resp.NewReader(br)
+	var v resp.Value
+	timeCorpus(b, c, func() {
+		br.Reset(c.data)
+		for {
+			if err := r.ReadInto(&v); err != nil {
+				if err != io.EOF {
+					b.Fatal(err)
+				}
+				break
+			}
+			sink += walk(&v)
+		}
+	})
+}
+
 // timeCorpus times pass, one read of the whole corpus c, and reports the
 // bytes per second and the allocations per reply.
 func timeCorpus(b *testing.B, c corpus, pass func()) {
@@ -207,6 +227,7 @@ func benchMemmove(b *testing.B, c corpus) {
 func BenchmarkMixed(b *testing.B) {
 	c := benchCorpus()
 	b.Run("impl=respcheck", func(b *testing.B) { benchRespcheck(b, c) })
+	b.Run("impl=respcheck-into", func(b *testing.B) { benchRespcheckInto(b, c) })
 	b.Run("impl=redcon", func(b *testing.B) { benchRedcon(b, c) })
 	b.Run("impl=indexbyte", func(b *testing.B) { benchIndexByte(b, c) })
 }
@@ -220,11 +241,21 @@ func BenchmarkBlob1MiB(b *testing.B) {
 // BenchmarkBlobs64x1MiB decodes 64 back-to-back 1 MiB blob strings per op:
 // from a bytes.Reader (reads as large as the Reader asks), from a reader
 // returning 64 KiB per Read (as a socket does), and the memmove floor.
+// impl=respcheck-after-OK puts a +OK reply before each blob (128 replies
+// per op), so that the blobs no longer line up with the buffer.
 func BenchmarkBlobs64x1MiB(b *testing.B) {
 	c := blobsCorpus(64, 1<<20)
 	b.Run("impl=respcheck", func(b *testing.B) { benchRespcheck(b, c) })
+	b.Run("impl=respcheck-into", func(b *testing.B) { benchRespcheckInto(b, c) })
 	b.Run("impl=respcheck-64KiB-reads", func(b *testing.B) { benchRespcheckChunked(b, c, 64<<10) })
+	b.Run("impl=respcheck-after-OK", func(b *testing.B) { benchRespcheck(b, okBlobsCorpus(64, 1<<20)) })
 	b.Run("impl=memmove", func(b *testing.B) { benchMemmove(b, c) })
+}
+
+// okBlobsCorpus is count pairs of a +OK reply and a blob of size bytes.
+func okBlobsCorpus(count, size int) corpus {
+	frame := append([]byte("+OK\r\n"), blobCorpus(size).data...)
+	return corpus{data: bytes.Repeat(frame, count), n: 2 * count}
 }
 
 // benchRespcheckChunked is benchRespcheck with at most n bytes per Read.
