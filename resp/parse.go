@@ -187,8 +187,32 @@ func (p *parser) value(v *Value, depth int) error {
 	case '-':
 		return p.scalar(v, SimpleError, s)
 	case ':':
+		if p.quickInt(v, s) {
+			return nil
+		}
 		return p.scalar(v, Integer, s)
 	case '$':
+		// The most common value by far, decoded here when buffered whole
+		// and well formed (1 to 18 digits, no leading zero, within the
+		// limit, or -1); blob decodes, or rejects, everything else.
+		b, i, n := p.buf, s+1, int64(0)
+		if s+5 <= len(b) && b[i] == '-' && b[i+1] == '1' && b[i+2] == '\r' && b[i+3] == '\n' {
+			p.pos = s + 5
+			p.put(v, NilBlobString, b[s:s+5], nil)
+			return nil
+		}
+		for ; i < len(b) && i < s+19 && b[i]-'0' <= 9; i++ {
+			n = n*10 + int64(b[i]-'0')
+		}
+		if i > s+1 && b[s+1] != '0' && i+1 < len(b) && b[i] == '\r' && b[i+1] == '\n' && n <= p.lim.MaxBlobLen {
+			h := i + 2
+			end := h + int(n) + 2
+			if end <= len(b) && b[end-2] == '\r' && b[end-1] == '\n' {
+				p.pos = end
+				p.put(v, BlobString, b[s:end:end], b[h:end-2:end-2])
+				return nil
+			}
+		}
 		return p.blob(v, BlobString, s)
 	case '*':
 		return p.aggregate(v, Array, s, depth)
@@ -217,6 +241,30 @@ func (p *parser) value(v *Value, depth int) error {
 	default:
 		return p.fail(ErrUnknownType, s, s, "type byte "+strconv.QuoteRune(rune(c))+" (0x"+strconv.FormatUint(uint64(c), 16)+")")
 	}
+}
+
+// quickInt decodes into v the integer at s if it is buffered whole, has
+// an optional '-' and 1 to 18 digits and is within the line limit, and
+// reports whether it did. scalar decodes, or rejects, the rest.
+func (p *parser) quickInt(v *Value, s int) bool {
+	b, i := p.buf, s+1
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	d, n := i, int64(0)
+	for ; i < len(b) && i < d+18 && b[i]-'0' <= 9; i++ {
+		n = n*10 + int64(b[i]-'0')
+	}
+	if i == d || i+1 >= len(b) || b[i] != '\r' || b[i+1] != '\n' || int64(i-s-1) > p.lim.MaxBlobLen {
+		return false
+	}
+	if d > s+1 {
+		n = -n
+	}
+	p.pos = i + 2
+	p.put(v, Integer, b[s:i+2], b[s+1:i])
+	v.Int = n
+	return true
 }
 
 // line finds the \r\n ending the line whose type byte is at s, sets p.pos
