@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"unsafe"
 
 	"github.com/respcheck/respcheck/resp"
 )
@@ -224,6 +225,13 @@ func TestCloneSurvivesNextRead(t *testing.T) {
 	_, want, _ := resp.Parse([]byte(in))
 	if !resp.Equal(c, want) || string(c.Raw) != string(want.Raw) || string(c.Elems[1].Raw) != "|1\r\n+a\r\n+b\r\n$3\r\nbar\r\n" {
 		t.Fatalf("clone changed: %s", mustJSON(t, c))
+	}
+}
+
+// TestValueSize keeps the small fields of Value packed in one word.
+func TestValueSize(t *testing.T) {
+	if unsafe.Sizeof(uintptr(0)) == 8 && unsafe.Sizeof(resp.Value{}) != 104 {
+		t.Errorf("Value is %d bytes, want 104", unsafe.Sizeof(resp.Value{}))
 	}
 }
 
