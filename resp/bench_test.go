@@ -2,11 +2,14 @@ package resp_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/respcheck/respcheck/resp"
@@ -293,4 +296,97 @@ func BenchmarkParseMixed(b *testing.B) {
 			data = data[n:]
 		}
 	}
+}
+
+// BenchmarkBlob64MiB decodes, per op, four back-to-back 64 MiB blob
+// strings (impl=respcheck-after-OK: each after a +OK reply) from a
+// generator in 64 KiB reads, with a fresh Reader, and reports the bytes
+// allocated per op and, on Linux, the process's peak RSS (VmHWM): run it
+// alone (-bench Blob64MiB -benchtime 1x) for the peak to be this
+// benchmark's.
+func BenchmarkBlob64MiB(b *testing.B) {
+	for _, ok := range []bool{false, true} {
+		name := "impl=respcheck"
+		if ok {
+			name = "impl=respcheck-after-OK"
+		}
+		b.Run(name, func(b *testing.B) { benchBigBlobs(b, 4, 64<<20, ok) })
+	}
+}
+
+func benchBigBlobs(b *testing.B, count, size int, ok bool) {
+	head := "$" + strconv.Itoa(size) + "\r\n"
+	if ok {
+		head = "+OK\r\n" + head
+	}
+	g := &blobGen{head: head, frame: len(head) + size + 2, chunk: 64 << 10}
+	g.left = g.frame * count
+	b.SetBytes(int64(g.left))
+	var ms0, ms1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms0)
+	for b.Loop() {
+		g.pos, g.left = 0, g.frame*count
+		r := resp.NewReader(g)
+		for range count {
+			if ok {
+				if _, err := r.Read(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			v, err := r.Read()
+			if err != nil || len(v.Str) != size {
+				b.Fatal(err)
+			}
+		}
+	}
+	runtime.ReadMemStats(&ms1)
+	b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(b.N)/(1<<20), "alloc-MiB/op")
+	if kb, err := peakRSSKiB(); err == nil {
+		b.ReportMetric(float64(kb)/1024, "peak-RSS-MiB")
+	}
+}
+
+// blobGen streams frames of frame bytes, each head, then 'x' up to a
+// final \r\n, at most chunk bytes (and at most one part of a frame) per
+// Read, without holding the stream in memory.
+type blobGen struct {
+	head             string
+	frame, pos, left int
+	chunk            int
+}
+
+var xs = bytes.Repeat([]byte{'x'}, 64<<10)
+
+func (g *blobGen) Read(p []byte) (int, error) {
+	if g.left == 0 {
+		return 0, io.EOF
+	}
+	p = p[:min(len(p), g.chunk, g.left)]
+	var n int
+	switch off := g.pos % g.frame; {
+	case off < len(g.head):
+		n = copy(p, g.head[off:])
+	case off < g.frame-2:
+		n = copy(p[:min(len(p), g.frame-2-off)], xs)
+	default:
+		n = copy(p, "\r\n"[off-(g.frame-2):])
+	}
+	g.pos += n
+	g.left -= n
+	return n, nil
+}
+
+// peakRSSKiB reads VmHWM from /proc/self/status (Linux only).
+func peakRSSKiB() (int, error) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			return strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
+		}
+	}
+	return 0, errors.New("no VmHWM")
 }
