@@ -173,6 +173,10 @@ func TestLimits(t *testing.T) {
 		{"$5\r\nabcde\r\n", resp.ErrTooLong},
 		{"$?\r\n;3\r\nabc\r\n;2\r\nde\r\n;0\r\n", resp.ErrTooLong},
 		{"+abcde\r\n", resp.ErrTooLong},
+		{":1234\r\n", nil},
+		{":12345\r\n", resp.ErrTooLong},
+		{":-1234\r\n", resp.ErrTooLong},
+		{"$-1\r\n", nil},
 		{"*2\r\n:1\r\n:2\r\n", nil},
 		{"*3\r\n:1\r\n:2\r\n:3\r\n", resp.ErrTooLong},
 		{"*4294967296\r\n", resp.ErrTooLong},
@@ -330,5 +334,75 @@ func TestLargeArrayCostIsLinear(t *testing.T) {
 	small, large := cost(100000), cost(400000)
 	if ratio := float64(large) / float64(small); ratio > 6 {
 		t.Errorf("4x the elements cost %.1fx the bytes (%d vs %d)", ratio, large, small)
+	}
+}
+
+// TestBackToBackLargeBlobsReuseBuffer reads 1 MiB blob strings back to
+// back, in pieces of several sizes as from a socket: once the first has
+// grown the buffer, the others allocate (almost) nothing.
+func TestBackToBackLargeBlobsReuseBuffer(t *testing.T) {
+	const size, count = 1 << 20, 16
+	c := blobsCorpus(count, size)
+	for _, n := range []int{1 << 30, 64 << 10, 100003, 4 << 10} {
+		r := resp.NewReader(&chunkReader{data: c.data, n: n})
+		if v, err := r.Read(); err != nil || len(v.Str) != size {
+			t.Fatalf("read size %d: first: %v", n, err)
+		}
+		var ms0, ms1 runtime.MemStats
+		runtime.ReadMemStats(&ms0)
+		for range count - 1 {
+			if v, err := r.Read(); err != nil || len(v.Str) != size {
+				t.Fatalf("read size %d: %v", n, err)
+			}
+		}
+		runtime.ReadMemStats(&ms1)
+		if got := ms1.TotalAlloc - ms0.TotalAlloc; got > 64<<10 {
+			t.Errorf("read size %d: %d more blobs allocated %d bytes", n, count-1, got)
+		}
+	}
+}
+
+// TestLargeBlobArrayCostIsLinear reads an array of 16 blob strings of
+// 1 MiB each in pieces that end just past each header, as a socket might
+// deliver them: the buffer must grow geometrically, not one blob at a time
+// (which would copy the frame once per blob).
+func TestLargeBlobArrayCostIsLinear(t *testing.T) {
+	const size, count = 1 << 20, 16
+	frame := append([]byte("*16\r\n"), blobsCorpus(count, size).data...)
+	v, got, err := readChunked(frame, size+13)
+	if err != nil || len(v.Elems) != count {
+		t.Fatalf("Read: %v, %d elements", err, len(v.Elems))
+	}
+	if got > 4*uint64(len(frame)) {
+		t.Errorf("allocated %d bytes for a %d-byte frame", got, len(frame))
+	}
+}
+
+// TestReaderSteadyStateAllocsRESP3 reads every fixture (streamed strings
+// and aggregates, attributes, maps, pushes...) back to back, repeatedly:
+// in steady state a Reader allocates nothing.
+func TestReaderSteadyStateAllocsRESP3(t *testing.T) {
+	var all []byte
+	for _, f := range fixtures {
+		all = append(all, f.in...)
+	}
+	br := bytes.NewReader(all)
+	r := resp.NewReader(br)
+	var v resp.Value
+	run := func() {
+		br.Reset(all)
+		r.Reset(br)
+		for {
+			if err := r.ReadInto(&v); err != nil {
+				if err != io.EOF {
+					t.Fatal(err)
+				}
+				return
+			}
+		}
+	}
+	run()
+	if a := testing.AllocsPerRun(20, run); a > 0 {
+		t.Fatalf("steady state: %v allocs per pass over %d fixtures", a, len(fixtures))
 	}
 }

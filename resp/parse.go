@@ -4,7 +4,6 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"sync"
 )
 
 // Limits bounds what the decoder accepts, so that hostile or broken servers
@@ -65,38 +64,47 @@ func Parse(b []byte) (n int, v Value, err error) {
 
 // ParseLimits is Parse with explicit limits (zero fields mean defaults).
 func ParseLimits(b []byte, l Limits) (n int, v Value, err error) {
-	p := parserPool.Get().(*parser)
-	*p = parser{buf: b[:len(b):len(b)], lim: l.norm(), stack: p.stack[:0]}
-	err = p.value(1)
-	if err == nil {
-		n, v = p.pos, p.stack[0]
-	} else if err == errIncomplete {
-		err = nil
+	p := parser{buf: b[:len(b):len(b)], lim: l.norm()}
+	if err = p.value(&v, 1); err != nil {
+		if err == errIncomplete {
+			err = nil
+		}
+		return 0, Value{}, err
 	}
-	clear(p.stack)
-	*p = parser{stack: p.stack[:0]}
-	parserPool.Put(p)
-	return n, v, err
+	return p.pos, v, nil
 }
-
-// parserPool recycles Parse's scratch stacks.
-var parserPool = sync.Pool{New: func() any { return new(parser) }}
 
 // parser is a recursive-descent decoder over buf, which always starts at the
 // first byte of the frame being decoded (positions never move, even when
 // the Reader relocates the frame to a bigger buffer). When it needs bytes
 // beyond len(buf) it calls more: for Parse that reports errIncomplete, for a
-// Reader it reads from the stream. Decoded values are pushed on stack;
-// aggregates pop their children into arena memory when complete.
+// Reader it reads from the stream.
+//
+// Each value is decoded straight into its final place, once: the caller's
+// Value for the frame, arena (or, for Parse, freshly made) slots for the
+// children of aggregates and for attributes. Nothing is built on a stack
+// and copied afterwards.
 type parser struct {
-	buf   []byte
-	pos   int
-	base  int64 // stream offset of buf[0]
-	lim   Limits
-	rd    *Reader
-	ar    *arena // nil: allocate with make
-	stack []Value
+	buf  []byte
+	pos  int
+	base int64 // stream offset of buf[0]
+	lim  Limits
+	rd   *Reader
+	ar   *arena // nil: allocate with make
+	// claimed is the position in buf up to which buffered bytes already
+	// back child slots handed out in this frame (see slots).
+	claimed int
+	// aliased reports that a value decoded in this frame slices buf's
+	// current memory, so the Reader may not move bytes within it.
+	aliased bool
+	// scratch holds the payloads of streamed blob strings decoded by a
+	// Reader in this frame (Parse allocates them instead).
+	scratch []byte
 }
+
+// minValueLen is the length of the shortest encoded value ("_\r\n",
+// "+\r\n"): n buffered bytes hold at most n/minValueLen values.
+const minValueLen = 3
 
 // more makes len(p.buf) >= end or returns why it cannot: errIncomplete
 // (Parse), io.EOF (clean end before the frame's first byte),
@@ -105,7 +113,16 @@ func (p *parser) more(end int) error {
 	if p.rd == nil {
 		return errIncomplete
 	}
-	return p.rd.fill(p, end)
+	return p.rd.fill(p, end, false)
+}
+
+// morePayload is more for the payload of a blob string (or chunk) that
+// ends at end: a Reader reads little past it (see Reader.fill).
+func (p *parser) morePayload(end int) error {
+	if p.rd == nil {
+		return errIncomplete
+	}
+	return p.rd.fill(p, end, true)
 }
 
 // fail builds a *SyntaxError for the value starting at s, blaming byte bad.
@@ -138,20 +155,26 @@ func (p *parser) byteAt(i int) (byte, error) {
 	return p.buf[i], nil
 }
 
-// next pushes a zero Value on the stack and returns it for filling in.
-func (p *parser) next() *Value {
-	n := len(p.stack)
-	if n < cap(p.stack) {
-		p.stack = p.stack[:n+1]
-		p.stack[n] = Value{}
-	} else {
-		p.stack = append(p.stack, Value{})
-	}
-	return &p.stack[n]
+// put overwrites every field of v with a value of kind k made of raw and
+// str (the zero value elsewhere).
+func (p *parser) put(v *Value, k Kind, raw, str []byte) {
+	p.aliased = true
+	// Clear, then set: "*v = Value{...}" would build the value on the
+	// stack and copy it, stalling on the loads of what was just stored.
+	*v = Value{}
+	v.Kind, v.Raw, v.Str = k, raw, str
 }
 
-// value decodes the value at p.pos and pushes it.
-func (p *parser) value(depth int) error {
+// putAggregate overwrites every field of v with an aggregate of kind k
+// made of raw and elems.
+func (p *parser) putAggregate(v *Value, k Kind, raw []byte, elems []Value) {
+	p.aliased = true
+	*v = Value{}
+	v.Kind, v.Raw, v.Elems = k, raw, elems
+}
+
+// value decodes the value at p.pos into v, overwriting all its fields.
+func (p *parser) value(v *Value, depth int) error {
 	s := p.pos
 	if s >= len(p.buf) {
 		if err := p.more(s + 1); err != nil {
@@ -160,40 +183,88 @@ func (p *parser) value(depth int) error {
 	}
 	switch c := p.buf[s]; c {
 	case '+':
-		return p.simple(SimpleString, s)
+		return p.scalar(v, SimpleString, s)
 	case '-':
-		return p.simple(SimpleError, s)
+		return p.scalar(v, SimpleError, s)
 	case ':':
-		return p.integer(s)
+		if p.quickInt(v, s) {
+			return nil
+		}
+		return p.scalar(v, Integer, s)
 	case '$':
-		return p.blob(BlobString, s)
+		// The most common value by far, decoded here when buffered whole
+		// and well formed (1 to 18 digits, no leading zero, within the
+		// limit, or -1); blob decodes, or rejects, everything else.
+		b, i, n := p.buf, s+1, int64(0)
+		if s+5 <= len(b) && b[i] == '-' && b[i+1] == '1' && b[i+2] == '\r' && b[i+3] == '\n' {
+			p.pos = s + 5
+			p.put(v, NilBlobString, b[s:s+5], nil)
+			return nil
+		}
+		for ; i < len(b) && i < s+19 && b[i]-'0' <= 9; i++ {
+			n = n*10 + int64(b[i]-'0')
+		}
+		if i > s+1 && b[s+1] != '0' && i+1 < len(b) && b[i] == '\r' && b[i+1] == '\n' && n <= p.lim.MaxBlobLen {
+			h := i + 2
+			end := h + int(n) + 2
+			if end <= len(b) && b[end-2] == '\r' && b[end-1] == '\n' {
+				p.pos = end
+				p.put(v, BlobString, b[s:end:end], b[h:end-2:end-2])
+				return nil
+			}
+		}
+		return p.blob(v, BlobString, s)
 	case '*':
-		return p.aggregate(Array, s, depth)
+		return p.aggregate(v, Array, s, depth)
 	case '_':
-		return p.null(s)
+		return p.null(v, s)
 	case ',':
-		return p.double(s)
+		return p.scalar(v, Double, s)
 	case '#':
-		return p.boolean(s)
+		return p.scalar(v, Boolean, s)
 	case '!':
-		return p.blob(BlobError, s)
+		return p.blob(v, BlobError, s)
 	case '=':
-		return p.blob(VerbatimString, s)
+		return p.blob(v, VerbatimString, s)
 	case '(':
-		return p.bignum(s)
+		return p.scalar(v, BigNumber, s)
 	case '%':
-		return p.aggregate(Map, s, depth)
+		return p.aggregate(v, Map, s, depth)
 	case '~':
-		return p.aggregate(Set, s, depth)
+		return p.aggregate(v, Set, s, depth)
 	case '>':
-		return p.aggregate(Push, s, depth)
+		return p.aggregate(v, Push, s, depth)
 	case '|':
-		return p.attribute(s, depth)
+		return p.attribute(v, s, depth)
 	case '.':
 		return p.fail(ErrBadValue, s, s, "\".\" end marker outside a streamed aggregate")
 	default:
 		return p.fail(ErrUnknownType, s, s, "type byte "+strconv.QuoteRune(rune(c))+" (0x"+strconv.FormatUint(uint64(c), 16)+")")
 	}
+}
+
+// quickInt decodes into v the integer at s if it is buffered whole, has
+// an optional '-' and 1 to 18 digits and is within the line limit, and
+// reports whether it did. scalar decodes, or rejects, the rest.
+func (p *parser) quickInt(v *Value, s int) bool {
+	b, i := p.buf, s+1
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	d, n := i, int64(0)
+	for ; i < len(b) && i < d+18 && b[i]-'0' <= 9; i++ {
+		n = n*10 + int64(b[i]-'0')
+	}
+	if i == d || i+1 >= len(b) || b[i] != '\r' || b[i+1] != '\n' || int64(i-s-1) > p.lim.MaxBlobLen {
+		return false
+	}
+	if d > s+1 {
+		n = -n
+	}
+	p.pos = i + 2
+	p.put(v, Integer, b[s:i+2], b[s+1:i])
+	v.Int = n
+	return true
 }
 
 // line finds the \r\n ending the line whose type byte is at s, sets p.pos
@@ -318,27 +389,32 @@ func (p *parser) header(s int, what string, allowNil, allowStream bool) (int64, 
 	return n, nil
 }
 
-// scalar reads the line of a value of kind k at s and pushes the value
-// with Kind, Raw and Str set. set (nil: any text is valid) checks the text
-// and fills in the kind's own field; when it reports false, the error is
-// ErrBadValue "in <kind><want>".
-func (p *parser) scalar(k Kind, s int, want string, set func(v *Value) bool) error {
+// scalar reads the line of a value of kind k at s into v, with Kind, Raw
+// and Str set and the kind's own field (Int, Float, Bool) filled in from the
+// text. Malformed text is ErrBadValue "in <kind>" (for booleans, "in
+// boolean: want t or f").
+func (p *parser) scalar(v *Value, k Kind, s int) error {
 	text, err := p.line(s, k.String())
 	if err != nil {
 		return err
 	}
-	v := p.next()
-	v.Kind, v.Raw, v.Str = k, p.buf[s:p.pos], text
-	if set != nil && !set(v) {
+	p.put(v, k, p.buf[s:p.pos], text)
+	ok, want := true, ""
+	switch k {
+	case Integer:
+		v.Int, ok = parseInt(text)
+	case Double:
+		v.Float, ok = parseDouble(text)
+	case Boolean:
+		v.Bool = len(text) == 1 && text[0] == 't'
+		ok, want = len(text) == 1 && (text[0] == 't' || text[0] == 'f'), ": want t or f"
+	case BigNumber:
+		ok = isBigNumber(text)
+	}
+	if !ok {
 		return p.fail(ErrBadValue, s, s+1, "in "+k.String()+want)
 	}
 	return nil
-}
-
-func (p *parser) simple(k Kind, s int) error { return p.scalar(k, s, "", nil) }
-
-func (p *parser) integer(s int) error {
-	return p.scalar(Integer, s, "", func(v *Value) (ok bool) { v.Int, ok = parseInt(v.Str); return ok })
 }
 
 // parseInt accepts [+-]?[0-9]+ within int64 range.
@@ -370,7 +446,7 @@ func parseInt(b []byte) (int64, bool) {
 	return int64(u), true
 }
 
-func (p *parser) null(s int) error {
+func (p *parser) null(v *Value, s int) error {
 	if s+3 > len(p.buf) {
 		if err := p.more(s + 3); err != nil {
 			return p.wrap(err, s, "in null")
@@ -383,23 +459,8 @@ func (p *parser) null(s int) error {
 		return p.fail(ErrBadLineEnd, s, s+2, "after null")
 	}
 	p.pos = s + 3
-	{
-		v := p.next()
-		v.Kind = Null
-		v.Raw = p.buf[s:p.pos]
-	}
+	p.put(v, Null, p.buf[s:p.pos], nil)
 	return nil
-}
-
-func (p *parser) boolean(s int) error {
-	return p.scalar(Boolean, s, ": want t or f", func(v *Value) bool {
-		v.Bool = len(v.Str) == 1 && v.Str[0] == 't'
-		return len(v.Str) == 1 && (v.Str[0] == 't' || v.Str[0] == 'f')
-	})
-}
-
-func (p *parser) double(s int) error {
-	return p.scalar(Double, s, "", func(v *Value) (ok bool) { v.Float, ok = parseDouble(v.Str); return ok })
 }
 
 // parseDouble accepts [+-]?(inf|nan) in any case, and
@@ -473,18 +534,16 @@ func digits(t []byte, i int) int {
 	return i
 }
 
-func (p *parser) bignum(s int) error {
-	return p.scalar(BigNumber, s, "", func(v *Value) bool {
-		t := v.Str
-		if len(t) > 0 && (t[0] == '+' || t[0] == '-') {
-			t = t[1:]
-		}
-		return len(t) > 0 && digits(t, 0) == len(t)
-	})
+// isBigNumber accepts [+-]?digits.
+func isBigNumber(t []byte) bool {
+	if len(t) > 0 && (t[0] == '+' || t[0] == '-') {
+		t = t[1:]
+	}
+	return len(t) > 0 && digits(t, 0) == len(t)
 }
 
-// blob decodes $, ! and = values.
-func (p *parser) blob(k Kind, s int) error {
+// blob decodes $, ! and = values into v.
+func (p *parser) blob(v *Value, k Kind, s int) error {
 	what := kindNames[k]
 	n, err := p.header(s, what, k == BlobString, k == BlobString)
 	if err != nil {
@@ -492,14 +551,10 @@ func (p *parser) blob(k Kind, s int) error {
 	}
 	switch n {
 	case lenNil:
-		{
-			v := p.next()
-			v.Kind = NilBlobString
-			v.Raw = p.buf[s:p.pos]
-		}
+		p.put(v, NilBlobString, p.buf[s:p.pos], nil)
 		return nil
 	case lenStreamed:
-		return p.streamedBlob(s)
+		return p.streamedBlob(v, s)
 	}
 	if n > p.lim.MaxBlobLen {
 		return p.fail(ErrTooLong, s, p.pos-2, "in "+what+" header: length "+strconv.FormatInt(n, 10)+" over limit "+strconv.FormatInt(p.lim.MaxBlobLen, 10))
@@ -507,7 +562,7 @@ func (p *parser) blob(k Kind, s int) error {
 	h := p.pos
 	end := h + int(n) + 2
 	if end > len(p.buf) {
-		if err := p.more(end); err != nil {
+		if err := p.morePayload(end); err != nil {
 			return p.wrap(err, s, "in "+strconv.FormatInt(n, 10)+"-byte "+what+" payload")
 		}
 	}
@@ -519,23 +574,25 @@ func (p *parser) blob(k Kind, s int) error {
 		return p.fail(ErrBadLineEnd, s, end-1, "after "+strconv.FormatInt(n, 10)+"-byte "+what+" payload")
 	}
 	p.pos = end
-	if k == VerbatimString && (n < 4 || b[h+3] != ':') {
+	if k != VerbatimString {
+		p.put(v, k, b[s:end:end], b[h:end-2:end-2])
+		return nil
+	}
+	if n < 4 || b[h+3] != ':' {
 		return p.fail(ErrBadValue, s, h, "in verbatim string: want 3-byte format and ':'")
 	}
-	v := p.next()
-	v.Kind = k
-	v.Raw = b[s:end:end]
-	v.Str = b[h : end-2 : end-2]
-	if k == VerbatimString {
-		copy(v.Format[:], b[h:h+3])
-		v.Str = b[h+4 : end-2 : end-2]
-	}
+	p.put(v, k, b[s:end:end], b[h+4:end-2:end-2])
+	copy(v.Format[:], b[h:h+3])
 	return nil
 }
 
-// streamedBlob decodes the chunks after "$?\r\n".
-func (p *parser) streamedBlob(s int) error {
-	str := []byte{}
+// streamedBlob decodes the chunks after "$?\r\n" into v. A Reader
+// gathers the payload in its per-frame scratch buffer; Parse allocates it.
+func (p *parser) streamedBlob(v *Value, s int) error {
+	str, start := []byte{}, 0
+	if p.rd != nil {
+		str, start = p.scratch, len(p.scratch)
+	}
 	for {
 		c := p.pos
 		t, err := p.byteAt(c)
@@ -552,13 +609,13 @@ func (p *parser) streamedBlob(s int) error {
 		if n == 0 {
 			break
 		}
-		if int64(len(str))+n > p.lim.MaxBlobLen {
+		if int64(len(str)-start)+n > p.lim.MaxBlobLen {
 			return p.fail(ErrTooLong, c, p.pos-2, "in streamed blob string: total over limit "+strconv.FormatInt(p.lim.MaxBlobLen, 10))
 		}
 		h := p.pos
 		end := h + int(n) + 2
 		if end > len(p.buf) {
-			if err := p.more(end); err != nil {
+			if err := p.morePayload(end); err != nil {
 				return p.wrap(err, c, "in streamed string chunk")
 			}
 		}
@@ -568,91 +625,124 @@ func (p *parser) streamedBlob(s int) error {
 		str = append(str, p.buf[h:end-2]...)
 		p.pos = end
 	}
-	{
-		v := p.next()
-		v.Kind = BlobString
-		v.Raw = p.buf[s:p.pos:p.pos]
-		v.Str = str
-		v.Streamed = true
+	if p.rd != nil {
+		// Later streamed strings of this frame append after this one; if
+		// that moves scratch, this one keeps the old array.
+		p.scratch = str
+		str = str[start:len(str):len(str)]
+		if len(str) == 0 {
+			str = []byte{}
+		}
 	}
+	p.put(v, BlobString, p.buf[s:p.pos:p.pos], str)
+	v.Streamed = true
 	return nil
 }
 
-// aggregate decodes *, %, ~ and > values.
-func (p *parser) aggregate(k Kind, s, depth int) error {
+// aggregate decodes *, %, ~ and > values into v.
+func (p *parser) aggregate(v *Value, k Kind, s, depth int) error {
 	what := kindNames[k]
 	n, err := p.header(s, what, k == Array, true)
 	if err != nil {
 		return err
 	}
 	if n == lenNil {
-		{
-			v := p.next()
-			v.Kind = NilArray
-			v.Raw = p.buf[s:p.pos]
-		}
+		p.put(v, NilArray, p.buf[s:p.pos], nil)
 		return nil
 	}
 	if depth > p.lim.MaxDepth {
 		return p.fail(ErrTooDeep, s, s, "at "+what+": depth over "+strconv.Itoa(p.lim.MaxDepth))
 	}
-	mark := len(p.stack)
 	per := int64(1)
 	if k.isPairs() {
 		per = 2
 	}
+	var elems []Value
 	if n == lenStreamed {
-		for count := int64(0); ; count++ {
-			c := p.pos
-			t, err := p.byteAt(c)
-			if err != nil {
-				return p.wrap(err, s, "in streamed "+what)
-			}
-			if t == '.' {
-				if err := p.endMarker(c); err != nil {
-					return err
-				}
-				break
-			}
-			if count >= p.lim.MaxAggregateLen*per {
-				return p.fail(ErrTooLong, s, c, "in streamed "+what+": over "+strconv.FormatInt(p.lim.MaxAggregateLen, 10)+" elements")
-			}
-			if err := p.value(depth + 1); err != nil {
-				return err
-			}
-		}
-		if (len(p.stack)-mark)%2 != 0 && per == 2 {
-			return p.fail(ErrBadValue, s, p.pos-3, "in streamed "+what+": odd number of children")
-		}
+		elems, err = p.streamedChildren(s, what, per, depth)
+	} else if n > p.lim.MaxAggregateLen {
+		return p.fail(ErrTooLong, s, p.pos-2, "in "+what+" header: count "+strconv.FormatInt(n, 10)+" over limit "+strconv.FormatInt(p.lim.MaxAggregateLen, 10))
 	} else {
-		if n > p.lim.MaxAggregateLen {
-			return p.fail(ErrTooLong, s, p.pos-2, "in "+what+" header: count "+strconv.FormatInt(n, 10)+" over limit "+strconv.FormatInt(p.lim.MaxAggregateLen, 10))
-		}
-		for i := n * per; i > 0; i-- {
-			if err := p.value(depth + 1); err != nil {
-				return err
-			}
-		}
+		elems, err = p.children(n*per, depth)
 	}
-	p.finish(k, s, mark, n == lenStreamed)
+	if err != nil {
+		return err
+	}
+	p.putAggregate(v, k, p.buf[s:p.pos:p.pos], elems)
+	v.Streamed = n == lenStreamed
 	return nil
 }
 
-// finish pops the children above mark into a new aggregate value.
-func (p *parser) finish(k Kind, s, mark int, streamed bool) {
-	var elems []Value
-	if m := len(p.stack) - mark; m > 0 {
-		elems = p.ar.alloc(m)
-		copy(elems, p.stack[mark:])
-		p.stack = p.stack[:mark]
+// children decodes the m values of an aggregate (or attribute) at depth
+// into slots and returns them, or nil if m is 0.
+func (p *parser) children(m int64, depth int) ([]Value, error) {
+	if m == 0 {
+		return nil, nil
 	}
-	{
-		v := p.next()
-		v.Kind = k
-		v.Raw = p.buf[s:p.pos:p.pos]
-		v.Elems = elems
-		v.Streamed = streamed
+	es := p.slots(nil, m)
+	for i := 0; int64(i) < m; i++ {
+		if i == len(es) {
+			es = p.slots(es, m)
+		}
+		if err := p.value(&es[i], depth+1); err != nil {
+			return nil, err
+		}
 	}
+	return es, nil
+}
+
+// streamedChildren decodes the children of the streamed aggregate at s up
+// to its "." end marker, per (1, or 2 for maps) values an element.
+func (p *parser) streamedChildren(s int, what string, per int64, depth int) ([]Value, error) {
+	var es []Value
+	count := 0
+	for {
+		c := p.pos
+		t, err := p.byteAt(c)
+		if err != nil {
+			return nil, p.wrap(err, s, "in streamed "+what)
+		}
+		if t == '.' {
+			if err := p.endMarker(c); err != nil {
+				return nil, err
+			}
+			break
+		}
+		if int64(count) >= p.lim.MaxAggregateLen*per {
+			return nil, p.fail(ErrTooLong, s, c, "in streamed "+what+": over "+strconv.FormatInt(p.lim.MaxAggregateLen, 10)+" elements")
+		}
+		if count == len(es) {
+			es = p.slots(es, p.lim.MaxAggregateLen*per)
+		}
+		if err := p.value(&es[count], depth+1); err != nil {
+			return nil, err
+		}
+		count++
+	}
+	if count%2 != 0 && per == 2 {
+		return nil, p.fail(ErrBadValue, s, p.pos-3, "in streamed "+what+": odd number of children")
+	}
+	if count == 0 {
+		return nil, nil
+	}
+	return es[:count:count], nil
+}
+
+// slots returns room for the children of an aggregate that has m in all
+// and holds old so far (copied to the start of the result). Slots are
+// backed by bytes received, never by the declared count alone: the result
+// holds as many as the buffered bytes not yet claimed by the aggregates
+// around it could encode (minValueLen each), at least one more than old and
+// at least twice as many (each already holds a decoded value), and never
+// more than m.
+func (p *parser) slots(old []Value, m int64) []Value {
+	from := max(p.pos, p.claimed)
+	k := max((len(p.buf)-from)/minValueLen, 2*len(old), 1)
+	k = int(min(int64(k), m))
+	p.claimed = max(p.claimed, min(len(p.buf), from+k*minValueLen))
+	es := p.ar.alloc(k)
+	copy(es, old)
+	return es
 }
 
 func (p *parser) endMarker(c int) error {
@@ -668,9 +758,10 @@ func (p *parser) endMarker(c int) error {
 	return nil
 }
 
-// attribute decodes "|n" and its pairs, then the value they annotate, and
-// pushes that value with Attr set and Raw extended back to s.
-func (p *parser) attribute(s, depth int) error {
+// attribute decodes "|n" and its pairs, then the value they annotate, into
+// v, with the attribute attached (at the end of v's Attr chain, if the
+// value had attributes of its own) and Raw extended back to s.
+func (p *parser) attribute(v *Value, s, depth int) error {
 	n, err := p.header(s, "attribute", false, false)
 	if err != nil {
 		return err
@@ -681,13 +772,12 @@ func (p *parser) attribute(s, depth int) error {
 	if n > p.lim.MaxAggregateLen {
 		return p.fail(ErrTooLong, s, p.pos-2, "in attribute header: count "+strconv.FormatInt(n, 10)+" over limit "+strconv.FormatInt(p.lim.MaxAggregateLen, 10))
 	}
-	mark := len(p.stack)
-	for i := 2 * n; i > 0; i-- {
-		if err := p.value(depth + 1); err != nil {
-			return err
-		}
+	pairs, err := p.children(2*n, depth)
+	if err != nil {
+		return err
 	}
-	p.finish(Attribute, s, mark, false)
+	a := p.ar.one()
+	p.putAggregate(a, Attribute, p.buf[s:p.pos:p.pos], pairs)
 	vs := p.pos
 	t, err := p.byteAt(vs)
 	if err != nil {
@@ -700,20 +790,14 @@ func (p *parser) attribute(s, depth int) error {
 		return p.fail(ErrBadValue, s, vs, "attribute not followed by a value")
 	}
 	// Chained attributes nest one level deeper each, bounding recursion.
-	if err := p.value(depth + 1); err != nil {
+	if err := p.value(v, depth+1); err != nil {
 		return err
 	}
-	ap := p.ar.one()
-	*ap = p.stack[mark]
-	v := &p.stack[mark+1]
 	tail := v
 	for tail.Attr != nil {
 		tail = tail.Attr
 	}
-	tail.Attr = ap
+	tail.Attr = a
 	v.Raw = p.buf[s:p.pos:p.pos]
-	p.stack[mark] = *v
-	p.stack[mark+1] = Value{}
-	p.stack = p.stack[:mark+1]
 	return nil
 }

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
+	"unsafe"
 
 	"github.com/respcheck/respcheck/resp"
 )
@@ -225,6 +228,13 @@ func TestCloneSurvivesNextRead(t *testing.T) {
 	}
 }
 
+// TestValueSize keeps the small fields of Value packed in one word.
+func TestValueSize(t *testing.T) {
+	if unsafe.Sizeof(uintptr(0)) == 8 && unsafe.Sizeof(resp.Value{}) != 104 {
+		t.Errorf("Value is %d bytes, want 104", unsafe.Sizeof(resp.Value{}))
+	}
+}
+
 func TestKindString(t *testing.T) {
 	want := []string{"invalid", "simple string", "simple error", "integer", "blob string", "nil blob string", "array", "nil array", "null", "double", "boolean", "blob error", "verbatim string", "big number", "map", "set", "attribute", "push"}
 	for i, w := range want {
@@ -234,5 +244,103 @@ func TestKindString(t *testing.T) {
 	}
 	if got := resp.Kind(200).String(); got != "Kind(200)" {
 		t.Errorf("Kind(200) = %q", got)
+	}
+}
+
+// TestReadIntoReusedValue decodes every fixture back to back into one
+// reused Value: each must come out whole, with no field left over from the
+// previous frame, and an error must leave the zero Value.
+func TestReadIntoReusedValue(t *testing.T) {
+	var all []byte
+	for _, f := range fixtures {
+		all = append(all, f.in...)
+	}
+	for _, wrap := range []func(io.Reader) io.Reader{iotest.OneByteReader, func(r io.Reader) io.Reader { return r }} {
+		r := resp.NewReader(wrap(bytes.NewReader(append(all, "$x\r\n"...))))
+		var v resp.Value
+		for _, f := range fixtures {
+			if err := r.ReadInto(&v); err != nil {
+				t.Fatalf("%s: %v", f.name, err)
+			}
+			if string(v.Raw) != f.in || !resp.Equal(v, f.want) || v.Streamed != f.want.Streamed || math.Float64bits(v.Float) != math.Float64bits(mustParse(t, f.in).Float) {
+				t.Fatalf("%s: got %s", f.name, mustJSON(t, v))
+			}
+		}
+		if err := r.ReadInto(&v); !errors.Is(err, resp.ErrBadLength) {
+			t.Fatalf("bad frame: %v", err)
+		}
+		if v.Kind != resp.Invalid || v.Raw != nil || v.Elems != nil {
+			t.Fatalf("after an error: %s", mustJSON(t, v))
+		}
+	}
+}
+
+func mustParse(t *testing.T, in string) resp.Value {
+	t.Helper()
+	_, v, err := resp.Parse([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// bigFrames is large and small frames: a blob string of size bytes (which
+// sizes the buffer), one of size/2, a small frame, an array of a small
+// blob and one of 2*size bytes, a blob of size bytes and a small frame.
+// The array starts in the second half of the buffer: decoding it must not
+// move the bytes its first element slices, while a lone blob may move.
+func bigFrames(size int) (frames []string) {
+	blob := func(n int) string {
+		return "$" + strconv.Itoa(n) + "\r\n" + strings.Repeat("y", n-1) + "z\r\n"
+	}
+	return []string{blob(size), blob(size / 2), "+OK\r\n", "*2\r\n$3\r\nabc\r\n" + blob(2*size), blob(size), ":7\r\n"}
+}
+
+// TestReaderLargeFramesAnyReadSize reads bigFrames through readers of many
+// read sizes, including ones that stop inside headers and payloads.
+func TestReaderLargeFramesAnyReadSize(t *testing.T) {
+	frames := bigFrames(300 << 10)
+	in := []byte(strings.Join(frames, ""))
+	for _, n := range []int{1 << 30, 64 << 10, 100003, 4095, 7} {
+		r := resp.NewReader(&chunkReader{data: in, n: n})
+		for i, f := range frames {
+			v, err := r.Read()
+			if err != nil || string(v.Raw) != f || !resp.Equal(v, mustParse(t, f)) {
+				t.Fatalf("read size %d, frame %d: %v", n, i, err)
+			}
+		}
+		if _, err := r.Read(); err != io.EOF {
+			t.Fatalf("read size %d: final Read = %v", n, err)
+		}
+	}
+}
+
+// TestReaderLargeFramesResumeAfterTimeout cuts bigFrames by a timeout at
+// offsets inside every frame's header and payload: the frame being read
+// resumes.
+func TestReaderLargeFramesResumeAfterTimeout(t *testing.T) {
+	frames := bigFrames(200 << 10)
+	in := []byte(strings.Join(frames, ""))
+	var cuts []int
+	start := 0
+	for _, f := range frames {
+		for _, c := range []int{1, 3, 12, 20, 5000, len(f) / 2, len(f) - 1} {
+			if c < len(f) {
+				cuts = append(cuts, start+c)
+			}
+		}
+		start += len(f)
+	}
+	for _, cut := range cuts {
+		r := resp.NewReader(&timeoutReader{data: in, cut: cut})
+		for i, f := range frames {
+			v, err := r.Read()
+			if err == os.ErrDeadlineExceeded {
+				v, err = r.Read()
+			}
+			if err != nil || string(v.Raw) != f || !resp.Equal(v, mustParse(t, f)) {
+				t.Fatalf("cut %d, frame %d: %v", cut, i, err)
+			}
+		}
 	}
 }
