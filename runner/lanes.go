@@ -75,7 +75,7 @@ func (ls *lanes) watch(l *lane) {
 	}()
 }
 
-// stop ends the watchdogs.
+// stop ends the watchdogs and waits for restarts under way.
 func (ls *lanes) stop() {
 	ls.cancel(nil)
 	ls.wg.Wait()
@@ -114,7 +114,7 @@ func (ls *lanes) runOn(s int, res *Result, fn func(ctx context.Context, t *targe
 	delete(l.running, res)
 	if d := l.died[res]; d != nil {
 		res.Status, res.Malformed = Error, false
-		res.Reason = "the server stopped answering during this case: " + d.cause.Error() + " (the case saw: " + res.Reason + ")"
+		res.Reason = d.cause.Error() + ", during this case (which saw: " + res.Reason + ")"
 	}
 }
 
@@ -139,7 +139,11 @@ func (ls *lanes) lostServer(l *lane, w *watchdog, cause error) {
 		ls.endRun(fmt.Errorf("%w%s", cause, d.during))
 		return
 	}
-	go ls.restart(l, d)
+	ls.wg.Add(1) // stop waits for it: the note reaches the results
+	go func() {
+		defer ls.wg.Done()
+		ls.restart(l, d)
+	}()
 }
 
 // restart replaces l's server once the items that ran on it have ended.

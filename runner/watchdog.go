@@ -84,7 +84,7 @@ func (w *watchdog) probe(ctx context.Context, c *target.Conn) (*target.Conn, err
 				if errors.As(err, &re) {
 					return nil, nil // it answered, with an error (NOAUTH): alive
 				}
-				return nil, fmt.Errorf("the server at %s cannot be reached: %w", w.t.Addr, err)
+				return nil, fmt.Errorf("the server at %s stopped answering: it cannot be reached (%w)", w.t.Addr, err)
 			}
 		}
 		_, err := c.DoBytes(pingCmd)
@@ -94,16 +94,16 @@ func (w *watchdog) probe(ctx context.Context, c *target.Conn) (*target.Conn, err
 			return c, nil
 		case errors.As(err, &ne) && ne.Timeout():
 			c.Close()
-			return nil, fmt.Errorf("the server at %s left a PING unanswered for %v", w.t.Addr, w.silence)
+			return nil, fmt.Errorf("the server at %s stopped answering: no reply to PING within %v", w.t.Addr, w.silence)
 		}
 		c.Close()
 		c = nil
 		var se *resp.SyntaxError
 		if errors.As(err, &se) {
-			return nil, fmt.Errorf("the server at %s answered PING with bytes that are not RESP: %w", w.t.Addr, err)
+			return nil, fmt.Errorf("the server at %s stopped answering: it answered PING with bytes that are not RESP (%w)", w.t.Addr, err)
 		}
 		if attempt > 0 {
-			return nil, fmt.Errorf("the server at %s dropped two connections in a row: %w", w.t.Addr, err)
+			return nil, fmt.Errorf("the server at %s stopped answering: it dropped two connections in a row (%w)", w.t.Addr, err)
 		}
 	}
 }
