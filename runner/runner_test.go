@@ -67,7 +67,7 @@ type rawClient struct {
 	w  *bufio.Writer
 }
 
-func dialRaw(t *testing.T, addr string) *rawClient {
+func dialRaw(t testing.TB, addr string) *rawClient {
 	t.Helper()
 	nc, err := net.Dial("tcp", addr)
 	if err != nil {
