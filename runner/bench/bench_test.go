@@ -165,3 +165,28 @@ func checkSVG(t *testing.T, b []byte) {
 		t.Errorf("chart root <%s> with %d elements, want <svg> with a drawing", root, elems)
 	}
 }
+
+// TestChartOfAnEmptyTable: a table whose every cell is unsupported (Redis
+// 7.0.15 has neither IFDEQ nor DIGEST), or whose medians are 0, draws an
+// empty panel that says so, never a panic of the plotting library ("Values
+// must be greater than 0 for a log scale").
+func TestChartOfAnEmptyTable(t *testing.T) {
+	unsupported := bench.Stat{Note: bench.NotSupported}
+	zero := bench.Stat{Supported: true, N: 3}
+	rep := &bench.Report{Proto: 3, Trials: 3, Tables: []*bench.Table{
+		{ID: "digest", Title: "DIGEST", Unit: "µs", RowHeader: "size", Columns: []string{"DIGEST"},
+			Rows: []bench.Row{{Label: "1 KB", X: 1000, Cells: []bench.Stat{unsupported}}, {Label: "1 MB", X: 1e6, Cells: []bench.Stat{unsupported}}}},
+		{ID: "overwrite", Title: "overwrite", Unit: "ms", RowHeader: "size", Columns: []string{"a", "b"},
+			Rows: []bench.Row{{Label: "1 KB", X: 1000, Cells: []bench.Stat{zero, unsupported}}}},
+	}}
+	var svg bytes.Buffer
+	if err := rep.WriteSVG(&svg); err != nil {
+		t.Fatalf("WriteSVG: %v", err)
+	}
+	if !strings.Contains(svg.String(), "nothing measurable on this server") {
+		t.Error("the empty panel does not say why it is empty")
+	}
+	if err := xml.Unmarshal(svg.Bytes(), new(struct{})); err != nil {
+		t.Errorf("not well-formed XML: %v", err)
+	}
+}

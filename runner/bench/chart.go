@@ -24,8 +24,16 @@ var palette = []color.Color{
 // WriteSVG draws the tables as an SVG chart, one panel per table in a grid
 // of two columns: for the tables by size or batch size, lines of the
 // medians with p10-p90 error bars on a logarithmic axis; for the
-// rate-limiter variants, bars. Unsupported cells are left out.
-func (r *Report) WriteSVG(w io.Writer) error {
+// rate-limiter variants, bars. Unsupported cells are left out; a table with
+// nothing measurable (every cell unsupported on this server) is an empty
+// panel that says so. A panic of the plotting library is returned as an
+// error.
+func (r *Report) WriteSVG(w io.Writer) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("bench: drawing the chart failed: %v", p)
+		}
+	}()
 	const cols = 2
 	rows := (len(r.Tables) + cols - 1) / cols
 	if rows == 0 {
@@ -71,7 +79,7 @@ func (r *Report) WriteSVG(w io.Writer) error {
 			plots[i][j].Draw(canvases[i][j])
 		}
 	}
-	_, err := c.WriteTo(w)
+	_, err = c.WriteTo(w)
 	return err
 }
 
@@ -81,8 +89,11 @@ func tablePlot(t *Table) (*plot.Plot, error) {
 	p.Y.Label.Text = t.Unit
 	p.X.Label.Text = t.RowHeader
 	// Sizes and batch sizes span decades: lines on a log axis; the variants
-	// of the rate-limiter table are bars.
-	logY := t.ID != "incr-expire"
+	// of the rate-limiter table are bars. A log axis needs a positive value.
+	logY := t.ID != "incr-expire" && hasPositive(t)
+	if !hasPositive(t) {
+		p.Title.Text += "\n(nothing measurable on this server: " + NotSupported + ")"
+	}
 	p.Legend.Left = true
 	p.Legend.Top = t.ID != "batch" // where the lines leave room
 	p.Legend.XOffs = vg.Inch / 8
@@ -118,8 +129,15 @@ func tablePlot(t *Table) (*plot.Plot, error) {
 			}
 			supported = true
 			vals[ri] = s.Median
+			if logY && s.Median <= 0 {
+				continue // no point on a log axis
+			}
 			xys = append(xys, plotter.XY{X: float64(ri), Y: s.Median})
-			errs = append(errs, struct{ Low, High float64 }{s.Median - s.P10, s.P90 - s.Median})
+			low := s.Median - s.P10
+			if logY {
+				low = min(low, s.Median*0.999) // the bar's end stays above 0
+			}
+			errs = append(errs, struct{ Low, High float64 }{low, s.P90 - s.Median})
 		}
 		label := col
 		if !supported {
@@ -162,4 +180,17 @@ func tablePlot(t *Table) (*plot.Plot, error) {
 	}
 	p.NominalX(labels...)
 	return p, nil
+}
+
+// hasPositive reports whether some supported cell of t has a positive
+// median.
+func hasPositive(t *Table) bool {
+	for _, row := range t.Rows {
+		for _, c := range row.Cells {
+			if c.Supported && c.Median > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
