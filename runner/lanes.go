@@ -162,7 +162,7 @@ func (ls *lanes) restart(l *lane, d *death) {
 	cfg.Addr = addr
 	l.t = target.New(cfg, l.t.Server)
 	ls.mu.Lock()
-	ls.restarts = append(ls.restarts, fmt.Sprintf("%v%s; a fresh server took its place at %s", d.cause, d.during, addr))
+	ls.restarts = append(ls.restarts, fmt.Sprintf("%v%s; a fresh server took its place at %s; %s", d.cause, d.during, addr, note))
 	ls.mu.Unlock()
 	if ls.ctx.Err() == nil {
 		ls.watch(l)

@@ -124,6 +124,9 @@ type Summary struct {
 	Skipped int `json:"skipped"`
 	Errors  int `json:"errors"`
 	Known   int `json:"known"`
+	// NotRun counts the results never started because the run was
+	// interrupted (Ctrl-C, --fail-fast); they are not skips.
+	NotRun int `json:"not_run,omitempty"`
 }
 
 // Report is the outcome of a run.
@@ -192,7 +195,11 @@ func (r *Report) count() {
 		case Fail:
 			r.Summary.Failed++
 		case Skip:
-			r.Summary.Skipped++
+			if res.NotRun {
+				r.Summary.NotRun++
+			} else {
+				r.Summary.Skipped++
+			}
 		case Error:
 			r.Summary.Errors++
 		case KnownDiff:

@@ -80,6 +80,10 @@ type Options struct {
 	// OnResult, if set, is called once per finished result, from one
 	// goroutine at a time.
 	OnResult func(*Result)
+	// FailFast stops the run at the first case that fails or errs: no
+	// further case starts (the rest are NotRun), the running ones finish
+	// and clean up.
+	FailFast bool
 	// OnStart, if set, is called once with the number of results to come.
 	OnStart func(total int)
 	// Golden, if set, also compares each step whose reply matched the case's
@@ -220,7 +224,10 @@ func (r *run) execute(ctx context.Context, items []item, pool []*target.Target, 
 	defer cancel(nil)
 	ls := newLanes(ctx, cancel, r, pool, silence(items, r.opts.StepTimeout))
 	r.lanes = ls
-	sched.RunPool(ctx, len(items), r.opts.Jobs, len(pool), func(i int) bool { return items[i].c.Exclusive }, func(i, s int) {
+	// --fail-fast stops handing out items; the running ones finish.
+	dispatch, stopDispatch := context.WithCancelCause(ctx)
+	defer stopDispatch(nil)
+	sched.RunPool(dispatch, len(items), r.opts.Jobs, len(pool), func(i int) bool { return items[i].c.Exclusive }, func(i, s int) {
 		it := items[i]
 		res := &Result{Case: it.c, Proto: it.proto}
 		ls.runOn(s, res, func(ictx context.Context, t *target.Target, w *watchdog) {
@@ -230,10 +237,13 @@ func (r *run) execute(ctx context.Context, items []item, pool []*target.Target, 
 				w.confirm(ictx) // perhaps the server is gone: ask now
 			}
 		})
+		if r.opts.FailFast && (res.Status == Fail || res.Status == Error) && !res.NotRun {
+			stopDispatch(errFailFast)
+		}
 		results.Put(i, res)
 	})
 	rep.ServerLost = ls.lostErr()
-	cause := context.Cause(ctx)
+	cause := context.Cause(dispatch)
 	ls.stop()
 	ls.notes()
 	rep.Restarts = ls.restarts
@@ -254,6 +264,9 @@ func (r *run) execute(ctx context.Context, items []item, pool []*target.Target, 
 		results.Put(i, res)
 	}
 }
+
+// errFailFast is why the cases after the first failure did not run.
+var errFailFast = errors.New("stopped at the first failure (--fail-fast)")
 
 // silence is the longest a server may stay silent in a run of items: the
 // longest step timeout (a DEBUG SLEEP or a blocking command may wait that

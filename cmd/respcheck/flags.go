@@ -27,6 +27,7 @@ type runFlags struct {
 	runID   string
 
 	allowDestructive bool
+	failFast         bool   // run only
 	golden           string // run --golden DIR (golden.go)
 	update           bool
 }
@@ -43,6 +44,7 @@ func (f *runFlags) register(fl *pflag.FlagSet) {
 	fl.StringVarP(&f.out, "out", "o", "", "write the report to `file` (a human summary still goes to stdout)")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "list every case and every step of failures")
 	fl.BoolVar(&f.noColor, "no-color", false, "never use colours")
+	fl.BoolVar(&f.failFast, "fail-fast", false, "stop at the first case that fails or errs (the running ones finish and clean up); exit 1")
 	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "against --addr/-u, also run cases that send commands reaching beyond the run's keys (FLUSHALL, CONFIG SET, DEBUG SLEEP, SCRIPT KILL, ...)")
 	fl.StringVar(&f.golden, "golden", "", "also compare every reply with the goldens in this `directory` (see respcheck record)")
 	fl.BoolVar(&f.update, "update", false, "with --golden: rewrite the goldens whose replies changed instead of failing")

@@ -111,6 +111,13 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 		opts.OnStart = bar.start
 		opts.OnResult = bar.result
 	}
+	// On a pipe or a CI log, each case shows as it ends (failures always,
+	// every case with -v), so a slow server never looks like a frozen tool.
+	streamed := !isTerminal(stdout) && (f.format == "human" || f.out != "")
+	if streamed {
+		opts.OnResult = streamResults(stdout, f.verbose, opts.OnResult)
+	}
+	opts.FailFast = f.failFast
 	rep, err := runner.Run(ctx, files, opts)
 	if bar != nil {
 		bar.wait()
@@ -123,7 +130,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 		return err
 	}
 
-	if err := writeReport(stdout, rep, format, f, isTerminal(stdout)); err != nil {
+	if err := writeReport(stdout, rep, format, f, isTerminal(stdout), streamed); err != nil {
 		return err
 	}
 	var goldErr error
@@ -236,9 +243,13 @@ func loadFiles(paths []string) ([]*cases.File, error) {
 
 // writeReport writes rep in format to stdout or to --out; with --out,
 // stdout gets the human report.
-func writeReport(stdout io.Writer, rep *runner.Report, format report.Format, f runFlags, tty bool) error {
+// writeReport writes the report in its format to stdout or -o; with -o,
+// stdout still gets the human report. streamed says the results were
+// already shown on stdout as they finished (streamResults).
+func writeReport(stdout io.Writer, rep *runner.Report, format report.Format, f runFlags, tty, streamed bool) error {
 	var buf bytes.Buffer
-	err := format.Run(&buf, rep, report.HumanOptions{Verbose: f.verbose, Color: tty && !f.noColor && os.Getenv("NO_COLOR") == "" && f.out == ""})
+	err := format.Run(&buf, rep, report.HumanOptions{Verbose: f.verbose, Color: tty && !f.noColor && os.Getenv("NO_COLOR") == "" && f.out == "",
+		Streamed: streamed && f.out == ""})
 	if err != nil {
 		return err
 	}
@@ -246,7 +257,20 @@ func writeReport(stdout io.Writer, rep *runner.Report, format report.Format, f r
 		return err
 	}
 	// With -o, stdout still gets the human report (its summary line last).
-	return report.Human(stdout, rep, report.HumanOptions{Verbose: f.verbose && f.format != "human", Color: tty && !f.noColor && os.Getenv("NO_COLOR") == ""})
+	return report.Human(stdout, rep, report.HumanOptions{Verbose: f.verbose && f.format != "human", Color: tty && !f.noColor && os.Getenv("NO_COLOR") == "",
+		Streamed: streamed})
+}
+
+// streamResults returns a Options.OnResult that writes each result to w
+// as it finishes (report.HumanResult), then calls next (the progress bar)
+// if set.
+func streamResults(w io.Writer, verbose bool, next func(*runner.Result)) func(*runner.Result) {
+	return func(res *runner.Result) {
+		report.HumanResult(w, res, report.HumanOptions{Verbose: verbose})
+		if next != nil {
+			next(res)
+		}
+	}
 }
 
 func isTerminal(w io.Writer) bool {

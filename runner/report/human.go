@@ -16,6 +16,19 @@ type HumanOptions struct {
 	Verbose bool
 	// Color adds ANSI colours; set it only when writing to a terminal.
 	Color bool
+	// Streamed says every result was already written as it finished
+	// (HumanResult): Human writes the lines about the run and the summary.
+	Streamed bool
+}
+
+// HumanResult writes one result as Human does (with Verbose, passes and
+// skips too): for a run that shows each case as it finishes.
+func HumanResult(w io.Writer, res *runner.Result, o HumanOptions) error {
+	p := &printer{w: w, o: o}
+	if !res.NotRun || o.Verbose {
+		p.result(res)
+	}
+	return p.err
 }
 
 // Human writes one block per failing or erroring result (every result with
@@ -28,7 +41,9 @@ func Human(w io.Writer, rep *runner.Report, o HumanOptions) error {
 			notRun, reason = notRun+1, res.Reason
 			continue
 		}
-		p.result(res)
+		if !o.Streamed {
+			p.result(res)
+		}
 	}
 	if notRun > 0 {
 		p.line(fmt.Sprintf("%d results %s", notRun, reason))
@@ -51,6 +66,9 @@ func Human(w io.Writer, rep *runner.Report, o HumanOptions) error {
 	}
 	if s.Errors > 0 {
 		parts = append(parts, fmt.Sprintf("%d errors", s.Errors))
+	}
+	if s.NotRun > 0 {
+		parts = append(parts, fmt.Sprintf("%d not run", s.NotRun))
 	}
 	if s.Known > 0 {
 		parts = append(parts, fmt.Sprintf("%d known differences", s.Known))

@@ -42,6 +42,11 @@ func RunPool(ctx context.Context, n, jobs, servers int, exclusive func(int) bool
 		}
 		alone := exclusive != nil && exclusive(i)
 		s := p.acquire(alone)
+		if ctx.Err() != nil {
+			// ctx ended while the item waited for a server.
+			p.release(s, alone)
+			break
+		}
 		started[i] = true
 		wg.Add(1)
 		go func() {

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/respcheck/respcheck/runner/servers"
+)
+
+// TestStreamedLinesAndFailFast: on a non-terminal stdout, -v shows one
+// line per case as it ends (go test -v style) and the summary once; a
+// failure is shown once, not again at the end; --fail-fast stops at the
+// first failure (with one job, nothing else runs meanwhile), counts the rest as not run (not skipped) and exits 1.
+func TestStreamedLinesAndFailFast(t *testing.T) {
+	if _, err := servers.Find("redis-7.0.15"); err != nil && !servers.InCI() {
+		t.Skip(err)
+	}
+	f := writeFile(t, "ff.yaml", `suite: ff
+cases:
+  - {name: first, steps: [{send: [PING], reply: "+PONG\r\n"}]}
+  - {name: fails, exclusive: true, steps: [{send: [PING], reply: "+WRONG\r\n"}]}
+  - {name: third, exclusive: true, steps: [{send: [PING], reply: "+PONG\r\n"}]}
+  - {name: fourth, exclusive: true, steps: [{send: [PING], reply: "+PONG\r\n"}]}
+`)
+	code, out, errs := respcheck(t, "run", "--server", "redis-7.0.15", "--proto", "2", "-v", f)
+	if code != exitFindings {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	if n := strings.Count(out, "FAIL ff/fails [RESP2]"); n != 1 {
+		t.Errorf("the failure is shown %d times, want once:\n%s", n, out)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if !strings.Contains(out, "ok   ff/first [RESP2]\n") || !strings.Contains(lines[len(lines)-1], "3 passed, 1 failed, 0 skipped") {
+		t.Errorf("want a line per case and the summary last:\n%s", out)
+	}
+
+	code, out, errs = respcheck(t, "run", "--server", "redis-7.0.15", "--proto", "2", "--fail-fast", "--jobs", "1", "--servers", "1", f)
+	if code != exitFindings {
+		t.Fatalf("--fail-fast: exit %d\n%s%s", code, out, errs)
+	}
+	if !strings.Contains(out, "1 passed, 1 failed, 0 skipped, 2 not run") || !strings.Contains(out, "not run: stopped at the first failure (--fail-fast)") {
+		t.Errorf("--fail-fast output:\n%s", out)
+	}
+}
