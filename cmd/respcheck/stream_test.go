@@ -42,3 +42,13 @@ cases:
 		t.Errorf("--fail-fast output:\n%s", out)
 	}
 }
+
+// TestUnknownServerIsAUsageError: a build name respcheck does not know is
+// the user's mistake (exit 2) naming the installed builds, not a server
+// fault (exit 3).
+func TestUnknownServerIsAUsageError(t *testing.T) {
+	code, _, errs := respcheck(t, "run", "--server", "keydb-6.3")
+	if code != exitUsage || !strings.Contains(errs, "installed:") {
+		t.Errorf("exit %d, stderr %s", code, errs)
+	}
+}

@@ -103,6 +103,10 @@ func (f targetFlags) open(ctx context.Context) (t endpoint, stop func(), err err
 		return t, func() {}, nil
 	}
 	srv, err := spawn(ctx, f.serverBin, f.server)
+	var ub *servers.UnknownBuildError
+	if errors.As(err, &ub) {
+		return t, nil, &exitError{code: exitUsage, err: err}
+	}
 	if err != nil {
 		return t, nil, serverErr(err)
 	}

@@ -96,22 +96,50 @@ func Find(name string) (Build, error) {
 	if err != nil {
 		return Build{}, err
 	}
+	var prefixed []Build
 	for _, b := range builds {
 		if b.Name == name {
 			return b, nil
 		}
+		if strings.HasPrefix(b.Name, name) {
+			prefixed = append(prefixed, b)
+		}
+	}
+	if len(prefixed) == 1 && !slices.Contains(Pinned, name) {
+		return prefixed[0], nil // "valkey-9.1" for valkey-9.1.2
 	}
 	if !slices.Contains(Pinned, name) {
 		var have []string
 		for _, b := range builds {
 			have = append(have, b.Name)
 		}
-		return Build{}, fmt.Errorf("servers: %s is not a build respcheck installs (pinned: %s; installed: %s); "+
-			"use --server-bin PATH for another redis-server or valkey-server, or --server miniredis",
-			name, strings.Join(Pinned, ", "), strings.Join(have, ", "))
+		e := &UnknownBuildError{Name: name, Installed: have}
+		for _, b := range prefixed {
+			e.Matches = append(e.Matches, b.Name)
+		}
+		return Build{}, e
 	}
 	return Build{}, fmt.Errorf("servers: build %s is not installed under %s; run %s --only %s",
 		name, filepath.Join(CacheDir(), "servers"), installHint, name)
+}
+
+// UnknownBuildError is Find's error for a name that is neither a pinned
+// build nor the unambiguous prefix of an installed one: a mistake of the
+// user's, not of the machine's.
+type UnknownBuildError struct {
+	Name      string
+	Installed []string // names of the installed builds
+	Matches   []string // installed builds it is a prefix of, when several
+}
+
+// Error names the pinned and the installed builds.
+func (e *UnknownBuildError) Error() string {
+	if len(e.Matches) > 1 {
+		return fmt.Sprintf("servers: %s could be any of %s: name one", e.Name, strings.Join(e.Matches, ", "))
+	}
+	return fmt.Sprintf("servers: %s is not a build respcheck installs (pinned: %s; installed: %s); "+
+		"use --server-bin PATH for another redis-server or valkey-server, or --server miniredis",
+		e.Name, strings.Join(Pinned, ", "), strings.Join(e.Installed, ", "))
 }
 
 // LookPath returns the redis-server, or else the valkey-server, found on

@@ -468,3 +468,20 @@ func (w *syncBuffer) String() string {
 	defer w.mu.Unlock()
 	return w.b.String()
 }
+
+// TestFindByPrefix: an unambiguous prefix of an installed build finds it;
+// an ambiguous or unknown name is an *UnknownBuildError naming the choices.
+func TestFindByPrefix(t *testing.T) {
+	requireBuild(t, "valkey-9.1.2")
+	requireBuild(t, "valkey-8.0.1")
+	if b, err := Find("valkey-9.1"); err != nil || b.Name != "valkey-9.1.2" {
+		t.Errorf("Find(valkey-9.1) = %v, %v", b.Name, err)
+	}
+	var ub *UnknownBuildError
+	if _, err := Find("valkey"); !errors.As(err, &ub) || !strings.Contains(err.Error(), "valkey-8.0.1, valkey-9.1.2") {
+		t.Errorf("Find(valkey) = %v, want an ambiguity naming both", err)
+	}
+	if _, err := Find("keydb-6"); !errors.As(err, &ub) || len(ub.Installed) == 0 {
+		t.Errorf("Find(keydb-6) = %v, want an unknown build listing the installed ones", err)
+	}
+}
