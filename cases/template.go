@@ -229,8 +229,12 @@ func (t *Template) Equal(env *Env, b []byte) (bool, error) {
 
 // WriteTo writes the expansion of t for env to w, generating
 // {gen:random} and {gen:repeat} parts in small chunks, so a 64 MiB argument
-// is sent without a 64 MiB buffer. It returns the bytes written.
+// is sent without a 64 MiB buffer. It returns the bytes written. The errors
+// of Expand are reported before anything is written.
 func (t *Template) WriteTo(env *Env, w io.Writer) (int64, error) {
+	if _, err := t.size(env); err != nil {
+		return 0, &Error{Pos: t.Pos, Msg: err.Error()}
+	}
 	var total int64
 	for _, p := range t.parts {
 		var err error
@@ -393,6 +397,9 @@ func (t *Template) appendTo(buf []byte, env *Env) ([]byte, error) {
 		case opLit:
 			buf = append(buf, p.lit...)
 		case opKey:
+			if env == nil || env.KeyPrefix == "" {
+				return nil, fmt.Errorf("{key} used without a key prefix")
+			}
 			buf = append(buf, env.KeyPrefix...)
 			buf = append(buf, p.name...)
 		case opID:
@@ -402,7 +409,10 @@ func (t *Template) appendTo(buf []byte, env *Env) ([]byte, error) {
 			}
 			buf = append(buf, id...)
 		case opCap:
-			c, _ := lookupCap(env, p.name)
+			c, ok := lookupCap(env, p.name)
+			if !ok {
+				return nil, fmt.Errorf("unknown capture %q", p.name)
+			}
 			buf = append(buf, c...)
 		case opRandom:
 			start := len(buf)

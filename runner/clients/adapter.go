@@ -171,8 +171,8 @@ func (a *Adapter) read(out io.Reader) {
 	sc := bufio.NewScanner(out)
 	sc.Buffer(make([]byte, 1<<20), 1<<30)
 	for sc.Scan() {
-		var r adapterResp
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+		r, err := decodeResponse(sc.Bytes())
+		if err != nil {
 			// stdout must hold only responses: a stray line is an
 			// adapter bug, reported on the next call's failure.
 			fmt.Fprintf(a.stderr, "respcheck: stray adapter stdout line: %q\n", sc.Text())
@@ -203,6 +203,13 @@ func (a *Adapter) read(out io.Reader) {
 	}
 	a.mu.Unlock()
 	p.Wait()
+}
+
+// decodeResponse decodes one line of an adapter's stdout: a response.
+func decodeResponse(line []byte) (adapterResp, error) {
+	var r adapterResp
+	err := json.Unmarshal(line, &r)
+	return r, err
 }
 
 // exitText is what a dead adapter process said since the current session

@@ -33,6 +33,18 @@
 // exception, a panic or a broken connection on a valid reply) or error (the
 // step could not be judged for a reason that is not the library's).
 //
+// # Limits
+//
+// The proxy frames both directions with the upstream's resp.Limits (those
+// the runner reads replies with; resp.DefaultLimits: 512 MiB strings) and
+// at most 1,048,576 elements per aggregate unless the upstream sets its
+// own: only the bytes that arrive are buffered, never a declared length. A
+// frame over the limits is recorded as bad bytes and not forwarded (a
+// library would allocate what it declares); a client gets the error reply
+// Redis sends ("-ERR Protocol error: invalid bulk length"), recorded as the
+// proxy's own, and the connection ends. Other bytes that are not RESP are
+// recorded as bad and forwarded, with all that follows, as they come.
+//
 // # Pairing replies with commands
 //
 // The proxy pairs each proxied connection's frames with its commands

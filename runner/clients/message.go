@@ -43,11 +43,19 @@ func decodeMessage(prefix string, b []byte) (Native, []byte) {
 	case '_':
 		return Native{Kind: "nil", Type: name}, b
 	case '*', '~', '%':
-		elems := make([]Native, 0, min(size, 1<<16))
-		for i := uint64(0); i < size; i++ {
+		if size > uint64(len(b))/9 {
+			// Every child takes at least 9 bytes: the count is not trusted
+			// (a truncated or corrupt serialisation would loop on it).
+			return errNative("exception", name, "serialisation", "truncated CacheMarshal output"), nil
+		}
+		elems := make([]Native, 0, size)
+		for i := uint64(0); i < size && b != nil; i++ {
 			var e Native
 			e, b = decodeMessage(prefix, b)
 			elems = append(elems, e)
+		}
+		if b == nil {
+			return errNative("exception", name, "serialisation", "truncated CacheMarshal output"), nil
 		}
 		switch typ {
 		case '*':

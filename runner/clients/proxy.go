@@ -75,6 +75,9 @@ type proxy struct {
 	ln       net.Listener
 	upstream target.Config
 	fault    Fault
+	// limits are what frames may declare, in both directions (see
+	// proxyLimits).
+	limits resp.Limits
 
 	mu   sync.Mutex
 	taps []*proxyConn
@@ -113,7 +116,7 @@ func newProxy(upstream target.Config, fault Fault) (*proxy, error) {
 	if fault.Delay <= 0 {
 		fault.Delay = 20 * time.Millisecond
 	}
-	p := &proxy{ln: ln, upstream: upstream, fault: fault}
+	p := &proxy{ln: ln, upstream: upstream, fault: fault, limits: proxyLimits(upstream.Limits)}
 	p.wg.Add(1)
 	go p.accept()
 	return p, nil
@@ -168,8 +171,8 @@ func (p *proxy) accept() {
 		p.taps = append(p.taps, t)
 		p.wg.Add(2)
 		p.mu.Unlock()
-		go func() { defer p.wg.Done(); t.pump(c, s, ToServer, Fault{}) }()
-		go func() { defer p.wg.Done(); t.pump(s, c, ToClient, p.fault) }()
+		go func() { defer p.wg.Done(); t.pump(c, s, ToServer, Fault{}, p.limits) }()
+		go func() { defer p.wg.Done(); t.pump(s, c, ToClient, p.fault, p.limits) }()
 	}
 }
 
@@ -201,57 +204,58 @@ func (t *proxyConn) record(e Event) {
 	t.mu.Unlock()
 }
 
-// pump copies src to dst, framing and recording what passes. Frames are
-// forwarded once complete (so the recording always precedes delivery);
-// after bytes that are not RESP, the rest is forwarded as it comes.
-func (t *proxyConn) pump(src, dst net.Conn, dir Dir, f Fault) {
+// pump copies src to dst, framing and recording what passes (see
+// framer). Frames are forwarded once complete (so the recording always
+// precedes delivery); after bytes that are not RESP, the rest is forwarded
+// as it comes. A frame over the limits is recorded as bad bytes and not
+// forwarded (a library would allocate what it declares): a client gets the
+// error reply Redis sends, and the connection ends.
+func (t *proxyConn) pump(src, dst net.Conn, dir Dir, f Fault, lim resp.Limits) {
 	defer dst.Close()
 	defer src.Close()
-	buf := make([]byte, 0, 64<<10)
-	chunk := make([]byte, 32<<10)
-	raw := false
+	fr := newFramer(src, lim)
 	for {
-		n, err := src.Read(chunk)
-		if n > 0 {
-			if raw {
-				if _, werr := dst.Write(chunk[:n]); werr != nil {
-					return
-				}
-			} else {
-				buf = append(buf, chunk[:n]...)
-				off := 0
-				for off < len(buf) {
-					m, v, perr := resp.ParseLimits(buf[off:], resp.DefaultLimits)
-					if perr == nil && m == 0 {
-						break // incomplete: wait for more bytes
-					}
-					if perr != nil {
-						t.record(Event{Dir: dir, Bad: bytes.Clone(buf[off:]), Time: time.Now()})
-						if _, werr := dst.Write(buf[off:]); werr != nil {
-							return
-						}
-						off, raw = len(buf), true
-						break
-					}
-					t.record(Event{Dir: dir, Value: v.Clone(), Time: time.Now()})
-					frame := buf[off : off+m]
-					if extra := t.extraAfter(f); extra != nil {
-						// Recorded before the reply is delivered, so no
-						// later command can come between them.
-						frame = append(append([]byte(nil), frame...), extra...)
-					}
-					if werr := writeSplit(dst, frame, f); werr != nil {
-						return
-					}
-					off += m
-				}
-				buf = append(buf[:0], buf[off:]...)
+		pc, err := fr.next()
+		if err != nil {
+			return
+		}
+		switch pc.kind {
+		case pieceFrame:
+			t.record(Event{Dir: dir, Value: pc.frame.Clone(), Time: time.Now()})
+			frame := pc.frame.Raw
+			if extra := t.extraAfter(f); extra != nil {
+				// Recorded before the reply is delivered, so no later
+				// command can come between them.
+				frame = append(append([]byte(nil), frame...), extra...)
 			}
+			err = writeSplit(dst, frame, f)
+		case pieceBad:
+			t.record(Event{Dir: dir, Bad: bytes.Clone(pc.bytes), Time: time.Now()})
+			_, err = dst.Write(pc.bytes)
+		case pieceRaw:
+			_, err = dst.Write(pc.bytes)
+		case pieceTooLong:
+			t.record(Event{Dir: dir, Bad: bytes.Clone(pc.bytes), Time: time.Now()})
+			if dir == ToServer {
+				t.refuse(src, pc.typ)
+			}
+			return
 		}
 		if err != nil {
 			return
 		}
 	}
+}
+
+// refuse answers a client's command over the limits as Redis does, and
+// records the reply as the proxy's own.
+func (t *proxyConn) refuse(client net.Conn, typ byte) {
+	msg := protocolError(typ)
+	if _, v, err := resp.Parse(msg); err == nil {
+		t.record(Event{Dir: ToClient, Value: v.Clone(), Time: time.Now(), Injected: true})
+	}
+	client.SetWriteDeadline(time.Now().Add(time.Second))
+	client.Write(msg)
 }
 
 // extraAfter returns the frame to inject after the reply just recorded, or
@@ -408,6 +412,18 @@ func (p *proxy) replyOf(x exchange) exchange {
 	defer t.mu.Unlock()
 	x.pushes, x.reply, x.bad, x.injected = nil, nil, nil, nil
 	pr := pairEvents(t.events)[x.cmd]
+	if pr == nil {
+		// The command came after bytes from the server that are not RESP,
+		// where pairing stops (the server's side is forwarded raw since):
+		// they are what the library got.
+		for _, e := range t.events[:x.cmd] {
+			if e.Dir == ToClient && e.Bad != nil {
+				x.bad, x.pending = e.Bad, false
+				break
+			}
+		}
+		return x
+	}
 	for _, i := range pr.pushes {
 		if t.events[i].Injected {
 			x.injected = append(x.injected, t.events[i].Value)

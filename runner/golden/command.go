@@ -1,6 +1,7 @@
 package golden
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"sort"
@@ -129,10 +130,28 @@ func buildName(s Server) string {
 
 var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./:@%+=,-]+$`)
 
-// shellQuote quotes s for a POSIX shell when it needs it.
+// shellQuote quotes s for a POSIX shell when it needs it. Text with
+// control characters (a line break in a file name) is quoted as $'...' with
+// escapes, as bash and zsh read it, so that the command stays on one line.
 func shellQuote(s string) string {
 	if shellSafe.MatchString(s) {
 		return s
+	}
+	if strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		var b strings.Builder
+		b.WriteString("$'")
+		for i := 0; i < len(s); i++ {
+			switch c := s[i]; {
+			case c == '\\' || c == '\'':
+				b.WriteByte('\\')
+				b.WriteByte(c)
+			case c < ' ' || c == 0x7f:
+				fmt.Fprintf(&b, "\\x%02x", c)
+			default:
+				b.WriteByte(c)
+			}
+		}
+		return b.String() + "'"
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

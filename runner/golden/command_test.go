@@ -34,6 +34,9 @@ func TestRecordCommand(t *testing.T) {
 		{redis, "g", []string{"suite/nil.yaml", "mine.yaml"}, nil,
 			`respcheck record --server redis-7.0.15 --out g --run '^(nil)/' && respcheck record --server redis-7.0.15 --out g mine.yaml`},
 		{Server{Family: "miniredis", Version: "8.4.0"}, "g", []string{"a.yaml"}, nil, "respcheck record --server miniredis --out g a.yaml"},
+		// A line break in a name: one line, in $'...' (found by FuzzParse: the
+		// golden's comment broke in two).
+		{redis, "g", []string{"x\nsuite: y's.yaml"}, nil, `respcheck record --server redis-7.0.15 --out g $'x\x0asuite: y\'s.yaml'`},
 	} {
 		if got := RecordCommand(tc.s, tc.dir, tc.paths, tc.protos); got != tc.want {
 			t.Errorf("RecordCommand(%v, %q, %q, %v)\n got %s\nwant %s", tc.s.Name(), tc.dir, tc.paths, tc.protos, got, tc.want)

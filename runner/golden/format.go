@@ -274,7 +274,7 @@ func (c *Case) marshal(w *bytes.Buffer) {
 	}
 	for _, s := range c.Steps {
 		fmt.Fprintf(w, "  step %d %s", s.Index, s.Action)
-		if s.Conn != "" && s.Conn != cases.DefaultConn {
+		if s.Conn != defaultConn(s.Action) {
 			fmt.Fprintf(w, " conn=%s", s.Conn)
 		}
 		if s.CaseLine > 0 {
@@ -317,6 +317,11 @@ func Parse(name string, data []byte) (*File, error) {
 		trim := strings.TrimLeft(text, " ")
 		if trim == "" || strings.HasPrefix(trim, "#") {
 			continue
+		}
+		if strings.ContainsRune(text, '\r') {
+			// Marshal escapes every carriage return; a raw one (past the
+			// \r of a CRLF line end) would not survive a round trip.
+			return nil, errf("carriage return in a line")
 		}
 		word, rest, _ := strings.Cut(trim, " ")
 		var err error
@@ -440,10 +445,7 @@ func parseStepLine(rest string) (*Step, error) {
 	if len(fields) < 2 {
 		return nil, fmt.Errorf("want step N ACTION [conn=NAME] [line=N] [async] [volatile]")
 	}
-	st := &Step{Action: fields[1]}
-	if st.Action != "sleep" {
-		st.Conn = cases.DefaultConn
-	}
+	st := &Step{Action: fields[1], Conn: defaultConn(fields[1])}
 	var err error
 	if st.Index, err = strconv.Atoi(fields[0]); err != nil {
 		return nil, fmt.Errorf("bad step index %q", fields[0])
@@ -451,7 +453,9 @@ func parseStepLine(rest string) (*Step, error) {
 	for _, fl := range fields[2:] {
 		switch {
 		case strings.HasPrefix(fl, "conn="):
-			st.Conn = fl[5:]
+			if st.Conn = fl[5:]; st.Conn == "" {
+				return nil, fmt.Errorf("empty connection name in %q", fl)
+			}
 		case strings.HasPrefix(fl, "line="):
 			st.CaseLine, _ = strconv.Atoi(fl[5:])
 		case fl == "async":
@@ -465,7 +469,16 @@ func parseStepLine(rest string) (*Step, error) {
 	return st, nil
 }
 
-// MarshalServer renders the directory's server file.
+// defaultConn is the connection of a step of action that names none: none
+// for a sleep, else cases.DefaultConn.
+func defaultConn(action string) string {
+	if action == "sleep" {
+		return ""
+	}
+	return cases.DefaultConn
+}
+
+// Marshal renders the directory's server file (ServerFile).
 func (s Server) Marshal() []byte {
 	var w bytes.Buffer
 	w.WriteString("# respcheck golden: the recorded server and its HELLO replies (for respcheck serve).\n")

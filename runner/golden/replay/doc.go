@@ -78,6 +78,20 @@
 // to the socket (never through redcon's buffered writer), so split parts and
 // trickled bytes are separate writes, SplitDelay or Trickle apart.
 //
+// # Hostile clients
+//
+// Every connection is read through a guard that checks each command as it
+// streams in, before redcon buffers it: a bulk over Options.Limits
+// (DefaultLimits: 512 MiB, Redis's proto-max-bulk-len), more than its
+// MaxAggregateLen arguments (1,048,576), a command over MaxCommand bytes,
+// an inline command or header line over 64 KiB, or a malformed header gets
+// the error reply Redis sends ("-ERR Protocol error: invalid bulk length")
+// and the connection is closed. A declared length is never allocated: only
+// the bytes that arrive are buffered. Reads end at command boundaries, so
+// redcon's buffer, which grows while a command is incomplete at its end,
+// stays the size of the largest command. The server keeps at most 16 large
+// arguments (256 MiB) and 10,000 findings.
+//
 // # Non-goals
 //
 // Push frames a case read without sending a command (pub/sub messages

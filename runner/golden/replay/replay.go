@@ -40,6 +40,10 @@ type Options struct {
 	CloseAfter int
 	// Logf, if set, receives one line per finding and per connection.
 	Logf func(format string, args ...any)
+	// Limits bound the commands clients may send (see DefaultLimits, which
+	// zero fields mean); a command over them gets a protocol error reply
+	// and its connection is closed.
+	Limits resp.Limits
 }
 
 // entry is one recorded command and its reply.
@@ -76,6 +80,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	findings []string
+	dropped  int                     // findings over maxFindings, not kept
 	large    [][]byte                // recent large arguments, to rebuild large replies
 	bound    map[string]map[int]bool // key prefix → the cases the last connection using it was placed in
 	recorded map[int]map[string]int  // proto → recorded key prefix → its case
@@ -89,6 +94,12 @@ func New(d *golden.Dir, opt Options) (*Server, error) {
 	}
 	if opt.SplitDelay <= 0 {
 		opt.SplitDelay = 5 * time.Millisecond
+	}
+	if opt.Limits.MaxBlobLen <= 0 {
+		opt.Limits.MaxBlobLen = DefaultLimits.MaxBlobLen
+	}
+	if opt.Limits.MaxAggregateLen <= 0 {
+		opt.Limits.MaxAggregateLen = DefaultLimits.MaxAggregateLen
 	}
 	s := &Server{dir: d, opt: opt, index: map[int]map[string][]*entry{2: {}, 3: {}}, fold: map[int]map[string][]*entry{2: {}, 3: {}},
 		bound: map[string]map[int]bool{}, recorded: map[int]map[string]int{2: {}, 3: {}}}
@@ -194,17 +205,30 @@ type connState struct {
 }
 
 // Findings returns what clients did that the recording does not cover
-// (commands never recorded, rewritten commands), in order.
+// (commands never recorded, rewritten commands), in order: the first
+// maxFindings, then one line that counts the others (every one is logged).
 func (s *Server) Findings() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]string(nil), s.findings...)
+	out := append([]string(nil), s.findings...)
+	if s.dropped > 0 {
+		out = append(out, fmt.Sprintf("and %d more findings (logged, not kept)", s.dropped))
+	}
+	return out
 }
+
+// maxFindings bounds the findings a Server keeps, so that a client that
+// sends unknown commands without end does not grow its memory.
+const maxFindings = 10000
 
 func (s *Server) finding(format string, a ...any) {
 	msg := fmt.Sprintf(format, a...)
 	s.mu.Lock()
-	s.findings = append(s.findings, msg)
+	if len(s.findings) < maxFindings {
+		s.findings = append(s.findings, msg)
+	} else {
+		s.dropped++
+	}
 	s.mu.Unlock()
 	s.logf("finding: %s", msg)
 }
@@ -215,8 +239,11 @@ func (s *Server) logf(format string, a ...any) {
 	}
 }
 
-// Serve answers clients on ln until Close.
+// Serve answers clients on ln until Close. Every connection is read
+// through a guard that checks each command header against Options.Limits
+// before redcon sees it (see guardConn).
 func (s *Server) Serve(ln net.Listener) error {
+	ln = guardListener{Listener: ln, lim: s.opt.Limits, logf: s.opt.Logf}
 	s.mu.Lock()
 	s.rs = redcon.NewServer(ln.Addr().String(), s.handle,
 		func(c redcon.Conn) bool {
@@ -552,16 +579,28 @@ func (s *Server) hello(c redcon.Conn, st *connState, cmd redcon.Command) {
 	s.write(c, b)
 }
 
+// maxLarge bounds the bytes of the large arguments a Server remembers.
+const maxLarge = 256 << 20
+
+// remember keeps a large argument, to rebuild a reply that echoes it: the
+// last 16, in at most maxLarge bytes.
 func (s *Server) remember(a []byte) {
+	if len(a) > maxLarge {
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	total := len(a)
 	for _, x := range s.large {
 		if bytes.Equal(x, a) {
 			return
 		}
+		total += len(x)
 	}
 	s.large = append(s.large, append([]byte(nil), a...))
-	if len(s.large) > 16 {
+	for len(s.large) > 16 || total > maxLarge {
+		total -= len(s.large[0])
+		s.large[0] = nil
 		s.large = s.large[1:]
 	}
 }

@@ -18,7 +18,7 @@ import (
 
 const goldens = "../../../testdata/golden/"
 
-func start(t *testing.T, d *golden.Dir, opt Options) (*Server, string) {
+func start(t testing.TB, d *golden.Dir, opt Options) (*Server, string) {
 	t.Helper()
 	s, err := New(d, opt)
 	if err != nil {

@@ -1,0 +1,146 @@
+package clients
+
+import (
+	"errors"
+	"io"
+
+	"github.com/respcheck/respcheck/resp"
+)
+
+// maxProxyAggregate is the proxy's default limit on the element count of
+// an aggregate, in both directions (the multibulk limit of Redis before
+// 7.0): a declared count allocates nothing, but one of 2,000,000,000 would
+// leave the peer waiting for elements that never come.
+const maxProxyAggregate = 1 << 20
+
+// proxyLimits are the limits the proxy frames with: the upstream's (those
+// the runner reads replies with; zero fields mean resp.DefaultLimits), with
+// an aggregate limit of maxProxyAggregate unless the upstream sets one.
+func proxyLimits(upstream resp.Limits) resp.Limits {
+	l := upstream
+	if l.MaxBlobLen <= 0 {
+		l.MaxBlobLen = resp.DefaultLimits.MaxBlobLen
+	}
+	if l.MaxAggregateLen <= 0 {
+		l.MaxAggregateLen = maxProxyAggregate
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = resp.DefaultLimits.MaxDepth
+	}
+	return l
+}
+
+// pieceKind is what a framer found next in its stream.
+type pieceKind uint8
+
+const (
+	pieceFrame   pieceKind = iota // a complete RESP frame
+	pieceBad                      // bytes that are not RESP: forwarded raw, and all that follows
+	pieceRaw                      // bytes after a pieceBad, as they came
+	pieceTooLong                  // a frame over the limits: the connection ends
+)
+
+// piece is one unit of a proxied stream.
+type piece struct {
+	kind  pieceKind
+	frame resp.Value // pieceFrame: valid until the next call to next; Raw is its bytes
+	bytes []byte     // pieceBad, pieceRaw, pieceTooLong: the bytes read and not framed
+	// typ is the type byte of the value over the limits (pieceTooLong).
+	typ byte
+}
+
+// framer splits a proxied byte stream into frames with a resp.Reader,
+// which buffers only the bytes that arrive (a declared length is never
+// allocated) and applies the limits as each header is read. It keeps the
+// bytes its Reader has read past the last frame, to hand them on when they
+// turn out not to be RESP.
+type framer struct {
+	src   io.Reader
+	r     *resp.Reader
+	kept  []byte // bytes read from offset base on
+	base  int64  // stream offset of kept[0]
+	raw   bool   // after bytes that are not RESP: the rest as it comes
+	chunk []byte
+}
+
+// newFramer frames src with limits lim.
+func newFramer(src io.Reader, lim resp.Limits) *framer {
+	fr := &framer{src: src}
+	fr.r = resp.NewReader(readFunc(fr.read))
+	fr.r.SetLimits(lim)
+	return fr
+}
+
+// readFunc is an io.Reader made of a function.
+type readFunc func([]byte) (int, error)
+
+func (f readFunc) Read(p []byte) (int, error) { return f(p) }
+
+// read is what the Reader reads from: src, every byte kept.
+func (fr *framer) read(p []byte) (int, error) {
+	n, err := fr.src.Read(p)
+	if n > 0 {
+		fr.kept = append(fr.kept, p[:n]...)
+	}
+	return n, err
+}
+
+// next returns the next piece of the stream, or the stream's end (io.EOF,
+// or the source's error); bytes of an incomplete frame at the end are
+// dropped, as they cannot be forwarded whole.
+func (fr *framer) next() (piece, error) {
+	if fr.raw {
+		if fr.chunk == nil {
+			fr.chunk = make([]byte, 32<<10)
+		}
+		n, err := fr.src.Read(fr.chunk)
+		if n > 0 {
+			return piece{kind: pieceRaw, bytes: fr.chunk[:n]}, nil
+		}
+		return piece{}, err
+	}
+	v, err := fr.r.Read()
+	var se *resp.SyntaxError
+	switch {
+	case err == nil:
+		fr.drop(fr.r.Offset())
+		return piece{kind: pieceFrame, frame: v}, nil
+	case !errors.As(err, &se) || errors.Is(se.Err, io.ErrUnexpectedEOF):
+		if errors.As(err, &se) {
+			err = io.ErrUnexpectedEOF
+		}
+		return piece{}, err
+	}
+	unread := fr.kept[fr.r.Offset()-fr.base:]
+	pc := piece{kind: pieceBad, bytes: unread}
+	if errors.Is(se.Err, resp.ErrTooLong) {
+		pc.kind = pieceTooLong
+		if i := se.Offset - fr.base; i >= 0 && i < int64(len(fr.kept)) {
+			pc.typ = fr.kept[i]
+		}
+	}
+	fr.kept, fr.raw = nil, true
+	return pc, nil
+}
+
+// drop forgets the kept bytes before stream offset off.
+func (fr *framer) drop(off int64) {
+	n := int(off - fr.base)
+	fr.kept = fr.kept[:copy(fr.kept, fr.kept[n:])]
+	fr.base = off
+	if cap(fr.kept) > 1<<20 && len(fr.kept) < 64<<10 {
+		fr.kept = append([]byte(nil), fr.kept...) // let a large frame's copy go
+	}
+}
+
+// protocolError is the error reply Redis sends a client whose command has
+// a header over its limits, for the type byte of that header.
+func protocolError(typ byte) []byte {
+	switch typ {
+	case '$', '!', '=':
+		return []byte("-ERR Protocol error: invalid bulk length\r\n")
+	case '*', '%', '~', '>', '|':
+		return []byte("-ERR Protocol error: invalid multibulk length\r\n")
+	}
+	return []byte("-ERR Protocol error: too big inline request\r\n")
+}
