@@ -26,13 +26,15 @@ var fuzzLimits = resp.Limits{MaxBlobLen: 4096, MaxAggregateLen: 64, MaxDepth: 16
 
 // recordedStreams returns, per recorded case of the redis 8.6.3 goldens,
 // the commands it sent and the replies and pushes it read, each
-// concatenated: real traffic in both directions of the proxy.
+// concatenated: real traffic in both directions of the proxy (each
+// distinct pair once).
 func recordedStreams(f *testing.F) (cmds, replies [][]byte) {
 	f.Helper()
 	paths, err := filepath.Glob(filepath.Join("..", "..", "testdata", "golden", "redis-8.6.3", "*"+golden.Ext))
 	if err != nil || len(paths) == 0 {
 		f.Fatalf("no goldens: %v", err)
 	}
+	seen := map[string]bool{}
 	for _, p := range paths {
 		if filepath.Base(p) == golden.ServerFile {
 			continue
@@ -60,7 +62,10 @@ func recordedStreams(f *testing.F) (cmds, replies [][]byte) {
 					out = append(out, st.Reply.Data...)
 				}
 			}
-			cmds, replies = append(cmds, in), append(replies, out)
+			if key := string(in) + "\x00" + string(out); !seen[key] {
+				seen[key] = true
+				cmds, replies = append(cmds, in), append(replies, out)
+			}
 		}
 	}
 	return cmds, replies
@@ -453,11 +458,13 @@ func nativeOf(v resp.Value) Native {
 // a line that is not a response is an error.
 func FuzzAdapterResponse(f *testing.F) {
 	_, replies := recordedStreams(f)
+	seen := map[string]bool{}
 	for _, out := range replies {
 		for _, v := range streamEvents(out, ToClient) {
-			if v.Bad != nil {
+			if v.Bad != nil || seen[string(v.Value.Raw)] {
 				continue
 			}
+			seen[string(v.Value.Raw)] = true
 			n := nativeOf(v.Value)
 			line, _ := json.Marshal(adapterResp{ID: 3, Value: &n})
 			f.Add(line, v.Value.Raw)

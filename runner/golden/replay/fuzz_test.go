@@ -15,22 +15,27 @@ import (
 	"github.com/respcheck/respcheck/resp"
 )
 
-// recordedCommands returns the commands the goldens recorded in full, and
-// each case's commands pipelined.
+// recordedCommands returns the distinct commands the goldens recorded in
+// full, and each case's commands pipelined.
 func recordedCommands(f *testing.F) [][]byte {
 	var out [][]byte
+	seen := map[string]bool{}
+	add := func(b []byte) {
+		if len(b) > 0 && !seen[string(b)] {
+			seen[string(b)] = true
+			out = append(out, b)
+		}
+	}
 	for _, file := range loadGoldens(f).Sorted() {
 		for _, c := range file.Cases {
 			var pipeline []byte
 			for _, st := range c.Steps {
 				if st.Sent != nil && st.Sent.Full() {
-					out = append(out, st.Sent.Data)
+					add(st.Sent.Data)
 					pipeline = append(pipeline, st.Sent.Data...)
 				}
 			}
-			if len(pipeline) > 0 {
-				out = append(out, pipeline)
-			}
+			add(pipeline)
 		}
 	}
 	return out
