@@ -19,7 +19,7 @@ const pingSteps = 10000
 // BenchmarkPing compares, on one throwaway server in one run, a case of
 // 10,000 PING steps executed by the runner with a bare raw-socket loop doing
 // the same round trips. ns/op is per round trip in both, so the ratio of the
-// two is the runner's overhead (target: at most 1.15).
+// two is the runner's overhead (target: at most 1.10).
 func BenchmarkPing(b *testing.B) {
 	srv := servers.ForTest(b, "redis-7.0.15")
 	var src strings.Builder

@@ -242,9 +242,11 @@ func (r *run) execute(ctx context.Context, items []item, pool []*target.Target, 
 		}
 		results.Put(i, res)
 	})
-	rep.ServerLost = ls.lostErr()
 	cause := context.Cause(dispatch)
+	// stop waits for the watchdogs: one that saw its server lost has
+	// recorded it (lanes.endRun) by then.
 	ls.stop()
+	rep.ServerLost = ls.lostErr()
 	ls.notes()
 	rep.Restarts = ls.restarts
 	rep.Results = results.All
