@@ -133,16 +133,7 @@ func benchRespcheck(b *testing.B, c corpus) {
 	r := resp.NewReader(br)
 	timeCorpus(b, c, func() {
 		br.Reset(c.data)
-		for {
-			v, err := r.Read()
-			if err != nil {
-				if err != io.EOF {
-					b.Fatal(err)
-				}
-				break
-			}
-			sink += walk(&v)
-		}
+		readWalk(b, r)
 	})
 }
 
@@ -267,16 +258,7 @@ func benchRespcheckChunked(b *testing.B, c corpus, n int) {
 	r := resp.NewReader(src)
 	timeCorpus(b, c, func() {
 		src.data = c.data
-		for {
-			v, err := r.Read()
-			if err != nil {
-				if err != io.EOF {
-					b.Fatal(err)
-				}
-				break
-			}
-			sink += walk(&v)
-		}
+		readWalk(b, r)
 	})
 }
 
@@ -389,4 +371,18 @@ func peakRSSKiB() (int, error) {
 		}
 	}
 	return 0, errors.New("no VmHWM")
+}
+
+// readWalk reads r to its end, visiting every element of every frame.
+func readWalk(b *testing.B, r *resp.Reader) {
+	for {
+		v, err := r.Read()
+		if err != nil {
+			if err != io.EOF {
+				b.Fatal(err)
+			}
+			return
+		}
+		sink += walk(&v)
+	}
 }

@@ -47,16 +47,14 @@ cases:
 `
 
 // TestStrayCheckPassesInEveryConnectionState: the end-of-case check neither
-// fails nor hangs whatever state a case leaves its connections in.
+// fails nor hangs whatever state a case leaves its connections in. The step
+// timeout is longer than the test's: a sentinel that is never answered
+// hangs the test until go test ends it, instead of passing after a deadline.
 func TestStrayCheckPassesInEveryConnectionState(t *testing.T) {
-	rep := runInline(t, "redis-7.0.15", strayCases, runner.Options{})
+	rep := runInline(t, "redis-7.0.15", strayCases, runner.Options{StepTimeout: time.Hour})
 	for _, r := range rep.Results {
 		if r.Status != runner.Pass && r.Status != runner.Skip {
 			t.Errorf("%s RESP%d: %s %s (%+v)", r.Case.Name, r.Proto, r.Status, r.Reason, r.Failure)
-		}
-		// 3 s steps: a sentinel that was never answered would take that long.
-		if r.Duration > 2*time.Second {
-			t.Errorf("%s RESP%d took %v: the end-of-case check waited out a deadline", r.Case.Name, r.Proto, r.Duration)
 		}
 	}
 }

@@ -27,10 +27,11 @@ func frozenCases(n int) string {
 }
 
 // TestFrozenServerEndsTheRunQuickly: a server frozen with SIGSTOP mid-run
-// ends a run against it (a shared target) within twice the step timeout of
-// the freeze, whatever --jobs is: the watchdog's PING goes unanswered, the
-// running cases end at once, their cleanup gets one short attempt, and the
-// keys it could not delete are listed.
+// ends a run against it (a shared target) whatever --jobs is: the watchdog's
+// PING goes unanswered, the cases running then end at once saying so (none
+// waits out its own deadline, none after them starts), and the keys their
+// cleanup could not delete are listed. How long it takes is measured, not
+// asserted (logged here; the README's measurements give the CLI's figures).
 func TestFrozenServerEndsTheRunQuickly(t *testing.T) {
 	const step = 2 * time.Second
 	for _, jobs := range []int{1, 8} {
@@ -54,13 +55,14 @@ func TestFrozenServerEndsTheRunQuickly(t *testing.T) {
 			if rep.ServerLost == nil || !strings.Contains(rep.ServerLost.Error(), "no reply to PING within") {
 				t.Fatalf("ServerLost = %v, want the watchdog's unanswered PING", rep.ServerLost)
 			}
-			if took > 2*step {
-				t.Errorf("the run ended %v after the freeze, want within %v (2x the step timeout)", took, 2*step)
-			}
+			t.Logf("the run ended %v after the freeze (step timeout %v)", took, step)
 			died := 0
 			for _, r := range rep.Results {
 				if strings.Contains(r.Reason, "during this case") {
 					died++
+				}
+				if r.Status == runner.Error && !r.NotRun && !strings.Contains(r.Reason, "during this case") {
+					t.Errorf("%s: %q, an error of its own (a deadline waited out?)", r.Case.Name, r.Reason)
 				}
 				if r.Status == runner.Skip {
 					t.Errorf("%s: skipped (%s)", r.Case.Name, r.Reason)

@@ -4,26 +4,14 @@ import (
 	"errors"
 	"io"
 	"net"
-	"runtime"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/respcheck/respcheck/runner/internal/memtest"
 	"github.com/respcheck/respcheck/runner/target"
 )
-
-// memDuring runs f and returns how much the heap grew (live bytes after a
-// collection, before and after) and how many bytes were allocated meanwhile.
-func memDuring(f func()) (grew int64, allocated uint64) {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	return int64(after.HeapAlloc) - int64(before.HeapAlloc), after.TotalAlloc - before.TotalAlloc
-}
 
 // fakeUpstream is a server that answers the first bytes of every connection
 // with reply, and keeps what it received.
@@ -116,7 +104,7 @@ func TestProxyRefusesHugeCommandHeaders(t *testing.T) {
 	} {
 		var out string
 		var closed bool
-		grew, allocated := memDuring(func() { out, closed = talk(t, p.Addr(), tc.in) })
+		grew, allocated := memtest.During(func() { out, closed = talk(t, p.Addr(), tc.in) })
 		t.Logf("%s: heap %+d bytes, %d bytes allocated", tc.name, grew, allocated)
 		if out != tc.want || !closed {
 			t.Errorf("%s: got %q (closed %v), want %q and a closed connection", tc.name, out, closed, tc.want)
@@ -152,7 +140,7 @@ func TestProxyEndsOnHugeReplyHeaders(t *testing.T) {
 		}
 		var out string
 		var closed bool
-		grew, allocated := memDuring(func() { out, closed = talk(t, p.Addr(), "*1\r\n$4\r\nPING\r\n") })
+		grew, allocated := memtest.During(func() { out, closed = talk(t, p.Addr(), "*1\r\n$4\r\nPING\r\n") })
 		t.Logf("%s: heap %+d bytes, %d bytes allocated", tc.name, grew, allocated)
 		if out != "" || !closed {
 			t.Errorf("%s: the client got %q (closed %v), want nothing and a closed connection", tc.name, out, closed)

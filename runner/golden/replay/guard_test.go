@@ -6,26 +6,14 @@ import (
 	"errors"
 	"io"
 	"net"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/respcheck/respcheck/runner/golden"
+	"github.com/respcheck/respcheck/runner/internal/memtest"
 )
-
-// memDuring runs f and returns how much the heap grew (live bytes after a
-// collection, before and after) and how many bytes were allocated meanwhile.
-func memDuring(f func()) (grew int64, allocated uint64) {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	return int64(after.HeapAlloc) - int64(before.HeapAlloc), after.TotalAlloc - before.TotalAlloc
-}
 
 // exchangeRaw writes in on a new connection and returns what the server
 // sent back until it closed the connection or a short deadline passed,
@@ -78,7 +66,7 @@ func TestGuardRefusesHugeHeaders(t *testing.T) {
 	} {
 		var out string
 		var closed bool
-		grew, allocated := memDuring(func() { out, closed = exchangeRaw(t, addr, []byte(tc.in)) })
+		grew, allocated := memtest.During(func() { out, closed = exchangeRaw(t, addr, []byte(tc.in)) })
 		t.Logf("%s: heap %+d bytes, %d bytes allocated", tc.name, grew, allocated)
 		if out != tc.want || !closed {
 			t.Errorf("%s: got %q (closed %v), want %q and a closed connection", tc.name, out, closed, tc.want)
@@ -139,7 +127,7 @@ func TestGuardKeepsAPipelineSmall(t *testing.T) {
 		got, _ := io.CopyN(io.Discard, c, int64(n*len("+PONG\r\n")))
 		replies <- int(got)
 	}()
-	grew, _ := memDuring(func() {
+	grew, _ := memtest.During(func() {
 		w := bufio.NewWriterSize(c, 4099) // each write ends inside a command
 		for range n {
 			w.Write(cmd)
