@@ -20,10 +20,9 @@ import (
 const maxKept = 1 << 20
 
 type run struct {
-	opts  Options
-	t     *target.Target
-	srv   Server
-	lanes *lanes
+	opts Options
+	t    *target.Target
+	srv  Server
 	// keysRemoved counts keys deleted by the cleanup of Shared runs.
 	keysRemoved atomic.Int64
 	// left holds the key patterns of cases whose keys could not be

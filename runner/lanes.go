@@ -123,7 +123,7 @@ func (ls *lanes) runOn(s int, res *Result, fn func(ctx context.Context, t *targe
 func (ls *lanes) lostServer(l *lane, w *watchdog, cause error) {
 	d := &death{cause: cause}
 	l.runMu.Lock()
-	w.fail(cause)
+	w.fail()
 	var names []string
 	for res, cancel := range l.running {
 		l.died[res] = d

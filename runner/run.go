@@ -223,7 +223,6 @@ func (r *run) execute(ctx context.Context, items []item, pool []*target.Target, 
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	ls := newLanes(ctx, cancel, r, pool, silence(items, r.opts.StepTimeout))
-	r.lanes = ls
 	// --fail-fast stops handing out items; the running ones finish.
 	dispatch, stopDispatch := context.WithCancelCause(ctx)
 	defer stopDispatch(nil)

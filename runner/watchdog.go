@@ -29,8 +29,6 @@ type watchdog struct {
 	poke    chan chan struct{}
 	lost    chan struct{} // closed once the server is lost
 	once    sync.Once
-	cause   error
-	at      time.Time
 }
 
 // newWatchdog returns a watchdog of t, not yet started.
@@ -131,11 +129,8 @@ func (w *watchdog) confirm(ctx context.Context) {
 }
 
 // fail records the loss once: isLost is true from then on.
-func (w *watchdog) fail(err error) {
-	w.once.Do(func() {
-		w.cause, w.at = err, time.Now()
-		close(w.lost)
-	})
+func (w *watchdog) fail() {
+	w.once.Do(func() { close(w.lost) })
 }
 
 // isLost reports whether the server was lost.
