@@ -74,7 +74,7 @@ func (l *loader) caseSteps(c *Case, m *fields, n *yaml.Node) {
 	if items != nil && len(items) == 0 {
 		l.errf(v, "case has no steps")
 	}
-	cs := &caseState{defined: map[string]bool{}, pending: map[string][]Pos{}}
+	cs := &caseState{defined: map[string]bool{}, pending: map[string][]Pos{}, firstUse: map[string]Pos{}, c: c}
 	for i, item := range items {
 		if s := l.step(item, i, cs); s != nil {
 			c.Steps = append(c.Steps, s)
@@ -83,7 +83,7 @@ func (l *loader) caseSteps(c *Case, m *fields, n *yaml.Node) {
 	if v := m.get("cleanup"); v != nil {
 		// Cleanup steps run after the steps whatever their outcome; they see
 		// the captures of the steps, and start with no pending async reply.
-		ccs := &caseState{defined: maps.Clone(cs.defined), pending: map[string][]Pos{}}
+		ccs := &caseState{defined: maps.Clone(cs.defined), pending: map[string][]Pos{}, firstUse: cs.firstUse, c: c}
 		for i, item := range l.seq(v, "cleanup") {
 			if s := l.step(item, len(c.Steps)+i, ccs); s != nil {
 				c.Cleanup = append(c.Cleanup, s)
@@ -111,6 +111,32 @@ func (l *loader) caseSteps(c *Case, m *fields, n *yaml.Node) {
 type caseState struct {
 	defined map[string]bool  // captures set by earlier steps
 	pending map[string][]Pos // unread async sends per connection
+	// firstUse is where each connection is first used (steps, then
+	// cleanup), the only step that may place it (Step.Node).
+	firstUse map[string]Pos
+	c        *Case // Case.Nodes is filled as connections are placed
+}
+
+// placeConn checks that a connection's node is given where it is first
+// used, and nowhere else.
+func (l *loader) placeConn(s *Step, cs *caseState) {
+	if s.Conn == "" {
+		return
+	}
+	first, used := cs.firstUse[s.Conn]
+	if !used {
+		cs.firstUse[s.Conn] = s.Pos
+		if s.Node != "" {
+			if cs.c.Nodes == nil {
+				cs.c.Nodes = map[string]string{}
+			}
+			cs.c.Nodes[s.Conn] = s.Node
+		}
+		return
+	}
+	if s.Node != "" {
+		l.errAt(s.Pos, "connection %q is placed where it is first used (line %d): give node: there", s.Conn, first.Line)
+	}
 }
 
 func plural(n int, one, many string) string {

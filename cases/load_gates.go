@@ -1,10 +1,12 @@
 package cases
 
 import (
+	"strings"
+
 	"go.yaml.in/yaml/v3"
 )
 
-var gateFields = []string{"server", "commands", "command", "absent", "debug", "proto", "probes"}
+var gateFields = []string{"server", "commands", "command", "absent", "debug", "proto", "probes", "cluster", "standalone"}
 
 func (l *loader) gates(n *yaml.Node) *Gates {
 	m := l.mapping(n, "requires", gateFields...)
@@ -53,6 +55,29 @@ func (l *loader) gates(n *yaml.Node) *Gates {
 		} else {
 			g.Proto = int(v.Value[0] - '0')
 		}
+	}
+	if v := m.get("cluster"); v != nil {
+		switch {
+		case v.Kind == yaml.ScalarNode && v.Value == "replicas":
+			g.Cluster, g.Replicas = true, true
+		case v.Kind == yaml.ScalarNode && v.Tag == "!!bool" && v.Value == "true":
+			g.Cluster = true
+		case v.Kind == yaml.ScalarNode && v.Tag == "!!bool":
+			l.errf(v, "cluster: false is not a gate: write standalone: REASON (why the case cannot run on a cluster)")
+		default:
+			l.errf(v, "cluster must be true or replicas, not %s", describe(v))
+		}
+	}
+	if v := m.get("standalone"); v != nil {
+		if s, ok := l.scalar(v, "standalone"); ok {
+			if strings.TrimSpace(s) == "" || s == "true" {
+				l.errf(v, "standalone takes the reason the case cannot run on a cluster, not %q", s)
+			}
+			g.Standalone = s
+		}
+	}
+	if g.Cluster && g.Standalone != "" {
+		l.errf(n, "requires both cluster and standalone: the case could never run")
 	}
 	if v := m.get("probes"); v != nil {
 		for _, item := range l.seq(v, "probes") {

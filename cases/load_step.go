@@ -48,6 +48,7 @@ func (l *loader) step(n *yaml.Node, index int, cs *caseState) *Step {
 		return s
 	}
 	bad := !l.stepOptions(s, m, act)
+	l.placeConn(s, cs)
 	switch act.parse(l, s, ak, av, exps) {
 	case dropStep:
 		return nil
@@ -104,13 +105,7 @@ func (l *loader) stepAction(n *yaml.Node, m *fields) (*action, *yaml.Node) {
 func (l *loader) stepOptions(s *Step, m *fields, act *action) bool {
 	ok := true
 	if v := m.get("conn"); v != nil {
-		if c, cok := l.scalar(v, "conn"); cok {
-			if !isConnName(c) {
-				l.errf(v, "bad connection name %q: want letters, digits, '_' and '-', starting with a letter", c)
-				ok = false
-			}
-			s.Conn = c
-		}
+		ok = l.connOption(s, v) && ok
 	}
 	if v := m.get("timeout"); v != nil {
 		var tok bool
@@ -287,4 +282,42 @@ func (l *loader) pushAction(s *Step, k, v *yaml.Node, exps []*yaml.Node) verdict
 func (l *loader) sleepAction(s *Step, k, v *yaml.Node, _ []*yaml.Node) verdict {
 	s.Sleep, _ = l.duration(v, k.Value)
 	return keepStep
+}
+
+// connOption parses conn: NAME or conn: {name: NAME, node: owner|other|replica}.
+func (l *loader) connOption(s *Step, v *yaml.Node) bool {
+	nameNode := v
+	if v.Kind == yaml.MappingNode {
+		m := l.mapping(v, "conn", "name", "node")
+		if m == nil {
+			return false
+		}
+		if nameNode = m.get("name"); nameNode == nil {
+			l.errf(v, "conn: {...} needs a name")
+			return false
+		}
+		if nv := m.get("node"); nv != nil {
+			node, nok := l.scalar(nv, "node")
+			switch {
+			case !nok:
+				return false
+			case node == "owner":
+			case node == NodeOther || node == NodeReplica:
+				s.Node = node
+			default:
+				l.errf(nv, "unknown node %q: want owner (the primary of the case's slot), other (a primary of another shard) or replica (a replica of the owner)", node)
+				return false
+			}
+		}
+	}
+	c, ok := l.scalar(nameNode, "conn")
+	if !ok {
+		return false
+	}
+	if !isConnName(c) {
+		l.errf(nameNode, "bad connection name %q: want letters, digits, '_' and '-', starting with a letter", c)
+		return false
+	}
+	s.Conn = c
+	return true
 }

@@ -76,10 +76,10 @@ func TestLoadFull(t *testing.T) {
 	if len(c.Known) != 1 || c.Known[0].Server.Text != "valkey<9" || c.Known[0].Reason != "Valkey 8.0.1 answers differently" {
 		t.Errorf("Known = %+v", c.Known)
 	}
-	if k := c.KnownFor(ServerInfo{"valkey", Version{8, 0, 1}, 3}); k != c.Known[0] {
+	if k := c.KnownFor(ServerInfo{Family: "valkey", Version: Version{8, 0, 1}, Proto: 3}); k != c.Known[0] {
 		t.Errorf("KnownFor(valkey 8.0.1) = %v", k)
 	}
-	if k := c.KnownFor(ServerInfo{"valkey", Version{9, 0, 0}, 3}); k != nil {
+	if k := c.KnownFor(ServerInfo{Family: "valkey", Version: Version{9, 0, 0}, Proto: 3}); k != nil {
 		t.Errorf("KnownFor(valkey 9) = %v", k)
 	}
 
@@ -186,10 +186,10 @@ func TestResolve(t *testing.T) {
 		info ServerInfo
 		want int
 	}{
-		{ServerInfo{"redis", Version{7}, 2}, 0},
-		{ServerInfo{"valkey", Version{8}, 2}, 0},
-		{ServerInfo{"redis", Version{7}, 3}, 1},
-		{ServerInfo{"valkey", Version{8}, 3}, 2},
+		{ServerInfo{Family: "redis", Version: Version{7}, Proto: 2}, 0},
+		{ServerInfo{Family: "valkey", Version: Version{8}, Proto: 2}, 0},
+		{ServerInfo{Family: "redis", Version: Version{7}, Proto: 3}, 1},
+		{ServerInfo{Family: "valkey", Version: Version{8}, Proto: 3}, 2},
 	} {
 		e, ok := vs.Resolve(tc.info)
 		if !ok || e != vs[tc.want].Expect {
@@ -198,7 +198,7 @@ func TestResolve(t *testing.T) {
 	}
 	// No match.
 	vs = f.Cases[0].Steps[2].Expect
-	if e, ok := vs.Resolve(ServerInfo{"redis", Version{7}, 0}); ok || e != nil {
+	if e, ok := vs.Resolve(ServerInfo{Family: "redis", Version: Version{7}, Proto: 0}); ok || e != nil {
 		t.Errorf("Resolve with no match = %v, %v", e, ok)
 	}
 	if _, ok := Variants(nil).Resolve(ServerInfo{}); ok {

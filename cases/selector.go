@@ -48,6 +48,8 @@ type ServerInfo struct {
 	Family  string // "redis" or "valkey"
 	Version Version
 	Proto   int // 2 or 3
+	// Cluster is true for a cluster node (INFO's redis_mode:cluster).
+	Cluster bool
 }
 
 // Selector is a parsed selector string: space-separated terms that must
@@ -65,6 +67,7 @@ const (
 	selProto selTermKind = iota + 1
 	selFamily
 	selDefault
+	selTopology
 )
 
 type selTerm struct {
@@ -73,12 +76,13 @@ type selTerm struct {
 	family  string
 	op      string // "", ">=", "<=", ">", "<", "==", "!="
 	version Version
+	cluster bool // selTopology: the cluster term (else standalone)
 }
 
 // selectorWords are the words a selector term starts with. They are
 // disjoint from the typed value tags (see typedTags), which lets a mapping
 // under "value:" be told apart as a selector map or a typed value.
-var selectorWords = []string{"resp2", "resp3", "redis", "valkey", "default"}
+var selectorWords = []string{"resp2", "resp3", "redis", "valkey", "default", "cluster", "standalone"}
 
 // families are the server families a selector can name.
 var families = []string{"redis", "valkey"}
@@ -108,12 +112,15 @@ func parseSelTerm(f string) (selTerm, error) {
 	}
 	word, rest := f[:i], f[i:]
 	switch word {
-	case "resp2", "resp3", "default":
+	case "resp2", "resp3", "default", "cluster", "standalone":
 		if rest != "" {
 			return selTerm{}, fmt.Errorf("term %q takes no version constraint", word)
 		}
-		if word == "default" {
+		switch word {
+		case "default":
 			return selTerm{kind: selDefault}, nil
+		case "cluster", "standalone":
+			return selTerm{kind: selTopology, cluster: word == "cluster"}, nil
 		}
 		return selTerm{kind: selProto, proto: int(word[4] - '0')}, nil
 	case "redis", "valkey":
@@ -137,7 +144,7 @@ func parseSelTerm(f string) (selTerm, error) {
 		t.version = v
 		return t, nil
 	case "":
-		return selTerm{}, fmt.Errorf("unknown term %q (want resp2, resp3, default, or redis/valkey with an optional version constraint)", f)
+		return selTerm{}, fmt.Errorf("unknown term %q (want resp2, resp3, cluster, standalone, default, or redis/valkey with an optional version constraint)", f)
 	default:
 		return selTerm{}, fmt.Errorf("unknown term %q", word)
 	}
@@ -192,6 +199,8 @@ func (t selTerm) match(info ServerInfo) bool {
 		return true
 	case selProto:
 		return info.Proto == t.proto
+	case selTopology:
+		return info.Cluster == t.cluster
 	case selFamily:
 		if !strings.EqualFold(info.Family, t.family) {
 			return false

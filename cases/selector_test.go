@@ -63,12 +63,13 @@ func TestVersionCompare(t *testing.T) {
 func TestSelectorMatch(t *testing.T) {
 	redis := func(v string, proto int) ServerInfo {
 		ver, _ := ParseVersion(v)
-		return ServerInfo{"redis", ver, proto}
+		return ServerInfo{Family: "redis", Version: ver, Proto: proto}
 	}
 	valkey := func(v string, proto int) ServerInfo {
 		ver, _ := ParseVersion(v)
-		return ServerInfo{"valkey", ver, proto}
+		return ServerInfo{Family: "valkey", Version: ver, Proto: proto}
 	}
+	cluster := func(info ServerInfo) ServerInfo { info.Cluster = true; return info }
 	for _, tc := range []struct {
 		sel   string
 		match []ServerInfo
@@ -76,6 +77,9 @@ func TestSelectorMatch(t *testing.T) {
 	}{
 		{"resp2", []ServerInfo{redis("7", 2), valkey("8", 2)}, []ServerInfo{redis("7", 3)}},
 		{"resp3", []ServerInfo{redis("7", 3)}, []ServerInfo{valkey("8", 2)}},
+		{"cluster", []ServerInfo{cluster(redis("7", 3)), cluster(valkey("9", 2))}, []ServerInfo{redis("7", 3), {}}},
+		{"standalone", []ServerInfo{redis("7", 3), {}}, []ServerInfo{cluster(valkey("9", 2))}},
+		{"valkey cluster resp2", []ServerInfo{cluster(valkey("9", 2))}, []ServerInfo{cluster(valkey("9", 3)), valkey("9", 2), cluster(redis("8", 2))}},
 		{"default", []ServerInfo{redis("7", 3), valkey("1", 2), {}}, nil},
 		{"redis", []ServerInfo{redis("1", 2), redis("99", 3)}, []ServerInfo{valkey("8", 2), {}}},
 		{"valkey", []ServerInfo{valkey("8", 2)}, []ServerInfo{redis("8", 2)}},
@@ -126,8 +130,8 @@ func TestParseSelectorErrors(t *testing.T) {
 		{"redsi>=8", `bad selector "redsi>=8": unknown term "redsi"`},
 		{"resp4", `bad selector "resp4": unknown term "resp4"`},
 		{"Redis", `bad selector "Redis": unknown term "Redis"`},
-		{">=8", `bad selector ">=8": unknown term ">=8" (want resp2, resp3, default, or redis/valkey with an optional version constraint)`},
-		{"redis >=8", `bad selector "redis >=8": unknown term ">=8" (want resp2, resp3, default, or redis/valkey with an optional version constraint)`},
+		{">=8", `bad selector ">=8": unknown term ">=8" (want resp2, resp3, cluster, standalone, default, or redis/valkey with an optional version constraint)`},
+		{"redis >=8", `bad selector "redis >=8": unknown term ">=8" (want resp2, resp3, cluster, standalone, default, or redis/valkey with an optional version constraint)`},
 		{"redis=8", `bad selector "redis=8": bad version constraint "=8" (want one of >=, <=, ==, !=, >, < and a version)`},
 		{"redis>=", `bad selector "redis>=": bad version "": want 1 to 3 dot-separated numbers`},
 		{"redis>=8.x", `bad selector "redis>=8.x": bad version "8.x": want 1 to 3 dot-separated numbers`},

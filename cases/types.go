@@ -36,7 +36,14 @@ type Case struct {
 	// Scenario, when not nil, is what the case runs instead of Steps
 	// (which is then empty).
 	Scenario *Scenario
+	// Nodes places connections on a cluster: the node (Step.Node) given
+	// where each connection is first used, by connection name; nil when no
+	// step places one.
+	Nodes map[string]string
 }
+
+// ConnNode returns where connection name goes on a cluster (see Step.Node).
+func (c *Case) ConnNode(name string) string { return c.Nodes[name] }
 
 // ID returns the stable id of the case: the file path, "/", and the name.
 func (c *Case) ID() string { return c.File.Path + "/" + c.Name }
@@ -83,12 +90,21 @@ type Gates struct {
 	Debug    bool       // the DEBUG command must be enabled
 	Proto    int        // 0 (both), 2 or 3: run only in this protocol
 	Probes   []*Probe   // each probe's reply must not be an error
+	// Cluster requires a cluster target; Replicas, a cluster whose every
+	// shard has a replica.
+	Cluster, Replicas bool
+	// Standalone, when not empty, requires a standalone server and says why
+	// the case cannot run on a cluster (shown as the skip reason there).
+	Standalone string
 }
 
 // MatchServer reports whether info passes the Servers and Proto gates (the
 // static ones; Commands, Debug and Probes need the live server).
 func (g *Gates) MatchServer(info ServerInfo) bool {
 	if g.Proto != 0 && info.Proto != g.Proto {
+		return false
+	}
+	if g.Cluster && !info.Cluster || g.Standalone != "" && info.Cluster {
 		return false
 	}
 	if len(g.Servers) == 0 {
@@ -119,12 +135,23 @@ type Known struct {
 // DefaultConn is the name of the connection of steps without "conn".
 const DefaultConn = "default"
 
+// Node placements of a connection on a cluster (Step.Node).
+const (
+	NodeOther   = "other"
+	NodeReplica = "replica"
+)
+
 // Step is one step of a case.
 type Step struct {
-	Pos     Pos
-	Index   int // 0-based index in Case.Steps
-	Action  Action
-	Conn    string // never empty: DefaultConn if not given (empty for sleep)
+	Pos    Pos
+	Index  int // 0-based index in Case.Steps
+	Action Action
+	Conn   string // never empty: DefaultConn if not given (empty for sleep)
+	// Node places the connection on a cluster (conn: {name: b, node: ...}),
+	// given where it is first used: "" (the primary that owns the case's
+	// slot), NodeOther (a primary of another shard) or NodeReplica (a
+	// replica of the owner). A standalone server ignores it.
+	Node    string
 	Send    []Template
 	Raw     *Template
 	Async   bool

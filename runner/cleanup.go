@@ -26,16 +26,21 @@ func (r *run) sweep(results []*Result) {
 		return
 	}
 	time.Sleep(sweepGrace)
-	c, err := r.t.Dial(context.Background(), 2)
-	if err != nil {
-		return
-	}
-	defer c.Close()
 	for _, p := range prefixes {
-		n, err := target.DeleteKeys(c, p)
-		r.keysRemoved.Add(int64(n))
-		if err != nil {
+		if err := r.sweepPrefix(p); err != nil {
 			return
 		}
 	}
+}
+
+// sweepPrefix deletes the keys under p on the node that serves its slot.
+func (r *run) sweepPrefix(p string) error {
+	c, _, err := r.t.DialSlot(context.Background(), 2, target.KeySlot(p), "")
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	n, err := target.DeleteKeys(c, p)
+	r.keysRemoved.Add(int64(n))
+	return err
 }

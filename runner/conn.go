@@ -15,7 +15,9 @@ import (
 // conn is one raw connection of a case: a socket, a resp.Reader over it and
 // the push frames that arrived out of band while a reply was awaited.
 type conn struct {
-	name   string
+	name string
+	// node is the address the connection went to (a cluster node).
+	node   string
 	tc     *target.Conn
 	nc     net.Conn
 	r      *resp.Reader
@@ -49,14 +51,24 @@ func (c *conn) noteCommand(args [][]byte) {
 	}
 }
 
-// dial opens a connection of a case through the run's target (handshake
-// for proto included).
-func dial(ctx context.Context, t *target.Target, name string, proto int) (*conn, error) {
-	tc, err := t.Dial(ctx, proto)
+// dial opens a connection of a case (handshake for proto included) to the
+// node of the run's target that place names for the case's slot (see
+// target.Target.Place; a standalone server is its own only node).
+func dial(ctx context.Context, t *target.Target, slot int, place, name string, proto int) (*conn, error) {
+	tc, node, err := t.DialSlot(ctx, proto, slot, place)
 	if err != nil {
 		return nil, err
 	}
-	return &conn{name: name, tc: tc, nc: tc.NC, r: tc.R, w: tc.W, proto: proto}, nil
+	return &conn{name: name, node: node.Addr, tc: tc, nc: tc.NC, r: tc.R, w: tc.W, proto: proto}, nil
+}
+
+// dialAddr opens a connection of a case to the server cfg names.
+func dialAddr(ctx context.Context, cfg target.Config, name string, proto int) (*conn, error) {
+	tc, err := cfg.Dial(ctx, proto)
+	if err != nil {
+		return nil, err
+	}
+	return &conn{name: name, node: cfg.Addr, tc: tc, nc: tc.NC, r: tc.R, w: tc.W, proto: proto}, nil
 }
 
 // roundTrip sends one command and reads its reply, skipping pushes. The

@@ -56,6 +56,12 @@ type caseRun struct {
 	args [][]byte
 	// keysConn asks COMMAND GETKEYS for the guard of shared runs.
 	keysConn *conn
+	// slot is the hash slot of the case's keys (its key prefix's tag): on
+	// a cluster its connections go to the node that serves it.
+	slot int
+	// sentBig is set while the step being run streamed its command
+	// (sendBig): such a command is not sent again after a redirect.
+	sentBig bool
 }
 
 // runItem runs one case (or scenario) in one protocol: the gates, then the
@@ -139,6 +145,7 @@ func (r *run) runCase(ctx context.Context, it item, res *Result) {
 	x := &caseRun{run: r, t: it.t, w: it.w, c: it.c, proto: it.proto, info: r.srv.Info(it.proto), conns: map[string]*conn{},
 		env: &cases.Env{KeyPrefix: r.keyPrefix(it), Captures: map[string][]byte{}}}
 	res.KeyPrefix = x.env.KeyPrefix
+	x.slot = target.KeySlot(x.env.KeyPrefix)
 	defer x.close()
 	defer context.AfterFunc(ctx, x.interrupt)()
 	res.Steps = make([]StepResult, 0, len(it.c.Steps)+len(it.c.Cleanup))
@@ -236,16 +243,18 @@ func (x *caseRun) keepArgs(args [][]byte) [][]byte {
 	return x.argSlab[start:len(x.argSlab):len(x.argSlab)]
 }
 
-// conn returns the case's connection name ("" is "default"), dialling it
-// on first use.
-func (x *caseRun) conn(ctx context.Context, name string) (*conn, error) {
+// conn returns the connection of step st ("" is "default"), dialling it
+// on first use (again in cleanup, after an error) on the node the case
+// places it on (Case.ConnNode, on a cluster).
+func (x *caseRun) conn(ctx context.Context, st *cases.Step) (*conn, error) {
+	name := st.Conn
 	if name == "" {
 		name = "default"
 	}
 	if c, ok := x.conns[name]; ok {
 		return c, nil
 	}
-	c, err := dial(ctx, x.t, name, x.proto)
+	c, err := dial(ctx, x.t, x.slot, x.c.ConnNode(name), name, x.proto)
 	if err != nil {
 		return nil, fmt.Errorf("connection %q: %w", name, err)
 	}

@@ -37,7 +37,7 @@ func (x *caseRun) step(ctx context.Context, st *cases.Step) (sr StepResult, _ *F
 	}
 	// A cancelled run (Ctrl-C) unblocks a read or write at once (interrupt),
 	// so the case can end and clean up its keys.
-	c, err := x.conn(ctx, st.Conn)
+	c, err := x.conn(ctx, st)
 	if err != nil {
 		return sr, nil, err
 	}
@@ -55,6 +55,9 @@ func (x *caseRun) step(ctx context.Context, st *cases.Step) (sr StepResult, _ *F
 	v, fail, err := x.receive(c, timeout, st, exp, &sr)
 	if fail != nil || err != nil {
 		return sr, fail, err
+	}
+	if v, c, err = x.followRedirects(ctx, c, timeout, st, exp, v, &sr); err != nil {
+		return sr, nil, err
 	}
 	fail, err = x.judge(c, st, exp, v, &sr)
 	if err == nil && isReset(st, v) {
@@ -119,6 +122,7 @@ func (x *caseRun) sendCommand(ctx context.Context, c *conn, timeout time.Duratio
 	if err != nil {
 		return err
 	}
+	x.sentBig = big
 	if big {
 		return x.sendBig(ctx, c, timeout, st, sr)
 	}

@@ -172,7 +172,7 @@ func (x *caseRun) commandKeys(ctx context.Context, args [][]byte) ([][]byte, err
 		return nil, nil
 	}
 	if x.keysConn == nil {
-		c, err := dial(ctx, x.t, "getkeys", 2)
+		c, err := dial(ctx, x.t, x.slot, "", "getkeys", 2)
 		if err != nil {
 			return nil, err
 		}

@@ -94,6 +94,9 @@ type StepResult struct {
 	ReplySHA256, SentSHA256 string
 	// Pushes are out-of-band push frames read while waiting for Reply.
 	Pushes [][]byte
+	// Redirects are the MOVED and ASK replies followed before Reply (a
+	// cluster target): Reply is the last node's.
+	Redirects []Redirect
 	// Err is the infrastructure error of this step, if any.
 	Err      error
 	Duration time.Duration

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"sync"
 	"time"
 
@@ -39,16 +40,23 @@ func newWatchdog(t *target.Target, silence time.Duration) *watchdog {
 // watch probes until ctx is done or the server is lost; onLost is then
 // called once, with the cause, and must call fail.
 func (w *watchdog) watch(ctx context.Context, onLost func(error)) {
-	var c *target.Conn
+	nodes := w.nodes()
+	conns := make([]*target.Conn, len(nodes))
 	defer func() {
-		if c != nil {
-			c.Close()
+		for _, c := range conns {
+			if c != nil {
+				c.Close()
+			}
 		}
 	}()
 	var asked chan struct{} // closed once the probe it asked for is done
 	for ctx.Err() == nil {
 		var err error
-		c, err = w.probe(ctx, c)
+		for i, n := range nodes {
+			if conns[i], err = w.probe(ctx, n, conns[i]); err != nil {
+				break
+			}
+		}
 		if err != nil && ctx.Err() == nil {
 			onLost(err)
 		}
@@ -67,22 +75,61 @@ func (w *watchdog) watch(ctx context.Context, onLost func(error)) {
 	}
 }
 
-// probe sends one PING on c (dialled first when nil) and returns the
+// watchedNode is one server a watchdog probes: the target, or each node of
+// a cluster.
+type watchedNode struct {
+	addr string
+	// name says which server it is in messages: "the server at ADDR", or
+	// "the cluster node ADDR (primary of slots 0-5460, id 1a2b3c4d)".
+	name string
+}
+
+// nodes lists what w probes.
+func (w *watchdog) nodes() []watchedNode {
+	if w.t.Topology == nil {
+		return []watchedNode{{addr: w.t.Addr, name: "the server at " + w.t.Addr}}
+	}
+	var out []watchedNode
+	for _, s := range w.t.Topology.Shards {
+		out = append(out, watchedNode{addr: s.Primary.Addr, name: fmt.Sprintf("the cluster node %s (primary of slots %s, id %.8s)", s.Primary.Addr, slotRanges(s.Slots), s.Primary.ID)})
+		for _, r := range s.Replicas {
+			out = append(out, watchedNode{addr: r.Addr, name: fmt.Sprintf("the cluster node %s (replica of %s, id %.8s)", r.Addr, s.Primary.Addr, r.ID)})
+		}
+	}
+	return out
+}
+
+// slotRanges writes slot ranges as "0-5460,5461".
+func slotRanges(rs [][2]int) string {
+	var b strings.Builder
+	for i, r := range rs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprint(&b, r[0])
+		if r[1] != r[0] {
+			fmt.Fprintf(&b, "-%d", r[1])
+		}
+	}
+	return b.String()
+}
+
+// probe sends one PING to n on c (dialled first when nil) and returns the
 // connection to reuse. A connection the server closed (a case's CLIENT
 // KILL) is dialled again once; the server is lost when it cannot be
 // reached, or leaves a PING unanswered for the silence limit.
-func (w *watchdog) probe(ctx context.Context, c *target.Conn) (*target.Conn, error) {
+func (w *watchdog) probe(ctx context.Context, n watchedNode, c *target.Conn) (*target.Conn, error) {
 	for attempt := 0; ; attempt++ {
 		if c == nil {
 			var err error
-			cfg := w.t.Config
+			cfg := w.t.NodeConfig(n.addr)
 			cfg.Timeout = w.silence
 			if c, err = cfg.Dial(ctx, 2); err != nil {
 				var re *target.ReplyError
 				if errors.As(err, &re) {
 					return nil, nil // it answered, with an error (NOAUTH): alive
 				}
-				return nil, fmt.Errorf("the server at %s stopped answering: it cannot be reached (%w)", w.t.Addr, err)
+				return nil, fmt.Errorf("%s stopped answering: it cannot be reached (%w)", n.name, err)
 			}
 		}
 		_, err := c.DoBytes(pingCmd)
@@ -92,16 +139,16 @@ func (w *watchdog) probe(ctx context.Context, c *target.Conn) (*target.Conn, err
 			return c, nil
 		case errors.As(err, &ne) && ne.Timeout():
 			c.Close()
-			return nil, fmt.Errorf("the server at %s stopped answering: no reply to PING within %v", w.t.Addr, w.silence)
+			return nil, fmt.Errorf("%s stopped answering: no reply to PING within %v", n.name, w.silence)
 		}
 		c.Close()
 		c = nil
 		var se *resp.SyntaxError
 		if errors.As(err, &se) {
-			return nil, fmt.Errorf("the server at %s stopped answering: it answered PING with bytes that are not RESP (%w)", w.t.Addr, err)
+			return nil, fmt.Errorf("%s stopped answering: it answered PING with bytes that are not RESP (%w)", n.name, err)
 		}
 		if attempt > 0 {
-			return nil, fmt.Errorf("the server at %s stopped answering: it dropped two connections in a row (%w)", w.t.Addr, err)
+			return nil, fmt.Errorf("%s stopped answering: it dropped two connections in a row (%w)", n.name, err)
 		}
 	}
 }

@@ -35,6 +35,7 @@ type runFlags struct {
 // register registers the flags of respcheck run.
 func (f *runFlags) register(fl *pflag.FlagSet) {
 	f.targetFlags.register(fl)
+	f.cluster.register(fl)
 	f.registerSelection(fl, "run", "")
 	fl.StringSliceVar(&f.tags, "tags", nil, "run only cases with one of these tags")
 	fl.IntVar(&f.jobs, "jobs", 0, "cases run at once, each on its own connections (0: 4 per CPU, at most 8 against --addr/-u)")

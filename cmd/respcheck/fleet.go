@@ -36,6 +36,10 @@ func (tf targetFlags) openFleet(ctx context.Context, n int) (t endpoint, f *flee
 		stop()
 		return t, nil, nil
 	}
+	if tf.cluster.primaries > 0 {
+		// One cluster: its nodes are the "servers"; a lost node ends the run.
+		return t, &fleet{all: []throwaway{t.spawned}}, nil
+	}
 	f = &fleet{all: []throwaway{t.spawned}, spawn: func() (throwaway, error) { return spawn(ctx, tf.serverBin, tf.server) }}
 	if n <= 0 {
 		n = runner.DefaultServers()

@@ -80,6 +80,8 @@ type targetFlags struct {
 	server       string
 	passwordFile string
 	tls          tlsFlags
+	// cluster is registered by the commands that run on a cluster.
+	cluster clusterFlags
 }
 
 func (f *targetFlags) register(fl *pflag.FlagSet) {
@@ -102,7 +104,12 @@ func (f targetFlags) open(ctx context.Context) (t endpoint, stop func(), err err
 	if t.Addr != "" {
 		return t, func() {}, nil
 	}
-	srv, err := spawn(ctx, f.serverBin, f.server)
+	var srv throwaway
+	if f.cluster.primaries > 0 {
+		srv, err = spawnCluster(ctx, f.serverBin, f.server, f.cluster)
+	} else {
+		srv, err = spawn(ctx, f.serverBin, f.server)
+	}
 	var ub *servers.UnknownBuildError
 	if errors.As(err, &ub) {
 		return t, nil, &exitError{code: exitUsage, err: err}
@@ -122,6 +129,9 @@ func (f targetFlags) resolve() (endpoint, error) {
 	var t endpoint
 	if f.addr != "" && f.url != "" {
 		return t, usageErr("--addr and -u both given: pick one")
+	}
+	if err := f.cluster.check(f); err != nil {
+		return t, err
 	}
 	if (f.addr != "" || f.url != "") && (f.server != "" || f.serverBin != "") {
 		return t, usageErr("--server/--server-bin start a throwaway server; --addr and -u name an existing one: pick one")
@@ -192,6 +202,16 @@ func spawn(ctx context.Context, bin, name string) (throwaway, error) {
 	if name == "miniredis" && bin == "" {
 		return startMiniredis()
 	}
+	b, err := findBuild(bin, name)
+	if err != nil {
+		return nil, err
+	}
+	return servers.Start(ctx, b, servers.Options{})
+}
+
+// findBuild is the build of --server-bin, else --server NAME, else the one
+// on PATH (else the newest installed).
+func findBuild(bin, name string) (servers.Build, error) {
 	var b servers.Build
 	var err error
 	switch {
@@ -207,10 +227,7 @@ func spawn(ctx context.Context, bin, name string) (throwaway, error) {
 			}
 		}
 	}
-	if err != nil {
-		return nil, err
-	}
-	return servers.Start(ctx, b, servers.Options{})
+	return b, err
 }
 
 func envOr(name, def string) string {

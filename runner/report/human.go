@@ -48,6 +48,7 @@ func Human(w io.Writer, rep *runner.Report, o HumanOptions) error {
 	if notRun > 0 {
 		p.line(fmt.Sprintf("%d results %s", notRun, reason))
 	}
+	p.redirects(rep)
 	for _, r := range rep.Restarts {
 		p.line(p.red("server restarted: ") + r)
 	}
@@ -220,4 +221,16 @@ func indent(prefix, s string) string { return prefix + continued(prefix, s) }
 // but the first (which goes after a label).
 func continued(prefix, s string) string {
 	return strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix)
+}
+
+// redirects lists every MOVED and ASK reply the run followed on a cluster
+// (runner.Redirect): a finding about the topology, whatever the status.
+func (p *printer) redirects(rep *runner.Report) {
+	for _, res := range rep.Results {
+		for _, sr := range res.Steps {
+			for _, r := range sr.Redirects {
+				p.line(p.yellow("redirect: ") + fmt.Sprintf("%s at %s [%s]: %s, followed to %s", Title(res), sr.Step.Pos, sr.Conn, r.Reply, r.Node))
+			}
+		}
+	}
 }

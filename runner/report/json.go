@@ -68,8 +68,10 @@ type JSONStep struct {
 	ReplyTruncated bool            `json:"reply_truncated,omitempty"`
 	Value          json.RawMessage `json:"value,omitempty"`
 	Pushes         []string        `json:"pushes,omitempty"`
-	Error          string          `json:"error,omitempty"`
-	DurationMS     float64         `json:"duration_ms"`
+	// Redirects are the MOVED and ASK replies followed before Reply.
+	Redirects  []runner.Redirect `json:"redirects,omitempty"`
+	Error      string            `json:"error,omitempty"`
+	DurationMS float64           `json:"duration_ms"`
 }
 
 // JSON writes the report as one indented JSON document (JSONReport).
@@ -111,6 +113,7 @@ func JSON(w io.Writer, rep *runner.Report) error {
 			for _, p := range sr.Pushes {
 				js.Pushes = append(js.Pushes, resp.Escape(p))
 			}
+			js.Redirects = sr.Redirects
 			if sr.Err != nil {
 				js.Error = sr.Err.Error()
 			}

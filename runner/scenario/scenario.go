@@ -14,9 +14,14 @@ import (
 // keyPrefix+"key", the keys of rate-limiter requests keyPrefix+"rl:N"); Run
 // does not delete them. timeout is the deadline of one round trip (0: t's
 // own). A cancelled ctx unblocks every connection and Run returns its cause.
-// On an error no figures are returned.
+// On an error no figures are returned. On a cluster every connection goes
+// to the primary that serves keyPrefix's slot.
 func Run(ctx context.Context, t *target.Target, sc *cases.Scenario, proto int, keyPrefix string, timeout time.Duration) (Metrics, error) {
-	cfg := t.Config
+	node, err := t.Place(target.KeySlot(keyPrefix), "")
+	if err != nil {
+		return nil, err
+	}
+	cfg := t.NodeConfig(node.Addr)
 	if timeout > 0 {
 		cfg.Timeout = timeout
 	}

@@ -25,7 +25,8 @@ type Server struct {
 	Version string `json:"version"`
 	// RedisVersion is INFO's redis_version line as is.
 	RedisVersion string `json:"redis_version"`
-	// Mode is INFO's redis_mode (standalone, cluster, sentinel).
+	// Mode is INFO's redis_mode (standalone, cluster, sentinel), or its
+	// server_mode where there is no redis_mode (Valkey 9.1.2).
 	Mode string `json:"mode,omitempty"`
 	// Modules names the loaded modules (MODULE LIST), if any.
 	Modules []string `json:"modules,omitempty"`
@@ -39,7 +40,7 @@ type Server struct {
 // protocol.
 func (s Server) Info(proto int) cases.ServerInfo {
 	v, _ := cases.ParseVersion(s.Version)
-	return cases.ServerInfo{Family: s.Family, Version: v, Proto: proto}
+	return cases.ServerInfo{Family: s.Family, Version: v, Proto: proto, Cluster: s.Mode == "cluster"}
 }
 
 // Identify asks the server who it is: INFO server (redis_version,
@@ -88,6 +89,10 @@ func (s *Server) fromInfo(text []byte) error {
 	fields := ParseInfo(text)
 	s.RedisVersion = fields["redis_version"]
 	s.Mode = fields["redis_mode"]
+	if s.Mode == "" {
+		// Valkey 9.1.2 says server_mode:cluster and has no redis_mode line.
+		s.Mode = fields["server_mode"]
+	}
 	s.Family, s.Version = "redis", s.RedisVersion
 	// Valkey 8.0.1 and 9.1.2 answer redis_version:7.2.4 for compatibility and
 	// carry their own version in valkey_version with server_name:valkey.

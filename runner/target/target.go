@@ -16,19 +16,29 @@ import (
 type Target struct {
 	Config
 	Server Server
+	// Topology is the cluster's shards, nil for a standalone server (one
+	// whose INFO server says redis_mode other than cluster).
+	Topology *Topology
 
 	mu     sync.Mutex
 	infos  map[string]CommandInfo
 	probes map[string]probeResult
 }
 
-// Open identifies the server at cfg (see Identify).
+// Open identifies the server at cfg (see Identify) and, for a cluster
+// node, discovers the cluster's topology from it (see Discover).
 func Open(ctx context.Context, cfg Config) (*Target, error) {
 	srv, err := Identify(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	return New(cfg, srv), nil
+	t := New(cfg, srv)
+	if srv.Mode == "cluster" {
+		if t.Topology, err = Discover(ctx, cfg); err != nil {
+			return nil, fmt.Errorf("cluster topology: %w", err)
+		}
+	}
+	return t, nil
 }
 
 // New returns a Target for a server already identified.
@@ -125,7 +135,7 @@ func (t *Target) runProbe(ctx context.Context, p *cases.Probe, proto int) probeR
 		}
 		args[i] = b
 	}
-	c, err := t.Dial(ctx, proto)
+	c, _, err := t.DialSlot(ctx, proto, KeySlot(env.KeyPrefix), "")
 	if err != nil {
 		return probeResult{err: err}
 	}
@@ -182,6 +192,9 @@ func (t *Target) Skip(ctx context.Context, c *cases.Case, proto int) (string, er
 func (t *Target) skipGates(ctx context.Context, g *cases.Gates, proto int) (string, error) {
 	if g.Proto != 0 && g.Proto != proto {
 		return fmt.Sprintf("runs in RESP%d only", g.Proto), nil
+	}
+	if reason := t.topologyGate(g); reason != "" {
+		return reason, nil
 	}
 	if len(g.Servers) > 0 {
 		info := t.Server.Info(proto)
@@ -251,9 +264,29 @@ func (t *Target) ping() bool {
 	return err == nil
 }
 
-// DBSize returns DBSIZE of the configured database.
+// DBSize returns DBSIZE of the configured database; on a cluster, the sum
+// of every primary's.
 func (t *Target) DBSize(ctx context.Context) (int64, error) {
-	c, err := t.Dial(ctx, 2)
+	cfgs := []Config{t.Config}
+	if t.Topology != nil {
+		cfgs = cfgs[:0]
+		for _, s := range t.Topology.Shards {
+			cfgs = append(cfgs, t.NodeConfig(s.Primary.Addr))
+		}
+	}
+	var total int64
+	for _, cfg := range cfgs {
+		n, err := dbSize(ctx, cfg)
+		if err != nil {
+			return -1, err
+		}
+		total += n
+	}
+	return total, nil
+}
+
+func dbSize(ctx context.Context, cfg Config) (int64, error) {
+	c, err := cfg.Dial(ctx, 2)
 	if err != nil {
 		return -1, err
 	}

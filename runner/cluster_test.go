@@ -1,0 +1,161 @@
+package runner_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/servers"
+)
+
+// clusterBuilds are the builds whose clusters CI runs the bundled suite on.
+var clusterBuilds = []string{"redis-8.6.3", "valkey-9.1.2"}
+
+// TestBundledSuiteOnCluster runs the whole bundled suite on a throwaway
+// cluster (three primaries, one replica each) of each build: no failure and
+// no error, the cluster cases pass, and every case that does not run says
+// why; the cases gated to standalone servers give their reason.
+func TestBundledSuiteOnCluster(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts clusters")
+	}
+	files, err := cases.LoadPaths([]string{"../cases/suite"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range clusterBuilds {
+		t.Run(b, func(t *testing.T) {
+			cl := servers.ClusterForTest(t, b, servers.ClusterOptions{Primaries: 3, Replicas: 1})
+			rep := run(t, cl.Nodes[0].Addr(), files, runner.Options{StepTimeout: 5 * time.Second})
+			clusterCases, standalone := 0, 0
+			for _, res := range rep.Results {
+				name := runner.FullName(res.Case)
+				switch {
+				case res.Status == runner.Fail || res.Status == runner.Error:
+					t.Errorf("%s [RESP%d]: %s: %s", name, res.Proto, res.Status, res.Reason)
+				case res.Status == runner.Skip && res.Reason == "":
+					t.Errorf("%s [RESP%d]: skipped without a reason", name, res.Proto)
+				case strings.HasPrefix(name, "cluster/") && res.Status != runner.Pass:
+					t.Errorf("%s [RESP%d]: %s (%s), want pass", name, res.Proto, res.Status, res.Reason)
+				case strings.HasPrefix(name, "cluster/"):
+					clusterCases++
+				case strings.HasPrefix(res.Reason, "standalone only: "):
+					standalone++
+				}
+			}
+			t.Logf("%s cluster: %+v; %d cluster results passed, %d standalone-only skips", b, rep.Summary, clusterCases, standalone)
+			if clusterCases < 20 || standalone == 0 {
+				t.Errorf("%d cluster results, %d standalone-only skips", clusterCases, standalone)
+			}
+		})
+	}
+}
+
+// TestSlotMigrationRedirects runs the bundled case that migrates its own
+// slot to another primary: connection "c" is redirected by ASK during the
+// migration and by MOVED after it, the runner follows both (ASKING first
+// for ASK; the connection moves for MOVED, so the next step goes straight
+// to the new owner), and the result lists each with the node it went to.
+func TestSlotMigrationRedirects(t *testing.T) {
+	files, err := cases.LoadPaths([]string{"../cases/suite/cluster.yaml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range clusterBuilds {
+		t.Run(b, func(t *testing.T) {
+			t.Parallel()
+			cl := servers.ClusterForTest(t, b, servers.ClusterOptions{Primaries: 3})
+			rep := run(t, cl.Nodes[0].Addr(), files, runner.Options{Run: regexp.MustCompile("slot migrating")})
+			if len(rep.Results) != 2 {
+				t.Fatalf("%d results", len(rep.Results))
+			}
+			for _, res := range rep.Results {
+				if res.Status != runner.Pass {
+					t.Fatalf("RESP%d: %s: %s", res.Proto, res.Status, res.Reason)
+				}
+				var seen []string
+				for _, sr := range res.Steps {
+					for _, r := range sr.Redirects {
+						if sr.Conn != "c" || !strings.HasSuffix(r.Reply, " "+r.Node) {
+							t.Errorf("%s [%s]: redirect %+v", sr.Step.Pos, sr.Conn, r)
+						}
+						seen = append(seen, strings.Fields(r.Reply)[0])
+					}
+				}
+				if strings.Join(seen, ",") != "ASK,MOVED" {
+					t.Errorf("RESP%d: redirects followed %v, want [ASK MOVED]", res.Proto, seen)
+				}
+			}
+		})
+	}
+}
+
+// TestKilledPrimaryEndsTheRun kills a primary (SIGKILL) while cases wait
+// on every shard: the watchdog, which pings every node, ends the run with
+// the lost node named (its address and slots), and the cases that ran on
+// it end saying so, without waiting out their step deadline.
+func TestKilledPrimaryEndsTheRun(t *testing.T) {
+	cl := servers.ClusterForTest(t, "redis-8.6.3", servers.ClusterOptions{Primaries: 3})
+	victim := cl.Nodes[1]
+	go func() {
+		time.Sleep(700 * time.Millisecond)
+		victim.Kill()
+	}()
+	rep := run(t, cl.Nodes[0].Addr(), load(t, frozenCases(40)), runner.Options{Jobs: 8, StepTimeout: time.Hour})
+	if rep.ServerLost == nil || !strings.Contains(rep.ServerLost.Error(), "the cluster node "+victim.Addr()+" (primary of slots ") {
+		t.Fatalf("ServerLost = %v, want the node %s named", rep.ServerLost, victim.Addr())
+	}
+	if !strings.Contains(rep.ServerLost.Error(), " while ") {
+		t.Errorf("ServerLost names no case: %v", rep.ServerLost)
+	}
+	for _, res := range rep.Results {
+		if res.Status == runner.Error && !strings.Contains(res.Reason, "stopped answering") {
+			t.Errorf("%s: %s", res.Case.Name, res.Reason)
+		}
+	}
+	t.Logf("%v; %+v", rep.ServerLost, rep.Summary)
+}
+
+// TestClusterSelectors: the cluster and standalone selector terms and
+// gates pick the per-topology expectation on each.
+func TestClusterSelectors(t *testing.T) {
+	src := `suite: topology
+cases:
+  - name: HELLO mode
+    steps:
+      - send: [HELLO, "3"]
+        volatile: true
+        value:
+          cluster: {map: [[server, {type: blob string}], [version, {type: blob string}], [proto, 3], [id, {type: integer}], [mode, cluster], [role, master], [modules, {type: array}]]}
+          standalone: {map: [[server, {type: blob string}], [version, {type: blob string}], [proto, 3], [id, {type: integer}], [mode, standalone], [role, master], [modules, {type: array}]]}
+  - name: standalone only
+    requires: {standalone: "a reason"}
+    steps: [{send: [PING], reply: "+PONG\r\n"}]
+  - name: cluster only
+    requires: {cluster: true}
+    steps: [{send: [PING], reply: "+PONG\r\n"}]
+`
+	cl := servers.ClusterForTest(t, "valkey-9.1.2", servers.ClusterOptions{Primaries: 3})
+	srv := servers.ForTest(t, "valkey-9.1.2")
+	for _, tc := range []struct {
+		addr string
+		want map[string]string
+	}{
+		{cl.Nodes[0].Addr(), map[string]string{"HELLO mode": "pass", "standalone only": "skip: standalone only: a reason", "cluster only": "pass"}},
+		{srv.Addr(), map[string]string{"HELLO mode": "pass", "standalone only": "pass", "cluster only": "skip: runs on a cluster only"}},
+	} {
+		rep := run(t, tc.addr, load(t, src), runner.Options{Protos: []int{3}})
+		for _, res := range rep.Results {
+			got := res.Status.String()
+			if res.Status == runner.Skip {
+				got += ": " + res.Reason
+			}
+			if got != tc.want[res.Case.Name] {
+				t.Errorf("%s: %s: %q, want %q (%s)", tc.addr, res.Case.Name, got, tc.want[res.Case.Name], res.Reason)
+			}
+		}
+	}
+}

@@ -1,0 +1,150 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"strconv"
+	"time"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
+)
+
+// maxRedirects bounds the MOVED and ASK replies followed for one step, as
+// cluster clients bound theirs (go-redis MaxRedirects defaults to 3; a
+// slot that moves back and forth must not keep a case forever).
+const maxRedirects = 5
+
+// Redirect is a MOVED or ASK reply that the runner followed for a step, as
+// a cluster client would: the case's expectation was not that error, so
+// the command was sent again to the node the reply names (after ASKING for
+// ASK). A redirect is a finding about the topology (a slot that moved
+// while the case ran, or a key outside the case's slot), shown in reports;
+// it does not fail the case.
+type Redirect struct {
+	// Reply is the error text: "MOVED 3999 127.0.0.1:30002" or "ASK ...".
+	Reply string `json:"reply"`
+	// Node is the address the command went to next.
+	Node string `json:"node"`
+}
+
+// redirect parses a MOVED or ASK error reply: its kind, slot and address.
+func redirect(v resp.Value) (kind string, slot int, addr string, ok bool) {
+	if v.Kind != resp.SimpleError {
+		return "", 0, "", false
+	}
+	f := bytes.Fields(v.Str)
+	if len(f) != 3 || string(f[0]) != "MOVED" && string(f[0]) != "ASK" {
+		return "", 0, "", false
+	}
+	slot, err := strconv.Atoi(string(f[1]))
+	if err != nil {
+		return "", 0, "", false
+	}
+	addr = string(f[2])
+	if host, port, err := net.SplitHostPort(addr); err == nil && host == "" {
+		// Redis 7+ may announce ":port" when the node has no known
+		// endpoint: the node the client already talks to.
+		addr = net.JoinHostPort("127.0.0.1", port)
+	}
+	return string(f[0]), slot, addr, true
+}
+
+// followRedirects follows the MOVED and ASK replies to a send step on a
+// cluster, unless the step expects that very reply: MOVED moves the case
+// connection to the named node (a new connection there takes its name,
+// the old one is closed), ASK sends ASKING and the command on a connection
+// to the named node and keeps the case connection where it was. It
+// returns the last reply and the connection it came from.
+func (x *caseRun) followRedirects(ctx context.Context, c *conn, timeout time.Duration, st *cases.Step, exp *cases.Expect, v resp.Value, sr *StepResult) (resp.Value, *conn, error) {
+	if x.t.Topology == nil || st.Action != cases.ActSend || x.sentBig {
+		return v, c, nil
+	}
+	for hop := 0; ; hop++ {
+		kind, _, addr, ok := redirect(v)
+		if !ok || x.expects(exp, v) {
+			return v, c, nil
+		}
+		if hop == maxRedirects {
+			return v, c, fmt.Errorf("%d redirects in a row, the last %s", hop, resp.Escape(v.Raw))
+		}
+		sr.Redirects = append(sr.Redirects, Redirect{Reply: string(v.Str), Node: addr})
+		var to *conn
+		var err error
+		if kind == "MOVED" {
+			to, err = x.moveConn(ctx, c, addr)
+		} else {
+			to, err = x.askConn(ctx, addr, timeout)
+		}
+		if err != nil {
+			return v, c, fmt.Errorf("following %s: %w", resp.Escape(v.Raw), err)
+		}
+		if kind == "MOVED" {
+			c = to
+		}
+		if _, _, err := to.writeCommand(timeout, x.args); err != nil {
+			return v, c, writeError(err)
+		}
+		before := len(to.pushes)
+		if v, err = to.readReply(timeout, pushAccepter(exp, x.env)); err != nil {
+			return v, c, fmt.Errorf("read after %s: %w", kind, err)
+		}
+		for _, p := range to.pushes[before:] {
+			sr.Pushes = append(sr.Pushes, x.keep(p.Raw))
+		}
+		sr.Reply, sr.ReplySize = x.keep(v.Raw), len(v.Raw)
+	}
+}
+
+// expects reports whether v meets exp (a case asserting MOVED or ASK).
+func (x *caseRun) expects(exp *cases.Expect, v resp.Value) bool {
+	if exp == nil {
+		return false
+	}
+	fail, err := compare(exp, v, x.env)
+	return fail == nil && err == nil
+}
+
+// moveConn replaces case connection c by a new connection to addr under
+// the same name.
+func (x *caseRun) moveConn(ctx context.Context, c *conn, addr string) (*conn, error) {
+	nc, err := dialAddr(ctx, x.t.NodeConfig(addr), c.name, x.proto)
+	if err != nil {
+		return nil, err
+	}
+	x.mu.Lock()
+	x.conns[c.name] = nc
+	x.mu.Unlock()
+	c.close()
+	return nc, nil
+}
+
+// askConn returns the case's connection to addr for ASK redirects (one
+// per node, opened on first use), after sending ASKING on it: ASKING
+// holds for the next command only.
+func (x *caseRun) askConn(ctx context.Context, addr string, timeout time.Duration) (*conn, error) {
+	name := "ask " + addr
+	x.mu.Lock()
+	ac := x.conns[name]
+	x.mu.Unlock()
+	if ac == nil {
+		var err error
+		if ac, err = dialAddr(ctx, x.t.NodeConfig(addr), name, x.proto); err != nil {
+			return nil, err
+		}
+		x.mu.Lock()
+		x.conns[name] = ac
+		x.mu.Unlock()
+		x.order = append(x.order, name)
+	}
+	v, err := ac.roundTrip(timeout, "ASKING")
+	if err != nil {
+		return nil, fmt.Errorf("ASKING: %w", err)
+	}
+	if v.Kind != resp.SimpleString {
+		return nil, fmt.Errorf("ASKING: server replied %s", resp.Escape(v.Raw))
+	}
+	return ac, nil
+}

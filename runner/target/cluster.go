@@ -1,0 +1,294 @@
+package target
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mediocregopher/radix/v4"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
+)
+
+// SlotCount is the number of hash slots of a Redis Cluster.
+const SlotCount = 16384
+
+// Slot returns the hash slot of a key: CRC16 (XMODEM) of the key, or of its
+// hash tag (the text between the first "{" and the next "}", when not
+// empty), modulo 16384, as CLUSTER KEYSLOT computes it.
+func Slot(key []byte) int { return int(radix.ClusterSlot(key)) }
+
+// Node is one node of a cluster as the topology announces it.
+type Node struct {
+	// ID is the node's 40-character id.
+	ID string `json:"id"`
+	// Addr is host:port as announced (the endpoint, else the ip; the
+	// tls-port over TLS).
+	Addr string `json:"addr"`
+	// Primary is false for a replica.
+	Primary bool `json:"primary"`
+}
+
+// Shard is one primary, its replicas and the slots it serves.
+type Shard struct {
+	// Slots are inclusive [start, end] ranges.
+	Slots    [][2]int `json:"slots"`
+	Primary  Node     `json:"primary"`
+	Replicas []Node   `json:"replicas,omitempty"`
+}
+
+// Topology is a cluster's shards and which one serves each slot.
+type Topology struct {
+	Shards []Shard `json:"shards"`
+	// Source is the command that described it: "CLUSTER SHARDS" (Redis
+	// >= 7.0, Valkey) or "CLUSTER SLOTS" (older builds).
+	Source string           `json:"source"`
+	owner  [SlotCount]int16 // shard index + 1; 0: unassigned
+}
+
+// Owner returns the shard that serves slot, and false for a slot no shard
+// serves.
+func (t *Topology) Owner(slot int) (Shard, bool) {
+	if slot < 0 || slot >= SlotCount || t.owner[slot] == 0 {
+		return Shard{}, false
+	}
+	return t.Shards[t.owner[slot]-1], true
+}
+
+// Nodes returns every node, primaries first (in shard order), then
+// replicas.
+func (t *Topology) Nodes() []Node {
+	var out []Node
+	for _, s := range t.Shards {
+		out = append(out, s.Primary)
+	}
+	for _, s := range t.Shards {
+		out = append(out, s.Replicas...)
+	}
+	return out
+}
+
+// Node returns the node at addr.
+func (t *Topology) Node(addr string) (Node, bool) {
+	for _, n := range t.Nodes() {
+		if n.Addr == addr {
+			return n, true
+		}
+	}
+	return Node{}, false
+}
+
+// index fills owner from the shards' slot ranges.
+func (t *Topology) index() error {
+	slices.SortFunc(t.Shards, func(a, b Shard) int { return firstSlot(a) - firstSlot(b) })
+	for i, s := range t.Shards {
+		for _, r := range s.Slots {
+			if r[0] < 0 || r[1] >= SlotCount || r[0] > r[1] {
+				return fmt.Errorf("%s: slot range %d-%d", t.Source, r[0], r[1])
+			}
+			for slot := r[0]; slot <= r[1]; slot++ {
+				t.owner[slot] = int16(i + 1)
+			}
+		}
+	}
+	return nil
+}
+
+func firstSlot(s Shard) int {
+	if len(s.Slots) == 0 {
+		return SlotCount
+	}
+	return s.Slots[0][0]
+}
+
+// Discover reads the topology from the node at cfg.Addr: CLUSTER SHARDS,
+// or CLUSTER SLOTS where SHARDS is unknown. Shards that serve no slot (a
+// primary without slots) are kept, with no Slots.
+func Discover(ctx context.Context, cfg Config) (*Topology, error) {
+	c, err := cfg.Dial(ctx, 2)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	v, err := c.Do("CLUSTER", "SHARDS")
+	if err != nil {
+		return nil, fmt.Errorf("CLUSTER SHARDS: %w", err)
+	}
+	t := &Topology{Source: "CLUSTER SHARDS"}
+	if IsError(v) {
+		if v, err = c.Do("CLUSTER", "SLOTS"); err != nil {
+			return nil, fmt.Errorf("CLUSTER SLOTS: %w", err)
+		}
+		if IsError(v) {
+			return nil, fmt.Errorf("CLUSTER SLOTS: server replied %s", resp.Escape(v.Raw))
+		}
+		t.Source = "CLUSTER SLOTS"
+		err = t.fromSlots(v)
+	} else {
+		err = t.fromShards(v, cfg.TLS != nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return t, t.index()
+}
+
+// fromShards reads CLUSTER SHARDS (RESP2): an array of shards, each a flat
+// field-value array with "slots" (start, end, ... as integers) and "nodes"
+// (each a flat field-value array: id, port, tls-port, ip, endpoint, role,
+// health, ...).
+func (t *Topology) fromShards(v resp.Value, tls bool) error {
+	for _, sv := range v.Elems {
+		f := fields(sv)
+		var sh Shard
+		slots := f["slots"].Elems
+		for i := 0; i+1 < len(slots); i += 2 {
+			sh.Slots = append(sh.Slots, [2]int{int(slots[i].Int), int(slots[i+1].Int)})
+		}
+		for _, nv := range f["nodes"].Elems {
+			nf := fields(nv)
+			port := nf["port"]
+			if tls && nf["tls-port"].Kind == resp.Integer {
+				port = nf["tls-port"]
+			}
+			host := string(nf["endpoint"].Str)
+			if host == "" || host == "?" {
+				host = string(nf["ip"].Str)
+			}
+			n := Node{ID: string(nf["id"].Str), Addr: net.JoinHostPort(host, strconv.FormatInt(port.Int, 10)),
+				Primary: string(nf["role"].Str) == "master"}
+			if string(nf["health"].Str) == "fail" {
+				continue
+			}
+			if n.Primary {
+				sh.Primary = n
+			} else {
+				sh.Replicas = append(sh.Replicas, n)
+			}
+		}
+		if sh.Primary.Addr == "" {
+			return fmt.Errorf("CLUSTER SHARDS: a shard without a primary: %s", resp.Escape(sv.Raw))
+		}
+		t.Shards = append(t.Shards, sh)
+	}
+	return nil
+}
+
+// fields reads a flat field-value array (or a map) into a map by field name.
+func fields(v resp.Value) map[string]resp.Value {
+	out := map[string]resp.Value{}
+	for i := 0; i+1 < len(v.Elems); i += 2 {
+		out[strings.ToLower(string(v.Elems[i].Str))] = v.Elems[i+1]
+	}
+	return out
+}
+
+// fromSlots reads CLUSTER SLOTS: an array of [start, end, primary,
+// replica...], each node [ip, port, id, ...] (the port clients should use:
+// the TLS port under tls-cluster); ranges of one primary are merged into
+// one shard.
+func (t *Topology) fromSlots(v resp.Value) error {
+	byID := map[string]int{}
+	for _, rv := range v.Elems {
+		e := rv.Elems
+		if len(e) < 3 {
+			return fmt.Errorf("CLUSTER SLOTS: a range without a node: %s", resp.Escape(rv.Raw))
+		}
+		nodes := make([]Node, 0, len(e)-2)
+		for j, nv := range e[2:] {
+			if len(nv.Elems) < 2 {
+				return fmt.Errorf("CLUSTER SLOTS: a node entry %s", resp.Escape(nv.Raw))
+			}
+			n := Node{Addr: net.JoinHostPort(string(nv.Elems[0].Str), strconv.FormatInt(nv.Elems[1].Int, 10)), Primary: j == 0}
+			if len(nv.Elems) > 2 {
+				n.ID = string(nv.Elems[2].Str)
+			}
+			nodes = append(nodes, n)
+		}
+		key := nodes[0].ID + "@" + nodes[0].Addr
+		i, ok := byID[key]
+		if !ok {
+			i = len(t.Shards)
+			byID[key] = i
+			t.Shards = append(t.Shards, Shard{Primary: nodes[0], Replicas: nodes[1:]})
+		}
+		t.Shards[i].Slots = append(t.Shards[i].Slots, [2]int{int(e[0].Int), int(e[1].Int)})
+	}
+	return nil
+}
+
+// NodeConfig is t's configuration with Addr set to addr: how to reach one
+// node of a cluster with the target's credentials, TLS and limits.
+func (t *Target) NodeConfig(addr string) Config {
+	cfg := t.Config
+	cfg.Addr = addr
+	return cfg
+}
+
+// Place returns the node a connection of a case whose keys hash to slot
+// goes to: the primary that owns slot (place ""), a primary of another
+// shard (cases.NodeOther) or a replica of the owner (cases.NodeReplica).
+// On a standalone server it is the server itself whatever place says.
+func (t *Target) Place(slot int, place string) (Node, error) {
+	if t.Topology == nil {
+		return Node{Addr: t.Addr, Primary: true}, nil
+	}
+	owner, ok := t.Topology.Owner(slot)
+	if !ok {
+		return Node{}, fmt.Errorf("slot %d is served by no node (%s)", slot, t.Topology.Source)
+	}
+	switch place {
+	case "":
+		return owner.Primary, nil
+	case cases.NodeOther:
+		for _, s := range t.Topology.Shards {
+			if s.Primary.Addr != owner.Primary.Addr {
+				return s.Primary, nil
+			}
+		}
+		return Node{}, errors.New("the cluster has one shard: no other primary")
+	case cases.NodeReplica:
+		if len(owner.Replicas) == 0 {
+			return Node{}, fmt.Errorf("the primary of slot %d (%s) has no replica", slot, owner.Primary.Addr)
+		}
+		return owner.Replicas[0], nil
+	}
+	return Node{}, fmt.Errorf("unknown node placement %q", place)
+}
+
+// DialSlot dials the node that Place names, with the handshake for proto.
+func (t *Target) DialSlot(ctx context.Context, proto, slot int, place string) (*Conn, Node, error) {
+	n, err := t.Place(slot, place)
+	if err != nil {
+		return nil, n, err
+	}
+	c, err := t.NodeConfig(n.Addr).Dial(ctx, proto)
+	return c, n, err
+}
+
+// KeySlot is the slot of the keys under a case's key prefix
+// (cases.KeyPrefix: its braces are the hash tag).
+func KeySlot(prefix string) int { return Slot([]byte(prefix)) }
+
+// topologyGate returns why a case gated on the topology (cluster,
+// replicas, standalone) cannot run on t, or "".
+func (t *Target) topologyGate(g *cases.Gates) string {
+	switch {
+	case g.Cluster && t.Topology == nil:
+		return "runs on a cluster only"
+	case g.Standalone != "" && t.Topology != nil:
+		return "standalone only: " + g.Standalone
+	case g.Replicas:
+		for _, s := range t.Topology.Shards {
+			if len(s.Replicas) == 0 {
+				return fmt.Sprintf("requires a replica of every primary (%s has none)", s.Primary.Addr)
+			}
+		}
+	}
+	return ""
+}
