@@ -80,10 +80,12 @@ func newContract(lib string, notes []string, extra map[resp.Kind]map[string]Verd
 // contracts are the decoding contracts of the known libraries, by library
 // name (the part of a client name before "/").
 var contracts = map[string]*Contract{
-	"go-redis": newContract("go-redis", []string{
+	"go-redis": withConversions(newContract("go-redis", []string{
 		"blob and simple strings are string; integers int64; RESP3 doubles float64; big numbers *big.Int;",
 		"nil replies are nil with the redis.Nil error; arrays []interface{}; maps map[interface{}]interface{}",
-	}, nil),
+	}, nil), &Conversion{Name: "nil EXEC of an aborted transaction (WATCH) → the TxFailedErr error on each command (pipelines)",
+		Source: "go-redis v9.23.0 redis.go txPipelineReadQueued: if err == Nil { err = TxFailedErr }; tx.go: const TxFailedErr = proto.RedisError(\"redis: transaction failed\")",
+		apply:  txFailed}),
 	"rueidis": withConversions(newContract("rueidis", []string{"RedisMessage keeps its RESP type; RESP2 nils become null"}, nil),
 		&Conversion{Name: "verbatim string kept whole, its format (txt:) included, in a message typed verbatim",
 			Source: "rueidis 1.0.79 resp.go: readers[typeVerbatimString] = readBlobString", apply: verbatimWhole}),
@@ -138,6 +140,16 @@ func pairsToMap(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool
 		return 0, false
 	}
 	return j.pairs(v, n, path), true
+}
+
+// txFailed: the nil reply of an aborted EXEC decoded as go-redis's
+// TxFailedErr.
+func txFailed(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+	if path != "" || (v.Kind != resp.NilArray && v.Kind != resp.Null) || n.Kind != "error" || n.Err == nil ||
+		n.Err.Message != "redis: transaction failed" {
+		return 0, false
+	}
+	return Match, true
 }
 
 // verbatimWhole: a verbatim string whose text keeps the format and colon
