@@ -39,6 +39,52 @@ func TestPlanBatches(t *testing.T) {
 	}
 }
 
+const interleaved = `suite: interleaved
+cases:
+  - name: a MULTI block with another connection's step inside
+    steps:
+      - {conn: a, send: [MULTI]}
+      - {conn: a, send: [INCR, "{key}"]}
+      - {conn: b, send: [GET, "{key}"]}
+      - {conn: a, send: [EXEC]}
+  - name: async sends with another connection's step before their reads
+    steps:
+      - {conn: a, send: [ECHO, x], async: true}
+      - {conn: b, send: [ECHO, y]}
+      - {conn: a, read: true}
+  - name: two async groups, a plain send between
+    steps:
+      - {send: [ECHO, x], async: true}
+      - {read: true}
+      - {send: [ECHO, y]}
+      - {send: [ECHO, z], async: true}
+      - {send: [ECHO, w], async: true}
+      - {read: true}
+      - {read: true}
+`
+
+// TestPlanBatchesInterleaved: a group with another connection's step
+// inside runs step by step; separate groups are separate batches.
+func TestPlanBatchesInterleaved(t *testing.T) {
+	f, err := cases.Load("interleaved.yaml", []byte(interleaved))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{nil, nil, {"0:pipeline:2", "3:pipeline:4"}}
+	for i, c := range f.Cases {
+		var got []string
+		plan := planBatches(c)
+		for k := range c.Steps {
+			if g := plan[k]; g != nil {
+				got = append(got, fmtGroup(k, g))
+			}
+		}
+		if !equalStrings(got, want[i]) {
+			t.Errorf("%q: groups %v, want %v", c.Name, got, want[i])
+		}
+	}
+}
+
 func fmtGroup(i int, g *batchGroup) string {
 	return itoa(i) + ":" + g.mode + ":" + itoa(len(g.steps))
 }

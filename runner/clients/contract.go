@@ -92,6 +92,8 @@ var contracts = map[string]*Contract{
 	"valkey-go": withConversions(newContract("valkey-go", []string{"ValkeyMessage keeps its RESP type; RESP2 nils become null"}, nil),
 		&Conversion{Name: "verbatim string kept whole, its format (txt:) included, in a message typed verbatim",
 			Source: "valkey-go 1.0.79 resp.go (forked from rueidis): verbatim strings are read as blob strings", apply: verbatimWhole}),
+	"rueidis/to-any":   toAnyContract("rueidis", "rueidis 1.0.79 message.go"),
+	"valkey-go/to-any": toAnyContract("valkey-go", "valkey-go 1.0.79 message.go (forked from rueidis)"),
 	"redigo": newContract("redigo", []string{"blob strings are []byte, simple strings string, integers int64, errors redis.Error"}, nil),
 	"radix":  newContract("radix", []string{"decoded into interface{} by radix's resp3 unmarshaler"}, nil),
 	"redis-py": withConversions(newContract("redis-py", []string{
@@ -119,6 +121,19 @@ var contracts = map[string]*Contract{
 		&Conversion{Name: "attribute kept as {value, attributes}",
 			Source: "valkey-glide 2.5.2 build-ts/BaseClient.d.ts: interface ReturnTypeAttribute { value: GlideReturnType; attributes: ReturnTypeRecord }",
 			apply:  attributeKept}),
+}
+
+// toAnyContract is the contract of RedisResult.ToAny (rueidis) and
+// ValkeyResult.ToAny (valkey-go): Go values, not the typed message.
+func toAnyContract(lib, src string) *Contract {
+	return withConversions(newContract(lib+"/to-any", []string{
+		"ToAny(): blob, simple and verbatim strings and big numbers are string; doubles float64; booleans bool; integers int64;",
+		"arrays and sets []any; maps map[string]any keyed by each key's string payload; a nested error is an error value, a nested nil nil;",
+		"the AsXxx helpers differ (" + src + "): AsStrSlice and AsStrMap give nil and other non-string elements as \"\" (\"will be present as zero\"),",
+		"AsIntSlice gives them as 0; AsMap, AsStrMap and AsIntMap take an array of pairs as a map; AsBool is true for \"OK\" and non-zero integers",
+	}, nil), &Conversion{Name: "verbatim string kept whole, its format (txt:) included, as a string",
+		Source: src + " ToAny: case typeBlobString, typeSimpleString, typeVerbatimString, typeBigNumber: return m.string(), nil (the verbatim payload is read whole)",
+		apply:  verbatimText})
 }
 
 func withConversions(c *Contract, cs ...*Conversion) *Contract {
@@ -155,7 +170,16 @@ func txFailed(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) 
 // verbatimWhole: a verbatim string whose text keeps the format and colon
 // ("txt:..."), in a native that says it is a verbatim string.
 func verbatimWhole(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
-	if v.Kind != resp.VerbatimString || n.RESP() != "verbatim string" {
+	if n.RESP() != "verbatim string" {
+		return 0, false
+	}
+	return verbatimText(j, v, n, path)
+}
+
+// verbatimText: a verbatim string decoded as its whole payload, format and
+// colon included ("txt:...").
+func verbatimText(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+	if v.Kind != resp.VerbatimString || n.Kind != "string" && n.Kind != "bytes" {
 		return 0, false
 	}
 	b, ok := n.Bytes()
@@ -230,6 +254,11 @@ func (j *judger) convert(v *resp.Value, n *Native, path string) (Verdict, bool) 
 // contractFor returns the contract of the library of a client name such as
 // "redis-py-4.3.4/resp2"; unknown libraries get the base contract.
 func contractFor(client string) *Contract {
+	if i := strings.LastIndex(client, "/resp"); i > 0 {
+		if c, ok := contracts[client[:i]]; ok {
+			return c // a configuration's own contract ("rueidis/to-any")
+		}
+	}
 	lib, _, _ := strings.Cut(client, "/")
 	for l := lib; l != ""; {
 		if c, ok := contracts[l]; ok {
