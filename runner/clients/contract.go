@@ -94,8 +94,8 @@ var contracts = map[string]*Contract{
 			Source: "valkey-go 1.0.79 resp.go (forked from rueidis): verbatim strings are read as blob strings", apply: verbatimWhole}),
 	"rueidis/to-any":   toAnyContract("rueidis", "rueidis 1.0.79 message.go"),
 	"valkey-go/to-any": toAnyContract("valkey-go", "valkey-go 1.0.79 message.go (forked from rueidis)"),
-	"redigo": newContract("redigo", []string{"blob strings are []byte, simple strings string, integers int64, errors redis.Error"}, nil),
-	"radix":  newContract("radix", []string{"decoded into interface{} by radix's resp3 unmarshaler"}, nil),
+	"redigo":           newContract("redigo", []string{"blob strings are []byte, simple strings string, integers int64, errors redis.Error"}, nil),
+	"radix":            newContract("radix", []string{"decoded into interface{} by radix's resp3 unmarshaler"}, nil),
 	"redis-py": withConversions(newContract("redis-py", []string{
 		"a bool is acceptable only for +OK (True) or an integer 0/1 (response callbacks)",
 	}, map[resp.Kind]map[string]Verdict{
