@@ -73,6 +73,24 @@
 // whether it still answers: if not, the step is an error, not the
 // library's fault, and the run ends.
 //
+// # Pipelines and transactions
+//
+// A configuration whose label ends in "/pipeline" (go-redis/pipeline,
+// rueidis/pipeline, an adapter library declared with "batch": true) sends,
+// on each case connection, a run of consecutive async sends (with the
+// reads that read them) through the library's pipeline API and a MULTI …
+// EXEC block through its transaction API, in one call (Batcher); other
+// steps go through its generic call, and a case with neither is skipped
+// ("no pipeline or transaction in this case"). A group with another
+// connection's step (or a sleep, raw or push step) inside runs step by
+// step. The proxy claims the group's commands in order on one connection
+// (claimSeq), and each value is judged against its command's reply; a
+// queued command's value against its element of EXEC's array when the
+// library reads the QUEUED replies itself, else where the library put it
+// (its own QUEUED or queue-time error, or EXEC's EXECABORT or nil). MULTI's
+// and EXEC's replies are shown, judged only when the library returns a
+// value of its own for EXEC. After a group with a surprise one canary runs.
+//
 // # Terminology
 //
 //   - client: one library in one protocol, such as "go-redis/resp3".
