@@ -45,6 +45,10 @@
 //	  proto: 3                      # run only in this protocol (2 or 3)
 //	  probes:                       # each command's reply must not be an error
 //	    - [SET, "{key:probe}", v, IFNE, x]
+//	  cluster: true                 # a cluster target only ("cluster: replicas":
+//	                                # a cluster whose every primary has a replica)
+//	  standalone: "SELECT 1 ..."    # a standalone server only; the text says why the
+//	                                # case cannot run on a cluster (its skip reason)
 //
 // Probes are templates like send arguments, but may not use captures.
 //
@@ -262,7 +266,11 @@
 // bytes (KeyPrefixLen), so {key} is 17 bytes and a byte-exact reply holding
 // a key can be written with a fixed length: "$17\r\n{key}\r\n". The braces
 // are a cluster hash tag: all keys of a case hash to the same slot, so
-// multi-key commands work in a cluster.
+// multi-key commands work in a cluster, and on a cluster every connection of
+// the case goes to the primary that serves that slot (unless conn: places
+// it elsewhere). A MOVED or ASK reply to a send step that does not expect it
+// is followed as cluster clients do (ASK: ASKING, then the command, on the
+// named node; MOVED: the connection moves there) and listed in the result.
 //
 // SIZE and COUNT are decimal numbers with an optional unit: B, KB (1000),
 // MB, GB, KiB (1024), MiB, GiB; so 100KB is 100000 and 10KiB is 10240. No

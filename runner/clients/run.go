@@ -155,6 +155,11 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	if err != nil {
 		return nil, &runner.TargetError{Err: err}
 	}
+	if t.Topology != nil {
+		// The proxy would have to rewrite the addresses of CLUSTER SLOTS and
+		// MOVED for cluster clients to keep talking through it.
+		return nil, fmt.Errorf("clients: %s is a cluster node; client views run against a standalone server only", opts.Target.Addr)
+	}
 	rep := &Report{Server: t.Server, Started: time.Now()}
 	var items []item
 	for _, d := range opts.Drivers {
