@@ -14,43 +14,30 @@ import (
 // clusterBuilds are the builds whose clusters CI runs the bundled suite on.
 var clusterBuilds = []string{"redis-8.6.3", "valkey-9.1.2"}
 
-// TestBundledSuiteOnCluster runs the whole bundled suite on a throwaway
-// cluster (three primaries, one replica each) of each build: no failure and
-// no error, the cluster cases pass, and every case that does not run says
-// why; the cases gated to standalone servers give their reason.
-func TestBundledSuiteOnCluster(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts clusters")
+// checkClusterRun checks a run of the bundled suite on a cluster (see
+// TestBundledSuite): the cluster cases pass, every case that does not run
+// says why, and the cases gated to standalone servers give their reason.
+func checkClusterRun(t *testing.T, rep *runner.Report) {
+	t.Helper()
+	clusterCases, standalone := 0, 0
+	for _, res := range rep.Results {
+		name := runner.FullName(res.Case)
+		switch {
+		case res.Status == runner.Fail || res.Status == runner.Error:
+			t.Errorf("%s [RESP%d]: %s: %s", name, res.Proto, res.Status, res.Reason)
+		case res.Status == runner.Skip && res.Reason == "":
+			t.Errorf("%s [RESP%d]: skipped without a reason", name, res.Proto)
+		case strings.HasPrefix(name, "cluster/") && res.Status != runner.Pass:
+			t.Errorf("%s [RESP%d]: %s (%s), want pass", name, res.Proto, res.Status, res.Reason)
+		case strings.HasPrefix(name, "cluster/"):
+			clusterCases++
+		case strings.HasPrefix(res.Reason, "standalone only: "):
+			standalone++
+		}
 	}
-	files, err := cases.LoadPaths([]string{"../cases/suite"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, b := range clusterBuilds {
-		t.Run(b, func(t *testing.T) {
-			cl := servers.ClusterForTest(t, b, servers.ClusterOptions{Primaries: 3, Replicas: 1})
-			rep := run(t, cl.Nodes[0].Addr(), files, runner.Options{StepTimeout: 5 * time.Second})
-			clusterCases, standalone := 0, 0
-			for _, res := range rep.Results {
-				name := runner.FullName(res.Case)
-				switch {
-				case res.Status == runner.Fail || res.Status == runner.Error:
-					t.Errorf("%s [RESP%d]: %s: %s", name, res.Proto, res.Status, res.Reason)
-				case res.Status == runner.Skip && res.Reason == "":
-					t.Errorf("%s [RESP%d]: skipped without a reason", name, res.Proto)
-				case strings.HasPrefix(name, "cluster/") && res.Status != runner.Pass:
-					t.Errorf("%s [RESP%d]: %s (%s), want pass", name, res.Proto, res.Status, res.Reason)
-				case strings.HasPrefix(name, "cluster/"):
-					clusterCases++
-				case strings.HasPrefix(res.Reason, "standalone only: "):
-					standalone++
-				}
-			}
-			t.Logf("%s cluster: %+v; %d cluster results passed, %d standalone-only skips", b, rep.Summary, clusterCases, standalone)
-			if clusterCases < 20 || standalone == 0 {
-				t.Errorf("%d cluster results, %d standalone-only skips", clusterCases, standalone)
-			}
-		})
+	t.Logf("%+v; %d cluster results passed, %d standalone-only skips", rep.Summary, clusterCases, standalone)
+	if clusterCases < 20 || standalone == 0 {
+		t.Errorf("%d cluster results, %d standalone-only skips", clusterCases, standalone)
 	}
 }
 

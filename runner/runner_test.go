@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -141,11 +142,25 @@ func loadMixed(t *testing.T, c *rawClient, n int) {
 var updateMatrix = flag.Bool("update-matrix", false, "rewrite docs/server-matrix.md from the bundled suite's results")
 
 // TestBundledSuite runs the whole bundled suite against each pinned build,
-// in both protocols, and wants no failure and no error. It also keeps
-// docs/server-matrix.md, the table of which case files run, skip or differ
-// on which server, up to date (-update-matrix rewrites it).
+// and against a cluster (three primaries, one replica each) of Redis 8.6.3
+// and of Valkey 9.1.2 (checkClusterRun), in both protocols, and wants no
+// failure and no error. It also keeps docs/server-matrix.md, the table of
+// which case files run, skip or differ on which server, up to date
+// (-update-matrix rewrites it).
 func TestBundledSuite(t *testing.T) {
 	reports := map[string]*runner.Report{}
+	for _, name := range clusterBuilds {
+		t.Run(name+" cluster", func(t *testing.T) {
+			cl := servers.ClusterForTest(t, name, servers.ClusterOptions{Primaries: 3, Replicas: 1})
+			files, err := cases.Bundled()
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := run(t, cl.Nodes[0].Addr(), files, runner.Options{Jobs: 8})
+			checkClusterRun(t, rep)
+			reports[name+" cluster"] = rep
+		})
+	}
 	for _, name := range servers.Pinned {
 		t.Run(name, func(t *testing.T) {
 			srv := servers.ForTest(t, name)
@@ -173,7 +188,7 @@ func TestBundledSuite(t *testing.T) {
 			reports[name] = rep
 		})
 	}
-	if len(reports) != len(servers.Pinned) || t.Failed() {
+	if len(reports) != len(matrixColumns()) || t.Failed() {
 		return
 	}
 	got := serverMatrix(reports)
@@ -191,6 +206,15 @@ func TestBundledSuite(t *testing.T) {
 	}
 }
 
+// matrixColumns are the servers of docs/server-matrix.md, in order.
+func matrixColumns() []string {
+	cols := slices.Clone(servers.Pinned)
+	for _, b := range clusterBuilds {
+		cols = append(cols, b+" cluster")
+	}
+	return cols
+}
+
 // serverMatrix renders, per case file and server, how many results passed,
 // were skipped (gates) and are known differences.
 func serverMatrix(reports map[string]*runner.Report) string {
@@ -201,18 +225,18 @@ func serverMatrix(reports map[string]*runner.Report) string {
 	b.WriteString("passed / skipped by a gate / known differences. A skip means the server lacks the\n")
 	b.WriteString("feature the case needs; a known difference is declared in the case with its reason.\n\n")
 	b.WriteString("| case file |")
-	for _, name := range servers.Pinned {
+	for _, name := range matrixColumns() {
 		b.WriteString(" " + name + " |")
 	}
 	b.WriteString("\n|---|")
-	for range servers.Pinned {
+	for range matrixColumns() {
 		b.WriteString("---|")
 	}
 	b.WriteString("\n")
 	type counts struct{ pass, skip, known int }
 	var files []string
 	cells := map[string]map[string]*counts{}
-	for _, name := range servers.Pinned {
+	for _, name := range matrixColumns() {
 		for _, r := range reports[name].Results {
 			f := r.Case.File.Path
 			if cells[f] == nil {
@@ -236,7 +260,7 @@ func serverMatrix(reports map[string]*runner.Report) string {
 	}
 	for _, f := range files {
 		b.WriteString("| `" + f + "` |")
-		for _, name := range servers.Pinned {
+		for _, name := range matrixColumns() {
 			c := cells[f][name]
 			if c == nil {
 				c = &counts{}
