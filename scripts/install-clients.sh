@@ -146,6 +146,8 @@ install_hiredis() {
 	command -v gcc >/dev/null && command -v make >/dev/null || die "gcc and make are needed for hiredis (build-essential)"
 	tarball=$(hiredis_tarball)
 	if [ ! -f "$tarball" ]; then
+		# install-servers.sh keeps the source of a build it made; without it the
+		# build's stamp goes, so that it fetches the source (and rebuilds).
 		say "hiredis: no Redis $HIREDIS_REDIS_SRC source in the cache; scripts/install-servers.sh fetches it"
 		rm -rf "${RESPCHECK_CACHE:-$HOME/.cache/respcheck}/servers/redis-$HIREDIS_REDIS_SRC/.stamp"
 		scripts/install-servers.sh -q --only "redis-$HIREDIS_REDIS_SRC" >/dev/null

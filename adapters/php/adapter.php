@@ -150,7 +150,7 @@ final class Router {
             case 'open':
                 $config = substr($req['lib'] ?? '', strlen(lib_name()));
                 if (!str_starts_with($req['lib'] ?? '', lib_name()) || !array_key_exists($config, configurations())) {
-                    out_line(['id' => $id, 'error' => 'unknown library ' . ($req['lib'] ?? ''), 'config' => $config]);
+                    out_line(['id' => $id, 'error' => 'unknown library ' . ($req['lib'] ?? '')]);
                     return;
                 }
                 if (($req['proto'] ?? 2) !== 2) { out_line(['id' => $id, 'error' => 'phpredis 5.x speaks RESP2 only']); return; }
