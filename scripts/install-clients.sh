@@ -11,20 +11,31 @@
 #           Python), fetched with apt-get download through a private APT_CONFIG
 #           and unpacked with dpkg-deb -x into the cache (no system install);
 #           the adapter puts it on PYTHONPATH for /usr/bin/python3.11
+#   hiredis hiredis 1.2.0: the deps/hiredis tree of the Redis 8.6.3 source package
+#           that scripts/install-servers.sh keeps in its cache (src/redis-8.6.3,
+#           fetched by it if missing), built static (make static) into the clients
+#           cache, and adapters/hiredis/adapter.c compiled against it with gcc
+#   ruby    Ruby's redis gem 4.8.0: Debian bookworm's ruby-redis (apt-get install)
+#   php     phpredis 5.3.7: Debian bookworm's php-cli and php-redis (apt-get install)
 #
 # Layout: ${RESPCHECK_CACHE:-$HOME/.cache/respcheck}/clients/
 #           python/redis-6.4.0/usr/lib/python3/dist-packages/redis
+#           hiredis-1.2.0/hiredis/ (the built tree) and bin/hiredis-adapter
 #           apt/            private apt configuration, lists and archives (sid)
 #           npm/            npm cache
 #           logs/
 # Idempotent: a second run only checks stamps. Needs root for apt-get install.
-# Usage: scripts/install-clients.sh [-q] [--only node|python]
+# Usage: scripts/install-clients.sh [-q] [--only node|python|hiredis|ruby|php]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PY_SID_DEB_VERSION=6.4.0-3
 PY_SID_VERSION=6.4.0
 PY_BOOKWORM_VERSION=4.3.4
+HIREDIS_VERSION=1.2.0         # deps/hiredis/hiredis.h of the Redis source below
+HIREDIS_REDIS_SRC=8.6.3       # the Redis source package of scripts/install-servers.sh
+RUBY_REDIS_VERSION=4.8.0      # bookworm ruby-redis
+PHPREDIS_VERSION=5.3.7        # bookworm php-redis
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
 QUIET=0
@@ -33,7 +44,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	-q) QUIET=1 ;;
 	--only) ONLY="$2"; shift ;;
-	-h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,30p' "$0"; exit 0 ;;
 	*) echo "install-clients: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -123,11 +134,80 @@ install_python() {
 	printf 'deb=%s\ndate=%s\n' "$(basename "$deb")" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$dest/.stamp"
 }
 
+# ---- hiredis --------------------------------------------------------------------
+# hiredis_tarball: the upstream tarball of the Redis source package that
+# install-servers.sh downloads for its redis build and keeps in its cache.
+hiredis_tarball() {
+	echo "${RESPCHECK_CACHE:-$HOME/.cache/respcheck}/src/redis-$HIREDIS_REDIS_SRC/redis_$HIREDIS_REDIS_SRC.orig.tar.gz"
+}
+
+install_hiredis() {
+	local tarball dest="$CACHE/hiredis-$HIREDIS_VERSION" want v
+	command -v gcc >/dev/null && command -v make >/dev/null || die "gcc and make are needed for hiredis (build-essential)"
+	tarball=$(hiredis_tarball)
+	if [ ! -f "$tarball" ]; then
+		# install-servers.sh keeps the source of a build it made; without it the
+		# build's stamp goes, so that it fetches the source (and rebuilds).
+		say "hiredis: no Redis $HIREDIS_REDIS_SRC source in the cache; scripts/install-servers.sh fetches it"
+		rm -rf "${RESPCHECK_CACHE:-$HOME/.cache/respcheck}/servers/redis-$HIREDIS_REDIS_SRC/.stamp"
+		scripts/install-servers.sh -q --only "redis-$HIREDIS_REDIS_SRC" >/dev/null
+		[ -f "$tarball" ] || die "$tarball missing after scripts/install-servers.sh --only redis-$HIREDIS_REDIS_SRC"
+	fi
+	want="$(sha256sum adapters/hiredis/adapter.c | cut -d' ' -f1) $(basename "$tarball")"
+	if [ -x "$dest/bin/hiredis-adapter" ] && [ "$(sed -n 's/^want=//p' "$dest/.stamp" 2>/dev/null)" = "$want" ]; then
+		say "hiredis $HIREDIS_VERSION: up to date"
+		return
+	fi
+	say "hiredis $HIREDIS_VERSION: make static (deps/hiredis of $(basename "$tarball")), gcc adapters/hiredis/adapter.c"
+	rm -rf "$dest.tmp"
+	mkdir -p "$dest.tmp/bin"
+	run tar -xzf "$tarball" -C "$dest.tmp" --strip-components=2 "redis-$HIREDIS_REDIS_SRC/deps/hiredis"
+	v=$(awk '/#define HIREDIS_(MAJOR|MINOR|PATCH) /{ printf "%s%s", sep, $3; sep="." }' "$dest.tmp/hiredis/hiredis.h")
+	[ "$v" = "$HIREDIS_VERSION" ] || die "deps/hiredis of Redis $HIREDIS_REDIS_SRC is hiredis $v, not $HIREDIS_VERSION"
+	run make -C "$dest.tmp/hiredis" static
+	run gcc -O2 -Wall -std=c11 -pthread -I"$dest.tmp/hiredis" adapters/hiredis/adapter.c \
+		"$dest.tmp/hiredis/libhiredis.a" -lm -o "$dest.tmp/bin/hiredis-adapter"
+	printf 'want=%s\ndate=%s\n' "$want" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$dest.tmp/.stamp"
+	rm -rf "$dest"
+	mv "$dest.tmp" "$dest"
+}
+
+# ---- ruby, php: Debian bookworm packages -------------------------------------------
+# apt_install PKG...: apt-get install those not yet installed.
+apt_install() {
+	local missing=() p
+	for p in "$@"; do installed_pkg "$p" || missing+=("$p"); done
+	[ ${#missing[@]} -gt 0 ] || return 0
+	[ "$(id -u)" = 0 ] || die "must run as root to apt-get install ${missing[*]}"
+	say "apt-get install ${missing[*]} (bookworm)"
+	apt-cache policy "${missing[@]}" 2>/dev/null | grep -q 'Candidate: [0-9]' || run apt-get update
+	run apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
+install_ruby() {
+	apt_install ruby ruby-redis
+	local v
+	v=$(ruby -e 'require "redis"; print Redis::VERSION')
+	[ "$v" = "$RUBY_REDIS_VERSION" ] || say "warning: Ruby's redis gem is $v, not $RUBY_REDIS_VERSION"
+	say "ruby redis gem $v: installed"
+}
+
+install_php() {
+	apt_install php-cli php-redis
+	local v
+	v=$(php -r 'echo phpversion("redis");')
+	[ "$v" = "$PHPREDIS_VERSION" ] || say "warning: phpredis is $v, not $PHPREDIS_VERSION"
+	say "phpredis $v: installed"
+}
+
 start=$(date +%s)
 case "$ONLY" in
-"") install_node; install_python ;;
+"") install_node; install_python; install_hiredis; install_ruby; install_php ;;
 node) install_node ;;
 python) install_python ;;
-*) die "--only wants node or python" ;;
+hiredis) install_hiredis ;;
+ruby) install_ruby ;;
+php) install_php ;;
+*) die "--only wants node, python, hiredis, ruby or php" ;;
 esac
 say "done in $(( $(date +%s) - start ))s (cache: $CACHE)"

@@ -18,7 +18,8 @@ import (
 
 const clientsLong = `Clients replays the send steps of case files through client libraries
 (go-redis, rueidis, valkey-go, redigo, radix, ioredis, node-redis, iovalkey,
-valkey-glide and redis-py, each in an adapter process of its own), on pinned
+valkey-glide, redis-py, hiredis, Ruby's redis gem and phpredis, each in an
+adapter process of its own), on pinned
 connections that mirror the cases' named connections, in every protocol each
 library supports. A recording proxy between each library and the server
 keeps the exact bytes the library received; every decoded value is judged

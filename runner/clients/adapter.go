@@ -551,6 +551,8 @@ func externalAdapters(dir string) ([]*Adapter, []string) {
 				Env: []string{"RESPCHECK_LIBS=" + lib}})
 		}
 	}
+	more, n := langAdapters(dir)
+	as, notes = append(as, more...), append(notes, n...)
 	py := filepath.Join(dir, "python", "adapter.py")
 	if _, err := os.Stat(pythonBin); err != nil {
 		notes = append(notes, "python adapter: "+pythonBin+" missing")

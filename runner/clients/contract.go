@@ -418,7 +418,7 @@ func (n *Native) RESP() string {
 	if t, ok := strings.CutPrefix(n.Type, "ValkeyMessage "); ok {
 		return respName(t)
 	}
-	return ""
+	return hiredisRESP(n.Type)
 }
 
 func respName(t string) string {
@@ -537,6 +537,9 @@ func scalarEqual(v *resp.Value, n *Native) (ok bool, why string) {
 		want := v.Str
 		if v.Kind == resp.VerbatimString && bytes.Equal(b, append(append(v.Format[:0:0], v.Format[:]...), append([]byte(":"), v.Str...)...)) {
 			return false, "the verbatim format prefix was kept in the text"
+		}
+		if f, ok := n.declaredFormat(); ok && v.Kind == resp.VerbatimString && f != string(v.Format[:]) {
+			return false, "the verbatim format " + quote(f) + " is not the wire's " + quote(string(v.Format[:]))
 		}
 		if bytes.Equal(b, want) {
 			return true, ""

@@ -20,7 +20,8 @@
 // Built-in drivers use the Go libraries go-redis v9, rueidis, valkey-go,
 // redigo and radix v4 on pinned connections (go-redis Conn(), rueidis
 // Dedicate(), ...). External libraries (Node: ioredis, node-redis, iovalkey,
-// valkey-glide; Python: redis-py) are driven through adapters that speak
+// valkey-glide; Python: redis-py; C: hiredis; Ruby: the redis gem; PHP:
+// phpredis) are driven through adapters that speak
 // JSON lines on stdin/stdout (see Adapter and the adapters directory of the
 // repository).
 //

@@ -32,7 +32,8 @@ import (
 // The code a language's repros share is in lib.go, lib.js and lib.py in the
 // same folder (no header; not repros themselves): a Go repro runs as
 // `go run FILE.go lib.go ADDR`, a Node one as `node FILE.js ADDR` (it
-// requires ./lib), a Python one as `python3 FILE.py ADDR` (it imports lib).
+// requires ./lib), a Python one as `python3 FILE.py ADDR` (it imports lib);
+// C, Ruby and PHP ones: see langReproCommand.
 // testdata/clients/repro/README.md says how to run one by hand.
 
 const reproDir = "../../testdata/clients/repro"
@@ -52,6 +53,10 @@ func (r repro) expectFor(i int) *regexp.Regexp {
 	return r.expects[i]
 }
 
+// reproExts are the languages of repros: Go, Node, Python, C (hiredis),
+// Ruby and PHP.
+var reproExts = map[string]bool{".go": true, ".js": true, ".py": true, ".c": true, ".rb": true, ".php": true}
+
 var reproHeader = regexp.MustCompile(`^(?://|#)\s*(repro|finds|run|expect):\s?(.*)$`)
 
 func loadRepros(t *testing.T) []repro {
@@ -63,7 +68,7 @@ func loadRepros(t *testing.T) []repro {
 	var rs []repro
 	for _, e := range ents {
 		ext := filepath.Ext(e.Name())
-		if e.IsDir() || (ext != ".go" && ext != ".js" && ext != ".py") || strings.HasPrefix(e.Name(), "lib.") {
+		if e.IsDir() || !reproExts[ext] || strings.HasPrefix(e.Name(), "lib.") {
 			continue
 		}
 		f, err := os.Open(filepath.Join(reproDir, e.Name()))
@@ -153,6 +158,11 @@ func reproCommand(ctx context.Context, r repro, run string, addr string) (*exec.
 			}
 		}
 		cmd = exec.CommandContext(ctx, bin, "run", path, filepath.Join(filepath.Dir(path), "lib.go"), addr)
+	case "c", "ruby", "php":
+		var why string
+		if cmd, why = langReproCommand(ctx, run, path, addr); cmd == nil {
+			return nil, why
+		}
 	default:
 		return nil, "unknown runtime " + run
 	}
@@ -200,7 +210,9 @@ func TestRepros(t *testing.T) {
 	}
 }
 
-var findingLine = regexp.MustCompile("^- \\*\\*(mismatch|crash|hang|desync)\\*\\* `(.+?)` \\[([^\\]]+)\\]:")
+// findingLine is a finding of the matrix; a client's label may hold
+// brackets of its own (phpredis-5.3.7[OPT_REPLY_LITERAL=true]/resp2).
+var findingLine = regexp.MustCompile("^- \\*\\*(mismatch|crash|hang|desync)\\*\\* `(.+?)` \\[(.+?)\\]: ")
 
 // TestReproCoverage fails on a finding of the matrix (mismatch, crash,
 // hang, desync) that no repro claims, and on a claim that names no finding.
@@ -261,4 +273,36 @@ func TestReproCoverage(t *testing.T) {
 		t.Errorf("not reproduced: %s", m)
 	}
 	t.Logf("covered %d/%d finding lines (%s)", len(order)-len(missing), len(order), strings.Join(vs, ", "))
+}
+
+// langReproCommand is the command of a hiredis (run: c), redis-rb (run:
+// ruby) or phpredis (run: php) repro: a C one is compiled with gcc against
+// the hiredis tree of the clients cache (it includes lib.h) and run; a Ruby
+// one runs as `ruby -E UTF-8 FILE.rb ADDR` (it requires lib.rb), a PHP one
+// as `php FILE.php ADDR` (it requires lib.php).
+func langReproCommand(ctx context.Context, run, path, addr string) (*exec.Cmd, string) {
+	switch run {
+	case "c":
+		tree := filepath.Join(filepath.Dir(filepath.Dir(hiredisAdapter())), "hiredis")
+		if _, err := os.Stat(filepath.Join(tree, "libhiredis.a")); err != nil {
+			return nil, "hiredis not built (run scripts/install-clients.sh): " + err.Error()
+		}
+		gcc, err := exec.LookPath("gcc")
+		if err != nil {
+			return nil, "gcc not found"
+		}
+		bin := filepath.Join(os.TempDir(), "respcheck-repro-"+strings.TrimSuffix(filepath.Base(path), ".c"))
+		script := `"$1" -O1 -std=c11 -D_GNU_SOURCE -I"$2" "$3" "$2/libhiredis.a" -lm -o "$4" && exec "$4" "$5"`
+		return exec.CommandContext(ctx, "/bin/sh", "-c", script, "sh", gcc, tree, path, bin, addr), ""
+	case "ruby":
+		if _, err := os.Stat(rubyBin); err != nil {
+			return nil, rubyBin + " not found"
+		}
+		return exec.CommandContext(ctx, rubyBin, "-E", "UTF-8", path, addr), ""
+	default:
+		if _, err := os.Stat(phpBin); err != nil {
+			return nil, phpBin + " not found"
+		}
+		return exec.CommandContext(ctx, phpBin, path, addr), ""
+	}
 }

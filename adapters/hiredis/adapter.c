@@ -1,0 +1,847 @@
+/*
+ * adapter.c: respcheck's client-view adapter for hiredis (C).
+ *
+ * Speaks respcheck's JSON-lines protocol (see runner/clients/adapter.go) on
+ * stdin/stdout; logs go to stderr. Each named case connection is one
+ * blocking redisContext (redisConnect), pinned, with a thread of its own so
+ * that a blocked call (BLPOP) does not hold up the other connections. A step
+ * is one redisCommandArgv(ctx, argc, argv, argvlen), exactly as an
+ * application would call it; in RESP3 the connection first sends HELLO 3
+ * (hiredis does not negotiate a protocol itself). The redisReply tree is
+ * reported as it is (REDIS_REPLY_* type names, str/len, integer, dval, vtype,
+ * elements), never normalised; a NULL reply is an exception with the
+ * context's err and errstr.
+ *
+ * Built by scripts/install-clients.sh against the hiredis tree of the Redis
+ * source package (deps/hiredis), statically linked:
+ *   gcc -O2 -std=c11 -pthread -I$HIREDIS adapter.c $HIREDIS/libhiredis.a
+ */
+#define _GNU_SOURCE
+#include <hiredis.h>
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define STR2(x) #x
+#define STR(x) STR2(x)
+#define VERSION STR(HIREDIS_MAJOR) "." STR(HIREDIS_MINOR) "." STR(HIREDIS_PATCH)
+#define LIBNAME "hiredis-" VERSION
+#define API "redisCommandArgv(ctx, argc, argv, argvlen)"
+
+static pthread_mutex_t out_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void die(const char *what) {
+    fprintf(stderr, "hiredis adapter: %s\n", what);
+    exit(2);
+}
+
+/* ---- output buffer ------------------------------------------------------ */
+
+typedef struct {
+    char *b;
+    size_t n, cap;
+} buf_t;
+
+static void bput(buf_t *b, const char *s, size_t n) {
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->n + n + 1) cap *= 2;
+        b->b = realloc(b->b, cap);
+        if (b->b == NULL) die("out of memory");
+        b->cap = cap;
+    }
+    memcpy(b->b + b->n, s, n);
+    b->n += n;
+    b->b[b->n] = '\0';
+}
+
+static void bputs(buf_t *b, const char *s) { bput(b, s, strlen(s)); }
+
+static void bprintf(buf_t *b, const char *fmt, ...) {
+    char tmp[128];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    bput(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+/* utf8_len is the length of the valid UTF-8 sequence at s (at most n
+ * bytes), or 0: overlong forms, surrogates and code points past U+10FFFF are
+ * invalid, as for Go's utf8.Valid. */
+static size_t utf8_len(const unsigned char *s, size_t n) {
+    unsigned c = s[0];
+    if (c < 0x80) return 1;
+    size_t len;
+    unsigned cp, min;
+    if (c >= 0xC2 && c <= 0xDF) len = 2, cp = c & 0x1F, min = 0x80;
+    else if (c >= 0xE0 && c <= 0xEF) len = 3, cp = c & 0x0F, min = 0x800;
+    else if (c >= 0xF0 && c <= 0xF4) len = 4, cp = c & 0x07, min = 0x10000;
+    else return 0;
+    if (len > n) return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80) return 0;
+        cp = cp << 6 | (s[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+    return len;
+}
+
+static int utf8_valid(const char *s, size_t n) {
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        size_t l = utf8_len(u + i, n - i);
+        if (l == 0) return 0;
+        i += l;
+    }
+    return 1;
+}
+
+/* bjson_str writes s as a JSON string; bytes that are not UTF-8 become
+ * U+FFFD (callers that must keep them use b64). */
+static void bjson_str(buf_t *b, const char *s, size_t n) {
+    const unsigned char *u = (const unsigned char *)s;
+    bput(b, "\"", 1);
+    for (size_t i = 0; i < n;) {
+        unsigned c = u[i];
+        if (c == '"' || c == '\\') {
+            char e[2] = {'\\', (char)c};
+            bput(b, e, 2);
+            i++;
+        } else if (c < 0x20) {
+            bprintf(b, "\\u%04x", c);
+            i++;
+        } else if (c < 0x80) {
+            bput(b, s + i, 1);
+            i++;
+        } else {
+            size_t l = utf8_len(u + i, n - i);
+            if (l == 0) {
+                bputs(b, "\\ufffd");
+                i++;
+            } else {
+                bput(b, s + i, l);
+                i += l;
+            }
+        }
+    }
+    bput(b, "\"", 1);
+}
+
+static void bjson_cstr(buf_t *b, const char *s) { bjson_str(b, s, strlen(s)); }
+
+static const char b64chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+static void bb64(buf_t *b, const char *s, size_t n) {
+    const unsigned char *u = (const unsigned char *)s;
+    bput(b, "\"", 1);
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = u[i] << 16 | (i + 1 < n ? u[i + 1] << 8 : 0) | (i + 2 < n ? u[i + 2] : 0);
+        char q[4] = {b64chars[v >> 18 & 63], b64chars[v >> 12 & 63],
+                     i + 1 < n ? b64chars[v >> 6 & 63] : '=', i + 2 < n ? b64chars[v & 63] : '='};
+        bput(b, q, 4);
+    }
+    bput(b, "\"", 1);
+}
+
+/* send_line writes one response line (b holds it without the newline). */
+static void send_line(buf_t *b) {
+    bput(b, "\n", 1);
+    pthread_mutex_lock(&out_mu);
+    fwrite(b->b, 1, b->n, stdout);
+    fflush(stdout);
+    pthread_mutex_unlock(&out_mu);
+    free(b->b);
+    b->b = NULL;
+    b->n = b->cap = 0;
+}
+
+static void send_simple(long long id, const char *key, const char *text) {
+    buf_t b = {0};
+    bprintf(&b, "{\"id\":%lld,", id);
+    if (text == NULL) {
+        bprintf(&b, "\"%s\":true}", key);
+    } else {
+        bprintf(&b, "\"%s\":", key);
+        bjson_cstr(&b, text);
+        bputs(&b, "}");
+    }
+    send_line(&b);
+}
+
+/* ---- redisReply → Native -------------------------------------------------- */
+
+static const char *type_name(int t) {
+    switch (t) {
+    case REDIS_REPLY_STRING: return "REDIS_REPLY_STRING";
+    case REDIS_REPLY_ARRAY: return "REDIS_REPLY_ARRAY";
+    case REDIS_REPLY_INTEGER: return "REDIS_REPLY_INTEGER";
+    case REDIS_REPLY_NIL: return "REDIS_REPLY_NIL";
+    case REDIS_REPLY_STATUS: return "REDIS_REPLY_STATUS";
+    case REDIS_REPLY_ERROR: return "REDIS_REPLY_ERROR";
+    case REDIS_REPLY_DOUBLE: return "REDIS_REPLY_DOUBLE";
+    case REDIS_REPLY_BOOL: return "REDIS_REPLY_BOOL";
+    case REDIS_REPLY_MAP: return "REDIS_REPLY_MAP";
+    case REDIS_REPLY_SET: return "REDIS_REPLY_SET";
+    case REDIS_REPLY_ATTR: return "REDIS_REPLY_ATTR";
+    case REDIS_REPLY_PUSH: return "REDIS_REPLY_PUSH";
+    case REDIS_REPLY_BIGNUM: return "REDIS_REPLY_BIGNUM";
+    case REDIS_REPLY_VERB: return "REDIS_REPLY_VERB";
+    }
+    return NULL;
+}
+
+/* put_payload writes str/len as "text" when it is UTF-8, else "b64". */
+static void put_payload(buf_t *b, const char *s, size_t n) {
+    if (utf8_valid(s, n)) {
+        bputs(b, ",\"text\":");
+        bjson_str(b, s, n);
+    } else {
+        bputs(b, ",\"b64\":");
+        bb64(b, s, n);
+    }
+}
+
+/* put_type writes the host type: the REDIS_REPLY_* name, and for a
+ * verbatim string its vtype ("REDIS_REPLY_VERB vtype=txt"). */
+static void put_type(buf_t *b, const redisReply *r) {
+    const char *t = type_name(r->type);
+    char tmp[64];
+    if (t == NULL) {
+        snprintf(tmp, sizeof tmp, "redisReply type %d", r->type);
+        t = tmp;
+    } else if (r->type == REDIS_REPLY_VERB) {
+        snprintf(tmp, sizeof tmp, "%s vtype=", t);
+        for (int i = 0; i < 3 && r->vtype[i]; i++) {
+            unsigned char c = (unsigned char)r->vtype[i];
+            size_t l = strlen(tmp);
+            snprintf(tmp + l, sizeof tmp - l, c > 0x20 && c < 0x7f ? "%c" : "\\x%02x", c);
+        }
+        t = tmp;
+    }
+    bputs(b, "\"type\":");
+    bjson_cstr(b, t);
+}
+
+/* double_text is the double's text: the str hiredis keeps (the bytes as
+ * received) when it reads back as dval, else dval itself. */
+static void put_double(buf_t *b, const redisReply *r) {
+    if (r->str != NULL) {
+        char *end;
+        double d = strtod(r->str, &end);
+        if (*end == '\0' && (d == r->dval || (isnan(d) && isnan(r->dval)))) {
+            put_payload(b, r->str, r->len);
+            return;
+        }
+    }
+    char tmp[40];
+    if (isnan(r->dval)) snprintf(tmp, sizeof tmp, "nan");
+    else if (isinf(r->dval)) snprintf(tmp, sizeof tmp, r->dval > 0 ? "inf" : "-inf");
+    else snprintf(tmp, sizeof tmp, "%.17g", r->dval);
+    bputs(b, ",\"text\":");
+    bjson_cstr(b, tmp);
+}
+
+static void put_native(buf_t *b, const redisReply *r, int depth);
+
+static void put_elems(buf_t *b, const redisReply *r, int depth) {
+    bputs(b, ",\"elems\":[");
+    for (size_t i = 0; i < r->elements; i++) {
+        if (i) bputs(b, ",");
+        put_native(b, r->element[i], depth + 1);
+    }
+    bputs(b, "]");
+}
+
+static void put_pairs(buf_t *b, const redisReply *r, int depth) {
+    bputs(b, ",\"pairs\":[");
+    for (size_t i = 0; i + 1 < r->elements; i += 2) {
+        if (i) bputs(b, ",");
+        bputs(b, "[");
+        put_native(b, r->element[i], depth + 1);
+        bputs(b, ",");
+        put_native(b, r->element[i + 1], depth + 1);
+        bputs(b, "]");
+    }
+    bputs(b, "]");
+}
+
+static const char *kind_of(int t) {
+    switch (t) {
+    case REDIS_REPLY_STRING: case REDIS_REPLY_STATUS: case REDIS_REPLY_VERB: case REDIS_REPLY_BIGNUM:
+        return "bytes";
+    case REDIS_REPLY_ERROR: return "error";
+    case REDIS_REPLY_INTEGER: return "int";
+    case REDIS_REPLY_NIL: return "nil";
+    case REDIS_REPLY_DOUBLE: return "float";
+    case REDIS_REPLY_BOOL: return "bool";
+    case REDIS_REPLY_ARRAY: case REDIS_REPLY_PUSH: return "list";
+    case REDIS_REPLY_SET: return "set";
+    case REDIS_REPLY_MAP: case REDIS_REPLY_ATTR: return "map";
+    }
+    return "other";
+}
+
+static void put_native(buf_t *b, const redisReply *r, int depth) {
+    if (r == NULL) {
+        bputs(b, "{\"kind\":\"other\",\"type\":\"redisReply *(NULL)\"}");
+        return;
+    }
+    bprintf(b, "{\"kind\":\"%s\",", depth > 64 ? "other" : kind_of(r->type));
+    put_type(b, r);
+    if (depth > 64) {
+        bputs(b, ",\"text\":\"<too deep>\"}");
+        return;
+    }
+    switch (r->type) {
+    case REDIS_REPLY_STRING: case REDIS_REPLY_STATUS: case REDIS_REPLY_VERB: case REDIS_REPLY_BIGNUM:
+        put_payload(b, r->str, r->len);
+        break;
+    case REDIS_REPLY_ERROR:
+        bputs(b, ",\"error\":{\"class\":\"REDIS_REPLY_ERROR\",\"message\":");
+        bjson_str(b, r->str, r->len);
+        bputs(b, "}");
+        break;
+    case REDIS_REPLY_INTEGER:
+        bprintf(b, ",\"text\":\"%lld\"", r->integer);
+        break;
+    case REDIS_REPLY_DOUBLE:
+        put_double(b, r);
+        break;
+    case REDIS_REPLY_BOOL:
+        bputs(b, r->integer ? ",\"text\":\"true\"" : ",\"text\":\"false\"");
+        break;
+    case REDIS_REPLY_ARRAY: case REDIS_REPLY_SET: case REDIS_REPLY_PUSH:
+        put_elems(b, r, depth);
+        break;
+    case REDIS_REPLY_MAP: case REDIS_REPLY_ATTR:
+        put_pairs(b, r, depth);
+        break;
+    }
+    bputs(b, "}");
+}
+
+static const char *err_class(int err) {
+    switch (err) {
+    case REDIS_ERR_IO: return "REDIS_ERR_IO";
+    case REDIS_ERR_EOF: return "REDIS_ERR_EOF";
+    case REDIS_ERR_PROTOCOL: return "REDIS_ERR_PROTOCOL";
+    case REDIS_ERR_OOM: return "REDIS_ERR_OOM";
+    case REDIS_ERR_TIMEOUT: return "REDIS_ERR_TIMEOUT";
+    case REDIS_ERR_OTHER: return "REDIS_ERR_OTHER";
+    }
+    return "REDIS_ERR";
+}
+
+static void send_exception(long long id, const char *type, const char *cls, const char *msg) {
+    buf_t b = {0};
+    bprintf(&b, "{\"id\":%lld,\"value\":{\"kind\":\"exception\",\"type\":", id);
+    bjson_cstr(&b, type);
+    bputs(&b, ",\"error\":{\"class\":");
+    bjson_cstr(&b, cls);
+    bputs(&b, ",\"message\":");
+    bjson_cstr(&b, msg);
+    bputs(&b, "}}}");
+    send_line(&b);
+}
+
+/* ---- connections ------------------------------------------------------------- */
+
+typedef struct job {
+    long long id;
+    int quit;
+    int argc;
+    char **argv;
+    size_t *lens;
+    struct job *next;
+} job_t;
+
+typedef struct conn {
+    char *name;
+    char host[256];
+    int port, proto;
+    redisContext *ctx;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    job_t *head, *tail;
+    struct conn *next;
+} conn_t;
+
+static void free_job(job_t *j) {
+    for (int i = 0; i < j->argc; i++) free(j->argv[i]);
+    free(j->argv);
+    free(j->lens);
+    free(j);
+}
+
+/* connect_ctx opens the connection as an application would: redisConnect,
+ * then HELLO 3 for RESP3. It returns 0, or sends the exception and
+ * returns -1. */
+static int connect_ctx(conn_t *c, long long id) {
+    redisContext *ctx = redisConnect(c->host, c->port);
+    if (ctx == NULL || ctx->err) {
+        send_exception(id, "redisContext", ctx ? err_class(ctx->err) : "REDIS_ERR_OOM",
+                       ctx ? ctx->errstr : "redisConnect returned NULL");
+        if (ctx) redisFree(ctx);
+        return -1;
+    }
+    if (c->proto == 3) {
+        redisReply *r = redisCommand(ctx, "HELLO 3");
+        if (r == NULL || r->type == REDIS_REPLY_ERROR) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "HELLO 3: %s", r ? r->str : ctx->errstr);
+            send_exception(id, "redisContext", r ? "REDIS_REPLY_ERROR" : err_class(ctx->err), msg);
+            freeReplyObject(r);
+            redisFree(ctx);
+            return -1;
+        }
+        freeReplyObject(r);
+    }
+    c->ctx = ctx;
+    return 0;
+}
+
+static void run_job(conn_t *c, job_t *j) {
+    if (c->ctx == NULL && connect_ctx(c, j->id) < 0) return;
+    redisReply *r = redisCommandArgv(c->ctx, j->argc, (const char **)j->argv, j->lens);
+    if (r == NULL) {
+        send_exception(j->id, "redisContext", err_class(c->ctx->err), c->ctx->errstr);
+        return;
+    }
+    buf_t b = {0};
+    bprintf(&b, "{\"id\":%lld,\"value\":", j->id);
+    put_native(&b, r, 0);
+    bputs(&b, "}");
+    freeReplyObject(r);
+    send_line(&b);
+}
+
+static void *conn_loop(void *arg) {
+    conn_t *c = arg;
+    for (;;) {
+        pthread_mutex_lock(&c->mu);
+        while (c->head == NULL) pthread_cond_wait(&c->cv, &c->mu);
+        job_t *j = c->head;
+        c->head = j->next;
+        if (c->head == NULL) c->tail = NULL;
+        pthread_mutex_unlock(&c->mu);
+        if (j->quit) {
+            free_job(j);
+            break;
+        }
+        run_job(c, j);
+        free_job(j);
+    }
+    if (c->ctx) redisFree(c->ctx);
+    free(c->name);
+    free(c);
+    return NULL;
+}
+
+static void enqueue(conn_t *c, job_t *j) {
+    pthread_mutex_lock(&c->mu);
+    if (c->tail) c->tail->next = j;
+    else c->head = j;
+    c->tail = j;
+    pthread_cond_signal(&c->cv);
+    pthread_mutex_unlock(&c->mu);
+}
+
+/* ---- sessions -------------------------------------------------------------- */
+
+typedef struct session {
+    char *id;
+    char host[256];
+    int port, proto;
+    conn_t *conns;
+    struct session *next;
+} session_t;
+
+static session_t *sessions;
+
+static session_t *find_session(const char *id) {
+    for (session_t *s = sessions; s; s = s->next)
+        if (strcmp(s->id, id) == 0) return s;
+    return NULL;
+}
+
+static conn_t *conn_of(session_t *s, const char *name) {
+    for (conn_t *c = s->conns; c; c = c->next)
+        if (strcmp(c->name, name) == 0) return c;
+    conn_t *c = calloc(1, sizeof *c);
+    if (c == NULL) die("out of memory");
+    c->name = strdup(name);
+    memcpy(c->host, s->host, sizeof c->host);
+    c->port = s->port;
+    c->proto = s->proto;
+    pthread_mutex_init(&c->mu, NULL);
+    pthread_cond_init(&c->cv, NULL);
+    pthread_t t;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&t, &attr, conn_loop, c) != 0) die("pthread_create failed");
+    pthread_attr_destroy(&attr);
+    c->next = s->conns;
+    s->conns = c;
+    return c;
+}
+
+/* close_session ends each connection after its queued calls (its thread
+ * frees it) and forgets the session. */
+static void close_session(const char *id) {
+    for (session_t **p = &sessions; *p; p = &(*p)->next) {
+        session_t *s = *p;
+        if (strcmp(s->id, id) != 0) continue;
+        *p = s->next;
+        for (conn_t *c = s->conns, *next; c; c = next) {
+            next = c->next;
+            job_t *j = calloc(1, sizeof *j);
+            if (j == NULL) die("out of memory");
+            j->quit = 1;
+            enqueue(c, j);
+        }
+        free(s->id);
+        free(s);
+        return;
+    }
+}
+
+/* ---- requests: flat JSON objects ---------------------------------------------- */
+
+typedef struct {
+    long long id;
+    char *op, *session, *conn, *lib, *addr;
+    long long proto;
+    int nargs, argcap;
+    char **args;
+    size_t *lens;
+} req_t;
+
+static void free_req(req_t *r) {
+    free(r->op), free(r->session), free(r->conn), free(r->lib), free(r->addr);
+    for (int i = 0; i < r->nargs; i++) free(r->args[i]);
+    free(r->args), free(r->lens);
+}
+
+typedef struct {
+    const char *p, *end;
+} cur_t;
+
+static void skip_ws(cur_t *c) {
+    while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\r' || *c->p == '\n')) c->p++;
+}
+
+static int hex4(const char *p, unsigned *v) {
+    *v = 0;
+    for (int i = 0; i < 4; i++) {
+        char h = p[i];
+        *v <<= 4;
+        if (h >= '0' && h <= '9') *v |= h - '0';
+        else if (h >= 'a' && h <= 'f') *v |= h - 'a' + 10;
+        else if (h >= 'A' && h <= 'F') *v |= h - 'A' + 10;
+        else return -1;
+    }
+    return 0;
+}
+
+static void put_utf8(buf_t *b, unsigned cp) {
+    char u[4];
+    size_t n;
+    if (cp < 0x80) u[0] = (char)cp, n = 1;
+    else if (cp < 0x800) u[0] = (char)(0xC0 | cp >> 6), u[1] = (char)(0x80 | (cp & 0x3F)), n = 2;
+    else if (cp < 0x10000)
+        u[0] = (char)(0xE0 | cp >> 12), u[1] = (char)(0x80 | (cp >> 6 & 0x3F)), u[2] = (char)(0x80 | (cp & 0x3F)), n = 3;
+    else
+        u[0] = (char)(0xF0 | cp >> 18), u[1] = (char)(0x80 | (cp >> 12 & 0x3F)), u[2] = (char)(0x80 | (cp >> 6 & 0x3F)),
+        u[3] = (char)(0x80 | (cp & 0x3F)), n = 4;
+    bput(b, u, n);
+}
+
+/* parse_escape decodes the escape after a backslash at c->p. */
+static int parse_escape(cur_t *c, buf_t *b) {
+    if (c->p >= c->end) return -1;
+    char e = *c->p++;
+    const char *simple = "\"\\/bfnrt", *value = "\"\\/\b\f\n\r\t";
+    const char *k = strchr(simple, e);
+    if (e != 'u') {
+        if (k == NULL || e == '\0') return -1;
+        bput(b, value + (k - simple), 1);
+        return 0;
+    }
+    unsigned cp, lo;
+    if (c->end - c->p < 4 || hex4(c->p, &cp) < 0) return -1;
+    c->p += 4;
+    if (cp >= 0xD800 && cp <= 0xDBFF && c->end - c->p >= 6 && c->p[0] == '\\' && c->p[1] == 'u' &&
+        hex4(c->p + 2, &lo) == 0 && lo >= 0xDC00 && lo <= 0xDFFF) {
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+        c->p += 6;
+    } else if (cp >= 0xD800 && cp <= 0xDFFF) {
+        cp = 0xFFFD;
+    }
+    put_utf8(b, cp);
+    return 0;
+}
+
+/* parse_string reads a JSON string at c->p into a new NUL-terminated
+ * buffer (*out; its length in *len). */
+static int parse_string(cur_t *c, char **out, size_t *len) {
+    if (c->p >= c->end || *c->p != '"') return -1;
+    c->p++;
+    buf_t b = {0};
+    bput(&b, "", 0);
+    while (c->p < c->end && *c->p != '"') {
+        if (*c->p == '\\') {
+            c->p++;
+            if (parse_escape(c, &b) < 0) {
+                free(b.b);
+                return -1;
+            }
+        } else {
+            bput(&b, c->p++, 1);
+        }
+    }
+    if (c->p >= c->end) {
+        free(b.b);
+        return -1;
+    }
+    c->p++;
+    *out = b.b;
+    if (len) *len = b.n;
+    return 0;
+}
+
+static int skip_value(cur_t *c, int depth);
+
+static int skip_aggregate(cur_t *c, char close, int depth) {
+    c->p++;
+    skip_ws(c);
+    if (c->p < c->end && *c->p == close) return c->p++, 0;
+    for (;;) {
+        if (close == '}') {
+            char *k;
+            if (parse_string(c, &k, NULL) < 0) return -1;
+            free(k);
+            skip_ws(c);
+            if (c->p >= c->end || *c->p++ != ':') return -1;
+        }
+        if (skip_value(c, depth + 1) < 0) return -1;
+        skip_ws(c);
+        if (c->p >= c->end) return -1;
+        if (*c->p == close) return c->p++, 0;
+        if (*c->p++ != ',') return -1;
+    }
+}
+
+static int skip_value(cur_t *c, int depth) {
+    skip_ws(c);
+    if (c->p >= c->end || depth > 32) return -1;
+    char ch = *c->p;
+    if (ch == '"') {
+        char *s;
+        if (parse_string(c, &s, NULL) < 0) return -1;
+        free(s);
+        return 0;
+    }
+    if (ch == '[') return skip_aggregate(c, ']', depth);
+    if (ch == '{') return skip_aggregate(c, '}', depth);
+    const char *start = c->p;
+    while (c->p < c->end && strchr(",}] \t\r\n", *c->p) == NULL) c->p++;
+    return c->p > start ? 0 : -1;
+}
+
+static int parse_number(cur_t *c, long long *v) {
+    char tmp[32];
+    size_t n = 0;
+    while (c->p < c->end && n < sizeof tmp - 1 && strchr("-+0123456789.eE", *c->p)) tmp[n++] = *c->p++;
+    tmp[n] = '\0';
+    char *end;
+    errno = 0;
+    *v = strtoll(tmp, &end, 10);
+    return n == 0 || errno ? -1 : 0;
+}
+
+static int b64val(unsigned char ch) {
+    const char *p = ch ? strchr(b64chars, ch) : NULL;
+    return p ? (int)(p - b64chars) : -1;
+}
+
+/* b64decode decodes s in place (padding optional); returns the length or -1. */
+static long b64decode(char *s, size_t n) {
+    size_t o = 0;
+    unsigned acc = 0;
+    int bits = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '=') break;
+        int v = b64val((unsigned char)s[i]);
+        if (v < 0) return -1;
+        acc = acc << 6 | (unsigned)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            s[o++] = (char)(acc >> bits & 0xFF);
+        }
+    }
+    return (long)o;
+}
+
+static int parse_args(cur_t *c, req_t *r) {
+    if (*c->p != '[') return skip_value(c, 0);
+    c->p++;
+    skip_ws(c);
+    if (c->p < c->end && *c->p == ']') return c->p++, 0;
+    for (;;) {
+        char *s;
+        size_t n;
+        skip_ws(c);
+        if (parse_string(c, &s, &n) < 0) return -1;
+        long dn = b64decode(s, n);
+        if (dn < 0) {
+            free(s);
+            return -1;
+        }
+        if (r->nargs == r->argcap) {
+            r->argcap = r->argcap ? r->argcap * 2 : 8;
+            r->args = realloc(r->args, r->argcap * sizeof *r->args);
+            r->lens = realloc(r->lens, r->argcap * sizeof *r->lens);
+            if (!r->args || !r->lens) die("out of memory");
+        }
+        r->args[r->nargs] = s;
+        r->lens[r->nargs++] = (size_t)dn;
+        skip_ws(c);
+        if (c->p >= c->end) return -1;
+        if (*c->p == ']') return c->p++, 0;
+        if (*c->p++ != ',') return -1;
+    }
+}
+
+/* parse_field reads the value of key k into r (unknown keys are skipped). */
+static int parse_field(cur_t *c, const char *k, req_t *r) {
+    char **dst = NULL;
+    if (strcmp(k, "op") == 0) dst = &r->op;
+    else if (strcmp(k, "session") == 0) dst = &r->session;
+    else if (strcmp(k, "conn") == 0) dst = &r->conn;
+    else if (strcmp(k, "lib") == 0) dst = &r->lib;
+    else if (strcmp(k, "addr") == 0) dst = &r->addr;
+    if (dst && c->p < c->end && *c->p == '"') {
+        free(*dst);
+        return parse_string(c, dst, NULL);
+    }
+    if (strcmp(k, "id") == 0) return parse_number(c, &r->id);
+    if (strcmp(k, "proto") == 0) return parse_number(c, &r->proto);
+    if (strcmp(k, "args") == 0) return parse_args(c, r);
+    return skip_value(c, 0);
+}
+
+static int parse_request(const char *line, size_t n, req_t *r) {
+    cur_t c = {line, line + n};
+    memset(r, 0, sizeof *r);
+    r->id = -1;
+    skip_ws(&c);
+    if (c.p >= c.end || *c.p++ != '{') return -1;
+    skip_ws(&c);
+    if (c.p < c.end && *c.p == '}') return 0;
+    for (;;) {
+        char *k;
+        skip_ws(&c);
+        if (parse_string(&c, &k, NULL) < 0) return -1;
+        skip_ws(&c);
+        int bad = c.p >= c.end || *c.p++ != ':';
+        if (!bad) skip_ws(&c);
+        bad = bad || parse_field(&c, k, r) < 0;
+        free(k);
+        if (bad) return -1;
+        skip_ws(&c);
+        if (c.p >= c.end) return -1;
+        if (*c.p == '}') return 0;
+        if (*c.p++ != ',') return -1;
+    }
+}
+
+/* ---- ops ------------------------------------------------------------------------- */
+
+static void op_hello(long long id) {
+    buf_t b = {0};
+    bprintf(&b, "{\"id\":%lld,\"libraries\":[{\"name\":\"%s\",\"version\":\"%s\",\"protos\":[2,3],\"api\":", id,
+            LIBNAME, VERSION);
+    bjson_cstr(&b, API);
+    bputs(&b, "}]}");
+    send_line(&b);
+}
+
+static void op_open(req_t *r) {
+    if (!r->lib || strcmp(r->lib, LIBNAME) != 0) return send_simple(r->id, "error", "unknown library");
+    if (!r->session || !r->addr) return send_simple(r->id, "error", "open needs session and addr");
+    const char *colon = strrchr(r->addr, ':');
+    if (colon == NULL || (size_t)(colon - r->addr) >= sizeof ((session_t *)0)->host)
+        return send_simple(r->id, "error", "bad addr");
+    session_t *s = calloc(1, sizeof *s);
+    if (s == NULL) die("out of memory");
+    s->id = strdup(r->session);
+    memcpy(s->host, r->addr, colon - r->addr);
+    s->port = atoi(colon + 1);
+    s->proto = (int)r->proto;
+    s->next = sessions;
+    sessions = s;
+    send_simple(r->id, "ok", NULL);
+}
+
+static void op_do(req_t *r) {
+    session_t *s = r->session ? find_session(r->session) : NULL;
+    if (s == NULL) return send_simple(r->id, "error", "no such session");
+    if (r->nargs == 0) return send_simple(r->id, "error", "do needs args");
+    conn_t *c = conn_of(s, r->conn ? r->conn : "default");
+    job_t *j = calloc(1, sizeof *j);
+    if (j == NULL) die("out of memory");
+    j->id = r->id;
+    j->argc = r->nargs;
+    j->argv = r->args;
+    j->lens = r->lens;
+    r->args = NULL, r->lens = NULL, r->nargs = 0; /* the job owns them */
+    enqueue(c, j);
+}
+
+static void handle(const char *line, size_t n) {
+    req_t r;
+    if (parse_request(line, n, &r) < 0) {
+        fprintf(stderr, "hiredis adapter: bad request: %.*s\n", (int)(n > 200 ? 200 : n), line);
+        if (r.id >= 0) send_simple(r.id, "error", "bad request");
+        free_req(&r);
+        return;
+    }
+    if (r.op == NULL) send_simple(r.id, "error", "no op");
+    else if (strcmp(r.op, "hello") == 0) op_hello(r.id);
+    else if (strcmp(r.op, "open") == 0) op_open(&r);
+    else if (strcmp(r.op, "do") == 0) op_do(&r);
+    else if (strcmp(r.op, "close") == 0) {
+        if (r.session) close_session(r.session);
+        send_simple(r.id, "ok", NULL);
+    } else {
+        char msg[64];
+        snprintf(msg, sizeof msg, "unknown op %.40s", r.op);
+        send_simple(r.id, "error", msg);
+    }
+    free_req(&r);
+}
+
+int main(void) {
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    while ((n = getline(&line, &cap, stdin)) >= 0) {
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) n--;
+        if (n > 0) handle(line, (size_t)n);
+    }
+    free(line);
+    pthread_mutex_lock(&out_mu);
+    fflush(stdout);
+    _exit(0);
+}

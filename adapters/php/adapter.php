@@ -1,0 +1,263 @@
+<?php
+// respcheck client-view adapter for PHP's phpredis extension.
+//
+// Speaks respcheck's JSON-lines protocol (see runner/clients/adapter.go) on
+// stdin/stdout; logs go to stderr. PHP has no threads, so each named case
+// connection is a worker process of its own (this script with "worker"):
+// one Redis object, connected on its first call, whose calls are
+// Redis::rawCommand(...$args), the extension's generic command API, exactly
+// as an application would make them. The main process routes requests to the
+// workers and their answers to stdout, so a blocked call (BLPOP) holds up
+// only its own connection. Values are reported as phpredis returns them;
+// nothing is normalised, except that a server error is reported as an error
+// whichever way phpredis hands it over: a false whose call left the error in
+// getLastError() (codes ERR, WRONGTYPE, NOSCRIPT, ...), or a RedisException
+// whose message is that last error (any other code). phpredis 5.x speaks
+// RESP2 only (its reader knows - + : $ *), so the library is offered for RESP2
+// alone, in two configurations: the defaults, and with the two options that
+// change what rawCommand decodes, OPT_REPLY_LITERAL (simple strings as their
+// text, not true) and OPT_NULL_MULTIBULK_AS_NULL (*-1 as null, not []).
+
+const API = 'Redis::rawCommand(...$args)';
+
+function lib_name(): string { return 'phpredis-' . phpversion('redis'); }
+
+/** The configurations: label suffix => Redis::setOption options. */
+function configurations(): array {
+    return [
+        '' => [],
+        '[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]' =>
+            [Redis::OPT_REPLY_LITERAL => true, Redis::OPT_NULL_MULTIBULK_AS_NULL => true],
+    ];
+}
+
+function log_line(string $s): void { fwrite(STDERR, $s . "\n"); }
+
+function out_line(array $obj): void {
+    $line = json_encode($obj, JSON_UNESCAPED_SLASHES | JSON_INVALID_UTF8_SUBSTITUTE);
+    if ($line === false) {
+        $line = json_encode(['id' => $obj['id'] ?? 0, 'error' => 'json_encode: ' . json_last_error_msg()]);
+    }
+    fwrite(STDOUT, $line . "\n");
+    fflush(STDOUT);
+}
+
+function is_utf8(string $s): bool { return preg_match('//u', $s) === 1; }
+
+/** native describes a phpredis value without normalising it. */
+function native($v, int $depth = 0): array {
+    $t = get_debug_type($v);
+    if ($depth > 64) return ['kind' => 'other', 'type' => $t, 'text' => '<too deep>'];
+    if ($v === null) return ['kind' => 'nil', 'type' => 'null'];
+    if (is_bool($v)) return ['kind' => 'bool', 'type' => 'bool', 'text' => $v ? 'true' : 'false'];
+    if (is_int($v)) return ['kind' => 'int', 'type' => 'int', 'text' => (string)$v];
+    if (is_float($v)) return ['kind' => 'float', 'type' => 'float', 'text' => var_export($v, true)];
+    if (is_string($v)) {
+        return is_utf8($v) ? ['kind' => 'string', 'type' => 'string', 'text' => $v]
+            : ['kind' => 'string', 'type' => 'string', 'b64' => base64_encode($v)];
+    }
+    if (is_array($v)) {
+        if (array_is_list($v)) {
+            return ['kind' => 'list', 'type' => 'array', 'elems' => array_map(fn($e) => native($e, $depth + 1), $v)];
+        }
+        $pairs = [];
+        foreach ($v as $k => $x) $pairs[] = [native($k, $depth + 1), native($x, $depth + 1)];
+        return ['kind' => 'map', 'type' => 'array', 'pairs' => $pairs];
+    }
+    if ($v instanceof Throwable) {
+        return ['kind' => 'exception', 'type' => $t, 'error' => ['class' => $t, 'message' => $v->getMessage()]];
+    }
+    return ['kind' => 'other', 'type' => $t, 'text' => var_export($v, true)];
+}
+
+// ---- worker: one connection ------------------------------------------------------
+
+function worker(string $host, int $port, string $config): void {
+    $r = null;
+    while (($line = fgets(STDIN)) !== false) {
+        $req = json_decode($line, true);
+        if (!is_array($req)) continue;
+        $args = array_map('base64_decode', $req['args']);
+        try {
+            if ($r === null) {
+                $c = new Redis();
+                $c->connect($host, $port, 5.0);
+                // respcheck enforces the deadline (hang): no read timeout.
+                $c->setOption(Redis::OPT_READ_TIMEOUT, -1);
+                foreach (configurations()[$config] as $opt => $val) $c->setOption($opt, $val);
+                $r = $c;
+            }
+            $r->clearLastError();
+            $v = $r->rawCommand(...$args);
+            $err = $r->getLastError();
+            if ($v === false && $err !== null) {
+                $value = ['kind' => 'error', 'type' => 'false (getLastError())',
+                    'error' => ['class' => 'getLastError()', 'message' => $err]];
+            } else {
+                $value = native($v);
+            }
+        } catch (RedisException $e) {
+            // phpredis raises a server error whose code is not ERR (nor
+            // WRONGTYPE, NOSCRIPT, ...) as a RedisException, after keeping
+            // it as the last error; any other RedisException (a protocol
+            // or connection error) leaves no last error.
+            $err = $r !== null ? $r->getLastError() : null;
+            if ($err !== null && $err === $e->getMessage()) {
+                $value = ['kind' => 'error', 'type' => 'RedisException',
+                    'error' => ['class' => 'RedisException', 'message' => $err]];
+            } else {
+                log_line('RedisException: ' . $e->getMessage());
+                $value = native($e);
+            }
+        } catch (Throwable $e) {
+            log_line(get_class($e) . ': ' . $e->getMessage());
+            $value = native($e);
+        }
+        out_line(['id' => $req['id'], 'value' => $value]);
+    }
+}
+
+// ---- main: routes requests to workers ------------------------------------------------
+
+final class Router {
+    /** @var array<string, array{addr: string}> */
+    private array $sessions = [];
+    /** @var array<string, array> worker by "session\0conn" */
+    private array $workers = [];
+    private string $inBuf = '';
+    private int $seq = 0;
+
+    private function spawn(array $s): array {
+        $addr = $s['addr'];
+        $i = strrpos($addr, ':');
+        $cmd = [PHP_BINARY, __FILE__, 'worker', substr($addr, 0, $i), substr($addr, $i + 1), $s['config']];
+        $p = proc_open($cmd, [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => STDERR], $pipes);
+        if ($p === false) throw new RuntimeException('proc_open failed');
+        stream_set_blocking($pipes[1], false);
+        return ['proc' => $p, 'in' => $pipes[0], 'out' => $pipes[1], 'buf' => '', 'pending' => []];
+    }
+
+    private function handle(array $req): void {
+        $id = $req['id'] ?? 0;
+        switch ($req['op'] ?? '') {
+            case 'hello':
+                $libs = [];
+                foreach (array_keys(configurations()) as $suffix) {
+                    $libs[] = ['name' => lib_name() . $suffix, 'version' => phpversion('redis'), 'protos' => [2], 'api' => API];
+                }
+                out_line(['id' => $id, 'libraries' => $libs]);
+                return;
+            case 'open':
+                $config = substr($req['lib'] ?? '', strlen(lib_name()));
+                if (!str_starts_with($req['lib'] ?? '', lib_name()) || !array_key_exists($config, configurations())) {
+                    out_line(['id' => $id, 'error' => 'unknown library ' . ($req['lib'] ?? '')]);
+                    return;
+                }
+                if (($req['proto'] ?? 2) !== 2) { out_line(['id' => $id, 'error' => 'phpredis 5.x speaks RESP2 only']); return; }
+                $this->sessions[$req['session']] = ['addr' => $req['addr'], 'config' => $config];
+                out_line(['id' => $id, 'ok' => true]);
+                return;
+            case 'do':
+                $s = $this->sessions[$req['session'] ?? ''] ?? null;
+                if ($s === null) { out_line(['id' => $id, 'error' => 'no session']); return; }
+                $key = $req['session'] . "\0" . ($req['conn'] ?? 'default');
+                $this->workers[$key] ??= $this->spawn($s);
+                $w = &$this->workers[$key];
+                $w['pending'][$id] = true;
+                fwrite($w['in'], json_encode(['id' => $id, 'args' => $req['args']]) . "\n");
+                fflush($w['in']);
+                return;
+            case 'close':
+                $sid = $req['session'] ?? '';
+                unset($this->sessions[$sid]);
+                foreach (array_keys($this->workers) as $key) {
+                    if (str_starts_with($key, $sid . "\0")) $this->stop($key);
+                }
+                out_line(['id' => $id, 'ok' => true]);
+                return;
+        }
+        out_line(['id' => $id, 'error' => 'unknown op ' . ($req['op'] ?? '')]);
+    }
+
+    /** stop closes a worker's stdin: it ends after its queued calls, whose answers are still read. */
+    private function stop(string $key): void {
+        $w = $this->workers[$key];
+        unset($this->workers[$key]);
+        fclose($w['in']);
+        $w['in'] = null;
+        $this->workers['closed:' . (++$this->seq)] = $w;
+    }
+
+    /** drain forwards a worker's complete lines; at its end, answers its pending calls. */
+    private function drain(string $key): void {
+        $w = &$this->workers[$key];
+        $data = fread($w['out'], 1 << 16);
+        if ($data !== false && $data !== '') {
+            $w['buf'] .= $data;
+            while (($i = strpos($w['buf'], "\n")) !== false) {
+                $line = substr($w['buf'], 0, $i);
+                $w['buf'] = substr($w['buf'], $i + 1);
+                $resp = json_decode($line, true);
+                if (is_array($resp)) unset($w['pending'][$resp['id']]);
+                fwrite(STDOUT, $line . "\n");
+            }
+            fflush(STDOUT);
+            return;
+        }
+        if (!feof($w['out'])) return;
+        foreach (array_keys($w['pending']) as $id) {
+            out_line(['id' => $id, 'value' => ['kind' => 'exception', 'type' => 'worker',
+                'error' => ['class' => 'worker', 'message' => 'the connection\'s PHP process exited']]]);
+        }
+        fclose($w['out']);
+        if ($w['in'] !== null) fclose($w['in']);
+        proc_close($w['proc']);
+        unset($w);
+        unset($this->workers[$key]);
+    }
+
+    private function readStdin(): bool {
+        $data = fread(STDIN, 1 << 16);
+        if ($data === false || ($data === '' && feof(STDIN))) return false;
+        $this->inBuf .= $data;
+        while (($i = strpos($this->inBuf, "\n")) !== false) {
+            $line = trim(substr($this->inBuf, 0, $i));
+            $this->inBuf = substr($this->inBuf, $i + 1);
+            if ($line === '') continue;
+            $req = json_decode($line, true);
+            if (!is_array($req)) { log_line('bad request: ' . substr($line, 0, 200)); continue; }
+            try {
+                $this->handle($req);
+            } catch (Throwable $e) {
+                log_line(get_class($e) . ': ' . $e->getMessage());
+                out_line(['id' => $req['id'] ?? 0, 'error' => get_class($e) . ': ' . $e->getMessage()]);
+            }
+        }
+        return true;
+    }
+
+    public function run(): void {
+        stream_set_blocking(STDIN, false);
+        for (;;) {
+            $read = [STDIN];
+            foreach ($this->workers as $w) $read[] = $w['out'];
+            $none = null;
+            if (stream_select($read, $none, $none, null) === false) return;
+            foreach ($read as $s) {
+                if ($s === STDIN) {
+                    if (!$this->readStdin()) return;
+                    continue;
+                }
+                foreach ($this->workers as $key => $w) {
+                    if ($w['out'] === $s) { $this->drain($key); break; }
+                }
+            }
+        }
+    }
+}
+
+if (($argv[1] ?? '') === 'worker') {
+    worker($argv[2], (int)$argv[3], $argv[4] ?? '');
+} else {
+    (new Router())->run();
+}

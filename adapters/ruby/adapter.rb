@@ -1,0 +1,175 @@
+# frozen_string_literal: true
+
+# respcheck client-view adapter for Ruby's redis gem (redis-rb).
+#
+# Speaks respcheck's JSON-lines protocol (see runner/clients/adapter.go) on
+# stdin/stdout; logs go to stderr. Each named case connection is its own
+# Redis.new (one connection, connected on its first call), driven by a thread
+# of its own so that a blocked call does not hold up the others; a step is
+# Redis#call(*args), the gem's generic command API, exactly as an application
+# would call it. Values are reported as the gem returns them (String with its
+# encoding, Integer, nil, Array, Redis::CommandError); nothing is normalised.
+# redis-rb 4.x speaks RESP2 only (its reader knows - + : $ *), so the library
+# is offered for RESP2 alone.
+#
+# Run with ruby -E UTF-8 (respcheck does): the gem tags blob strings with
+# Encoding.default_external, which otherwise depends on the locale.
+require 'base64'
+require 'json'
+require 'redis'
+
+NAME = "redis-rb-#{Redis::VERSION}"
+OUT_LOCK = Mutex.new
+$stdout.sync = true
+
+def log(*a)
+  warn(a.join(' '))
+end
+
+def send_line(obj)
+  line = JSON.generate(obj)
+  OUT_LOCK.synchronize { $stdout.write(line + "\n") }
+end
+
+def payload(kind, type, s)
+  bin = s.dup.force_encoding(Encoding::UTF_8)
+  if bin.valid_encoding?
+    { kind: kind, type: type, text: bin }
+  else
+    { kind: kind, type: type, b64: Base64.strict_encode64(s.b) }
+  end
+end
+
+def error_native(kind, e)
+  msg = e.message.dup.force_encoding(Encoding::UTF_8).scrub
+  { kind: kind, type: e.class.name, error: { class: e.class.name, message: msg } }
+end
+
+# native describes a redis-rb value without normalising it.
+def native(v, depth = 0)
+  return { kind: 'other', type: v.class.name, text: '<too deep>' } if depth > 64
+
+  case v
+  when nil then { kind: 'nil', type: 'NilClass' }
+  when true, false then { kind: 'bool', type: v.class.name, text: v.to_s }
+  when Integer then { kind: 'int', type: 'Integer', text: v.to_s }
+  when Float then { kind: 'float', type: 'Float', text: v.to_s }
+  when String then payload('string', "String(#{v.encoding})", v)
+  when Array then { kind: 'list', type: 'Array', elems: v.map { |e| native(e, depth + 1) } }
+  when Hash
+    { kind: 'map', type: 'Hash', pairs: v.map { |k, x| [native(k, depth + 1), native(x, depth + 1)] } }
+  when Redis::CommandError then error_native('error', v)
+  when Exception then error_native('exception', v)
+  else { kind: 'other', type: v.class.name, text: v.inspect }
+  end
+end
+
+# Conn is one pinned case connection: one Redis client, one thread.
+class Conn
+  def initialize(host, port)
+    @host = host
+    @port = port
+    @q = Queue.new
+    @thread = Thread.new { loop_calls }
+  end
+
+  def push(id, args)
+    @q << [id, args]
+  end
+
+  def close
+    @q << nil
+  end
+
+  private
+
+  def client
+    # timeout: respcheck enforces the deadline (hang); no retry of a call
+    # that failed (it would send the command again).
+    @client ||= Redis.new(host: @host, port: @port, timeout: 3600, connect_timeout: 5,
+                          reconnect_attempts: 0)
+  end
+
+  def loop_calls
+    while (item = @q.pop)
+      id, args = item
+      send_line(id: id, value: call(args))
+    end
+    @client&.close
+  rescue StandardError => e
+    log("connection thread: #{e.class}: #{e.message}")
+  end
+
+  def call(args)
+    native(client.call(*args))
+  rescue Redis::CommandError => e
+    native(e)
+  rescue StandardError => e
+    log("#{e.class}: #{e.message}\n#{e.backtrace&.first(5)&.join("\n")}")
+    native(e)
+  end
+end
+
+# Session is one case: its named connections.
+class Session
+  def initialize(addr)
+    @host, port = addr.split(/:(?=[^:]*\z)/)
+    @port = port.to_i
+    @conns = {}
+  end
+
+  def conn(name)
+    @conns[name] ||= Conn.new(@host, @port)
+  end
+
+  def close
+    @conns.each_value(&:close)
+  end
+end
+
+# arg is a command argument as an application passes it: a String (binary).
+def arg(b64)
+  Base64.strict_decode64(b64)
+end
+
+def handle(req, sessions)
+  id = req['id']
+  case req['op']
+  when 'hello'
+    send_line(id: id, libraries: [{ name: NAME, version: Redis::VERSION, protos: [2], api: 'Redis#call(*args)' }])
+  when 'open'
+    return send_line(id: id, error: "unknown library #{req['lib']}") if req['lib'] != NAME
+    return send_line(id: id, error: 'redis-rb 4.x speaks RESP2 only') if req['proto'] != 2
+
+    sessions[req['session']] = Session.new(req['addr'])
+    send_line(id: id, ok: true)
+  when 'do'
+    s = sessions[req['session']]
+    return send_line(id: id, error: "no session #{req['session']}") unless s
+
+    s.conn(req['conn']).push(id, req['args'].map { |a| arg(a) })
+  when 'close'
+    sessions.delete(req['session'])&.close
+    send_line(id: id, ok: true)
+  else
+    send_line(id: id, error: "unknown op #{req['op']}")
+  end
+end
+
+def main
+  sessions = {}
+  $stdin.each_line do |line|
+    line = line.strip
+    next if line.empty?
+
+    req = JSON.parse(line)
+    begin
+      handle(req, sessions)
+    rescue StandardError => e
+      log("#{e.class}: #{e.message}\n#{e.backtrace&.first(5)&.join("\n")}")
+      send_line(id: req['id'], error: "#{e.class}: #{e.message}")
+    end
+  end
+end
+
+main

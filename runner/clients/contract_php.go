@@ -1,0 +1,27 @@
+package clients
+
+import "github.com/respcheck/respcheck/resp"
+
+// phpredisSource is the file the phpredis contract's claims come from.
+const phpredisSource = "phpredis 5.3.7 (Debian bookworm php-redis) library.c"
+
+func init() {
+	contracts["phpredis"] = withConversions(newContract("phpredis", []string{
+		"RESP2 only: redis_read_reply_type knows - + : $ * (" + phpredisSource + "); any other type byte is \"protocol error, got '%' as reply-type byte\"",
+		"rawCommand returns true for every simple string (redis_read_variant_line: ZVAL_TRUE): true is acceptable for +OK only, the text of any other status is lost",
+		"a server error is false with the text in getLastError(), or a RedisException when its code is not ERR, WRONGTYPE, NOSCRIPT, NOQUORUM, NOGOODSLAVE, BUSYGROUP or NOGROUP " +
+			"(redis_read_variant_line, redis_error_throw); the adapter reports both as the error",
+	}, map[resp.Kind]map[string]Verdict{
+		resp.SimpleString: {"bool": Match},
+	}), &Conversion{Name: "nil blob string → false",
+		Source: phpredisSource + " redis_read_variant_bulk: a bulk that reads as NULL ($-1) is ZVAL_FALSE",
+		apply:  nilAsFalse})
+}
+
+// nilAsFalse: a nil blob string decoded as the boolean false.
+func nilAsFalse(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+	if v.Kind != resp.NilBlobString || n.Kind != "bool" || text(n) != "false" {
+		return 0, false
+	}
+	return Match, true
+}

@@ -1,0 +1,94 @@
+package clients
+
+import (
+	"context"
+	"testing"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/runner/servers"
+	"github.com/respcheck/respcheck/runner/target"
+)
+
+// TestLangContracts judges, under each contract of hiredis, redis-rb and
+// phpredis, a value as the adapter reports it for a faithful decoding
+// (match, or the documented conversion) and for a wrong one (never match):
+// no contract accepts everything.
+func TestLangContracts(t *testing.T) {
+	verb := tx("bytes", "REDIS_REPLY_VERB vtype=txt", "hi")
+	for _, tc := range []struct {
+		client string
+		reply  string
+		n      Native
+		want   Verdict
+	}{
+		{"hiredis-1.2.0/resp3", "+OK\r\n", tx("bytes", "REDIS_REPLY_STATUS", "OK"), Match},
+		{"hiredis-1.2.0/resp3", "+OK\r\n", tx("bytes", "REDIS_REPLY_STATUS", "KO"), Mismatch},
+		{"hiredis-1.2.0/resp3", "=6\r\ntxt:hi\r\n", verb, Match},
+		{"hiredis-1.2.0/resp3", "=6\r\nmkd:hi\r\n", verb, Mismatch},
+		{"hiredis-1.2.0/resp3", "(12345678901234567890\r\n", tx("bytes", "REDIS_REPLY_BIGNUM", "12345678901234567890"), Match},
+		{"hiredis-1.2.0/resp3", ",1.5\r\n", tx("float", "REDIS_REPLY_DOUBLE", "1.5"), Match},
+		{"hiredis-1.2.0/resp3", ",1.5\r\n", tx("float", "REDIS_REPLY_DOUBLE", "1.25"), Mismatch},
+		{"hiredis-1.2.0/resp2", "*-1\r\n", Native{Kind: "nil", Type: "REDIS_REPLY_NIL"}, Erased},
+		{"redis-rb-4.8.0/resp2", "$2\r\nv1\r\n", tx("string", "String(UTF-8)", "v1"), Match},
+		{"redis-rb-4.8.0/resp2", ":1\r\n", tx("string", "String(UTF-8)", "1"), Mismatch},
+		{"redis-rb-4.8.0/resp2", "-ERR x \r\n", errNative("error", "Redis::CommandError", "Redis::CommandError", "ERR x"), Mismatch},
+		{"phpredis-5.3.7/resp2", "+OK\r\n", tx("bool", "bool", "true"), Match},
+		{"phpredis-5.3.7/resp2", "+PONG\r\n", tx("bool", "bool", "true"), Mismatch},
+		{"phpredis-5.3.7/resp2", "$-1\r\n", tx("bool", "bool", "false"), Converted},
+		{"phpredis-5.3.7/resp2", "$0\r\n\r\n", tx("bool", "bool", "false"), Mismatch},
+		{"phpredis-5.3.7/resp2", "*-1\r\n", Native{Kind: "list", Type: "array"}, Mismatch},
+		{"phpredis-5.3.7[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]/resp2", "*-1\r\n", Native{Kind: "nil", Type: "null"}, Erased},
+		{"phpredis-5.3.7[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]/resp2", "+PONG\r\n", tx("string", "string", "PONG"), Erased},
+		{"phpredis-5.3.7[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]/resp2", "+PONG\r\n", tx("string", "string", "PONGX"), Mismatch},
+	} {
+		got, notes := contractFor(tc.client).Judge(parse(t, tc.reply), tc.n)
+		if got != tc.want {
+			t.Errorf("%s %q as %s: %s, want %s (%v)", tc.client, tc.reply, tc.n, got, tc.want, notes)
+		}
+	}
+}
+
+const langCases = `suite: langs
+cases:
+  - name: plain replies
+    steps:
+      - {send: [SET, "{key}", v1], reply: "+OK\r\n"}
+      - {send: [GET, "{key}"], reply: "$2\r\nv1\r\n"}
+      - {send: [INCR, "{key:n}"], reply: ":1\r\n"}
+      - {send: [INCR, "{key:n}"], reply: ":2\r\n"}
+`
+
+// TestLangConfigurations runs one case of plain replies through every
+// configuration of hiredis, redis-rb and phpredis on redis-8.6.3: as the
+// server sends them they are judged match (or erased, converted: no
+// finding), and with an extra reply injected after GET's (every later
+// reply one behind) each configuration ends in a finding.
+func TestLangConfigurations(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	f, err := cases.Load("langs.yaml", []byte(langCases))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := externalDrivers(t, "hiredis", "redis-rb", "phpredis")
+	if len(ds) == 0 {
+		t.Skip("no hiredis, redis-rb or phpredis installed")
+	}
+	for _, fault := range []Fault{{}, {ExtraAfter: "GET"}} {
+		rep, err := Run(context.Background(), []*cases.File{f}, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: ds, Jobs: 2, Fault: fault})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ds) == 4 && len(rep.Results) != 5 { // hiredis in both protocols
+			t.Errorf("%d results, want 5", len(rep.Results))
+		}
+		for _, res := range rep.Results {
+			shifted := fault.ExtraAfter != ""
+			if (res.Verdict >= Mismatch) != shifted {
+				t.Errorf("%s (extra reply after %q): %s, want a finding: %v", res.Client, fault.ExtraAfter, res.Verdict, shifted)
+				for _, sv := range res.Steps {
+					t.Logf("  %s %s %v canary=%q", FormatArgs(sv.Args), sv.Verdict, sv.Native, sv.Canary)
+				}
+			}
+		}
+	}
+}

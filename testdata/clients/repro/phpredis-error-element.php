@@ -1,0 +1,25 @@
+<?php
+// repro: phpredis 5.3.7 rawCommand turns an error element of an array into false (its text only in getLastError(), the last one), and throws a RedisException for the whole reply when the element's code is not ERR (library.c redis_read_variant_line, redis_error_throw); an error with an empty text ("-\r\n") is false with no last error at all. The same with OPT_REPLY_LITERAL and OPT_NULL_MULTIBULK_AS_NULL.
+// finds: errors/array with an error element from a Lua table [phpredis-5.3.7/resp2]
+// finds: errors/nested array with an error element two levels down [phpredis-5.3.7/resp2]
+// finds: errors/simple errors with an empty text and with an ERR code and no text [phpredis-5.3.7/resp2]
+// finds: errors/EXEC array with an error element from INCR on a string [phpredis-5.3.7[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]/resp2]
+// finds: errors/array with an error element from a Lua table [phpredis-5.3.7[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]/resp2]
+// finds: errors/nested array with an error element two levels down [phpredis-5.3.7[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]/resp2]
+// finds: errors/simple errors with an empty text and with an ERR code and no text [phpredis-5.3.7[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]/resp2]
+// finds: faults/error inside an EXEC array [phpredis-5.3.7[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]/resp2]
+// finds: transactions/EXEC array with a WRONGTYPE error between two replies [phpredis-5.3.7[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]/resp2]
+// run: php
+// expect: (?s)default ERR element DECODED: \[1,false\] getLastError="ERR boom".*default MYERR element THROWN: RedisException: "MYERR deep".*default empty error DECODED: false getLastError=null.*literal ERR element DECODED: \[1,false\]
+require __DIR__ . '/lib.php';
+
+$opts = [Redis::OPT_REPLY_LITERAL => true, Redis::OPT_NULL_MULTIBULK_AS_NULL => true];
+foreach (['default' => [], 'literal' => $opts] as $name => $o) {
+    $r = client($o);
+    echo "wire: *2\\r\\n:1\\r\\n-ERR boom\\r\\n\n";
+    step("$name ERR element", $r, 'EVAL', "return {1, redis.error_reply('boom')}", '0');
+    echo "wire: *2\\r\\n:1\\r\\n*2\\r\\n:2\\r\\n-MYERR deep\\r\\n\n";
+    step("$name MYERR element", $r, 'EVAL', "return {1,{2,redis.error_reply('MYERR deep')}}", '0');
+    echo "wire: -\\r\\n\n";
+    step("$name empty error", $r, 'EVAL', "return {err=''}", '0');
+}
