@@ -125,8 +125,9 @@ def parsers():
             found = "hiredis-py " + hiredis.__version__ + " is installed"
         except ImportError:
             found = "hiredis-py is not installed"
-        floor = ">= 3.2.0 (redis/utils.py)" if MAJOR >= 5 else "installed (redis/utils.py)"
-        hi = "%s; redis-py %s uses the hiredis parser only with hiredis-py %s" % (found, redis.__version__, floor)
+        hi = found + " (redis/utils.py: HIREDIS_AVAILABLE is False)"
+        if MAJOR >= 5:
+            hi += "; redis-py %s uses the hiredis parser only with hiredis-py >= 3.2.0" % redis.__version__
     return {"python": py, "hiredis": hi}
 
 
@@ -171,13 +172,17 @@ CONFIGS = [
     # only when the name is in the dict: emptied, it returns what the
     # parser read.
     Config("[callbacks=none]", "Redis.execute_command(*args) with Redis.response_callbacks cleared", callbacks=False),
+    Config("[decode_responses=True]", "Redis(decode_responses=True).execute_command(*args)",
+           kw={"decode_responses": True}),
     Config("/pipeline", "Redis.pipeline(transaction=False) for async sends, Redis.pipeline(transaction=True) "
            "for MULTI…EXEC (Pipeline.execute_command(*args)…, Pipeline.execute(raise_on_error=False)), "
            "on the client's connection; other steps " + EXEC, batch=True),
 ]
-if MAJOR >= 5:
-    CONFIGS.insert(3, Config("[decode_responses=True]", "Redis(decode_responses=True).execute_command(*args)",
-                             kw={"decode_responses": True}))
+# respcheck runs one process per configuration (RESPCHECK_PY_CONFIG names its
+# suffix, "" the default one): a hang that gets a process killed, and the
+# one-session-at-a-time lock of a process, stay with one configuration.
+if "RESPCHECK_PY_CONFIG" in os.environ:
+    CONFIGS = [c for c in CONFIGS if c.name == NAME + os.environ["RESPCHECK_PY_CONFIG"]]
 
 
 class Conn:
