@@ -56,6 +56,12 @@ func TestJudgeRedisPyConfigurations(t *testing.T) {
 		{"redis-py-6.4.0[decode_responses=True]/resp3", "$3\r\nabc\r\n", stringNative("str", "abd"), Mismatch},
 		{"redis-py-6.4.0[decode_responses=True]/resp3", "$1\r\n\xff\r\n", errNative("exception", "UnicodeDecodeError", "UnicodeDecodeError", "invalid start byte"), Crash},
 		{"redis-py-6.4.0[decode_responses=True]/resp2", pairs, dict("dict", "f", "v"), Converted},
+		// An error code raised as its class, the code dropped.
+		{"redis-py-6.4.0[callbacks=none]/resp3", "-EXECABORT Transaction discarded.\r\n", errNative("error", "ExecAbortError", "ExecAbortError", "Transaction discarded."), Converted},
+		{"redis-py-4.3.4/resp2", "-EXECABORT Transaction discarded.\r\n", errNative("error", "ExecAbortError", "ExecAbortError", "Transaction discarded."), Converted},
+		{"redis-py-4.3.4/resp2", "-EXECABORT Transaction discarded.\r\n", errNative("error", "ResponseError", "ResponseError", "Transaction discarded."), Mismatch},
+		{"redis-py-4.3.4/resp2", "-EXECABORT Transaction discarded.\r\n", errNative("error", "ExecAbortError", "ExecAbortError", "Transaction kept."), Mismatch},
+		{"redis-py-4.3.4/resp2", "-WRONGTYPE Operation\r\n", errNative("error", "ResponseError", "ResponseError", "Operation"), Mismatch},
 		// The transaction API raises WatchError for a nil EXEC.
 		{"redis-py-6.4.0/pipeline/resp3", "_\r\n", errNative("error", "WatchError", "WatchError", "Watched variable changed."), Converted},
 		{"redis-py-4.3.4/pipeline/resp2", "*-1\r\n", errNative("error", "WatchError", "WatchError", "Watched variable changed."), Converted},
