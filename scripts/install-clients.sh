@@ -7,6 +7,10 @@
 #           (npm ci into adapters/node/node_modules, which git ignores; npm's
 #           cache under the respcheck cache)
 #   python  redis-py 4.3.4: Debian bookworm's python3-redis (apt-get install)
+#           hiredis-py 1.0.1: Debian bookworm's python3-hiredis (apt-get install),
+#           the parser of redis-py-4.3.4+hiredis. redis-py 6.4.0 takes only
+#           hiredis-py >= 3.2.0 (redis/utils.py), which Debian does not have
+#           (sid: 2.3.2, built for Python >= 3.14), so 6.4.0 has no +hiredis
 #           redis-py 6.4.0: Debian sid's python3-redis 6.4.0-3 (arch all, pure
 #           Python), fetched with apt-get download through a private APT_CONFIG
 #           and unpacked with dpkg-deb -x into the cache (no system install);
@@ -44,7 +48,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	-q) QUIET=1 ;;
 	--only) ONLY="$2"; shift ;;
-	-h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,33p' "$0"; exit 0 ;;
 	*) echo "install-clients: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -87,16 +91,19 @@ install_node() {
 
 install_python() {
 	[ -x /usr/bin/python3.11 ] || die "/usr/bin/python3.11 not found"
-	# redis-py 4.3.4 from bookworm, into the system.
-	if ! installed_pkg python3-redis; then
-		[ "$(id -u)" = 0 ] || die "must run as root to apt-get install python3-redis"
-		say "apt-get install python3-redis (bookworm)"
-		apt-cache policy python3-redis 2>/dev/null | grep -q 'Candidate: [0-9]' || run apt-get update
-		run apt-get install -y --no-install-recommends python3-redis
-	fi
-	local v
+	# redis-py 4.3.4 and hiredis-py 1.0.1 from bookworm, into the system.
+	local pkg v
+	for pkg in python3-redis python3-hiredis; do
+		installed_pkg "$pkg" && continue
+		[ "$(id -u)" = 0 ] || die "must run as root to apt-get install $pkg"
+		say "apt-get install $pkg (bookworm)"
+		apt-cache policy "$pkg" 2>/dev/null | grep -q 'Candidate: [0-9]' || run apt-get update
+		run apt-get install -y --no-install-recommends "$pkg"
+	done
 	v=$(/usr/bin/python3.11 -c 'import redis; print(redis.__version__)')
 	[ "$v" = "$PY_BOOKWORM_VERSION" ] || say "warning: system redis-py is $v, not $PY_BOOKWORM_VERSION"
+	/usr/bin/python3.11 -c 'import redis.utils, sys; sys.exit(not redis.utils.HIREDIS_AVAILABLE)' ||
+		die "redis-py $PY_BOOKWORM_VERSION does not see hiredis (python3-hiredis)"
 
 	# redis-py 6.4.0 from sid, unpacked into the cache.
 	local dest="$CACHE/python/redis-$PY_SID_VERSION"

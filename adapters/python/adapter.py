@@ -8,9 +8,17 @@ pinned connection with redis-py's response callbacks, exactly as an
 application calling r.execute_command('SET', ...) would. Values are reported
 as redis-py returns them (bytes stay bytes, bools stay bools); nothing is
 normalised. Run one process per redis-py version (PYTHONPATH selects it).
+
+One process drives several configurations of its redis-py (see CONFIGS):
+the pure-Python parser, the hiredis parser, no response callbacks,
+decode_responses=True, and the pipeline/transaction API (the "batch" op).
+The parser class every configuration asks for is checked on each new
+connection: a connection that reads with another parser ends the process
+with a message, so no configuration reports what another parser decoded.
 """
 import base64
 import json
+import os
 import queue
 import sys
 import threading
@@ -22,6 +30,8 @@ OUT = sys.stdout
 OUT_LOCK = threading.Lock()
 NAME = "redis-py-" + redis.__version__
 MAJOR = int(redis.__version__.split(".")[0])
+# redis-py before 5 speaks RESP2 only (no protocol= argument).
+PROTOS = [2, 3] if MAJOR >= 5 else [2]
 
 
 def log(*a):
@@ -63,7 +73,9 @@ def native(v, depth=0):
     if isinstance(v, dict):
         return {"kind": "map", "type": t,
                 "pairs": [[native(k, depth + 1), native(x, depth + 1)] for k, x in v.items()]}
-    if isinstance(v, redis.exceptions.ResponseError):
+    if isinstance(v, (redis.exceptions.ResponseError, redis.exceptions.WatchError)):
+        # WatchError: what Pipeline.execute raises for a nil EXEC
+        # (redis/client.py _execute_transaction), the reply's own value.
         return {"kind": "error", "type": t, "error": {"class": t, "message": str(v)}}
     if isinstance(v, BaseException):
         return {"kind": "exception", "type": t, "error": {"class": t, "message": str(v)}}
@@ -79,9 +91,104 @@ def arg(b):
         return b
 
 
+def die(msg):
+    """Ends the process: a configuration would report another's values."""
+    log("AdapterError: respcheck redis-py adapter: " + msg)
+    os._exit(70)
+
+
+# ---- parsers ----------------------------------------------------------------
+# redis-py 4.3.4 (redis/connection.py): PythonParser, and HiredisParser when
+# hiredis imports (DefaultParser is HiredisParser then: the pure-Python
+# configuration asks for PythonParser by name). redis-py 6.4.0
+# (redis/_parsers/*.py, redis/connection.py): _RESP2Parser, swapped for
+# _RESP3Parser when the connection says HELLO 3 (on_connect_check_health),
+# and _HiredisParser only for hiredis >= 3.2.0 (redis/utils.py
+# HIREDIS_AVAILABLE).
+
+def parsers():
+    """{"python": (class, {proto: class name in use}), "hiredis": ... or an
+    error string}."""
+    if MAJOR < 5:
+        from redis.connection import HiredisParser, PythonParser
+        from redis.utils import HIREDIS_AVAILABLE
+        py = (PythonParser, {2: "PythonParser"})
+        hi = (HiredisParser, {2: "HiredisParser"})
+    else:
+        from redis._parsers import _HiredisParser, _RESP2Parser
+        from redis.utils import HIREDIS_AVAILABLE
+        py = (_RESP2Parser, {2: "_RESP2Parser", 3: "_RESP3Parser"})
+        hi = (_HiredisParser, {2: "_HiredisParser", 3: "_HiredisParser"})
+    if not HIREDIS_AVAILABLE:
+        try:
+            import hiredis
+            found = "hiredis-py " + hiredis.__version__ + " is installed"
+        except ImportError:
+            found = "hiredis-py is not installed"
+        hi = found + " (redis/utils.py: HIREDIS_AVAILABLE is False)"
+        if MAJOR >= 5:
+            hi += "; redis-py %s uses the hiredis parser only with hiredis-py >= 3.2.0" % redis.__version__
+    return {"python": py, "hiredis": hi}
+
+
+def check_parser(conn, name, want):
+    got = type(conn._parser).__name__
+    if got != want:
+        die("%s reads with %s, not %s" % (name, got, want))
+
+
+# ---- configurations ---------------------------------------------------------
+
+class Config:
+    """One configuration of this redis-py: its label, its Redis() options
+    and how its steps are called."""
+
+    def __init__(self, suffix, api, parser="python", callbacks=True, kw=None, batch=False):
+        self.name = NAME + suffix
+        self.api, self.parser, self.callbacks, self.batch = api, parser, callbacks, batch
+        self.kw = kw or {}
+
+    def hello(self, ps):
+        lib = {"name": self.name, "version": redis.__version__, "protos": PROTOS, "api": self.api}
+        p = ps[self.parser]
+        if isinstance(p, str):
+            return {"name": self.name, "error": p}
+        # The class asked for is the one a new connection builds.
+        got = type(redis.Connection(parser_class=p[0])._parser).__name__
+        if got != p[1][2]:
+            return {"name": self.name, "error": "Connection(parser_class=%s) reads with %s" % (p[0].__name__, got)}
+        if self.batch:
+            lib["batch"] = True
+        return lib
+
+
+EXEC = "Redis.execute_command(*args)"
+CONFIGS = [
+    Config("", EXEC),
+    Config("+hiredis", "Redis(connection_pool=ConnectionPool(parser_class=%s)).execute_command(*args)"
+           % ("HiredisParser" if MAJOR < 5 else "_HiredisParser"),
+           parser="hiredis"),
+    # redis/client.py Redis.parse_response applies response_callbacks[name]
+    # only when the name is in the dict: emptied, it returns what the
+    # parser read.
+    Config("[callbacks=none]", "Redis.execute_command(*args) with Redis.response_callbacks cleared", callbacks=False),
+    Config("[decode_responses=True]", "Redis(decode_responses=True).execute_command(*args)",
+           kw={"decode_responses": True}),
+    Config("/pipeline", "Redis.pipeline(transaction=False) for async sends, Redis.pipeline(transaction=True) "
+           "for MULTI…EXEC (Pipeline.execute_command(*args)…, Pipeline.execute(raise_on_error=False)), "
+           "on the client's connection; other steps " + EXEC, batch=True),
+]
+# respcheck runs one process per configuration (RESPCHECK_PY_CONFIG names its
+# suffix, "" the default one): a hang that gets a process killed, and the
+# one-session-at-a-time lock of a process, stay with one configuration.
+if "RESPCHECK_PY_CONFIG" in os.environ:
+    CONFIGS = [c for c in CONFIGS if c.name == NAME + os.environ["RESPCHECK_PY_CONFIG"]]
+
+
 class Conn:
     def __init__(self, session, name):
         self.session = session
+        self.name = name
         self.client = None
         self.q = queue.Queue()
         threading.Thread(target=self.loop, daemon=True, name=name).start()
@@ -91,17 +198,46 @@ class Conn:
             item = self.q.get()
             if item is None:
                 return
-            rid, args = item
+            rid, fn = item[0], item[1]
             try:
                 if self.client is None:
                     self.client = self.session.new_client()
-                v = self.client.execute_command(*args)
-                send({"id": rid, "value": native(v)})
-            except redis.exceptions.ResponseError as e:
-                send({"id": rid, "value": native(e)})
+                send(dict(id=rid, **fn(*item[2:])))
             except Exception as e:  # a crash, reported as such
                 log(traceback.format_exc())
                 send({"id": rid, "value": native(e)})
+
+    def do(self, args):
+        try:
+            return {"value": native(self.client.execute_command(*args))}
+        except redis.exceptions.ResponseError as e:
+            return {"value": native(e)}
+
+    def batch(self, mode, cmds):
+        """One pipeline (mode "pipeline") or MULTI…EXEC (mode "multi") on
+        the client's own connection: redis/client.py Redis.pipeline() takes
+        a pool connection, which would not be the case connection (its
+        WATCH, its SELECT), so the pipeline is handed the client's."""
+        p = self.client.pipeline(transaction=(mode == "multi"))
+        p.connection = self.client.connection
+        for args in cmds:
+            p.execute_command(*args)
+        try:
+            vals = p.execute(raise_on_error=False)
+        except Exception as e:
+            # Pipeline.execute raised for the batch as a whole (EXECABORT:
+            # the first queue-time error; a nil EXEC: WatchError): no
+            # command has a value of its own.
+            if not isinstance(e, (redis.exceptions.ResponseError, redis.exceptions.WatchError)):
+                log(traceback.format_exc())
+            n = native(e)
+            out = {"values": [n] * len(cmds)}
+            if mode == "multi":
+                out["exec"] = n
+            return out
+        if len(vals) != len(cmds):
+            die("Pipeline.execute returned %d values for %d commands" % (len(vals), len(cmds)))
+        return {"values": [native(v) for v in vals]}
 
     def close(self):
         self.q.put(None)
@@ -113,14 +249,17 @@ class Conn:
 
 
 class Session:
-    def __init__(self, addr, proto):
+    def __init__(self, cfg, addr, proto):
         host, port = addr.rsplit(":", 1)
-        self.host, self.port, self.proto = host, int(port), proto
+        self.cfg, self.host, self.port, self.proto = cfg, host, int(port), proto
         self.conns = {}
 
     def new_client(self):
-        kw = dict(host=self.host, port=self.port, single_connection_client=True,
-                  socket_timeout=None, socket_connect_timeout=5)
+        cls, want = PARSERS[self.cfg.parser]
+        # Redis() takes no parser_class: its ConnectionPool passes it to
+        # each Connection (redis/connection.py), as do the other options.
+        kw = dict(host=self.host, port=self.port, socket_timeout=None, socket_connect_timeout=5,
+                  parser_class=cls, **self.cfg.kw)
         try:
             from redis.backoff import NoBackoff
             from redis.retry import Retry
@@ -129,7 +268,12 @@ class Session:
             pass
         if MAJOR >= 5:
             kw["protocol"] = self.proto
-        return redis.Redis(**kw)
+        c = redis.Redis(connection_pool=redis.ConnectionPool(**kw), single_connection_client=True)
+        # single_connection_client connects at once (HELLO included).
+        check_parser(c.connection, self.cfg.name, want[self.proto])
+        if not self.cfg.callbacks:
+            c.response_callbacks.clear()
+        return c
 
     def conn(self, name):
         c = self.conns.get(name)
@@ -142,7 +286,12 @@ class Session:
             c.close()
 
 
+PARSERS = {}
+
+
 def main():
+    PARSERS.update(parsers())
+    configs = {c.name: c for c in CONFIGS}
     sessions = {}
     for line in sys.stdin:
         line = line.strip()
@@ -152,19 +301,28 @@ def main():
         rid, op = req.get("id"), req.get("op")
         try:
             if op == "hello":
-                protos = [2, 3] if MAJOR >= 5 else [2]
-                send({"id": rid, "libraries": [{"name": NAME, "version": redis.__version__, "protos": protos,
-                                                   "api": "Redis.execute_command(*args)"}]})
+                send({"id": rid, "libraries": [c.hello(PARSERS) for c in CONFIGS]})
             elif op == "open":
-                if req["lib"] != NAME:
+                cfg = configs.get(req["lib"])
+                if cfg is None or isinstance(PARSERS[cfg.parser], str):
                     send({"id": rid, "error": "unknown library " + req["lib"]})
                     continue
-                sessions[req["session"]] = Session(req["addr"], req["proto"])
+                sessions[req["session"]] = Session(cfg, req["addr"], req["proto"])
                 send({"id": rid, "ok": True})
             elif op == "do":
+                c = sessions[req["session"]].conn(req["conn"])
+                c.q.put((rid, c.do, [arg(base64.b64decode(a)) for a in req["args"]]))
+            elif op == "batch":
                 s = sessions[req["session"]]
-                args = [arg(base64.b64decode(a)) for a in req["args"]]
-                s.conn(req["conn"]).q.put((rid, args))
+                if not s.cfg.batch:
+                    send({"id": rid, "error": s.cfg.name + " has no batch op"})
+                    continue
+                if req["mode"] not in ("pipeline", "multi"):
+                    send({"id": rid, "error": "unknown batch mode " + str(req["mode"])})
+                    continue
+                c = s.conn(req["conn"])
+                cmds = [[arg(base64.b64decode(a)) for a in cmd] for cmd in req["cmds"]]
+                c.q.put((rid, c.batch, req["mode"], cmds))
             elif op == "close":
                 s = sessions.pop(req["session"], None)
                 if s:

@@ -45,7 +45,7 @@ func TestClientMatrix(t *testing.T) {
 	}
 	ds, notes := clients.Available("")
 	t.Cleanup(func() { clients.CloseDrivers(ds) })
-	if len(ds) < 23 && servers.InCI() { // 23 libraries: 40 client configurations
+	if len(ds) < 31 && servers.InCI() { // 31 libraries: 52 client configurations
 		t.Fatalf("only %d clients available: %v", len(ds), notes)
 	}
 	opts := clients.Options{Target: target.Config{Addr: srv.Addr()}, Drivers: ds, Jobs: 8, StepTimeout: 2 * time.Second, RunID: "c11e7a1b"}

@@ -558,16 +558,27 @@ func externalAdapters(dir string) ([]*Adapter, []string) {
 		notes = append(notes, "python adapter: "+pythonBin+" missing")
 		return as, notes
 	}
-	as = append(as, &Adapter{Name: "redis-py (system)", Cmd: []string{pythonBin, "-I", py}})
+	for _, cfg := range pyConfigs {
+		as = append(as, &Adapter{Name: "redis-py" + cfg + " (system)", Cmd: []string{pythonBin, "-I", py},
+			Env: []string{"RESPCHECK_PY_CONFIG=" + cfg}})
+	}
 	sid := filepath.Join(clientsCache(), "python", "redis-"+pyRedisSid, "usr", "lib", "python3", "dist-packages")
 	if _, err := os.Stat(filepath.Join(sid, "redis")); err != nil {
 		notes = append(notes, "redis-py "+pyRedisSid+": "+sid+" missing (run scripts/install-clients.sh)")
-	} else {
-		as = append(as, &Adapter{Name: "redis-py " + pyRedisSid, Cmd: []string{pythonBin, py},
-			Env: []string{"PYTHONPATH=" + sid, "PYTHONNOUSERSITE=1"}})
+		return as, notes
+	}
+	for _, cfg := range pyConfigs {
+		as = append(as, &Adapter{Name: "redis-py-" + pyRedisSid + cfg, Cmd: []string{pythonBin, py},
+			Env: []string{"PYTHONPATH=" + sid, "PYTHONNOUSERSITE=1", "RESPCHECK_PY_CONFIG=" + cfg}})
 	}
 	return as, notes
 }
+
+// pyConfigs are the label suffixes of the redis-py configurations
+// (adapters/python/adapter.py CONFIGS), each run in a process of its own:
+// the pure-Python parser, the hiredis parser, no response callbacks,
+// decode_responses=True, and the pipeline and transaction API.
+var pyConfigs = []string{"", "+hiredis", "[callbacks=none]", "[decode_responses=True]", "/pipeline"}
 
 // Available returns every library whose adapter process starts (the Go
 // libraries' adapters are this executable, see GoAdapters), with notes

@@ -103,7 +103,7 @@ var contracts = map[string]*Contract{
 		resp.Integer:      {"bool": Match},
 	}), &Conversion{Name: "RESP2 array of field-value pairs → dict (response callback, e.g. HGETALL)",
 		Source: "redis-py 4.3.4 redis/client.py RESPONSE_CALLBACKS and 6.4.0 redis/_parsers/helpers.py _RedisCallbacksRESP2: \"HGETALL\": lambda r: r and pairs_to_dict(r) or {}",
-		apply:  pairsToMap}),
+		apply:  pairsToMap}, redisPyWatch, redisPyErrorClass),
 	"ioredis": withConversions(newContract("ioredis", []string{
 		"replyMapping legacy (the default): RESP3 maps flat arrays, doubles strings, booleans 1/0",
 	}, map[resp.Kind]map[string]Verdict{resp.Boolean: {"number": Erased, "int": Erased}}),
@@ -260,6 +260,9 @@ func contractFor(client string) *Contract {
 		}
 	}
 	lib, _, _ := strings.Cut(client, "/")
+	if c, ok := contracts[versionless(lib)]; ok {
+		return c // a configuration's own ("redis-py[callbacks=none]")
+	}
 	for l := lib; l != ""; {
 		if c, ok := contracts[l]; ok {
 			return c

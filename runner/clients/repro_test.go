@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -118,6 +119,9 @@ func reproCommand(ctx context.Context, r repro, run string, addr string) (*exec.
 	path := filepath.Join(root, "testdata", "clients", "repro", r.file)
 	var cmd *exec.Cmd
 	env := append(os.Environ(), "PYTHONNOUSERSITE=1")
+	// A Python run may name a configuration: python-4.3.4+hiredis,
+	// python-6.4.0[callbacks=none] (lib.py reads RESPCHECK_REPRO_CONFIG).
+	run, config := pyRun(run)
 	switch run {
 	case "node":
 		bin, err := exec.LookPath("node")
@@ -137,6 +141,7 @@ func reproCommand(ctx context.Context, r repro, run string, addr string) (*exec.
 		}
 		cmd = exec.CommandContext(ctx, pythonBin, path, addr)
 		pp := ""
+		env = append(env, "RESPCHECK_REPRO_CONFIG="+config)
 		if run == "python-4.3.4" {
 			// Debian's python3-redis, which Python sees without PYTHONPATH.
 			if _, err := os.Stat("/usr/lib/python3/dist-packages/redis"); err != nil {
@@ -170,6 +175,18 @@ func reproCommand(ctx context.Context, r repro, run string, addr string) (*exec.
 	cmd.Env = env
 	cmd.WaitDelay = 2 * time.Second
 	return cmd, ""
+}
+
+// pyRun splits a Python run: line into its runtime and the configuration
+// suffix of a redis-py configuration (see pyConfigs); other runs are
+// returned whole.
+func pyRun(run string) (string, string) {
+	for _, v := range []string{"python-4.3.4", "python-" + pyRedisSid} {
+		if cfg, ok := strings.CutPrefix(run, v); ok && slices.Contains(pyConfigs, cfg) {
+			return v, cfg
+		}
+	}
+	return run, ""
 }
 
 // TestRepros runs every repro against redis 8.6.3, once per run: line, and

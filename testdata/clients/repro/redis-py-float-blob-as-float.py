@@ -12,8 +12,33 @@
 # finds: numbers/doubles at the ends of the range from ZSCORE, the largest and the smallest subnormal [redis-py-6.4.0/resp2]
 # finds: numbers/blob strings of long decimals from INCRBYFLOAT, and its refusal of infinity [redis-py-6.4.0/resp2]
 # finds: numbers/blob strings of long decimals from INCRBYFLOAT, and its refusal of infinity [redis-py-6.4.0/resp3]
+# finds: faults/ZSCORE inf and -inf [redis-py-4.3.4+hiredis/resp2]
+# finds: faults/double precision of ZINCRBY and a maximal double [redis-py-4.3.4+hiredis/resp2]
+# finds: numbers/doubles inf and -inf from ZSCORE and ZINCRBY [redis-py-4.3.4+hiredis/resp2]
+# finds: numbers/doubles needing 17 significant digits from ZINCRBY and ZSCORE [redis-py-4.3.4+hiredis/resp2]
+# finds: numbers/doubles at the ends of the range from ZSCORE, the largest and the smallest subnormal [redis-py-4.3.4+hiredis/resp2]
+# finds: numbers/blob strings of long decimals from INCRBYFLOAT, and its refusal of infinity [redis-py-4.3.4+hiredis/resp2]
+# finds: faults/ZSCORE inf and -inf [redis-py-4.3.4[decode_responses=True]/resp2]
+# finds: faults/double precision of ZINCRBY and a maximal double [redis-py-4.3.4[decode_responses=True]/resp2]
+# finds: numbers/doubles inf and -inf from ZSCORE and ZINCRBY [redis-py-4.3.4[decode_responses=True]/resp2]
+# finds: numbers/doubles needing 17 significant digits from ZINCRBY and ZSCORE [redis-py-4.3.4[decode_responses=True]/resp2]
+# finds: numbers/doubles at the ends of the range from ZSCORE, the largest and the smallest subnormal [redis-py-4.3.4[decode_responses=True]/resp2]
+# finds: numbers/blob strings of long decimals from INCRBYFLOAT, and its refusal of infinity [redis-py-4.3.4[decode_responses=True]/resp2]
+# finds: faults/ZSCORE inf and -inf [redis-py-6.4.0[decode_responses=True]/resp2]
+# finds: faults/double precision of ZINCRBY and a maximal double [redis-py-6.4.0[decode_responses=True]/resp2]
+# finds: numbers/doubles inf and -inf from ZSCORE and ZINCRBY [redis-py-6.4.0[decode_responses=True]/resp2]
+# finds: numbers/doubles needing 17 significant digits from ZINCRBY and ZSCORE [redis-py-6.4.0[decode_responses=True]/resp2]
+# finds: numbers/doubles at the ends of the range from ZSCORE, the largest and the smallest subnormal [redis-py-6.4.0[decode_responses=True]/resp2]
+# finds: numbers/blob strings of long decimals from INCRBYFLOAT, and its refusal of infinity [redis-py-6.4.0[decode_responses=True]/resp2]
+# finds: numbers/blob strings of long decimals from INCRBYFLOAT, and its refusal of infinity [redis-py-6.4.0[decode_responses=True]/resp3]
 # run: python-4.3.4
 # run: python-6.4.0
+# run: python-4.3.4+hiredis
+# run: python-4.3.4[decode_responses=True]
+# run: python-6.4.0[decode_responses=True]
+# expect: (?s)RESP2 ZSCORE DECODED: inf\n.*RESP2 ZINCRBY DECODED: 0\.30000000000000004\n.*RESP2 INCRBYFLOAT DECODED: 0\.3\n
+# expect: (?s)RESP2 ZSCORE DECODED: inf\n.*RESP2 ZINCRBY DECODED: 0\.30000000000000004\n.*RESP2 INCRBYFLOAT DECODED: 0\.3\n.*RESP3 INCRBYFLOAT DECODED: 0\.3\n
+# expect: (?s)RESP2 ZSCORE DECODED: inf\n.*RESP2 ZINCRBY DECODED: 0\.30000000000000004\n.*RESP2 INCRBYFLOAT DECODED: 0\.3\n
 # expect: (?s)RESP2 ZSCORE DECODED: inf\n.*RESP2 ZINCRBY DECODED: 0\.30000000000000004\n.*RESP2 INCRBYFLOAT DECODED: 0\.3\n
 # expect: (?s)RESP2 ZSCORE DECODED: inf\n.*RESP2 ZINCRBY DECODED: 0\.30000000000000004\n.*RESP2 INCRBYFLOAT DECODED: 0\.3\n.*RESP3 INCRBYFLOAT DECODED: 0\.3\n
 from lib import PROTOS, client, step

@@ -6,8 +6,20 @@
 # finds: resp3-types/simple strings +OK and +PONG [redis-py-6.4.0/resp2]
 # finds: resp3-types/simple strings +OK and +PONG [redis-py-6.4.0/resp3]
 # finds: tracking/invalidate push from another connection's SET, read before a simple string reply [redis-py-6.4.0/resp3]
+# finds: errors/simple error for a wrong number of arguments [redis-py-4.3.4+hiredis/resp2]
+# finds: resp3-types/simple strings +OK and +PONG [redis-py-4.3.4+hiredis/resp2]
+# finds: errors/simple error for a wrong number of arguments [redis-py-4.3.4[decode_responses=True]/resp2]
+# finds: resp3-types/simple strings +OK and +PONG [redis-py-4.3.4[decode_responses=True]/resp2]
+# finds: errors/simple error for a wrong number of arguments [redis-py-6.4.0[decode_responses=True]/resp2]
+# finds: resp3-types/simple strings +OK and +PONG [redis-py-6.4.0[decode_responses=True]/resp2]
+# finds: errors/simple error for a wrong number of arguments [redis-py-6.4.0[decode_responses=True]/resp3]
+# finds: resp3-types/simple strings +OK and +PONG [redis-py-6.4.0[decode_responses=True]/resp3]
+# finds: tracking/invalidate push from another connection's SET, read before a simple string reply [redis-py-6.4.0[decode_responses=True]/resp3]
 # run: python-4.3.4
 # run: python-6.4.0
+# run: python-4.3.4+hiredis
+# run: python-4.3.4[decode_responses=True]
+# run: python-6.4.0[decode_responses=True]
 # expect: RESP2 PING DECODED: True\n
 from lib import PROTOS, client, step
 

@@ -11,9 +11,48 @@
 # finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [redis-py-6.4.0/resp2]
 # finds: pubsub/UNSUBSCRIBE without arguments answering two confirmations, then plain replies [redis-py-6.4.0/resp2]
 # finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [redis-py-6.4.0/resp2]
+# finds: pubsub/SUBSCRIBE confirmation, then a message published on another connection [redis-py-4.3.4+hiredis/resp2]
+# finds: pubsub/PSUBSCRIBE confirmation, then a pmessage naming the pattern and the channel [redis-py-4.3.4+hiredis/resp2]
+# finds: pubsub/PING on a subscribed connection, a pong array in RESP2 and a simple string in RESP3 [redis-py-4.3.4+hiredis/resp2]
+# finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [redis-py-4.3.4+hiredis/resp2]
+# finds: pubsub/UNSUBSCRIBE without arguments answering two confirmations, then plain replies [redis-py-4.3.4+hiredis/resp2]
+# finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [redis-py-4.3.4+hiredis/resp2]
+# finds: pubsub/SUBSCRIBE confirmation, then a message published on another connection [redis-py-4.3.4[callbacks=none]/resp2]
+# finds: pubsub/PSUBSCRIBE confirmation, then a pmessage naming the pattern and the channel [redis-py-4.3.4[callbacks=none]/resp2]
+# finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [redis-py-4.3.4[callbacks=none]/resp2]
+# finds: pubsub/UNSUBSCRIBE without arguments answering two confirmations, then plain replies [redis-py-4.3.4[callbacks=none]/resp2]
+# finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [redis-py-4.3.4[callbacks=none]/resp2]
+# finds: pubsub/SUBSCRIBE confirmation, then a message published on another connection [redis-py-4.3.4[decode_responses=True]/resp2]
+# finds: pubsub/PSUBSCRIBE confirmation, then a pmessage naming the pattern and the channel [redis-py-4.3.4[decode_responses=True]/resp2]
+# finds: pubsub/PING on a subscribed connection, a pong array in RESP2 and a simple string in RESP3 [redis-py-4.3.4[decode_responses=True]/resp2]
+# finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [redis-py-4.3.4[decode_responses=True]/resp2]
+# finds: pubsub/UNSUBSCRIBE without arguments answering two confirmations, then plain replies [redis-py-4.3.4[decode_responses=True]/resp2]
+# finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [redis-py-4.3.4[decode_responses=True]/resp2]
+# finds: pubsub/SUBSCRIBE confirmation, then a message published on another connection [redis-py-6.4.0[callbacks=none]/resp2]
+# finds: pubsub/PSUBSCRIBE confirmation, then a pmessage naming the pattern and the channel [redis-py-6.4.0[callbacks=none]/resp2]
+# finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [redis-py-6.4.0[callbacks=none]/resp2]
+# finds: pubsub/UNSUBSCRIBE without arguments answering two confirmations, then plain replies [redis-py-6.4.0[callbacks=none]/resp2]
+# finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [redis-py-6.4.0[callbacks=none]/resp2]
+# finds: pubsub/SUBSCRIBE confirmation, then a message published on another connection [redis-py-6.4.0[decode_responses=True]/resp2]
+# finds: pubsub/PSUBSCRIBE confirmation, then a pmessage naming the pattern and the channel [redis-py-6.4.0[decode_responses=True]/resp2]
+# finds: pubsub/PING on a subscribed connection, a pong array in RESP2 and a simple string in RESP3 [redis-py-6.4.0[decode_responses=True]/resp2]
+# finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [redis-py-6.4.0[decode_responses=True]/resp2]
+# finds: pubsub/UNSUBSCRIBE without arguments answering two confirmations, then plain replies [redis-py-6.4.0[decode_responses=True]/resp2]
+# finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [redis-py-6.4.0[decode_responses=True]/resp2]
 # run: python-4.3.4
 # run: python-6.4.0
+# run: python-4.3.4+hiredis
+# run: python-4.3.4[callbacks=none]
+# run: python-4.3.4[decode_responses=True]
+# run: python-6.4.0[callbacks=none]
+# run: python-6.4.0[decode_responses=True]
 # expect: (?s)RESP2 UNSUBSCRIBE DECODED: \[b'message', b'repro:ch', b'hello'\]\nRESP2 ECHO next DECODED: \[b'unsubscribe', b'repro:ch', 0\]\n.*RESP2 UNSUBSCRIBE all DECODED: \[b'subscribe', b'repro:c2', 2\]\n.*RESP2 PING subscribed DECODED: False\n
+# expect: (?s)RESP2 UNSUBSCRIBE DECODED: \[b'message', b'repro:ch', b'hello'\]\nRESP2 ECHO next DECODED: \[b'unsubscribe', b'repro:ch', 0\]\n.*RESP2 UNSUBSCRIBE all DECODED: \[b'subscribe', b'repro:c2', 2\]\n.*RESP2 PING subscribed DECODED: False\n
+# expect: (?s)RESP2 UNSUBSCRIBE DECODED: \[b'message', b'repro:ch', b'hello'\]\nRESP2 ECHO next DECODED: \[b'unsubscribe', b'repro:ch', 0\]\n.*RESP2 UNSUBSCRIBE all DECODED: \[b'subscribe', b'repro:c2', 2\]\n.*RESP2 PING subscribed DECODED: False\n
+# expect: (?s)RESP2 UNSUBSCRIBE DECODED: \[b'message', b'repro:ch', b'hello'\]\nRESP2 ECHO next DECODED: \[b'unsubscribe', b'repro:ch', 0\]\n.*RESP2 UNSUBSCRIBE all DECODED: \[b'subscribe', b'repro:c2', 2\]\n
+# expect: (?s)RESP2 UNSUBSCRIBE DECODED: \['message', 'repro:ch', 'hello'\]\nRESP2 ECHO next DECODED: \['unsubscribe', 'repro:ch', 0\]\n.*RESP2 UNSUBSCRIBE all DECODED: \['subscribe', 'repro:c2', 2\]\n.*RESP2 PING subscribed DECODED: False\n
+# expect: (?s)RESP2 UNSUBSCRIBE DECODED: \[b'message', b'repro:ch', b'hello'\]\nRESP2 ECHO next DECODED: \[b'unsubscribe', b'repro:ch', 0\]\n.*RESP2 UNSUBSCRIBE all DECODED: \[b'subscribe', b'repro:c2', 2\]\n
+# expect: (?s)RESP2 UNSUBSCRIBE DECODED: \['message', 'repro:ch', 'hello'\]\nRESP2 ECHO next DECODED: \['unsubscribe', 'repro:ch', 0\]\n.*RESP2 UNSUBSCRIBE all DECODED: \['subscribe', 'repro:c2', 2\]\n.*RESP2 PING subscribed DECODED: False\n
 from lib import client, step
 
 PROTOS = [2]

@@ -11,8 +11,27 @@
 # finds: seed000/SET IFEQ GET with a matching condition [redis-py-6.4.0/resp3]
 # finds: typed/SET IF conditions and DIGEST [redis-py-6.4.0/resp2]
 # finds: typed/SET IF conditions and DIGEST [redis-py-6.4.0/resp3]
+# finds: seed000/SET GET over an existing value [redis-py-4.3.4+hiredis/resp2]
+# finds: seed000/SET IFEQ GET with a failed condition [redis-py-4.3.4+hiredis/resp2]
+# finds: seed000/SET IFEQ GET with a matching condition [redis-py-4.3.4+hiredis/resp2]
+# finds: typed/SET IF conditions and DIGEST [redis-py-4.3.4+hiredis/resp2]
+# finds: seed000/SET GET over an existing value [redis-py-4.3.4[decode_responses=True]/resp2]
+# finds: seed000/SET IFEQ GET with a failed condition [redis-py-4.3.4[decode_responses=True]/resp2]
+# finds: seed000/SET IFEQ GET with a matching condition [redis-py-4.3.4[decode_responses=True]/resp2]
+# finds: typed/SET IF conditions and DIGEST [redis-py-4.3.4[decode_responses=True]/resp2]
+# finds: seed000/SET GET over an existing value [redis-py-6.4.0[decode_responses=True]/resp2]
+# finds: seed000/SET IFEQ GET with a failed condition [redis-py-6.4.0[decode_responses=True]/resp2]
+# finds: seed000/SET IFEQ GET with a matching condition [redis-py-6.4.0[decode_responses=True]/resp2]
+# finds: typed/SET IF conditions and DIGEST [redis-py-6.4.0[decode_responses=True]/resp2]
+# finds: seed000/SET GET over an existing value [redis-py-6.4.0[decode_responses=True]/resp3]
+# finds: seed000/SET IFEQ GET with a failed condition [redis-py-6.4.0[decode_responses=True]/resp3]
+# finds: seed000/SET IFEQ GET with a matching condition [redis-py-6.4.0[decode_responses=True]/resp3]
+# finds: typed/SET IF conditions and DIGEST [redis-py-6.4.0[decode_responses=True]/resp3]
 # run: python-4.3.4
 # run: python-6.4.0
+# run: python-4.3.4+hiredis
+# run: python-4.3.4[decode_responses=True]
+# run: python-6.4.0[decode_responses=True]
 # expect: (?s)RESP2 SET GET DECODED: False\n.*RESP2 SET IFEQ GET DECODED: False\n
 from lib import PROTOS, client, step
 

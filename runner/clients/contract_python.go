@@ -1,0 +1,89 @@
+package clients
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/respcheck/respcheck/resp"
+)
+
+// The contracts of redis-py's configurations besides its default one
+// (adapters/python/adapter.py): a configuration's contract is looked up by
+// its label without the version ("redis-py-6.4.0[callbacks=none]" →
+// "redis-py[callbacks=none]", see versionless); "/pipeline" has the
+// library's own.
+func init() {
+	py := contracts["redis-py"]
+	contracts["redis-py+hiredis"] = py.derive("redis-py+hiredis",
+		"parser: hiredis-py 1.0.1 through redis-py 4.3.4's HiredisParser (redis/connection.py: hiredis.Reader(protocolError=InvalidResponse, replyError=self.parse_error)), the same Python types as PythonParser; response callbacks applied")
+	contracts["redis-py[decode_responses=True]"] = py.derive("redis-py[decode_responses=True]",
+		"decode_responses=True: blob, simple and verbatim strings are str, decoded by Encoder.decode with encoding_errors 'strict' (redis-py 4.3.4 redis/connection.py Encoder and PythonParser; 6.4.0 redis/_parsers/encoders.py, called by _RESP2Parser and _RESP3Parser in redis/_parsers/resp2.py and resp3.py): bytes that are not UTF-8 raise UnicodeDecodeError")
+	contracts["redis-py[callbacks=none]"] = withConversions(newContract("redis-py[callbacks=none]", []string{
+		"response callbacks cleared: Redis.parse_response applies response_callbacks[command] only when the command is in the dict (redis-py 4.3.4 and 6.4.0 redis/client.py), so a value is what the parser read:",
+		"RESP2 (4.3.4 redis/connection.py PythonParser.read_response, 6.4.0 redis/_parsers/resp2.py _RESP2Parser): simple and blob strings bytes, integers int, nils None, arrays list, errors ResponseError;",
+		"RESP3 (6.4.0 redis/_parsers/resp3.py _RESP3Parser): doubles float, big numbers int, booleans bool, maps dict, sets list, verbatim strings bytes without their format",
+	}, nil), redisPyErrorClass)
+}
+
+// derive is a copy of c named lib, with more notes.
+func (c *Contract) derive(lib string, notes ...string) *Contract {
+	d := newContract(lib, append(append([]string(nil), c.Notes...), notes...), c.Kinds)
+	d.Conversions = append([]*Conversion(nil), c.Conversions...)
+	return d
+}
+
+// versionRE finds the version of a label: "-" and a digit, up to a "+",
+// "[" or "/".
+var versionRE = regexp.MustCompile(`-[0-9][^+\[/]*`)
+
+// versionless is a configuration's label without its version:
+// "redis-py-4.3.4+hiredis" → "redis-py+hiredis".
+func versionless(lib string) string {
+	if loc := versionRE.FindStringIndex(lib); loc != nil {
+		return lib[:loc[0]] + lib[loc[1]:]
+	}
+	return lib
+}
+
+// watchAborted: the nil EXEC of a transaction aborted by a WATCH, raised
+// by redis-py's transaction API as WatchError.
+func watchAborted(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+	if (v.Kind != resp.NilArray && v.Kind != resp.Null) || n.Kind != "error" || n.Err == nil || n.Err.Class != "WatchError" {
+		return 0, false
+	}
+	return Match, true
+}
+
+// redisPyWatch is the conversion of watchAborted.
+var redisPyWatch = &Conversion{Name: "nil EXEC (a WATCH conflict) → WatchError raised by the transaction API",
+	Source: "redis-py 4.3.4 and 6.4.0 redis/client.py Pipeline._execute_transaction: if response is None: raise WatchError(\"Watched variable changed.\")",
+	apply:  watchAborted}
+
+// redisPyErrorClasses are the error codes redis-py raises as a class of
+// their own, the code dropped from the message (redis-py 6.4.0
+// redis/_parsers/base.py BaseParser.EXCEPTION_CLASSES; 4.3.4's
+// redis/connection.py has EXECABORT to NOPERM).
+var redisPyErrorClasses = map[string]string{
+	"OOM": "OutOfMemoryError", "EXECABORT": "ExecAbortError", "LOADING": "BusyLoadingError",
+	"NOSCRIPT": "NoScriptError", "READONLY": "ReadOnlyError", "NOPERM": "NoPermissionError",
+	"ASK": "AskError", "TRYAGAIN": "TryAgainError", "MOVED": "MovedError",
+	"CLUSTERDOWN": "ClusterDownError", "CROSSSLOT": "ClusterCrossSlotError", "MASTERDOWN": "MasterDownError",
+}
+
+// errorClass: an error reply whose code is one of redisPyErrorClasses,
+// decoded as that class with the rest of the text as its message.
+func errorClass(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+	if (v.Kind != resp.SimpleError && v.Kind != resp.BlobError) || n.Kind != "error" || n.Err == nil {
+		return 0, false
+	}
+	code, rest, _ := strings.Cut(string(v.Str), " ")
+	if cls, ok := redisPyErrorClasses[code]; !ok || n.Err.Class != cls || n.Err.Message != rest {
+		return 0, false
+	}
+	return Match, true
+}
+
+// redisPyErrorClass is the conversion of errorClass.
+var redisPyErrorClass = &Conversion{Name: "error code → its exception class (EXECABORT → ExecAbortError), the code dropped from the message",
+	Source: "redis-py 4.3.4 redis/connection.py and 6.4.0 redis/_parsers/base.py BaseParser.parse_error: exception_class(response[len(error_code) + 1:]) for a code in EXCEPTION_CLASSES",
+	apply:  errorClass}
