@@ -48,7 +48,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	-q) QUIET=1 ;;
 	--only) ONLY="$2"; shift ;;
-	-h|--help) sed -n '2,33p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,32p' "$0"; exit 0 ;;
 	*) echo "install-clients: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
