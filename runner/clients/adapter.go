@@ -506,8 +506,9 @@ func externalAdapters(dir string) ([]*Adapter, []string) {
 }
 
 // Available returns every library whose adapter process starts (the Go
-// libraries' adapters are this executable, see GoAdapters), with notes
-// about those that do not.
+// libraries' adapters are this executable, see GoAdapters) and the
+// command-line clients of the installed server builds, with notes about
+// those that do not.
 func Available(adaptersDir string) ([]Driver, []string) {
 	var ds []Driver
 	as, notes := externalAdapters(adaptersDir)
@@ -531,7 +532,8 @@ func Available(adaptersDir string) ([]Driver, []string) {
 		notes = append(notes, n...)
 		ds = append(ds, more...)
 	}
-	return ds, notes
+	cli, n := cliDrivers()
+	return append(ds, cli...), append(notes, n...)
 }
 
 // CloseDrivers ends the adapter processes behind ds.
