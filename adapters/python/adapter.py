@@ -11,7 +11,9 @@ normalised. Run one process per redis-py version (PYTHONPATH selects it).
 """
 import base64
 import json
+import os
 import queue
+import subprocess
 import sys
 import threading
 import traceback
@@ -22,6 +24,20 @@ OUT = sys.stdout
 OUT_LOCK = threading.Lock()
 NAME = "redis-py-" + redis.__version__
 MAJOR = int(redis.__version__.split(".")[0])
+
+
+def source():
+    """Where this redis-py comes from: Debian's python3-redis, or the copy
+    of Debian sid's that scripts/install-clients.sh unpacked."""
+    path = os.path.dirname(os.path.abspath(redis.__file__))
+    if path.startswith("/usr/lib/python3/"):
+        try:
+            ver = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "python3-redis"], capture_output=True,
+                                 text=True, timeout=5).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            ver = ""
+        return "Debian package python3-redis " + (ver or redis.__version__) + " (" + path + ")"
+    return "Debian sid package python3-redis " + redis.__version__ + ", unpacked by scripts/install-clients.sh (" + path + ")"
 
 
 def log(*a):
@@ -154,7 +170,7 @@ def main():
             if op == "hello":
                 protos = [2, 3] if MAJOR >= 5 else [2]
                 send({"id": rid, "libraries": [{"name": NAME, "version": redis.__version__, "protos": protos,
-                                                   "api": "Redis.execute_command(*args)"}]})
+                                                   "api": "Redis.execute_command(*args)", "source": source()}]})
             elif op == "open":
                 if req["lib"] != NAME:
                     send({"id": rid, "error": "unknown library " + req["lib"]})

@@ -2,6 +2,7 @@ package clients
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -213,4 +214,19 @@ func cliFindingExplained(client string, sv StepView) string {
 		return "unsubscribe in RESP3"
 	}
 	return ""
+}
+
+// TestParseLabel splits labels of the grammar.
+func TestParseLabel(t *testing.T) {
+	for in, want := range map[string]Label{
+		"redis-cli-8.6.3[--no-raw]":         {Library: "redis-cli", Version: "8.6.3", Options: []string{"--no-raw"}},
+		"ioredis-6.0.0[replyMapping=resp3]": {Library: "ioredis", Version: "6.0.0", Options: []string{"replyMapping=resp3"}},
+		"redis-py-4.3.4+hiredis":            {Library: "redis-py", Version: "4.3.4", Parser: "hiredis"},
+		"go-redis/tx-pipeline":              {Library: "go-redis", API: "tx-pipeline"},
+		"go-redis-typed":                    {Library: "go-redis-typed"},
+	} {
+		if got := ParseLabel(in); !reflect.DeepEqual(got, want) {
+			t.Errorf("ParseLabel(%q) = %+v, want %+v", in, got, want)
+		}
+	}
 }

@@ -22,17 +22,23 @@ const debianCLI = "/usr/bin/redis-cli"
 // redis-cli if no build has it, each in the raw and the --no-raw format;
 // and notes about pinned builds whose CLI is missing.
 func cliDrivers() ([]Driver, []string) {
-	tools, notes := cliTools()
+	tools, missing, notes := cliTools()
 	var ds []Driver
 	for _, t := range tools {
 		ds = append(ds, newCLIDriver(t, false), newCLIDriver(t, true))
 	}
+	for _, m := range missing {
+		notes = append(notes, m[0]+": "+m[1], m[0]+"[--no-raw]: "+m[1])
+	}
 	return ds, notes
 }
 
-func cliTools() ([]*cliTool, []string) {
+// cliTools returns the CLI binaries, the labels of those missing with the
+// reason ([label, reason]), and other notes.
+func cliTools() ([]*cliTool, [][2]string, []string) {
 	var tools []*cliTool
 	var notes []string
+	var missing [][2]string
 	seen := map[string]bool{} // resolved binary paths
 	labels := map[string]bool{}
 	add := func(t *cliTool) {
@@ -60,7 +66,7 @@ func cliTools() ([]*cliTool, []string) {
 		name := b.Family + "-cli"
 		bin := filepath.Join(filepath.Dir(b.Bin), name)
 		if _, err := os.Stat(bin); err != nil {
-			notes = append(notes, name+"-"+b.Version+": "+bin+" missing (run scripts/install-servers.sh)")
+			missing = append(missing, [2]string{name + "-" + b.Version, bin + " missing (run scripts/install-servers.sh)"})
 			continue
 		}
 		add(&cliTool{name: name, family: b.Family, version: cliVersion(bin, b.Version), bin: bin,
@@ -69,7 +75,7 @@ func cliTools() ([]*cliTool, []string) {
 	for _, p := range servers.Pinned {
 		if !slices.Contains(have, p) {
 			fam, ver, _ := strings.Cut(p, "-")
-			notes = append(notes, fam+"-cli-"+ver+": server build "+p+" not installed (run scripts/install-servers.sh)")
+			missing = append(missing, [2]string{fam + "-cli-" + ver, "server build " + p + " not installed (run scripts/install-servers.sh)"})
 		}
 	}
 	if _, err := os.Stat(debianCLI); err == nil {
@@ -78,7 +84,10 @@ func cliTools() ([]*cliTool, []string) {
 	} else {
 		notes = append(notes, "redis-cli (Debian redis-tools): "+debianCLI+" missing (apt-get install redis-tools)")
 	}
-	return tools, notes
+	// A label another binary provides is not missing (redis-7.0.15's CLI
+	// is Debian's).
+	missing = slices.DeleteFunc(missing, func(m [2]string) bool { return labels[m[0]] })
+	return tools, missing, notes
 }
 
 // cliVersion is the version `bin --version` prints ("redis-cli 8.6.3"),

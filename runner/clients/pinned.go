@@ -23,6 +23,9 @@ func (l *goLibrary) Protos() []int   { return l.protos }
 func (l *goLibrary) API() string     { return l.api }
 func (l *goLibrary) isTyped() bool   { return l.typed }
 
+// Source is the Go module the library is built from.
+func (l *goLibrary) Source() string { return "Go module " + l.module + " " + l.Version() }
+
 func (l *goLibrary) Open(ctx context.Context, addr string, proto int) (Session, error) {
 	return l.open(ctx, addr, proto)
 }
