@@ -22,7 +22,9 @@ import (
 // the library directly against a server and prints what it returned. Its
 // header says what it shows (repro:), which matrix lines it reproduces
 // (finds:), how to run it (run:) and a regexp its output must match
-// (expect:).
+// (expect:). A command-line client's repro is a shell script run as
+// `sh FILE.sh ADDR CLI` with the CLI of the server build its run: line
+// names (run: cli-redis-8.6.3).
 //
 // A repro may have several run: lines (one script for two installs of a
 // library, e.g. run: python-4.3.4 and run: python-6.4.0): TestRepros runs it
@@ -63,7 +65,7 @@ func loadRepros(t *testing.T) []repro {
 	var rs []repro
 	for _, e := range ents {
 		ext := filepath.Ext(e.Name())
-		if e.IsDir() || (ext != ".go" && ext != ".js" && ext != ".py") || strings.HasPrefix(e.Name(), "lib.") {
+		if e.IsDir() || (ext != ".go" && ext != ".js" && ext != ".py" && ext != ".sh") || strings.HasPrefix(e.Name(), "lib.") {
 			continue
 		}
 		f, err := os.Open(filepath.Join(reproDir, e.Name()))
@@ -113,8 +115,8 @@ func reproCommand(ctx context.Context, r repro, run string, addr string) (*exec.
 	path := filepath.Join(root, "testdata", "clients", "repro", r.file)
 	var cmd *exec.Cmd
 	env := append(os.Environ(), "PYTHONNOUSERSITE=1")
-	switch run {
-	case "node":
+	switch {
+	case run == "node":
 		bin, err := exec.LookPath("node")
 		if err != nil {
 			return nil, "node not found"
@@ -126,7 +128,7 @@ func reproCommand(ctx context.Context, r repro, run string, addr string) (*exec.
 		abs, _ := filepath.Abs(mods)
 		cmd = exec.CommandContext(ctx, bin, path, addr)
 		env = append(env, "NODE_PATH="+abs)
-	case "python-4.3.4", "python-" + pyRedisSid:
+	case run == "python-4.3.4" || run == "python-"+pyRedisSid:
 		if _, err := os.Stat(pythonBin); err != nil {
 			return nil, pythonBin + " not found"
 		}
@@ -144,7 +146,7 @@ func reproCommand(ctx context.Context, r repro, run string, addr string) (*exec.
 			}
 		}
 		env = append(env, "PYTHONPATH="+pp)
-	case "go":
+	case run == "go":
 		bin := filepath.Join(runtime.GOROOT(), "bin", "go")
 		if _, err := os.Stat(bin); err != nil {
 			var err2 error
@@ -153,6 +155,18 @@ func reproCommand(ctx context.Context, r repro, run string, addr string) (*exec.
 			}
 		}
 		cmd = exec.CommandContext(ctx, bin, "run", path, filepath.Join(filepath.Dir(path), "lib.go"), addr)
+	case strings.HasPrefix(run, "cli-"):
+		// A shell script given the command-line client of a server
+		// build: sh FILE.sh ADDR CLI.
+		b, err := servers.Find(strings.TrimPrefix(run, "cli-"))
+		if err != nil {
+			return nil, err.Error()
+		}
+		cli := filepath.Join(filepath.Dir(b.Bin), b.Family+"-cli")
+		if _, err := os.Stat(cli); err != nil {
+			return nil, err.Error()
+		}
+		cmd = exec.CommandContext(ctx, "/bin/sh", path, addr, cli)
 	default:
 		return nil, "unknown runtime " + run
 	}
@@ -200,7 +214,9 @@ func TestRepros(t *testing.T) {
 	}
 }
 
-var findingLine = regexp.MustCompile("^- \\*\\*(mismatch|crash|hang|desync)\\*\\* `(.+?)` \\[([^\\]]+)\\]:")
+// findingLine is a finding of the matrix; the client name may hold
+// brackets (redis-cli-8.6.3[--no-raw]/resp3).
+var findingLine = regexp.MustCompile("^- \\*\\*(mismatch|crash|hang|desync)\\*\\* `(.+?)` \\[(.+?/resp[23])\\]:")
 
 // TestReproCoverage fails on a finding of the matrix (mismatch, crash,
 // hang, desync) that no repro claims, and on a claim that names no finding.
