@@ -181,28 +181,32 @@ func (c *cliConn) Do(ctx context.Context, args [][]byte) Native {
 // double-quoted, with \" \\ and \xNN escapes for everything but printable
 // ASCII (sdssplitargs, src/sds.c).
 func cliLine(args [][]byte) string {
-	var b strings.Builder
+	n := 1
+	for _, a := range args {
+		n += 3 + 4*len(a)
+	}
+	b := make([]byte, 0, n)
 	for i, a := range args {
 		if i > 0 {
-			b.WriteByte(' ')
+			b = append(b, ' ')
 		}
-		b.WriteByte('"')
+		b = append(b, '"')
 		for _, c := range a {
 			switch {
 			case c == '"' || c == '\\':
-				b.WriteByte('\\')
-				b.WriteByte(c)
+				b = append(b, '\\', c)
 			case c >= 0x20 && c <= 0x7e:
-				b.WriteByte(c)
+				b = append(b, c)
 			default:
-				fmt.Fprintf(&b, "\\x%02x", c)
+				b = append(b, '\\', 'x', hexDigit[c>>4], hexDigit[c&15])
 			}
 		}
-		b.WriteByte('"')
+		b = append(b, '"')
 	}
-	b.WriteByte('\n')
-	return b.String()
+	return string(append(b, '\n'))
 }
+
+const hexDigit = "0123456789abcdef"
 
 // errCLIExited says the process ended before the step's end marker.
 var errCLIExited = errors.New("the CLI exited")
