@@ -1,70 +1,120 @@
 package resp
 
 import (
+	"bytes"
+	"fmt"
 	"strconv"
 	"strings"
 )
 
-// CLI renders v the way redis-cli (versions 7 and 8, TTY output, --no-raw)
-// prints a reply, without the final newline:
-//
-//	simple string      OK
-//	simple/blob error  (error) ERR unknown command
-//	integer            (integer) 42
-//	blob string        "hello\r\n" (quoted, redis-cli's escaping: \n \r \t
-//	                   \a \b \" \\ and \xNN for other non-printable bytes)
-//	nil blob/array,    (nil)
-//	null
-//	double             (double) 3.14 (the server's text)
-//	boolean            (true) or (false)
-//	verbatim string    the text after "fmt:", unquoted
-//	big number         (big number) 12345
-//	array, push        1) "a"  one line per element, index right-aligned
-//	                   2) "b"  to the widest index, nested aggregates
-//	                           indented under their parent's index
-//	set                1~ "a"
-//	map                1# "key" => "value"
-//	empty aggregates   (empty array), (empty hash), (empty set), (empty push)
-//
-// Attributes are not shown by redis-cli; here (a respcheck choice) each
-// attribute pair is printed first as `|1) key => value`, one line each,
-// followed by the value itself on the next line.
-func (v Value) CLI() string {
-	out := appendCLI(nil, &v, "")
-	return strings.TrimSuffix(string(out), "\n")
+// CLIMode is one of redis-cli's reply formats (src/redis-cli.c
+// cliFormatReply, the same in redis 7.0.15 and 8.6.3 and valkey-cli 9.1.2).
+type CLIMode uint8
+
+// The formats.
+const (
+	// CLIStandard is cliFormatReplyTTY: the default when stdout is a
+	// terminal, or --no-raw.
+	CLIStandard CLIMode = iota
+	// CLIRaw is cliFormatReplyRaw followed by the command delimiter
+	// ("\n"): the default when stdout is not a terminal, or --raw.
+	CLIRaw
+	// CLIVerbatim is cliFormatReplyRaw alone, in either mode: the replies
+	// of the commands redis-cli prints verbatim (INFO, CLIENT LIST, ...:
+	// cliSendCommand's output_raw).
+	CLIVerbatim
+)
+
+// CLIUnprintableError says that redis-cli cannot print a reply: its
+// formatters have no case for the type (big numbers: "Unknown reply type:
+// 13" on stderr, then exit 1), or its reader refuses it (attributes).
+type CLIUnprintableError struct {
+	Kind Kind
 }
 
-func appendCLI(out []byte, v *Value, prefix string) []byte {
+func (e *CLIUnprintableError) Error() string {
+	return fmt.Sprintf("redis-cli cannot print a %s (cliFormatReplyTTY and cliFormatReplyRaw have no case for it)", e.Kind)
+}
+
+// CLIOutput returns exactly the bytes redis-cli writes to stdout for the
+// reply v in mode, final newline included, or a *CLIUnprintableError when
+// v holds a type redis-cli cannot print (a big number or an attribute,
+// anywhere in it). The rules, from src/redis-cli.c cliFormatReplyTTY and
+// cliFormatReplyRaw (redis 7.0.15 and 8.6.3; valkey-cli 9.1.2 has the same
+// code) and hiredis, which hands redis-cli a verbatim string without its
+// "fmt:" and a double as the server's text:
+//
+//	                   CLIStandard                    CLIRaw
+//	simple string      OK (up to a NUL byte)          OK
+//	error              (error) ERR x (up to a NUL)    ERR x + "\n"
+//	integer            (integer) 42                   42
+//	double             (double) 3.14 (server text)    3.14
+//	blob string        "a\n\x00" (sdscatrepr)         the bytes as they are
+//	verbatim string    the text after "fmt:"          the same
+//	nil, null          (nil)                          nothing
+//	boolean            (true) / (false)               (true) / (false)
+//	array, set, push   1) ..., 1~ ... (set), index    elements, one per line
+//	                   right-aligned, nested under
+//	                   their index
+//	map                1# key => value (a value of    key value, one pair
+//	                   several lines starts on the    per line
+//	                   next line)
+//	empty aggregates   (empty array), (empty hash),   nothing
+//	                   (empty set), (empty push)
+//
+// Every format but CLIVerbatim ends the reply with "\n".
+func (v Value) CLIOutput(mode CLIMode) ([]byte, error) {
+	p := cliPrinter{raw: mode != CLIStandard}
+	out := p.reply(nil, &v, "")
+	if p.err != nil {
+		return nil, p.err
+	}
+	if mode == CLIRaw {
+		out = append(out, '\n')
+	}
+	return out, nil
+}
+
+// CLI renders v the way redis-cli prints it in its standard (terminal)
+// format, without the final newline, for reports: CLIOutput(CLIStandard),
+// except for what redis-cli cannot print, shown here in a form of
+// respcheck's own: a big number as "(big number) 12345", and an attribute
+// as its pairs `|1) key => value`, one line each, before the value.
+func (v Value) CLI() string {
+	p := cliPrinter{display: true}
+	return strings.TrimSuffix(string(p.reply(nil, &v, "")), "\n")
+}
+
+// cliPrinter is one rendering: raw or standard; display renders what
+// redis-cli cannot print instead of failing (err).
+type cliPrinter struct {
+	raw, display bool
+	err          error
+}
+
+func (p *cliPrinter) reply(out []byte, v *Value, prefix string) []byte {
 	if v.Attr != nil && v.Attr.Kind == Attribute {
-		a := v.Attr
-		for i := 0; i+1 < len(a.Elems); i += 2 {
-			if i > 0 {
-				out = append(out, prefix...)
-			}
-			out = append(out, '|')
-			out = strconv.AppendInt(out, int64(i/2+1), 10)
-			out = append(out, ')', ' ')
-			out = appendCLI(out, &a.Elems[i], prefix+"    ")
-			out = trimNL(out)
-			out = append(out, " => "...)
-			out = appendCLI(out, &a.Elems[i+1], prefix+"    ")
+		if !p.display {
+			p.err = &CLIUnprintableError{Kind: Attribute}
+			return out
 		}
-		if len(a.Elems) > 1 {
-			out = append(out, prefix...)
-		}
+		out = p.attribute(out, v.Attr, prefix)
+	}
+	if p.raw {
+		return p.rawReply(out, v)
 	}
 	switch v.Kind {
 	case SimpleString:
-		out = append(out, v.Str...)
+		out = append(out, upToNUL(v.Str)...)
 	case SimpleError, BlobError:
 		out = append(out, "(error) "...)
-		out = append(out, v.Str...)
+		out = append(out, upToNUL(v.Str)...)
 	case Integer:
 		out = append(out, "(integer) "...)
 		out = strconv.AppendInt(out, v.Int, 10)
 	case Double:
 		out = append(out, "(double) "...)
-		out = append(out, textOf(v)...)
+		out = append(out, upToNUL(textOf(v))...)
 	case BlobString:
 		out = appendEscaped(out, v.Str, quoteCLI)
 	case VerbatimString:
@@ -72,20 +122,104 @@ func appendCLI(out []byte, v *Value, prefix string) []byte {
 	case NilBlobString, NilArray, Null:
 		out = append(out, "(nil)"...)
 	case Boolean:
-		if v.Bool {
-			out = append(out, "(true)"...)
-		} else {
-			out = append(out, "(false)"...)
-		}
-	case BigNumber:
-		out = append(out, "(big number) "...)
-		out = append(out, v.Str...)
+		out = append(out, boolText(v.Bool)...)
 	case Array, Map, Set, Push, Attribute:
-		return appendCLIAggregate(out, v, prefix)
+		return p.aggregate(out, v, prefix)
 	default:
-		out = append(out, "(unknown)"...)
+		return p.unprintable(out, v)
 	}
 	return append(out, '\n')
+}
+
+// unprintable is a type redis-cli's formatters have no case for.
+func (p *cliPrinter) unprintable(out []byte, v *Value) []byte {
+	if !p.display {
+		p.err = &CLIUnprintableError{Kind: v.Kind}
+		return out
+	}
+	if v.Kind == BigNumber {
+		out = append(out, "(big number) "...)
+		out = append(out, v.Str...)
+	} else {
+		out = append(out, "(unknown)"...)
+	}
+	if !p.raw {
+		out = append(out, '\n')
+	}
+	return out
+}
+
+// rawReply is cliFormatReplyRaw: no type markers, no quoting, elements one
+// per line (config.mb_delim), a map's key and value on one line.
+func (p *cliPrinter) rawReply(out []byte, v *Value) []byte {
+	switch v.Kind {
+	case NilBlobString, NilArray, Null:
+	case SimpleError, BlobError:
+		out = append(out, v.Str...)
+		out = append(out, '\n')
+	case SimpleString, BlobString, VerbatimString:
+		out = append(out, v.Str...)
+	case Boolean:
+		out = append(out, boolText(v.Bool)...)
+	case Integer:
+		out = strconv.AppendInt(out, v.Int, 10)
+	case Double:
+		out = append(out, upToNUL(textOf(v))...)
+	case Array, Set, Push:
+		for i := range v.Elems {
+			if i > 0 {
+				out = append(out, '\n')
+			}
+			out = p.reply(out, &v.Elems[i], "")
+		}
+	case Map:
+		for i := 0; i+1 < len(v.Elems); i += 2 {
+			if i > 0 {
+				out = append(out, '\n')
+			}
+			out = p.reply(out, &v.Elems[i], "")
+			out = append(out, ' ')
+			out = p.reply(out, &v.Elems[i+1], "")
+		}
+	default:
+		return p.unprintable(out, v)
+	}
+	return out
+}
+
+func boolText(b bool) string {
+	if b {
+		return "(true)"
+	}
+	return "(false)"
+}
+
+// upToNUL is what a C string function (sdscat, %s) keeps of b.
+func upToNUL(b []byte) []byte {
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		return b[:i]
+	}
+	return b
+}
+
+// attribute is respcheck's display of an attribute (redis-cli has none).
+func (p *cliPrinter) attribute(out []byte, a *Value, prefix string) []byte {
+	for i := 0; i+1 < len(a.Elems); i += 2 {
+		if i > 0 {
+			out = append(out, prefix...)
+		}
+		out = append(out, '|')
+		out = strconv.AppendInt(out, int64(i/2+1), 10)
+		out = append(out, ')', ' ')
+		out = p.reply(out, &a.Elems[i], prefix+"    ")
+		out = trimNL(out)
+		out = append(out, " => "...)
+		out = p.reply(out, &a.Elems[i+1], prefix+"    ")
+	}
+	if len(a.Elems) > 1 {
+		out = append(out, prefix...)
+	}
+	return out
 }
 
 func trimNL(b []byte) []byte {
@@ -95,17 +229,26 @@ func trimNL(b []byte) []byte {
 	return b
 }
 
-func appendCLIAggregate(out []byte, v *Value, prefix string) []byte {
+// cliMultiline is cliIsMultilineValueTTY: whether the standard format
+// renders v on several lines (a map's value then starts on a line of its
+// own).
+func cliMultiline(v *Value) bool {
+	switch v.Kind {
+	case Array, Set, Push:
+		return len(v.Elems) > 1 || len(v.Elems) == 1 && cliMultiline(&v.Elems[0])
+	case Map:
+		return len(v.Elems) > 2 || len(v.Elems) == 2 && cliMultiline(&v.Elems[1])
+	}
+	return false
+}
+
+var emptyAggregate = map[Kind]string{Array: "(empty array)\n", Map: "(empty hash)\n", Set: "(empty set)\n", Push: "(empty push)\n"}
+
+// aggregate is cliFormatReplyTTY's array, map, set and push case.
+func (p *cliPrinter) aggregate(out []byte, v *Value, prefix string) []byte {
 	if len(v.Elems) == 0 {
-		switch v.Kind {
-		case Array:
-			return append(out, "(empty array)\n"...)
-		case Map:
-			return append(out, "(empty hash)\n"...)
-		case Set:
-			return append(out, "(empty set)\n"...)
-		case Push:
-			return append(out, "(empty push)\n"...)
+		if s, ok := emptyAggregate[v.Kind]; ok {
+			return append(out, s...)
 		}
 		return append(out, "(empty aggregate type)\n"...)
 	}
@@ -139,12 +282,16 @@ func appendCLIAggregate(out []byte, v *Value, prefix string) []byte {
 		}
 		out = append(out, s...)
 		out = append(out, sep, ' ')
-		out = appendCLI(out, &v.Elems[i], sub)
+		out = p.reply(out, &v.Elems[i], sub)
 		if pairs && i+1 < len(v.Elems) {
 			i++
 			out = trimNL(out)
 			out = append(out, " => "...)
-			out = appendCLI(out, &v.Elems[i], sub)
+			if cliMultiline(&v.Elems[i]) {
+				out = append(out, '\n')
+				out = append(out, sub...)
+			}
+			out = p.reply(out, &v.Elems[i], sub)
 		}
 	}
 	return out

@@ -3,6 +3,7 @@ package resp_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -215,7 +216,9 @@ func TestCLI(t *testing.T) {
 		{"*2\r\n$1\r\na\r\n$1\r\nb\r\n", "1) \"a\"\n2) \"b\""},
 		{"*2\r\n*2\r\n:1\r\n:2\r\n+x\r\n", "1) 1) (integer) 1\n   2) (integer) 2\n2) x"},
 		{"%1\r\n$1\r\nf\r\n$1\r\nv\r\n", `1# "f" => "v"`},
-		{"%1\r\n+k\r\n*2\r\n:1\r\n:2\r\n", "1# k => 1) (integer) 1\n   2) (integer) 2"},
+		{"%1\r\n+k\r\n*2\r\n:1\r\n:2\r\n", "1# k => \n   1) (integer) 1\n   2) (integer) 2"},
+		{"%1\r\n+k\r\n*1\r\n:1\r\n", "1# k => 1) (integer) 1"},
+		{"+a\x00b\r\n", "a"},
 		{"~1\r\n$1\r\nm\r\n", `1~ "m"`},
 		{">2\r\n+message\r\n+x\r\n", "1) message\n2) x"},
 		{"*10\r\n" + strings.Repeat(":0\r\n", 10), " 1) (integer) 0\n 2) (integer) 0\n 3) (integer) 0\n 4) (integer) 0\n 5) (integer) 0\n 6) (integer) 0\n 7) (integer) 0\n 8) (integer) 0\n 9) (integer) 0\n10) (integer) 0"},
@@ -247,5 +250,47 @@ func TestWriter(t *testing.T) {
 	}
 	if got := string(resp.AppendCommandString(nil, "GET", "")); got != "*2\r\n$3\r\nGET\r\n$0\r\n\r\n" {
 		t.Fatalf("AppendCommandString = %q", got)
+	}
+}
+
+// TestCLIOutput checks the exact bytes redis-cli prints in its standard and
+// raw formats (as redis-cli 8.6.3 printed them for these replies).
+func TestCLIOutput(t *testing.T) {
+	cases := []struct{ in, standard, raw string }{
+		{"+OK\r\n", "OK\n", "OK\n"},
+		{"-ERR x\r\n", "(error) ERR x\n", "ERR x\n\n"},
+		{":-7\r\n", "(integer) -7\n", "-7\n"},
+		{"$3\r\na\nb\r\n", "\"a\\nb\"\n", "a\nb\n"},
+		{"$-1\r\n", "(nil)\n", "\n"},
+		{"_\r\n", "(nil)\n", "\n"},
+		{",3.141\r\n", "(double) 3.141\n", "3.141\n"},
+		{"#f\r\n", "(false)\n", "(false)\n"},
+		{"=22\r\ntxt:This is a verbatim\r\n", "This is a verbatim\n", "This is a verbatim\n"},
+		{"*0\r\n", "(empty array)\n", "\n"},
+		{"%3\r\n:0\r\n#f\r\n:1\r\n#t\r\n:2\r\n#f\r\n", "1# (integer) 0 => (false)\n2# (integer) 1 => (true)\n3# (integer) 2 => (false)\n", "0 (false)\n1 (true)\n2 (false)\n"},
+		{"~2\r\n:0\r\n:1\r\n", "1~ (integer) 0\n2~ (integer) 1\n", "0\n1\n"},
+		{"*2\r\n*2\r\n:1\r\n:2\r\n-E\r\n", "1) 1) (integer) 1\n   2) (integer) 2\n2) (error) E\n", "1\n2\nE\n\n"},
+	}
+	for _, c := range cases {
+		_, v, err := resp.Parse([]byte(c.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range []struct {
+			mode resp.CLIMode
+			want string
+		}{{resp.CLIStandard, c.standard}, {resp.CLIRaw, c.raw}, {resp.CLIVerbatim, strings.TrimSuffix(c.raw, "\n")}} {
+			got, err := v.CLIOutput(m.mode)
+			if err != nil || string(got) != m.want {
+				t.Errorf("CLIOutput(%s, %d) = %q, %v; want %q", resp.Escape([]byte(c.in)), m.mode, got, err, m.want)
+			}
+		}
+	}
+	for _, in := range []string{"(123\r\n", "*1\r\n(1\r\n", "|1\r\n+a\r\n+b\r\n+OK\r\n"} {
+		_, v, _ := resp.Parse([]byte(in))
+		var ue *resp.CLIUnprintableError
+		if _, err := v.CLIOutput(resp.CLIRaw); !errors.As(err, &ue) {
+			t.Errorf("CLIOutput(%s): %v, want a CLIUnprintableError", resp.Escape([]byte(in)), err)
+		}
 	}
 }

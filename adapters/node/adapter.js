@@ -35,7 +35,7 @@ function load(name) {
     const fs = require('fs');
     const pj = path.join(__dirname, 'node_modules', name, 'package.json');
     const version = JSON.parse(fs.readFileSync(pj, 'utf8')).version;
-    return { mod, version };
+    return { mod, version, source: 'npm ' + name + ' ' + version };
   } catch (e) {
     return { error: String(e && e.message || e).split('\n')[0] };
   }
@@ -125,7 +125,7 @@ function ioredisLike(name, modName, protos) {
   const Redis = m.mod.default || m.mod.Redis || m.mod;
   libs[name] = {
     api: 'redis.call(command, ...args)',
-    version: m.version, protos,
+    version: m.version, source: m.source, protos,
     async connect(addr, proto) {
       const { host, port } = hostPort(addr);
       const opts = { host, port, maxRetriesPerRequest: 0, retryStrategy: () => null,
@@ -218,7 +218,7 @@ function typedIoredis(name, base) {
   if (l.error) { libs[name] = l; return; }
   libs[name] = {
     api: 'typed wrappers (set(key, value, ...options), ...)',
-    version: l.version, protos: l.protos, typed: true,
+    version: l.version, source: l.source, protos: l.protos, typed: true,
     // The client list prints notes as "unavailable: ...".
     note: name + ' ' + l.version + ': typed DIGEST wrapper: ioredis ' + l.version + ' declares no digest() in ' +
       'built/utils/RedisCommander.d.ts; DIGEST steps are skipped in typed mode',
@@ -245,7 +245,7 @@ function typedIoredis(name, base) {
   if (m.error) { libs['node-redis'] = { error: m.error }; return; }
   libs['node-redis'] = {
     api: 'client.sendCommand(args)',
-    version: m.version, protos: [2, 3],
+    version: m.version, source: m.source, protos: [2, 3],
     async connect(addr, proto) {
       const { host, port } = hostPort(addr);
       const c = m.mod.createClient({ socket: { host, port, reconnectStrategy: false, connectTimeout: 5000 }, RESP: proto });
@@ -269,7 +269,7 @@ function typedIoredis(name, base) {
   if (l.error) { libs[name] = l; return; }
   libs[name] = {
     api: 'typed wrappers (set(key, value, { condition, ... }), digest(key), ...)',
-    version: l.version, protos: l.protos, typed: true,
+    version: l.version, source: l.source, protos: l.protos, typed: true,
     async connect(addr, proto) {
       const conn = await l.connect(addr, proto);
       conn.typed = (args) => {
@@ -298,7 +298,7 @@ function typedIoredis(name, base) {
   try { m.mod.Logger.init('off'); } catch (e) { log('glide Logger.init:', e.message); }
   libs['valkey-glide'] = {
     api: 'client.customCommand(args)',
-    version: m.version, protos: [2, 3],
+    version: m.version, source: m.source, protos: [2, 3],
     async connect(addr, proto) {
       const { host, port } = hostPort(addr);
       const c = await m.mod.GlideClient.createClient({
@@ -332,7 +332,7 @@ function handle(req) {
   switch (req.op) {
     case 'hello': {
       const libraries = Object.entries(libs).map(([name, l]) =>
-        l.error ? { name, error: l.error } : { name, version: l.version, protos: l.protos, typed: l.typed, note: l.note, api: l.api });
+        l.error ? { name, error: l.error } : { name, version: l.version, source: l.source, protos: l.protos, typed: l.typed, note: l.note, api: l.api });
       send({ id, libraries });
       return;
     }

@@ -20,6 +20,7 @@ import base64
 import json
 import os
 import queue
+import subprocess
 import sys
 import threading
 import traceback
@@ -32,6 +33,20 @@ NAME = "redis-py-" + redis.__version__
 MAJOR = int(redis.__version__.split(".")[0])
 # redis-py before 5 speaks RESP2 only (no protocol= argument).
 PROTOS = [2, 3] if MAJOR >= 5 else [2]
+
+
+def source():
+    """Where this redis-py comes from: Debian's python3-redis, or the copy
+    of Debian sid's that scripts/install-clients.sh unpacked."""
+    path = os.path.dirname(os.path.abspath(redis.__file__))
+    if path.startswith("/usr/lib/python3/"):
+        try:
+            ver = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "python3-redis"], capture_output=True,
+                                 text=True, timeout=5).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            ver = ""
+        return "Debian package python3-redis " + (ver or redis.__version__) + " (" + path + ")"
+    return "Debian sid package python3-redis " + redis.__version__ + ", unpacked by scripts/install-clients.sh (" + path + ")"
 
 
 def log(*a):
@@ -149,7 +164,7 @@ class Config:
         self.kw = kw or {}
 
     def hello(self, ps):
-        lib = {"name": self.name, "version": redis.__version__, "protos": PROTOS, "api": self.api}
+        lib = {"name": self.name, "version": redis.__version__, "protos": PROTOS, "api": self.api, "source": source()}
         p = ps[self.parser]
         if isinstance(p, str):
             return {"name": self.name, "error": p}

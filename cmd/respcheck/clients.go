@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,9 +20,11 @@ import (
 const clientsLong = `Clients replays the send steps of case files through client libraries
 (go-redis, rueidis, valkey-go, redigo, radix, ioredis, node-redis, iovalkey,
 valkey-glide, redis-py, hiredis, Ruby's redis gem and phpredis, each in an
-adapter process of its own), on pinned
-connections that mirror the cases' named connections, in every protocol each
-library supports. A recording proxy between each library and the server
+adapter process of its own) and the command-line clients of the installed
+server builds (redis-cli, valkey-cli: one process per connection, raw and
+--no-raw, their printed text judged), on pinned connections that mirror the
+cases' named connections, in every protocol each library supports. A
+recording proxy between each library and the server
 keeps the exact bytes the library received; every decoded value is judged
 against them under the library's decoding contract:
 
@@ -62,13 +65,8 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	}
 	all, notes := clients.Available(f.adapters)
 	if f.list {
-		for _, d := range all {
-			fmt.Fprintf(stdout, "%-16s %-10s RESP%v\n", d.Library(), d.Version(), d.Protos())
-		}
-		for _, n := range notes {
-			fmt.Fprintln(stdout, "unavailable: "+n)
-		}
-		return nil
+		defer clients.CloseDrivers(all)
+		return listClients(stdout, clients.Configurations(all, notes), f.format)
 	}
 	drivers, err := clients.Select(all, f.clients)
 	if err != nil {
@@ -164,4 +162,60 @@ func protoList(ps []int) string {
 		s = append(s, fmt.Sprintf("RESP%d", p))
 	}
 	return strings.Join(s, " and ")
+}
+
+// listClients prints the client configurations (--list-clients): each
+// with its version, configuration, API, source and protocols, or why it is
+// not installed; --format json prints them as one JSON document.
+func listClients(w io.Writer, cs []clients.Configuration, format string) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"clients": cs})
+	case "human", "":
+	default:
+		return usageErr("--list-clients prints human or json, not %s", format)
+	}
+	installed := 0
+	for _, c := range cs {
+		if !c.Installed {
+			fmt.Fprintf(w, "%s\n  not installed: %s\n", c.Name, c.Reason)
+			continue
+		}
+		installed++
+		fmt.Fprintf(w, "%s\n  version:       %s\n  configuration: %s\n  api:           %s\n  source:        %s\n  protocols:     %s\n",
+			c.Name, c.Version, configurationText(c), c.API, orUnknown(c.Source), protoList(c.Protos))
+		for _, n := range c.Notes {
+			fmt.Fprintf(w, "  note:          %s\n", n)
+		}
+	}
+	fmt.Fprintf(w, "%d configurations installed, %d not\n", installed, len(cs)-installed)
+	return nil
+}
+
+// configurationText is a configuration's parser, options and API variant
+// ("+hiredis [replyMapping=resp3] /pipeline"), or "default".
+func configurationText(c clients.Configuration) string {
+	var parts []string
+	if c.Parser != "" {
+		parts = append(parts, "+"+c.Parser)
+	}
+	if len(c.Options) > 0 {
+		parts = append(parts, "["+strings.Join(c.Options, ",")+"]")
+	}
+	if c.Variant != "" {
+		parts = append(parts, "/"+c.Variant)
+	}
+	if len(parts) == 0 {
+		return "default"
+	}
+	return strings.Join(parts, " ")
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(not given)"
+	}
+	return s
 }

@@ -25,7 +25,7 @@ import (
 // stderr is for logs. Requests:
 //
 //	{"id":1,"op":"hello"}
-//	  → {"id":1,"libraries":[{"name":"ioredis","version":"6.0.0","protos":[2,3]},
+//	  → {"id":1,"libraries":[{"name":"ioredis","version":"6.0.0","protos":[2,3],"source":"npm ioredis 6.0.0"},
 //	                         {"name":"x","error":"cannot load: ..."}]}
 //	{"id":2,"op":"open","session":"s1","lib":"ioredis","proto":3,"addr":"127.0.0.1:1234"}
 //	  → {"id":2,"ok":true}          or {"id":2,"error":"..."}
@@ -113,6 +113,10 @@ type adapterLibrary struct {
 	Batch   bool   `json:"batch"`
 	Note    string `json:"note"`
 	API     string `json:"api"`
+	// Source is where the library comes from ("npm ioredis 6.0.0",
+	// "Debian package python3-redis 4.3.4-3 (...)", "Go module ..."),
+	// for the client list.
+	Source string `json:"source"`
 }
 
 // tailBuffer keeps the last bytes written to it.
@@ -369,6 +373,9 @@ func (d *adapterDriver) Version() string { return d.lib.Version }
 func (d *adapterDriver) Protos() []int   { return d.lib.Protos }
 func (d *adapterDriver) API() string     { return d.lib.API }
 
+// Source is the package the adapter says the library comes from.
+func (d *adapterDriver) Source() string { return d.lib.Source }
+
 // serial is the lock of the adapter's process: sessions of its libraries
 // run one at a time.
 func (d *adapterDriver) serial() *sync.Mutex { return &d.a.sessions }
@@ -581,8 +588,9 @@ func externalAdapters(dir string) ([]*Adapter, []string) {
 var pyConfigs = []string{"", "+hiredis", "[callbacks=none]", "[decode_responses=True]", "/pipeline"}
 
 // Available returns every library whose adapter process starts (the Go
-// libraries' adapters are this executable, see GoAdapters), with notes
-// about those that do not.
+// libraries' adapters are this executable, see GoAdapters) and the
+// command-line clients of the installed server builds, with notes about
+// those that do not.
 func Available(adaptersDir string) ([]Driver, []string) {
 	var ds []Driver
 	as, notes := externalAdapters(adaptersDir)
@@ -606,7 +614,8 @@ func Available(adaptersDir string) ([]Driver, []string) {
 		notes = append(notes, n...)
 		ds = append(ds, more...)
 	}
-	return ds, notes
+	cli, n := cliDrivers()
+	return append(ds, cli...), append(notes, n...)
 }
 
 // CloseDrivers ends the adapter processes behind ds.

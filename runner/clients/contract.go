@@ -24,6 +24,9 @@ type Contract struct {
 	// tried where a native kind is not in Kinds (or an attribute would be
 	// dropped): a value that is one of them is Converted, not Mismatch.
 	Conversions []*Conversion
+	// output, when set, judges a command-line client's printed text
+	// instead of Kinds (see cliDriver.judgeOutput).
+	output func(st cliStep, n Native) (Verdict, []string)
 }
 
 // Conversion is one documented, lossless reshaping of a reply by a library.
@@ -249,6 +252,15 @@ func (j *judger) convert(v *resp.Value, n *Native, path string) (Verdict, bool) 
 		}
 	}
 	return 0, false
+}
+
+// contractOf returns the contract of driver d's client name: its own when
+// it has one (a command-line client), else contractFor's.
+func contractOf(d Driver, client string) *Contract {
+	if c, ok := d.(interface{ contract() *Contract }); ok {
+		return c.contract()
+	}
+	return contractFor(client)
 }
 
 // contractFor returns the contract of the library of a client name such as

@@ -67,6 +67,16 @@ type Batcher interface {
 	Transaction(ctx context.Context, cmds [][][]byte) (per []Native, exec *Native)
 }
 
+// SourceOf is where driver d's library comes from: the package and its
+// version (an npm package, a Debian package, a Go module, a server build),
+// as the driver or its adapter's hello says; "" when it does not say.
+func SourceOf(d Driver) string {
+	if s, ok := d.(interface{ Source() string }); ok {
+		return s.Source()
+	}
+	return ""
+}
+
 // ClientName is "library/respN".
 func ClientName(d Driver, proto int) string { return fmt.Sprintf("%s/resp%d", d.Library(), proto) }
 

@@ -106,7 +106,7 @@ func (g *goAdapter) handle(req goRequest) {
 		var libs []map[string]any
 		for _, d := range g.libs {
 			libs = append(libs, map[string]any{"name": d.Library(), "version": d.Version(), "protos": d.Protos(),
-				"api": d.API(), "typed": isTyped(d), "batch": isBatch(d)})
+				"api": d.API(), "typed": isTyped(d), "batch": isBatch(d), "source": SourceOf(d)})
 		}
 		g.send(map[string]any{"id": req.ID, "libraries": libs})
 	case "open":

@@ -27,6 +27,9 @@ func (l *goLibrary) API() string     { return l.api }
 func (l *goLibrary) isTyped() bool   { return l.typed }
 func (l *goLibrary) isBatch() bool   { return l.batch }
 
+// Source is the Go module the library is built from.
+func (l *goLibrary) Source() string { return "Go module " + l.module + " " + l.Version() }
+
 func (l *goLibrary) Open(ctx context.Context, addr string, proto int) (Session, error) {
 	return l.open(ctx, addr, proto)
 }

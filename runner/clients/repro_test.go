@@ -23,7 +23,9 @@ import (
 // the library directly against a server and prints what it returned. Its
 // header says what it shows (repro:), which matrix lines it reproduces
 // (finds:), how to run it (run:) and a regexp its output must match
-// (expect:).
+// (expect:). A command-line client's repro is a shell script run as
+// `sh FILE.sh ADDR CLI` with the CLI of the server build its run: line
+// names (run: cli-redis-8.6.3).
 //
 // A repro may have several run: lines (one script for two installs of a
 // library, e.g. run: python-4.3.4 and run: python-6.4.0): TestRepros runs it
@@ -55,8 +57,8 @@ func (r repro) expectFor(i int) *regexp.Regexp {
 }
 
 // reproExts are the languages of repros: Go, Node, Python, C (hiredis),
-// Ruby and PHP.
-var reproExts = map[string]bool{".go": true, ".js": true, ".py": true, ".c": true, ".rb": true, ".php": true}
+// Ruby, PHP and shell (the command-line clients).
+var reproExts = map[string]bool{".go": true, ".js": true, ".py": true, ".c": true, ".rb": true, ".php": true, ".sh": true}
 
 var reproHeader = regexp.MustCompile(`^(?://|#)\s*(repro|finds|run|expect):\s?(.*)$`)
 
@@ -122,8 +124,8 @@ func reproCommand(ctx context.Context, r repro, run string, addr string) (*exec.
 	// A Python run may name a configuration: python-4.3.4+hiredis,
 	// python-6.4.0[callbacks=none] (lib.py reads RESPCHECK_REPRO_CONFIG).
 	run, config := pyRun(run)
-	switch run {
-	case "node":
+	switch {
+	case run == "node":
 		bin, err := exec.LookPath("node")
 		if err != nil {
 			return nil, "node not found"
@@ -135,7 +137,7 @@ func reproCommand(ctx context.Context, r repro, run string, addr string) (*exec.
 		abs, _ := filepath.Abs(mods)
 		cmd = exec.CommandContext(ctx, bin, path, addr)
 		env = append(env, "NODE_PATH="+abs)
-	case "python-4.3.4", "python-" + pyRedisSid:
+	case run == "python-4.3.4" || run == "python-"+pyRedisSid:
 		if _, err := os.Stat(pythonBin); err != nil {
 			return nil, pythonBin + " not found"
 		}
@@ -154,7 +156,7 @@ func reproCommand(ctx context.Context, r repro, run string, addr string) (*exec.
 			}
 		}
 		env = append(env, "PYTHONPATH="+pp)
-	case "go":
+	case run == "go":
 		bin := filepath.Join(runtime.GOROOT(), "bin", "go")
 		if _, err := os.Stat(bin); err != nil {
 			var err2 error
@@ -163,11 +165,23 @@ func reproCommand(ctx context.Context, r repro, run string, addr string) (*exec.
 			}
 		}
 		cmd = exec.CommandContext(ctx, bin, "run", path, filepath.Join(filepath.Dir(path), "lib.go"), addr)
-	case "c", "ruby", "php":
+	case run == "c" || run == "ruby" || run == "php":
 		var why string
 		if cmd, why = langReproCommand(ctx, run, path, addr); cmd == nil {
 			return nil, why
 		}
+	case strings.HasPrefix(run, "cli-"):
+		// A shell script given the command-line client of a server
+		// build: sh FILE.sh ADDR CLI.
+		b, err := servers.Find(strings.TrimPrefix(run, "cli-"))
+		if err != nil {
+			return nil, err.Error()
+		}
+		cli := filepath.Join(filepath.Dir(b.Bin), b.Family+"-cli")
+		if _, err := os.Stat(cli); err != nil {
+			return nil, err.Error()
+		}
+		cmd = exec.CommandContext(ctx, "/bin/sh", path, addr, cli)
 	default:
 		return nil, "unknown runtime " + run
 	}
@@ -227,9 +241,9 @@ func TestRepros(t *testing.T) {
 	}
 }
 
-// findingLine is a finding of the matrix; a client's label may hold
-// brackets of its own (phpredis-5.3.7[OPT_REPLY_LITERAL=true]/resp2).
-var findingLine = regexp.MustCompile("^- \\*\\*(mismatch|crash|hang|desync)\\*\\* `(.+?)` \\[(.+?)\\]: ")
+// findingLine is a finding of the matrix; the client name may hold
+// brackets (redis-cli-8.6.3[--no-raw]/resp3).
+var findingLine = regexp.MustCompile("^- \\*\\*(mismatch|crash|hang|desync)\\*\\* `(.+?)` \\[(.+?/resp[23])\\]:")
 
 // TestReproCoverage fails on a finding of the matrix (mismatch, crash,
 // hang, desync) that no repro claims, and on a claim that names no finding.

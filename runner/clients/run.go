@@ -168,7 +168,7 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 				continue
 			}
 			rep.Clients = append(rep.Clients, ClientInfo{Name: ClientName(d, p), Library: d.Library(),
-				Version: d.Version(), Proto: p, API: d.API(), Contract: contractFor(ClientName(d, p)).Notes})
+				Version: d.Version(), Proto: p, API: d.API(), Contract: contractOf(d, ClientName(d, p)).Notes})
 			for _, c := range runner.Select(files, opts.Run, nil) {
 				items = append(items, item{d, p, c})
 			}
@@ -333,7 +333,7 @@ func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost 
 		return res
 	}
 	s := &session{it: it, opts: opts, client: client, proxy: p, t: t, lost: lost, conns: map[string]*pinned{}, owner: map[*proxyConn]*pinned{}, ctx: ctx,
-		contr: contractFor(client), typedOK: isTyped(it.d), batched: isBatch(it.d),
+		contr: contractOf(it.d, client), typedOK: isTyped(it.d), batched: isBatch(it.d),
 		env: &cases.Env{KeyPrefix: cases.KeyPrefix(opts.RunID + " clients " + client + " " + it.c.ID()),
 			Captures: map[string][]byte{}}}
 	openCtx, cancel := context.WithTimeout(ctx, opts.StepTimeout)
@@ -581,7 +581,7 @@ func (s *session) finish(sv *StepView, pc *pinned, ps *pendingStep, timeout time
 	}
 	n := out.n
 	sv.Native = &n
-	s.judge(sv, x, sent, n)
+	s.judge(sv, pc, x, sent, n)
 	if len(sv.Injected) > 0 && sv.Verdict == Match {
 		sv.Notes = append(sv.Notes, "the library dropped the frame the proxy injected before this reply")
 	}
@@ -651,7 +651,7 @@ func fillWire(sv *StepView, x exchange) {
 
 // judge gives the step's verdict from what the library returned (n) and
 // what it received (x).
-func (s *session) judge(sv *StepView, x exchange, sent bool, n Native) {
+func (s *session) judge(sv *StepView, pc *pinned, x exchange, sent bool, n Native) {
 	switch {
 	case !sent && (n.Kind == "exception" || n.Kind == "error"):
 		sv.Verdict = Skip
@@ -669,6 +669,11 @@ func (s *session) judge(sv *StepView, x exchange, sent bool, n Native) {
 	case x.reply == nil:
 		sv.Verdict = Mismatch
 		sv.Notes = append(sv.Notes, "the library returned before any reply arrived")
+	case s.contr.output != nil:
+		st := cliStep{args: sv.Args, pushes: x.pushes, frames: append([]resp.Value{*x.reply}, x.more...),
+			after: s.proxy.trailing(x), inMulti: pc.inMulti}
+		st.prevArgs, st.prevFrames = s.proxy.previous(x)
+		sv.Verdict, sv.Notes = s.contr.output(st, n)
 	default:
 		sv.Verdict, sv.Notes = s.contr.JudgeFrames(append([]resp.Value{*x.reply}, x.more...), n)
 	}
@@ -802,6 +807,9 @@ func (s *session) canaryCheck(pc *pinned, timeout time.Duration) string {
 // carriesToken reports whether a canary's value is its token: the string
 // itself, or a list holding it (PING's ["pong", token] in subscribed mode).
 func carriesToken(n Native, tok string) bool {
+	if n.Kind == outputKind {
+		return cliCarriesToken(text(&n), tok)
+	}
 	if b, ok := n.Bytes(); ok && (n.Kind == "string" || n.Kind == "bytes") {
 		return string(b) == tok
 	}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/respcheck/respcheck/runner/clients"
+	"github.com/respcheck/respcheck/runner/servers"
+)
+
+// TestListClients checks --list-clients: every configuration with its
+// version, configuration, API and source, in JSON and for people, and a
+// line with the reason for one that is not installed.
+func TestListClients(t *testing.T) {
+	code, out, errs := respcheck(t, "clients", "--list-clients", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc struct{ Clients []clients.Configuration }
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]clients.Configuration{}
+	for _, c := range doc.Clients {
+		byName[c.Name] = c
+		if c.Installed && (c.Version == "" || c.API == "" || c.Source == "" || len(c.Protos) == 0) {
+			t.Errorf("%s: installed, but without its version, API, source or protocols: %+v", c.Name, c)
+		}
+		if !c.Installed && c.Reason == "" {
+			t.Errorf("%s: not installed, and no reason", c.Name)
+		}
+	}
+	for _, b := range servers.Pinned {
+		fam, ver, _ := strings.Cut(b, "-")
+		for _, name := range []string{fam + "-cli-" + ver, fam + "-cli-" + ver + "[--no-raw]"} {
+			c, ok := byName[name]
+			switch {
+			case !ok:
+				t.Errorf("%s is not listed", name)
+			case !c.Installed && servers.InCI():
+				t.Errorf("CI is set and %s is not installed: %s", name, c.Reason)
+			case c.Installed && (c.Version != ver || !strings.Contains(c.Source, b)):
+				t.Errorf("%s: version %q, source %q", name, c.Version, c.Source)
+			}
+		}
+	}
+	if c := byName["redis-cli-8.6.3[--no-raw]"]; c.Installed && (c.Library != "redis-cli" || len(c.Options) != 1 || c.Options[0] != "--no-raw") {
+		t.Errorf("label parts of %s: %+v", c.Name, c)
+	}
+
+	// Without the server builds, their CLIs are listed as not installed.
+	empty := t.TempDir()
+	t.Setenv("RESPCHECK_CACHE", empty)
+	os.MkdirAll(empty, 0o755)
+	code, out, errs = respcheck(t, "clients", "--list-clients")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "redis-cli-8.6.3[--no-raw]\n  not installed: server build redis-8.6.3 not installed (run scripts/install-servers.sh)\n") {
+		t.Errorf("no reason for the missing redis-cli-8.6.3:\n%s", out)
+	}
+	if !strings.Contains(out, "go-redis\n  version:       v9.") || !strings.Contains(out, "  source:        Go module github.com/redis/go-redis/v9 v9.") {
+		t.Errorf("go-redis is not listed with its version and source:\n%s", out)
+	}
+	if code, _, _ := respcheck(t, "clients", "--list-clients", "--format", "junit"); code != 2 {
+		t.Errorf("--list-clients --format junit: exit %d, want 2", code)
+	}
+}

@@ -1,0 +1,13 @@
+//go:build !linux
+
+package clients
+
+import (
+	"errors"
+	"os"
+)
+
+// pipeUnread is not known outside Linux: the end marker then follows the
+// command at once, and a step in subscribed mode may wait for its deadline
+// (see cliProc.run).
+func pipeUnread(w *os.File) (int, error) { return 0, errors.New("FIONREAD on a pipe: Linux only") }

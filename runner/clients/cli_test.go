@@ -1,0 +1,232 @@
+package clients
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/servers"
+	"github.com/respcheck/respcheck/runner/target"
+)
+
+// cliTestDrivers returns the CLI configurations of the installed builds;
+// a pinned build's CLI that is missing fails under CI.
+func cliTestDrivers(t *testing.T) []Driver {
+	t.Helper()
+	ds, notes := cliDrivers()
+	for _, n := range notes {
+		if servers.InCI() {
+			t.Fatal("CI is set and a command-line client is missing: " + n)
+		}
+		t.Log("SKIPPING " + n)
+	}
+	if len(ds) == 0 {
+		t.Skip("no command-line client installed")
+	}
+	return ds
+}
+
+// knownCLIs are the builds whose rules clicontract.go cites.
+var knownCLIs = []*cliTool{
+	{name: "redis-cli", family: "redis", version: "7.0.15"},
+	{name: "redis-cli", family: "redis", version: "8.6.3"},
+	{name: "valkey-cli", family: "valkey", version: "8.0.1"},
+	{name: "valkey-cli", family: "valkey", version: "9.1.2"},
+}
+
+func frame(t *testing.T, s string) resp.Value {
+	t.Helper()
+	_, v, err := resp.Parse([]byte(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func output(s string) Native {
+	n := stringNative("redis-cli output", s)
+	n.Kind = outputKind
+	return n
+}
+
+// TestCLIJudge checks every CLI configuration's contract: the text its
+// source prints for a reply is match; the text of another reply (a wrong
+// value, or the previous reply: a shifted connection), a missing frame or
+// an extra line is not; an exit is a crash.
+func TestCLIJudge(t *testing.T) {
+	hello := "%2\r\n$6\r\nserver\r\n$5\r\nredis\r\n$7\r\nmodules\r\n*1\r\n%2\r\n$4\r\nname\r\n$2\r\nvs\r\n$4\r\nargs\r\n*0\r\n"
+	want := map[bool]map[string]string{
+		false: {"+OK\r\n": "OK\n", ":7\r\n": "7\n", "$-1\r\n": "\n", hello: "server redis\nmodules name vs\nargs \n"},
+		true: {"+OK\r\n": "OK\n", ":7\r\n": "(integer) 7\n", "$-1\r\n": "(nil)\n",
+			hello: "1# \"server\" => \"redis\"\n2# \"modules\" => \n   1) 1# \"name\" => \"vs\"\n      2# \"args\" => (empty array)\n"},
+	}
+	for _, tool := range knownCLIs {
+		for _, noRaw := range []bool{false, true} {
+			d := newCLIDriver(tool, noRaw)
+			t.Run(d.Library(), func(t *testing.T) {
+				judge := func(reply, printed string, args ...string) Verdict {
+					st := cliStep{args: [][]byte{[]byte("GET")}, frames: []resp.Value{frame(t, reply)}}
+					for i, a := range args {
+						if i == 0 {
+							st.args = nil
+						}
+						st.args = append(st.args, []byte(a))
+					}
+					v, notes := d.contract().output(st, output(printed))
+					t.Logf("%s printed %q: %s %v", resp.Escape([]byte(reply)), printed, v, notes)
+					return v
+				}
+				prev := ""
+				for _, reply := range []string{"+OK\r\n", ":7\r\n", "$-1\r\n", hello} {
+					w := want[noRaw][reply]
+					if v := judge(reply, w); v != Match {
+						t.Errorf("the right text for %s: %s, want match", resp.Escape([]byte(reply)), v)
+					}
+					for _, bad := range []string{prev, strings.TrimSuffix(w, "\n"), w + w, w + "extra\n"} {
+						if v := judge(reply, bad); v != Mismatch {
+							t.Errorf("%q for %s: %s, want mismatch", bad, resp.Escape([]byte(reply)), v)
+						}
+					}
+					prev = w
+				}
+				if noRaw && judge(":7\r\n", "(integer) 7\n(0.61s)\n") != Match {
+					t.Error("the timing line of a slow command is refused")
+				}
+				if v := judge("$3\r\nabc\r\n", "abc", "CLIENT", "INFO"); v != Match {
+					t.Errorf("CLIENT INFO printed verbatim: %s, want match", v)
+				}
+				if v, _ := d.contract().output(cliStep{args: [][]byte{[]byte("X")}, frames: []resp.Value{frame(t, "(1\r\n")}},
+					errNative("exception", "adapter", "exit", tool.name+" exited, exit status 1: Unknown reply type: 13")); v != Crash {
+					t.Errorf("an exit on a big number: %s, want crash", v)
+				}
+				if v := judge("(1\r\n", "1\n"); v != Mismatch {
+					t.Errorf("text printed for a big number, which the source cannot print: %s, want mismatch", v)
+				}
+			})
+		}
+	}
+}
+
+// TestCLILine checks that every byte survives the CLI's argument parsing
+// (sdssplitargs): the quoted line is read back as the arguments.
+func TestCLILine(t *testing.T) {
+	var all []byte
+	for i := 0; i < 256; i++ {
+		all = append(all, byte(i))
+	}
+	line := cliLine([][]byte{[]byte("SET"), all, {}, []byte(`a"b\c`)})
+	if strings.Count(line, "\n") != 1 || !strings.HasSuffix(line, "\n") {
+		t.Fatalf("not one line: %q", line)
+	}
+	if !strings.Contains(line, `"\x00\x01`) || !strings.Contains(line, ` "" "a\"b\\c"`) {
+		t.Errorf("quoting: %q", line)
+	}
+}
+
+// TestCLILocal checks the commands the CLI's loop handles itself.
+func TestCLILocal(t *testing.T) {
+	old, cur := knownCLIs[0], knownCLIs[1]
+	for _, c := range []struct {
+		tool  *cliTool
+		args  []string
+		local bool
+	}{
+		{cur, []string{"GET", "k"}, false},
+		{cur, []string{"3", "PING"}, true},
+		{cur, []string{"3"}, false},
+		{cur, []string{"quit"}, true},
+		{cur, []string{":set", "hints"}, true},
+		{cur, []string{"MONITOR"}, true},
+		{cur, []string{"SUBSCRIBE", "c"}, false},
+		{old, []string{"SUBSCRIBE", "c"}, true},
+		{old, []string{"UNSUBSCRIBE"}, false},
+	} {
+		var args [][]byte
+		for _, a := range c.args {
+			args = append(args, []byte(a))
+		}
+		if why := cliLocal(c.tool, args); (why != "") != c.local {
+			t.Errorf("%s %s %v: local %q, want %v", c.tool.name, c.tool.version, c.args, why, c.local)
+		}
+	}
+}
+
+// TestCLIClients runs client cases through every installed CLI
+// configuration on redis-8.6.3 and valkey-9.1.2, in both protocols, and
+// checks the verdicts: every printed reply is what the build's source
+// prints, except the findings below, each reproduced by a script in
+// testdata/clients/repro: an exit on a big number or an attribute (every
+// build), on the double nan (redis-cli 7.0.15's hiredis), and redis-cli
+// 7.0.15 waiting forever on an UNSUBSCRIBE in RESP3 (its confirmation is
+// a push, which its hiredis drops).
+func TestCLIClients(t *testing.T) {
+	ds := cliTestDrivers(t)
+	var files []*cases.File
+	for _, name := range []string{"aggregates.yaml", "numbers.yaml", "pubsub.yaml", "transactions.yaml", "attributes.yaml", "resp3-types.yaml", "blobs.yaml", "errors.yaml", "protocol-switch.yaml"} {
+		files = append(files, loadTestdata(t, name)...)
+	}
+	for _, server := range []string{"redis-8.6.3", "valkey-9.1.2"} {
+		t.Run(server, func(t *testing.T) {
+			srv := servers.ForTest(t, server)
+			start := time.Now()
+			rep, err := Run(context.Background(), files, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: ds, Jobs: 4, StepTimeout: 2 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			counts := map[Verdict]int{}
+			for _, res := range rep.Results {
+				for _, sv := range res.Steps {
+					counts[sv.Verdict]++
+					if why := cliFindingExplained(res.Client, sv); sv.Verdict.Finding() && why == "" {
+						t.Errorf("%s %q line %d %s: %s %v (printed %v)", res.Client, res.Case.Name, sv.Step.Pos.Line,
+							FormatArgs(sv.Args), sv.Verdict, sv.Notes, sv.Native)
+					}
+				}
+			}
+			t.Logf("%d clients, steps %v, in %v", len(rep.Clients), counts, time.Since(start).Round(time.Millisecond))
+			if counts[Match] < 1000 {
+				t.Errorf("only %d steps matched", counts[Match])
+			}
+		})
+	}
+}
+
+// cliFindingExplained says which known finding a step's verdict is, or "".
+func cliFindingExplained(client string, sv StepView) string {
+	msg := ""
+	if sv.Native != nil && sv.Native.Err != nil {
+		msg = sv.Native.Err.Message
+	}
+	old := strings.HasPrefix(client, "redis-cli-7.0.15")
+	switch {
+	case sv.Verdict == Crash && strings.Contains(msg, "Unknown reply type: 13"):
+		return "big number"
+	case sv.Verdict == Crash && (strings.Contains(msg, `got "|" as reply type byte`) || strings.Contains(msg, "Unknown reply type: 11")):
+		return "attribute"
+	case sv.Verdict == Crash && old && strings.Contains(msg, "Bad double value"):
+		return "nan"
+	case sv.Verdict == Hang && old && strings.HasSuffix(client, "/resp3") && slices.Contains([]string{"UNSUBSCRIBE", "PUNSUBSCRIBE", "SUNSUBSCRIBE"}, strings.ToUpper(string(sv.Args[0]))):
+		return "unsubscribe in RESP3"
+	}
+	return ""
+}
+
+// TestParseLabel splits labels of the issue's grammar.
+func TestParseLabel(t *testing.T) {
+	for in, want := range map[string]Label{
+		"redis-cli-8.6.3[--no-raw]":         {Library: "redis-cli", Version: "8.6.3", Options: []string{"--no-raw"}},
+		"ioredis-6.0.0[replyMapping=resp3]": {Library: "ioredis", Version: "6.0.0", Options: []string{"replyMapping=resp3"}},
+		"redis-py-4.3.4+hiredis":            {Library: "redis-py", Version: "4.3.4", Parser: "hiredis"},
+		"go-redis/tx-pipeline":              {Library: "go-redis", API: "tx-pipeline"},
+		"go-redis-typed":                    {Library: "go-redis-typed"},
+	} {
+		if got := ParseLabel(in); !reflect.DeepEqual(got, want) {
+			t.Errorf("ParseLabel(%q) = %+v, want %+v", in, got, want)
+		}
+	}
+}
