@@ -192,9 +192,9 @@ func (s *session) batch(g *batchGroup) (views []StepView, ok bool) {
 	}
 	xs, sent := s.claimBatch(pc, j, cmds, out.hung)
 	if g.mode == modeMulti {
-		views = s.multiViews(g, cmds, xs, sent, out)
+		views = s.multiViews(g, pc, cmds, xs, sent, out)
 	} else {
-		views = s.pipelineViews(g, cmds, xs, sent, out)
+		views = s.pipelineViews(g, pc, cmds, xs, sent, out)
 	}
 	s.afterBatch(views, pc, out, timeout)
 	for i := range views {
@@ -242,7 +242,7 @@ func (s *session) claimBatch(pc *pinned, j *job, cmds [][][]byte, hung bool) ([]
 
 // pipelineViews judges each read of a pipeline group against the reply of
 // the send it reads (reads take the sends in order).
-func (s *session) pipelineViews(g *batchGroup, cmds [][][]byte, xs []exchange, sent []bool, out outcome) []StepView {
+func (s *session) pipelineViews(g *batchGroup, pc *pinned, cmds [][][]byte, xs []exchange, sent []bool, out outcome) []StepView {
 	var views []StepView
 	k := 0
 	for _, st := range g.steps {
@@ -256,7 +256,7 @@ func (s *session) pipelineViews(g *batchGroup, cmds [][][]byte, xs []exchange, s
 		} else {
 			n := out.vals[k]
 			sv.Native = &n
-			s.judge(&sv, xs[k], sent[k], n)
+			s.judge(&sv, pc, xs[k], sent[k], n)
 		}
 		views = append(views, sv)
 		k++
@@ -269,7 +269,7 @@ func (s *session) pipelineViews(g *batchGroup, cmds [][][]byte, xs []exchange, s
 // judged); each queued command's value is judged against the frame the
 // library took it from (see queuedFrames); EXEC's own value, if the
 // library returns one, against EXEC's reply.
-func (s *session) multiViews(g *batchGroup, cmds [][][]byte, xs []exchange, sent []bool, out outcome) []StepView {
+func (s *session) multiViews(g *batchGroup, pc *pinned, cmds [][][]byte, xs []exchange, sent []bool, out outcome) []StepView {
 	last := len(cmds) - 1
 	views := make([]StepView, len(cmds))
 	for i, st := range g.steps {
@@ -286,9 +286,9 @@ func (s *session) multiViews(g *batchGroup, cmds [][][]byte, xs []exchange, sent
 		case i == last:
 			n := *out.exec
 			sv.Native = &n
-			s.judge(sv, xs[i], sent[i], n)
+			s.judge(sv, pc, xs[i], sent[i], n)
 		default:
-			s.judgeQueued(sv, i-1, xs[i], sent[i], xs[last], out)
+			s.judgeQueued(sv, pc, i-1, xs[i], sent[i], xs[last], out)
 		}
 	}
 	return views
@@ -315,7 +315,7 @@ func libraryRead(sv *StepView, sent bool, what string) {
 // (QUEUED or a queue-time error), the element, and EXEC's reply when it is
 // not an array (an EXECABORT error or the nil of an aborted WATCH that
 // the library gave each command).
-func (s *session) judgeQueued(sv *StepView, i int, q exchange, sent bool, exec exchange, out outcome) {
+func (s *session) judgeQueued(sv *StepView, pc *pinned, i int, q exchange, sent bool, exec exchange, out outcome) {
 	n := out.vals[i]
 	sv.Native = &n
 	queued := "no reply"
@@ -345,7 +345,7 @@ func (s *session) judgeQueued(sv *StepView, i int, q exchange, sent bool, exec e
 	var best StepView
 	for k, c := range cands {
 		try := StepView{Step: sv.Step, Args: sv.Args}
-		s.judge(&try, c.x, sent, n)
+		s.judge(&try, pc, c.x, sent, n)
 		try.Notes = append([]string{head + c.what}, try.Notes...)
 		if c.x.reply != nil {
 			try.Reply = bytes.Clone(c.x.reply.Raw)
