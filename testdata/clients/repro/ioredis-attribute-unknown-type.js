@@ -1,11 +1,11 @@
 // repro: ioredis 6.0.0 on RESP3 rejects the attribute type of DEBUG PROTOCOL attrib ("|1\r\n$14\r\nkey-popularity\r\n...") with "Unknown RESP type 124", alone or inside EXEC, and the connection's later replies no longer line up.
-// finds: attributes/attribute map before a blob string, then an ordinary reply [ioredis/resp3]
-// finds: attributes/attribute typed as an attribute on a blob string [ioredis/resp3]
-// finds: attributes/two attributed blob strings pipelined [ioredis/resp3]
-// finds: attributes/EXEC array whose first element carries an attribute [ioredis/resp3]
-// finds: attributes/EXEC array with an attributed element between a map and a set [ioredis/resp3]
-// finds: faults/attribute before a reply [ioredis/resp3]
-// finds: resp3-types/attribute before a blob string from DEBUG PROTOCOL attrib, the bare blob string in RESP2 [ioredis/resp3]
+// finds: attributes/attribute map before a blob string, then an ordinary reply [ioredis-6.0.0/resp3]
+// finds: attributes/attribute typed as an attribute on a blob string [ioredis-6.0.0/resp3]
+// finds: attributes/two attributed blob strings pipelined [ioredis-6.0.0/resp3]
+// finds: attributes/EXEC array whose first element carries an attribute [ioredis-6.0.0/resp3]
+// finds: attributes/EXEC array with an attributed element between a map and a set [ioredis-6.0.0/resp3]
+// finds: faults/attribute before a reply [ioredis-6.0.0/resp3]
+// finds: resp3-types/attribute before a blob string from DEBUG PROTOCOL attrib, the bare blob string in RESP2 [ioredis-6.0.0/resp3]
 // run: node
 // expect: (?s)RESP3 DEBUG PROTOCOL attrib THROWN: Error: Unknown RESP type 124 "\|".*RESP3 EXEC THROWN: Error: Unknown RESP type 124 "\|"
 const { client, step, reportUncaught, main } = require('./lib');

@@ -1,6 +1,6 @@
 // repro: ioredis 6.0.0 never settles redis.call('UNSUBSCRIBE') without arguments on a connection subscribed to a channel and a pattern: the one confirmation "unsubscribe ch 1" (the pattern still counts) does not end the command.
-// finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [ioredis/resp2]
-// finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [ioredis/resp3]
+// finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [ioredis-6.0.0/resp2]
+// finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [ioredis-6.0.0/resp3]
 // run: node
 // expect: (?s)RESP2 UNSUBSCRIBE HANG: no result after 2s\n.*RESP3 UNSUBSCRIBE HANG: no result after 2s\n
 const { client, step, reportUncaught, main } = require('./lib');

@@ -1,11 +1,11 @@
 // repro: node-redis 6.3.1 on RESP3 never settles client.sendCommand(['DEBUG', 'PROTOCOL', 'attrib']), whose reply is an attribute ("|1\r\n$14\r\nkey-popularity\r\n...") before a blob string, nor an EXEC whose array holds such a reply.
-// finds: attributes/attribute map before a blob string, then an ordinary reply [node-redis/resp3]
-// finds: attributes/attribute typed as an attribute on a blob string [node-redis/resp3]
-// finds: attributes/two attributed blob strings pipelined [node-redis/resp3]
-// finds: attributes/EXEC array whose first element carries an attribute [node-redis/resp3]
-// finds: attributes/EXEC array with an attributed element between a map and a set [node-redis/resp3]
-// finds: faults/attribute before a reply [node-redis/resp3]
-// finds: resp3-types/attribute before a blob string from DEBUG PROTOCOL attrib, the bare blob string in RESP2 [node-redis/resp3]
+// finds: attributes/attribute map before a blob string, then an ordinary reply [node-redis-6.3.1/resp3]
+// finds: attributes/attribute typed as an attribute on a blob string [node-redis-6.3.1/resp3]
+// finds: attributes/two attributed blob strings pipelined [node-redis-6.3.1/resp3]
+// finds: attributes/EXEC array whose first element carries an attribute [node-redis-6.3.1/resp3]
+// finds: attributes/EXEC array with an attributed element between a map and a set [node-redis-6.3.1/resp3]
+// finds: faults/attribute before a reply [node-redis-6.3.1/resp3]
+// finds: resp3-types/attribute before a blob string from DEBUG PROTOCOL attrib, the bare blob string in RESP2 [node-redis-6.3.1/resp3]
 // run: node
 // expect: (?s)RESP3 DEBUG PROTOCOL attrib HANG: no result after 2s\n.*RESP3 EXEC HANG: no result after 2s\n
 const { client, step, main } = require('./lib');

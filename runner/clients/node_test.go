@@ -1,0 +1,151 @@
+package clients
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/runner/servers"
+	"github.com/respcheck/respcheck/runner/target"
+)
+
+// nodeCase has a reply of each common type that every Node configuration
+// decodes faithfully (2.5 is a double every parser reads exactly; from
+// EVAL, not ZSCORE, whose RESP2 blob valkey-glide turns into a number), then a
+// transaction and a pipeline for the "/pipeline" configurations.
+const nodeCase = `suite: "Node configurations"
+cases:
+  - name: one reply of each type, a transaction and a pipeline
+    steps:
+      - {send: [SET, "{key}", v], reply: "+OK\r\n"}
+      - {send: [GET, "{key}"], reply: "$1\r\nv\r\n"}
+      - {send: [HSET, "{key:h}", f, v], reply: ":1\r\n"}
+      - {send: [HGETALL, "{key:h}"], reply: {resp2: "*2\r\n$1\r\nf\r\n$1\r\nv\r\n", resp3: "%1\r\n$1\r\nf\r\n$1\r\nv\r\n"}}
+      - {send: [EVAL, "redis.setresp(3); return {double=2.5}", "0"], reply: {resp2: "$3\r\n2.5\r\n", resp3: ",2.5\r\n"}}
+      - {send: [SADD, "{key:s}", a], reply: ":1\r\n"}
+      - {send: [SMEMBERS, "{key:s}"], reply: {resp2: "*1\r\n$1\r\na\r\n", resp3: "~1\r\n$1\r\na\r\n"}}
+      - {send: [GET, "{key:missing}"], reply: {resp2: "$-1\r\n", resp3: "_\r\n"}}
+      - {send: [MULTI], reply: "+OK\r\n"}
+      - {send: [INCR, "{key:n}"], reply: "+QUEUED\r\n"}
+      - {send: [GET, "{key}"], reply: "+QUEUED\r\n"}
+      - {send: [EXEC], reply: "*2\r\n:1\r\n$1\r\nv\r\n"}
+      - {send: [INCR, "{key:n}"], async: true}
+      - {send: [GET, "{key}"], async: true}
+      - {read: true, reply: ":2\r\n"}
+      - {read: true, reply: "$1\r\nv\r\n"}
+`
+
+// TestNodeConfigurations runs nodeCase through every configuration of the
+// Node adapter (each version, each decoding option, each /pipeline) on
+// Redis 8.6.3: every configuration listed by adapter.js --list loads, every
+// value it decoded is judged no finding under its contract, and the same
+// value judged against another step's reply (a shifted connection) is a
+// mismatch: no contract accepts everything.
+func TestNodeConfigurations(t *testing.T) {
+	labels := nodeLabels(t)
+	ds := externalDrivers(t, labels...)
+	if len(ds) == 0 {
+		return
+	}
+	f, err := cases.Load("node.yaml", []byte(nodeCase))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := servers.ForTest(t, "redis-8.6.3")
+	rep, err := Run(context.Background(), []*cases.File{f}, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: ds, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, res := range rep.Results {
+		lib, _, _ := strings.Cut(res.Client, "/resp")
+		seen[lib] = true
+		if res.Verdict.Finding() || len(res.Steps) == 0 {
+			t.Errorf("%s: %s %s", res.Client, res.Verdict, res.Reason)
+		}
+		judged := 0
+		for i, sv := range res.Steps {
+			if sv.Native == nil || sv.Reply == nil {
+				continue
+			}
+			judged++
+			if sv.Verdict.Finding() {
+				t.Errorf("%s step %d %q: %s %v", res.Client, i, sv.Reply, sv.Verdict, sv.Notes)
+			}
+			other := shiftedReply(res.Steps, i)
+			v := parse(t, string(other))
+			if got, notes := contractFor(res.Client).Judge(v, *sv.Native); got < Mismatch {
+				t.Errorf("%s step %d: %s judged against %q (another step's reply): %s, want a mismatch (%v)", res.Client, i, sv.Native, other, got, notes)
+			}
+		}
+		t.Logf("%s (%s): %d values judged, %s", res.Client, apiOf(ds, lib), judged, res.Verdict)
+		if want, ok := optionShapes[res.Client]; ok {
+			for step, kt := range want {
+				if n := res.Steps[step].Native; n == nil || n.Kind+" "+n.Type != kt {
+					t.Errorf("%s step %d: %v, want a %s (the option's shape)", res.Client, step, n, kt)
+				}
+			}
+		}
+	}
+	for _, l := range labels {
+		if !seen[l] {
+			t.Errorf("configuration %s: no result", l)
+		}
+	}
+}
+
+// optionShapes are the native kind and type an option gives nodeCase's
+// steps (by index: 1 GET, 2 HSET, 3 HGETALL, 4 the double, 6 SMEMBERS),
+// against the default's.
+var optionShapes = map[string]map[int]string{
+	"ioredis-6.0.0/resp3":                            {3: "list Array", 4: "string string"},
+	"ioredis-6.0.0[replyMapping=resp3]/resp3":        {3: "map Object", 4: "number number"},
+	"ioredis-6.0.0[stringNumbers=true]/resp2":        {2: "string string"},
+	"node-redis-6.3.1/resp3":                         {1: "string string", 3: "map Object", 4: "number number", 6: "list Array"},
+	"node-redis-6.3.1[typeMapping=Map+Buffer]/resp3": {1: "bytes Buffer", 3: "map Map"},
+	"node-redis-6.3.1[typeMapping=Set+String]/resp3": {4: "string string", 6: "set Set"},
+}
+
+// nodeLabels lists the Node adapter's configurations but its typed modes
+// (which TestTyped covers).
+func nodeLabels(t *testing.T) []string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		if servers.InCI() {
+			t.Fatal("node not on PATH")
+		}
+		t.Skip("node not on PATH")
+	}
+	all, err := nodeConfigurations(node, filepath.Join(adaptersDir(filepath.Join("..", "..", "adapters")), "node"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return slices.DeleteFunc(all, func(l string) bool { return strings.HasSuffix(l, "-typed") })
+}
+
+// shiftedReply is the reply of the next step after i (wrapping around)
+// whose reply differs from step i's.
+func shiftedReply(steps []StepView, i int) []byte {
+	for k := 1; k < len(steps); k++ {
+		o := steps[(i+k)%len(steps)].Reply
+		if o != nil && !bytes.Equal(o, steps[i].Reply) {
+			return o
+		}
+	}
+	return []byte("-ERR no other reply\r\n")
+}
+
+func apiOf(ds []Driver, lib string) string {
+	for _, d := range ds {
+		if d.Library() == lib {
+			return d.API()
+		}
+	}
+	return "?"
+}
