@@ -43,6 +43,24 @@ import (
 //
 // and may carry a "note" for the client list (what its wrappers cover).
 //
+// A library listed with "batch":true is a "/pipeline" configuration (see
+// Batcher) and also takes
+//
+//	{"id":7,"op":"batch","session":"s1","conn":"default","mode":"pipeline","cmds":[["U0VU","a2V5",...],...]}
+//	  → {"id":7,"values":[{...},...]}
+//	{"id":8,"op":"batch","session":"s1","conn":"default","mode":"multi","cmds":[...]}
+//	  → {"id":8,"values":[{...},...],"exec":{...}}
+//
+// (args base64; for "multi", cmds exclude MULTI and EXEC): mode
+// "pipeline" sends cmds through the library's pipeline API, "multi"
+// through its transaction API (MULTI … EXEC). values has one Native per
+// command, in order: what the library gives the user for it (its value,
+// or the error it raised or stored for it); "exec" (multi only, optional)
+// is what the library returned or raised for the transaction as a whole
+// when that is not per command (an EXECABORT error, the nil of an aborted
+// WATCH). An "error", or a "value" instead of "values" (a panic), stands
+// for every command.
+//
 // A "do" must report what the library's generic command API returned or
 // raised, without normalising it (see Native). Calls of one connection are
 // made one at a time; calls of different connections may overlap.
@@ -81,6 +99,9 @@ type adapterResp struct {
 	Value     *Native          `json:"value"`
 	Wrapper   string           `json:"wrapper"`
 	Libraries []adapterLibrary `json:"libraries"`
+	// Values and Exec answer a "batch".
+	Values []Native `json:"values"`
+	Exec   *Native  `json:"exec"`
 }
 
 type adapterLibrary struct {
@@ -89,6 +110,7 @@ type adapterLibrary struct {
 	Protos  []int  `json:"protos"`
 	Error   string `json:"error"`
 	Typed   bool   `json:"typed"`
+	Batch   bool   `json:"batch"`
 	Note    string `json:"note"`
 	API     string `json:"api"`
 }
@@ -355,6 +377,10 @@ func (d *adapterDriver) serial() *sync.Mutex { return &d.a.sessions }
 // DoTyped).
 func (d *adapterDriver) isTyped() bool { return d.lib.Typed }
 
+// isBatch marks "/pipeline" configurations (their connections are
+// Batchers).
+func (d *adapterDriver) isBatch() bool { return d.lib.Batch }
+
 func (d *adapterDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
 	id := "s" + strconv.FormatInt(d.a.nextSes.Add(1), 10)
 	d.a.mu.Lock()
@@ -413,11 +439,47 @@ func (c *adapterConn) DoTyped(ctx context.Context, args [][]byte) (Native, strin
 }
 
 func (c *adapterConn) call(ctx context.Context, op string, args [][]byte) (adapterResp, error) {
+	return c.s.d.a.call(ctx, map[string]any{"op": op, "session": c.s.id, "conn": c.name, "args": encodeArgs(args)})
+}
+
+func encodeArgs(args [][]byte) []string {
 	enc := make([]string, len(args))
 	for i, a := range args {
 		enc[i] = base64.StdEncoding.EncodeToString(a)
 	}
-	return c.s.d.a.call(ctx, map[string]any{"op": op, "session": c.s.id, "conn": c.name, "args": enc})
+	return enc
+}
+
+// Pipeline runs cmds through the library's pipeline API ("batch" request,
+// mode "pipeline").
+func (c *adapterConn) Pipeline(ctx context.Context, cmds [][][]byte) []Native {
+	vals, _ := c.batch(ctx, modePipeline, cmds)
+	return vals
+}
+
+// Transaction runs cmds through the library's transaction API ("batch"
+// request, mode "multi").
+func (c *adapterConn) Transaction(ctx context.Context, cmds [][][]byte) ([]Native, *Native) {
+	return c.batch(ctx, modeMulti, cmds)
+}
+
+func (c *adapterConn) batch(ctx context.Context, mode string, cmds [][][]byte) ([]Native, *Native) {
+	enc := make([][]string, len(cmds))
+	for i, a := range cmds {
+		enc[i] = encodeArgs(a)
+	}
+	r, err := c.s.d.a.call(ctx, map[string]any{"op": "batch", "session": c.s.id, "conn": c.name, "mode": mode, "cmds": enc})
+	if err != nil || r.Error != "" || r.Values == nil {
+		// One failure for the whole call (a panic's value stands for
+		// every command).
+		n := adapterValue(r, err)
+		vals := make([]Native, len(cmds))
+		for i := range vals {
+			vals[i] = n
+		}
+		return vals, nil
+	}
+	return r.Values, r.Exec
 }
 
 func adapterValue(r adapterResp, err error) Native {

@@ -80,18 +80,22 @@ func newContract(lib string, notes []string, extra map[resp.Kind]map[string]Verd
 // contracts are the decoding contracts of the known libraries, by library
 // name (the part of a client name before "/").
 var contracts = map[string]*Contract{
-	"go-redis": newContract("go-redis", []string{
+	"go-redis": withConversions(newContract("go-redis", []string{
 		"blob and simple strings are string; integers int64; RESP3 doubles float64; big numbers *big.Int;",
 		"nil replies are nil with the redis.Nil error; arrays []interface{}; maps map[interface{}]interface{}",
-	}, nil),
+	}, nil), &Conversion{Name: "nil EXEC of an aborted transaction (WATCH) → the TxFailedErr error on each command (pipelines)",
+		Source: "go-redis v9.23.0 redis.go txPipelineReadQueued: if err == Nil { err = TxFailedErr }; tx.go: const TxFailedErr = proto.RedisError(\"redis: transaction failed\")",
+		apply:  txFailed}),
 	"rueidis": withConversions(newContract("rueidis", []string{"RedisMessage keeps its RESP type; RESP2 nils become null"}, nil),
 		&Conversion{Name: "verbatim string kept whole, its format (txt:) included, in a message typed verbatim",
 			Source: "rueidis 1.0.79 resp.go: readers[typeVerbatimString] = readBlobString", apply: verbatimWhole}),
 	"valkey-go": withConversions(newContract("valkey-go", []string{"ValkeyMessage keeps its RESP type; RESP2 nils become null"}, nil),
 		&Conversion{Name: "verbatim string kept whole, its format (txt:) included, in a message typed verbatim",
 			Source: "valkey-go 1.0.79 resp.go (forked from rueidis): verbatim strings are read as blob strings", apply: verbatimWhole}),
-	"redigo": newContract("redigo", []string{"blob strings are []byte, simple strings string, integers int64, errors redis.Error"}, nil),
-	"radix":  newContract("radix", []string{"decoded into interface{} by radix's resp3 unmarshaler"}, nil),
+	"rueidis/to-any":   toAnyContract("rueidis", "rueidis 1.0.79 message.go"),
+	"valkey-go/to-any": toAnyContract("valkey-go", "valkey-go 1.0.79 message.go (forked from rueidis)"),
+	"redigo":           newContract("redigo", []string{"blob strings are []byte, simple strings string, integers int64, errors redis.Error"}, nil),
+	"radix":            newContract("radix", []string{"decoded into interface{} by radix's resp3 unmarshaler"}, nil),
 	"redis-py": withConversions(newContract("redis-py", []string{
 		"a bool is acceptable only for +OK (True) or an integer 0/1 (response callbacks)",
 	}, map[resp.Kind]map[string]Verdict{
@@ -119,6 +123,19 @@ var contracts = map[string]*Contract{
 			apply:  attributeKept}),
 }
 
+// toAnyContract is the contract of RedisResult.ToAny (rueidis) and
+// ValkeyResult.ToAny (valkey-go): Go values, not the typed message.
+func toAnyContract(lib, src string) *Contract {
+	return withConversions(newContract(lib+"/to-any", []string{
+		"ToAny(): blob, simple and verbatim strings and big numbers are string; doubles float64; booleans bool; integers int64;",
+		"arrays and sets []any; maps map[string]any keyed by each key's string payload; a nested error is an error value, a nested nil nil;",
+		"the AsXxx helpers differ (" + src + "): AsStrSlice and AsStrMap give nil and other non-string elements as \"\" (\"will be present as zero\"),",
+		"AsIntSlice gives them as 0; AsMap, AsStrMap and AsIntMap take an array of pairs as a map; AsBool is true for \"OK\" and non-zero integers",
+	}, nil), &Conversion{Name: "verbatim string kept whole, its format (txt:) included, as a string",
+		Source: src + " ToAny: case typeBlobString, typeSimpleString, typeVerbatimString, typeBigNumber: return m.string(), nil (the verbatim payload is read whole)",
+		apply:  verbatimText})
+}
+
 func withConversions(c *Contract, cs ...*Conversion) *Contract {
 	c.Conversions = cs
 	for _, cv := range cs {
@@ -140,10 +157,29 @@ func pairsToMap(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool
 	return j.pairs(v, n, path), true
 }
 
+// txFailed: the nil reply of an aborted EXEC decoded as go-redis's
+// TxFailedErr.
+func txFailed(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+	if path != "" || (v.Kind != resp.NilArray && v.Kind != resp.Null) || n.Kind != "error" || n.Err == nil ||
+		n.Err.Message != "redis: transaction failed" {
+		return 0, false
+	}
+	return Match, true
+}
+
 // verbatimWhole: a verbatim string whose text keeps the format and colon
 // ("txt:..."), in a native that says it is a verbatim string.
 func verbatimWhole(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
-	if v.Kind != resp.VerbatimString || n.RESP() != "verbatim string" {
+	if n.RESP() != "verbatim string" {
+		return 0, false
+	}
+	return verbatimText(j, v, n, path)
+}
+
+// verbatimText: a verbatim string decoded as its whole payload, format and
+// colon included ("txt:...").
+func verbatimText(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+	if v.Kind != resp.VerbatimString || n.Kind != "string" && n.Kind != "bytes" {
 		return 0, false
 	}
 	b, ok := n.Bytes()
@@ -218,6 +254,11 @@ func (j *judger) convert(v *resp.Value, n *Native, path string) (Verdict, bool) 
 // contractFor returns the contract of the library of a client name such as
 // "redis-py-4.3.4/resp2"; unknown libraries get the base contract.
 func contractFor(client string) *Contract {
+	if i := strings.LastIndex(client, "/resp"); i > 0 {
+		if c, ok := contracts[client[:i]]; ok {
+			return c // a configuration's own contract ("rueidis/to-any")
+		}
+	}
 	lib, _, _ := strings.Cut(client, "/")
 	for l := lib; l != ""; {
 		if c, ok := contracts[l]; ok {

@@ -49,6 +49,24 @@ type Wrapper interface {
 	DoTyped(ctx context.Context, args [][]byte) (n Native, wrapper string, ok bool)
 }
 
+// Batcher is implemented by the connections of a configuration whose label
+// ends in "/pipeline": it runs a group of commands through the library's
+// pipeline API and a MULTI … EXEC block through its transaction API (see
+// batch.go for which steps form them).
+type Batcher interface {
+	// Pipeline sends cmds through the library's pipeline and returns,
+	// per command and in order, what the library gives the user for it:
+	// its value, or the error it raised or stored for it.
+	Pipeline(ctx context.Context, cmds [][][]byte) []Native
+	// Transaction runs cmds (without MULTI and EXEC) through the
+	// library's transaction API. per has one Native per command of cmds:
+	// what the library gives the user for it; exec, if not nil, is what
+	// the library returned or raised for the transaction as a whole when
+	// that is not per command (an EXECABORT error, the nil of an aborted
+	// WATCH, or EXEC's own result where the library returns one).
+	Transaction(ctx context.Context, cmds [][][]byte) (per []Native, exec *Native)
+}
+
 // ClientName is "library/respN".
 func ClientName(d Driver, proto int) string { return fmt.Sprintf("%s/resp%d", d.Library(), proto) }
 
@@ -86,6 +104,13 @@ func Select(ds []Driver, list string) ([]Driver, error) {
 		}
 	}
 	return out, nil
+}
+
+// isBatch reports whether d runs pipelines and transactions through its
+// Batcher (a "/pipeline" configuration).
+func isBatch(d Driver) bool {
+	b, ok := d.(interface{ isBatch() bool })
+	return ok && b.isBatch()
 }
 
 func strArgs(args [][]byte) []string {

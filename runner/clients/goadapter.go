@@ -21,7 +21,10 @@ import (
 const GoAdapterEnv = "RESPCHECK_GO_ADAPTER"
 
 // goLibraries are the built-in Go drivers, served by the Go adapter.
-func goLibraries() []Driver { return append(goDrivers(), goRedisTypedDriver) }
+func goLibraries() []Driver {
+	return append(goDrivers(), goRedisTypedDriver, goRedisPipelineDriver, rueidisPipelineDriver, valkeyGoPipelineDriver,
+		rueidisToAnyDriver, valkeyGoToAnyDriver)
+}
 
 // GoAdapters returns one Adapter process per built-in Go library, each
 // running the executable exe (respcheck itself) with GoAdapterEnv=1. A
@@ -71,6 +74,9 @@ type goRequest struct {
 	Addr    string   `json:"addr"`
 	Conn    string   `json:"conn"`
 	Args    []string `json:"args"`
+	// Mode and Cmds are a "batch" request's.
+	Mode string     `json:"mode"`
+	Cmds [][]string `json:"cmds"`
 }
 
 type goAdapter struct {
@@ -100,12 +106,12 @@ func (g *goAdapter) handle(req goRequest) {
 		var libs []map[string]any
 		for _, d := range g.libs {
 			libs = append(libs, map[string]any{"name": d.Library(), "version": d.Version(), "protos": d.Protos(),
-				"api": d.API(), "typed": isTyped(d)})
+				"api": d.API(), "typed": isTyped(d), "batch": isBatch(d)})
 		}
 		g.send(map[string]any{"id": req.ID, "libraries": libs})
 	case "open":
 		g.open(req)
-	case "do", "typed":
+	case "do", "typed", "batch":
 		g.call(req)
 	case "close":
 		g.mu.Lock()
@@ -151,16 +157,30 @@ func (g *goAdapter) call(req goRequest) {
 		g.send(map[string]any{"id": req.ID, "error": "no session " + req.Session})
 		return
 	}
-	args := make([][]byte, len(req.Args))
-	for i, a := range req.Args {
+	args, err := decodeArgs(req.Args)
+	cmds := make([][][]byte, len(req.Cmds))
+	for i := range req.Cmds {
+		if err == nil {
+			cmds[i], err = decodeArgs(req.Cmds[i])
+		}
+	}
+	if err != nil {
+		g.send(map[string]any{"id": req.ID, "error": "bad argument: " + err.Error()})
+		return
+	}
+	s.worker(req.Conn) <- func() { g.send(g.run(s, req, args, cmds)) }
+}
+
+func decodeArgs(enc []string) ([][]byte, error) {
+	args := make([][]byte, len(enc))
+	for i, a := range enc {
 		b, err := base64.StdEncoding.DecodeString(a)
 		if err != nil {
-			g.send(map[string]any{"id": req.ID, "error": "bad argument: " + err.Error()})
-			return
+			return nil, err
 		}
 		args[i] = b
 	}
-	s.worker(req.Conn) <- func() { g.send(g.run(s, req, args)) }
+	return args, nil
 }
 
 // worker returns the queue of a connection's calls, started on first use.
@@ -181,7 +201,7 @@ func (s *goSession) worker(name string) chan func() {
 }
 
 // run makes one call; a panic is the call's exception.
-func (g *goAdapter) run(s *goSession, req goRequest, args [][]byte) (resp map[string]any) {
+func (g *goAdapter) run(s *goSession, req goRequest, args [][]byte, cmds [][][]byte) (resp map[string]any) {
 	resp = map[string]any{"id": req.ID}
 	defer func() {
 		if r := recover(); r != nil {
@@ -193,6 +213,9 @@ func (g *goAdapter) run(s *goSession, req goRequest, args [][]byte) (resp map[st
 	if err != nil {
 		resp["value"] = errNative("exception", fmt.Sprintf("%T", err), "connect", err.Error())
 		return resp
+	}
+	if req.Op == "batch" {
+		return batchResponse(resp, c, req.Mode, cmds)
 	}
 	if req.Op == "typed" {
 		w, ok := c.(Wrapper)
@@ -208,5 +231,25 @@ func (g *goAdapter) run(s *goSession, req goRequest, args [][]byte) (resp map[st
 		return resp
 	}
 	resp["value"] = c.Do(ctx, args)
+	return resp
+}
+
+// batchResponse answers a "batch" request through c's Batcher.
+func batchResponse(resp map[string]any, c Conn, mode string, cmds [][][]byte) map[string]any {
+	b, ok := c.(Batcher)
+	switch {
+	case !ok:
+		resp["error"] = "library has no pipeline or transaction API"
+	case mode == modePipeline:
+		resp["values"] = b.Pipeline(context.Background(), cmds)
+	case mode == modeMulti:
+		per, exec := b.Transaction(context.Background(), cmds)
+		resp["values"] = per
+		if exec != nil {
+			resp["exec"] = exec
+		}
+	default:
+		resp["error"] = "unknown batch mode " + mode
+	}
 	return resp
 }

@@ -35,6 +35,52 @@ func goRedisSession(addr string, proto int, wrap func(*redis.Conn) Conn) Session
 		wrap, func(c *redis.Conn) { c.Close() }, rdb.Close)
 }
 
+// goRedisPipelineDriver is go-redis's "/pipeline" configuration: a group
+// of async sends goes through Conn.Pipelined, a MULTI … EXEC block through
+// Conn.TxPipelined (go-redis sends MULTI and EXEC and reads the QUEUED
+// replies itself), each command by pipe.Do; TxPipelined's error is the
+// first command's (cmdsFirstErr, go-redis v9.23.0 redis.go), never the
+// transaction's own, so a transaction gives no "exec" value: an aborted
+// WATCH or an EXECABORT is stamped on each command (setCmdsErr,
+// command.go).
+var goRedisPipelineDriver = &goLibrary{name: "go-redis/pipeline", module: "github.com/redis/go-redis/v9", protos: []int{2, 3},
+	batch: true,
+	api:   "Conn.Pipelined(ctx, fn) of pipe.Do(ctx, args...) per async send; Conn.TxPipelined(ctx, fn) for MULTI … EXEC; Conn.Do otherwise, on a pinned Client.Conn()",
+	open: func(ctx context.Context, addr string, proto int) (Session, error) {
+		return goRedisSession(addr, proto, func(c *redis.Conn) Conn { return goRedisPipeConn{&goRedisConn{c}} }), nil
+	}}
+
+type goRedisPipeConn struct{ *goRedisConn }
+
+// Pipeline runs cmds through Conn.Pipelined.
+func (c goRedisPipeConn) Pipeline(ctx context.Context, cmds [][][]byte) []Native {
+	return goRedisBatch(ctx, c.c.Pipelined, cmds)
+}
+
+// Transaction runs cmds through Conn.TxPipelined.
+func (c goRedisPipeConn) Transaction(ctx context.Context, cmds [][][]byte) ([]Native, *Native) {
+	return goRedisBatch(ctx, c.c.TxPipelined, cmds), nil
+}
+
+// goRedisBatch queues each command by pipe.Do inside run (Pipelined or
+// TxPipelined) and returns each Cmd's Result.
+func goRedisBatch(ctx context.Context, run func(context.Context, func(redis.Pipeliner) error) ([]redis.Cmder, error),
+	cmds [][][]byte) []Native {
+	var queued []*redis.Cmd
+	run(ctx, func(p redis.Pipeliner) error {
+		for _, a := range cmds {
+			queued = append(queued, p.Do(ctx, anyArgs(a)...))
+		}
+		return nil
+	})
+	out := make([]Native, len(queued))
+	for i, cmd := range queued {
+		v, err := cmd.Result()
+		out[i] = goRedisNative(v, err)
+	}
+	return out
+}
+
 type goRedisConn struct{ c *redis.Conn }
 
 func (c *goRedisConn) Do(ctx context.Context, args [][]byte) Native {

@@ -14,6 +14,9 @@ type goLibrary struct {
 	protos            []int
 	// typed marks typed-wrapper mode (connections are Wrappers).
 	typed bool
+	// batch marks a "/pipeline" configuration (connections are
+	// Batchers).
+	batch bool
 	open  func(ctx context.Context, addr string, proto int) (Session, error)
 }
 
@@ -22,6 +25,7 @@ func (l *goLibrary) Version() string { return moduleVersion(l.module) }
 func (l *goLibrary) Protos() []int   { return l.protos }
 func (l *goLibrary) API() string     { return l.api }
 func (l *goLibrary) isTyped() bool   { return l.typed }
+func (l *goLibrary) isBatch() bool   { return l.batch }
 
 func (l *goLibrary) Open(ctx context.Context, addr string, proto int) (Session, error) {
 	return l.open(ctx, addr, proto)
@@ -79,15 +83,27 @@ type dedicated[D any] struct {
 	cancel func()
 }
 
+// dedicatedCalls are the calls of one rueidis or valkey-go configuration
+// on a DedicatedClient: do for a step, multi (nil but in "/pipeline"
+// configurations) for a batch.
+type dedicatedCalls[D any] struct {
+	do    func(context.Context, D, [][]byte) Native
+	multi func(context.Context, D, [][][]byte) []Native
+}
+
 // dedicatedSession is the pinned session of rueidis and valkey-go.
-func dedicatedSession[D any](dedicate func() (D, func()), closeClient func(), do func(context.Context, D, [][]byte) Native) Session {
+func dedicatedSession[D any](dedicate func() (D, func()), closeClient func(), calls dedicatedCalls[D]) Session {
 	return newPinnedSession(
 		func(context.Context) (dedicated[D], error) {
 			dc, cancel := dedicate()
 			return dedicated[D]{dc, cancel}, nil
 		},
 		func(d dedicated[D]) Conn {
-			return funcConn(func(ctx context.Context, args [][]byte) Native { return do(ctx, d.dc, args) })
+			do := funcConn(func(ctx context.Context, args [][]byte) Native { return calls.do(ctx, d.dc, args) })
+			if calls.multi == nil {
+				return do
+			}
+			return multiConn{do, func(ctx context.Context, cmds [][][]byte) []Native { return calls.multi(ctx, d.dc, cmds) }}
 		},
 		func(d dedicated[D]) { d.cancel() },
 		func() error { closeClient(); return nil })
@@ -97,3 +113,27 @@ func dedicatedSession[D any](dedicate func() (D, func()), closeClient func(), do
 type funcConn func(ctx context.Context, args [][]byte) Native
 
 func (f funcConn) Do(ctx context.Context, args [][]byte) Native { return f(ctx, args) }
+
+// multiConn is a Batcher whose pipeline is one call that sends every
+// command and returns a result for each (rueidis and valkey-go DoMulti). A
+// transaction is that call with MULTI first and EXEC last, as users write
+// it: each queued command gets the library's result for it (its QUEUED, or
+// a queue-time error) and EXEC's result is the transaction's.
+type multiConn struct {
+	funcConn
+	multi func(ctx context.Context, cmds [][][]byte) []Native
+}
+
+// Pipeline sends cmds in one multi call.
+func (c multiConn) Pipeline(ctx context.Context, cmds [][][]byte) []Native { return c.multi(ctx, cmds) }
+
+// Transaction sends MULTI, cmds and EXEC in one multi call.
+func (c multiConn) Transaction(ctx context.Context, cmds [][][]byte) ([]Native, *Native) {
+	all := append(append([][][]byte{{[]byte("MULTI")}}, cmds...), [][]byte{[]byte("EXEC")})
+	res := c.multi(ctx, all)
+	if len(res) != len(all) {
+		return nil, nil // the caller reports the missing values
+	}
+	exec := res[len(res)-1]
+	return res[1 : len(res)-1], &exec
+}

@@ -404,6 +404,78 @@ func (p *proxy) claim(w wanted) (exchange, bool) {
 	return p.replyOf(exchange{tap: best, cmd: bestIdx, pending: true}), true
 }
 
+// claimSeq finds the commands one batch call sent (a pipeline, or MULTI,
+// the queued commands and EXEC), in order, on one proxied connection, with
+// their replies: cmds[k] is the first unclaimed match after cmds[k-1]'s
+// within the call's bounds (w's args are ignored). A command not found is
+// not sent (sent[k] false) and the next is looked for after the last one
+// found. The connection is chosen by rank (see wanted.own), then by the
+// most commands found, then by its earliest match. With commit false
+// nothing is claimed (a look to see whether all were recorded).
+func (p *proxy) claimSeq(w wanted, cmds [][][]byte, commit bool) ([]exchange, []bool) {
+	xs, sent := make([]exchange, len(cmds)), make([]bool, len(cmds))
+	var best *proxyConn
+	var bestIdx []int
+	bestRank, bestFound, bestFirst := 0, 0, uint64(0)
+	for _, t := range p.Taps() {
+		rank := 1
+		switch {
+		case t == w.own:
+			rank = 0
+		case w.foreign != nil && w.foreign(t):
+			rank = 2
+		}
+		t.mu.Lock()
+		idx, found, first := t.seqMatches(w, cmds)
+		t.mu.Unlock()
+		if found == 0 {
+			continue
+		}
+		if best == nil || rank < bestRank || rank == bestRank && (found > bestFound || found == bestFound && first < bestFirst) {
+			best, bestIdx, bestRank, bestFound, bestFirst = t, idx, rank, found, first
+		}
+	}
+	if best == nil {
+		return xs, sent
+	}
+	for k, i := range bestIdx {
+		if i < 0 {
+			continue
+		}
+		if commit {
+			best.mu.Lock()
+			best.claimed[i] = true
+			best.mu.Unlock()
+		}
+		xs[k], sent[k] = p.replyOf(exchange{tap: best, cmd: i, pending: true}), true
+	}
+	return xs, sent
+}
+
+// seqMatches is claimSeq's walk of one connection (t.mu held): the event
+// index of each command (-1 if not found), how many were found and the seq
+// of the first found.
+func (t *proxyConn) seqMatches(w wanted, cmds [][][]byte) (idx []int, found int, first uint64) {
+	idx = make([]int, len(cmds))
+	next := 0
+	for k, args := range cmds {
+		idx[k] = -1
+		for i := next; i < len(t.events); i++ {
+			e := t.events[i]
+			if e.seq <= w.from || e.seq > w.to || e.Dir != ToServer || e.Bad != nil || t.claimed[i] || !sameCommand(e.Value, args) {
+				continue
+			}
+			if found == 0 {
+				first = e.seq
+			}
+			idx[k], next = i, i+1
+			found++
+			break
+		}
+	}
+	return idx, found, first
+}
+
 // replyOf re-reads the reply of a claimed exchange (after waiting), as
 // pairEvents pairs the connection's frames.
 func (p *proxy) replyOf(x exchange) exchange {

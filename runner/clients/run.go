@@ -211,12 +211,18 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 type outcome struct {
 	n    Native
 	hung bool
+	// vals and exec are a batch's values (see Batcher).
+	vals []Native
+	exec *Native
 }
 
 // job is one library call on a pinned connection.
 type job struct {
 	args  [][]byte
 	typed bool
+	// batch, if set, is a pipeline or transaction run as one call (args
+	// is then nil).
+	batch *batchCall
 	done  chan outcome
 	// mark is the proxy's Seq when the job was queued: its command is
 	// recorded after.
@@ -289,6 +295,9 @@ type session struct {
 	ctx     context.Context
 	contr   *Contract
 	typedOK bool
+	// batched: the configuration sends pipelines and transactions
+	// through its Batcher (a "/pipeline" configuration).
+	batched bool
 }
 
 func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost func(string)) *Result {
@@ -309,13 +318,17 @@ func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost 
 		res.Reason = why
 		return res
 	}
+	if isBatch(it.d) && len(planBatches(it.c)) == 0 {
+		res.Reason = noBatch
+		return res
+	}
 	p, err := newProxy(opts.Target, opts.Fault)
 	if err != nil {
 		res.Verdict, res.Reason = Crash, "proxy: "+err.Error()
 		return res
 	}
 	s := &session{it: it, opts: opts, client: client, proxy: p, t: t, lost: lost, conns: map[string]*pinned{}, owner: map[*proxyConn]*pinned{}, ctx: ctx,
-		contr: contractFor(client), typedOK: isTyped(it.d),
+		contr: contractFor(client), typedOK: isTyped(it.d), batched: isBatch(it.d),
 		env: &cases.Env{KeyPrefix: cases.KeyPrefix(opts.RunID + " clients " + client + " " + it.c.ID()),
 			Captures: map[string][]byte{}}}
 	openCtx, cancel := context.WithTimeout(ctx, opts.StepTimeout)
@@ -333,21 +346,7 @@ func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost 
 		}
 		return res
 	}
-	for _, st := range it.c.Steps {
-		if ctx.Err() != nil {
-			res.Reason = "stopped: " + context.Cause(ctx).Error()
-			break
-		}
-		sv, stop := s.step(st)
-		if sv != nil {
-			res.Steps = append(res.Steps, *sv)
-			res.Verdict = max(res.Verdict, sv.Verdict)
-		}
-		if stop != "" {
-			res.Reason = stop
-			break
-		}
-	}
+	s.steps(res)
 	// Close the session, but never wait on a hung library for long.
 	closed := make(chan struct{})
 	go func() { s.sess.Close(); close(closed) }()
@@ -368,6 +367,42 @@ func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost 
 	return res
 }
 
+// steps runs the case's steps into res: step by step, except the batch
+// groups of a "/pipeline" configuration (see planBatches), each sent in
+// one library call.
+func (s *session) steps(res *Result) {
+	var plan map[int]*batchGroup
+	if s.batched {
+		plan = planBatches(s.it.c)
+	}
+	steps := s.it.c.Steps
+	for i := 0; i < len(steps); i++ {
+		if s.ctx.Err() != nil {
+			res.Reason = "stopped: " + context.Cause(s.ctx).Error()
+			return
+		}
+		if g := plan[i]; g != nil {
+			if views, ok := s.batch(g); ok {
+				for _, sv := range views {
+					res.Steps = append(res.Steps, sv)
+					res.Verdict = max(res.Verdict, sv.Verdict)
+				}
+				i += len(g.steps) - 1
+				continue
+			}
+		}
+		sv, stop := s.step(steps[i])
+		if sv != nil {
+			res.Steps = append(res.Steps, *sv)
+			res.Verdict = max(res.Verdict, sv.Verdict)
+		}
+		if stop != "" {
+			res.Reason = stop
+			return
+		}
+	}
+}
+
 func (s *session) conn(name string) (*pinned, error) {
 	if pc, ok := s.conns[name]; ok {
 		return pc, nil
@@ -382,7 +417,7 @@ func (s *session) conn(name string) (*pinned, error) {
 	go func() {
 		for j := range pc.jobs {
 			j.started.Store(s.proxy.Seq() + 1)
-			j.done <- outcome{n: s.call(c, j)}
+			j.done <- s.call(c, j)
 		}
 	}()
 	s.conns[name] = pc
@@ -392,22 +427,32 @@ func (s *session) conn(name string) (*pinned, error) {
 // call runs one job through the library. A panic inside the library (or
 // the driver) is that client's crash for this step, with the panic's value
 // and stack: it never ends the run.
-func (s *session) call(c Conn, j *job) (n Native) {
+func (s *session) call(c Conn, j *job) (out outcome) {
+	if j.batch != nil {
+		return s.callBatch(c, j)
+	}
 	defer func() {
 		if r := recover(); r != nil {
-			n = errNative("exception", "panic", "panic", fmt.Sprintf("%v\n%s", r, debug.Stack()))
+			out.n = panicNative(r)
 		}
 	}()
 	if w, ok := c.(Wrapper); ok && j.typed {
 		var used bool
-		if n, j.wrapper, used = w.DoTyped(s.ctx, j.args); !used {
+		if out.n, j.wrapper, used = w.DoTyped(s.ctx, j.args); !used {
 			// Never fall back to the generic call silently: the step is
 			// a skip that says so (see finish).
 			j.noWrapper = true
 		}
-		return n
+		return out
 	}
-	return c.Do(s.ctx, j.args)
+	out.n = c.Do(s.ctx, j.args)
+	return out
+}
+
+// panicNative is the exception of a panic inside a library call, with its
+// value and stack.
+func panicNative(r any) Native {
+	return errNative("exception", "panic", "panic", fmt.Sprintf("%v\n%s", r, debug.Stack()))
 }
 
 // step runs one step; stop ends the case with a reason.
@@ -440,16 +485,14 @@ func (s *session) step(st *cases.Step) (*StepView, string) {
 	}
 	switch st.Action {
 	case cases.ActSend:
-		args := make([][]byte, len(st.Send))
-		for i, t := range st.Send {
-			if args[i], err = t.Expand(s.env); err != nil {
-				// The loader checked that every capture is made by an
-				// earlier step: this one's was not sent through the
-				// library (skipped) or got no reply.
-				sv.Verdict = Skip
-				sv.Notes = []string{fmt.Sprintf("not sent: %v (the step that captures it was skipped or got no reply through this client)", err)}
-				return sv, ""
-			}
+		args, err := expandArgs(st, s.env)
+		if err != nil {
+			// The loader checked that every capture is made by an
+			// earlier step: this one's was not sent through the library
+			// (skipped) or got no reply.
+			sv.Verdict = Skip
+			sv.Notes = []string{fmt.Sprintf("not sent: %v (the step that captures it was skipped or got no reply through this client)", err)}
+			return sv, ""
 		}
 		j := &job{args: args, typed: s.typedOK, done: make(chan outcome, 1)}
 		s.queue(pc, j)
@@ -466,22 +509,30 @@ func (s *session) step(st *cases.Step) (*StepView, string) {
 		pc.pending = pc.pending[1:]
 		s.finish(sv, pc, ps, timeout)
 	}
-	if st.Capture != "" && sv.Reply != nil {
-		_, v, err := resp.Parse(sv.Reply)
-		if err == nil {
-			text := v.Raw
-			if v.Kind.Textual() {
-				text = v.Str
-			}
-			if st.CaptureMatch != nil {
-				if m := st.CaptureMatch.FindSubmatch(text); m != nil {
-					text = m[1]
-				}
-			}
-			s.env.Captures[st.Capture] = bytes.Clone(text)
+	s.capture(sv)
+	return sv, ""
+}
+
+// capture records the capture of sv's step from the reply it received.
+func (s *session) capture(sv *StepView) {
+	st := sv.Step
+	if st.Capture == "" || sv.Reply == nil {
+		return
+	}
+	_, v, err := resp.Parse(sv.Reply)
+	if err != nil {
+		return
+	}
+	text := v.Raw
+	if v.Kind.Textual() {
+		text = v.Str
+	}
+	if st.CaptureMatch != nil {
+		if m := st.CaptureMatch.FindSubmatch(text); m != nil {
+			text = m[1]
 		}
 	}
-	return sv, ""
+	s.env.Captures[st.Capture] = bytes.Clone(text)
 }
 
 func isTyped(d Driver) bool {
@@ -572,6 +623,14 @@ func (s *session) received(sv *StepView, pc *pinned, ps *pendingStep, hung bool)
 			x = s.proxy.replyOf(x)
 		}
 	}
+	fillWire(sv, x)
+	return x, sent
+}
+
+// fillWire copies what the library received for x into sv: the reply (or
+// the bytes that were not RESP), the pushes and the injected frames before
+// it.
+func fillWire(sv *StepView, x exchange) {
 	if x.reply != nil {
 		sv.Reply = bytes.Clone(x.reply.Raw)
 	} else if x.bad != nil {
@@ -583,7 +642,6 @@ func (s *session) received(sv *StepView, pc *pinned, ps *pendingStep, hung bool)
 	for _, p := range x.injected {
 		sv.Injected = append(sv.Injected, bytes.Clone(p.Raw))
 	}
-	return x, sent
 }
 
 // judge gives the step's verdict from what the library returned (n) and
@@ -641,6 +699,12 @@ func (s *session) probe(sv *StepView, pc *pinned, args [][]byte, x exchange, tim
 		sv.Canary = "deferred: inside MULTI (probed after EXEC or DISCARD)"
 		return
 	}
+	s.canaryAfter(sv, pc, timeout)
+}
+
+// canaryAfter sends the canary after sv's surprise and adds its outcome to
+// sv's verdict.
+func (s *session) canaryAfter(sv *StepView, pc *pinned, timeout time.Duration) {
 	sv.Canary = s.canaryCheck(pc, timeout)
 	switch {
 	case strings.HasPrefix(sv.Canary, processDied):
