@@ -41,9 +41,10 @@ function load(name) {
   }
 }
 
-// Error classes that carry a server's error reply (glide's ExecAbortError is
-// the EXECABORT reply to EXEC).
-const SERVER_ERRORS = new Set(['ReplyError', 'ErrorReply', 'SimpleError', 'BlobError', 'RequestError', 'ExecAbortError']);
+// Error classes that carry a server's reply (glide's ExecAbortError is the
+// EXECABORT reply to EXEC; node-redis's WatchError the nil EXEC of a
+// transaction aborted by WATCH, which multi().exec() rejects with).
+const SERVER_ERRORS = new Set(['ReplyError', 'ErrorReply', 'SimpleError', 'BlobError', 'RequestError', 'ExecAbortError', 'WatchError']);
 
 function typeName(v) {
   if (v === null) return 'null';

@@ -40,23 +40,41 @@ var nodeContracts = map[string]*Contract{
 		resp.Boolean: {"number": Erased, "int": Erased},
 	}), ioredisSubscribeCount("ioredis 6.0.0")),
 	// node-redis 4 (@redis/client 1.6.1) speaks RESP2 only.
-	"node-redis-4.7.1": newContract("node-redis-4.7.1", []string{
+	"node-redis-4.7.1": withConversions(newContract("node-redis-4.7.1", []string{
 		"RESP2 only: @redis/client 1.6.1 dist/lib/client/RESP2/decoder.js (no RESP option in createClient); replies are strings unless returnBuffers",
-	}, nil),
-	"node-redis-5.12.1": newContract("node-redis-5.12.1", []string{
+	}, nil), nodeRedisWatch("@redis/client 1.6.1 dist/lib/multi-command.js handleExecReplies: if (execReply === null) throw new WatchError()")),
+	"node-redis-5.12.1": withConversions(newContract("node-redis-5.12.1", []string{
 		"RESP3 with the default type mapping (@redis/client 5.12.1 dist/lib/RESP/decoder.js): maps Object.create(null) objects, doubles numbers, big numbers bigint, sets arrays",
 		"doubles are parsed digit by digit with DOUBLE_DECIMAL_MULTIPLIERS (decodeDoubleDecimal), not by Number()",
-	}, nil),
-	"node-redis-6.3.1": newContract("node-redis-6.3.1", []string{
+	}, nil), nodeRedisWatch("@redis/client 5.12.1 dist/lib/client/index.js _executeMulti: if (execResult === null) throw new WatchError()")),
+	"node-redis-6.3.1": withConversions(newContract("node-redis-6.3.1", []string{
 		"RESP3 with the default type mapping (@redis/client 6.3.1 dist/lib/RESP/decoder.js): maps plain {} objects (decodeMapAsObject assigns object[key], where 5.12.1 used Object.create(null)), doubles numbers, big numbers bigint, sets arrays",
 		"doubles: one division of an integer significand by a power of ten, else slowParseDouble (Number()): the exact double, where 5.12.1 summed digit multipliers",
-	}, nil),
-	"node-redis-6.3.1[typeMapping=Map+Buffer]": newContract("node-redis-6.3.1[typeMapping=Map+Buffer]", []string{
+	}, nil), nodeRedisWatch(nodeRedis6Watch)),
+	"node-redis-6.3.1[typeMapping=Map+Buffer]": withConversions(newContract("node-redis-6.3.1[typeMapping=Map+Buffer]", []string{
 		"withTypeMapping({ [RESP_TYPES.MAP]: Map, [RESP_TYPES.BLOB_STRING]: Buffer }): @redis/client 6.3.1 dist/lib/RESP/decoder.js decodeMapItems builds a Map, decodeBlobString a Buffer; map keys that are simple or blob strings stay strings (decodeMapKeyValue)",
-	}, nil),
-	"node-redis-6.3.1[typeMapping=Set+String]": newContract("node-redis-6.3.1[typeMapping=Set+String]", []string{
+	}, nil), nodeRedisWatch(nodeRedis6Watch)),
+	"node-redis-6.3.1[typeMapping=Set+String]": withConversions(newContract("node-redis-6.3.1[typeMapping=Set+String]", []string{
 		"withTypeMapping({ [RESP_TYPES.SET]: Set, [RESP_TYPES.DOUBLE]: String, [RESP_TYPES.BIG_NUMBER]: String }): @redis/client 6.3.1 dist/lib/RESP/decoder.js decodeSetItems builds a Set, decodeDouble and decodeBigNumber return the text",
-	}, nil),
+	}, nil), nodeRedisWatch(nodeRedis6Watch)),
+}
+
+const nodeRedis6Watch = "@redis/client 6.3.1 dist/lib/client/index.js _executeMulti: if (execResult === null) throw new errors_1.WatchError()"
+
+// nodeRedisWatch is node-redis's conversion of the nil EXEC of an aborted
+// transaction: multi().exec() rejects with a WatchError.
+func nodeRedisWatch(source string) *Conversion {
+	return &Conversion{Name: "nil EXEC of an aborted transaction (WATCH) → a WatchError rejected by multi().exec()",
+		Source: source, apply: watchError}
+}
+
+// watchError: the nil reply of an aborted EXEC decoded as node-redis's
+// WatchError.
+func watchError(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+	if path != "" || (v.Kind != resp.NilArray && v.Kind != resp.Null) || n.Kind != "error" || n.Err == nil || n.Err.Class != "WatchError" {
+		return 0, false
+	}
+	return Match, true
 }
 
 // ioredisSubscribeCount is the subscribe-confirmation conversion of an
