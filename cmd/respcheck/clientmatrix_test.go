@@ -45,7 +45,7 @@ func TestClientMatrix(t *testing.T) {
 	}
 	ds, notes := clients.Available("")
 	t.Cleanup(func() { clients.CloseDrivers(ds) })
-	if len(ds) < 14 && servers.InCI() { // 14 libraries: 25 client configurations
+	if len(ds) < 30 && servers.InCI() { // 30 configurations: 52 clients
 		t.Fatalf("only %d clients available: %v", len(ds), notes)
 	}
 	opts := clients.Options{Target: target.Config{Addr: srv.Addr()}, Drivers: ds, Jobs: 8, StepTimeout: 2 * time.Second, RunID: "c11e7a1b"}

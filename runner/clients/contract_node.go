@@ -38,7 +38,9 @@ var nodeContracts = map[string]*Contract{
 	}, map[resp.Kind]map[string]Verdict{
 		resp.Integer: {"string": Erased, "bytes": Erased},
 		resp.Boolean: {"number": Erased, "int": Erased},
-	}), ioredisSubscribeCount("ioredis 6.0.0")),
+	}), &Conversion{Name: "(p|s)subscribe confirmation → its subscription count, as text (stringNumbers)",
+		Source: "ioredis 6.0.0 built/DataHandler.js: a subscribe confirmation settles the command with reply[2] (fillSubCommand), an integer decoded as String under stringNumbers",
+		apply:  subscribeCountText}),
 	// node-redis 4 (@redis/client 1.6.1) speaks RESP2 only.
 	"node-redis-4.7.1": withConversions(newContract("node-redis-4.7.1", []string{
 		"RESP2 only: @redis/client 1.6.1 dist/lib/client/RESP2/decoder.js (no RESP option in createClient); replies are strings unless returnBuffers",
@@ -83,6 +85,16 @@ func ioredisSubscribeCount(version string) *Conversion {
 	return &Conversion{Name: "(p|s)subscribe confirmation → its subscription count",
 		Source: version + " built/DataHandler.js: a subscribe confirmation settles the command with reply[2] (fillSubCommand)",
 		apply:  subscribeCount}
+}
+
+// subscribeCountText: subscribeCount for a count decoded as its text.
+func subscribeCountText(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+	if n.Kind != "string" {
+		return 0, false
+	}
+	num := *n
+	num.Kind = "number"
+	return subscribeCount(j, v, &num, path)
 }
 
 func init() {

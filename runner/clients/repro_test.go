@@ -200,7 +200,9 @@ func TestRepros(t *testing.T) {
 	}
 }
 
-var findingLine = regexp.MustCompile("^- \\*\\*(mismatch|crash|hang|desync)\\*\\* `(.+?)` \\[([^\\]]+)\\]:")
+// findingLine is one finding of docs/client-matrix.md: its verdict, case
+// and client (whose label may hold brackets: "ioredis-6.0.0[replyMapping=resp3]/resp3").
+var findingLine = regexp.MustCompile("^- \\*\\*(mismatch|crash|hang|desync)\\*\\* `(.+?)` \\[(\\S+)\\]:")
 
 // TestReproCoverage fails on a finding of the matrix (mismatch, crash,
 // hang, desync) that no repro claims, and on a claim that names no finding.

@@ -18,6 +18,8 @@
 // finds: pushes/message push between two replies on a subscribed connection [valkey-glide-2.5.2/resp3]
 // finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [valkey-glide-2.5.2/resp2]
 // finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [valkey-glide-2.5.2/resp3]
+// finds: pubsub/a transaction on one connection while another is subscribed [valkey-glide-2.5.2/pipeline/resp2]
+// finds: pubsub/a transaction on one connection while another is subscribed [valkey-glide-2.5.2/pipeline/resp3]
 // run: node
 // expect: (?s)RESP2 SUBSCRIBE DECODED: null\n.*RESP2 PSUBSCRIBE DECODED: null\n.*RESP3 SUBSCRIBE DECODED: null\n.*RESP3 PSUBSCRIBE DECODED: null\n
 const { client, step, main } = require('./lib');
