@@ -141,14 +141,18 @@ const CONFIGS = [
   { family: 'valkey-glide', mod: '@valkey/valkey-glide', protos: [2, 3], batch: true },
 ];
 
-// installedVersion reads a package's version without loading it.
+// installedVersion reads a package's version without loading it; a
+// package not installed has the version package.json pins for it
+// ("npm:ioredis@5.11.1" or "6.0.0"), so its label stays the same and
+// loading it reports what is missing.
 function installedVersion(mod) {
   const path = require('path');
   const fs = require('fs');
   try {
     return JSON.parse(fs.readFileSync(path.join(__dirname, 'node_modules', mod, 'package.json'), 'utf8')).version;
   } catch (e) {
-    return null;
+    const spec = (JSON.parse(fs.readFileSync(path.join(__dirname, 'package.json'), 'utf8')).dependencies || {})[mod] || '';
+    return spec.slice(spec.lastIndexOf('@') + 1) || null;
   }
 }
 

@@ -23,6 +23,7 @@ var nodeContracts = map[string]*Contract{
 	"ioredis-6.0.0": withConversions(newContract("ioredis-6.0.0", []string{
 		"replyMapping legacy (the default): built/DataHandler.js legacyTypeMapping decodes RESP3 maps as flat arrays, doubles as Buffer (then text by replyEncoding), booleans as Number 1/0, big numbers as String, sets as Array",
 		"built/resp/decoder.js (ported from node-redis) replaces redis-parser 3.0.0 of ioredis 5; its default case throws 'Unknown RESP type' (an attribute |)",
+		"errors: built/resp/errors.js SimpleError and BlobError (RESP3 !), both named ReplyError, where ioredis 5 has redis-errors' ReplyError alone",
 	}, map[resp.Kind]map[string]Verdict{resp.Boolean: {"number": Erased, "int": Erased}}), ioredisSubscribeCount("ioredis 6.0.0")),
 	// replyMapping "resp3" (protocol 3 only: built/Redis.js throws
 	// otherwise) leaves MAP, DOUBLE and BOOLEAN unmapped: objects, numbers
