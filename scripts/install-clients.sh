@@ -2,10 +2,14 @@
 # install-clients.sh: install the client libraries that "respcheck clients"
 # drives through its external adapters, cached outside the repository.
 #
-#   node    adapters/node: ioredis, redis (node-redis), iovalkey and
-#           @valkey/valkey-glide at the exact versions of package-lock.json
-#           (npm ci into adapters/node/node_modules, which git ignores; npm's
-#           cache under the respcheck cache)
+#   node    adapters/node: ioredis 6.0.0 and 5.11.1, redis (node-redis)
+#           6.3.1, 5.12.1 and 4.7.1, iovalkey 0.4.0 and @valkey/valkey-glide
+#           2.5.2 at the exact versions of package-lock.json, the older
+#           versions side by side under npm aliases (ioredis-5, redis-5,
+#           redis-4: "npm:ioredis@5.11.1"...), from the npm registry (npm ci
+#           into adapters/node/node_modules, which git ignores; npm's cache
+#           under the respcheck cache); node adapters/node/adapter.js --list
+#           names the configurations they make
 #   python  redis-py 4.3.4: Debian bookworm's python3-redis (apt-get install)
 #           hiredis-py 1.0.1: Debian bookworm's python3-hiredis (apt-get install),
 #           the parser of redis-py-4.3.4+hiredis. redis-py 6.4.0 takes only
@@ -48,7 +52,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	-q) QUIET=1 ;;
 	--only) ONLY="$2"; shift ;;
-	-h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,36p' "$0"; exit 0 ;;
 	*) echo "install-clients: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -82,6 +86,11 @@ install_node() {
 	fi
 	say "npm ci (adapters/node)"
 	(cd "$dir" && run npm ci --no-audit --no-fund --cache "$CACHE/npm")
+	# Each dependency of package.json (aliases included) at its version.
+	(cd "$dir" && node -e '
+		const deps = require("./package.json").dependencies;
+		for (const m of Object.keys(deps)) console.log(m + " " + require("./node_modules/" + m + "/package.json").version);
+	') | while read -r m v; do say "node: $m $v"; done
 	echo "$want" >"$stamp"
 }
 

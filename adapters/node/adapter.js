@@ -41,9 +41,10 @@ function load(name) {
   }
 }
 
-// Error classes that carry a server's error reply (glide's ExecAbortError is
-// the EXECABORT reply to EXEC).
-const SERVER_ERRORS = new Set(['ReplyError', 'ErrorReply', 'SimpleError', 'BlobError', 'RequestError', 'ExecAbortError']);
+// Error classes that carry a server's reply (glide's ExecAbortError is the
+// EXECABORT reply to EXEC; node-redis's WatchError the nil EXEC of a
+// transaction aborted by WATCH, which multi().exec() rejects with).
+const SERVER_ERRORS = new Set(['ReplyError', 'ErrorReply', 'SimpleError', 'BlobError', 'RequestError', 'ExecAbortError', 'WatchError']);
 
 function typeName(v) {
   if (v === null) return 'null';
@@ -111,34 +112,202 @@ function hostPort(addr) {
   return { host: addr.slice(0, i), port: Number(addr.slice(i + 1)) };
 }
 
-// RESPCHECK_LIBS (comma-separated) limits the libraries this process loads.
+// Configurations: one library at one installed version with one set of
+// options, driven through one API. Its label (the name in hello, in
+// RESPCHECK_LIBS and in reports) is
+// <library>-<version>[<options>][/pipeline], the version read from the
+// installed package (package.json installs older versions under npm
+// aliases: ioredis-5, redis-4, redis-5); the typed-wrapper modes keep their
+// labels ioredis-typed and node-redis-typed. A "/pipeline" configuration
+// also takes the "batch" op (pipelines and MULTI...EXEC blocks through the
+// library's batch API).
+const CONFIGS = [
+  { family: 'ioredis', mod: 'ioredis-5', protos: [2] },
+  { family: 'ioredis', mod: 'ioredis', protos: [2, 3] },
+  { family: 'ioredis', mod: 'ioredis', protos: [3], options: { replyMapping: 'resp3' }, tag: '[replyMapping=resp3]' },
+  { family: 'ioredis', mod: 'ioredis', protos: [2, 3], options: { stringNumbers: true }, tag: '[stringNumbers=true]' },
+  { family: 'ioredis', mod: 'ioredis', protos: [2, 3], batch: true },
+  { family: 'ioredis', mod: 'ioredis', protos: [2, 3], typed: true, label: 'ioredis-typed' },
+  { family: 'ioredis', name: 'iovalkey', mod: 'iovalkey', protos: [2] },
+  { family: 'ioredis', name: 'iovalkey', mod: 'iovalkey', protos: [2], batch: true },
+  { family: 'node-redis', mod: 'redis-4', protos: [2] },
+  { family: 'node-redis', mod: 'redis-5', protos: [2, 3] },
+  { family: 'node-redis', mod: 'redis', protos: [2, 3] },
+  { family: 'node-redis', mod: 'redis', protos: [2, 3], typeMapping: { MAP: 'Map', BLOB_STRING: 'Buffer' }, tag: '[typeMapping=Map+Buffer]' },
+  { family: 'node-redis', mod: 'redis', protos: [3], typeMapping: { SET: 'Set', DOUBLE: 'String', BIG_NUMBER: 'String' }, tag: '[typeMapping=Set+String]' },
+  { family: 'node-redis', mod: 'redis', protos: [2, 3], batch: true },
+  { family: 'node-redis', mod: 'redis', protos: [2, 3], typed: true, label: 'node-redis-typed' },
+  { family: 'valkey-glide', mod: '@valkey/valkey-glide', protos: [2, 3] },
+  { family: 'valkey-glide', mod: '@valkey/valkey-glide', protos: [2, 3], batch: true },
+];
+
+// installedVersion reads a package's version without loading it; a
+// package not installed has the version package.json pins for it
+// ("npm:ioredis@5.11.1" or "6.0.0"), so its label stays the same and
+// loading it reports what is missing.
+function installedVersion(mod) {
+  const path = require('path');
+  const fs = require('fs');
+  try {
+    return JSON.parse(fs.readFileSync(path.join(__dirname, 'node_modules', mod, 'package.json'), 'utf8')).version;
+  } catch (e) {
+    const spec = (JSON.parse(fs.readFileSync(path.join(__dirname, 'package.json'), 'utf8')).dependencies || {})[mod] || '';
+    return spec.slice(spec.lastIndexOf('@') + 1) || null;
+  }
+}
+
+function labelOf(cfg) {
+  if (cfg.label) return cfg.label;
+  const v = installedVersion(cfg.mod);
+  return (cfg.name || cfg.family) + (v ? '-' + v : '') + (cfg.tag || '') + (cfg.batch ? '/pipeline' : '');
+}
+
+// "node adapter.js --list" prints every configuration's label, one a line
+// (respcheck starts one adapter process per configuration).
+if (process.argv.includes('--list')) {
+  realWrite(CONFIGS.map(labelOf).join('\n') + '\n');
+  process.exit(0);
+}
+
+// RESPCHECK_LIBS (comma-separated labels) limits the configurations this
+// process loads.
 const only = (process.env.RESPCHECK_LIBS || '').split(',').filter(Boolean);
-const wanted = (name) => only.length === 0 || only.includes(name);
+const wanted = (label) => only.length === 0 || only.includes(label);
 
 // Each library: versions, protocols, connect(addr, proto) -> {do(args), close()}.
 const libs = {};
 
-function ioredisLike(name, modName, protos) {
-  if (!wanted(name) && !wanted(name + '-typed')) return;
-  const m = load(modName);
-  if (m.error) { libs[name] = { error: m.error }; return; }
-  const Redis = m.mod.default || m.mod.Redis || m.mod;
-  libs[name] = {
-    api: 'redis.call(command, ...args)',
-    version: m.version, source: m.source, protos,
-    async connect(addr, proto) {
-      const { host, port } = hostPort(addr);
-      const opts = { host, port, maxRetriesPerRequest: 0, retryStrategy: () => null,
-        autoResendUnfulfilledCommands: false, lazyConnect: true, connectTimeout: 5000 };
-      if (protos.includes(3)) opts.protocol = proto;
-      const c = new Redis(opts);
-      c.on('error', (e) => log(name, 'error event:', e && e.message));
-      await c.connect();
-      return { do: (args) => c.call(args[0], ...args.slice(1)), close: () => c.disconnect(), client: c };
-    },
-  };
+// wholeOutcome: a batch whose library answered for it as a whole (an
+// error it raised, the nil of an aborted WATCH): that outcome is each
+// command's value and the transaction's.
+function wholeOutcome(n, v) {
+  const x = native(v);
+  return { values: Array.from({ length: n }, () => x), exec: x };
 }
 
+// ioredis and iovalkey (a fork of ioredis 5): call() for one command;
+// pipeline(cmds).exec() and multi(cmds).exec() for a batch, each command
+// ['call', command, ...args] (the batch methods are the command names), which resolve
+// with [error, result] per command (multi: null after a WATCH conflict,
+// and a rejection with the EXEC error, such as EXECABORT, with the
+// queue-time errors in its previousErrors).
+const ioredisFamily = {
+  api(cfg) {
+    const opts = cfg.options ? 'new Redis({ ' + Object.entries(cfg.options).map(([k, v]) => k + ': ' + JSON.stringify(v)).join(', ') + ' }), ' : '';
+    if (cfg.typed) return 'typed wrappers (set(key, value, ...options), ...)';
+    if (cfg.batch) return "redis.pipeline([['call', command, ...args], ...]).exec(), redis.multi([['call', command, ...args], ...]).exec(); other steps redis.call(command, ...args)";
+    return opts + 'redis.call(command, ...args)';
+  },
+  async connect(m, cfg, label, addr, proto) {
+    const Redis = m.mod.default || m.mod.Redis || m.mod;
+    const { host, port } = hostPort(addr);
+    const opts = { host, port, maxRetriesPerRequest: 0, retryStrategy: () => null,
+      autoResendUnfulfilledCommands: false, lazyConnect: true, connectTimeout: 5000, ...cfg.options };
+    if (cfg.protos.includes(3)) opts.protocol = proto;
+    const c = new Redis(opts);
+    c.on('error', (e) => log(label, 'error event:', e && e.message));
+    await c.connect();
+    return {
+      do: (args) => c.call(args[0], ...args.slice(1)),
+      async batch(mode, cmds) {
+        const list = cmds.map((a) => ['call', ...a]);
+        let res;
+        try {
+          res = await (mode === 'multi' ? c.multi(list) : c.pipeline(list)).exec();
+        } catch (e) {
+          return wholeOutcome(cmds.length, e);
+        }
+        if (!Array.isArray(res)) return wholeOutcome(cmds.length, res);
+        return { values: res.map(([err, v]) => native(err || v)) };
+      },
+      close: () => c.disconnect(), client: c,
+    };
+  },
+};
+
+// node-redis ("redis"): sendCommand(args) for one command (through
+// withTypeMapping(...) for a typeMapping configuration); a batch is
+// multi() with addCommand(args) per command, then exec() (MULTI...EXEC) or
+// execAsPipeline(); a reply that is an error makes exec reject with a
+// MultiErrorReply that holds every reply (.replies), and a nil EXEC with a
+// WatchError.
+const nodeRedisFamily = {
+  api(cfg) {
+    if (cfg.typed) return 'typed wrappers (set(key, value, { condition, ... }), digest(key), ...)';
+    const tm = cfg.typeMapping ? 'client.withTypeMapping({ ' + Object.entries(cfg.typeMapping).map(([k, v]) => '[RESP_TYPES.' + k + ']: ' + v).join(', ') + ' }).' : 'client.';
+    if (cfg.batch) return tm + 'multi().addCommand(args)...exec(), ' + tm + 'multi().addCommand(args)...execAsPipeline(); other steps ' + tm + 'sendCommand(args)';
+    return tm + 'sendCommand(args)';
+  },
+  async connect(m, cfg, label, addr, proto) {
+    const { host, port } = hostPort(addr);
+    const opts = { socket: { host, port, reconnectStrategy: false, connectTimeout: 5000 } };
+    if (cfg.protos.includes(3)) opts.RESP = proto;
+    const base = m.mod.createClient(opts);
+    base.on('error', (e) => log(label, 'error event:', e && e.message));
+    await base.connect();
+    let c = base;
+    if (cfg.typeMapping) {
+      const tm = {};
+      for (const [k, v] of Object.entries(cfg.typeMapping)) tm[m.mod.RESP_TYPES[k]] = { Map, Buffer, Set, String, Array }[v];
+      c = base.withTypeMapping(tm);
+    }
+    return {
+      do: (args) => c.sendCommand(args),
+      async batch(mode, cmds) {
+        const multi = c.multi();
+        for (const a of cmds) multi.addCommand(a);
+        try {
+          const res = await (mode === 'multi' ? multi.exec() : multi.execAsPipeline());
+          return { values: res.map((v) => native(v)) };
+        } catch (e) {
+          if (e && Array.isArray(e.replies) && e.replies.length === cmds.length) {
+            return { values: e.replies.map((v) => native(v)) };
+          }
+          return wholeOutcome(cmds.length, e);
+        }
+      },
+      close: () => (base.destroy ? base.destroy() : base.disconnect()), client: c,
+    };
+  },
+};
+
+// valkey-glide: customCommand(args) for one command; a batch is a
+// Batch(isAtomic) of customCommand(args), run by exec(batch, false): errors
+// come back in the list (raiseOnError false), null after a WATCH conflict.
+const glideFamily = {
+  api(cfg) {
+    if (cfg.batch) return 'client.exec(new Batch(true|false).customCommand(args)..., false); other steps client.customCommand(args)';
+    return 'client.customCommand(args)';
+  },
+  init(m) {
+    try { m.mod.Logger.init('off'); } catch (e) { log('glide Logger.init:', e.message); }
+  },
+  async connect(m, cfg, label, addr, proto) {
+    const { host, port } = hostPort(addr);
+    const c = await m.mod.GlideClient.createClient({
+      addresses: [{ host, port }], requestTimeout: 600000,
+      protocol: proto === 3 ? m.mod.ProtocolVersion.RESP3 : m.mod.ProtocolVersion.RESP2,
+    });
+    return {
+      do: (args) => c.customCommand(args),
+      async batch(mode, cmds) {
+        const b = new m.mod.Batch(mode === 'multi');
+        for (const a of cmds) b.customCommand(a);
+        let res;
+        try {
+          res = await c.exec(b, false);
+        } catch (e) {
+          return wholeOutcome(cmds.length, e);
+        }
+        if (!Array.isArray(res)) return wholeOutcome(cmds.length, res);
+        return { values: res.map((v) => native(v)) };
+      },
+      close: () => c.close(),
+    };
+  },
+};
+
+const families = { 'ioredis': ioredisFamily, 'node-redis': nodeRedisFamily, 'valkey-glide': glideFamily };
 
 // RESPCHECK_ADAPTER_SELFTEST=1 adds "selftest", a library for respcheck's
 // own tests of the adapter: it sends each command on a raw socket and
@@ -181,14 +350,12 @@ if (process.env.RESPCHECK_ADAPTER_SELFTEST === '1') {
     },
   };
 }
-ioredisLike('ioredis', 'ioredis', [2, 3]);
-ioredisLike('iovalkey', 'iovalkey', [2]);
-typedIoredis('ioredis-typed', 'ioredis');
 
-// Typed-wrapper mode ("<lib>-typed"): a "typed" request runs the step
-// through the library's typed method when the installed version declares
-// one for it (see setShape and each lib's typed()), and answers
-// {"wrapper": ""} without sending anything otherwise.
+// Typed-wrapper mode (ioredis-typed, node-redis-typed, on the newest
+// installed version): a "typed" request runs the step through the
+// library's typed method when the installed version declares one for it
+// (see setShape and typedModes), and answers {"wrapper": ""} without
+// sending anything otherwise.
 
 // setShape parses SET key value [IFEQ|IFNE|IFDEQ|IFDNE match] [GET], the
 // forms both typed wrappers below declare; null for any other SET.
@@ -206,109 +373,72 @@ function setShape(args) {
   return i === args.length ? out : null;
 }
 
-// ioredis 6.0.0 built/utils/RedisCommander.d.ts declares set(key, value,
-// 'IFEQ'|'IFNE', v | 'IFDEQ'|'IFDNE', digest [, 'GET']) (lines 3244-3250,
-// 3296-3299), set(key, value, 'GET') (3292) and set(key, value) (3305), but
-// no digest(): DIGEST has no typed wrapper there.
-function typedIoredis(name, base) {
-  if (!wanted(name)) return;
-  const l = libs[base];
-  if (!wanted(base)) delete libs[base];
-  if (!l) return;
-  if (l.error) { libs[name] = l; return; }
-  libs[name] = {
-    api: 'typed wrappers (set(key, value, ...options), ...)',
-    version: l.version, source: l.source, protos: l.protos, typed: true,
+// typedModes make a configuration typed: lib.connect's connections get
+// typed(args) -> {wrapper, call} or null.
+const typedModes = {
+  // ioredis 6.0.0 built/utils/RedisCommander.d.ts declares set(key, value,
+  // 'IFEQ'|'IFNE', v | 'IFDEQ'|'IFDNE', digest [, 'GET']) (lines 3244-3250,
+  // 3296-3299), set(key, value, 'GET') (3292) and set(key, value) (3305), but
+  // no digest(): DIGEST has no typed wrapper there.
+  ioredis(lib, label) {
     // The client list prints notes as "unavailable: ...".
-    note: name + ' ' + l.version + ': typed DIGEST wrapper: ioredis ' + l.version + ' declares no digest() in ' +
-      'built/utils/RedisCommander.d.ts; DIGEST steps are skipped in typed mode',
-    async connect(addr, proto) {
-      const conn = await l.connect(addr, proto);
-      conn.typed = (args) => {
-        const s = setShape(args);
-        if (!s) return null;
-        const rest = [];
-        let shown = 'set(key, value';
-        if (s.cond) { rest.push(s.cond, s.match); shown += ", '" + s.cond + "', match"; }
-        if (s.get) { rest.push('GET'); shown += ", 'GET'"; }
-        return { wrapper: shown + ')',
-          call: () => conn.client.set(s.key, s.value, ...rest) };
-      };
-      return conn;
-    },
+    lib.note = label + ' ' + lib.version + ': typed DIGEST wrapper: ioredis ' + lib.version + ' declares no digest() in ' +
+      'built/utils/RedisCommander.d.ts; DIGEST steps are skipped in typed mode';
+    typedConnect(lib, (conn, args) => {
+      const s = setShape(args);
+      if (!s) return null;
+      const rest = [];
+      let shown = 'set(key, value';
+      if (s.cond) { rest.push(s.cond, s.match); shown += ", '" + s.cond + "', match"; }
+      if (s.get) { rest.push('GET'); shown += ", 'GET'"; }
+      return { wrapper: shown + ')', call: () => conn.client.set(s.key, s.value, ...rest) };
+    });
+  },
+  // node-redis 6.3.1 (@redis/client 6.3.1) declares set(key, value, { condition:
+  // 'NX'|'XX'|'IFEQ'|'IFNE'|'IFDEQ'|'IFDNE', matchValue, GET }) in
+  // dist/lib/commands/SET.d.ts (lines 42, 46, 55) and digest(key) in
+  // dist/lib/commands/index.d.ts (line 2306, "@experimental").
+  'node-redis'(lib) {
+    typedConnect(lib, (conn, args) => {
+      const cmd = String(args[0]).toUpperCase();
+      if (cmd === 'DIGEST' && args.length === 2) {
+        return { wrapper: 'digest(key)', call: () => conn.client.digest(args[1]) };
+      }
+      const s = setShape(args);
+      if (!s) return null;
+      const opts = {};
+      const shown = [];
+      if (s.cond) { opts.condition = s.cond; opts.matchValue = s.match; shown.push("condition: '" + s.cond + "', matchValue"); }
+      if (s.get) { opts.GET = true; shown.push('GET: true'); }
+      if (shown.length === 0) return { wrapper: 'set(key, value)', call: () => conn.client.set(s.key, s.value) };
+      return { wrapper: 'set(key, value, { ' + shown.join(', ') + ' })', call: () => conn.client.set(s.key, s.value, opts) };
+    });
+  },
+};
+
+function typedConnect(lib, wrap) {
+  lib.typed = true;
+  const connect = lib.connect;
+  lib.connect = async (addr, proto) => {
+    const conn = await connect(addr, proto);
+    conn.typed = (args) => wrap(conn, args);
+    return conn;
   };
 }
 
-(function nodeRedis() {
-  if (!wanted('node-redis') && !wanted('node-redis-typed')) return;
-  const m = load('redis');
-  if (m.error) { libs['node-redis'] = { error: m.error }; return; }
-  libs['node-redis'] = {
-    api: 'client.sendCommand(args)',
-    version: m.version, source: m.source, protos: [2, 3],
-    async connect(addr, proto) {
-      const { host, port } = hostPort(addr);
-      const c = m.mod.createClient({ socket: { host, port, reconnectStrategy: false, connectTimeout: 5000 }, RESP: proto });
-      c.on('error', (e) => log('node-redis error event:', e && e.message));
-      await c.connect();
-      return { do: (args) => c.sendCommand(args), close: () => c.destroy ? c.destroy() : c.disconnect(), client: c };
-    },
+for (const cfg of CONFIGS) {
+  const label = labelOf(cfg);
+  if (!wanted(label)) continue;
+  const m = load(cfg.mod);
+  if (m.error) { libs[label] = { error: m.error }; continue; }
+  const fam = families[cfg.family];
+  if (fam.init) fam.init(m);
+  libs[label] = {
+    api: fam.api(cfg), version: m.version, source: m.source, protos: cfg.protos, batch: cfg.batch,
+    connect: (addr, proto) => fam.connect(m, cfg, label, addr, proto),
   };
-})();
-
-// node-redis 6.3.1 (@redis/client 6.3.1) declares set(key, value, { condition:
-// 'NX'|'XX'|'IFEQ'|'IFNE'|'IFDEQ'|'IFDNE', matchValue, GET }) in
-// dist/lib/commands/SET.d.ts (lines 42, 46, 55) and digest(key) in
-// dist/lib/commands/index.d.ts (line 2306, "@experimental").
-(function nodeRedisTyped() {
-  const name = 'node-redis-typed';
-  if (!wanted(name)) return;
-  const l = libs['node-redis'];
-  if (!wanted('node-redis')) delete libs['node-redis'];
-  if (!l) return;
-  if (l.error) { libs[name] = l; return; }
-  libs[name] = {
-    api: 'typed wrappers (set(key, value, { condition, ... }), digest(key), ...)',
-    version: l.version, source: l.source, protos: l.protos, typed: true,
-    async connect(addr, proto) {
-      const conn = await l.connect(addr, proto);
-      conn.typed = (args) => {
-        const cmd = String(args[0]).toUpperCase();
-        if (cmd === 'DIGEST' && args.length === 2) {
-          return { wrapper: 'digest(key)', call: () => conn.client.digest(args[1]) };
-        }
-        const s = setShape(args);
-        if (!s) return null;
-        const opts = {};
-        const shown = [];
-        if (s.cond) { opts.condition = s.cond; opts.matchValue = s.match; shown.push("condition: '" + s.cond + "', matchValue"); }
-        if (s.get) { opts.GET = true; shown.push('GET: true'); }
-        if (shown.length === 0) return { wrapper: 'set(key, value)', call: () => conn.client.set(s.key, s.value) };
-        return { wrapper: 'set(key, value, { ' + shown.join(', ') + ' })', call: () => conn.client.set(s.key, s.value, opts) };
-      };
-      return conn;
-    },
-  };
-})();
-
-(function glide() {
-  if (!wanted('valkey-glide')) return;
-  const m = load('@valkey/valkey-glide');
-  if (m.error) { libs['valkey-glide'] = { error: m.error }; return; }
-  try { m.mod.Logger.init('off'); } catch (e) { log('glide Logger.init:', e.message); }
-  libs['valkey-glide'] = {
-    api: 'client.customCommand(args)',
-    version: m.version, source: m.source, protos: [2, 3],
-    async connect(addr, proto) {
-      const { host, port } = hostPort(addr);
-      const c = await m.mod.GlideClient.createClient({
-        addresses: [{ host, port }], requestTimeout: 600000,
-        protocol: proto === 3 ? m.mod.ProtocolVersion.RESP3 : m.mod.ProtocolVersion.RESP2,
-      });
-      return { do: (args) => c.customCommand(args), close: () => c.close() };
-    },
-  };
-})();
+  if (cfg.typed) typedModes[cfg.family](libs[label], label);
+}
 
 // Sessions and pinned connections; calls of one connection run in order.
 const sessions = new Map();
@@ -332,7 +462,7 @@ function handle(req) {
   switch (req.op) {
     case 'hello': {
       const libraries = Object.entries(libs).map(([name, l]) =>
-        l.error ? { name, error: l.error } : { name, version: l.version, source: l.source, protos: l.protos, typed: l.typed, note: l.note, api: l.api });
+        l.error ? { name, error: l.error } : { name, version: l.version, source: l.source, protos: l.protos, typed: l.typed, batch: l.batch, note: l.note, api: l.api });
       send({ id, libraries });
       return;
     }
@@ -352,6 +482,24 @@ function handle(req) {
       c.chain = c.chain.then(() => doCall(s, c, args)).then(
         (v) => send({ id, value: native(v) }),
         (e) => send({ id, value: native(e instanceof Error ? e : new Error(String(e))) }));
+      return;
+    }
+    case 'batch': {
+      // A pipeline (mode "pipeline") or a MULTI...EXEC block (mode "multi",
+      // cmds without MULTI and EXEC) through the library's batch API:
+      // {"values": [one Native per command], "exec": the transaction's
+      // outcome when the library gave one for it as a whole}.
+      const s = sessions.get(req.session);
+      if (!s) { send({ id, error: 'no session ' + req.session }); return; }
+      if (!s.lib.batch) { send({ id, error: 'library has no batch op' }); return; }
+      if (req.mode !== 'pipeline' && req.mode !== 'multi') { send({ id, error: 'unknown batch mode ' + req.mode }); return; }
+      const c = connOf(s, req.conn);
+      inflight.set(id, c);
+      const cmds = req.cmds.map((a) => a.map(arg));
+      c.chain = c.chain.then(async () => {
+        if (!c.client) c.client = await s.lib.connect(s.addr, s.proto);
+        send({ id, ...await c.client.batch(req.mode, cmds) });
+      }).catch((e) => send({ id, ...wholeOutcome(cmds.length, e instanceof Error ? e : new Error(String(e))) }));
       return;
     }
     case 'typed': {

@@ -79,7 +79,7 @@ func (f *clientsFlags) register(fl *pflag.FlagSet) {
 	fl.StringVarP(&f.out, "out", "o", "", "write the report to `file` (a human summary still goes to stdout)")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "show every step of non-matching results and the wire (handshakes, pushes)")
 	fl.StringVar(&f.runID, "run-id", "", "key-name salt (default: random against --addr/-u, fixed for a throwaway server)")
-	fl.StringVar(&f.clients, "clients", "all", "comma-separated libraries: "+"go-redis, go-redis-typed, rueidis, valkey-go, redigo, radix, ioredis, ioredis-typed, node-redis, node-redis-typed, iovalkey, valkey-glide, redis-py (or redis-py-4.3.4, redis-py-6.4.0), hiredis, redis-rb, phpredis, redis-cli, valkey-cli (or redis-cli-8.6.3, redis-cli-8.6.3[--no-raw], ...: see --list-clients)")
+	fl.StringVar(&f.clients, "clients", "all", "comma-separated libraries: "+"go-redis, go-redis-typed, rueidis, valkey-go, redigo, radix, ioredis, ioredis-typed, node-redis, node-redis-typed, iovalkey, valkey-glide, redis-py, hiredis, redis-rb, phpredis, redis-cli, valkey-cli (a name selects each of its versions and configurations: ioredis selects ioredis-5.11.1, ioredis-6.0.0[replyMapping=resp3], ioredis-6.0.0/pipeline...; --list-clients lists them)")
 	fl.IntSliceVar(&f.split, "split", nil, "proxy fault: split every server→client frame at these byte `offsets`")
 	fl.StringVar(&f.extra, "extra-after", "", "proxy fault: after the first reply to this `command` on each connection, send an extra +respcheck-extra reply no command asked for (every later reply is one behind)")
 	fl.BoolVar(&f.list, "list-clients", false, "list every client configuration (version, configuration, API, source, protocols), or why it is not installed, and exit (--format human or json)")

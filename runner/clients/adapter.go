@@ -550,10 +550,12 @@ func externalAdapters(dir string) ([]*Adapter, []string) {
 		notes = append(notes, "node adapter: "+filepath.Join(node, "node_modules")+" missing (run scripts/install-clients.sh)")
 	} else if nodeBin, err := exec.LookPath("node"); err != nil {
 		notes = append(notes, "node adapter: node not on PATH")
+	} else if labels, err := nodeConfigurations(nodeBin, node); err != nil {
+		notes = append(notes, "node adapter: "+err.Error())
 	} else {
-		// One process per library: a library that wedges its process
-		// cannot stall the others.
-		for _, lib := range []string{"ioredis", "node-redis", "iovalkey", "valkey-glide", "ioredis-typed", "node-redis-typed"} {
+		// One process per configuration: a library that wedges its
+		// process cannot stall the others.
+		for _, lib := range labels {
 			as = append(as, &Adapter{Name: "node " + lib, Cmd: []string{nodeBin, filepath.Join(node, "adapter.js")},
 				Env: []string{"RESPCHECK_LIBS=" + lib}})
 		}
@@ -586,6 +588,20 @@ func externalAdapters(dir string) ([]*Adapter, []string) {
 // the pure-Python parser, the hiredis parser, no response callbacks,
 // decode_responses=True, and the pipeline and transaction API.
 var pyConfigs = []string{"", "+hiredis", "[callbacks=none]", "[decode_responses=True]", "/pipeline"}
+
+// nodeConfigurations lists the Node adapter's configurations (node
+// adapter.js --list: one label a line, such as "ioredis-6.0.0" or
+// "node-redis-6.3.1/pipeline", each version read from the installed
+// package).
+func nodeConfigurations(nodeBin, dir string) ([]string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, nodeBin, filepath.Join(dir, "adapter.js"), "--list").Output()
+	if err != nil {
+		return nil, fmt.Errorf("adapter.js --list: %w", err)
+	}
+	return strings.Fields(string(out)), nil
+}
 
 // Available returns every library whose adapter process starts (the Go
 // libraries' adapters are this executable, see GoAdapters) and the

@@ -389,6 +389,7 @@ var erasures = map[resp.Kind]string{
 	resp.Double:         "the number is kept as text",
 	resp.BigNumber:      "the number is kept as text",
 	resp.Boolean:        "a boolean becomes a number",
+	resp.Integer:        "the number is kept as text",
 }
 
 func erasedWhat(k resp.Kind, nk string, key bool) string {

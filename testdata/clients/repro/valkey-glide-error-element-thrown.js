@@ -1,14 +1,14 @@
 // repro: valkey-glide throws the first error element of an array reply (EXEC with an error from INCR or LPUSH, a Lua table holding error_reply, even two levels down) as the whole call's error, losing the array.
-// finds: errors/EXEC array with an error element from INCR on a string [valkey-glide/resp2]
-// finds: errors/EXEC array with an error element from INCR on a string [valkey-glide/resp3]
-// finds: errors/array with an error element from a Lua table [valkey-glide/resp2]
-// finds: errors/array with an error element from a Lua table [valkey-glide/resp3]
-// finds: errors/nested array with an error element two levels down [valkey-glide/resp2]
-// finds: errors/nested array with an error element two levels down [valkey-glide/resp3]
-// finds: faults/error inside an EXEC array [valkey-glide/resp2]
-// finds: faults/error inside an EXEC array [valkey-glide/resp3]
-// finds: transactions/EXEC array with a WRONGTYPE error between two replies [valkey-glide/resp2]
-// finds: transactions/EXEC array with a WRONGTYPE error between two replies [valkey-glide/resp3]
+// finds: errors/EXEC array with an error element from INCR on a string [valkey-glide-2.5.2/resp2]
+// finds: errors/EXEC array with an error element from INCR on a string [valkey-glide-2.5.2/resp3]
+// finds: errors/array with an error element from a Lua table [valkey-glide-2.5.2/resp2]
+// finds: errors/array with an error element from a Lua table [valkey-glide-2.5.2/resp3]
+// finds: errors/nested array with an error element two levels down [valkey-glide-2.5.2/resp2]
+// finds: errors/nested array with an error element two levels down [valkey-glide-2.5.2/resp3]
+// finds: faults/error inside an EXEC array [valkey-glide-2.5.2/resp2]
+// finds: faults/error inside an EXEC array [valkey-glide-2.5.2/resp3]
+// finds: transactions/EXEC array with a WRONGTYPE error between two replies [valkey-glide-2.5.2/resp2]
+// finds: transactions/EXEC array with a WRONGTYPE error between two replies [valkey-glide-2.5.2/resp3]
 // run: node
 // expect: (?s)RESP2 EVAL THROWN: RequestError: .*boom\n.*RESP2 EVAL nested THROWN: RequestError: MYERR: deep\n.*RESP2 EXEC THROWN: RequestError: .*value is not an integer.*RESP2 EXEC WRONGTYPE THROWN: RequestError: WRONGTYPE.*RESP3 EVAL THROWN: RequestError: .*boom\n.*RESP3 EXEC THROWN: RequestError: .*value is not an integer
 const { client, step, main } = require('./lib');
