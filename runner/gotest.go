@@ -3,55 +3,119 @@ package runner
 import (
 	"context"
 	"fmt"
+	"path"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/internal/sched"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // Test runs case files (files or directories; none means the bundled suite)
-// against addr from a user's own go test, and reports each case and
-// protocol as a subtest named "file/case_name_[RESP2]": a failure or error
-// fails the subtest with the step, expected and actual bytes; a skip or
-// known difference skips it with its reason. opts.Addr is set to addr; other
-// fields are used as given (set RunID and Shared when addr holds data that
-// is not the test's own).
+// against addr from a user's own go test. Each case in each protocol is a
+// subtest that runs when go test reaches it, named file/case/RESP2 (the
+// case name with characters -run reads as a pattern, and "/", replaced by
+// "_"), so `go test -run 'Test/strings/SET_then_GET/RESP3'` runs one case,
+// -failfast stops at the first failure and durations are each case's own.
+//
+// A failure or error fails its subtest with a message that starts with the
+// step's file:line:col, the command sent, and the expected and actual
+// bytes; a skip or a known difference skips it with its reason. Unless
+// opts.Jobs is 1 the subtests call t.Parallel (go test -parallel bounds
+// them); an exclusive case runs alone among them. opts.Addr is set to addr;
+// other fields are used as given (set RunID and Shared when addr holds data
+// that is not the test's own). The server is identified once, before the
+// subtests; if it cannot be, t fails at once.
 //
 //	func TestServer(t *testing.T) {
 //		runner.Test(t, "127.0.0.1:6379", runner.Options{RunID: runner.NewRunID(), Shared: true}, "testdata/cases")
 //	}
-func Test(t *testing.T, addr string, opts Options, paths ...string) *Report {
+func Test(t *testing.T, addr string, opts Options, paths ...string) {
 	t.Helper()
 	files, err := cases.LoadOrBundled(paths)
 	if err != nil {
 		t.Fatalf("respcheck: %v", err)
 	}
 	opts.Addr = addr
-	rep, err := Run(context.Background(), files, opts)
+	parallel := opts.Jobs != 1
+	protos := sched.Defaults(&opts.StepTimeout, &opts.Jobs, opts.Protos)
+	tgt, err := target.Open(t.Context(), opts.targetConfig())
 	if err != nil {
-		t.Fatalf("respcheck: %v", err)
+		t.Fatalf("respcheck: %s: %v", addr, err)
 	}
-	for _, res := range rep.Results {
-		t.Run(fmt.Sprintf("%s [RESP%d]", FullName(res.Case), res.Proto), func(t *testing.T) {
-			switch res.Status {
-			case Skip:
-				t.Skip(res.Reason)
-			case KnownDiff:
-				t.Skip("known difference: " + res.Reason)
-			case Fail, Error:
-				t.Error(describe(res))
+	r := &run{opts: opts, t: tgt, srv: tgt.Server}
+	var exclusive sync.RWMutex
+	for _, f := range files {
+		t.Run(subtestName(strings.TrimSuffix(path.Base(f.Path), path.Ext(f.Path))), func(t *testing.T) {
+			for _, c := range f.Cases {
+				if !selected(c, opts) {
+					continue
+				}
+				t.Run(subtestName(c.Name), func(t *testing.T) {
+					for _, p := range protos {
+						t.Run(fmt.Sprintf("RESP%d", p), func(t *testing.T) {
+							if parallel {
+								t.Parallel()
+							}
+							lock, unlock := exclusive.RLock, exclusive.RUnlock
+							if c.Exclusive {
+								lock, unlock = exclusive.Lock, exclusive.Unlock
+							}
+							lock()
+							defer unlock()
+							res := &Result{Case: c, Proto: p}
+							r.runItem(context.WithoutCancel(t.Context()), item{c: c, proto: p, t: tgt}, res)
+							reportSubtest(t, res)
+						})
+					}
+				})
 			}
 		})
 	}
-	if rep.ServerLost != nil {
-		t.Errorf("respcheck: %v", rep.ServerLost)
-	}
-	return rep
 }
 
-// describe is a short multi-line account of a failing result.
+// subtestName replaces what go test -run would read as a pattern or a
+// level separator ("/") in a name by "_" (spaces become "_" anyway).
+func subtestName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if strings.ContainsRune(`/\.+*?()|[]{}^$`, r) {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+// reportSubtest ends t as res says: skipped with the reason of a skip or a
+// known difference, failed with the failing step's position first.
+func reportSubtest(t *testing.T, res *Result) {
+	switch res.Status {
+	case Skip:
+		t.Skip(res.Reason)
+	case KnownDiff:
+		t.Skip("known difference: " + res.Reason)
+	case Fail, Error:
+		// The step's file:line:col starts the line, where editors and CI
+		// annotations look, instead of this file's.
+		fmt.Fprintln(t.Output(), describe(res))
+		t.Fail()
+	}
+}
+
+// describe is a short multi-line account of a failing result: its reason
+// (which starts with the step's position), the command sent, and the
+// expected and actual bytes.
 func describe(res *Result) string {
 	s := res.Reason
+	if n := len(res.Steps); n > 0 && res.Steps[n-1].Args != nil {
+		var parts []string
+		for _, a := range res.Steps[n-1].Args {
+			parts = append(parts, resp.Escape(a))
+		}
+		s += "\n  sent: " + strings.Join(parts, " ")
+	}
 	if f := res.Failure; f != nil {
 		s += fmt.Sprintf("\n  want: %s\n   got: %s", f.Expected, resp.Escape(f.Actual))
 	}

@@ -159,12 +159,7 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 		opts.Jobs = DefaultJobs(opts.Shared)
 	}
 	protos := sched.Defaults(&opts.StepTimeout, &opts.Jobs, opts.Protos)
-	limits := opts.Limits
-	if limits == (resp.Limits{}) {
-		limits = resp.DefaultLimits
-	}
-	cfg := target.Config{Addr: opts.Addr, Username: opts.Username, Password: opts.Password, DB: opts.DB, TLS: opts.TLS,
-		Timeout: opts.StepTimeout, Limits: limits}
+	cfg := opts.targetConfig()
 	rep := &Report{RunID: opts.RunID, Started: time.Now()}
 	t, err := target.Open(ctx, cfg)
 	if err != nil {
@@ -198,6 +193,16 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	rep.count()
 	rep.Duration = time.Since(rep.Started)
 	return rep, nil
+}
+
+// targetConfig is how the run reaches opts.Addr (its step timeout set).
+func (opts Options) targetConfig() target.Config {
+	limits := opts.Limits
+	if limits == (resp.Limits{}) {
+		limits = resp.DefaultLimits
+	}
+	return target.Config{Addr: opts.Addr, Username: opts.Username, Password: opts.Password, DB: opts.DB, TLS: opts.TLS,
+		Timeout: opts.StepTimeout, Limits: limits}
 }
 
 // selectItems lists the selected cases of files, each in each protocol.
