@@ -27,8 +27,10 @@ cleaning up.`,
 	}
 	root.AddCommand(newRunCmd(), newListCmd(), newVersionCmd(), newClientsCmd())
 	root.AddCommand(newBenchCmd(), newMiniredisCmd())
-	root.AddCommand(newRecordCmd(), newDiffCmd(), newServeCmd())
-	root.CompletionOptions.DisableDefaultCmd = true
+	root.AddCommand(newRecordCmd(), newDiffCmd(), newServeCmd(), newSendCmd())
+	// cobra's own "completion bash|zsh|fish|powershell".
+	root.Version = version()
+	root.SetVersionTemplate("respcheck {{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr("%v", err)
 	})
@@ -41,12 +43,45 @@ func newVersionCmd() *cobra.Command {
 		Short: "Print respcheck's version",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v := "(devel)"
-			if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-				v = bi.Main.Version
-			}
-			fmt.Fprintln(cmd.OutOrStdout(), "respcheck", v)
+			fmt.Fprintln(cmd.OutOrStdout(), "respcheck", version())
 			return nil
 		},
 	}
+}
+
+// buildRevision is the VCS revision when the build sets it, for builds
+// without VCS stamping (GOFLAGS=-buildvcs=false): go build -ldflags
+// "-X main.buildRevision=$(git describe --always --dirty)" (scripts/run-suite
+// does).
+var buildRevision string
+
+// version is the module version and the VCS revision the binary was built
+// from (Go's build info: "v1.2.0", or "(devel) 1a2b3c4d5e6f 2026-12-01T10:00:00Z
+// modified" for a build from a checkout), and the Go version.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown: no build info)"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	settings := map[string]string{}
+	for _, s := range bi.Settings {
+		settings[s.Key] = s.Value
+	}
+	if buildRevision != "" && settings["vcs.revision"] == "" {
+		v += " " + buildRevision
+	}
+	if rev := settings["vcs.revision"]; rev != "" {
+		v += " " + rev[:min(12, len(rev))]
+		if t := settings["vcs.time"]; t != "" {
+			v += " " + t
+		}
+		if settings["vcs.modified"] == "true" {
+			v += " modified"
+		}
+	}
+	return v + " " + bi.GoVersion
 }

@@ -1,0 +1,31 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSendVersionCompletion: send prints a reply's exact bytes and its
+// redis-cli text, in RESP2 and RESP3; version and --version name the build;
+// completion scripts come from cobra.
+func TestSendVersionCompletion(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"send", "--server", "redis-8.6.3", "HGETALL", "missing"}, "\"*0\\r\\n\"\n(empty array)\n"},
+		{[]string{"send", "--server", "redis-8.6.3", "--proto", "3", "HGETALL", "missing"}, "\"%0\\r\\n\"\n(empty hash)\n"},
+		{[]string{"send", "--server", "redis-8.6.3", "--proto", "3", "SUBSCRIBE", "ch"}, "\">3\\r\\n$9\\r\\nsubscribe\\r\\n$2\\r\\nch\\r\\n:1\\r\\n\"\n"},
+		{[]string{"version"}, "respcheck "},
+		{[]string{"--version"}, "respcheck "},
+		{[]string{"completion", "bash"}, "# bash completion V2 for respcheck"},
+	} {
+		code, out, errs := respcheck(t, tc.args...)
+		if code != exitOK || !strings.HasPrefix(out, tc.want) {
+			t.Errorf("%v: exit %d, %q (want it to start with %q) %s", tc.args, code, out, tc.want, errs)
+		}
+	}
+	if code, _, errs := respcheck(t, "send", "--proto", "4", "PING"); code != exitUsage || !strings.Contains(errs, "bad --proto 4") {
+		t.Errorf("--proto 4: exit %d %s", code, errs)
+	}
+}
