@@ -165,14 +165,14 @@ func (l *loader) file(data []byte) *File {
 			l.errAt(Pos{File: l.path, Line: 1, Col: 1}, "empty file (want a mapping with suite and cases)")
 			return nil
 		}
-		l.yamlErr(err)
+		l.yamlErr(err, data)
 		return nil
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
 		l.errf(&extra, "a case file holds one YAML document; found another")
 	} else if err != io.EOF {
-		l.yamlErr(err)
+		l.yamlErr(err, data)
 	}
 	if !l.resolveAliases(&doc, nil) {
 		return nil
@@ -222,7 +222,11 @@ func (l *loader) file(data []byte) *File {
 	return f
 }
 
-func (l *loader) yamlErr(err error) {
+// yamlErr reports a YAML syntax error of data at its line; a tab in the
+// indentation of the first line of data holding one, at or before that
+// line, is said to be the cause (yaml.v3 says "found character that cannot
+// start any token" for most of them).
+func (l *loader) yamlErr(err error, data []byte) {
 	msg := err.Error()
 	line := 1
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
@@ -236,7 +240,30 @@ func (l *loader) yamlErr(err error) {
 	} else {
 		msg = strings.TrimPrefix(msg, "yaml: ")
 	}
+	if tl, col := indentTab(data, line); tl > 0 {
+		l.errAt(Pos{File: l.path, Line: tl, Col: col}, "YAML syntax error: a tab in the indentation: YAML indents with spaces only (%s)", msg)
+		return
+	}
 	l.errAt(Pos{File: l.path, Line: line, Col: 1}, "YAML syntax error: %s", msg)
+}
+
+// indentTab returns the first line (1-based) up to line whose leading
+// whitespace holds a tab, and the tab's column; 0 when none does.
+func indentTab(data []byte, line int) (int, int) {
+	for i, l := range bytes.SplitN(data, []byte("\n"), line+1) {
+		if i >= line {
+			break
+		}
+		for j, c := range l {
+			if c == '\t' {
+				return i + 1, j + 1
+			}
+			if c != ' ' {
+				break
+			}
+		}
+	}
+	return 0, 0
 }
 
 // resolveAliases replaces alias nodes by the nodes they refer to, in place.

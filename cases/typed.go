@@ -252,6 +252,12 @@ func (l *loader) regexp(v *yaml.Node) *regexp.Regexp {
 
 // pairs parses [[k, v], ...] into k0, v0, k1, v1, ... (never nil on success).
 func (l *loader) pairs(n *yaml.Node, what string) []*TypedValue {
+	if n.Kind == yaml.MappingNode {
+		// Pairs keep their order and may have keys of any type, which a
+		// YAML mapping cannot say.
+		l.errf(n, "%s must be a sequence of [key, value] pairs, such as {%s: [[field, value], [other, 2]]}, not a mapping", what, what)
+		return nil
+	}
 	items := l.seq(n, what)
 	if items == nil {
 		return nil
