@@ -773,6 +773,8 @@ static void op_hello(long long id) {
     bprintf(&b, "{\"id\":%lld,\"libraries\":[{\"name\":\"%s\",\"version\":\"%s\",\"protos\":[2,3],\"api\":", id,
             LIBNAME, VERSION);
     bjson_cstr(&b, API);
+    bputs(&b, ",\"source\":");
+    bjson_cstr(&b, "hiredis " VERSION " from deps/hiredis of the Redis 8.6.3 source package (scripts/install-clients.sh)");
     bputs(&b, "}]}");
     send_line(&b);
 }

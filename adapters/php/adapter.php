@@ -20,6 +20,14 @@
 
 const API = 'Redis::rawCommand(...$args)';
 
+// debian_source names the Debian package a library comes from, with its
+// version ("Debian php-redis 5.3.7+4.3.0-3+deb12u1"), or "" when dpkg does
+// not know it.
+function debian_source(string $pkg): string {
+    $v = trim((string) @shell_exec('dpkg-query -W -f=\'${Version}\' ' . escapeshellarg($pkg) . ' 2>/dev/null'));
+    return $v === '' ? '' : "Debian $pkg $v";
+}
+
 function lib_name(): string { return 'phpredis-' . phpversion('redis'); }
 
 /** The configurations: label suffix => Redis::setOption options. */
@@ -143,7 +151,8 @@ final class Router {
             case 'hello':
                 $libs = [];
                 foreach (array_keys(configurations()) as $suffix) {
-                    $libs[] = ['name' => lib_name() . $suffix, 'version' => phpversion('redis'), 'protos' => [2], 'api' => API];
+                    $libs[] = ['name' => lib_name() . $suffix, 'version' => phpversion('redis'), 'protos' => [2], 'api' => API,
+                               'source' => debian_source('php-redis')];
                 }
                 out_line(['id' => $id, 'libraries' => $libs]);
                 return;

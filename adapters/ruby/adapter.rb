@@ -22,6 +22,15 @@ NAME = "redis-rb-#{Redis::VERSION}"
 OUT_LOCK = Mutex.new
 $stdout.sync = true
 
+# debian_source names the Debian package a library comes from, with its
+# version ("Debian ruby-redis 4.8.0-1"), or "" when dpkg does not know it.
+def debian_source(pkg)
+  v = IO.popen(['dpkg-query', '-W', '-f=${Version}', pkg], err: File::NULL, &:read).to_s.strip
+  v.empty? ? '' : "Debian #{pkg} #{v}"
+rescue StandardError
+  ''
+end
+
 def log(*a)
   warn(a.join(' '))
 end
@@ -136,7 +145,8 @@ def handle(req, sessions)
   id = req['id']
   case req['op']
   when 'hello'
-    send_line(id: id, libraries: [{ name: NAME, version: Redis::VERSION, protos: [2], api: 'Redis#call(*args)' }])
+    send_line(id: id, libraries: [{ name: NAME, version: Redis::VERSION, protos: [2], api: 'Redis#call(*args)',
+                                    source: debian_source('ruby-redis') }])
   when 'open'
     return send_line(id: id, error: "unknown library #{req['lib']}") if req['lib'] != NAME
     return send_line(id: id, error: 'redis-rb 4.x speaks RESP2 only') if req['proto'] != 2

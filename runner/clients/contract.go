@@ -272,6 +272,9 @@ func contractFor(client string) *Contract {
 		}
 	}
 	lib, _, _ := strings.Cut(client, "/")
+	if c, ok := contracts[lib]; ok {
+		return c // a version's own ("node-redis-6.3.1"), before its family's
+	}
 	if c, ok := contracts[versionless(lib)]; ok {
 		return c // a configuration's own ("redis-py[callbacks=none]")
 	}

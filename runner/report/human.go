@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/respcheck/respcheck/resp"
@@ -47,6 +49,9 @@ func Human(w io.Writer, rep *runner.Report, o HumanOptions) error {
 	}
 	if notRun > 0 {
 		p.line(fmt.Sprintf("%d results %s", notRun, reason))
+	}
+	if !o.Verbose {
+		p.skipReasons(rep)
 	}
 	p.redirects(rep)
 	for _, r := range rep.Restarts {
@@ -232,5 +237,33 @@ func (p *printer) redirects(rep *runner.Report) {
 				p.line(p.yellow("redirect: ") + fmt.Sprintf("%s at %s [%s]: %s, followed to %s", Title(res), sr.Step.Pos, sr.Conn, r.Reply, r.Node))
 			}
 		}
+	}
+}
+
+// maxSkipReasons is how many skip reasons the summary lists without -v.
+const maxSkipReasons = 8
+
+// skipReasons summarises the skips by reason, most frequent first (-v
+// lists each case with its reason instead).
+func (p *printer) skipReasons(rep *runner.Report) {
+	count := map[string]int{}
+	for _, res := range rep.Results {
+		if res.Status == runner.Skip && !res.NotRun {
+			first, _, _ := strings.Cut(res.Reason, "\n")
+			count[first]++
+		}
+	}
+	reasons := slices.SortedFunc(maps.Keys(count), func(a, b string) int {
+		if count[a] != count[b] {
+			return count[b] - count[a]
+		}
+		return strings.Compare(a, b)
+	})
+	for i, r := range reasons {
+		if i == maxSkipReasons {
+			p.line(p.dim(fmt.Sprintf("skipped: %d more reasons (-v lists every case)", len(reasons)-i)))
+			break
+		}
+		p.line(p.dim(fmt.Sprintf("skipped: %d × %s", count[r], r)))
 	}
 }
