@@ -79,6 +79,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	if err != nil {
 		return err
 	}
+	noteTarget(stderr, t)
 	defer fl.stop()
 	external := t.spawned == nil
 	runID := f.runID

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/respcheck/respcheck/runner/servers"
 )
 
 // TestSendVersionCompletion: send prints a reply's exact bytes and its
@@ -27,5 +29,20 @@ func TestSendVersionCompletion(t *testing.T) {
 	}
 	if code, _, errs := respcheck(t, "send", "--proto", "4", "PING"); code != exitUsage || !strings.Contains(errs, "bad --proto 4") {
 		t.Errorf("--proto 4: exit %d %s", code, errs)
+	}
+}
+
+// TestRedisURLIsNoted: a target taken from $REDIS_URL is named on stderr,
+// and a flag that names another target wins over it.
+func TestRedisURLIsNoted(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	t.Setenv("REDIS_URL", "redis://"+srv.Addr())
+	code, out, errs := respcheck(t, "send", "PING")
+	if code != exitOK || out != "\"+PONG\\r\\n\"\nPONG\n" || !strings.Contains(errs, "target "+srv.Addr()+" from $REDIS_URL") {
+		t.Errorf("exit %d, %q, %q", code, out, errs)
+	}
+	code, _, errs = respcheck(t, "send", "--server", "redis-8.6.3", "PING")
+	if code != exitOK || strings.Contains(errs, "REDIS_URL") {
+		t.Errorf("--server with $REDIS_URL set: exit %d, %q", code, errs)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/url"
 	"os"
@@ -23,6 +24,17 @@ type endpoint struct {
 	target.Config
 	// spawned is the throwaway server started for this run, or nil.
 	spawned throwaway
+	// fromEnv is set when the target came from $REDIS_URL (see
+	// noteTarget).
+	fromEnv bool
+}
+
+// noteTarget says on w where a target taken from $REDIS_URL is, since no
+// flag named it (the password is never shown).
+func noteTarget(w io.Writer, t endpoint) {
+	if t.fromEnv {
+		fmt.Fprintf(w, "respcheck: target %s from $REDIS_URL (no --addr, -u or --server given)\n", t.Addr)
+	}
 }
 
 // parseURL reads redis://[user:pass@]host[:port][/db]. As in redis-cli, a
@@ -147,8 +159,9 @@ func (f targetFlags) resolve() (endpoint, error) {
 		t.Addr = f.addr
 	default:
 		raw := f.url
-		if raw == "" && f.serverBin == "" && f.server == "" {
-			raw = os.Getenv("REDIS_URL")
+		fromEnv := false
+		if raw == "" && f.serverBin == "" && f.server == "" && f.cluster.primaries == 0 {
+			raw, fromEnv = os.Getenv("REDIS_URL"), true
 		}
 		if raw == "" {
 			if useTLS {
@@ -161,6 +174,7 @@ func (f targetFlags) resolve() (endpoint, error) {
 			return t, usageErr("%v", err)
 		}
 		useTLS = useTLS || strings.HasPrefix(raw, "rediss://")
+		t.fromEnv = fromEnv
 	}
 	if f.user != "" {
 		t.Username = f.user
