@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/respcheck/respcheck/runner/report/schema"
 	"github.com/respcheck/respcheck/runner/servers"
 	"github.com/respcheck/respcheck/runner/target"
 )
@@ -99,6 +100,15 @@ func TestClientsGatesAsRun(t *testing.T) {
 	if code, out, errs := respcheck(t, "clients", "--addr", srv.Addr(), "--allow-destructive", "--clients", "go-redis",
 		"--format", "json", "-o", clJSON, f); code != exitOK {
 		t.Fatalf("clients: exit %d\n%s%s", code, out, errs)
+	}
+	for name, file := range map[string]string{"run": runJSON, "clients": clJSON} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := schema.Check(name, data); err != nil {
+			t.Errorf("the %s report of a real run does not match its schema: %v", name, err)
+		}
 	}
 	want, got := skipsOf(t, runJSON, false), skipsOf(t, clJSON, true)
 	for k, skip := range want {

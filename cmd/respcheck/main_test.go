@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/respcheck/respcheck/runner/report/schema"
 	"github.com/respcheck/respcheck/runner/servers"
 )
 
@@ -179,6 +180,9 @@ cases:
 			if err := json.Unmarshal(data, &rep); err != nil {
 				t.Fatalf("json: %v\n%s", err, data)
 			}
+			if err := schema.Check("run", data); err != nil {
+				t.Errorf("the run report does not match its schema: %v", err)
+			}
 			if rep.Summary.Passed != 2 || rep.Summary.Failed != 2 || rep.Summary.Skipped != 2 || len(rep.Results) != 6 {
 				t.Errorf("json summary %+v, %d results", rep.Summary, len(rep.Results))
 			}
@@ -186,7 +190,7 @@ cases:
 				t.Errorf("json server %+v", rep.Server)
 			}
 			for _, r := range rep.Results {
-				if r.Case == "fails" && (len(r.Steps) != 1 || r.Steps[0].Reply != `"$3\r\na\x00b\r\n"` || !strings.Contains(string(r.Steps[0].Value), `"blob string"`)) {
+				if r.Case == "fails" && (len(r.Steps) != 1 || string(r.Steps[0].Reply) != "$3\r\na\x00b\r\n" || !strings.Contains(string(r.Steps[0].Value), `"blob string"`)) {
 					t.Errorf("json step of the failing case: %+v", r.Steps)
 				}
 			}

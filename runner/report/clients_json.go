@@ -32,18 +32,20 @@ type ClientsJSONResult struct {
 }
 
 // ClientsJSONStep is what one client made of one step. Byte fields are
-// escaped with resp.Escape.
+// Bytes (a string of the bytes, or {"base64": ...} where they are not UTF-8);
+// Command is the arguments shown for people.
 type ClientsJSONStep struct {
 	Pos     string      `json:"pos"`
 	Conn    string      `json:"conn"`
 	Command string      `json:"command,omitempty"`
-	Wire    string      `json:"wire,omitempty"`
-	Reply   string      `json:"reply,omitempty"`
+	Args    []Bytes     `json:"args,omitempty"`
+	Wire    Bytes       `json:"wire,omitempty"`
+	Reply   Bytes       `json:"reply,omitempty"`
 	CLI     string      `json:"reply_cli,omitempty"`
 	Value   *resp.Value `json:"reply_value,omitempty"`
-	Pushes  []string    `json:"pushes,omitempty"`
+	Pushes  []Bytes     `json:"pushes,omitempty"`
 	// Injected are frames the proxy sent on its own (--extra-after).
-	Injected []string        `json:"injected,omitempty"`
+	Injected []Bytes         `json:"injected,omitempty"`
 	Native   *clients.Native `json:"decoded,omitempty"`
 	Verdict  clients.Verdict `json:"verdict"`
 	Notes    []string        `json:"notes,omitempty"`
@@ -61,7 +63,7 @@ type ClientsJSONWire struct {
 // ClientsJSONFrame is one recorded frame.
 type ClientsJSONFrame struct {
 	Dir   clients.Dir `json:"dir"`
-	Bytes string      `json:"bytes"`
+	Bytes Bytes       `json:"bytes"`
 	Kind  string      `json:"kind,omitempty"`
 	Bad   bool        `json:"not_resp,omitempty"`
 }
@@ -85,25 +87,20 @@ func clientsToJSON(rep *clients.Report) ClientsJSONReport {
 			js := ClientsJSONStep{Pos: sv.Step.Pos.String(), Conn: sv.Conn, Native: sv.Native, Verdict: sv.Verdict,
 				Notes: sv.Notes, Canary: sv.Canary, Typed: sv.Typed}
 			if sv.Args != nil {
-				js.Command = clients.FormatArgs(sv.Args)
+				js.Command, js.Args = clients.FormatArgs(sv.Args), bytesList(sv.Args)
 			}
 			if sv.Wire != nil {
-				js.Wire = resp.Escape(sv.Wire)
+				js.Wire = Bytes(sv.Wire)
 			}
 			if sv.Reply != nil {
-				js.Reply = resp.Escape(sv.Reply)
+				js.Reply = Bytes(sv.Reply)
 				if n, v, err := resp.Parse(sv.Reply); err == nil && n > 0 { // one whole frame
 					js.CLI = v.CLI()
 					vv := v.Clone()
 					js.Value = &vv
 				}
 			}
-			for _, p := range sv.Pushes {
-				js.Pushes = append(js.Pushes, resp.Escape(p))
-			}
-			for _, p := range sv.Injected {
-				js.Injected = append(js.Injected, resp.Escape(p))
-			}
+			js.Pushes, js.Injected = bytesList(sv.Pushes), bytesList(sv.Injected)
 			r.Steps = append(r.Steps, js)
 		}
 		for _, c := range res.Wire {
@@ -111,9 +108,9 @@ func clientsToJSON(rep *clients.Report) ClientsJSONReport {
 			for _, e := range c.Events {
 				f := ClientsJSONFrame{Dir: e.Dir}
 				if e.Bad != nil {
-					f.Bytes, f.Bad = resp.Escape(e.Bad), true
+					f.Bytes, f.Bad = Bytes(e.Bad), true
 				} else {
-					f.Bytes, f.Kind = resp.Escape(e.Value.Raw), e.Value.Kind.String()
+					f.Bytes, f.Kind = Bytes(e.Value.Raw), e.Value.Kind.String()
 				}
 				jw.Frames = append(jw.Frames, f)
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/clients"
 	"github.com/respcheck/respcheck/runner/report"
+	"github.com/respcheck/respcheck/runner/report/schema"
 )
 
 func frame(t *testing.T, dir clients.Dir, b string) clients.Event {
@@ -123,6 +124,9 @@ type clientsJSON struct {
 func TestClientsJSON(t *testing.T) {
 	rep := clientsReport(t)
 	out := write(t, func(b *bytes.Buffer) error { return report.ClientsJSON(b, rep) })
+	if err := schema.Check("clients", []byte(out)); err != nil {
+		t.Errorf("the clients report does not match its schema: %v", err)
+	}
 	var got clientsJSON
 	decodeStrict(t, out, &got)
 	if !reflect.DeepEqual(got.Server, rep.Server) || len(got.Clients) != 2 || got.Clients[1].Version != "1.0.50" || got.Worst != "mismatch" || got.Duration != 2 ||
@@ -137,7 +141,7 @@ func TestClientsJSON(t *testing.T) {
 		t.Fatalf("mismatching result: %+v", r)
 	}
 	s := r.Steps[1]
-	if s.Pos != "suite/strings.yaml:13:9" || s.Conn != "default" || s.Command != `"ECHO" "a\x00b"` || s.Reply != `"$3\r\na\x00b\r\n"` ||
+	if s.Pos != "suite/strings.yaml:13:9" || s.Conn != "default" || s.Command != `"ECHO" "a\x00b"` || string(s.Reply) != "$3\r\na\x00b\r\n" ||
 		s.CLI != `"a\x00b"` || s.Value == nil || string(s.Value.Str) != "a\x00b" || s.Native == nil || *s.Native.Text != "ab" ||
 		s.Verdict != "mismatch" || s.Canary != "ok" || len(s.Notes) != 1 {
 		t.Errorf("mismatching step: %+v", s)
@@ -146,8 +150,8 @@ func TestClientsJSON(t *testing.T) {
 		t.Fatalf("wire: %+v", r.Wire)
 	}
 	fs := r.Wire[0].Frames
-	if fs[0].Dir != "client>server" || fs[0].Kind != "array" || fs[1].Dir != "server>client" || fs[1].Bytes != `"$3\r\na\x00b\r\n"` ||
-		fs[2].Bytes != `"?junk"` || !fs[2].Bad || fs[2].Kind != "" {
+	if fs[0].Dir != "client>server" || fs[0].Kind != "array" || fs[1].Dir != "server>client" || string(fs[1].Bytes) != "$3\r\na\x00b\r\n" ||
+		string(fs[2].Bytes) != "?junk" || !fs[2].Bad || fs[2].Kind != "" {
 		t.Errorf("frames: %+v", fs)
 	}
 	if sk := got.Results[3]; sk.Verdict != "skip" || sk.Reason != "needs DEBUG" || sk.Steps != nil {
@@ -189,7 +193,7 @@ func TestClientsTruncatedReply(t *testing.T) {
 	contains(t, "clients human", human, "\n    bytes received: \"$5\\r\\nab\"\n    decoded:        string(\"ab\")\n")
 	var got clientsJSON
 	decodeStrict(t, write(t, func(b *bytes.Buffer) error { return report.ClientsJSON(b, rep) }), &got)
-	if s := got.Results[1].Steps[1]; s.Reply != `"$5\r\nab"` || s.CLI != "" || s.Value != nil || s.Verdict != "crash" {
+	if s := got.Results[1].Steps[1]; string(s.Reply) != "$5\r\nab" || s.CLI != "" || s.Value != nil || s.Verdict != "crash" {
 		t.Errorf("truncated reply: %+v", s)
 	}
 }

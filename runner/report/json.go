@@ -53,21 +53,22 @@ type JSONFailure struct {
 	Offset int `json:"offset"`
 }
 
-// JSONStep is what one step sent and read. Byte fields are escaped with
-// resp.Escape; Value is the reply in resp's canonical JSON.
+// JSONStep is what one step sent and read. Byte fields are Bytes (a string
+// of the bytes, or {"base64": ...} where they are not UTF-8); Value is the
+// reply in resp's canonical JSON.
 type JSONStep struct {
-	Pos       string   `json:"pos"`
-	Conn      string   `json:"conn"`
-	Action    string   `json:"action"`
-	Args      []string `json:"args,omitempty"`
-	Sent      string   `json:"sent,omitempty"`
-	SentSize  int      `json:"sent_size,omitempty"`
-	Reply     string   `json:"reply,omitempty"`
-	ReplySize int      `json:"reply_size,omitempty"`
+	Pos       string  `json:"pos"`
+	Conn      string  `json:"conn"`
+	Action    string  `json:"action"`
+	Args      []Bytes `json:"args,omitempty"`
+	Sent      Bytes   `json:"sent,omitempty"`
+	SentSize  int     `json:"sent_size,omitempty"`
+	Reply     Bytes   `json:"reply,omitempty"`
+	ReplySize int     `json:"reply_size,omitempty"`
 	// ReplyTruncated: Reply holds only the first 64 KiB of ReplySize bytes.
 	ReplyTruncated bool            `json:"reply_truncated,omitempty"`
 	Value          json.RawMessage `json:"value,omitempty"`
-	Pushes         []string        `json:"pushes,omitempty"`
+	Pushes         []Bytes         `json:"pushes,omitempty"`
 	// Redirects are the MOVED and ASK replies followed before Reply.
 	Redirects  []runner.Redirect `json:"redirects,omitempty"`
 	Error      string            `json:"error,omitempty"`
@@ -94,25 +95,21 @@ func JSON(w io.Writer, rep *runner.Report) error {
 		for _, sr := range res.Steps {
 			js := JSONStep{Pos: sr.Step.Pos.String(), Conn: sr.Conn, Action: sr.Step.Action.String(),
 				DurationMS: ms(sr.Duration)}
-			for _, a := range sr.Args {
-				js.Args = append(js.Args, resp.Escape(a))
-			}
+			js.Args = bytesList(sr.Args)
 			if sr.Sent != nil {
-				js.Sent, js.SentSize = resp.Escape(sr.Sent), sr.SentSize
+				js.Sent, js.SentSize = Bytes(sr.Sent), sr.SentSize
 			}
 			if sr.Reply != nil {
-				js.Reply, js.ReplySize = resp.Escape(sr.Reply), sr.ReplySize
+				js.Reply, js.ReplySize = Bytes(sr.Reply), sr.ReplySize
 				if len(sr.Reply) > maxJSONReply {
-					// A 1 MiB reply would be megabytes of escapes: its start,
+					// A 1 MiB reply would be megabytes of JSON: its start,
 					// its size and (for goldens) its hash say enough.
-					js.Reply, js.ReplyTruncated = resp.Escape(sr.Reply[:maxJSONReply]), true
+					js.Reply, js.ReplyTruncated = Bytes(sr.Reply[:maxJSONReply]), true
 				} else if n, v, err := resp.Parse(sr.Reply); err == nil && n > 0 {
 					js.Value, _ = v.MarshalJSON()
 				}
 			}
-			for _, p := range sr.Pushes {
-				js.Pushes = append(js.Pushes, resp.Escape(p))
-			}
+			js.Pushes = bytesList(sr.Pushes)
 			js.Redirects = sr.Redirects
 			if sr.Err != nil {
 				js.Error = sr.Err.Error()

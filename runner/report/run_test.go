@@ -13,6 +13,7 @@ import (
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/report"
+	"github.com/respcheck/respcheck/runner/report/schema"
 )
 
 // stringsYAML is the case file behind the hand-built reports: the
@@ -197,6 +198,19 @@ func TestJSON(t *testing.T) {
 	rep.Results[5].Steps[0].Reply = []byte("$71680\r\n" + big + "\r\n")
 	rep.Results[5].Steps[0].ReplySize = len(rep.Results[5].Steps[0].Reply)
 	out := write(t, func(b *bytes.Buffer) error { return report.JSON(b, rep) })
+	if err := schema.Check("run", []byte(out)); err != nil {
+		t.Errorf("the run report does not match its schema: %v", err)
+	}
+	// The schema is a check: a status it does not know, or a byte field
+	// that is neither a string nor {"base64": ...}, is refused.
+	for _, bad := range []string{
+		strings.Replace(out, `"status": "pass"`, `"status": "passed"`, 1),
+		strings.Replace(out, `"reply": "+OK\r\n"`, `"reply": 5`, 1),
+	} {
+		if bad == out || schema.Check("run", []byte(bad)) == nil {
+			t.Errorf("a broken report passes the schema (changed: %v)", bad != out)
+		}
+	}
 	var got runJSON
 	decodeStrict(t, out, &got)
 	if got.Version != 1 || !reflect.DeepEqual(got.Server, rep.Server) || got.Summary != rep.Summary || got.DurationMS != 1500 ||
@@ -219,8 +233,8 @@ func TestJSON(t *testing.T) {
 		t.Fatalf("failing result's steps: %+v", f.Steps)
 	}
 	s := f.Steps[1]
-	if s.Pos != "suite/strings.yaml:13:9" || s.Conn != "default" || s.Action != "send" || strings.Join(s.Args, " ") != `"ECHO" "a\x00b"` ||
-		s.Reply != `"$3\r\na\x00b\r\n"` || s.ReplySize != 9 || !strings.Contains(string(s.Value), `"blob string"`) || s.ReplyTruncated {
+	if s.Pos != "suite/strings.yaml:13:9" || s.Conn != "default" || s.Action != "send" || len(s.Args) != 2 || string(s.Args[0]) != "ECHO" || string(s.Args[1]) != "a\x00b" ||
+		string(s.Reply) != "$3\r\na\x00b\r\n" || s.ReplySize != 9 || !strings.Contains(string(s.Value), `"blob string"`) || s.ReplyTruncated {
 		t.Errorf("failing step: %+v (value %s)", s, s.Value)
 	}
 	if !strings.Contains(out, `"status": "fail"`) {
@@ -228,7 +242,7 @@ func TestJSON(t *testing.T) {
 	}
 	// A reply over 64 KiB keeps its start, its size and no value.
 	l := got.Results[5].Steps[0]
-	if !l.ReplyTruncated || l.Value != nil || l.ReplySize != 71690 || !strings.HasPrefix(l.Reply, `"$71680\r\nyyy`) || len(l.Reply) != 65536+len(`""`)+2 {
+	if !l.ReplyTruncated || l.Value != nil || l.ReplySize != 71690 || !strings.HasPrefix(string(l.Reply), "$71680\r\nyyy") || len(l.Reply) != 65536 {
 		t.Errorf("big reply: truncated %v, size %d, %d characters, value %s", l.ReplyTruncated, l.ReplySize, len(l.Reply), l.Value)
 	}
 
