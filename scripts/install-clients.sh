@@ -27,13 +27,15 @@
 #   php     phpredis 5.3.7: Debian bookworm's php-cli and php-redis (apt-get install)
 #
 # Layout: ${RESPCHECK_CACHE:-$HOME/.cache/respcheck}/clients/
+#           adapters/       a copy of adapters/ with node_modules (a full run), for
+#                           respcheck binaries run outside the checkout
 #           python/redis-6.4.0/usr/lib/python3/dist-packages/redis
 #           hiredis-1.2.0/hiredis/ (the built tree) and bin/hiredis-adapter
 #           apt/            private apt configuration, lists and archives (sid)
 #           npm/            npm cache
 #           logs/
 # Idempotent: a second run only checks stamps. Needs root for apt-get install.
-# Usage: scripts/install-clients.sh [-q] [--only node|python|hiredis|ruby|php]
+# Usage: scripts/install-clients.sh [-q] [--only node|python|hiredis|ruby|php|adapters]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -52,7 +54,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	-q) QUIET=1 ;;
 	--only) ONLY="$2"; shift ;;
-	-h|--help) sed -n '2,36p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,38p' "$0"; exit 0 ;;
 	*) echo "install-clients: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -216,14 +218,31 @@ install_php() {
 	say "phpredis $v: installed"
 }
 
+# copy_adapters: the adapters (and the Node modules) into the cache, where
+# a respcheck binary run outside this checkout finds them
+# ($CACHE/adapters; runner/clients adaptersDir).
+copy_adapters() {
+	local dst="$CACHE/adapters"
+	rm -rf "$dst.new"
+	mkdir -p "$dst.new"
+	cp -a adapters/. "$dst.new/"
+	find "$dst.new" -name __pycache__ -prune -exec rm -rf {} +
+	rm -rf "$dst.old"
+	[ ! -d "$dst" ] || mv "$dst" "$dst.old"
+	mv "$dst.new" "$dst"
+	rm -rf "$dst.old"
+	say "adapters copied to $dst"
+}
+
 start=$(date +%s)
 case "$ONLY" in
-"") install_node; install_python; install_hiredis; install_ruby; install_php ;;
+"") install_node; install_python; install_hiredis; install_ruby; install_php; copy_adapters ;;
 node) install_node ;;
 python) install_python ;;
 hiredis) install_hiredis ;;
 ruby) install_ruby ;;
 php) install_php ;;
-*) die "--only wants node, python, hiredis, ruby or php" ;;
+adapters) copy_adapters ;;
+*) die "--only wants node, python, hiredis, ruby, php or adapters" ;;
 esac
 say "done in $(( $(date +%s) - start ))s (cache: $CACHE)"

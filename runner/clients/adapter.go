@@ -502,8 +502,12 @@ func adapterValue(r adapterResp, err error) Native {
 }
 
 // adaptersDir finds the adapters directory: dir if given, else
-// $RESPCHECK_ADAPTERS, else ./adapters, else adapters next to the
-// directories above the working directory (for go test).
+// $RESPCHECK_ADAPTERS, else the adapters of the respcheck checkout that
+// holds the working directory (./adapters or above it, for go test) once
+// scripts/install-clients.sh installed its Node modules, else the copy that
+// script keeps in the cache (clientsCache()/adapters, so that a binary run
+// from any directory finds them), else the checkout's without its modules,
+// else ./adapters.
 func adaptersDir(dir string) string {
 	if dir != "" {
 		return dir
@@ -511,15 +515,30 @@ func adaptersDir(dir string) string {
 	if d := os.Getenv("RESPCHECK_ADAPTERS"); d != "" {
 		return d
 	}
+	has := func(d string, parts ...string) bool {
+		_, err := os.Stat(filepath.Join(append([]string{d}, parts...)...))
+		return err == nil
+	}
+	checkout := ""
 	wd, _ := os.Getwd()
-	for d := wd; ; d = filepath.Dir(d) {
-		if st, err := os.Stat(filepath.Join(d, "adapters", "node", "adapter.js")); err == nil && !st.IsDir() {
-			return filepath.Join(d, "adapters")
+	for d := wd; checkout == ""; d = filepath.Dir(d) {
+		if has(d, "adapters", "node", "adapter.js") {
+			checkout = filepath.Join(d, "adapters")
 		}
 		if filepath.Dir(d) == d {
-			return "adapters"
+			break
 		}
 	}
+	cached := filepath.Join(clientsCache(), "adapters")
+	switch {
+	case checkout != "" && has(checkout, "node", "node_modules"):
+		return checkout
+	case has(cached, "node", "adapter.js"):
+		return cached
+	case checkout != "":
+		return checkout
+	}
+	return "adapters"
 }
 
 // clientsCache is the cache of scripts/install-clients.sh.
