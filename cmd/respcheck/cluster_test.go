@@ -1,8 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/respcheck/respcheck/runner/servers"
 )
 
 // TestClusterFlags: --cluster N starts a throwaway cluster that the run
@@ -27,4 +33,85 @@ func TestClusterFlags(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "redirect: cluster/a slot migrating") || !strings.Contains(out, ", 0 failed") {
 		t.Errorf("exit %d\n%s%s", code, out, errs)
 	}
+}
+
+// TestClusterGoldens records the cluster, scripting and strings files on
+// throwaway clusters (3 primaries, 1 replica each) twice and on a
+// standalone server of the same build, then checks that the two cluster
+// recordings are identical for diff, that a run on another cluster (other
+// ports, ids and, with a random run id, other slots) matches them byte for
+// byte, that the cluster's run matches the standalone goldens except for
+// the steps and cases that depend on the topology (counted), and that a
+// byte changed outside the normalised fields is reported by run --golden
+// and by diff.
+func TestClusterGoldens(t *testing.T) {
+	for _, build := range []string{"redis-8.6.3", "valkey-9.1.2"} {
+		t.Run(build, func(t *testing.T) {
+			other := servers.ClusterForTest(t, build, servers.ClusterOptions{Primaries: 3, Replicas: 1})
+			sel := []string{"--server", build, "--run", "^(cluster|scripting|strings)/"}
+			dir := t.TempDir()
+			a, b, s := filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "standalone")
+			for _, rec := range [][]string{
+				{"record", "--cluster", "3", "--replicas", "1", "--out", a},
+				{"record", "--cluster", "3", "--replicas", "1", "--passes", "1", "--out", b},
+				{"record", "--passes", "1", "--out", s},
+			} {
+				if code, out, errs := respcheck(t, append(rec, sel...)...); code != exitOK {
+					t.Fatalf("%v: exit %d\n%s%s", rec, code, out, errs)
+				}
+			}
+			if code, out, errs := respcheck(t, "diff", a, b); code != exitOK || !strings.Contains(out, "identical recordings") {
+				t.Errorf("diff of two cluster recordings: exit %d\n%s%s", code, out, errs)
+			}
+			// Another cluster, a random run id: other slots, perhaps on
+			// another shard.
+			code, out, errs := respcheck(t, "run", "--addr", other.Nodes[0].Addr(), "--run", sel[3], "--golden", a)
+			if code != exitOK || !regexp.MustCompile(`golden \S+ \(\S+ \S+ cluster 3x1\): [1-9]\d+ steps compared byte for byte, \d+ volatile steps checked by their expectation, 0 differ`).MatchString(out) {
+				t.Errorf("run on another cluster against the goldens: exit %d\n%s%s", code, out, errs)
+			}
+			t.Log(lineWith(out, "steps compared"))
+			code, out, errs = respcheck(t, "run", "--cluster", "3", "--replicas", "1", "--golden", s, sel[0], sel[1], sel[2], sel[3])
+			if code != exitOK || !strings.Contains(out, " 0 differ") || !strings.Contains(out, "steps not compared: they expect one reply on a cluster and another on a standalone server") {
+				t.Errorf("cluster run against the standalone goldens: exit %d\n%s%s", code, out, errs)
+			}
+			t.Log(lineWith(out, "steps compared"), "; ", lineWith(out, "not compared"))
+			code, out, errs = respcheck(t, "diff", s, a)
+			if code != exitOK || !strings.Contains(out, "cases one of them skipped for its topology") {
+				t.Errorf("diff of the standalone and cluster recordings: exit %d\n%s%s", code, out, errs)
+			}
+			t.Log(lineWith(out, "note:"))
+
+			// One byte outside the normalised fields: "-MOVED" becomes "-MOVEd".
+			tampered := filepath.Join(dir, "tampered")
+			os.MkdirAll(tampered, 0o755)
+			for _, f := range []string{"cluster.golden", "scripting.golden", "strings.golden", "_server.golden"} {
+				data, err := os.ReadFile(filepath.Join(a, f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if f == "cluster.golden" {
+					data = bytes.Replace(data, []byte(`reply "-MOVED {slot} {addr:owner}\r\n"`), []byte(`reply "-MOVEd {slot} {addr:owner}\r\n"`), 1)
+				}
+				os.WriteFile(filepath.Join(tampered, f), data, 0o644)
+			}
+			code, out, errs = respcheck(t, "run", "--addr", other.Nodes[0].Addr(), "--run", sel[3], "--golden", tampered)
+			if code != exitFindings || !strings.Contains(out, "reply differs from the golden at byte 5") || !strings.Contains(out, ", 1 differ") {
+				t.Errorf("a changed byte: exit %d\n%s%s", code, out, errs)
+			}
+			code, out, _ = respcheck(t, "diff", a, tampered)
+			if code != exitFindings || !strings.Contains(out, `"-MOVEd {slot} {addr:owner}\r\n"`) {
+				t.Errorf("diff with a changed byte: exit %d\n%s", code, out)
+			}
+		})
+	}
+}
+
+// lineWith is the first line of out that contains s.
+func lineWith(out, s string) string {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, s) {
+			return l
+		}
+	}
+	return ""
 }

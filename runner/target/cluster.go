@@ -88,6 +88,14 @@ func (t *Topology) Node(addr string) (Node, bool) {
 	return Node{}, false
 }
 
+// NewTopology returns the topology of shards as source describes them (a
+// topology read some other way than Discover, or made by a test); an error
+// for a slot range outside 0-16383.
+func NewTopology(source string, shards []Shard) (*Topology, error) {
+	t := &Topology{Source: source, Shards: shards}
+	return t, t.index()
+}
+
 // index fills owner from the shards' slot ranges.
 func (t *Topology) index() error {
 	slices.SortFunc(t.Shards, func(a, b Shard) int { return firstSlot(a) - firstSlot(b) })
