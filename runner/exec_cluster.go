@@ -77,7 +77,7 @@ func (x *caseRun) followRedirects(ctx context.Context, c *conn, timeout time.Dur
 		}
 		rd := Redirect{Reply: string(v.Str), Node: addr}
 		if kind == "MOVED" {
-			rd.Refresh = x.refreshFor(ctx, addr)
+			rd.Refresh = x.refreshFor(ctx, addr, c.node)
 		}
 		sr.Redirects = append(sr.Redirects, rd)
 		var to *conn
@@ -107,23 +107,24 @@ func (x *caseRun) followRedirects(ctx context.Context, c *conn, timeout time.Dur
 	}
 }
 
-// refreshFor reads the topology again when addr, named by a MOVED reply,
-// is not a node of the current topology, and returns what it found ("" when
-// addr is known, or when the topology was read again for addr already).
-func (x *caseRun) refreshFor(ctx context.Context, addr string) string {
+// refreshFor reads the topology again, from the node at from that sent
+// the MOVED reply, when addr, which it names, is not a node of the current
+// topology, and returns what it found ("" when addr is known, or when the
+// topology was read again for addr already).
+func (x *caseRun) refreshFor(ctx context.Context, addr, from string) string {
 	if _, known := x.t.Current().Node(addr); known {
 		return ""
 	}
-	topo, did, err := x.t.Refresh(ctx, addr)
+	topo, did, err := x.t.Refresh(ctx, addr, from)
 	switch {
 	case !did:
 		return ""
 	case err != nil:
-		return fmt.Sprintf("%s is not in the topology; reading it again from %s failed: %v", addr, x.t.Addr, err)
+		return fmt.Sprintf("%s is not in the topology; reading it again from %s failed: %v", addr, from, err)
 	}
 	_, known := topo.Node(addr)
 	return fmt.Sprintf("%s was not in the topology; read again from %s (%s): %d shards, %d nodes, %s known now: %t",
-		addr, x.t.Addr, topo.Source, len(topo.Shards), len(topo.Nodes()), addr, known)
+		addr, from, topo.Source, len(topo.Shards), len(topo.Nodes()), addr, known)
 }
 
 // expects reports whether v meets exp (a case asserting MOVED or ASK).

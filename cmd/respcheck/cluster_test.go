@@ -115,3 +115,34 @@ func lineWith(out, s string) string {
 	}
 	return ""
 }
+
+// TestClusterSeeds: --addr A,B and several -u URLs are seed nodes of a
+// cluster: an unreachable one is skipped with a note and the first that
+// answers is used; none answering is exit 3 naming each; seed URLs that
+// differ in credentials are a usage error.
+func TestClusterSeeds(t *testing.T) {
+	cl := servers.ClusterForTest(t, "valkey-9.1.2", servers.ClusterOptions{Primaries: 3})
+	dead1, dead2 := "127.0.0.1:"+freePort(t), "127.0.0.1:"+freePort(t)
+	live := cl.Nodes[1].Addr()
+	sel := []string{"--run", "cluster/CLUSTER KEYSLOT"}
+	for _, args := range [][]string{
+		{"--addr", dead1 + "," + live},
+		{"-u", "redis://" + dead1, "-u", "redis://" + live},
+		{"-u", "redis://" + dead1 + ",redis://" + dead2 + ",redis://" + live},
+	} {
+		code, out, errs := respcheck(t, append(append([]string{"run"}, args...), sel...)...)
+		if code != exitOK || !strings.Contains(errs, "note: seed "+dead1+" skipped: ") || !strings.Contains(out, "2 passed") {
+			t.Errorf("%v: exit %d\n%s%s", args, code, out, errs)
+		}
+		t.Log(lineWith(errs, "note: seed"))
+	}
+	code, out, errs := respcheck(t, append([]string{"run", "--addr", dead1 + "," + dead2}, sel...)...)
+	if code != exitServer || !strings.Contains(errs, "none of the 2 seed nodes answered: "+dead1+": ") || !strings.Contains(errs, "; "+dead2+": ") {
+		t.Errorf("no seed answering: exit %d\n%s%s", code, out, errs)
+	}
+	t.Log(lineWith(errs, "none of"))
+	code, _, errs = respcheck(t, append([]string{"run", "-u", "redis://:a@" + dead1 + ",redis://:b@" + live}, sel...)...)
+	if code != exitUsage || !strings.Contains(errs, "the -u seed URLs differ") {
+		t.Errorf("seeds with two passwords: exit %d\n%s", code, errs)
+	}
+}

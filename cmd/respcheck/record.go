@@ -81,6 +81,10 @@ func runRecord(ctx context.Context, stdout, stderr io.Writer, f recordFlags, pat
 	if err != nil {
 		return err
 	}
+	if err := t.pickSeed(ctx); err != nil {
+		return err
+	}
+	t.printNotes(stderr)
 	external := t.Addr != ""
 
 	var first []*golden.File

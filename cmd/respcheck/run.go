@@ -80,6 +80,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 		return err
 	}
 	defer fl.stop()
+	t.printNotes(stderr)
 	external := t.spawned == nil
 	runID := f.runID
 	if runID == "" && external {

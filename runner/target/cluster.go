@@ -257,12 +257,13 @@ func (t *Target) Current() *Topology {
 	return t.Topology
 }
 
-// Refresh reads the topology again from t's address (Discover), because
-// a MOVED reply named addr, a node the current topology does not know, and
-// routes by it from then on. It reads it at most once per such address in
-// the life of t: for an address it refreshed for already, it returns the
-// current topology and false. Topology keeps the first one.
-func (t *Target) Refresh(ctx context.Context, addr string) (*Topology, bool, error) {
+// Refresh reads the topology again (Discover) from the node at from (the
+// one whose MOVED reply named addr, a node the current topology does not
+// know: it knows addr), else from t's address, and routes by it from then
+// on. It reads it at most once per such address in the life of t: for an
+// address it refreshed for already, it returns the current topology and
+// false. Topology keeps the first one.
+func (t *Target) Refresh(ctx context.Context, addr, from string) (*Topology, bool, error) {
 	t.mu.Lock()
 	if t.refreshed == nil {
 		t.refreshed = map[string]bool{}
@@ -273,7 +274,10 @@ func (t *Target) Refresh(ctx context.Context, addr string) (*Topology, bool, err
 	if again {
 		return t.Current(), false, nil
 	}
-	topo, err := Discover(ctx, t.Config)
+	topo, err := Discover(ctx, t.NodeConfig(from))
+	if err != nil && from != t.Addr {
+		topo, err = Discover(ctx, t.Config)
+	}
 	if err != nil {
 		return t.Current(), true, err
 	}
@@ -351,4 +355,50 @@ func (t *Target) topologyGate(g *cases.Gates) string {
 		}
 	}
 	return ""
+}
+
+// SeedError is the error of FirstSeed when no seed answered: each seed's
+// address and why it could not be reached.
+type SeedError struct {
+	Seeds []string
+	Errs  []error
+}
+
+// Error names every seed with its error.
+func (e *SeedError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "none of the %d seed nodes answered:", len(e.Seeds))
+	for i, s := range e.Seeds {
+		fmt.Fprintf(&b, " %s: %v;", s, e.Errs[i])
+	}
+	return strings.TrimSuffix(b.String(), ";")
+}
+
+// FirstSeed returns cfg with Addr set to the first of seeds that answers
+// (a connection and its handshake; a handshake refused with an error
+// reply, such as a wrong password, is an answer: that seed is returned and
+// its error comes when the run dials it), and a note for each seed before
+// it that could not be reached. When none answers, the error is a
+// *SeedError naming each.
+func FirstSeed(ctx context.Context, cfg Config, seeds []string) (Config, []string, error) {
+	var notes []string
+	se := &SeedError{}
+	for _, s := range seeds {
+		c := cfg
+		c.Addr = s
+		cn, err := c.Dial(ctx, 2)
+		var re *ReplyError
+		if err == nil || errors.As(err, &re) {
+			if cn != nil {
+				cn.Close()
+			}
+			return c, notes, nil
+		}
+		if ctx.Err() != nil {
+			return cfg, notes, ctx.Err()
+		}
+		notes = append(notes, fmt.Sprintf("seed %s skipped: %v", s, err))
+		se.Seeds, se.Errs = append(se.Seeds, s), append(se.Errs, err)
+	}
+	return cfg, notes, se
 }
