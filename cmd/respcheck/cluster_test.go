@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -144,5 +145,53 @@ func TestClusterSeeds(t *testing.T) {
 	code, _, errs = respcheck(t, append([]string{"run", "-u", "redis://:a@" + dead1 + ",redis://:b@" + live}, sel...)...)
 	if code != exitUsage || !strings.Contains(errs, "the -u seed URLs differ") {
 		t.Errorf("seeds with two passwords: exit %d\n%s", code, errs)
+	}
+}
+
+// TestClusterAuthAndTLS runs the bundled cluster cases through -u on a
+// cluster whose nodes require a password (requirepass, and masterauth for
+// the replicas; all but the slot migration, whose MIGRATE has no AUTH)
+// and on a TLS cluster (tls-port, tls-cluster and
+// tls-replication yes): every case passes, and on the TLS cluster every
+// redirect the run followed went to a TLS port.
+func TestClusterAuthAndTLS(t *testing.T) {
+	certs := servers.TestCerts(t)
+	for _, build := range []string{"redis-8.6.3", "valkey-9.1.2"} {
+		t.Run(build+"/auth", func(t *testing.T) {
+			cl := servers.ClusterForTest(t, build, servers.ClusterOptions{Primaries: 3, Replicas: 1,
+				Server: servers.Options{ExtraArgs: []string{"--requirepass", "cl-pw", "--masterauth", "cl-pw"}}})
+			// All but the case that migrates its slot: its MIGRATE sends no
+			// AUTH, and the target node refuses it ("ERR Target instance
+			// replied with error: NOAUTH Authentication required.").
+			code, out, errs := respcheck(t, "run", "-u", "redis://:cl-pw@"+cl.Nodes[0].Addr(), "--allow-destructive", "--run", "^cluster/([^a]|a [^s]|a s[^l])")
+			if code != exitOK || !strings.Contains(out, "28 passed, 0 failed, 0 skipped") || strings.Contains(out, "cl-pw") {
+				t.Errorf("exit %d\n%s%s", code, out, errs)
+			}
+			t.Log(lineWith(out, "passed"))
+			code, out, errs = respcheck(t, "run", "--addr", cl.Nodes[0].Addr(), "--run", "^cluster/")
+			if code != exitServer || !strings.Contains(out+errs, "NOAUTH") {
+				t.Errorf("without the password: exit %d\n%s%s", code, out, errs)
+			}
+		})
+		t.Run(build+"/tls", func(t *testing.T) {
+			cl := servers.ClusterForTest(t, build, servers.ClusterOptions{Primaries: 3, Replicas: 1, TLS: &certs})
+			code, out, errs := respcheck(t, "run", "-u", "rediss://"+cl.TLSAddrs[1], "--tls-ca", certs.CA, "--allow-destructive", "--run", "^cluster/")
+			if code != exitOK || !strings.Contains(out, ", 0 failed, 0 skipped") {
+				t.Errorf("exit %d\n%s%s", code, out, errs)
+			}
+			redirects := 0
+			for _, l := range strings.Split(out, "\n") {
+				if _, to, ok := strings.Cut(l, "followed to "); ok && strings.HasPrefix(l, "redirect: ") {
+					redirects++
+					if !slices.Contains(cl.TLSAddrs, to) {
+						t.Errorf("redirected to %s, not a TLS port %v: %s", to, cl.TLSAddrs, l)
+					}
+				}
+			}
+			if redirects == 0 {
+				t.Errorf("no redirect followed:\n%s", out)
+			}
+			t.Log(lineWith(out, "passed"), "; ", redirects, " redirects, each to a TLS port")
+		})
 	}
 }
