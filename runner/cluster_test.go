@@ -1,7 +1,10 @@
 package runner_test
 
 import (
+	"context"
+	"net"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +12,7 @@ import (
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/servers"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // clusterBuilds are the builds whose clusters CI runs the bundled suite on.
@@ -145,4 +149,86 @@ cases:
 			}
 		}
 	}
+}
+
+// TestMovedToUnknownNodeRefreshes adds a node to a cluster after the run
+// discovered its topology (CLUSTER MEET, in OnStart) and moves the case's
+// slot to it: the old owner's MOVED names a node the topology does not
+// know, so the runner reads the topology again (once), follows the
+// redirect, and says so in the result and the report's topology.
+func TestMovedToUnknownNodeRefreshes(t *testing.T) {
+	for _, b := range clusterBuilds {
+		t.Run(b, func(t *testing.T) {
+			t.Parallel()
+			cl := servers.ClusterForTest(t, b, servers.ClusterOptions{Primaries: 3})
+			extra := servers.ForTestWith(t, b, servers.Options{ExtraArgs: []string{
+				"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "3000"}})
+			files := load(t, "suite: refresh\ncases:\n  - name: moved away\n    steps:\n"+
+				"      - {send: [SET, \"{key}\", v], reply: \"+OK\\r\\n\"}\n      - {send: [GET, \"{key}\"], reply: \"$1\\r\\nv\\r\\n\"}\n")
+			prefix := cases.KeyPrefix(" " + files[0].Cases[0].ID() + " 2")
+			slot := target.KeySlot(prefix)
+			opts := runner.Options{Protos: []int{2}, OnStart: func(int) { moveSlotToNewNode(t, cl, extra.Addr(), slot) }}
+			rep := run(t, cl.Nodes[0].Addr(), files, opts)
+			res := rep.Results[0]
+			if res.KeyPrefix != prefix || res.Status != runner.Pass {
+				t.Fatalf("prefix %s (want %s), %s: %s; %q %+v", res.KeyPrefix, prefix, res.Status, res.Reason, res.Steps[0].Reply, res.Steps[0].Redirects)
+			}
+			rd := res.Steps[0].Redirects
+			if len(rd) != 1 || rd[0].Node != extra.Addr() || !strings.Contains(rd[0].Refresh, extra.Addr()+" was not in the topology") ||
+				!strings.HasSuffix(rd[0].Refresh, "known now: true") {
+				t.Fatalf("redirects %+v", rd)
+			}
+			if n := len(rep.Topology.Nodes()); n != 4 || len(res.Steps[1].Redirects) != 0 {
+				t.Errorf("%d nodes in the report's topology; the GET was redirected: %+v", n, res.Steps[1].Redirects)
+			}
+			t.Log(rd[0].Refresh)
+		})
+	}
+}
+
+// moveSlotToNewNode joins the node at addr to the cluster (CLUSTER MEET)
+// and gives it slot, as redis-cli --cluster reshard does (SETSLOT
+// IMPORTING, MIGRATING, NODE on both).
+func moveSlotToNewNode(t *testing.T, cl *servers.Cluster, addr string, slot int) {
+	t.Helper()
+	ctx := context.Background()
+	do := func(at string, args ...string) string {
+		c, err := target.Config{Addr: at}.Dial(ctx, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		v, err := c.Do(args...)
+		if err != nil || target.IsError(v) {
+			t.Fatalf("%s %v: %v %s", at, args, err, v.Raw)
+		}
+		return string(v.Str)
+	}
+	topo, err := target.Discover(ctx, target.Config{Addr: cl.Nodes[0].Addr()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner, _ := topo.Owner(slot)
+	newID := do(addr, "CLUSTER", "MYID")
+	host, port, _ := net.SplitHostPort(addr)
+	do(owner.Primary.Addr, "CLUSTER", "MEET", host, port)
+	// Joined: every node knows it, and it knows every slot's owner.
+	joined := func() bool {
+		for _, s := range cl.Nodes {
+			if !strings.Contains(do(s.Addr(), "CLUSTER", "NODES"), newID) {
+				return false
+			}
+		}
+		return strings.Contains(do(addr, "CLUSTER", "INFO"), "cluster_state:ok")
+	}
+	for deadline := time.Now().Add(30 * time.Second); !joined(); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not join the cluster", addr)
+		}
+	}
+	s := strconv.Itoa(slot)
+	do(addr, "CLUSTER", "SETSLOT", s, "IMPORTING", owner.Primary.ID)
+	do(owner.Primary.Addr, "CLUSTER", "SETSLOT", s, "MIGRATING", newID)
+	do(addr, "CLUSTER", "SETSLOT", s, "NODE", newID)
+	do(owner.Primary.Addr, "CLUSTER", "SETSLOT", s, "NODE", newID)
 }

@@ -28,6 +28,11 @@ type Redirect struct {
 	Reply string `json:"reply"`
 	// Node is the address the command went to next.
 	Node string `json:"node"`
+	// Refresh is set when the reply was a MOVED to a node the run's
+	// topology did not know: the runner read the topology again
+	// (target.Target.Refresh, once per such node) and says what it found,
+	// or why it could not; the command is sent to Node either way.
+	Refresh string `json:"refresh,omitempty"`
 }
 
 // redirect parses a MOVED or ASK error reply: its kind, slot and address.
@@ -70,7 +75,11 @@ func (x *caseRun) followRedirects(ctx context.Context, c *conn, timeout time.Dur
 		if hop == maxRedirects {
 			return v, c, fmt.Errorf("%d redirects in a row, the last %s", hop, resp.Escape(v.Raw))
 		}
-		sr.Redirects = append(sr.Redirects, Redirect{Reply: string(v.Str), Node: addr})
+		rd := Redirect{Reply: string(v.Str), Node: addr}
+		if kind == "MOVED" {
+			rd.Refresh = x.refreshFor(ctx, addr, c.node)
+		}
+		sr.Redirects = append(sr.Redirects, rd)
 		var to *conn
 		var err error
 		if kind == "MOVED" {
@@ -96,6 +105,26 @@ func (x *caseRun) followRedirects(ctx context.Context, c *conn, timeout time.Dur
 		}
 		sr.Reply, sr.ReplySize = x.keep(v.Raw), len(v.Raw)
 	}
+}
+
+// refreshFor reads the topology again, from the node at from that sent
+// the MOVED reply, when addr, which it names, is not a node of the current
+// topology, and returns what it found ("" when addr is known, or when the
+// topology was read again for addr already).
+func (x *caseRun) refreshFor(ctx context.Context, addr, from string) string {
+	if _, known := x.t.Current().Node(addr); known {
+		return ""
+	}
+	topo, did, err := x.t.Refresh(ctx, addr, from)
+	switch {
+	case !did:
+		return ""
+	case err != nil:
+		return fmt.Sprintf("%s is not in the topology; reading it again from %s failed: %v", addr, from, err)
+	}
+	_, known := topo.Node(addr)
+	return fmt.Sprintf("%s was not in the topology; read again from %s (%s): %d shards, %d nodes, %s known now: %t",
+		addr, from, topo.Source, len(topo.Shards), len(topo.Nodes()), addr, known)
 }
 
 // expects reports whether v meets exp (a case asserting MOVED or ASK).

@@ -242,7 +242,7 @@ func (x *caseRun) judge(c *conn, st *cases.Step, exp *cases.Expect, v resp.Value
 	}
 	if fail == nil && err == nil && x.opts.Golden != nil {
 		fail = x.opts.Golden.CheckStep(GoldenStep{Case: x.c, Proto: x.proto, Step: st, Expect: exp,
-			KeyPrefix: x.env.KeyPrefix, Reply: v.Raw, Pushes: sr.Pushes})
+			KeyPrefix: x.env.KeyPrefix, Reply: v.Raw, Pushes: sr.Pushes, Args: sr.Args, Topology: x.t.Current()})
 		if fail != nil {
 			// The checker's bytes may be v.Raw itself, a slice of the
 			// reader's buffer that the next read overwrites.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // GoldenChecker compares the live replies of a run with a recording, for
@@ -35,6 +36,12 @@ type GoldenStep struct {
 	Reply []byte
 	// Pushes are the out-of-band push frames read while waiting for Reply.
 	Pushes [][]byte
+	// Args are the command's expanded arguments for a send step (nil for
+	// other steps), valid only during the call.
+	Args [][]byte
+	// Topology is the cluster's topology the step ran under
+	// (target.Target.Current), nil on a standalone server.
+	Topology *target.Topology
 }
 
 // KeyPlaceholder stands for a case's key prefix (cases.KeyPrefix, always

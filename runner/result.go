@@ -134,10 +134,14 @@ type Summary struct {
 
 // Report is the outcome of a run.
 type Report struct {
-	RunID   string
-	Server  Server
-	Results []*Result
-	Summary Summary
+	RunID  string
+	Server Server
+	// Topology is the cluster's topology at the end of the run (as
+	// discovered, or as last read again after a MOVED to an unknown node),
+	// nil for a standalone server.
+	Topology *target.Topology
+	Results  []*Result
+	Summary  Summary
 	// ServerLost is set when the target stopped answering during the run;
 	// cases not started by then are reported as errors.
 	ServerLost error

@@ -190,6 +190,7 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	if opts.Shared && rep.ServerLost == nil {
 		rep.DBSize[1], _ = t.DBSize(context.Background())
 	}
+	rep.Topology = t.Current()
 	rep.count()
 	rep.Duration = time.Since(rep.Started)
 	return rep, nil

@@ -27,8 +27,8 @@ REDIS_SRC_DEBVER=5:8.6.3-1
 VALKEY_SRC_VERSION=9.1.2            # sid
 VALKEY_SRC_DEBVER=9.1.2-1
 ALL_BUILDS="redis-${REDIS_APT_VERSION},valkey-${VALKEY_BPO_VERSION},redis-${REDIS_SRC_VERSION},valkey-${VALKEY_SRC_VERSION}"
-# Packages needed to unpack and build the source builds (no TLS, no modules, no tcl).
-BUILD_DEPS="build-essential dpkg-dev pkg-config xz-utils"
+# Packages needed to unpack and build the source builds (TLS, no modules, no tcl).
+BUILD_DEPS="build-essential dpkg-dev pkg-config xz-utils libssl-dev"
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
 CACHE="${RESPCHECK_CACHE:-$HOME/.cache/respcheck}"
@@ -191,11 +191,16 @@ bpo_version() {
 server_version() {
 	"$1" --version 2>/dev/null | sed -n 's/.* v=\([^ ]*\).*/\1/p' | head -n1
 }
-# is_cached NAME: stamp present and the binary still reports the pinned version.
+# is_cached NAME: stamp present and the binary still reports the pinned version;
+# a source build must also have been built with TLS (its stamp says tls=yes:
+# the TLS cluster tests need tls-port), else it is built again.
 is_cached() {
 	local dir="$SERVERS/$1" fam="${1%%-*}" ver="${1#*-}"
 	[ -f "$dir/.stamp" ] && [ -x "$dir/bin/$fam-server" ] &&
-		[ "$(server_version "$dir/bin/$fam-server")" = "$ver" ]
+		[ "$(server_version "$dir/bin/$fam-server")" = "$ver" ] || return 1
+	case "$1" in
+	"redis-$REDIS_SRC_VERSION" | "valkey-$VALKEY_SRC_VERSION") grep -qx 'tls=yes' "$dir/.stamp" ;;
+	esac
 }
 stamp() { # stamp NAME HOW
 	printf 'name=%s\nhow=%s\ndate=%s\n' "$1" "$2" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$SERVERS/$1/.stamp"
@@ -315,8 +320,8 @@ build_src() {
 	mkdir -p "$BUILDDIR/$name"
 	# Upstream tree as released: Debian's patches (system jemalloc/lua/hiredis, ...) are skipped.
 	run dpkg-source --no-check --skip-patches -x "$dsc" "$bdir"
-	say "$name: make -j2 BUILD_WITH_MODULES=no (log: $LOG)"
-	run make -C "$bdir" -j2 BUILD_WITH_MODULES=no
+	say "$name: make -j2 BUILD_WITH_MODULES=no BUILD_TLS=yes (log: $LOG)"
+	run make -C "$bdir" -j2 BUILD_WITH_MODULES=no BUILD_TLS=yes
 	local tmp="$SERVERS/.$name.tmp" f
 	rm -rf "$tmp"
 	mkdir -p "$tmp/bin"
@@ -329,6 +334,7 @@ build_src() {
 	[ "$(server_version "$dir/bin/$fam-server")" = "${name#*-}" ] ||
 		die "$dir/bin/$fam-server --version reports '$(server_version "$dir/bin/$fam-server")', expected ${name#*-}"
 	stamp "$name" "built from Debian $suite source $pkg $debver"
+	echo tls=yes >>"$SERVERS/$name/.stamp"
 	rm -rf "$BUILDDIR/$name"
 	RESULT="built in $((SECONDS - start)) s (Debian $suite source $pkg $debver)"
 }

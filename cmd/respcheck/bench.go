@@ -68,7 +68,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags, _ []s
 		return err
 	}
 	defer stopServer()
-	noteTarget(stderr, t)
+	t.printNotes(stderr)
 	o := bench.Options{Target: t.Config, Proto: proto, Trials: f.trials, Warmup: f.warmup, Quick: f.quick}
 	o.Target.Timeout = f.timeout
 	if f.quick && !f.set.Changed("trials") {

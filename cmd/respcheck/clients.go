@@ -95,7 +95,7 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 		return err
 	}
 	defer stopServer()
-	noteTarget(stderr, t)
+	t.printNotes(stderr)
 	external := t.spawned == nil
 	if external && !f.allowDestructive {
 		// Libraries send the cases' commands themselves: run's guard (no

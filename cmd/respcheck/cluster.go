@@ -32,7 +32,7 @@ func (f clusterFlags) check(tf targetFlags) error {
 		return usageErr("bad --cluster %d: a cluster needs at least 3 primaries", f.primaries)
 	case f.replicas < 0:
 		return usageErr("bad --replicas %d", f.replicas)
-	case tf.addr != "" || tf.url != "":
+	case tf.named():
 		return usageErr("--cluster N starts a throwaway cluster; against --addr/-u a cluster is recognised by itself (INFO's redis_mode): drop --cluster")
 	case tf.server == "miniredis":
 		return usageErr("miniredis has no cluster mode")

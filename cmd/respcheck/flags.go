@@ -97,6 +97,7 @@ func (f *recordFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.dir, "out", "", "write the goldens into this `directory` (required), e.g. testdata/golden/redis-7.0.15")
 	fl.IntVar(&f.passes, "passes", 2, "run the suite this many times; steps whose replies differ are marked volatile")
 	f.targetFlags.register(fl)
+	f.cluster.register(fl)
 	f.registerSelection(fl, "record", " (the goldens then hold only those)")
 	fl.StringSliceVar(&f.tags, "tags", nil, "record only cases with one of these tags")
 	fl.IntVar(&f.jobs, "jobs", 0, "cases run at once (0: the number of CPUs)")

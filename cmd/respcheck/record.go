@@ -26,6 +26,17 @@ readable (a file whose only changes are in volatile steps is kept as it is); DIR
 HELLO 2 and HELLO 3. Key prefixes are stored as rc:{________}:, so a golden
 compares with runs of any run id. See "go doc ./runner/golden" for the format.
 
+With --cluster N [--replicas R] (or --addr/-u of a cluster node) it records
+a cluster: the goldens say "topology cluster NxR", and the node ids,
+addresses and ports of the topology and the case's slot are stored as
+placeholders named after each node's place relative to the case's slot
+({node-id:owner}___..., {addr:other1}, {port:owner.r0}, {slot}; the list is
+in runner/golden/cluster.go), so that two recordings of a build's clusters
+compare equal and a run on another cluster of that shape compares with
+them. A cluster's goldens compare with a standalone run (and the other way
+round) except for the cases one of them skips for its topology and the
+steps whose expectation names cluster or standalone.
+
 The suite runs --passes times (each on a fresh throwaway server when
 respcheck starts it); a step whose reply differs between passes is marked
 volatile and later compared by its case expectation only.
@@ -70,6 +81,10 @@ func runRecord(ctx context.Context, stdout, stderr io.Writer, f recordFlags, pat
 	if err != nil {
 		return err
 	}
+	if err := t.pickSeed(ctx); err != nil {
+		return err
+	}
+	t.printNotes(stderr)
 	external := t.Addr != ""
 
 	var first []*golden.File
@@ -84,9 +99,10 @@ func runRecord(ctx context.Context, stdout, stderr io.Writer, f recordFlags, pat
 		if pass == 1 {
 			first, srv = g, hello
 			srv.Family, srv.Version, srv.RedisVersion = rep.Server.Family, rep.Server.Version, rep.Server.RedisVersion
+			srv.Topology = golden.TopologyOf(rep.Topology)
 			nErr = rep.Summary.Errors
-			fmt.Fprintf(stdout, "recorded %s %s: %d passed, %d failed, %d known, %d skipped, %d errors (%.1fs)\n",
-				rep.Server.Family, rep.Server.Version, rep.Summary.Passed, rep.Summary.Failed, rep.Summary.Known,
+			fmt.Fprintf(stdout, "recorded %s: %d passed, %d failed, %d known, %d skipped, %d errors (%.1fs)\n",
+				srv.Name(), rep.Summary.Passed, rep.Summary.Failed, rep.Summary.Known,
 				rep.Summary.Skipped, rep.Summary.Errors, rep.Duration.Seconds())
 			if rep.Summary.Errors > 0 {
 				report.Human(stderr, rep, report.HumanOptions{})
@@ -138,7 +154,13 @@ func recordPass(ctx context.Context, f recordFlags, t endpoint, external bool, f
 	var srv golden.Server
 	addr := t.Addr
 	if !external {
-		s, err := spawn(ctx, f.serverBin, f.server)
+		var s throwaway
+		var err error
+		if f.cluster.primaries > 0 {
+			s, err = spawnCluster(ctx, f.serverBin, f.server, f.cluster)
+		} else {
+			s, err = spawn(ctx, f.serverBin, f.server)
+		}
 		if err != nil {
 			return nil, srv, serverErr(err)
 		}

@@ -79,8 +79,8 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	if err != nil {
 		return err
 	}
-	noteTarget(stderr, t)
 	defer fl.stop()
+	t.printNotes(stderr)
 	external := t.spawned == nil
 	runID := f.runID
 	if runID == "" && external {

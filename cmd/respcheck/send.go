@@ -33,7 +33,7 @@ address it starts a throwaway server.`,
 				return err
 			}
 			defer stopServer()
-			noteTarget(cmd.ErrOrStderr(), t)
+			t.printNotes(cmd.ErrOrStderr())
 			c, err := t.Config.Dial(ctx, proto)
 			if err != nil {
 				return serverErr(fmt.Errorf("%s: %w", t.Addr, err))

@@ -89,6 +89,11 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, f serveFlags, _ []s
 	if err != nil {
 		return usageErr("--golden: %v", err)
 	}
+	if d.Server.IsCluster() {
+		// Its node ids, addresses, ports and slots are placeholders, which
+		// no client could use (and some are not RESP).
+		return usageErr("--golden %s was recorded on a %s: its replies hold placeholders for node ids, addresses, ports and slots; serve replays standalone recordings only", f.dir, d.Server.Topology)
+	}
 	srv, err := replay.New(d, opt)
 	if err != nil {
 		return usageErr("%v", err)

@@ -24,17 +24,35 @@ type endpoint struct {
 	target.Config
 	// spawned is the throwaway server started for this run, or nil.
 	spawned throwaway
-	// fromEnv is set when the target came from $REDIS_URL (see
-	// noteTarget).
-	fromEnv bool
+	// seeds are the addresses of --addr A,B or of several -u URLs (nil
+	// for one): the nodes of a cluster to discover it from, tried in order
+	// by open (target.FirstSeed), which sets Addr to the first that
+	// answers and notes why each one before it was skipped.
+	seeds []string
+	notes []string
 }
 
-// noteTarget says on w where a target taken from $REDIS_URL is, since no
-// flag named it (the password is never shown).
-func noteTarget(w io.Writer, t endpoint) {
-	if t.fromEnv {
-		fmt.Fprintf(w, "respcheck: target %s from $REDIS_URL (no --addr, -u or --server given)\n", t.Addr)
+// printNotes writes the target's notes (skipped seeds, a target from
+// $REDIS_URL) to w.
+func (t endpoint) printNotes(w io.Writer) {
+	for _, n := range t.notes {
+		fmt.Fprintln(w, "respcheck: note: "+n)
 	}
+}
+
+// pickSeed sets t.Addr to the first of t.seeds that answers (see
+// target.FirstSeed); none answering is an exit-3 error naming each.
+func (t *endpoint) pickSeed(ctx context.Context) error {
+	if len(t.seeds) < 2 {
+		return nil
+	}
+	cfg, notes, err := target.FirstSeed(ctx, t.Config, t.seeds)
+	t.notes = append(t.notes, notes...)
+	if err != nil {
+		return serverErr(err)
+	}
+	t.Config = cfg
+	return nil
 }
 
 // parseURL reads redis://[user:pass@]host[:port][/db]. As in redis-cli, a
@@ -86,7 +104,7 @@ func parseURL(raw string) (endpoint, error) {
 // --server-bin, else one found on PATH).
 type targetFlags struct {
 	addr         string
-	url          string
+	urls         []string
 	user         string
 	serverBin    string
 	server       string
@@ -97,8 +115,8 @@ type targetFlags struct {
 }
 
 func (f *targetFlags) register(fl *pflag.FlagSet) {
-	fl.StringVar(&f.addr, "addr", "", "target server `host:port`")
-	fl.StringVarP(&f.url, "url", "u", "", "target server as redis://[user:pass@]host:port[/db], or rediss:// for TLS (default $REDIS_URL)")
+	fl.StringVar(&f.addr, "addr", "", "target server `host:port`; a comma-separated list names seed nodes of a cluster, the first that answers is used")
+	fl.StringSliceVarP(&f.urls, "url", "u", nil, "target server as redis://[user:pass@]host:port[/db], or rediss:// for TLS (default $REDIS_URL); several (repeated or comma-separated, same credentials, database and scheme) are seed nodes of a cluster")
 	fl.StringVar(&f.user, "user", "", "ACL user name (password from $REDISCLI_AUTH)")
 	fl.StringVar(&f.passwordFile, "password-file", "", "read the password from this `file` (first line) instead of $REDISCLI_AUTH")
 	fl.StringVar(&f.serverBin, "server-bin", "", "start this redis-server or valkey-server `binary` as the throwaway target")
@@ -114,7 +132,7 @@ func (f targetFlags) open(ctx context.Context) (t endpoint, stop func(), err err
 		return t, nil, err
 	}
 	if t.Addr != "" {
-		return t, func() {}, nil
+		return t, func() {}, t.pickSeed(ctx)
 	}
 	var srv throwaway
 	if f.cluster.primaries > 0 {
@@ -139,42 +157,50 @@ func (f targetFlags) open(ctx context.Context) (t endpoint, stop func(), err err
 // which other users could see in the process list.
 func (f targetFlags) resolve() (endpoint, error) {
 	var t endpoint
-	if f.addr != "" && f.url != "" {
+	if f.addr != "" && len(f.urls) > 0 {
 		return t, usageErr("--addr and -u both given: pick one")
 	}
 	if err := f.cluster.check(f); err != nil {
 		return t, err
 	}
-	if (f.addr != "" || f.url != "") && (f.server != "" || f.serverBin != "") {
+	if f.named() && (f.server != "" || f.serverBin != "") {
 		return t, usageErr("--server/--server-bin start a throwaway server; --addr and -u name an existing one: pick one")
-	}
-	if f.addr != "" {
-		if _, port, err := net.SplitHostPort(f.addr); err != nil || port == "" {
-			return t, usageErr("bad --addr %q: want host:port", f.addr)
-		}
 	}
 	useTLS := f.tls.used()
 	switch {
 	case f.addr != "":
-		t.Addr = f.addr
-	default:
-		raw := f.url
-		fromEnv := false
-		if raw == "" && f.serverBin == "" && f.server == "" && f.cluster.primaries == 0 {
-			raw, fromEnv = os.Getenv("REDIS_URL"), true
+		for _, a := range strings.Split(f.addr, ",") {
+			if _, port, err := net.SplitHostPort(a); err != nil || port == "" {
+				return t, usageErr("bad --addr %q: want host:port (or host:port,host:port,... for seed nodes)", a)
+			}
+			t.seeds = append(t.seeds, a)
 		}
-		if raw == "" {
+		t.Addr = t.seeds[0]
+	default:
+		raws := f.urls
+		fromEnv := false
+		if len(raws) == 0 && f.serverBin == "" && f.server == "" && f.cluster.primaries == 0 && os.Getenv("REDIS_URL") != "" {
+			raws, fromEnv = strings.Split(os.Getenv("REDIS_URL"), ","), true
+		}
+		if len(raws) == 0 {
 			if useTLS {
 				return t, usageErr("TLS flags need --addr or a rediss:// URL")
 			}
 			return t, nil
 		}
 		var err error
-		if t, err = parseURL(raw); err != nil {
-			return t, usageErr("%v", err)
+		if t, err = parseURLs(raws); err != nil {
+			return t, err
 		}
-		useTLS = useTLS || strings.HasPrefix(raw, "rediss://")
-		t.fromEnv = fromEnv
+		useTLS = useTLS || strings.HasPrefix(raws[0], "rediss://")
+		if fromEnv {
+			// No flag named it: say where the target came from (the
+			// password is never shown).
+			t.notes = append(t.notes, fmt.Sprintf("target %s from $REDIS_URL (no --addr, -u or --server given)", t.Addr))
+		}
+	}
+	if len(t.seeds) < 2 {
+		t.seeds = nil
 	}
 	if f.user != "" {
 		t.Username = f.user
@@ -200,6 +226,29 @@ func (f targetFlags) resolve() (endpoint, error) {
 	}
 	return t, nil
 }
+
+// parseURLs parses -u URLs: one target, or seed nodes of a cluster, which
+// must agree on everything but the host and port.
+func parseURLs(raws []string) (endpoint, error) {
+	var first endpoint
+	for i, raw := range raws {
+		t, err := parseURL(raw)
+		if err != nil {
+			return t, usageErr("%v", err)
+		}
+		if i == 0 {
+			first = t
+		} else if t.Username != first.Username || t.Password != first.Password || t.DB != first.DB ||
+			strings.HasPrefix(raw, "rediss://") != strings.HasPrefix(raws[0], "rediss://") {
+			return t, usageErr("the -u seed URLs differ in more than host:port (user, password, database or scheme): give every seed the same")
+		}
+		first.seeds = append(first.seeds, t.Addr)
+	}
+	return first, nil
+}
+
+// named reports whether the target is an existing server (--addr, -u).
+func (f targetFlags) named() bool { return f.addr != "" || len(f.urls) > 0 }
 
 func redactURL(u *url.URL) string {
 	c := *u

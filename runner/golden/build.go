@@ -5,6 +5,7 @@ import (
 
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // Normalize returns b with every occurrence of the key prefix replaced by
@@ -16,15 +17,55 @@ func Normalize(b []byte, prefix string) []byte {
 	return bytes.ReplaceAll(b, []byte(prefix), []byte(Placeholder))
 }
 
-// blobOf makes the Blob of bytes kept by the runner: b whole (normalised),
-// or, when the runner kept only a prefix of size bytes, that prefix's head
-// with sha (the runner's SHA-256 of the whole, already normalised).
-func blobOf(b []byte, size int, sha, prefix string) *Blob {
-	n := Normalize(b, prefix)
+// norm is the normalisation of one case's bytes: its key prefix
+// (Normalize), then on a cluster the topology's (clusterNorm, nil on a
+// standalone server).
+type norm struct {
+	prefix string
+	c      *clusterNorm
+}
+
+func newNorm(topo *target.Topology, prefix string) norm {
+	return norm{prefix: prefix, c: newClusterNorm(topo, prefix)}
+}
+
+// reply normalises a reply or push to the command cmd (nil: unknown).
+func (z norm) reply(b []byte, cmd [][]byte) []byte {
+	b = Normalize(b, z.prefix)
+	if z.c != nil {
+		b = z.c.reply(b, cmd)
+	}
+	return b
+}
+
+// sent normalises the bytes of a sent command (or raw bytes).
+func (z norm) sent(b []byte) []byte {
+	b = Normalize(b, z.prefix)
+	if z.c != nil {
+		b = z.c.sent(b)
+	}
+	return b
+}
+
+// text normalises a case's reason.
+func (z norm) text(s string) string {
+	b := Normalize([]byte(s), z.prefix)
+	if z.c != nil {
+		b = z.c.text(b)
+	}
+	return string(b)
+}
+
+// blobOf makes the Blob of bytes kept by the runner: b whole, normalised
+// by normalize, or, when the runner kept only a prefix of size bytes, that
+// prefix's head (its key prefix normalised only) with sha (the runner's
+// SHA-256 of the whole, key prefix normalised).
+func blobOf(b []byte, size int, sha string, z norm, normalize func([]byte) []byte) *Blob {
 	if size <= len(b) || sha == "" {
-		bl := NewBlob(n)
+		bl := NewBlob(normalize(b))
 		return &bl
 	}
+	n := Normalize(b, z.prefix)
 	return &Blob{Data: append([]byte(nil), n[:min(len(n), HeadLen)]...), Size: size, SHA256: sha}
 }
 
@@ -37,7 +78,8 @@ func FromReport(rep *runner.Report, files []*cases.File, source string) []*File 
 	for _, r := range rep.Results {
 		byCase[r.Case] = append(byCase[r.Case], r)
 	}
-	srv := Server{Family: rep.Server.Family, Version: rep.Server.Version, RedisVersion: rep.Server.RedisVersion, Source: source}
+	srv := Server{Family: rep.Server.Family, Version: rep.Server.Version, RedisVersion: rep.Server.RedisVersion, Source: source,
+		Topology: TopologyOf(rep.Topology)}
 	var out []*File
 	for _, f := range files {
 		g := &File{Path: f.Path, SHA256: f.Hash, Server: srv}
@@ -58,10 +100,11 @@ func FromReport(rep *runner.Report, files []*cases.File, source string) []*File 
 
 func caseOf(rep *runner.Report, r *runner.Result) *Case {
 	c := &Case{Name: r.Case.Name, Proto: r.Proto, Status: r.Status.String(), Prefix: r.KeyPrefix}
+	z := newNorm(rep.Topology, r.KeyPrefix)
 	if r.Status != runner.Pass {
-		c.Reason = string(Normalize([]byte(r.Reason), r.KeyPrefix))
+		c.Reason = z.text(r.Reason)
 	}
-	info := cases.ServerInfo{Family: rep.Server.Family, Proto: r.Proto}
+	info := cases.ServerInfo{Family: rep.Server.Family, Proto: r.Proto, Cluster: rep.Topology != nil}
 	info.Version, _ = cases.ParseVersion(rep.Server.Version)
 	for _, sr := range r.Steps {
 		st := sr.Step
@@ -72,14 +115,16 @@ func caseOf(rep *runner.Report, r *runner.Result) *Case {
 		if exp, ok := st.Expect.Resolve(info); ok || len(st.Expect) == 0 {
 			s.Volatile = Volatile(st, exp)
 		}
+		s.ByTopology = ByTopology(st, info)
 		if st.Action.Sends() {
-			s.Sent = blobOf(sr.Sent, sr.SentSize, sr.SentSHA256, r.KeyPrefix)
+			s.Sent = blobOf(sr.Sent, sr.SentSize, sr.SentSHA256, z, z.sent)
 		}
+		reply := func(b []byte) []byte { return z.reply(b, sr.Args) }
 		for _, p := range sr.Pushes {
-			s.Pushes = append(s.Pushes, *blobOf(p, len(p), "", r.KeyPrefix))
+			s.Pushes = append(s.Pushes, *blobOf(p, len(p), "", z, reply))
 		}
 		if sr.Reply != nil {
-			s.Reply = blobOf(sr.Reply, sr.ReplySize, sr.ReplySHA256, r.KeyPrefix)
+			s.Reply = blobOf(sr.Reply, sr.ReplySize, sr.ReplySHA256, z, reply)
 		}
 		c.Steps = append(c.Steps, s)
 	}
@@ -100,9 +145,27 @@ func Volatile(st *cases.Step, e *cases.Expect) bool {
 	return e != nil && e.Loose()
 }
 
-// MarkDiffering sets Volatile on every step of a whose reply or pushes
-// differ from the same step of b (a second recording of the same server):
-// those replies change from run to run. It returns how many it marked.
+// ByTopology reports whether step st expects one thing on a cluster and
+// another on a standalone server (a cluster or standalone selector term
+// picks its expectation for info's server and protocol): such a step is not
+// compared between a cluster's recording and a standalone one.
+func ByTopology(st *cases.Step, info cases.ServerInfo) bool {
+	if st == nil || len(st.Expect) == 0 {
+		return false
+	}
+	info.Cluster = true
+	a, okA := st.Expect.Resolve(info)
+	info.Cluster = false
+	b, okB := st.Expect.Resolve(info)
+	return a != b || okA != okB
+}
+
+// MarkDiffering sets Volatile on every step of a whose reply, pushes or
+// sent bytes differ from the same step of b (a second recording of the
+// same server): those replies change from run to run, and so do commands
+// that send a capture of such a reply (a client id, on a cluster whose
+// readiness checks took more connections one time than the other). It
+// returns how many it marked.
 func MarkDiffering(a, b []*File) int {
 	n := 0
 	bb := map[string]*File{}
@@ -124,7 +187,7 @@ func MarkDiffering(a, b []*File) int {
 				if sb == nil || sa.Volatile {
 					continue
 				}
-				if !sameReply(sa, sb) {
+				if !sameReply(sa, sb) || (sa.Sent == nil) != (sb.Sent == nil) || sa.Sent != nil && !sa.Sent.Equal(*sb.Sent) {
 					sa.Volatile = true
 					n++
 				}

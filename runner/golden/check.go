@@ -35,6 +35,7 @@ type Checker struct {
 	compared int // steps compared byte for byte
 	volatile int // steps compared by their expectation only
 	differ   int // steps whose bytes differed
+	topology int // steps not compared: they expect one thing on a cluster, another standalone
 }
 
 // NewChecker prepares a Checker for the case files of a run.
@@ -95,11 +96,25 @@ func (c *Checker) Counts() (compared, volatile, differ int) {
 	return c.compared, c.volatile, c.differ
 }
 
+// ByTopology returns how many steps were not compared because the run and
+// the recording are one a cluster and the other a standalone server, and
+// the step expects one thing on a cluster and another standalone (see
+// ByTopology).
+func (c *Checker) ByTopology() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.topology
+}
+
 // CheckStep implements runner.GoldenChecker: the live reply (and pushes),
-// with the case's key prefix replaced by Placeholder, must equal the recorded
-// bytes, unless the step is volatile (see Volatile; a step the recording
-// marked volatile is too). Steps of stale or missing goldens, and steps the
-// recording does not have, are not compared.
+// normalised as recorded bytes are (the case's key prefix replaced by
+// Placeholder; on a cluster, the node ids, addresses, ports and the case's
+// slot, see cluster.go), must equal the recorded bytes, unless the step is
+// volatile (see Volatile; a step the recording marked volatile is too).
+// Steps of stale or missing goldens, and steps the recording does not
+// have, are not compared; nor, when one of the run and the recording is a
+// cluster and the other a standalone server, the steps whose expectation
+// differs between the two (ByTopology).
 func (c *Checker) CheckStep(s runner.GoldenStep) *runner.Failure {
 	g := c.files[s.Case.File]
 	if g == nil {
@@ -119,6 +134,16 @@ func (c *Checker) CheckStep(s runner.GoldenStep) *runner.Failure {
 		c.mu.Unlock()
 		return nil
 	}
+	if (s.Topology != nil) != g.Server.IsCluster() {
+		info := cases.ServerInfo{Family: g.Server.Family, Proto: s.Proto}
+		info.Version, _ = cases.ParseVersion(g.Server.Version)
+		if gs.ByTopology || ByTopology(s.Step, info) {
+			c.mu.Lock()
+			c.topology++
+			c.mu.Unlock()
+			return nil
+		}
+	}
 	where := fmt.Sprintf("%s:%d", filepath.Join(c.Dir.Path, g.Base()+Ext), gs.Line)
 	f := c.compare(gs, s, where, g.Server.Name())
 	c.mu.Lock()
@@ -131,7 +156,8 @@ func (c *Checker) CheckStep(s runner.GoldenStep) *runner.Failure {
 }
 
 func (c *Checker) compare(gs *Step, s runner.GoldenStep, where, server string) *runner.Failure {
-	live := Normalize(s.Reply, s.KeyPrefix)
+	z := newNorm(s.Topology, s.KeyPrefix)
+	live := z.reply(s.Reply, s.Args)
 	if f := diffBlob(*gs.Reply, live); f != nil {
 		f.Message = fmt.Sprintf("golden %s (recorded on %s): %s", where, server, f.Message)
 		return f
@@ -142,7 +168,7 @@ func (c *Checker) compare(gs *Step, s runner.GoldenStep, where, server string) *
 			Message:  fmt.Sprintf("golden %s (recorded on %s): %d push frames arrived before the reply, the recording has %d", where, server, len(s.Pushes), len(gs.Pushes))}
 	}
 	for i, p := range s.Pushes {
-		if f := diffBlob(gs.Pushes[i], Normalize(p, s.KeyPrefix)); f != nil {
+		if f := diffBlob(gs.Pushes[i], z.reply(p, s.Args)); f != nil {
 			f.Message = fmt.Sprintf("golden %s (recorded on %s): push %d: %s", where, server, i+1, f.Message)
 			return f
 		}

@@ -27,7 +27,8 @@ var bundled = sync.OnceValue(func() map[string]bool {
 // RecordCommand returns the respcheck record command line that records the
 // case files at paths (as loaded: "suite/strings.yaml" for a bundled file)
 // into the golden directory dir, on the server build s, in the protocols
-// protos (nil: both). Files of the bundled suite are named by --run (or not
+// protos (nil: both); a cluster's recording (s.Topology "cluster 3x1") on
+// a throwaway cluster of that shape (--cluster 3 --replicas 1). Files of the bundled suite are named by --run (or not
 // at all when they are the whole suite), since record reads them from
 // respcheck itself; other files by their paths, relative to where they were
 // recorded from. When paths mix both, the two commands are joined by " &&
@@ -37,6 +38,13 @@ func RecordCommand(s Server, dir string, paths []string, protos []int) string {
 	target := "--server " + buildName(s)
 	if s.Family == "" {
 		target = "--server BUILD"
+	}
+	if shape, ok := strings.CutPrefix(s.Topology, "cluster "); ok {
+		primaries, replicas, _ := strings.Cut(shape, "x")
+		target += " --cluster " + primaries
+		if replicas != "0" {
+			target += " --replicas " + replicas
+		}
 	}
 	base := []string{"respcheck record", target, "--out", shellQuote(dir)}
 	if len(protos) == 1 {

@@ -58,8 +58,35 @@ type DiffOptions struct {
 // Diff lists the differences between two golden directories: files, cases
 // and steps present in one only, case statuses, and the bytes of steps
 // present in both. Changes come grouped by file (sorted), then in A's case
-// order (cases only in B last), then by step.
+// order (cases only in B last), then by step. See DiffExcluding for what
+// is not compared between a cluster's recording and a standalone one.
 func Diff(a, b *Dir, opt DiffOptions) []Change {
+	out, _ := DiffExcluding(a, b, opt)
+	return out
+}
+
+// Excluded counts what Diff does not compare between a file recorded on a
+// cluster and one recorded on a standalone server: the cases that one side
+// skipped for its topology (a skip reason of "runs on a cluster only",
+// "standalone only: ..." or "requires a replica of every primary ..."), and
+// the steps either side marks as expecting one thing on a cluster and
+// another standalone (Step.ByTopology).
+type Excluded struct {
+	Cases int `json:"cases"`
+	Steps int `json:"steps"`
+}
+
+// topologyGated reports whether a case's status is a skip for its topology
+// (target's topology gates).
+func topologyGated(c *Case) bool {
+	return c.Status == "skip" && (c.Reason == "runs on a cluster only" || strings.HasPrefix(c.Reason, "standalone only: ") ||
+		strings.HasPrefix(c.Reason, "requires a replica of every primary"))
+}
+
+// DiffExcluding is Diff, and what it left out because one side is a
+// cluster and the other standalone (Excluded).
+func DiffExcluding(a, b *Dir, opt DiffOptions) ([]Change, Excluded) {
+	var ex Excluded
 	var out []Change
 	bases := map[string]bool{}
 	for k := range a.Files {
@@ -87,12 +114,13 @@ func Diff(a, b *Dir, opt DiffOptions) []Change {
 			out = append(out, Change{File: base, Step: -1, What: "case file",
 				A: "sha256 " + fa.SHA256, B: "sha256 " + fb.SHA256})
 		}
-		out = append(out, diffFile(base, fa, fb, opt)...)
+		out = append(out, diffFile(base, fa, fb, opt, &ex)...)
 	}
-	return out
+	return out, ex
 }
 
-func diffFile(base string, fa, fb *File, opt DiffOptions) []Change {
+func diffFile(base string, fa, fb *File, opt DiffOptions, ex *Excluded) []Change {
+	cross := fa.Server.IsCluster() != fb.Server.IsCluster()
 	var out []Change
 	seen := map[string]bool{}
 	key := func(c *Case) string { return fmt.Sprintf("%s\x00%d", c.Name, c.Proto) }
@@ -104,7 +132,11 @@ func diffFile(base string, fa, fb *File, opt DiffOptions) []Change {
 				StatusA: ca.Status, ReasonA: ca.Reason})
 			continue
 		}
-		out = append(out, diffCase(base, ca, cb, opt)...)
+		if cross && ca.Status != cb.Status && (topologyGated(ca) || topologyGated(cb)) {
+			ex.Cases++
+			continue
+		}
+		out = append(out, diffCase(base, ca, cb, opt, cross, ex)...)
 	}
 	for _, cb := range fb.Cases {
 		if !seen[key(cb)] {
@@ -135,7 +167,7 @@ func statusText(c *Case) string {
 	return fmt.Sprintf("%s (%d steps)", s, len(c.Steps))
 }
 
-func diffCase(base string, ca, cb *Case, opt DiffOptions) []Change {
+func diffCase(base string, ca, cb *Case, opt DiffOptions, cross bool, ex *Excluded) []Change {
 	var out []Change
 	mk := func(step int, what string) Change {
 		return Change{File: base, Case: ca.Name, Proto: ca.Proto, Step: step, What: what}
@@ -164,15 +196,19 @@ func diffCase(base string, ca, cb *Case, opt DiffOptions) []Change {
 			out = append(out, oneSided(mk(i, ""), sa, sb))
 			continue
 		}
+		if cross && (sa.ByTopology || sb.ByTopology) {
+			ex.Steps++
+			continue
+		}
 		cmd, line := sentText(sa), sa.CaseLine
+		if (sa.Volatile || sb.Volatile) && !opt.Volatile {
+			continue
+		}
 		if sa.Sent != nil && sb.Sent != nil && !sa.Sent.Equal(*sb.Sent) {
 			ch := mk(i, "sent")
 			ch.Command, ch.Line = cmd, line
 			ch.A, ch.B = blobText(*sa.Sent), blobText(*sb.Sent)
 			out = append(out, ch)
-		}
-		if (sa.Volatile || sb.Volatile) && !opt.Volatile {
-			continue
 		}
 		if !sameReply(sa, sb) {
 			what := "reply"

@@ -29,7 +29,7 @@
 //	  step 0 send line=6                      index, action, [conn=NAME]
 //	    sent "*3\r\n$3\r\nSET\r\n$17\r\nrc:{________}:key\r\n$1\r\nv\r\n"
 //	    reply "+OK\r\n"
-//	  step 1 send line=8 volatile             [async] [volatile]
+//	  step 1 send line=8 volatile             [async] [volatile] [topology]
 //	    sent "*2\r\n$9\r\nCLIENT ID..."
 //	    push ">3\r\n..."                      out-of-band pushes, in order
 //	    reply ":7\r\n"
@@ -53,8 +53,25 @@
 // loose by nature (any: true, or a typed value with {any}, a bare {type},
 // {match} or an unordered collection); or when the recording marked it
 // volatile: respcheck record runs the suite twice, each time on a fresh
-// server, and marks the steps whose replies differed. Every other step,
+// server, and marks the steps whose replies (or sent bytes: a capture of
+// a reply that differed) differed. Every other step,
 // including steps without an expectation, must match the recorded bytes.
+//
+// # Clusters
+//
+// A recording of a cluster (respcheck record --cluster N, or --addr of a
+// cluster node) says "topology cluster NxR" after its server line (in
+// _server.golden too), and its bytes hold placeholders for what differs
+// from one cluster of the build and shape to the next: node ids, node
+// addresses and ports, and the case's slot, each named after the node's
+// place relative to the case's slot ({node-id:owner}___…, {addr:other1},
+// {port:owner.r0}, {slot}); cluster.go lists every replacement and where
+// it applies. A live reply on a cluster is normalised the same way before
+// it is compared. A step line ends with "topology" when its expectation
+// differs between a cluster and a standalone server (ByTopology): such
+// steps, and cases one side skipped for its topology, are not compared
+// between a cluster's recording and a standalone one (Checker.ByTopology,
+// DiffExcluding).
 //
 // # Staleness
 //

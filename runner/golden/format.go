@@ -15,6 +15,7 @@ import (
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // Version is the format version written on each golden's "golden" line.
@@ -79,10 +80,32 @@ type Server struct {
 	// Hello2 and Hello3 are the replies to HELLO 2 and HELLO 3 (nil if
 	// unknown).
 	Hello2, Hello3 []byte
+	// Topology is "" for a standalone server, or "cluster 3x1" (TopologyOf)
+	// for a recording of a cluster, whose bytes hold the placeholders of
+	// the cluster normalisation (see cluster.go).
+	Topology string
 }
 
-// Name returns "redis 7.0.15".
-func (s Server) Name() string { return s.Family + " " + s.Version }
+// TopologyOf is Server.Topology for a run's topology: "" for a standalone
+// server (nil), else "cluster " and the shape (shards x fewest replicas,
+// target.Topology.Shape).
+func TopologyOf(t *target.Topology) string {
+	if t == nil {
+		return ""
+	}
+	return "cluster " + t.Shape()
+}
+
+// Name returns "redis 7.0.15", or "redis 8.6.3 cluster 3x1".
+func (s Server) Name() string {
+	if s.Topology != "" {
+		return s.Family + " " + s.Version + " " + s.Topology
+	}
+	return s.Family + " " + s.Version
+}
+
+// IsCluster reports whether s was recorded on a cluster.
+func (s Server) IsCluster() bool { return strings.HasPrefix(s.Topology, "cluster") }
 
 // File is the golden of one case file.
 type File struct {
@@ -142,11 +165,14 @@ type Step struct {
 	Conn     string
 	Async    bool
 	Volatile bool // compared by the case's expectation only
-	CaseLine int  // the step's line in the case file
-	Sent     *Blob
-	Pushes   []Blob // out-of-band pushes read while waiting for Reply
-	Reply    *Blob
-	Line     int // line of the reply (else of the step) in the golden file
+	// ByTopology is set when the step's expectation differs between a
+	// cluster and a standalone server (see ByTopology).
+	ByTopology bool
+	CaseLine   int // the step's line in the case file
+	Sent       *Blob
+	Pushes     []Blob // out-of-band pushes read while waiting for Reply
+	Reply      *Blob
+	Line       int // line of the reply (else of the step) in the golden file
 }
 
 // quote renders b with resp.Escape.
@@ -256,6 +282,9 @@ func (f *File) Marshal() []byte {
 	fmt.Fprintf(&w, "file %s\n", quote([]byte(f.Path)))
 	fmt.Fprintf(&w, "sha256 %s\n", f.SHA256)
 	fmt.Fprintf(&w, "server %s %s\n", f.Server.Family, f.Server.Version)
+	if f.Server.Topology != "" {
+		fmt.Fprintf(&w, "topology %s\n", f.Server.Topology)
+	}
 	fmt.Fprintf(&w, "source %s\n", quote([]byte(f.Server.Source)))
 	for _, c := range f.Cases {
 		c.marshal(&w)
@@ -285,6 +314,9 @@ func (c *Case) marshal(w *bytes.Buffer) {
 		}
 		if s.Volatile {
 			w.WriteString(" volatile")
+		}
+		if s.ByTopology {
+			w.WriteString(" topology")
 		}
 		w.WriteByte('\n')
 		if s.Sent != nil {
@@ -339,6 +371,8 @@ func Parse(name string, data []byte) (*File, error) {
 			f.SHA256 = rest
 		case "server":
 			f.Server.Family, f.Server.Version, _ = strings.Cut(rest, " ")
+		case "topology":
+			f.Server.Topology = rest
 		case "source":
 			var p []byte
 			p, err = unquote(rest)
@@ -443,7 +477,7 @@ func cutQuoted(s string) (string, string, error) {
 func parseStepLine(rest string) (*Step, error) {
 	fields := strings.Fields(rest)
 	if len(fields) < 2 {
-		return nil, fmt.Errorf("want step N ACTION [conn=NAME] [line=N] [async] [volatile]")
+		return nil, fmt.Errorf("want step N ACTION [conn=NAME] [line=N] [async] [volatile] [topology]")
 	}
 	st := &Step{Action: fields[1], Conn: defaultConn(fields[1])}
 	var err error
@@ -462,6 +496,8 @@ func parseStepLine(rest string) (*Step, error) {
 			st.Async = true
 		case fl == "volatile":
 			st.Volatile = true
+		case fl == "topology":
+			st.ByTopology = true
 		default:
 			return nil, fmt.Errorf("unknown step flag %q", fl)
 		}
@@ -484,6 +520,9 @@ func (s Server) Marshal() []byte {
 	w.WriteString("# respcheck golden: the recorded server and its HELLO replies (for respcheck serve).\n")
 	fmt.Fprintf(&w, "golden %d\n", Version)
 	fmt.Fprintf(&w, "server %s %s\n", s.Family, s.Version)
+	if s.Topology != "" {
+		fmt.Fprintf(&w, "topology %s\n", s.Topology)
+	}
 	fmt.Fprintf(&w, "redis_version %s\n", quote([]byte(s.RedisVersion)))
 	fmt.Fprintf(&w, "source %s\n", quote([]byte(s.Source)))
 	if s.Hello2 != nil {
@@ -508,6 +547,8 @@ func parseServer(name string, data []byte) (Server, error) {
 		case "golden":
 		case "server":
 			s.Family, s.Version, _ = strings.Cut(rest, " ")
+		case "topology":
+			s.Topology = rest
 		case "redis_version", "source", "hello2", "hello3":
 			b, err = unquote(rest)
 			switch word {
@@ -581,7 +622,7 @@ func Load(dir string) (*Dir, error) {
 	}
 	for _, f := range d.Files {
 		if d.Server.Family == "" {
-			d.Server.Family, d.Server.Version = f.Server.Family, f.Server.Version
+			d.Server.Family, d.Server.Version, d.Server.Topology = f.Server.Family, f.Server.Version, f.Server.Topology
 		}
 	}
 	return d, nil

@@ -235,6 +235,9 @@ func (p *printer) redirects(rep *runner.Report) {
 		for _, sr := range res.Steps {
 			for _, r := range sr.Redirects {
 				p.line(p.yellow("redirect: ") + fmt.Sprintf("%s at %s [%s]: %s, followed to %s", Title(res), sr.Step.Pos, sr.Conn, r.Reply, r.Node))
+				if r.Refresh != "" {
+					p.line(p.yellow("topology: ") + r.Refresh)
+				}
 			}
 		}
 	}

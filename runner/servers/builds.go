@@ -3,6 +3,7 @@ package servers
 import (
 	"bytes"
 	"context"
+	"debug/elf"
 	"errors"
 	"fmt"
 	"os"
@@ -29,6 +30,20 @@ type Build struct {
 	Family  string // "redis" or "valkey"
 	Version string // "7.0.15"
 	Bin     string // absolute path to the *-server binary
+}
+
+// TLS reports whether the binary was built with TLS (it links OpenSSL's
+// libssl: Debian's packages do, and scripts/install-servers.sh builds the
+// source builds with BUILD_TLS=yes); a build without it refuses
+// --tls-port ("Failed finding TLS support").
+func (b Build) TLS() bool {
+	f, err := elf.Open(b.Bin)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	libs, _ := f.ImportedLibraries()
+	return slices.ContainsFunc(libs, func(l string) bool { return strings.HasPrefix(l, "libssl.so") })
 }
 
 // CacheDir returns the directory that scripts/install-servers.sh installs

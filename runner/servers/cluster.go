@@ -28,6 +28,31 @@ type ClusterOptions struct {
 	// ReadyTimeout bounds the wait for every node to report
 	// cluster_state:ok with all 16384 slots assigned; 30s when zero.
 	ReadyTimeout time.Duration
+	// TLS, when set, gives every node a TLS port besides its plain one
+	// (Cluster.TLSAddrs) with these files, and makes the cluster bus and
+	// replication use TLS (tls-cluster yes, tls-replication yes); clients
+	// need no certificate (tls-auth-clients no). The build must have TLS
+	// (Build.TLS). The CLI and the readiness checks use the plain ports.
+	TLS *TLSFiles
+}
+
+// TLSFiles are the PEM files of a TLS server: its certificate, key and the
+// CA that signed it (which the nodes also verify each other with).
+type TLSFiles struct {
+	Cert, Key, CA string
+}
+
+// password returns the --requirepass of opt.Server.ExtraArgs (the last
+// one), which the CLI and the readiness checks authenticate with, or "".
+// Replicas need the same as --masterauth to sync.
+func (opt ClusterOptions) password() string {
+	pw := ""
+	for i, a := range opt.Server.ExtraArgs {
+		if a == "--requirepass" && i+1 < len(opt.Server.ExtraArgs) {
+			pw = opt.Server.ExtraArgs[i+1]
+		}
+	}
+	return pw
 }
 
 // Cluster is a throwaway Redis Cluster or Valkey cluster started by
@@ -40,7 +65,12 @@ type Cluster struct {
 	Nodes []*Server
 	// Primaries is the number of primaries.
 	Primaries int
-	build     Build
+	// TLSAddrs are the nodes' TLS host:port addresses, in Nodes order
+	// (ClusterOptions.TLS), else nil.
+	TLSAddrs []string
+	build    Build
+	password string
+	tlsPorts []int
 }
 
 // Cli returns the build's command-line client: redis-cli or valkey-cli next
@@ -65,15 +95,28 @@ func StartCluster(ctx context.Context, b Build, opt ClusterOptions) (*Cluster, e
 	if opt.ReadyTimeout <= 0 {
 		opt.ReadyTimeout = 30 * time.Second
 	}
-	c := &Cluster{Primaries: opt.Primaries, build: b}
+	c := &Cluster{Primaries: opt.Primaries, build: b, password: opt.password()}
 	n := opt.Primaries * (1 + opt.Replicas)
-	nodeOpt := opt.Server
-	nodeOpt.ExtraArgs = append([]string{
-		"--cluster-enabled", "yes",
-		"--cluster-config-file", "nodes.conf",
-		"--cluster-node-timeout", "3000",
-	}, opt.Server.ExtraArgs...)
 	for range n {
+		nodeOpt := opt.Server
+		nodeOpt.ExtraArgs = []string{
+			"--cluster-enabled", "yes",
+			"--cluster-config-file", "nodes.conf",
+			"--cluster-node-timeout", "3000",
+		}
+		if opt.TLS != nil {
+			p, err := pickPort()
+			if err != nil {
+				c.Stop()
+				return nil, err
+			}
+			c.tlsPorts = append(c.tlsPorts, p)
+			c.TLSAddrs = append(c.TLSAddrs, net.JoinHostPort("127.0.0.1", strconv.Itoa(p)))
+			nodeOpt.ExtraArgs = append(nodeOpt.ExtraArgs, "--tls-port", strconv.Itoa(p),
+				"--tls-cert-file", opt.TLS.Cert, "--tls-key-file", opt.TLS.Key, "--tls-ca-cert-file", opt.TLS.CA,
+				"--tls-cluster", "yes", "--tls-replication", "yes", "--tls-auth-clients", "no")
+		}
+		nodeOpt.ExtraArgs = append(nodeOpt.ExtraArgs, opt.Server.ExtraArgs...)
 		s, err := Start(ctx, b, nodeOpt)
 		if err != nil {
 			c.Stop()
@@ -94,7 +137,11 @@ func StartCluster(ctx context.Context, b Build, opt ClusterOptions) (*Cluster, e
 
 // create runs the CLI's --cluster create.
 func (c *Cluster) create(ctx context.Context, replicas int) error {
-	args := []string{"--cluster", "create"}
+	var args []string
+	if c.password != "" {
+		args = append(args, "-a", c.password, "--no-auth-warning")
+	}
+	args = append(args, "--cluster", "create")
 	args = append(args, c.Addrs()...)
 	args = append(args, "--cluster-replicas", strconv.Itoa(replicas), "--cluster-yes")
 	cctx, cancel := context.WithTimeout(ctx, 60*time.Second)
@@ -138,7 +185,7 @@ func (c *Cluster) waitReady(ctx context.Context, timeout time.Duration) error {
 // finished first sync (INFO replication: master_link_status:up and
 // master_sync_in_progress:0), so that WAIT and READONLY reads work at once.
 func (c *Cluster) nodeReady(i int, s *Server) string {
-	info, err := infoText(s.Addr(), "CLUSTER", "INFO")
+	info, err := infoText(s.Addr(), c.password, "CLUSTER", "INFO")
 	if err != nil {
 		return fmt.Sprintf("%s: %v", s.Addr(), err)
 	}
@@ -149,7 +196,7 @@ func (c *Cluster) nodeReady(i int, s *Server) string {
 	if i < c.Primaries {
 		return ""
 	}
-	repl, err := infoText(s.Addr(), "INFO", "replication")
+	repl, err := infoText(s.Addr(), c.password, "INFO", "replication")
 	if err != nil {
 		return fmt.Sprintf("%s: %v", s.Addr(), err)
 	}
@@ -159,19 +206,30 @@ func (c *Cluster) nodeReady(i int, s *Server) string {
 	return ""
 }
 
-// infoText sends a command on a new connection and returns its reply's
-// text (CLUSTER INFO, INFO replication).
-func infoText(addr string, args ...string) (string, error) {
+// infoText sends a command on a new connection (after AUTH password when
+// one is set) and returns its reply's text (CLUSTER INFO, INFO
+// replication).
+func infoText(addr, password string, args ...string) (string, error) {
 	c, err := net.DialTimeout("tcp", addr, time.Second)
 	if err != nil {
 		return "", err
 	}
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(time.Second))
-	if _, err := c.Write(resp.AppendCommandString(nil, args...)); err != nil {
+	var cmd []byte
+	if password != "" {
+		cmd = resp.AppendCommandString(cmd, "AUTH", password)
+	}
+	if _, err := c.Write(resp.AppendCommandString(cmd, args...)); err != nil {
 		return "", err
 	}
-	v, err := resp.NewReader(c).Read()
+	r := resp.NewReader(c)
+	if password != "" {
+		if v, err := r.Read(); err != nil || v.Kind != resp.SimpleString {
+			return "", fmt.Errorf("AUTH: %v %s", err, resp.Escape(v.Raw))
+		}
+	}
+	v, err := r.Read()
 	if err != nil {
 		return "", err
 	}
@@ -199,15 +257,26 @@ func (c *Cluster) Stop() error {
 	for _, s := range c.Nodes {
 		errs = append(errs, s.Stop())
 	}
+	for _, p := range c.tlsPorts {
+		releasePort(p)
+	}
+	c.tlsPorts = nil
 	return errors.Join(errs...)
 }
 
 // ClusterForTest starts a cluster of the named build for a test and stops
 // it in t.Cleanup; a missing build fails under CI and skips otherwise (see
-// ForTest).
+// ForTest), and so does, for opt.TLS, a build without TLS.
 func ClusterForTest(t testing.TB, name string, opt ClusterOptions) *Cluster {
 	t.Helper()
 	b := requireBuild(t, name)
+	if opt.TLS != nil && !b.TLS() {
+		msg := fmt.Sprintf("%s at %s was built without TLS; build it again with %s", name, b.Bin, installHint)
+		if InCI() {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
 	c, err := StartCluster(t.Context(), b, opt)
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ func TestStartCluster(t *testing.T) {
 				t.Fatalf("%d nodes", len(c.Nodes))
 			}
 			for _, s := range c.Nodes {
-				info, err := infoText(s.Addr(), "CLUSTER", "INFO")
+				info, err := infoText(s.Addr(), "", "CLUSTER", "INFO")
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -32,6 +32,11 @@ type Node struct {
 	Addr string `json:"addr"`
 	// Primary is false for a replica.
 	Primary bool `json:"primary"`
+	// Port is the node's plain-TCP port and TLSPort its TLS port (0: none
+	// announced), as CLUSTER SHARDS gives them; from CLUSTER SLOTS, Port is
+	// the one port announced (the TLS port under tls-cluster) and TLSPort 0.
+	Port    int `json:"port,omitempty"`
+	TLSPort int `json:"tls_port,omitempty"`
 }
 
 // Shard is one primary, its replicas and the slots it serves.
@@ -81,6 +86,14 @@ func (t *Topology) Node(addr string) (Node, bool) {
 		}
 	}
 	return Node{}, false
+}
+
+// NewTopology returns the topology of shards as source describes them (a
+// topology read some other way than Discover, or made by a test); an error
+// for a slot range outside 0-16383.
+func NewTopology(source string, shards []Shard) (*Topology, error) {
+	t := &Topology{Source: source, Shards: shards}
+	return t, t.index()
 }
 
 // index fills owner from the shards' slot ranges.
@@ -161,7 +174,7 @@ func (t *Topology) fromShards(v resp.Value, tls bool) error {
 				host = string(nf["ip"].Str)
 			}
 			n := Node{ID: string(nf["id"].Str), Addr: net.JoinHostPort(host, strconv.FormatInt(port.Int, 10)),
-				Primary: string(nf["role"].Str) == "master"}
+				Primary: string(nf["role"].Str) == "master", Port: int(nf["port"].Int), TLSPort: int(nf["tls-port"].Int)}
 			if string(nf["health"].Str) == "fail" {
 				continue
 			}
@@ -204,7 +217,8 @@ func (t *Topology) fromSlots(v resp.Value) error {
 			if len(nv.Elems) < 2 {
 				return fmt.Errorf("CLUSTER SLOTS: a node entry %s", resp.Escape(nv.Raw))
 			}
-			n := Node{Addr: net.JoinHostPort(string(nv.Elems[0].Str), strconv.FormatInt(nv.Elems[1].Int, 10)), Primary: j == 0}
+			n := Node{Addr: net.JoinHostPort(string(nv.Elems[0].Str), strconv.FormatInt(nv.Elems[1].Int, 10)), Primary: j == 0,
+				Port: int(nv.Elems[1].Int)}
 			if len(nv.Elems) > 2 {
 				n.ID = string(nv.Elems[2].Str)
 			}
@@ -222,6 +236,55 @@ func (t *Topology) fromSlots(v resp.Value) error {
 	return nil
 }
 
+// Shape is "3x1": the number of shards, "x", and the fewest replicas a
+// primary has.
+func (t *Topology) Shape() string {
+	least := -1
+	for _, s := range t.Shards {
+		if least < 0 || len(s.Replicas) < least {
+			least = len(s.Replicas)
+		}
+	}
+	return fmt.Sprintf("%dx%d", len(t.Shards), max(least, 0))
+}
+
+// Current returns the topology the run routes by: Topology as discovered
+// by Open, or the last one Refresh read. Nil for a standalone server.
+func (t *Target) Current() *Topology {
+	if c := t.current.Load(); c != nil {
+		return c
+	}
+	return t.Topology
+}
+
+// Refresh reads the topology again (Discover) from the node at from (the
+// one whose MOVED reply named addr, a node the current topology does not
+// know: it knows addr), else from t's address, and routes by it from then
+// on. It reads it at most once per such address in the life of t: for an
+// address it refreshed for already, it returns the current topology and
+// false. Topology keeps the first one.
+func (t *Target) Refresh(ctx context.Context, addr, from string) (*Topology, bool, error) {
+	t.mu.Lock()
+	if t.refreshed == nil {
+		t.refreshed = map[string]bool{}
+	}
+	again := t.refreshed[addr]
+	t.refreshed[addr] = true
+	t.mu.Unlock()
+	if again {
+		return t.Current(), false, nil
+	}
+	topo, err := Discover(ctx, t.NodeConfig(from))
+	if err != nil && from != t.Addr {
+		topo, err = Discover(ctx, t.Config)
+	}
+	if err != nil {
+		return t.Current(), true, err
+	}
+	t.current.Store(topo)
+	return topo, true, nil
+}
+
 // NodeConfig is t's configuration with Addr set to addr: how to reach one
 // node of a cluster with the target's credentials, TLS and limits.
 func (t *Target) NodeConfig(addr string) Config {
@@ -235,18 +298,19 @@ func (t *Target) NodeConfig(addr string) Config {
 // shard (cases.NodeOther) or a replica of the owner (cases.NodeReplica).
 // On a standalone server it is the server itself whatever place says.
 func (t *Target) Place(slot int, place string) (Node, error) {
-	if t.Topology == nil {
+	topo := t.Current()
+	if topo == nil {
 		return Node{Addr: t.Addr, Primary: true}, nil
 	}
-	owner, ok := t.Topology.Owner(slot)
+	owner, ok := topo.Owner(slot)
 	if !ok {
-		return Node{}, fmt.Errorf("slot %d is served by no node (%s)", slot, t.Topology.Source)
+		return Node{}, fmt.Errorf("slot %d is served by no node (%s)", slot, topo.Source)
 	}
 	switch place {
 	case "":
 		return owner.Primary, nil
 	case cases.NodeOther:
-		for _, s := range t.Topology.Shards {
+		for _, s := range topo.Shards {
 			if s.Primary.Addr != owner.Primary.Addr {
 				return s.Primary, nil
 			}
@@ -284,11 +348,57 @@ func (t *Target) topologyGate(g *cases.Gates) string {
 	case g.Standalone != "" && t.Topology != nil:
 		return "standalone only: " + g.Standalone
 	case g.Replicas:
-		for _, s := range t.Topology.Shards {
+		for _, s := range t.Current().Shards {
 			if len(s.Replicas) == 0 {
 				return fmt.Sprintf("requires a replica of every primary (%s has none)", s.Primary.Addr)
 			}
 		}
 	}
 	return ""
+}
+
+// SeedError is the error of FirstSeed when no seed answered: each seed's
+// address and why it could not be reached.
+type SeedError struct {
+	Seeds []string
+	Errs  []error
+}
+
+// Error names every seed with its error.
+func (e *SeedError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "none of the %d seed nodes answered:", len(e.Seeds))
+	for i, s := range e.Seeds {
+		fmt.Fprintf(&b, " %s: %v;", s, e.Errs[i])
+	}
+	return strings.TrimSuffix(b.String(), ";")
+}
+
+// FirstSeed returns cfg with Addr set to the first of seeds that answers
+// (a connection and its handshake; a handshake refused with an error
+// reply, such as a wrong password, is an answer: that seed is returned and
+// its error comes when the run dials it), and a note for each seed before
+// it that could not be reached. When none answers, the error is a
+// *SeedError naming each.
+func FirstSeed(ctx context.Context, cfg Config, seeds []string) (Config, []string, error) {
+	var notes []string
+	se := &SeedError{}
+	for _, s := range seeds {
+		c := cfg
+		c.Addr = s
+		cn, err := c.Dial(ctx, 2)
+		var re *ReplyError
+		if err == nil || errors.As(err, &re) {
+			if cn != nil {
+				cn.Close()
+			}
+			return c, notes, nil
+		}
+		if ctx.Err() != nil {
+			return cfg, notes, ctx.Err()
+		}
+		notes = append(notes, fmt.Sprintf("seed %s skipped: %v", s, err))
+		se.Seeds, se.Errs = append(se.Seeds, s), append(se.Errs, err)
+	}
+	return cfg, notes, se
 }

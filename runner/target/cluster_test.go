@@ -2,6 +2,10 @@ package target
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"os"
+	"slices"
 	"testing"
 
 	"github.com/respcheck/respcheck/runner/servers"
@@ -46,6 +50,58 @@ func TestDiscover(t *testing.T) {
 					t.Errorf("slot %d: SHARDS says %+v, SLOTS %+v", slot, a, b)
 				}
 			}
+		})
+	}
+}
+
+// TestDiscoverTLS reads the topology of a TLS cluster (tls-port beside
+// the plain port, tls-cluster and tls-replication yes) over TLS: CLUSTER
+// SHARDS gives both ports and Discover takes tls-port; CLUSTER SLOTS on a
+// TLS connection announces the TLS port itself. Every node address the
+// runner would dial is a TLS one.
+func TestDiscoverTLS(t *testing.T) {
+	certs := servers.TestCerts(t)
+	pem, err := os.ReadFile(certs.CA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(pem)
+	for _, name := range []string{"redis-8.6.3", "valkey-9.1.2"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			cl := servers.ClusterForTest(t, name, servers.ClusterOptions{Primaries: 3, Replicas: 1, TLS: &certs})
+			cfg := Config{Addr: cl.TLSAddrs[2], TLS: &tls.Config{RootCAs: pool, ServerName: "127.0.0.1"}}
+			topo, err := Discover(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := cfg.Dial(context.Background(), 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			v, err := c.Do("CLUSTER", "SLOTS")
+			viaSlots := &Topology{Source: "CLUSTER SLOTS"}
+			if err != nil || viaSlots.fromSlots(v.Clone()) != nil || viaSlots.index() != nil {
+				t.Fatalf("CLUSTER SLOTS: %v", err)
+			}
+			for _, tp := range []*Topology{topo, viaSlots} {
+				// CLUSTER SLOTS leaves out a replica it does not consider
+				// available yet (health "loading" in CLUSTER SHARDS right
+				// after its first sync, before any write): its primaries
+				// are all there.
+				nodes := tp.Nodes()
+				if len(tp.Shards) != 3 || tp == topo && len(nodes) != 6 {
+					t.Errorf("%s: %d shards, %d nodes", tp.Source, len(tp.Shards), len(nodes))
+				}
+				for _, n := range nodes {
+					if !slices.Contains(cl.TLSAddrs, n.Addr) {
+						t.Errorf("%s: node %s is not at a TLS port %v", tp.Source, n.Addr, cl.TLSAddrs)
+					}
+				}
+			}
+			t.Logf("CLUSTER SHARDS over TLS: %+v", topo.Shards[0].Primary)
 		})
 	}
 }

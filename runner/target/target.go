@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/respcheck/respcheck/cases"
@@ -16,13 +17,16 @@ import (
 type Target struct {
 	Config
 	Server Server
-	// Topology is the cluster's shards, nil for a standalone server (one
-	// whose INFO server says redis_mode other than cluster).
+	// Topology is the cluster's shards as Open discovered them, nil for a
+	// standalone server (one whose INFO server says redis_mode other than
+	// cluster). Routing uses Current, which Refresh updates.
 	Topology *Topology
 
-	mu     sync.Mutex
-	infos  map[string]CommandInfo
-	probes map[string]probeResult
+	current   atomic.Pointer[Topology]
+	mu        sync.Mutex
+	infos     map[string]CommandInfo
+	probes    map[string]probeResult
+	refreshed map[string]bool // addresses Refresh was called for
 }
 
 // Open identifies the server at cfg (see Identify) and, for a cluster
@@ -268,9 +272,9 @@ func (t *Target) ping() bool {
 // of every primary's.
 func (t *Target) DBSize(ctx context.Context) (int64, error) {
 	cfgs := []Config{t.Config}
-	if t.Topology != nil {
+	if topo := t.Current(); topo != nil {
 		cfgs = cfgs[:0]
-		for _, s := range t.Topology.Shards {
+		for _, s := range topo.Shards {
 			cfgs = append(cfgs, t.NodeConfig(s.Primary.Addr))
 		}
 	}
