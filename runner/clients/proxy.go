@@ -108,7 +108,7 @@ type proxyConn struct {
 	ID int
 	// Node is the server the connection goes to (its upstream address).
 	Node   string
-	addrs  *addrMap // rewrites server→client frames on a cluster, or nil
+	addrs  *addrMap       // rewrites server→client frames on a cluster, or nil
 	seq    *atomic.Uint64 // the proxy's event counter
 	mu     sync.Mutex
 	events []Event
