@@ -209,7 +209,7 @@ func (s *session) followRedirect(sv *StepView, pc *pinned, w wanted, x exchange)
 				nx = s.proxy.replyOf(nx)
 			}
 		}
-		sv.Notes = append(sv.Notes, fmt.Sprintf("redirect: the library received %s on connection %d (node %s) and sent the command again on connection %d (node %s)",
+		sv.Cluster = append(sv.Cluster, fmt.Sprintf("redirect: the library received %s on connection %d (node %s) and sent the command again on connection %d (node %s)",
 			resp.Escape(x.reply.Raw), x.tap.ID, x.tap.Node, nx.tap.ID, nx.tap.Node))
 		s.bind(pc, nx.tap)
 		x = nx

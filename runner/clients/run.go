@@ -117,6 +117,10 @@ type StepView struct {
 	Verdict  Verdict
 	Notes    []string
 	Canary   string // the canary's outcome after a surprise
+	// Cluster lists, on a cluster, the MOVED and ASK replies the library
+	// followed for this step and the node addresses the proxy rewrote in
+	// its reply (see addrMap), one sentence each.
+	Cluster []string
 	Typed    string // the typed wrapper used, in typed mode
 }
 
@@ -674,7 +678,7 @@ func (s *session) received(sv *StepView, pc *pinned, ps *pendingStep, hung bool)
 	if sent && s.proxy.addrs != nil {
 		x = s.followRedirect(sv, pc, w, x)
 		if n := rewriteNote(x); n != "" {
-			sv.Notes = append(sv.Notes, n)
+			sv.Cluster = append(sv.Cluster, n)
 		}
 	}
 	fillWire(sv, x)
