@@ -121,7 +121,7 @@ type StepView struct {
 	// followed for this step and the node addresses the proxy rewrote in
 	// its reply (see addrMap), one sentence each.
 	Cluster []string
-	Typed    string // the typed wrapper used, in typed mode
+	Typed   string // the typed wrapper used, in typed mode
 }
 
 // WireConn is the recording of one proxied connection.
