@@ -81,8 +81,8 @@ func TestClusterAddrRewrite(t *testing.T) {
 // replica each), and the migration case through every cluster
 // configuration: no result is an error, the cases outside their hash tag
 // are skipped, the MOVED of the migrated slot is followed and named in
-// the view, and a shifted connection (the proxy's extra reply after SET)
-// is not a match.
+// the view, and a shifted connection (the proxy's extra reply after SET,
+// through rueidis/cluster) is not a match.
 func TestClusterClients(t *testing.T) {
 	all, err := cases.LoadPaths([]string{filepath.Join("..", "..", "testdata", "clients")})
 	if err != nil {
@@ -125,7 +125,11 @@ func TestClusterClients(t *testing.T) {
 					t.Errorf("%s: the GET after the migration: %s %v %v", res.Client, sv.Verdict, sv.Notes, sv.Cluster)
 				}
 			}
-			opts.Drivers, opts.Fault = ds[:1], Fault{ExtraAfter: "SET"}
+			// rueidis reads the extra frame as the next reply; go-redis's
+			// pool drops a connection that has unread data before reusing
+			// it (go-redis v9.23.0 pool.go, "Conn has unread data"), so
+			// its ClusterClient is not shifted.
+			opts.Drivers, opts.Fault = ds[1:2], Fault{ExtraAfter: "SET"}
 			opts.Run = regexp.MustCompile(`^errors/simple error WRONGTYPE from LPUSH on a string$`)
 			rep, err = Run(context.Background(), all, opts)
 			if err != nil {

@@ -775,6 +775,8 @@ func (s *session) canaryAfter(sv *StepView, pc *pinned, timeout time.Duration) {
 		// canary cannot tell anything more.
 		sv.Verdict = max(sv.Verdict, Crash)
 		s.abandon("skipped: the library's process died at step " + sv.Step.Pos.String())
+	case strings.HasPrefix(sv.Canary, canaryNotSent):
+		// No verdict from a canary the library did not send.
 	case strings.HasSuffix(sv.Canary, " hung"):
 		sv.Verdict = max(sv.Verdict, Hang) // stuck, not shifted
 	case sv.Canary != "ok":
@@ -822,6 +824,10 @@ func (s *session) abandon(why string) {
 // its adapter process died (or lost the session) before the canary ran.
 const processDied = "not run: the library's process died: "
 
+// canaryNotSent starts a canary outcome when the library refused to send
+// the canary (an exception, and no command on the wire): not a desync.
+const canaryNotSent = "not run: the library did not send the canary: "
+
 // canaryPrefix starts the token of every canary ECHO.
 const canaryPrefix = "respcheck-canary-"
 
@@ -841,11 +847,19 @@ func (s *session) canaryCheck(pc *pinned, timeout time.Duration) string {
 	s.queue(pc, j)
 	select {
 	case out := <-j.done:
-		if x, ok := s.proxy.claim(s.wanted(pc, j, j.args)); ok {
+		x, sent := s.proxy.claim(s.wanted(pc, j, j.args))
+		if sent {
 			s.bind(pc, x.tap)
 		}
 		if carriesToken(out.n, tok) {
 			return "ok"
+		}
+		if !sent && (out.n.Kind == "exception" || out.n.Kind == "error") {
+			// The library refused the canary itself (redis-py's
+			// RedisCluster finds no key to route ECHO by): it tells
+			// nothing about the connection.
+			msg, _, _ := strings.Cut(out.n.String(), "\\n")
+			return canaryNotSent + msg
 		}
 		if out.n.Type == "adapter" && out.n.Err != nil {
 			return processDied + out.n.Err.Message
