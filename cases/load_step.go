@@ -301,8 +301,7 @@ func (l *loader) connOption(s *Step, v *yaml.Node) bool {
 			switch {
 			case !nok:
 				return false
-			case node == "owner":
-			case node == NodeOther || node == NodeReplica:
+			case node == NodeOwner || node == NodeOther || node == NodeReplica:
 				s.Node = node
 			default:
 				l.errf(nv, "unknown node %q: want owner (the primary of the case's slot), other (a primary of another shard) or replica (a replica of the owner)", node)

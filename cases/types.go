@@ -137,6 +137,11 @@ const DefaultConn = "default"
 
 // Node placements of a connection on a cluster (Step.Node).
 const (
+	// NodeOwner is the primary that owns the case's slot, where an
+	// unplaced connection goes too; a connection placed there explicitly
+	// is a placed connection all the same (client views send its steps on
+	// respcheck's own connection to that node, not through the library).
+	NodeOwner   = "owner"
 	NodeOther   = "other"
 	NodeReplica = "replica"
 )
@@ -149,7 +154,7 @@ type Step struct {
 	Conn   string // never empty: DefaultConn if not given (empty for sleep)
 	// Node places the connection on a cluster (conn: {name: b, node: ...}),
 	// given where it is first used: "" (the primary that owns the case's
-	// slot), NodeOther (a primary of another shard) or NodeReplica (a
+	// slot), NodeOwner (the same node, placed explicitly), NodeOther (a primary of another shard) or NodeReplica (a
 	// replica of the owner). A standalone server ignores it.
 	Node    string
 	Send    []Template

@@ -112,6 +112,20 @@ function hostPort(addr) {
   return { host: addr.slice(0, i), port: Number(addr.slice(i + 1)) };
 }
 
+// seeds: a cluster configuration's "addr", a comma-separated seed list.
+function seeds(addr) {
+  return addr.split(',').map(hostPort);
+}
+
+// taggedArg is the first argument after the command name that holds a
+// non-empty hash tag ("{...}"): the key a cluster client that takes the
+// key from its caller (node-redis cluster's sendCommand(firstKey, ...))
+// routes by, as the cases' keys all carry the case's tag; undefined if
+// none (a random node).
+function taggedArg(args) {
+  return args.slice(1).find((a) => /\{[^}]+\}/.test(String(a)));
+}
+
 // Configurations: one library at one installed version with one set of
 // options, driven through one API. Its label (the name in hello, in
 // RESPCHECK_LIBS and in reports) is
@@ -139,6 +153,11 @@ const CONFIGS = [
   { family: 'node-redis', mod: 'redis', protos: [2, 3], typed: true, label: 'node-redis-typed' },
   { family: 'valkey-glide', mod: '@valkey/valkey-glide', protos: [2, 3] },
   { family: 'valkey-glide', mod: '@valkey/valkey-glide', protos: [2, 3], batch: true },
+  // Cluster configurations ("/cluster"): the library's cluster client, run
+  // against a cluster only; "addr" is then a comma-separated seed list.
+  { family: 'ioredis', mod: 'ioredis', protos: [2, 3], cluster: true },
+  { family: 'node-redis', mod: 'redis', protos: [2, 3], cluster: true },
+  { family: 'valkey-glide', mod: '@valkey/valkey-glide', protos: [2, 3], cluster: true },
 ];
 
 // installedVersion reads a package's version without loading it; a
@@ -159,7 +178,7 @@ function installedVersion(mod) {
 function labelOf(cfg) {
   if (cfg.label) return cfg.label;
   const v = installedVersion(cfg.mod);
-  return (cfg.name || cfg.family) + (v ? '-' + v : '') + (cfg.tag || '') + (cfg.batch ? '/pipeline' : '');
+  return (cfg.name || cfg.family) + (v ? '-' + v : '') + (cfg.tag || '') + (cfg.batch ? '/pipeline' : '') + (cfg.cluster ? '/cluster' : '');
 }
 
 // "node adapter.js --list" prints every configuration's label, one a line
@@ -195,6 +214,7 @@ const ioredisFamily = {
   api(cfg) {
     const opts = cfg.options ? 'new Redis({ ' + Object.entries(cfg.options).map(([k, v]) => k + ': ' + JSON.stringify(v)).join(', ') + ' }), ' : '';
     if (cfg.typed) return 'typed wrappers (set(key, value, ...options), ...)';
+    if (cfg.cluster) return 'new Redis.Cluster(seeds).call(command, ...args), one Cluster per case connection';
     if (cfg.batch) return "redis.pipeline([['call', command, ...args], ...]).exec(), redis.multi([['call', command, ...args], ...]).exec(); other steps redis.call(command, ...args)";
     return opts + 'redis.call(command, ...args)';
   },
@@ -223,6 +243,18 @@ const ioredisFamily = {
       close: () => c.disconnect(), client: c,
     };
   },
+  // Redis.Cluster routes each command by its key (the key positions of
+  // @ioredis/commands), a keyless one to a random node, and follows MOVED
+  // and ASK (maxRedirections, 16).
+  async clusterConnect(m, cfg, label, addr, proto) {
+    const Redis = m.mod.default || m.mod.Redis || m.mod;
+    const redisOptions = { maxRetriesPerRequest: 0, connectTimeout: 5000, autoResendUnfulfilledCommands: false };
+    if (cfg.protos.includes(3)) redisOptions.protocol = proto;
+    const c = new Redis.Cluster(seeds(addr), { redisOptions, clusterRetryStrategy: () => null, lazyConnect: true });
+    c.on('error', (e) => log(label, 'error event:', e && e.message));
+    await c.connect();
+    return { do: (args) => c.call(args[0], ...args.slice(1)), close: () => c.disconnect(), client: c };
+  },
 };
 
 // node-redis ("redis"): sendCommand(args) for one command (through
@@ -234,6 +266,7 @@ const ioredisFamily = {
 const nodeRedisFamily = {
   api(cfg) {
     if (cfg.typed) return 'typed wrappers (set(key, value, { condition, ... }), digest(key), ...)';
+    if (cfg.cluster) return 'createCluster({ rootNodes }).sendCommand(firstKey, false, args), firstKey the first argument with a hash tag, one cluster per case connection';
     const tm = cfg.typeMapping ? 'client.withTypeMapping({ ' + Object.entries(cfg.typeMapping).map(([k, v]) => '[RESP_TYPES.' + k + ']: ' + v).join(', ') + ' }).' : 'client.';
     if (cfg.batch) return tm + 'multi().addCommand(args)...exec(), ' + tm + 'multi().addCommand(args)...execAsPipeline(); other steps ' + tm + 'sendCommand(args)';
     return tm + 'sendCommand(args)';
@@ -269,6 +302,17 @@ const nodeRedisFamily = {
       close: () => (base.destroy ? base.destroy() : base.disconnect()), client: c,
     };
   },
+  // createCluster: sendCommand routes by the firstKey its caller gives
+  // (none: a random node) and follows MOVED and ASK (maxCommandRedirections, 16).
+  async clusterConnect(m, cfg, label, addr, proto) {
+    const socket = { reconnectStrategy: false, connectTimeout: 5000 };
+    const opts = { rootNodes: seeds(addr).map(({ host, port }) => ({ socket: { host, port, ...socket } })), defaults: { socket } };
+    if (cfg.protos.includes(3)) opts.RESP = proto;
+    const c = m.mod.createCluster(opts);
+    c.on('error', (e) => log(label, 'error event:', e && e.message));
+    await c.connect();
+    return { do: (args) => c.sendCommand(taggedArg(args), false, args), close: () => (c.destroy ? c.destroy() : c.disconnect()), client: c };
+  },
 };
 
 // valkey-glide: customCommand(args) for one command; a batch is a
@@ -277,6 +321,7 @@ const nodeRedisFamily = {
 const glideFamily = {
   api(cfg) {
     if (cfg.batch) return 'client.exec(new Batch(true|false).customCommand(args)..., false); other steps client.customCommand(args)';
+    if (cfg.cluster) return 'GlideClusterClient.customCommand(args), one GlideClusterClient per case connection';
     return 'client.customCommand(args)';
   },
   init(m) {
@@ -304,6 +349,16 @@ const glideFamily = {
       },
       close: () => c.close(),
     };
+  },
+  // GlideClusterClient routes customCommand by the keys it finds in args
+  // itself (no route given), a keyless one to a random node, and follows
+  // MOVED and ASK.
+  async clusterConnect(m, cfg, label, addr, proto) {
+    const c = await m.mod.GlideClusterClient.createClient({
+      addresses: seeds(addr), requestTimeout: 600000,
+      protocol: proto === 3 ? m.mod.ProtocolVersion.RESP3 : m.mod.ProtocolVersion.RESP2,
+    });
+    return { do: (args) => c.customCommand(args), close: () => c.close() };
   },
 };
 
@@ -435,7 +490,7 @@ for (const cfg of CONFIGS) {
   if (fam.init) fam.init(m);
   libs[label] = {
     api: fam.api(cfg), version: m.version, source: m.source, protos: cfg.protos, batch: cfg.batch,
-    connect: (addr, proto) => fam.connect(m, cfg, label, addr, proto),
+    connect: (addr, proto) => (cfg.cluster ? fam.clusterConnect : fam.connect)(m, cfg, label, addr, proto),
   };
   if (cfg.typed) typedModes[cfg.family](libs[label], label);
 }

@@ -158,9 +158,10 @@ class Config:
     """One configuration of this redis-py: its label, its Redis() options
     and how its steps are called."""
 
-    def __init__(self, suffix, api, parser="python", callbacks=True, kw=None, batch=False):
+    def __init__(self, suffix, api, parser="python", callbacks=True, kw=None, batch=False, cluster=False):
         self.name = NAME + suffix
         self.api, self.parser, self.callbacks, self.batch = api, parser, callbacks, batch
+        self.cluster = cluster
         self.kw = kw or {}
 
     def hello(self, ps):
@@ -192,6 +193,12 @@ CONFIGS = [
     Config("/pipeline", "Redis.pipeline(transaction=False) for async sends, Redis.pipeline(transaction=True) "
            "for MULTI…EXEC (Pipeline.execute_command(*args)…, Pipeline.execute(raise_on_error=False)), "
            "on the client's connection; other steps " + EXEC, batch=True),
+    # A cluster configuration (run against a cluster only): "addr" is a
+    # comma-separated seed list. redis/cluster.py RedisCluster routes each
+    # command by its keys (the key positions of COMMAND, which it asks the
+    # server), a keyless one to a random primary, and follows MOVED and ASK.
+    Config("/cluster", "RedisCluster(startup_nodes=[ClusterNode(host, port), ...]).execute_command(*args), "
+           "one RedisCluster per case connection", cluster=True),
 ]
 # respcheck runs one process per configuration (RESPCHECK_PY_CONFIG names its
 # suffix, "" the default one): a hang that gets a process killed, and the
@@ -265,11 +272,22 @@ class Conn:
 
 class Session:
     def __init__(self, cfg, addr, proto):
-        host, port = addr.rsplit(":", 1)
-        self.cfg, self.host, self.port, self.proto = cfg, host, int(port), proto
+        self.seeds = [(h, int(p)) for h, p in (a.rsplit(":", 1) for a in addr.split(","))]
+        self.cfg, self.proto = cfg, proto
+        self.host, self.port = self.seeds[0]
         self.conns = {}
 
+    def new_cluster(self):
+        from redis.cluster import ClusterNode, RedisCluster
+        kw = dict(startup_nodes=[ClusterNode(h, p) for h, p in self.seeds], socket_timeout=None,
+                  socket_connect_timeout=5, **self.cfg.kw)
+        if MAJOR >= 5:
+            kw["protocol"] = self.proto
+        return RedisCluster(**kw)
+
     def new_client(self):
+        if self.cfg.cluster:
+            return self.new_cluster()
         cls, want = PARSERS[self.cfg.parser]
         # Redis() takes no parser_class: its ConnectionPool passes it to
         # each Connection (redis/connection.py), as do the other options.

@@ -43,7 +43,19 @@ against them under the library's decoding contract:
 
 The target is --addr or -u, with AUTH and TLS as for run: the proxy opens
 each server connection with them. Raw and push steps are not sent through
-libraries; typed drivers skip what they have no wrapper for. External
+libraries; typed drivers skip what they have no wrapper for.
+
+On a cluster (--cluster N [--replicas R], or --addr of a cluster node) the
+proxy listens once per node and rewrites the node addresses the servers
+announce (CLUSTER SHARDS, SLOTS and NODES, MOVED and ASK) into its own, so
+that a cluster client keeps talking through it; the view shows what it
+rewrote, and a MOVED or ASK the library followed. The /cluster
+configurations (go-redis/cluster, rueidis/cluster, valkey-go/cluster,
+ioredis, node-redis and valkey-glide cluster clients, redis-py RedisCluster)
+run there only; the others connect to the node that owns the case's hash
+slot. A case that touches a key outside its hash tag is skipped on a
+cluster, and the steps of a connection the case places on a node (conn:
+{name, node: owner|other|replica}) are sent by respcheck itself, unjudged. External
 adapters are installed by scripts/install-clients.sh; missing ones are left
 out with a note (use --clients to require one).
 

@@ -71,6 +71,7 @@ type clientsFlags struct {
 // register registers the flags of respcheck clients.
 func (f *clientsFlags) register(fl *pflag.FlagSet) {
 	f.targetFlags.register(fl)
+	f.cluster.register(fl)
 	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "run against an existing server (--addr/-u) although client libraries run the cases without run's shared-server guard and key cleanup")
 	f.registerSelection(fl, "run", "")
 	fl.IntVar(&f.jobs, "jobs", 0, "(client, case) pairs run at once (0: the number of CPUs)")

@@ -605,8 +605,9 @@ func externalAdapters(dir string) ([]*Adapter, []string) {
 // pyConfigs are the label suffixes of the redis-py configurations
 // (adapters/python/adapter.py CONFIGS), each run in a process of its own:
 // the pure-Python parser, the hiredis parser, no response callbacks,
-// decode_responses=True, and the pipeline and transaction API.
-var pyConfigs = []string{"", "+hiredis", "[callbacks=none]", "[decode_responses=True]", "/pipeline"}
+// decode_responses=True, the pipeline and transaction API, and the
+// cluster client (RedisCluster, run against a cluster only).
+var pyConfigs = []string{"", "+hiredis", "[callbacks=none]", "[decode_responses=True]", "/pipeline", ClusterVariant}
 
 // nodeConfigurations lists the Node adapter's configurations (node
 // adapter.js --list: one label a line, such as "ioredis-6.0.0" or

@@ -92,6 +92,36 @@
 // and EXEC's replies are shown, judged only when the library returns a
 // value of its own for EXEC. After a group with a surprise one canary runs.
 //
+// # Clusters
+//
+// Against a cluster (a node's address, or a throwaway --cluster N) the
+// proxy of a session listens once per node, primaries and replicas, and
+// rewrites the node addresses in every server→client frame into its
+// listeners' (addrMap: CLUSTER SLOTS, SHARDS and NODES, MOVED and ASK;
+// HELLO and INFO name no address a client dials), so that a cluster
+// client that follows the topology or a redirect keeps talking through
+// the proxy. What is recorded and judged is what the library received,
+// after the rewrite; the wire shows what the server sent, and a step's
+// view (StepView.Cluster) the MOVED or ASK the library followed: its
+// command sent again on another proxied connection, whose reply is the
+// one judged.
+//
+// The cluster configurations (a label ending in ClusterVariant:
+// go-redis/cluster, rueidis/cluster, valkey-go/cluster,
+// ioredis-<v>/cluster, node-redis-<v>/cluster, valkey-glide-<v>/cluster,
+// redis-py-<v>/cluster) open the library's cluster client with every
+// listener as a seed, one client per case connection (no library pins a
+// connection of its cluster client and still follows redirects), and run
+// on a cluster only. The other configurations run on a cluster too,
+// connected to the listener of the primary that owns the case's slot:
+// every key of a case that runs there is on that node (a case that
+// touches a key outside its hash tag, by COMMAND GETKEYS, is skipped),
+// so they see what a standalone client of that node sees. A connection
+// the case places on a node (conn: {name, node: owner|other|replica}) is
+// respcheck's own, unjudged: a cluster client picks nodes by key, and
+// such steps (a slot migration's SETSLOT and MIGRATE) need their node.
+// The case's cleanup runs there too.
+//
 // # Terminology
 //
 //   - client: one library in one protocol, such as "go-redis/resp3".

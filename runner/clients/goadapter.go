@@ -23,7 +23,7 @@ const GoAdapterEnv = "RESPCHECK_GO_ADAPTER"
 // goLibraries are the built-in Go drivers, served by the Go adapter.
 func goLibraries() []Driver {
 	return append(goDrivers(), goRedisTypedDriver, goRedisPipelineDriver, rueidisPipelineDriver, valkeyGoPipelineDriver,
-		rueidisToAnyDriver, valkeyGoToAnyDriver)
+		rueidisToAnyDriver, valkeyGoToAnyDriver, goRedisClusterDriver, rueidisClusterDriver, valkeyGoClusterDriver)
 }
 
 // GoAdapters returns one Adapter process per built-in Go library, each

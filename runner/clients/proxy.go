@@ -44,6 +44,10 @@ type Event struct {
 	// Injected marks a frame the proxy sent on its own (Fault.ExtraAfter):
 	// the client received it, but it replies to no command.
 	Injected bool
+	// Upstream, on a cluster, holds the bytes the server sent when the
+	// proxy rewrote node addresses in them (see addrMap): Value is what the
+	// client received. Nil when the frame went through as sent.
+	Upstream []byte
 	// seq numbers the proxy's events from 1 across all its connections, in
 	// the order they were recorded.
 	seq uint64
@@ -72,9 +76,13 @@ type Fault struct {
 // proxy is a recording TCP proxy between client libraries and a server.
 // Every accepted connection gets a proxyConn holding what crossed it.
 type proxy struct {
-	ln       net.Listener
-	upstream target.Config
-	fault    Fault
+	// lns are the listeners: one on a standalone server; on a cluster one
+	// per node (see newClusterProxy), the first the seed the clients get.
+	lns   []proxyListener
+	fault Fault
+	// addrs, on a cluster, rewrites the nodes' addresses in what the
+	// servers send into the listeners' (see addrMap); nil otherwise.
+	addrs *addrMap
 	// limits are what frames may declare, in both directions (see
 	// proxyLimits).
 	limits resp.Limits
@@ -87,10 +95,20 @@ type proxy struct {
 	seq atomic.Uint64
 }
 
+// proxyListener is one listener of the proxy and the server it forwards
+// to.
+type proxyListener struct {
+	ln       net.Listener
+	upstream target.Config
+}
+
 // proxyConn is one proxied connection and its recording.
 type proxyConn struct {
 	// ID numbers the proxy's connections from 1 in accept order.
-	ID     int
+	ID int
+	// Node is the server the connection goes to (its upstream address).
+	Node   string
+	addrs  *addrMap       // rewrites server→client frames on a cluster, or nil
 	seq    *atomic.Uint64 // the proxy's event counter
 	mu     sync.Mutex
 	events []Event
@@ -109,21 +127,51 @@ type proxyConn struct {
 // forwarded: the handshake with the server is the proxy's, the client's own
 // handshake (HELLO 3, CLIENT SETINFO) goes through as sent.
 func newProxy(upstream target.Config, fault Fault) (*proxy, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	p, err := listenProxy([]target.Config{upstream}, fault)
 	if err != nil {
 		return nil, err
 	}
-	if fault.Delay <= 0 {
-		fault.Delay = 20 * time.Millisecond
-	}
-	p := &proxy{ln: ln, upstream: upstream, fault: fault, limits: proxyLimits(upstream.Limits)}
-	p.wg.Add(1)
-	go p.accept()
+	p.start()
 	return p, nil
 }
 
-// Addr is the proxy's host:port, for the clients.
-func (p *proxy) Addr() string { return p.ln.Addr().String() }
+// listenProxy opens one listener on 127.0.0.1 with a free port per
+// upstream; start begins accepting.
+func listenProxy(upstreams []target.Config, fault Fault) (*proxy, error) {
+	if fault.Delay <= 0 {
+		fault.Delay = 20 * time.Millisecond
+	}
+	p := &proxy{fault: fault, limits: proxyLimits(upstreams[0].Limits)}
+	for _, up := range upstreams {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			p.Close()
+			return nil, err
+		}
+		p.lns = append(p.lns, proxyListener{ln: ln, upstream: up})
+	}
+	return p, nil
+}
+
+func (p *proxy) start() {
+	for _, l := range p.lns {
+		p.wg.Add(1)
+		go p.accept(l)
+	}
+}
+
+// Addr is the proxy's host:port, for the clients: on a cluster the seed's
+// (the listener of the node that owns the case's slot).
+func (p *proxy) Addr() string { return p.lns[0].ln.Addr().String() }
+
+// Addrs are the host:port of every listener, the seed's first.
+func (p *proxy) Addrs() []string {
+	out := make([]string, len(p.lns))
+	for i, l := range p.lns {
+		out[i] = l.ln.Addr().String()
+	}
+	return out
+}
 
 // Taps returns the connections accepted so far.
 func (p *proxy) Taps() []*proxyConn {
@@ -139,7 +187,12 @@ func (p *proxy) Close() error {
 	p.done = true
 	taps := append([]*proxyConn(nil), p.taps...)
 	p.mu.Unlock()
-	err := p.ln.Close()
+	var err error
+	for _, l := range p.lns {
+		if e := l.ln.Close(); err == nil {
+			err = e
+		}
+	}
 	for _, t := range taps {
 		t.Close()
 	}
@@ -147,14 +200,14 @@ func (p *proxy) Close() error {
 	return err
 }
 
-func (p *proxy) accept() {
+func (p *proxy) accept(l proxyListener) {
 	defer p.wg.Done()
 	for {
-		c, err := p.ln.Accept()
+		c, err := l.ln.Accept()
 		if err != nil {
 			return
 		}
-		tc, err := p.upstream.Dial(context.Background(), 2)
+		tc, err := l.upstream.Dial(context.Background(), 2)
 		if err != nil {
 			c.Close()
 			continue
@@ -167,7 +220,7 @@ func (p *proxy) accept() {
 			s.Close()
 			return
 		}
-		t := &proxyConn{ID: len(p.taps) + 1, seq: &p.seq, client: c, server: s, claimed: map[int]bool{}}
+		t := &proxyConn{ID: len(p.taps) + 1, Node: l.upstream.Addr, addrs: p.addrs, seq: &p.seq, client: c, server: s, claimed: map[int]bool{}}
 		p.taps = append(p.taps, t)
 		p.wg.Add(2)
 		p.mu.Unlock()
@@ -221,8 +274,15 @@ func (t *proxyConn) pump(src, dst net.Conn, dir Dir, f Fault, lim resp.Limits) {
 		}
 		switch pc.kind {
 		case pieceFrame:
-			t.record(Event{Dir: dir, Value: pc.frame.Clone(), Time: time.Now()})
-			frame := pc.frame.Raw
+			e := Event{Dir: dir, Value: pc.frame.Clone(), Time: time.Now()}
+			if dir == ToClient && t.addrs != nil {
+				// What is recorded (and judged) is what the client gets.
+				if v, ok := t.addrs.rewrite(e.Value); ok {
+					e.Upstream, e.Value = e.Value.Raw, v
+				}
+			}
+			t.record(e)
+			frame := e.Value.Raw
 			if extra := t.extraAfter(f); extra != nil {
 				// Recorded before the reply is delivered, so no later
 				// command can come between them.
@@ -378,8 +438,11 @@ func (p *proxy) claim(w wanted) (exchange, bool) {
 			rank = 2
 		}
 		t.mu.Lock()
-		first, last := uint64(0), -1
+		first, last, opening := uint64(0), -1, -1
 		for i, e := range t.events {
+			if e.Dir == ToServer && opening < 0 {
+				opening = i
+			}
 			if e.seq <= w.from || e.seq > w.to {
 				continue
 			}
@@ -391,6 +454,12 @@ func (p *proxy) claim(w wanted) (exchange, bool) {
 			}
 		}
 		t.mu.Unlock()
+		if p.addrs != nil && last == opening && rank == 1 {
+			// A cluster client opens connections to other nodes while a
+			// call runs, each with its handshake (HELLO 3...): a match that
+			// opens its connection is taken only when no other is there.
+			rank = 2
+		}
 		if last >= 0 && (best == nil || rank < bestRank || rank == bestRank && first < bestFirst) {
 			best, bestRank, bestFirst, bestIdx = t, rank, first, last
 		}

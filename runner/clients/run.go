@@ -117,12 +117,19 @@ type StepView struct {
 	Verdict  Verdict
 	Notes    []string
 	Canary   string // the canary's outcome after a surprise
-	Typed    string // the typed wrapper used, in typed mode
+	// Cluster lists, on a cluster, the MOVED and ASK replies the library
+	// followed for this step and the node addresses the proxy rewrote in
+	// its reply (see addrMap), one sentence each.
+	Cluster []string
+	Typed   string // the typed wrapper used, in typed mode
 }
 
 // WireConn is the recording of one proxied connection.
 type WireConn struct {
-	ID     int
+	ID int
+	// Node is the server the connection went to (on a cluster, the node of
+	// the proxy listener the library connected to).
+	Node   string
 	Events []Event
 }
 
@@ -142,6 +149,9 @@ type item struct {
 	d     Driver
 	proto int
 	c     *cases.Case
+	// skip is why the case cannot run on the cluster target (see
+	// clusterCaseSkip), or "".
+	skip string
 }
 
 // Run replays the send steps of every selected case through every driver
@@ -155,11 +165,6 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	if err != nil {
 		return nil, &runner.TargetError{Err: err}
 	}
-	if t.Topology != nil {
-		// The proxy would have to rewrite the addresses of CLUSTER SLOTS and
-		// MOVED for cluster clients to keep talking through it.
-		return nil, fmt.Errorf("clients: %s is a cluster node; client views run against a standalone server only", opts.Target.Addr)
-	}
 	rep := &Report{Server: t.Server, Started: time.Now()}
 	var items []item
 	for _, d := range opts.Drivers {
@@ -170,9 +175,13 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 			rep.Clients = append(rep.Clients, ClientInfo{Name: ClientName(d, p), Library: d.Library(),
 				Version: d.Version(), Proto: p, API: d.API(), Contract: contractOf(d, ClientName(d, p)).Notes})
 			for _, c := range runner.Select(files, opts.Run, nil) {
-				items = append(items, item{d, p, c})
+				items = append(items, item{d: d, proto: p, c: c})
 			}
 		}
+	}
+	skips := clusterSkips(ctx, t, items)
+	for i := range items {
+		items[i].skip = skips[items[i].c]
 	}
 	results := sched.NewResults(len(items), opts.OnResult)
 	var mu sync.Mutex
@@ -303,6 +312,8 @@ type session struct {
 	// batched: the configuration sends pipelines and transactions
 	// through its Batcher (a "/pipeline" configuration).
 	batched bool
+	// directs are respcheck's own connections on a cluster (see placed).
+	directs map[string]directConn
 }
 
 func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost func(string)) *Result {
@@ -327,17 +338,28 @@ func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost 
 		res.Reason = noBatch
 		return res
 	}
-	p, err := newProxy(opts.Target, opts.Fault)
+	switch {
+	case IsCluster(it.d) && t.Topology == nil:
+		res.Reason = notClusterTarget
+		return res
+	case it.skip != "":
+		res.Reason = it.skip
+		return res
+	}
+	env := &cases.Env{KeyPrefix: cases.KeyPrefix(opts.RunID + " clients " + client + " " + it.c.ID()), Captures: map[string][]byte{}}
+	p, err := openProxy(t, opts, env.KeyPrefix)
 	if err != nil {
 		res.Verdict, res.Reason = Crash, "proxy: "+err.Error()
 		return res
 	}
 	s := &session{it: it, opts: opts, client: client, proxy: p, t: t, lost: lost, conns: map[string]*pinned{}, owner: map[*proxyConn]*pinned{}, ctx: ctx,
-		contr: contractOf(it.d, client), typedOK: isTyped(it.d), batched: isBatch(it.d),
-		env: &cases.Env{KeyPrefix: cases.KeyPrefix(opts.RunID + " clients " + client + " " + it.c.ID()),
-			Captures: map[string][]byte{}}}
+		contr: contractOf(it.d, client), typedOK: isTyped(it.d), batched: isBatch(it.d), env: env}
+	addr := p.Addr()
+	if IsCluster(it.d) {
+		addr = strings.Join(p.Addrs(), ",")
+	}
 	openCtx, cancel := context.WithTimeout(ctx, opts.StepTimeout)
-	s.sess, err = it.d.Open(openCtx, p.Addr(), it.proto)
+	s.sess, err = it.d.Open(openCtx, addr, it.proto)
 	cancel()
 	if err != nil {
 		p.Close()
@@ -361,15 +383,31 @@ func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost 
 	}
 	p.Close()
 	for _, tp := range p.Taps() {
-		res.Wire = append(res.Wire, WireConn{ID: tp.ID, Events: tp.Events()})
+		res.Wire = append(res.Wire, WireConn{ID: tp.ID, Node: tp.Node, Events: tp.Events()})
 	}
+	s.cleanupCluster()
 	// The case's keys are its own (its key prefix): remove them, as run
-	// does, so that a shared server keeps none.
-	if c, err := t.Dial(context.WithoutCancel(ctx), 2); err == nil {
+	// does, so that a shared server keeps none (on a cluster, from the
+	// node that owns their slot).
+	if c, _, err := t.DialSlot(context.WithoutCancel(ctx), 2, target.KeySlot(s.env.KeyPrefix), ""); err == nil {
 		target.DeleteKeys(c, s.env.KeyPrefix)
 		c.Close()
 	}
 	return res
+}
+
+// openProxy starts the session's recording proxy: one listener forwarding
+// to the server, or on a cluster one per node with the owner of the slot
+// of keyPrefix first (see newClusterProxy).
+func openProxy(t *target.Target, opts Options, keyPrefix string) (*proxy, error) {
+	if t.Topology == nil {
+		return newProxy(opts.Target, opts.Fault)
+	}
+	seed, err := clusterSeed(t, keyPrefix)
+	if err != nil {
+		return nil, err
+	}
+	return newClusterProxy(t, seed, opts.Fault)
 }
 
 // steps runs the case's steps into res: step by step, except the batch
@@ -476,6 +514,15 @@ func (s *session) step(st *cases.Step) (*StepView, string) {
 	}
 	if s.dead != "" {
 		sv.Notes = []string{s.dead}
+		return sv, ""
+	}
+	if s.placed(st) {
+		if st.Action == cases.ActSend && !st.Async {
+			s.placedStep(sv, st)
+			s.capture(sv)
+		} else {
+			sv.Notes = []string{"an async send or read on a placed connection: not supported on respcheck's own connection; skipped"}
+		}
 		return sv, ""
 	}
 	pc, err := s.conn(st.Conn)
@@ -628,6 +675,12 @@ func (s *session) received(sv *StepView, pc *pinned, ps *pendingStep, hung bool)
 			x = s.proxy.replyOf(x)
 		}
 	}
+	if sent && s.proxy.addrs != nil {
+		x = s.followRedirect(sv, pc, w, x)
+		if n := rewriteNote(x); n != "" {
+			sv.Cluster = append(sv.Cluster, n)
+		}
+	}
 	fillWire(sv, x)
 	return x, sent
 }
@@ -722,6 +775,8 @@ func (s *session) canaryAfter(sv *StepView, pc *pinned, timeout time.Duration) {
 		// canary cannot tell anything more.
 		sv.Verdict = max(sv.Verdict, Crash)
 		s.abandon("skipped: the library's process died at step " + sv.Step.Pos.String())
+	case strings.HasPrefix(sv.Canary, canaryNotSent):
+		// No verdict from a canary the library did not send.
 	case strings.HasSuffix(sv.Canary, " hung"):
 		sv.Verdict = max(sv.Verdict, Hang) // stuck, not shifted
 	case sv.Canary != "ok":
@@ -769,6 +824,10 @@ func (s *session) abandon(why string) {
 // its adapter process died (or lost the session) before the canary ran.
 const processDied = "not run: the library's process died: "
 
+// canaryNotSent starts a canary outcome when the library refused to send
+// the canary (an exception, and no command on the wire): not a desync.
+const canaryNotSent = "not run: the library did not send the canary: "
+
 // canaryPrefix starts the token of every canary ECHO.
 const canaryPrefix = "respcheck-canary-"
 
@@ -788,11 +847,19 @@ func (s *session) canaryCheck(pc *pinned, timeout time.Duration) string {
 	s.queue(pc, j)
 	select {
 	case out := <-j.done:
-		if x, ok := s.proxy.claim(s.wanted(pc, j, j.args)); ok {
+		x, sent := s.proxy.claim(s.wanted(pc, j, j.args))
+		if sent {
 			s.bind(pc, x.tap)
 		}
 		if carriesToken(out.n, tok) {
 			return "ok"
+		}
+		if !sent && (out.n.Kind == "exception" || out.n.Kind == "error") {
+			// The library refused the canary itself (redis-py's
+			// RedisCluster finds no key to route ECHO by): it tells
+			// nothing about the connection.
+			msg, _, _ := strings.Cut(out.n.String(), "\\n")
+			return canaryNotSent + msg
 		}
 		if out.n.Type == "adapter" && out.n.Err != nil {
 			return processDied + out.n.Err.Message

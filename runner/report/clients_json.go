@@ -51,6 +51,9 @@ type ClientsJSONStep struct {
 	Notes    []string        `json:"notes,omitempty"`
 	Canary   string          `json:"canary,omitempty"`
 	Typed    string          `json:"typed_wrapper,omitempty"`
+	// Cluster lists the redirects the library followed and the node
+	// addresses the proxy rewrote (clients.StepView.Cluster).
+	Cluster []string `json:"cluster,omitempty"`
 }
 
 // ClientsJSONWire is one proxied connection's transcript, handshake
@@ -85,7 +88,7 @@ func clientsToJSON(rep *clients.Report) ClientsJSONReport {
 			Verdict: res.Verdict, Reason: res.Reason}
 		for _, sv := range res.Steps {
 			js := ClientsJSONStep{Pos: sv.Step.Pos.String(), Conn: sv.Conn, Native: sv.Native, Verdict: sv.Verdict,
-				Notes: sv.Notes, Canary: sv.Canary, Typed: sv.Typed}
+				Notes: sv.Notes, Canary: sv.Canary, Typed: sv.Typed, Cluster: sv.Cluster}
 			if sv.Args != nil {
 				js.Command, js.Args = clients.FormatArgs(sv.Args), bytesList(sv.Args)
 			}

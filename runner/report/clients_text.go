@@ -102,6 +102,9 @@ func clientsStep(w io.Writer, sv clients.StepView) {
 	for _, n := range sv.Notes {
 		fmt.Fprintf(w, "    - %s\n", n)
 	}
+	for _, n := range sv.Cluster {
+		fmt.Fprintf(w, "    cluster: %s\n", n)
+	}
 	if sv.Canary != "" {
 		fmt.Fprintf(w, "    canary: %s\n", sv.Canary)
 	}
@@ -111,7 +114,11 @@ func clientsStep(w io.Writer, sv clients.StepView) {
 // a line, escaped and cut at 160 characters.
 func clientsWire(w io.Writer, conns []clients.WireConn) {
 	for _, c := range conns {
-		fmt.Fprintf(w, "  wire, connection %d:\n", c.ID)
+		if c.Node != "" && len(conns) > 0 && hasRewrites(conns) {
+			fmt.Fprintf(w, "  wire, connection %d (node %s):\n", c.ID, c.Node)
+		} else {
+			fmt.Fprintf(w, "  wire, connection %d:\n", c.ID)
+		}
 		for _, e := range c.Events {
 			b := e.Value.Raw
 			if e.Bad != nil {
@@ -126,8 +133,29 @@ func clientsWire(w io.Writer, conns []clients.WireConn) {
 				arrow = "←"
 			}
 			fmt.Fprintf(w, "    %s %s\n", arrow, s)
+			if e.Upstream != nil {
+				u := resp.Escape(e.Upstream)
+				if len(u) > 160 {
+					u = u[:160] + "…"
+				}
+				fmt.Fprintf(w, "      (rewritten by the proxy; the server sent %s)\n", u)
+			}
 		}
 	}
+}
+
+// hasRewrites reports whether a session ran through a cluster proxy (one
+// of its connections had node addresses rewritten): its wire then names
+// each connection's node.
+func hasRewrites(conns []clients.WireConn) bool {
+	for _, c := range conns {
+		for _, e := range c.Events {
+			if e.Upstream != nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // clientsMatrix writes the worst verdict of each case (rows) through each

@@ -294,7 +294,7 @@ func (t *Target) NodeConfig(addr string) Config {
 }
 
 // Place returns the node a connection of a case whose keys hash to slot
-// goes to: the primary that owns slot (place ""), a primary of another
+// goes to: the primary that owns slot (place "" or cases.NodeOwner), a primary of another
 // shard (cases.NodeOther) or a replica of the owner (cases.NodeReplica).
 // On a standalone server it is the server itself whatever place says.
 func (t *Target) Place(slot int, place string) (Node, error) {
@@ -307,7 +307,7 @@ func (t *Target) Place(slot int, place string) (Node, error) {
 		return Node{}, fmt.Errorf("slot %d is served by no node (%s)", slot, topo.Source)
 	}
 	switch place {
-	case "":
+	case "", cases.NodeOwner:
 		return owner.Primary, nil
 	case cases.NodeOther:
 		for _, s := range topo.Shards {

@@ -5,6 +5,8 @@
 // finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [ioredis-6.0.0[replyMapping=resp3]/resp3]
 // finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [ioredis-6.0.0[stringNumbers=true]/resp2]
 // finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [ioredis-6.0.0[stringNumbers=true]/resp3]
+// finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [ioredis-6.0.0/cluster/resp2]
+// finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [ioredis-6.0.0/cluster/resp3]
 // run: node
 // expect: (?s)RESP2 UNSUBSCRIBE HANG: no result after 2s\n.*RESP3 UNSUBSCRIBE HANG: no result after 2s\n.*ioredis-5.11.1 RESP2 UNSUBSCRIBE HANG: no result after 2s\n.*ioredis-6.0.0\[replyMapping=resp3\] RESP3 UNSUBSCRIBE HANG: no result after 2s\n.*ioredis-6.0.0\[stringNumbers=true\] RESP2 UNSUBSCRIBE HANG: no result after 2s\n.*ioredis-6.0.0\[stringNumbers=true\] RESP3 UNSUBSCRIBE HANG: no result after 2s\n
 const { client, step, reportUncaught, main } = require('./lib');

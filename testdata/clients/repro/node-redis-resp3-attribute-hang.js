@@ -30,6 +30,13 @@
 // finds: attributes/two attributed blob strings pipelined [node-redis-6.3.1/pipeline/resp3]
 // finds: attributes/EXEC array whose first element carries an attribute [node-redis-6.3.1/pipeline/resp3]
 // finds: attributes/EXEC array with an attributed element between a map and a set [node-redis-6.3.1/pipeline/resp3]
+// finds: attributes/attribute map before a blob string, then an ordinary reply [node-redis-6.3.1/cluster/resp3]
+// finds: attributes/attribute typed as an attribute on a blob string [node-redis-6.3.1/cluster/resp3]
+// finds: attributes/two attributed blob strings pipelined [node-redis-6.3.1/cluster/resp3]
+// finds: attributes/EXEC array whose first element carries an attribute [node-redis-6.3.1/cluster/resp3]
+// finds: attributes/EXEC array with an attributed element between a map and a set [node-redis-6.3.1/cluster/resp3]
+// finds: faults/attribute before a reply [node-redis-6.3.1/cluster/resp3]
+// finds: resp3-types/attribute before a blob string from DEBUG PROTOCOL attrib, the bare blob string in RESP2 [node-redis-6.3.1/cluster/resp3]
 // run: node
 // expect: (?s)RESP3 DEBUG PROTOCOL attrib HANG: no result after 2s\n.*RESP3 EXEC HANG: no result after 2s\n.*node-redis-5\.12\.1 RESP3 DEBUG PROTOCOL attrib HANG: no result after 2s\n.*node-redis-5\.12\.1 RESP3 EXEC HANG: no result after 2s\n.*node-redis-6\.3\.1\[typeMapping=Map\+Buffer\] RESP3 DEBUG PROTOCOL attrib HANG: no result after 2s\n.*node-redis-6\.3\.1\[typeMapping=Map\+Buffer\] RESP3 EXEC HANG: no result after 2s\n.*node-redis-6\.3\.1\[typeMapping=Set\+String\] RESP3 DEBUG PROTOCOL attrib HANG: no result after 2s\n.*node-redis-6\.3\.1\[typeMapping=Set\+String\] RESP3 EXEC HANG: no result after 2s\n.*RESP3 execAsPipeline of two DEBUG PROTOCOL attrib HANG: no result after 2s\n.*RESP3 multi exec of DEBUG PROTOCOL attrib HANG: no result after 2s\n
 const { client, step, batchStep, main } = require('./lib');

@@ -44,6 +44,17 @@
 // finds: pushes/message push between two replies on a subscribed connection [node-redis-6.3.1[typeMapping=Set+String]/resp3]
 // finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [node-redis-6.3.1[typeMapping=Set+String]/resp3]
 // finds: pubsub/a transaction on one connection while another is subscribed [node-redis-6.3.1/pipeline/resp3]
+// finds: pubsub/SUBSCRIBE confirmation, then a message published on another connection [node-redis-6.3.1/cluster/resp3]
+// finds: pubsub/PSUBSCRIBE confirmation [node-redis-6.3.1/cluster/resp3]
+// finds: pubsub/SSUBSCRIBE confirmation [node-redis-6.3.1/cluster/resp3]
+// finds: pubsub/a transaction on one connection while another is subscribed [node-redis-6.3.1/cluster/resp3]
+// finds: pubsub/PSUBSCRIBE confirmation, then a pmessage naming the pattern and the channel [node-redis-6.3.1/cluster/resp3]
+// finds: pubsub/PING on a subscribed connection, a pong array in RESP2 and a simple string in RESP3 [node-redis-6.3.1/cluster/resp3]
+// finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [node-redis-6.3.1/cluster/resp3]
+// finds: pubsub/UNSUBSCRIBE without arguments answering two confirmations, then plain replies [node-redis-6.3.1/cluster/resp3]
+// finds: pubsub/messages with an empty payload and a binary payload holding CR LF and NUL [node-redis-6.3.1/cluster/resp3]
+// finds: pushes/message push between two replies on a subscribed connection [node-redis-6.3.1/cluster/resp3]
+// finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [node-redis-6.3.1/cluster/resp3]
 // run: node
 // expect: (?s)RESP3 SUBSCRIBE HANG: no result after 2s\n.*RESP3 PSUBSCRIBE HANG: no result after 2s\n.*RESP3 SSUBSCRIBE HANG: no result after 2s\n.*node-redis-5.12.1 RESP3 SUBSCRIBE HANG: no result after 2s\n.*node-redis-6.3.1\[typeMapping=Map\+Buffer\] RESP3 SUBSCRIBE HANG: no result after 2s\n.*node-redis-6.3.1\[typeMapping=Set\+String\] RESP3 SUBSCRIBE HANG: no result after 2s\n
 const { client, step, main } = require('./lib');

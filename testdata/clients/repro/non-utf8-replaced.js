@@ -25,6 +25,14 @@
 // finds: blobs/blob strings of 1 MiB and 100 KB of random bytes [node-redis-5.12.1/resp3]
 // finds: blobs/blob strings of bytes that are not UTF-8 [node-redis-6.3.1[typeMapping=Set+String]/resp3]
 // finds: blobs/blob strings of 1 MiB and 100 KB of random bytes [node-redis-6.3.1[typeMapping=Set+String]/resp3]
+// finds: blobs/blob strings of bytes that are not UTF-8 [ioredis-6.0.0/cluster/resp2]
+// finds: blobs/blob strings of 1 MiB and 100 KB of random bytes [ioredis-6.0.0/cluster/resp2]
+// finds: blobs/blob strings of bytes that are not UTF-8 [ioredis-6.0.0/cluster/resp3]
+// finds: blobs/blob strings of 1 MiB and 100 KB of random bytes [ioredis-6.0.0/cluster/resp3]
+// finds: blobs/blob strings of bytes that are not UTF-8 [node-redis-6.3.1/cluster/resp2]
+// finds: blobs/blob strings of 1 MiB and 100 KB of random bytes [node-redis-6.3.1/cluster/resp2]
+// finds: blobs/blob strings of bytes that are not UTF-8 [node-redis-6.3.1/cluster/resp3]
+// finds: blobs/blob strings of 1 MiB and 100 KB of random bytes [node-redis-6.3.1/cluster/resp3]
 // run: node
 // expect: (?s)ioredis RESP2 GET DECODED: '\\ufffd\\ufffd\\ufffd\\ufffd' \(4 UTF-16 units\).*ioredis RESP3 GET DECODED: '\\ufffd\\ufffd\\ufffd\\ufffd' \(4 UTF-16 units\).*node-redis RESP2 GET DECODED: '\\ufffd\\ufffd\\ufffd\\ufffd' \(4 UTF-16 units\).*node-redis RESP3 GET DECODED: '\\ufffd\\ufffd\\ufffd\\ufffd' \(4 UTF-16 units\).*iovalkey RESP2 GET DECODED: '\\ufffd\\ufffd\\ufffd\\ufffd' \(4 UTF-16 units\).*ioredis-5.11.1 RESP2 GET DECODED: '\\ufffd\\ufffd\\ufffd\\ufffd' \(4 UTF-16 units\).*ioredis-6.0.0\[replyMapping=resp3\] RESP3 GET DECODED: '\\ufffd\\ufffd\\ufffd\\ufffd' \(4 UTF-16 units\).*ioredis-6.0.0\[stringNumbers=true\] RESP2 GET DECODED: '\\ufffd\\ufffd\\ufffd\\ufffd' \(4 UTF-16 units\).*ioredis-6.0.0\[stringNumbers=true\] RESP3 GET DECODED: '\\ufffd\\ufffd\\ufffd\\ufffd' \(4 UTF-16 units\).*node-redis-4.7.1 RESP2 GET DECODED: '\\ufffd\\ufffd\\ufffd\\ufffd' \(4 UTF-16 units\).*node-redis-5.12.1 RESP2 GET DECODED: '\\ufffd\\ufffd\\ufffd\\ufffd' \(4 UTF-16 units\).*node-redis-5.12.1 RESP3 GET DECODED: '\\ufffd\\ufffd\\ufffd\\ufffd' \(4 UTF-16 units\).*node-redis-6.3.1\[typeMapping=Set\+String\] RESP3 GET DECODED: '\\ufffd\\ufffd\\ufffd\\ufffd' \(4 UTF-16 units\)
 const { client, step, reportUncaught, main } = require('./lib');

@@ -31,6 +31,19 @@
 # finds: numbers/doubles at the ends of the range from ZSCORE, the largest and the smallest subnormal [redis-py-6.4.0[decode_responses=True]/resp2]
 # finds: numbers/blob strings of long decimals from INCRBYFLOAT, and its refusal of infinity [redis-py-6.4.0[decode_responses=True]/resp2]
 # finds: numbers/blob strings of long decimals from INCRBYFLOAT, and its refusal of infinity [redis-py-6.4.0[decode_responses=True]/resp3]
+# finds: faults/ZSCORE inf and -inf [redis-py-4.3.4/cluster/resp2]
+# finds: faults/double precision of ZINCRBY and a maximal double [redis-py-4.3.4/cluster/resp2]
+# finds: numbers/doubles inf and -inf from ZSCORE and ZINCRBY [redis-py-4.3.4/cluster/resp2]
+# finds: numbers/doubles needing 17 significant digits from ZINCRBY and ZSCORE [redis-py-4.3.4/cluster/resp2]
+# finds: numbers/doubles at the ends of the range from ZSCORE, the largest and the smallest subnormal [redis-py-4.3.4/cluster/resp2]
+# finds: numbers/blob strings of long decimals from INCRBYFLOAT, and its refusal of infinity [redis-py-4.3.4/cluster/resp2]
+# finds: faults/ZSCORE inf and -inf [redis-py-6.4.0/cluster/resp2]
+# finds: faults/double precision of ZINCRBY and a maximal double [redis-py-6.4.0/cluster/resp2]
+# finds: numbers/doubles inf and -inf from ZSCORE and ZINCRBY [redis-py-6.4.0/cluster/resp2]
+# finds: numbers/doubles needing 17 significant digits from ZINCRBY and ZSCORE [redis-py-6.4.0/cluster/resp2]
+# finds: numbers/doubles at the ends of the range from ZSCORE, the largest and the smallest subnormal [redis-py-6.4.0/cluster/resp2]
+# finds: numbers/blob strings of long decimals from INCRBYFLOAT, and its refusal of infinity [redis-py-6.4.0/cluster/resp2]
+# finds: numbers/blob strings of long decimals from INCRBYFLOAT, and its refusal of infinity [redis-py-6.4.0/cluster/resp3]
 # run: python-4.3.4
 # run: python-6.4.0
 # run: python-4.3.4+hiredis

@@ -34,6 +34,10 @@
 # finds: protocol-switch/RESP2 replies after HELLO 2, then RESP3 replies after HELLO 3 [redis-py-6.4.0[decode_responses=True]/resp2]
 # finds: protocol-switch/simple string RESET after HELLO 3, then RESP2 replies [redis-py-6.4.0[decode_responses=True]/resp2]
 # finds: protocol-switch/HELLO 3 with SETNAME, then the name as a blob string [redis-py-6.4.0[decode_responses=True]/resp2]
+# finds: protocol-switch/RESP2 replies after HELLO 2, then RESP3 replies after HELLO 3 [redis-py-4.3.4/cluster/resp2]
+# finds: protocol-switch/simple string RESET after HELLO 3, then RESP2 replies [redis-py-4.3.4/cluster/resp2]
+# finds: protocol-switch/RESP2 replies after HELLO 2, then RESP3 replies after HELLO 3 [redis-py-6.4.0/cluster/resp2]
+# finds: protocol-switch/simple string RESET after HELLO 3, then RESP2 replies [redis-py-6.4.0/cluster/resp2]
 # run: python-4.3.4
 # run: python-6.4.0
 # run: python-4.3.4+hiredis

@@ -15,6 +15,13 @@
 # finds: errors/simple error for a wrong number of arguments [redis-py-6.4.0[decode_responses=True]/resp3]
 # finds: resp3-types/simple strings +OK and +PONG [redis-py-6.4.0[decode_responses=True]/resp3]
 # finds: tracking/invalidate push from another connection's SET, read before a simple string reply [redis-py-6.4.0[decode_responses=True]/resp3]
+# finds: errors/simple error for a wrong number of arguments [redis-py-4.3.4/cluster/resp2]
+# finds: resp3-types/simple strings +OK and +PONG [redis-py-4.3.4/cluster/resp2]
+# finds: errors/simple error for a wrong number of arguments [redis-py-6.4.0/cluster/resp2]
+# finds: resp3-types/simple strings +OK and +PONG [redis-py-6.4.0/cluster/resp2]
+# finds: errors/simple error for a wrong number of arguments [redis-py-6.4.0/cluster/resp3]
+# finds: resp3-types/simple strings +OK and +PONG [redis-py-6.4.0/cluster/resp3]
+# finds: tracking/invalidate push from another connection's SET, read before a simple string reply [redis-py-6.4.0/cluster/resp3]
 # run: python-4.3.4
 # run: python-6.4.0
 # run: python-4.3.4+hiredis

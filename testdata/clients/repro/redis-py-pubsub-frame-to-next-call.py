@@ -39,6 +39,10 @@
 # finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [redis-py-6.4.0[decode_responses=True]/resp2]
 # finds: pubsub/UNSUBSCRIBE without arguments answering two confirmations, then plain replies [redis-py-6.4.0[decode_responses=True]/resp2]
 # finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [redis-py-6.4.0[decode_responses=True]/resp2]
+# finds: pubsub/PING on a subscribed connection, a pong array in RESP2 and a simple string in RESP3 [redis-py-4.3.4/cluster/resp2]
+# finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [redis-py-4.3.4/cluster/resp2]
+# finds: pubsub/PING on a subscribed connection, a pong array in RESP2 and a simple string in RESP3 [redis-py-6.4.0/cluster/resp2]
+# finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [redis-py-6.4.0/cluster/resp2]
 # run: python-4.3.4
 # run: python-6.4.0
 # run: python-4.3.4+hiredis

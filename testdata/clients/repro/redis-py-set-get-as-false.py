@@ -27,6 +27,18 @@
 # finds: seed000/SET IFEQ GET with a failed condition [redis-py-6.4.0[decode_responses=True]/resp3]
 # finds: seed000/SET IFEQ GET with a matching condition [redis-py-6.4.0[decode_responses=True]/resp3]
 # finds: typed/SET IF conditions and DIGEST [redis-py-6.4.0[decode_responses=True]/resp3]
+# finds: seed000/SET GET over an existing value [redis-py-4.3.4/cluster/resp2]
+# finds: seed000/SET IFEQ GET with a failed condition [redis-py-4.3.4/cluster/resp2]
+# finds: seed000/SET IFEQ GET with a matching condition [redis-py-4.3.4/cluster/resp2]
+# finds: typed/SET IF conditions and DIGEST [redis-py-4.3.4/cluster/resp2]
+# finds: seed000/SET GET over an existing value [redis-py-6.4.0/cluster/resp2]
+# finds: seed000/SET IFEQ GET with a failed condition [redis-py-6.4.0/cluster/resp2]
+# finds: seed000/SET IFEQ GET with a matching condition [redis-py-6.4.0/cluster/resp2]
+# finds: typed/SET IF conditions and DIGEST [redis-py-6.4.0/cluster/resp2]
+# finds: seed000/SET GET over an existing value [redis-py-6.4.0/cluster/resp3]
+# finds: seed000/SET IFEQ GET with a failed condition [redis-py-6.4.0/cluster/resp3]
+# finds: seed000/SET IFEQ GET with a matching condition [redis-py-6.4.0/cluster/resp3]
+# finds: typed/SET IF conditions and DIGEST [redis-py-6.4.0/cluster/resp3]
 # run: python-4.3.4
 # run: python-6.4.0
 # run: python-4.3.4+hiredis

@@ -4,6 +4,8 @@
 # finds: nil-kinds/empty set from SMEMBERS of a missing key, an empty array in RESP2 [redis-py-4.3.4+hiredis/resp2]
 # finds: nil-kinds/empty set from SMEMBERS of a missing key, an empty array in RESP2 [redis-py-4.3.4[decode_responses=True]/resp2]
 # finds: nil-kinds/empty set from SMEMBERS of a missing key, an empty array in RESP2 [redis-py-6.4.0[decode_responses=True]/resp2]
+# finds: nil-kinds/empty set from SMEMBERS of a missing key, an empty array in RESP2 [redis-py-4.3.4/cluster/resp2]
+# finds: nil-kinds/empty set from SMEMBERS of a missing key, an empty array in RESP2 [redis-py-6.4.0/cluster/resp2]
 # run: python-4.3.4
 # run: python-6.4.0
 # run: python-4.3.4+hiredis

@@ -5,6 +5,12 @@
 // finds: aggregates/map of stream names to arrays from XREAD in RESP3, nested arrays in RESP2 [valkey-glide-2.5.2/resp3]
 // finds: aggregates/array of member-score pairs from ZRANGE WITHSCORES in RESP3, a flat array in RESP2 [valkey-glide-2.5.2/resp2]
 // finds: aggregates/array of member-score pairs from ZRANGE WITHSCORES in RESP3, a flat array in RESP2 [valkey-glide-2.5.2/resp3]
+// finds: aggregates/array of stream entries, each an id and a flat array of fields, from XRANGE [valkey-glide-2.5.2/cluster/resp2]
+// finds: aggregates/map of stream names to arrays from XREAD in RESP3, nested arrays in RESP2 [valkey-glide-2.5.2/cluster/resp2]
+// finds: aggregates/array of member-score pairs from ZRANGE WITHSCORES in RESP3, a flat array in RESP2 [valkey-glide-2.5.2/cluster/resp2]
+// finds: aggregates/array of stream entries, each an id and a flat array of fields, from XRANGE [valkey-glide-2.5.2/cluster/resp3]
+// finds: aggregates/map of stream names to arrays from XREAD in RESP3, nested arrays in RESP2 [valkey-glide-2.5.2/cluster/resp3]
+// finds: aggregates/array of member-score pairs from ZRANGE WITHSCORES in RESP3, a flat array in RESP2 [valkey-glide-2.5.2/cluster/resp3]
 // run: node
 // expect: (?s)RESP2 XRANGE DECODED: \[ \{ key: '1-1', value: \[.*RESP2 XREAD DECODED: \[ \{ key: 'repro:s', value: \[ \{ key: '1-1'.*RESP2 ZRANGE DECODED: \[ \{ key: 'a', value: 1 \}.*RESP3 XRANGE DECODED: \[ \{ key: '1-1'.*RESP3 XREAD DECODED: \[ \{ key: 'repro:s', value: \[ \{ key: '1-1'.*RESP3 ZRANGE DECODED: \[ \{ key: 'a', value: 1 \}
 const { client, step, main } = require('./lib');

@@ -9,6 +9,12 @@
 // finds: transactions/EXECABORT error after an unknown command at queue time [valkey-glide-2.5.2/resp3]
 // finds: protocol-switch/NOPROTO error from HELLO 4, the protocol unchanged [valkey-glide-2.5.2/resp2]
 // finds: protocol-switch/NOPROTO error from HELLO 4, the protocol unchanged [valkey-glide-2.5.2/resp3]
+// finds: errors/simple error WRONGTYPE from LPUSH on a string [valkey-glide-2.5.2/cluster/resp2]
+// finds: errors/simple errors with an empty text and with an ERR code and no text [valkey-glide-2.5.2/cluster/resp2]
+// finds: protocol-switch/NOPROTO error from HELLO 4, the protocol unchanged [valkey-glide-2.5.2/cluster/resp2]
+// finds: errors/simple error WRONGTYPE from LPUSH on a string [valkey-glide-2.5.2/cluster/resp3]
+// finds: errors/simple errors with an empty text and with an ERR code and no text [valkey-glide-2.5.2/cluster/resp3]
+// finds: protocol-switch/NOPROTO error from HELLO 4, the protocol unchanged [valkey-glide-2.5.2/cluster/resp3]
 // run: node
 // expect: (?s)RESP2 LPUSH THROWN: RequestError: WRONGTYPE: Operation.*RESP2 EVAL THROWN: RequestError: An error was signalled by the server: - ResponseError: \n.*RESP2 HELLO 4 THROWN: RequestError: NOPROTO: unsupported.*RESP2 EXEC THROWN: ExecAbortError: An error was signalled by the server: - ExecAbortError: Transaction discarded.*RESP3 LPUSH THROWN: RequestError: WRONGTYPE: Operation.*RESP3 EXEC THROWN: ExecAbortError: An error was signalled
 const { client, step, main } = require('./lib');

@@ -8,6 +8,15 @@
 // finds: numbers/blob strings of long decimals from INCRBYFLOAT, and its refusal of infinity [valkey-glide-2.5.2/resp3]
 // finds: protocol-switch/RESP2 replies after HELLO 2, then RESP3 replies after HELLO 3 [valkey-glide-2.5.2/resp2]
 // finds: protocol-switch/RESP2 replies after HELLO 2, then RESP3 replies after HELLO 3 [valkey-glide-2.5.2/resp3]
+// finds: faults/ZSCORE inf and -inf [valkey-glide-2.5.2/cluster/resp2]
+// finds: faults/double precision of ZINCRBY and a maximal double [valkey-glide-2.5.2/cluster/resp2]
+// finds: numbers/doubles inf and -inf from ZSCORE and ZINCRBY [valkey-glide-2.5.2/cluster/resp2]
+// finds: numbers/doubles needing 17 significant digits from ZINCRBY and ZSCORE [valkey-glide-2.5.2/cluster/resp2]
+// finds: numbers/doubles at the ends of the range from ZSCORE, the largest and the smallest subnormal [valkey-glide-2.5.2/cluster/resp2]
+// finds: numbers/blob strings of long decimals from INCRBYFLOAT, and its refusal of infinity [valkey-glide-2.5.2/cluster/resp2]
+// finds: protocol-switch/RESP2 replies after HELLO 2, then RESP3 replies after HELLO 3 [valkey-glide-2.5.2/cluster/resp2]
+// finds: numbers/blob strings of long decimals from INCRBYFLOAT, and its refusal of infinity [valkey-glide-2.5.2/cluster/resp3]
+// finds: protocol-switch/RESP2 replies after HELLO 2, then RESP3 replies after HELLO 3 [valkey-glide-2.5.2/cluster/resp3]
 // run: node
 // expect: (?s)RESP2 ZSCORE DECODED: 1\.5\n.*RESP2 ZSCORE inf DECODED: Infinity\n.*RESP2 ZINCRBY DECODED: 0\.30000000000000004\n.*RESP2 INCRBYFLOAT DECODED: 0\.3\n.*RESP3 INCRBYFLOAT DECODED: 0\.3\n.*RESP3 after HELLO 2 ZSCORE DECODED: 1\.5\n
 const { client, step, main } = require('./lib');

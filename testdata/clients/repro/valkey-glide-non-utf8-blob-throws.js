@@ -3,6 +3,10 @@
 // finds: blobs/blob strings of bytes that are not UTF-8 [valkey-glide-2.5.2/resp3]
 // finds: blobs/blob strings of 1 MiB and 100 KB of random bytes [valkey-glide-2.5.2/resp2]
 // finds: blobs/blob strings of 1 MiB and 100 KB of random bytes [valkey-glide-2.5.2/resp3]
+// finds: blobs/blob strings of bytes that are not UTF-8 [valkey-glide-2.5.2/cluster/resp2]
+// finds: blobs/blob strings of 1 MiB and 100 KB of random bytes [valkey-glide-2.5.2/cluster/resp2]
+// finds: blobs/blob strings of bytes that are not UTF-8 [valkey-glide-2.5.2/cluster/resp3]
+// finds: blobs/blob strings of 1 MiB and 100 KB of random bytes [valkey-glide-2.5.2/cluster/resp3]
 // run: node
 // expect: (?s)RESP2 GET THROWN: Error: Decoding error: 'Error: invalid utf-8.*RESP3 GET THROWN: Error: Decoding error: 'Error: invalid utf-8
 const { client, step, main } = require('./lib');

@@ -1,6 +1,8 @@
 // repro: valkey-glide's customCommand(['SSUBSCRIBE', ch]) on a standalone client returns null without ever sending SSUBSCRIBE to the server (a relay in front of the server shows nothing written after the call).
 // finds: pubsub/SSUBSCRIBE confirmation [valkey-glide-2.5.2/resp2]
 // finds: pubsub/SSUBSCRIBE confirmation [valkey-glide-2.5.2/resp3]
+// finds: pubsub/SSUBSCRIBE confirmation [valkey-glide-2.5.2/cluster/resp2]
+// finds: pubsub/SSUBSCRIBE confirmation [valkey-glide-2.5.2/cluster/resp3]
 // run: node
 // expect: (?s)RESP2 SSUBSCRIBE DECODED: null\nRESP2 SENT after the call: \[\]\n.*RESP3 SSUBSCRIBE DECODED: null\nRESP3 SENT after the call: \[\]\n
 const { host, port, show, client, step, main } = require('./lib');

@@ -1,0 +1,239 @@
+package clients
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/target"
+)
+
+// ClusterVariant ends the label of a cluster configuration: the library's
+// cluster client ("go-redis/cluster", "ioredis-6.0.0/cluster"), opened
+// with the seed list of the proxy's listeners ("addr" is then a
+// comma-separated list of host:port, the listener of the node that owns
+// the case's slot first). A cluster configuration runs against a cluster
+// target only; the other configurations run on a cluster too, connected to
+// the listener of the node that owns the case's slot (where every key of
+// a case that runs on a cluster lives: see clusterCaseSkip).
+const ClusterVariant = "/cluster"
+
+// IsCluster reports whether d is a cluster configuration (its label ends
+// in ClusterVariant).
+func IsCluster(d Driver) bool { return strings.HasSuffix(d.Library(), ClusterVariant) }
+
+// notClusterTarget is why a cluster configuration skips a case on a
+// standalone server.
+const notClusterTarget = "a cluster configuration: runs against a cluster only (respcheck clients --cluster N, or --addr of a cluster node)"
+
+// clusterSkips returns, for a cluster target, why each case that cannot
+// run there is skipped (see clusterCaseSkip), by case.
+func clusterSkips(ctx context.Context, t *target.Target, items []item) map[*cases.Case]string {
+	if t.Topology == nil {
+		return nil
+	}
+	out := map[*cases.Case]string{}
+	c, err := t.Dial(ctx, 2)
+	if err != nil {
+		return out // each session then meets the problem itself
+	}
+	defer c.Close()
+	seen := map[*cases.Case]bool{}
+	for _, it := range items {
+		if seen[it.c] {
+			continue
+		}
+		seen[it.c] = true
+		if why := clusterCaseSkip(ctx, t, c, it.c); why != "" {
+			out[it.c] = why
+		}
+	}
+	return out
+}
+
+// clusterCaseSkip says why case c cannot run on a cluster, or "": a step
+// of an unplaced connection touches a key (COMMAND GETKEYS, with the key
+// prefix of a probe) that is not under the case's key prefix, so not in
+// the case's hash slot. Steps whose arguments need a capture are not
+// looked at.
+func clusterCaseSkip(ctx context.Context, t *target.Target, c *target.Conn, cs *cases.Case) string {
+	env := &cases.Env{KeyPrefix: cases.KeyPrefix("cluster probe " + cs.ID()), Captures: map[string][]byte{}}
+	for _, st := range cs.Steps {
+		if st.Action != cases.ActSend || cs.ConnNode(st.Conn) != "" {
+			continue
+		}
+		args, err := expandArgs(st, env)
+		if err != nil || len(args) == 0 {
+			continue
+		}
+		info, err := t.CommandInfo(ctx, string(args[0]))
+		if err != nil || !info.Known || (info.FirstKey == 0 && !info.Movable) ||
+			(info.Arity > 0 && len(args) != info.Arity) || (info.Arity < 0 && len(args) < -info.Arity) {
+			continue
+		}
+		q := []string{"COMMAND", "GETKEYS"}
+		for _, a := range args {
+			if len(a) > 1024 {
+				a = []byte("x") // a value, not a key position or a count
+			}
+			q = append(q, string(a))
+		}
+		v, err := c.Do(q...)
+		if err != nil || v.Kind != resp.Array {
+			continue
+		}
+		for _, k := range v.Elems {
+			if !bytes.HasPrefix(k.Str, []byte(env.KeyPrefix)) {
+				return fmt.Sprintf("not for a cluster: step %s touches key %s, outside the case's hash tag", st.Pos, resp.Escape(k.Str))
+			}
+		}
+	}
+	return ""
+}
+
+// clusterSeed is the node a session on a cluster starts from: the primary
+// that owns the slot of the case's keys.
+func clusterSeed(t *target.Target, keyPrefix string) (string, error) {
+	n, err := t.Place(target.KeySlot(keyPrefix), "")
+	return n.Addr, err
+}
+
+// placed reports whether step st's connection is one respcheck keeps to
+// itself on a cluster: a connection the case places on a node (conn:
+// {name, node: owner|other|replica}). A cluster client chooses nodes by
+// key, so the steps a case sends to a given node (a slot migration's
+// SETSLOT and MIGRATE) go there on respcheck's own connection, shown but
+// not judged.
+func (s *session) placed(st *cases.Step) bool {
+	return s.t != nil && s.t.Topology != nil && s.it.c.ConnNode(st.Conn) != ""
+}
+
+// placedStep sends st on respcheck's own connection to its node (see
+// placed) and shows the reply, unjudged (Skip).
+func (s *session) placedStep(sv *StepView, st *cases.Step) {
+	sv.Verdict = Skip
+	args, err := expandArgs(st, s.env)
+	if err != nil {
+		sv.Notes = []string{fmt.Sprintf("not sent: %v", err)}
+		return
+	}
+	sv.Args = args
+	c, node, err := s.direct(st.Conn)
+	if err != nil {
+		sv.Notes = []string{fmt.Sprintf("connection %q: %v", st.Conn, err)}
+		return
+	}
+	v, err := c.DoBytes(resp.AppendCommand(nil, args...))
+	if err != nil {
+		sv.Notes = []string{fmt.Sprintf("sent by respcheck to %s: %v", node, err)}
+		return
+	}
+	sv.Reply = bytes.Clone(v.Raw)
+	sv.Notes = []string{fmt.Sprintf("sent by respcheck on its own connection to %s (placed: node %s), not through the library: not judged",
+		node, s.it.c.ConnNode(st.Conn))}
+}
+
+// direct returns respcheck's own connection name (opened on first use on
+// the node the case places it on, RESP2).
+func (s *session) direct(name string) (*target.Conn, string, error) {
+	if dc, ok := s.directs[name]; ok {
+		return dc.c, dc.node, nil
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, s.opts.StepTimeout)
+	defer cancel()
+	c, n, err := s.t.DialSlot(ctx, 2, target.KeySlot(s.env.KeyPrefix), s.it.c.ConnNode(name))
+	if err != nil {
+		return nil, "", err
+	}
+	if s.directs == nil {
+		s.directs = map[string]directConn{}
+	}
+	s.directs[name] = directConn{c, n.Addr}
+	return c, n.Addr, nil
+}
+
+type directConn struct {
+	c    *target.Conn
+	node string
+}
+
+// cleanupCluster runs the case's cleanup steps on respcheck's own
+// connections (a placed connection's node, else the owner of the case's
+// slot), whatever they answer: on a cluster a case that moves its slot
+// moves it back there, so that later cases find the topology the run
+// discovered. It closes the direct connections.
+func (s *session) cleanupCluster() {
+	if s.t == nil || s.t.Topology == nil {
+		return
+	}
+	for _, st := range s.it.c.Cleanup {
+		if st.Action != cases.ActSend {
+			continue
+		}
+		args, err := expandArgs(st, s.env)
+		if err != nil {
+			continue
+		}
+		if c, _, err := s.direct(st.Conn); err == nil {
+			c.DoBytes(resp.AppendCommand(nil, args...))
+		}
+	}
+	for _, dc := range s.directs {
+		dc.c.Close()
+	}
+}
+
+// followRedirect, on a cluster, follows a MOVED or ASK reply the library
+// received for its command x as the library did: the same command sent
+// again after it, on another proxied connection (after ASKING for ASK),
+// whose reply the library decoded instead. Each hop is a note of the view
+// (the reply, and the node the command went to next). x is returned as
+// it is when the library sent nothing more (it returned the redirect).
+func (s *session) followRedirect(sv *StepView, pc *pinned, w wanted, x exchange) exchange {
+	for hop := 0; hop < 5 && x.reply != nil && isRedirect(*x.reply); hop++ {
+		x.tap.mu.Lock()
+		w.from = x.tap.events[x.cmd].seq
+		x.tap.mu.Unlock()
+		w.own = nil
+		nx, ok := s.proxy.claim(w)
+		if !ok {
+			return x
+		}
+		if nx.pending {
+			for i := 0; i < 20 && nx.pending; i++ {
+				time.Sleep(10 * time.Millisecond)
+				nx = s.proxy.replyOf(nx)
+			}
+		}
+		sv.Cluster = append(sv.Cluster, fmt.Sprintf("redirect: the library received %s on connection %d (node %s) and sent the command again on connection %d (node %s)",
+			resp.Escape(x.reply.Raw), x.tap.ID, x.tap.Node, nx.tap.ID, nx.tap.Node))
+		s.bind(pc, nx.tap)
+		x = nx
+	}
+	return x
+}
+
+// isRedirect reports whether v is a MOVED or ASK error.
+func isRedirect(v resp.Value) bool {
+	return v.Kind == resp.SimpleError && (bytes.HasPrefix(v.Str, []byte("MOVED ")) || bytes.HasPrefix(v.Str, []byte("ASK ")))
+}
+
+// rewriteNote describes what the proxy changed in the reply x: the bytes
+// the server sent, beside those the library received (sv.Reply).
+func rewriteNote(x exchange) string {
+	if x.tap == nil || x.reply == nil {
+		return ""
+	}
+	x.tap.mu.Lock()
+	defer x.tap.mu.Unlock()
+	for _, e := range x.tap.events[x.cmd:] {
+		if e.seq > 0 && e.Upstream != nil && bytes.Equal(e.Value.Raw, x.reply.Raw) {
+			return "the proxy rewrote the node addresses in the reply: the server sent " + resp.Escape(e.Upstream)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,162 @@
+package clients
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/servers"
+	"github.com/respcheck/respcheck/runner/target"
+)
+
+// clusterDrivers are the cluster configurations, the Go ones first, each
+// in its adapter process (rueidis panics in a goroutine of its own on a
+// shifted reply: that ends its process, not the test).
+func clusterDrivers(t *testing.T) []Driver {
+	var ds []Driver
+	for _, d := range externalDrivers(t, "go-redis/cluster", "rueidis/cluster", "valkey-go/cluster", "ioredis", "node-redis", "valkey-glide", "redis-py") {
+		if IsCluster(d) {
+			ds = append(ds, d)
+		}
+	}
+	return ds
+}
+
+// TestClusterAddrRewrite checks the proxy's rewrite on the replies of a
+// real Valkey 9.1.2 cluster (3 primaries, 1 replica each): CLUSTER SLOTS,
+// SHARDS (RESP2 and RESP3) and NODES name the listeners and no node port,
+// and a MOVED error ({a}x, slot 15495, asked of the first shard's
+// primary) no node port.
+func TestClusterAddrRewrite(t *testing.T) {
+	cl := servers.ClusterForTest(t, "valkey-9.1.2", servers.ClusterOptions{Primaries: 3, Replicas: 1})
+	tg, err := target.Open(context.Background(), target.Config{Addr: cl.Nodes[0].Addr()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := tg.Topology.Shards[0].Primary.Addr
+	p, err := newClusterProxy(tg, seed, Fault{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if got := len(p.Addrs()); got != 6 {
+		t.Fatalf("%d listeners, want one per node (6)", got)
+	}
+	for _, proto := range []int{2, 3} {
+		c, err := tg.NodeConfig(seed).Dial(context.Background(), proto)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cmd := range [][]string{{"CLUSTER", "SLOTS"}, {"CLUSTER", "SHARDS"}, {"CLUSTER", "NODES"}, {"GET", "{a}x"}} {
+			v, err := c.Do(cmd...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			nv, ok := p.addrs.rewrite(v.Clone())
+			if !ok {
+				t.Errorf("RESP%d %v: nothing rewritten in %s", proto, cmd, resp.Escape(v.Raw))
+				continue
+			}
+			for _, n := range tg.Topology.Nodes() {
+				_, port, _ := strings.Cut(n.Addr, ":")
+				named := regexp.MustCompile(`(:|\$\d+\r\n)` + port + `\r\n|:` + port + `@|:` + port + `$`)
+				if named.Match(nv.Raw) {
+					t.Errorf("RESP%d %v: node port %s left in %s", proto, cmd, port, resp.Escape(nv.Raw))
+				}
+				// A replica that has not synced yet is missing from SLOTS.
+				if named.Match(v.Raw) && !strings.Contains(string(nv.Raw), strings.TrimPrefix(p.addrs.Listener(n.Addr), "127.0.0.1:")) {
+					t.Errorf("RESP%d %v: listener of %s missing in %s", proto, cmd, n.Addr, resp.Escape(nv.Raw))
+				}
+			}
+		}
+		c.Close()
+	}
+}
+
+// TestClusterClients runs testdata/clients through the Go cluster
+// configurations on Redis 8.6.3 and Valkey 9.1.2 clusters (3 primaries, 1
+// replica each), and the migration case through every cluster
+// configuration: no result is an error, the cases outside their hash tag
+// are skipped, the MOVED of the migrated slot is followed and named in
+// the view, and a shifted connection (the proxy's extra reply after SET,
+// through rueidis/cluster) is not a match.
+func TestClusterClients(t *testing.T) {
+	all, err := cases.LoadPaths([]string{filepath.Join("..", "..", "testdata", "clients")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	migration := loadTestdata(t, "cluster.yaml")
+	ds := clusterDrivers(t)
+	for _, build := range []string{"redis-8.6.3", "valkey-9.1.2"} {
+		t.Run(build, func(t *testing.T) {
+			cl := servers.ClusterForTest(t, build, servers.ClusterOptions{Primaries: 3, Replicas: 1})
+			opts := Options{Target: target.Config{Addr: cl.Nodes[0].Addr()}, Drivers: ds[:3], RunID: "cluster-test"}
+			rep, err := Run(context.Background(), all, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			counts := map[string]map[Verdict]int{}
+			for _, res := range rep.Results {
+				if counts[res.Client] == nil {
+					counts[res.Client] = map[Verdict]int{}
+				}
+				counts[res.Client][res.Verdict]++
+				if res.Verdict == Error {
+					t.Errorf("%s %s: error: %s", res.Client, res.Case.ID(), res.Reason)
+				}
+			}
+			for c, n := range counts {
+				t.Logf("%s: %v", c, n)
+				if n[Match]+n[Erased] < 100 {
+					t.Errorf("%s: only %d matching or erased results: %v", c, n[Match]+n[Erased], n)
+				}
+			}
+			opts.Drivers = ds
+			rep, err = Run(context.Background(), migration, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, res := range rep.Results {
+				sv := stepView(t, rep, res.Client, res.Case.Name, 41)
+				if sv.Verdict != Match || len(sv.Cluster) == 0 || !strings.HasPrefix(sv.Cluster[0], `redirect: the library received "-MOVED `) {
+					t.Errorf("%s: the GET after the migration: %s %v %v", res.Client, sv.Verdict, sv.Notes, sv.Cluster)
+				}
+			}
+			// rueidis reads the extra frame as the next reply; go-redis's
+			// pool drops a connection that has unread data before reusing
+			// it (go-redis v9.23.0 pool.go, "Conn has unread data"), so
+			// its ClusterClient is not shifted.
+			opts.Drivers, opts.Fault = ds[1:2], Fault{ExtraAfter: "SET"}
+			opts.Run = regexp.MustCompile(`^errors/simple error WRONGTYPE from LPUSH on a string$`)
+			rep, err = Run(context.Background(), all, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, res := range rep.Results {
+				if res.Verdict < Mismatch {
+					t.Errorf("%s: %s after an extra reply to SET, want a mismatch or desync", res.Client, res.Verdict)
+				}
+			}
+		})
+	}
+}
+
+// TestClusterConfigurationSkipsStandalone: a cluster configuration skips
+// every case on a standalone server, saying why.
+func TestClusterConfigurationSkipsStandalone(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	rep, err := Run(context.Background(), loadTestdata(t, "errors.yaml"), Options{Target: target.Config{Addr: srv.Addr()},
+		Drivers: []Driver{goRedisClusterDriver}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, res := range rep.Results {
+		if res.Verdict != Skip || res.Reason != notClusterTarget {
+			t.Errorf("%s %s: %s %q", res.Client, res.Case.ID(), res.Verdict, res.Reason)
+		}
+	}
+}
