@@ -120,7 +120,13 @@ func (c *goRedisPubConn) Subscribe(ctx context.Context, args [][]byte) Native {
 // handler for an invalidate push.
 func (c *goRedisPubConn) Next(ctx context.Context, kind string, wait time.Duration) Native {
 	if kind == "invalidate" {
-		return c.inv.take(ctx, wait, func(string) bool { return true })
+		n := c.inv.take(ctx, wait, func(string) bool { return true })
+		if n.Kind == kindNone {
+			// Not a hang: go-redis reads a pinned Conn's pushes only when
+			// the Conn is next used.
+			return unsupported("nothing delivered yet: go-redis reads a pinned Conn's push notifications before its next command, not while it is idle")
+		}
+		return n
 	}
 	if c.ps == nil {
 		return unsupported("go-redis delivers " + kind + " frames through a PubSub only, and this connection has none")

@@ -256,10 +256,15 @@ func frameFields(v resp.Value, asInvalidate bool) map[string]resp.Value {
 	if _, _, conf := subscribeFamily(kind); conf {
 		names = []string{"channel", "count"}
 	}
-	if asInvalidate {
-		names = []string{"channel", "keys"}
-	}
 	out := map[string]resp.Value{}
+	if asInvalidate {
+		// The channel is the invalidation itself: only the keys are
+		// judged.
+		if len(v.Elems) > 2 {
+			out["keys"] = v.Elems[2]
+		}
+		return out
+	}
 	for i, name := range names {
 		if i+1 < len(v.Elems) {
 			out[name] = v.Elems[i+1]
