@@ -20,109 +20,133 @@ import (
 // OnSubscription delivered; each push step is the next item a hook
 // delivered (PubSubMessage, PubSubSubscription, []RedisMessage).
 var rueidisPubsubDriver = &goLibrary{name: "rueidis/pubsub", module: "github.com/redis/rueidis", protos: []int{2, 3},
-	pubsub: pubsubSame,
-	api:    "DedicatedClient.SetPubSubHooks and SetOnInvalidations; Do(ctx, B().Subscribe().Channel(...).Build()) and the other subscribe builders; Do(Arbitrary) otherwise",
+	pubsub: pubsubSame, api: dedicatedPubsubAPI,
 	open: rueidisOpen(dedicatedCalls[rueidis.DedicatedClient]{do: rueidisDo,
 		pubsub: func(dc rueidis.DedicatedClient) Subscriber {
-			got := newDeliveries()
+			p := newDedicatedPubsub("rueidis")
 			dc.SetPubSubHooks(rueidis.PubSubHooks{
-				OnMessage: func(m rueidis.PubSubMessage) {
-					got.put(pubsubMessage("rueidis.PubSubMessage", m.Pattern, m.Channel, m.Message))
-				},
-				OnSubscription: func(s rueidis.PubSubSubscription) {
-					got.put(messageOf("rueidis.PubSubSubscription", "kind", s.Kind, "channel", s.Channel, "count", s.Count))
-				},
+				OnMessage:      func(m rueidis.PubSubMessage) { p.message(m.Pattern, m.Channel, m.Message) },
+				OnSubscription: func(s rueidis.PubSubSubscription) { p.subscription(s.Kind, s.Channel, s.Count) },
 			})
-			dc.SetOnInvalidations(func(keys []rueidis.RedisMessage) {
-				got.put(invalidationOf("[]rueidis.RedisMessage", keys == nil, len(keys), func(i int) Native {
-					return messageNative("RedisMessage", keys[i].CacheMarshal(nil))
-				}))
-			})
-			return &dedicatedPubsub{got: got, send: func(ctx context.Context, args [][]byte) Native {
-				b := dc.B()
-				chans := strArgs(args[1:])
-				cmd := map[string]func() rueidis.Completed{
-					"SUBSCRIBE":    func() rueidis.Completed { return b.Subscribe().Channel(chans...).Build() },
-					"PSUBSCRIBE":   func() rueidis.Completed { return b.Psubscribe().Pattern(chans...).Build() },
-					"SSUBSCRIBE":   func() rueidis.Completed { return b.Ssubscribe().Channel(chans...).Build() },
-					"UNSUBSCRIBE":  func() rueidis.Completed { return b.Unsubscribe().Channel(chans...).Build() },
-					"PUNSUBSCRIBE": func() rueidis.Completed { return b.Punsubscribe().Pattern(chans...).Build() },
-					"SUNSUBSCRIBE": func() rueidis.Completed { return b.Sunsubscribe().Channel(chans...).Build() },
-				}[strings.ToUpper(string(args[0]))]
-				if cmd == nil {
+			dc.SetOnInvalidations(func(keys []rueidis.RedisMessage) { p.invalidation(keys == nil, marshalAll(keys)) })
+			b := dc.B()
+			p.send = func(ctx context.Context, args [][]byte) Native {
+				cmd, ok := subscribeBuilder(args, map[string]func(...string) rueidis.Completed{
+					"SUBSCRIBE":    func(c ...string) rueidis.Completed { return b.Subscribe().Channel(c...).Build() },
+					"PSUBSCRIBE":   func(c ...string) rueidis.Completed { return b.Psubscribe().Pattern(c...).Build() },
+					"SSUBSCRIBE":   func(c ...string) rueidis.Completed { return b.Ssubscribe().Channel(c...).Build() },
+					"UNSUBSCRIBE":  func(c ...string) rueidis.Completed { return b.Unsubscribe().Channel(c...).Build() },
+					"PUNSUBSCRIBE": func(c ...string) rueidis.Completed { return b.Punsubscribe().Pattern(c...).Build() },
+					"SUNSUBSCRIBE": func(c ...string) rueidis.Completed { return b.Sunsubscribe().Channel(c...).Build() },
+				})
+				if !ok {
 					return unsupported("not a subscribe command: " + string(args[0]))
 				}
-				return rueidisNative(dc.Do(ctx, cmd()))
-			}}
+				return rueidisNative(dc.Do(ctx, cmd))
+			}
+			return p
 		}})}
 
 // valkeyGoPubsubDriver is valkey-go's "/pubsub" configuration, the same
 // calls as rueidis/pubsub (valkey-go is its fork).
 var valkeyGoPubsubDriver = &goLibrary{name: "valkey-go/pubsub", module: "github.com/valkey-io/valkey-go", protos: []int{2, 3},
-	pubsub: pubsubSame,
-	api:    "DedicatedClient.SetPubSubHooks and SetOnInvalidations; Do(ctx, B().Subscribe().Channel(...).Build()) and the other subscribe builders; Do(Arbitrary) otherwise",
+	pubsub: pubsubSame, api: dedicatedPubsubAPI,
 	open: valkeyGoOpen(dedicatedCalls[valkey.DedicatedClient]{do: valkeyGoDo,
 		pubsub: func(dc valkey.DedicatedClient) Subscriber {
-			got := newDeliveries()
+			p := newDedicatedPubsub("valkey")
 			dc.SetPubSubHooks(valkey.PubSubHooks{
-				OnMessage: func(m valkey.PubSubMessage) {
-					got.put(pubsubMessage("valkey.PubSubMessage", m.Pattern, m.Channel, m.Message))
-				},
-				OnSubscription: func(s valkey.PubSubSubscription) {
-					got.put(messageOf("valkey.PubSubSubscription", "kind", s.Kind, "channel", s.Channel, "count", s.Count))
-				},
+				OnMessage:      func(m valkey.PubSubMessage) { p.message(m.Pattern, m.Channel, m.Message) },
+				OnSubscription: func(s valkey.PubSubSubscription) { p.subscription(s.Kind, s.Channel, s.Count) },
 			})
-			dc.SetOnInvalidations(func(keys []valkey.ValkeyMessage) {
-				got.put(invalidationOf("[]valkey.ValkeyMessage", keys == nil, len(keys), func(i int) Native {
-					return messageNative("ValkeyMessage", keys[i].CacheMarshal(nil))
-				}))
-			})
-			return &dedicatedPubsub{got: got, send: func(ctx context.Context, args [][]byte) Native {
-				b := dc.B()
-				chans := strArgs(args[1:])
-				cmd := map[string]func() valkey.Completed{
-					"SUBSCRIBE":    func() valkey.Completed { return b.Subscribe().Channel(chans...).Build() },
-					"PSUBSCRIBE":   func() valkey.Completed { return b.Psubscribe().Pattern(chans...).Build() },
-					"SSUBSCRIBE":   func() valkey.Completed { return b.Ssubscribe().Channel(chans...).Build() },
-					"UNSUBSCRIBE":  func() valkey.Completed { return b.Unsubscribe().Channel(chans...).Build() },
-					"PUNSUBSCRIBE": func() valkey.Completed { return b.Punsubscribe().Pattern(chans...).Build() },
-					"SUNSUBSCRIBE": func() valkey.Completed { return b.Sunsubscribe().Channel(chans...).Build() },
-				}[strings.ToUpper(string(args[0]))]
-				if cmd == nil {
+			dc.SetOnInvalidations(func(keys []valkey.ValkeyMessage) { p.invalidation(keys == nil, marshalAll(keys)) })
+			b := dc.B()
+			p.send = func(ctx context.Context, args [][]byte) Native {
+				cmd, ok := subscribeBuilder(args, map[string]func(...string) valkey.Completed{
+					"SUBSCRIBE":    func(c ...string) valkey.Completed { return b.Subscribe().Channel(c...).Build() },
+					"PSUBSCRIBE":   func(c ...string) valkey.Completed { return b.Psubscribe().Pattern(c...).Build() },
+					"SSUBSCRIBE":   func(c ...string) valkey.Completed { return b.Ssubscribe().Channel(c...).Build() },
+					"UNSUBSCRIBE":  func(c ...string) valkey.Completed { return b.Unsubscribe().Channel(c...).Build() },
+					"PUNSUBSCRIBE": func(c ...string) valkey.Completed { return b.Punsubscribe().Pattern(c...).Build() },
+					"SUNSUBSCRIBE": func(c ...string) valkey.Completed { return b.Sunsubscribe().Channel(c...).Build() },
+				})
+				if !ok {
 					return unsupported("not a subscribe command: " + string(args[0]))
 				}
-				return valkeyGoNative(dc.Do(ctx, cmd()))
-			}}
+				return valkeyGoNative(dc.Do(ctx, cmd))
+			}
+			return p
 		}})}
 
-// pubsubMessage is a rueidis or valkey-go PubSubMessage as delivered:
-// Pattern is set for a pmessage only (the struct has no kind).
-func pubsubMessage(typ, pattern, channel, payload string) Native {
-	if pattern != "" {
-		return messageOf(typ, "pattern", pattern, "channel", channel, "payload", payload)
+// dedicatedPubsubAPI is the API of rueidis/pubsub and valkey-go/pubsub.
+const dedicatedPubsubAPI = "DedicatedClient.SetPubSubHooks and SetOnInvalidations; Do(ctx, B().Subscribe().Channel(...).Build()) and the other subscribe builders; Do(Arbitrary) otherwise"
+
+// subscribeBuilder builds args (a subscribe command) with the library's
+// builder of that command name, given the channels.
+func subscribeBuilder[C any](args [][]byte, builders map[string]func(...string) C) (C, bool) {
+	build, ok := builders[strings.ToUpper(string(args[0]))]
+	if !ok {
+		var zero C
+		return zero, false
 	}
-	return messageOf(typ, "channel", channel, "payload", payload)
+	return build(strArgs(args[1:])...), true
 }
 
-// invalidationOf is an invalidation a callback received: its keys, or
-// nil (the whole cache) when isNil.
-func invalidationOf(typ string, isNil bool, n int, key func(int) Native) Native {
-	keys := Native{Kind: "nil", Type: typ + "(nil)"}
-	if !isNil {
-		keys = Native{Kind: "list", Type: typ, Elems: []Native{}}
-		for i := 0; i < n; i++ {
-			keys.Elems = append(keys.Elems, key(i))
-		}
+// marshalAll serialises rueidis RedisMessages or valkey-go
+// ValkeyMessages (CacheMarshal, see messageNative).
+func marshalAll[M any, P interface {
+	*M
+	CacheMarshal([]byte) []byte
+}](ms []M) [][]byte {
+	out := make([][]byte, len(ms))
+	for i := range ms {
+		out[i] = P(&ms[i]).CacheMarshal(nil)
 	}
-	return messageOf(typ, "kind", "invalidate", "keys", keys)
+	return out
 }
 
 // dedicatedPubsub is the Subscriber of a rueidis or valkey-go dedicated
-// connection: send sends a subscribe command, got holds what the hooks
-// delivered.
+// connection (lib names the library's package): send sends a subscribe
+// command; got holds what the hooks delivered, converted by message,
+// subscription and invalidation.
 type dedicatedPubsub struct {
+	lib  string
 	got  *deliveries
 	send func(ctx context.Context, args [][]byte) Native
+}
+
+func newDedicatedPubsub(lib string) *dedicatedPubsub {
+	return &dedicatedPubsub{lib: lib, got: newDeliveries()}
+}
+
+// message queues a PubSubMessage as delivered: Pattern is set for a
+// pmessage only (the struct has no kind).
+func (p *dedicatedPubsub) message(pattern, channel, payload string) {
+	typ := p.lib + ".PubSubMessage"
+	if pattern != "" {
+		p.got.put(messageOf(typ, "pattern", pattern, "channel", channel, "payload", payload))
+		return
+	}
+	p.got.put(messageOf(typ, "channel", channel, "payload", payload))
+}
+
+// subscription queues a PubSubSubscription.
+func (p *dedicatedPubsub) subscription(kind, channel string, count int64) {
+	p.got.put(messageOf(p.lib+".PubSubSubscription", "kind", kind, "channel", channel, "count", count))
+}
+
+// invalidation queues the keys SetOnInvalidations received (serialised
+// messages), or nil (the whole cache) when isNil.
+func (p *dedicatedPubsub) invalidation(isNil bool, keys [][]byte) {
+	msg := map[string]string{"rueidis": "RedisMessage", "valkey": "ValkeyMessage"}[p.lib]
+	typ := "[]" + p.lib + "." + msg
+	n := Native{Kind: "nil", Type: typ + "(nil)"}
+	if !isNil {
+		n = Native{Kind: "list", Type: typ, Elems: []Native{}}
+		for _, k := range keys {
+			n.Elems = append(n.Elems, messageNative(msg, k))
+		}
+	}
+	p.got.put(messageOf(typ, "kind", "invalidate", "keys", n))
 }
 
 // Subscribe sends args and returns the first confirmation the hooks
