@@ -129,12 +129,13 @@ function taggedArg(args) {
 // Configurations: one library at one installed version with one set of
 // options, driven through one API. Its label (the name in hello, in
 // RESPCHECK_LIBS and in reports) is
-// <library>-<version>[<options>][/pipeline], the version read from the
+// <library>-<version>[<options>][/pipeline|/pubsub], the version read from the
 // installed package (package.json installs older versions under npm
 // aliases: ioredis-5, redis-4, redis-5); the typed-wrapper modes keep their
 // labels ioredis-typed and node-redis-typed. A "/pipeline" configuration
 // also takes the "batch" op (pipelines and MULTI...EXEC blocks through the
-// library's batch API).
+// library's batch API), a "/pubsub" one the "subscribe" and "next" ops
+// (the library's subscribe API and what it delivered: see pubsubOps).
 const CONFIGS = [
   { family: 'ioredis', mod: 'ioredis-5', protos: [2] },
   { family: 'ioredis', mod: 'ioredis', protos: [2, 3] },
@@ -158,6 +159,15 @@ const CONFIGS = [
   { family: 'ioredis', mod: 'ioredis', protos: [2, 3], cluster: true },
   { family: 'node-redis', mod: 'redis', protos: [2, 3], cluster: true },
   { family: 'valkey-glide', mod: '@valkey/valkey-glide', protos: [2, 3], cluster: true },
+  { family: 'ioredis', mod: 'ioredis', protos: [2, 3], pubsub: true },
+  { family: 'ioredis', name: 'iovalkey', mod: 'iovalkey', protos: [2], pubsub: true },
+  { family: 'node-redis', mod: 'redis-4', protos: [2], pubsub: true },
+  { family: 'node-redis', mod: 'redis-5', protos: [2, 3], pubsub: true },
+  { family: 'node-redis', mod: 'redis', protos: [2, 3], pubsub: true },
+  // RESP3 only: glide's configured subscriptions refuse RESP2
+  // ("PubSub subscriptions require RESP3 protocol", build-ts/BaseClient.js
+  // line 245 of 2.5.2).
+  { family: 'valkey-glide', mod: '@valkey/valkey-glide', protos: [3], pubsub: true },
 ];
 
 // installedVersion reads a package's version without loading it; a
@@ -178,7 +188,7 @@ function installedVersion(mod) {
 function labelOf(cfg) {
   if (cfg.label) return cfg.label;
   const v = installedVersion(cfg.mod);
-  return (cfg.name || cfg.family) + (v ? '-' + v : '') + (cfg.tag || '') + (cfg.batch ? '/pipeline' : '') + (cfg.cluster ? '/cluster' : '');
+  return (cfg.name || cfg.family) + (v ? '-' + v : '') + (cfg.tag || '') + (cfg.batch ? '/pipeline' : '') + (cfg.cluster ? '/cluster' : '') + (cfg.pubsub ? '/pubsub' : '');
 }
 
 // "node adapter.js --list" prints every configuration's label, one a line
@@ -275,6 +285,10 @@ const nodeRedisFamily = {
     const { host, port } = hostPort(addr);
     const opts = { socket: { host, port, reconnectStrategy: false, connectTimeout: 5000 } };
     if (cfg.protos.includes(3)) opts.RESP = proto;
+    // node-redis 5+ has a client-side cache (RESP3 only): its tracking
+    // connection reports each invalidated key by the cache's 'invalidate'
+    // event.
+    if (cfg.pubsub && proto === 3) opts.clientSideCache = { ttl: 0, maxEntries: 0 };
     const base = m.mod.createClient(opts);
     base.on('error', (e) => log(label, 'error event:', e && e.message));
     await base.connect();
@@ -299,7 +313,7 @@ const nodeRedisFamily = {
           return wholeOutcome(cmds.length, e);
         }
       },
-      close: () => (base.destroy ? base.destroy() : base.disconnect()), client: c,
+      close: () => (base.destroy ? base.destroy() : base.disconnect()), client: c, base,
     };
   },
   // createCluster: sendCommand routes by the firstKey its caller gives
@@ -347,7 +361,7 @@ const glideFamily = {
         if (!Array.isArray(res)) return wholeOutcome(cmds.length, res);
         return { values: res.map((v) => native(v)) };
       },
-      close: () => c.close(),
+      close: () => c.close(), client: c,
     };
   },
   // GlideClusterClient routes customCommand by the keys it finds in args
@@ -362,7 +376,193 @@ const glideFamily = {
   },
 };
 
+// Deliveries is the queue of what a library delivered to the user on one
+// connection (its events and listeners), read by "next" in order.
+class Deliveries {
+  constructor() { this.items = []; this.wake = []; }
+  put(kind, value) {
+    this.items.push({ kind, value });
+    const w = this.wake; this.wake = [];
+    for (const f of w) f();
+  }
+  // take resolves with the first item whose kind passes ok, or
+  // {kind: "none"} after waitMs.
+  async take(waitMs, ok = () => true) {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const i = this.items.findIndex((x) => ok(x.kind));
+      if (i >= 0) return this.items.splice(i, 1)[0].value;
+      const left = deadline - Date.now();
+      if (left <= 0) return { kind: 'none', type: 'none' };
+      await new Promise((res) => {
+        const t = setTimeout(res, left);
+        this.wake.push(() => { clearTimeout(t); res(); });
+      });
+    }
+  }
+}
+
+// delivered is a Native of kind "message": what the library handed the
+// user, field by field (kind only where the library tells it: the event
+// name), in the library's own types.
+function delivered(type, fields) {
+  return { kind: 'message', type, pairs: Object.entries(fields).map(([k, v]) => [{ kind: 'string', type: 'field', text: k }, native(v)]) };
+}
+
+const unsupported = (why) => ({ kind: 'unsupported', type: 'unsupported', error: { class: 'unsupported', message: why } });
+const subscribeMethods = { SUBSCRIBE: 'subscribe', PSUBSCRIBE: 'psubscribe', SSUBSCRIBE: 'ssubscribe',
+  UNSUBSCRIBE: 'unsubscribe', PUNSUBSCRIBE: 'punsubscribe', SUNSUBSCRIBE: 'sunsubscribe' };
+const messageKinds = ['message', 'pmessage', 'smessage'];
+
+// pubsubOps, per family: where its subscribe API runs ("same": on the
+// case connection's client, "own": on a client of its own), its API text,
+// setup(conn, got) registering the library's events, subscribe(conn, args,
+// got) -> a Native, and delivers(kind) -> null when the library hands the
+// user items of that kind, else why not.
+const pubsubOps = {
+  // ioredis and iovalkey: redis.subscribe(...channels) and the other
+  // subscribe methods resolve with the subscription count; messages come
+  // as 'message' (channel, message), 'pmessage' (pattern, channel,
+  // message) and 'smessage' (channel, message) events; no event per
+  // confirmation, no client-side cache and no event for invalidate pushes.
+  ioredis: {
+    where: 'same',
+    api: "redis.subscribe/psubscribe/ssubscribe/unsubscribe/punsubscribe/sunsubscribe(...channels); 'message', 'pmessage', 'smessage' events; other steps redis.call(command, ...args)",
+    setup(conn, got) {
+      const c = conn.client;
+      c.on('message', (channel, message) => got.put('message', delivered("'message' event (channel, message)", { kind: 'message', channel, payload: message })));
+      c.on('pmessage', (pattern, channel, message) => got.put('pmessage', delivered("'pmessage' event (pattern, channel, message)", { kind: 'pmessage', pattern, channel, payload: message })));
+      c.on('smessage', (channel, message) => got.put('smessage', delivered("'smessage' event (channel, message)", { kind: 'smessage', channel, payload: message })));
+    },
+    async subscribe(conn, args) {
+      const method = subscribeMethods[String(args[0]).toUpperCase()];
+      if (typeof conn.client[method] !== 'function') return unsupported('this ioredis has no ' + method + '()');
+      return native(await conn.client[method](...args.slice(1)));
+    },
+    delivers(kind) {
+      if (messageKinds.includes(kind)) return null;
+      if (kind === 'invalidate') return 'ioredis has no client-side caching API and emits no event for invalidate pushes';
+      if (kind === 'pong') return "ioredis resolves PING's promise with the pong; no event";
+      return 'ioredis emits no event for a ' + kind + ' frame (a subscribe call resolves with the count)';
+    },
+  },
+  // node-redis: the subscriber is client.duplicate() (as its docs ask), with
+  // subscribe(channels, listener), pSubscribe, sSubscribe, unsubscribe,
+  // pUnsubscribe, sUnsubscribe (resolving with nothing); a listener gets
+  // (message, channel): a pattern listener's pattern is the one it was
+  // registered for. Other steps of a subscribed case connection go to the
+  // duplicate's sendCommand. node-redis 5+ in RESP3: the case connection's
+  // client has clientSideCache, whose 'invalidate' event (one per key, or
+  // null for all) is the invalidation; node-redis 4 has no client-side cache.
+  'node-redis': {
+    where: 'own',
+    api: "client.duplicate(): subscribe/pSubscribe/sSubscribe/unsubscribe/pUnsubscribe/sUnsubscribe(channels, listener); createClient({ clientSideCache }) and its 'invalidate' event (5+, RESP3); other steps sendCommand(args)",
+    setup(conn, got) {
+      const cache = conn.base.clientSideCache;
+      if (!cache) return;
+      // One event per invalidated key (null: the whole cache), so one
+      // item per event: its field is "key", not "keys".
+      cache.on('invalidate', (key) => got.put('invalidate', delivered("clientSideCache 'invalidate' event (key)", { kind: 'invalidate', key })));
+    },
+    async subscribe(conn, args, got) {
+      if (!conn.sub) {
+        conn.sub = conn.base.duplicate({ clientSideCache: undefined });
+        conn.sub.on('error', (e) => log('node-redis subscriber error event:', e && e.message));
+        await conn.sub.connect();
+        const plain = conn.do;
+        conn.do = (a) => (conn.sub ? conn.sub.sendCommand(a) : plain(a));
+      }
+      const cmd = String(args[0]).toUpperCase();
+      const method = { SUBSCRIBE: 'subscribe', PSUBSCRIBE: 'pSubscribe', SSUBSCRIBE: 'sSubscribe',
+        UNSUBSCRIBE: 'unsubscribe', PUNSUBSCRIBE: 'pUnsubscribe', SUNSUBSCRIBE: 'sUnsubscribe' }[cmd];
+      if (typeof conn.sub[method] !== 'function') return unsupported('this node-redis has no ' + method + '()');
+      const chans = args.slice(1);
+      let v;
+      if (cmd.includes('UNSUBSCRIBE')) {
+        v = await (chans.length ? conn.sub[method](chans) : conn.sub[method]());
+      } else {
+        const kind = { SUBSCRIBE: 'message', PSUBSCRIBE: 'pmessage', SSUBSCRIBE: 'smessage' }[cmd];
+        v = await conn.sub[method](chans, (message, channel) => {
+          // One listener per call: a pattern listener is registered for
+          // one pattern at a time here (the cases subscribe one at a time).
+          const f = { kind, channel, payload: message };
+          if (kind === 'pmessage') f.pattern = chans.length === 1 ? chans[0] : undefined;
+          if (f.pattern === undefined) delete f.pattern;
+          got.put(kind, delivered(method + ' listener (message, channel)', f));
+        });
+      }
+      if (v === undefined) return { kind: 'void', type: 'undefined', error: { class: 'void', message: 'node-redis resolves ' + method + '() with undefined; it delivers no confirmation' } };
+      return native(v);
+    },
+    delivers(kind, conn) {
+      if (messageKinds.includes(kind)) return null;
+      if (kind === 'invalidate') return conn.base.clientSideCache ? null : 'this node-redis configuration has no client-side cache (node-redis 4, or RESP2)';
+      return 'node-redis delivers no ' + kind + ' frame to the user (subscribe calls resolve with nothing)';
+    },
+  },
+  // valkey-glide 2.5.2: subscribe(channels, timeoutMs), psubscribe,
+  // unsubscribe(channels | null, timeoutMs), punsubscribe at runtime (the
+  // blocking forms, which wait for the confirmation), resolving with
+  // nothing; messages by getPubSubMessage() ({message, channel, pattern});
+  // ssubscribe exists on GlideClusterClient only; no client-side cache.
+  'valkey-glide': {
+    where: 'same',
+    api: 'client.subscribe/psubscribe/unsubscribe/punsubscribe(channels, timeoutMs) at runtime; getPubSubMessage(); other steps client.customCommand(args)',
+    setup() {},
+    async subscribe(conn, args, got) {
+      const c = conn.client;
+      const cmd = String(args[0]).toUpperCase();
+      const method = subscribeMethods[cmd];
+      if (typeof c[method] !== 'function') return unsupported('GlideClient ' + c.constructor.name + ' has no ' + method + '() (sharded pub/sub is GlideClusterClient only)');
+      const chans = args.slice(1);
+      if (cmd.includes('UNSUBSCRIBE')) await c[method](chans.length ? new Set(chans) : null, 4000);
+      else await c[method](new Set(chans), 4000);
+      if (!conn.pump) {
+        conn.pump = (async () => {
+          for (;;) {
+            const m = await c.getPubSubMessage();
+            const f = { channel: m.channel, payload: m.message };
+            if (m.pattern != null) f.pattern = m.pattern;
+            got.put(m.pattern != null ? 'pmessage' : 'message', delivered('PubSubMsg (getPubSubMessage)', f));
+          }
+        })().catch((e) => log('glide getPubSubMessage:', e && e.message));
+      }
+      return { kind: 'void', type: 'undefined', error: { class: 'void', message: 'valkey-glide resolves ' + method + '() with undefined; it delivers no confirmation' } };
+    },
+    delivers(kind) {
+      if (messageKinds.includes(kind)) return null;
+      if (kind === 'invalidate') return 'valkey-glide has no client-side caching API that reports invalidations';
+      return 'valkey-glide delivers no ' + kind + ' frame to the user';
+    },
+  },
+};
+
+// pubsubConfig makes lib a "/pubsub" configuration: its connections get
+// subscribe(args) and next(kind, waitMs) (see pubsubOps).
+function pubsubConfig(lib, ops, m, cfg, label) {
+  lib.pubsub = ops.where;
+  lib.api = ops.api;
+  const connect = lib.connect;
+  lib.connect = async (addr, proto) => {
+    const conn = await connect(addr, proto);
+    const got = new Deliveries();
+    ops.setup(conn, got);
+    conn.subscribe = (args) => ops.subscribe(conn, args, got);
+    conn.next = async (kind, waitMs) => {
+      const why = ops.delivers(kind, conn);
+      if (why) return unsupported(why);
+      return got.take(waitMs);
+    };
+    const close = conn.close;
+    conn.close = () => { if (conn.sub) { try { conn.sub.destroy ? conn.sub.destroy() : conn.sub.disconnect(); } catch (e) { log('close:', e.message); } } return close(); };
+    return conn;
+  };
+}
+
 const families = { 'ioredis': ioredisFamily, 'node-redis': nodeRedisFamily, 'valkey-glide': glideFamily };
+ioredisFamily.pubsub = pubsubOps.ioredis;
+nodeRedisFamily.pubsub = pubsubOps['node-redis'];
+glideFamily.pubsub = pubsubOps['valkey-glide'];
 
 // RESPCHECK_ADAPTER_SELFTEST=1 adds "selftest", a library for respcheck's
 // own tests of the adapter: it sends each command on a raw socket and
@@ -492,6 +692,7 @@ for (const cfg of CONFIGS) {
     api: fam.api(cfg), version: m.version, source: m.source, protos: cfg.protos, batch: cfg.batch,
     connect: (addr, proto) => (cfg.cluster ? fam.clusterConnect : fam.connect)(m, cfg, label, addr, proto),
   };
+  if (cfg.pubsub) pubsubConfig(libs[label], fam.pubsub, m, cfg, label);
   if (cfg.typed) typedModes[cfg.family](libs[label], label);
 }
 
@@ -517,7 +718,7 @@ function handle(req) {
   switch (req.op) {
     case 'hello': {
       const libraries = Object.entries(libs).map(([name, l]) =>
-        l.error ? { name, error: l.error } : { name, version: l.version, source: l.source, protos: l.protos, typed: l.typed, batch: l.batch, note: l.note, api: l.api });
+        l.error ? { name, error: l.error } : { name, version: l.version, source: l.source, protos: l.protos, typed: l.typed, batch: l.batch, pubsub: l.pubsub, note: l.note, api: l.api });
       send({ id, libraries });
       return;
     }
@@ -575,6 +776,24 @@ function handle(req) {
         } catch (e) {
           send({ id, wrapper: t.wrapper, value: native(e instanceof Error ? e : new Error(String(e))) });
         }
+      }).catch((e) => send({ id, value: native(e instanceof Error ? e : new Error(String(e))) }));
+      return;
+    }
+    case 'subscribe':
+    case 'next': {
+      // A (P|S)(UN)SUBSCRIBE through the library's subscribe API, or the
+      // next item the library delivered for a frame of req.kind (see
+      // pubsubOps).
+      const s = sessions.get(req.session);
+      if (!s) { send({ id, error: 'no session ' + req.session }); return; }
+      if (!s.lib.pubsub) { send({ id, error: 'library has no subscribe API' }); return; }
+      const c = connOf(s, req.conn);
+      inflight.set(id, c);
+      const args = (req.args || []).map(arg);
+      c.chain = c.chain.then(async () => {
+        if (!c.client) c.client = await s.lib.connect(s.addr, s.proto);
+        const v = req.op === 'next' ? await c.client.next(req.kind, req.wait_ms) : await c.client.subscribe(args);
+        send({ id, value: v });
       }).catch((e) => send({ id, value: native(e instanceof Error ? e : new Error(String(e))) }));
       return;
     }

@@ -11,7 +11,8 @@ normalised. Run one process per redis-py version (PYTHONPATH selects it).
 
 One process drives several configurations of its redis-py (see CONFIGS):
 the pure-Python parser, the hiredis parser, no response callbacks,
-decode_responses=True, and the pipeline/transaction API (the "batch" op).
+decode_responses=True, the pipeline/transaction API (the "batch" op), and
+the pub/sub API (the "subscribe" and "next" ops: Redis.pubsub()).
 The parser class every configuration asks for is checked on each new
 connection: a connection that reads with another parser ends the process
 with a message, so no configuration reports what another parser decoded.
@@ -97,6 +98,11 @@ def native(v, depth=0):
     return text("other", t, repr(v))
 
 
+def unsupported(why):
+    """The Native of a step the library has no call for."""
+    return {"kind": "unsupported", "type": "unsupported", "error": {"class": "unsupported", "message": why}}
+
+
 def arg(b):
     # Applications pass str; redis-py picks response callbacks by the str
     # command name. Bytes that are not UTF-8 stay bytes.
@@ -158,10 +164,10 @@ class Config:
     """One configuration of this redis-py: its label, its Redis() options
     and how its steps are called."""
 
-    def __init__(self, suffix, api, parser="python", callbacks=True, kw=None, batch=False, cluster=False):
+    def __init__(self, suffix, api, parser="python", callbacks=True, kw=None, batch=False, cluster=False, pubsub=False):
         self.name = NAME + suffix
         self.api, self.parser, self.callbacks, self.batch = api, parser, callbacks, batch
-        self.cluster = cluster
+        self.cluster, self.pubsub = cluster, pubsub
         self.kw = kw or {}
 
     def hello(self, ps):
@@ -175,6 +181,9 @@ class Config:
             return {"name": self.name, "error": "Connection(parser_class=%s) reads with %s" % (p[0].__name__, got)}
         if self.batch:
             lib["batch"] = True
+        if self.pubsub:
+            # Redis.pubsub() subscribes on a pool connection of its own.
+            lib["pubsub"] = "own"
         return lib
 
 
@@ -199,6 +208,9 @@ CONFIGS = [
     # server), a keyless one to a random primary, and follows MOVED and ASK.
     Config("/cluster", "RedisCluster(startup_nodes=[ClusterNode(host, port), ...]).execute_command(*args), "
            "one RedisCluster per case connection", cluster=True),
+    Config("/pubsub", "Redis.pubsub(): PubSub.subscribe/psubscribe/ssubscribe/unsubscribe/punsubscribe/"
+           "sunsubscribe(*channels), PubSub.get_message(timeout); PubSub.ping() while subscribed; other steps "
+           + EXEC, pubsub=True),
 ]
 # respcheck runs one process per configuration (RESPCHECK_PY_CONFIG names its
 # suffix, "" the default one): a hang that gets a process killed, and the
@@ -212,6 +224,7 @@ class Conn:
         self.session = session
         self.name = name
         self.client = None
+        self.ps = None  # the "/pubsub" configuration's PubSub, once subscribed
         self.q = queue.Queue()
         threading.Thread(target=self.loop, daemon=True, name=name).start()
 
@@ -230,6 +243,8 @@ class Conn:
                 send({"id": rid, "value": native(e)})
 
     def do(self, args):
+        if self.ps is not None and self.ps.subscribed:
+            return self.pubsub_do(args)
         try:
             return {"value": native(self.client.execute_command(*args))}
         except redis.exceptions.ResponseError as e:
@@ -261,9 +276,61 @@ class Conn:
             die("Pipeline.execute returned %d values for %d commands" % (len(vals), len(cmds)))
         return {"values": [native(v) for v in vals]}
 
+    # ---- the "/pubsub" configuration: Redis.pubsub() ----------------------
+
+    def pubsub_do(self, args):
+        """A step on a case connection whose PubSub has subscriptions: PING
+        through PubSub.ping() and the pong get_message gives; nothing else
+        has a call there."""
+        if str(args[0]).upper() != "PING":
+            return {"value": unsupported("redis-py's PubSub has no call for %s (only the subscribe family and ping)"
+                                         % args[0])}
+        self.ps.ping(*args[1:2])
+        return self.next_message(4)
+
+    def subscribe(self, args):
+        """A (P|S)(UN)SUBSCRIBE through the PubSub's method, then the first
+        message get_message gives (the confirmation)."""
+        if self.ps is None:
+            self.ps = self.client.pubsub()
+        name = str(args[0]).lower()
+        fn = getattr(self.ps, name, None)
+        if fn is None:
+            return {"value": unsupported("redis-py %s's PubSub has no %s()" % (redis.__version__, name))}
+        fn(*args[1:])
+        return self.next_message(4)
+
+    def next(self, kind, wait_ms):
+        if kind == "invalidate":
+            why = ("redis-py %s has no client-side cache" % redis.__version__ if MAJOR < 6 else
+                   "redis-py %s's client-side cache (cache_config, RESP3) applies invalidations internally "
+                   "(connection.py CacheProxyConnection._on_invalidation_callback): no API reports them" % redis.__version__)
+            return {"value": unsupported(why)}
+        if self.ps is None:
+            return {"value": unsupported("redis-py delivers %s frames through a PubSub only, and this connection has none"
+                                         % kind)}
+        return self.next_message(wait_ms / 1000.0)
+
+    def next_message(self, timeout):
+        m = self.ps.get_message(timeout=timeout)
+        if m is None:
+            return {"value": {"kind": "none", "type": "none"}}
+        if not isinstance(m, dict):
+            return {"value": native(m)}
+        pairs = [[text("string", "field", "kind"), native(m.get("type"))]]
+        if m.get("pattern") is not None:
+            pairs.append([text("string", "field", "pattern"), native(m["pattern"])])
+        if "channel" in m and m.get("type") != "pong":
+            pairs.append([text("string", "field", "channel"), native(m["channel"])])
+        field = "count" if str(m.get("type")).endswith("subscribe") else "payload"
+        pairs.append([text("string", "field", field), native(m.get("data"))])
+        return {"value": {"kind": "message", "type": "dict (PubSub.get_message)", "pairs": pairs}}
+
     def close(self):
         self.q.put(None)
         try:
+            if self.ps is not None:
+                self.ps.close()
             if self.client is not None:
                 self.client.close()
         except Exception:
@@ -356,6 +423,16 @@ def main():
                 c = s.conn(req["conn"])
                 cmds = [[arg(base64.b64decode(a)) for a in cmd] for cmd in req["cmds"]]
                 c.q.put((rid, c.batch, req["mode"], cmds))
+            elif op in ("subscribe", "next"):
+                s = sessions[req["session"]]
+                if not s.cfg.pubsub:
+                    send({"id": rid, "error": s.cfg.name + " has no subscribe API"})
+                    continue
+                c = s.conn(req["conn"])
+                if op == "next":
+                    c.q.put((rid, c.next, req["kind"], req["wait_ms"]))
+                else:
+                    c.q.put((rid, c.subscribe, [arg(base64.b64decode(a)) for a in req["args"]]))
             elif op == "close":
                 s = sessions.pop(req["session"], None)
                 if s:

@@ -61,6 +61,31 @@ import (
 // WATCH). An "error", or a "value" instead of "values" (a panic), stands
 // for every command.
 //
+// A library listed with "pubsub":"same" or "pubsub":"own" is a "/pubsub"
+// configuration (see Subscriber; "own" when its subscribe API opens a
+// connection of its own, "same" when it runs on the case connection's) and
+// also takes
+//
+//	{"id":9,"op":"subscribe","session":"s1","conn":"sub","args":["U1VCU0NSSUJF","Y2g="]}
+//	  → {"id":9,"value":{"kind":"message","type":"redis.Subscription","pairs":[[{"kind":"string","type":"field","text":"kind"},{...}],...]}}
+//	{"id":10,"op":"next","session":"s1","conn":"sub","kind":"pmessage","wait_ms":4750}
+//	  → {"id":10,"value":{"kind":"message","type":"pmessage listener","pairs":[...]}}
+//	  → {"id":10,"value":{"kind":"unsupported","type":"unsupported","error":{"class":"unsupported","message":"why"}}}
+//	  → {"id":10,"value":{"kind":"none","type":"none"}}     (nothing delivered within wait_ms)
+//
+// "subscribe" sends a (P|S)SUBSCRIBE or (P|S)UNSUBSCRIBE through the
+// library's subscribe API and answers what the library gives the user for
+// it: the first confirmation it delivered, the call's own value, or kind
+// "void" when it returns nothing. "next" answers the next item the
+// library delivered to the user on that connection for a frame of that
+// kind (a message, pmessage or smessage, a confirmation, a pong, an
+// invalidation): kind "message", whose pairs are field names (kind,
+// channel, pattern, payload, count, keys) and the library's values, as
+// Natives; kind "unsupported" when the library never delivers that kind
+// (nothing consumed). A "do" on a connection whose library has no call
+// for the command there (a subscribed go-redis PubSub) may answer kind
+// "unsupported" too: the step is a skip.
+//
 // A "do" must report what the library's generic command API returned or
 // raised, without normalising it (see Native). Calls of one connection are
 // made one at a time; calls of different connections may overlap.
@@ -111,8 +136,11 @@ type adapterLibrary struct {
 	Error   string `json:"error"`
 	Typed   bool   `json:"typed"`
 	Batch   bool   `json:"batch"`
-	Note    string `json:"note"`
-	API     string `json:"api"`
+	// Pubsub is where a "/pubsub" configuration's subscribe API runs
+	// ("same", "own"), "" for other configurations.
+	Pubsub string `json:"pubsub"`
+	Note   string `json:"note"`
+	API    string `json:"api"`
 	// Source is where the library comes from ("npm ioredis 6.0.0",
 	// "Debian package python3-redis 4.3.4-3 (...)", "Go module ..."),
 	// for the client list.
@@ -388,6 +416,9 @@ func (d *adapterDriver) isTyped() bool { return d.lib.Typed }
 // Batchers).
 func (d *adapterDriver) isBatch() bool { return d.lib.Batch }
 
+// pubsubWhere is where a "/pubsub" configuration's subscribe API runs.
+func (d *adapterDriver) pubsubWhere() string { return d.lib.Pubsub }
+
 func (d *adapterDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
 	id := "s" + strconv.FormatInt(d.a.nextSes.Add(1), 10)
 	d.a.mu.Lock()
@@ -443,6 +474,20 @@ func (c *adapterConn) DoTyped(ctx context.Context, args [][]byte) (Native, strin
 		return Native{}, "", false
 	}
 	return adapterValue(r, err), r.Wrapper, true
+}
+
+// Subscribe sends args through the library's subscribe API ("subscribe"
+// request).
+func (c *adapterConn) Subscribe(ctx context.Context, args [][]byte) Native {
+	r, err := c.call(ctx, "subscribe", args)
+	return adapterValue(r, err)
+}
+
+// Next asks for the next item the library delivered ("next" request).
+func (c *adapterConn) Next(ctx context.Context, kind string, wait time.Duration) Native {
+	r, err := c.s.d.a.call(ctx, map[string]any{"op": "next", "session": c.s.id, "conn": c.name, "kind": kind,
+		"wait_ms": wait.Milliseconds()})
+	return adapterValue(r, err)
 }
 
 func (c *adapterConn) call(ctx context.Context, op string, args [][]byte) (adapterResp, error) {
@@ -606,8 +651,9 @@ func externalAdapters(dir string) ([]*Adapter, []string) {
 // (adapters/python/adapter.py CONFIGS), each run in a process of its own:
 // the pure-Python parser, the hiredis parser, no response callbacks,
 // decode_responses=True, the pipeline and transaction API, and the
-// cluster client (RedisCluster, run against a cluster only).
-var pyConfigs = []string{"", "+hiredis", "[callbacks=none]", "[decode_responses=True]", "/pipeline", ClusterVariant}
+// cluster client (RedisCluster, run against a cluster only) and the pub/sub
+// API.
+var pyConfigs = []string{"", "+hiredis", "[callbacks=none]", "[decode_responses=True]", "/pipeline", ClusterVariant, "/pubsub"}
 
 // nodeConfigurations lists the Node adapter's configurations (node
 // adapter.js --list: one label a line, such as "ioredis-6.0.0" or

@@ -72,9 +72,9 @@ func stepView(t *testing.T, rep *Report, client, name string, line int) *StepVie
 // the Node clients decode the blob string.
 func TestSeed000(t *testing.T) {
 	files := loadTestdata(t, "seed000.yaml")
-	// The /pipeline configurations skip these cases (no pipeline or
-	// transaction in them).
-	ext := slices.DeleteFunc(externalDrivers(t, "redis-py-4.3.4", "redis-py-6.4.0", "ioredis", "node-redis", "iovalkey", "valkey-glide"), isBatch)
+	// The /pipeline and /pubsub configurations skip these cases (no
+	// pipeline, transaction or subscribe in them).
+	ext := slices.DeleteFunc(externalDrivers(t, "redis-py-4.3.4", "redis-py-6.4.0", "ioredis", "node-redis", "iovalkey", "valkey-glide"), special)
 	drivers := append([]Driver{goRedisDriver, rueidisDriver, valkeyGoDriver}, ext...)
 	for _, tc := range []struct {
 		server, name string
@@ -151,7 +151,7 @@ func TestGoClientsFaults(t *testing.T) {
 // in every version of ioredis and node-redis, but with ioredis's
 // stringNumbers option, which keeps the integer's text (erased).
 func TestNodeIntegers(t *testing.T) {
-	ext := slices.DeleteFunc(externalDrivers(t, "ioredis", "node-redis"), isBatch)
+	ext := slices.DeleteFunc(externalDrivers(t, "ioredis", "node-redis"), special)
 	if len(ext) == 0 {
 		return
 	}

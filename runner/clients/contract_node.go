@@ -1,6 +1,10 @@
 package clients
 
-import "github.com/respcheck/respcheck/resp"
+import (
+	"slices"
+
+	"github.com/respcheck/respcheck/resp"
+)
 
 // The Node configurations' contracts, by label (the adapter's label
 // without "/pipeline": a batch configuration decodes as its library does).
@@ -102,4 +106,42 @@ func init() {
 	for k, c := range nodeContracts {
 		contracts[k] = c
 	}
+}
+
+// nodeRedisPubsubPong is node-redis's reading of PING on a subscribed
+// RESP2 connection (its "/pubsub" configurations send PING there on the
+// subscriber): the ["pong", payload] array resolves PING with the
+// payload, or with "pong" when the payload is empty.
+var nodeRedisPubsubPong = map[string]string{
+	"node-redis-4.7.1":  "@redis/client 1.6.1 dist/lib/client/commands-queue.js line 56",
+	"node-redis-5.12.1": "@redis/client 5.12.1 dist/lib/client/commands-queue.js line 242",
+	"node-redis-6.3.1":  "@redis/client 6.3.1 dist/lib/client/commands-queue.js line 278",
+}
+
+func init() {
+	for lib, where := range nodeRedisPubsubPong {
+		c := *nodeContracts[lib]
+		c.Library += "/pubsub"
+		c.Conversions = append(slices.Clone(c.Conversions), &Conversion{
+			Name:   "RESP2 [\"pong\", payload] on a subscribed connection → PING resolved with the payload (\"pong\" when it is empty)",
+			Source: where + ": if (PONG.equals(reply[0])) resolve(reply[1].length === 0 ? reply[0] : reply[1])",
+			apply:  pongPayload})
+		contracts[lib+"/pubsub"] = &c
+	}
+}
+
+// pongPayload: a subscribed RESP2 PING's ["pong", payload] decoded as
+// the payload's text (the first element's when the payload is empty).
+func pongPayload(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+	if path != "" || v.Kind != resp.Array || len(v.Elems) != 2 || string(v.Elems[0].Str) != "pong" || n.Kind != "string" {
+		return 0, false
+	}
+	want := v.Elems[1]
+	if len(want.Str) == 0 {
+		want = v.Elems[0]
+	}
+	if b, ok := n.Bytes(); !ok || string(b) != string(want.Str) {
+		return 0, false
+	}
+	return Converted, true
 }

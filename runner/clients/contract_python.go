@@ -87,3 +87,22 @@ func errorClass(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool
 var redisPyErrorClass = &Conversion{Name: "error code → its exception class (EXECABORT → ExecAbortError), the code dropped from the message",
 	Source: "redis-py 4.3.4 redis/connection.py and 6.4.0 redis/_parsers/base.py BaseParser.parse_error: exception_class(response[len(error_code) + 1:]) for a code in EXCEPTION_CLASSES",
 	apply:  errorClass}
+
+// redis-py 6.4.0's "/pubsub" configuration: PubSub.handle_message reads a
+// RESP3 PING reply on a subscribed connection as the RESP2 shape, so +PONG
+// is the message {"type": "pong", "data": b""}.
+func init() {
+	c := contracts["redis-py"].derive("redis-py-6.4.0/pubsub")
+	c.Conversions = append(c.Conversions, &Conversion{Name: "RESP3 +PONG on a subscribed connection → the pong message's data b\"\"",
+		Source: "redis-py 6.4.0 redis/client.py PubSub.handle_message line 1150: response = [b\"pong\", response] if response != b\"PONG\" else [b\"pong\", b\"\"]",
+		apply:  emptyPong})
+	contracts["redis-py-6.4.0/pubsub"] = c
+}
+
+// emptyPong: +PONG decoded as an empty payload.
+func emptyPong(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+	if b, ok := n.Bytes(); path != "" || v.Kind != resp.SimpleString || string(v.Str) != "PONG" || !ok || len(b) != 0 {
+		return 0, false
+	}
+	return Converted, true
+}

@@ -122,6 +122,25 @@
 // such steps (a slot migration's SETSLOT and MIGRATE) need their node.
 // The case's cleanup runs there too.
 //
+// # Pub/sub and tracking APIs
+//
+// A configuration whose label ends in "/pubsub" (go-redis/pubsub, an
+// adapter library declared with "pubsub") sends a (P|S)SUBSCRIBE or
+// (P|S)UNSUBSCRIBE step through the library's subscribe API (Subscriber),
+// judged by what the library gives the user for it (its first
+// confirmation, the subscription count, or nothing); each push step waits
+// for the next out-of-band frame the proxy recorded on the case
+// connection and is judged against what the library delivered for it,
+// field by field (channel, pattern, payload, count, keys) under the
+// library's contract (judgeDelivered). Invalidation pushes are read
+// through the library's client-side caching or push API where it has one;
+// a library that delivers no item of a frame's kind makes the step a skip
+// that says why. Other steps go through the generic call. A case with no
+// subscribe and no CLIENT TRACKING is skipped ("no subscribe and no
+// tracking in this case"), and so, where the subscribe API opens a
+// connection of its own (go-redis, redis-py), is a case whose subscribing
+// connection sends something before it subscribes.
+//
 // # Terminology
 //
 //   - client: one library in one protocol, such as "go-redis/resp3".

@@ -23,7 +23,8 @@ const GoAdapterEnv = "RESPCHECK_GO_ADAPTER"
 // goLibraries are the built-in Go drivers, served by the Go adapter.
 func goLibraries() []Driver {
 	return append(goDrivers(), goRedisTypedDriver, goRedisPipelineDriver, rueidisPipelineDriver, valkeyGoPipelineDriver,
-		rueidisToAnyDriver, valkeyGoToAnyDriver, goRedisClusterDriver, rueidisClusterDriver, valkeyGoClusterDriver)
+		rueidisToAnyDriver, valkeyGoToAnyDriver, goRedisClusterDriver, rueidisClusterDriver, valkeyGoClusterDriver,
+		goRedisPubsubDriver, rueidisPubsubDriver, valkeyGoPubsubDriver)
 }
 
 // GoAdapters returns one Adapter process per built-in Go library, each
@@ -77,6 +78,9 @@ type goRequest struct {
 	// Mode and Cmds are a "batch" request's.
 	Mode string     `json:"mode"`
 	Cmds [][]string `json:"cmds"`
+	// Kind and WaitMS are a "next" request's.
+	Kind   string `json:"kind"`
+	WaitMS int64  `json:"wait_ms"`
 }
 
 type goAdapter struct {
@@ -106,12 +110,12 @@ func (g *goAdapter) handle(req goRequest) {
 		var libs []map[string]any
 		for _, d := range g.libs {
 			libs = append(libs, map[string]any{"name": d.Library(), "version": d.Version(), "protos": d.Protos(),
-				"api": d.API(), "typed": isTyped(d), "batch": isBatch(d), "source": SourceOf(d)})
+				"api": d.API(), "typed": isTyped(d), "batch": isBatch(d), "pubsub": pubsubWhere(d), "source": SourceOf(d)})
 		}
 		g.send(map[string]any{"id": req.ID, "libraries": libs})
 	case "open":
 		g.open(req)
-	case "do", "typed", "batch":
+	case "do", "typed", "batch", "subscribe", "next":
 		g.call(req)
 	case "close":
 		g.mu.Lock()
@@ -216,6 +220,18 @@ func (g *goAdapter) run(s *goSession, req goRequest, args [][]byte, cmds [][][]b
 	}
 	if req.Op == "batch" {
 		return batchResponse(resp, c, req.Mode, cmds)
+	}
+	if req.Op == "subscribe" || req.Op == "next" {
+		sc, ok := c.(Subscriber)
+		switch {
+		case !ok:
+			resp["error"] = "library has no subscribe API"
+		case req.Op == "next":
+			resp["value"] = sc.Next(ctx, req.Kind, time.Duration(req.WaitMS)*time.Millisecond)
+		default:
+			resp["value"] = sc.Subscribe(ctx, args)
+		}
+		return resp
 	}
 	if req.Op == "typed" {
 		w, ok := c.(Wrapper)

@@ -88,7 +88,7 @@ func (n *Native) write(b *strings.Builder, depth int) {
 	switch n.Kind {
 	case "list", "set":
 		writeSeq(b, n.Type+"[", "]", len(n.Elems), func(i int) { n.Elems[i].write(b, depth+1) })
-	case "map":
+	case "map", kindMessage:
 		writeSeq(b, n.Type+"{", "}", len(n.Pairs), func(i int) {
 			n.Pairs[i][0].write(b, depth+1)
 			b.WriteString(": ")

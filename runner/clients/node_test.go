@@ -107,7 +107,7 @@ var optionShapes = map[string]map[int]string{
 }
 
 // nodeLabels lists the Node adapter's configurations but its typed modes
-// (which TestTyped covers).
+// (which TestTyped covers) and its /pubsub ones (TestPubsubConfigurations).
 func nodeLabels(t *testing.T) []string {
 	t.Helper()
 	node, err := exec.LookPath("node")
@@ -121,7 +121,7 @@ func nodeLabels(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return slices.DeleteFunc(all, func(l string) bool { return strings.HasSuffix(l, "-typed") })
+	return slices.DeleteFunc(all, func(l string) bool { return strings.HasSuffix(l, "-typed") || strings.HasSuffix(l, "/pubsub") })
 }
 
 func apiOf(ds []Driver, lib string) string {

@@ -17,7 +17,10 @@ type goLibrary struct {
 	// batch marks a "/pipeline" configuration (connections are
 	// Batchers).
 	batch bool
-	open  func(ctx context.Context, addr string, proto int) (Session, error)
+	// pubsub marks a "/pubsub" configuration (connections are
+	// Subscribers): where its subscribe API runs (pubsubSame, pubsubOwn).
+	pubsub string
+	open   func(ctx context.Context, addr string, proto int) (Session, error)
 }
 
 func (l *goLibrary) Library() string { return l.name }
@@ -26,6 +29,9 @@ func (l *goLibrary) Protos() []int   { return l.protos }
 func (l *goLibrary) API() string     { return l.api }
 func (l *goLibrary) isTyped() bool   { return l.typed }
 func (l *goLibrary) isBatch() bool   { return l.batch }
+
+// pubsubWhere is where a "/pubsub" configuration's subscribe API runs.
+func (l *goLibrary) pubsubWhere() string { return l.pubsub }
 
 // Source is the Go module the library is built from.
 func (l *goLibrary) Source() string { return "Go module " + l.module + " " + l.Version() }
@@ -84,6 +90,8 @@ func (s *pinnedSession[C]) Close() error {
 type dedicated[D any] struct {
 	dc     D
 	cancel func()
+	// sub is the connection's Subscriber in a "/pubsub" configuration.
+	sub Subscriber
 }
 
 // dedicatedCalls are the calls of one rueidis or valkey-go configuration
@@ -92,6 +100,9 @@ type dedicated[D any] struct {
 type dedicatedCalls[D any] struct {
 	do    func(context.Context, D, [][]byte) Native
 	multi func(context.Context, D, [][][]byte) []Native
+	// pubsub (nil but in "/pubsub" configurations) sets up a new
+	// connection's hooks and returns its Subscriber.
+	pubsub func(D) Subscriber
 }
 
 // dedicatedSession is the pinned session of rueidis and valkey-go.
@@ -99,10 +110,17 @@ func dedicatedSession[D any](dedicate func() (D, func()), closeClient func(), ca
 	return newPinnedSession(
 		func(context.Context) (dedicated[D], error) {
 			dc, cancel := dedicate()
-			return dedicated[D]{dc, cancel}, nil
+			d := dedicated[D]{dc: dc, cancel: cancel}
+			if calls.pubsub != nil {
+				d.sub = calls.pubsub(dc)
+			}
+			return d, nil
 		},
 		func(d dedicated[D]) Conn {
 			do := funcConn(func(ctx context.Context, args [][]byte) Native { return calls.do(ctx, d.dc, args) })
+			if d.sub != nil {
+				return subConn{do, d.sub}
+			}
 			if calls.multi == nil {
 				return do
 			}
@@ -110,6 +128,12 @@ func dedicatedSession[D any](dedicate func() (D, func()), closeClient func(), ca
 		},
 		func(d dedicated[D]) { d.cancel() },
 		func() error { closeClient(); return nil })
+}
+
+// subConn is a Conn whose subscribe steps go through its Subscriber.
+type subConn struct {
+	funcConn
+	Subscriber
 }
 
 // funcConn is a Conn made of its Do.

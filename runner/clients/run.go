@@ -237,7 +237,13 @@ type job struct {
 	// batch, if set, is a pipeline or transaction run as one call (args
 	// is then nil).
 	batch *batchCall
-	done  chan outcome
+	// sub sends args through the library's subscribe API; deliver, if
+	// set, asks for the next item the library delivered for a frame of
+	// that kind, waiting at most wait (see Subscriber).
+	sub     bool
+	deliver string
+	wait    time.Duration
+	done    chan outcome
 	// mark is the proxy's Seq when the job was queued: its command is
 	// recorded after.
 	mark uint64
@@ -285,6 +291,10 @@ type pinned struct {
 	// tap is the proxied connection this connection's commands were last
 	// seen on (nil before the first).
 	tap *proxyConn
+	// pushTap and pushNext: the event index on pushTap after the frames
+	// earlier push steps took (a "/pubsub" configuration).
+	pushTap  *proxyConn
+	pushNext int
 }
 
 type pendingStep struct {
@@ -314,6 +324,10 @@ type session struct {
 	batched bool
 	// directs are respcheck's own connections on a cluster (see placed).
 	directs map[string]directConn
+	// pubsub: the configuration sends (un)subscribe steps through its
+	// Subscriber and judges push steps against what it delivered (a
+	// "/pubsub" configuration).
+	pubsub bool
 }
 
 func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost func(string)) *Result {
@@ -346,6 +360,11 @@ func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost 
 		res.Reason = it.skip
 		return res
 	}
+	if where := pubsubWhere(it.d); where != "" {
+		if res.Reason = pubsubSkip(it.c, where); res.Reason != "" {
+			return res
+		}
+	}
 	env := &cases.Env{KeyPrefix: cases.KeyPrefix(opts.RunID + " clients " + client + " " + it.c.ID()), Captures: map[string][]byte{}}
 	p, err := openProxy(t, opts, env.KeyPrefix)
 	if err != nil {
@@ -353,7 +372,7 @@ func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost 
 		return res
 	}
 	s := &session{it: it, opts: opts, client: client, proxy: p, t: t, lost: lost, conns: map[string]*pinned{}, owner: map[*proxyConn]*pinned{}, ctx: ctx,
-		contr: contractOf(it.d, client), typedOK: isTyped(it.d), batched: isBatch(it.d), env: env}
+		contr: contractOf(it.d, client), typedOK: isTyped(it.d), batched: isBatch(it.d), pubsub: pubsubWhere(it.d) != "", env: env}
 	addr := p.Addr()
 	if IsCluster(it.d) {
 		addr = strings.Join(p.Addrs(), ",")
@@ -474,6 +493,9 @@ func (s *session) call(c Conn, j *job) (out outcome) {
 	if j.batch != nil {
 		return s.callBatch(c, j)
 	}
+	if j.sub || j.deliver != "" {
+		return s.callSub(c, j)
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			out.n = panicNative(r)
@@ -509,8 +531,10 @@ func (s *session) step(st *cases.Step) (*StepView, string) {
 		sv.Notes = []string{"raw step: not expressible through a generic command API; skipped"}
 		return sv, ""
 	case cases.ActPush:
-		sv.Notes = []string{"push step: pushes are recorded by the proxy (see the wire) but not read through the library"}
-		return sv, ""
+		if !s.pubsub {
+			sv.Notes = []string{"push step: pushes are recorded by the proxy (see the wire) but not read through the library"}
+			return sv, ""
+		}
 	}
 	if s.dead != "" {
 		sv.Notes = []string{s.dead}
@@ -536,6 +560,8 @@ func (s *session) step(st *cases.Step) (*StepView, string) {
 		timeout = s.opts.StepTimeout
 	}
 	switch st.Action {
+	case cases.ActPush:
+		s.pushStep(sv, st, timeout)
 	case cases.ActSend:
 		args, err := expandArgs(st, s.env)
 		if err != nil {
@@ -546,7 +572,7 @@ func (s *session) step(st *cases.Step) (*StepView, string) {
 			sv.Notes = []string{fmt.Sprintf("not sent: %v (the step that captures it was skipped or got no reply through this client)", err)}
 			return sv, ""
 		}
-		j := &job{args: args, typed: s.typedOK, done: make(chan outcome, 1)}
+		j := &job{args: args, typed: s.typedOK, sub: s.pubsub && isSubscribeStep(st), done: make(chan outcome, 1)}
 		s.queue(pc, j)
 		if st.Async {
 			pc.pending = append(pc.pending, &pendingStep{j: j, args: args, start: time.Now()})
@@ -628,7 +654,11 @@ func (s *session) finish(sv *StepView, pc *pinned, ps *pendingStep, timeout time
 	}
 	n := out.n
 	sv.Native = &n
-	s.judge(sv, pc, x, sent, n)
+	if ps.j.sub || n.Kind == kindMessage {
+		s.judgeSubscribe(sv, pc, x, sent, n)
+	} else {
+		s.judge(sv, pc, x, sent, n)
+	}
 	if len(sv.Injected) > 0 && sv.Verdict == Match {
 		sv.Notes = append(sv.Notes, "the library dropped the frame the proxy injected before this reply")
 	}
@@ -706,6 +736,10 @@ func fillWire(sv *StepView, x exchange) {
 // what it received (x).
 func (s *session) judge(sv *StepView, pc *pinned, x exchange, sent bool, n Native) {
 	switch {
+	case n.Kind == kindUnsupported:
+		sv.Verdict = Skip
+		sv.Notes = append(sv.Notes, "not sent: "+errText(n))
+		return
 	case !sent && (n.Kind == "exception" || n.Kind == "error"):
 		sv.Verdict = Skip
 		msg, _, _ := strings.Cut(n.String(), "\\n") // a panic's stack stays in Native
@@ -779,6 +813,9 @@ func (s *session) canaryAfter(sv *StepView, pc *pinned, timeout time.Duration) {
 		// No verdict from a canary the library did not send.
 	case strings.HasSuffix(sv.Canary, " hung"):
 		sv.Verdict = max(sv.Verdict, Hang) // stuck, not shifted
+	case strings.HasPrefix(sv.Canary, "not run: "):
+		// No call for the canary on this connection (a subscribed
+		// connection of a "/pubsub" configuration): nothing told.
 	case sv.Canary != "ok":
 		sv.Verdict = max(sv.Verdict, Desync)
 	}
@@ -853,6 +890,9 @@ func (s *session) canaryCheck(pc *pinned, timeout time.Duration) string {
 		}
 		if carriesToken(out.n, tok) {
 			return "ok"
+		}
+		if out.n.Kind == kindUnsupported {
+			return "not run: " + errText(out.n)
 		}
 		if !sent && (out.n.Kind == "exception" || out.n.Kind == "error") {
 			// The library refused the canary itself (redis-py's

@@ -22,6 +22,10 @@
 # finds: errors/simple error for a wrong number of arguments [redis-py-6.4.0/cluster/resp3]
 # finds: resp3-types/simple strings +OK and +PONG [redis-py-6.4.0/cluster/resp3]
 # finds: tracking/invalidate push from another connection's SET, read before a simple string reply [redis-py-6.4.0/cluster/resp3]
+# finds: pubsub/PING on a subscribed connection, a pong array in RESP2 and a simple string in RESP3 [redis-py-4.3.4/pubsub/resp2]
+# finds: pubsub/PING on a subscribed connection, a pong array in RESP2 and a simple string in RESP3 [redis-py-6.4.0/pubsub/resp2]
+# finds: pubsub/PING on a subscribed connection, a pong array in RESP2 and a simple string in RESP3 [redis-py-6.4.0/pubsub/resp3]
+# finds: tracking/invalidate push from another connection's SET, read before a simple string reply [redis-py-6.4.0/pubsub/resp3]
 # run: python-4.3.4
 # run: python-6.4.0
 # run: python-4.3.4+hiredis
