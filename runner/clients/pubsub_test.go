@@ -18,7 +18,7 @@ import (
 // special reports whether d is a "/pipeline" or "/pubsub" configuration:
 // tests of the generic call leave them out (they skip cases without a
 // batch, or without a subscribe or tracking).
-func special(d Driver) bool { return isBatch(d) || pubsubWhere(d) != "" }
+func special(d Driver) bool { return isBatch(d) || pubsubWhere(d) != "" || IsCluster(d) }
 
 // TestPubsubSkip checks which cases a "/pubsub" configuration skips: those
 // without a subscribe and without CLIENT TRACKING, and, where the
