@@ -65,6 +65,9 @@ func (tf targetFlags) openFleet(ctx context.Context, n int) (t endpoint, f *flee
 	}
 	if err := errors.Join(errs...); err != nil {
 		f.stop()
+		if ctx.Err() != nil {
+			return t, nil, &exitError{code: exitInterrupted, err: errors.New("interrupted while starting the throwaway servers; nothing was run")}
+		}
 		return t, nil, serverErr(err)
 	}
 	return t, f, nil

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -211,13 +212,35 @@ func (f runFlags) selection() ([]int, *regexp.Regexp, error) {
 
 // reportSelection is selection and the --format of a command writing
 // reports of kind k (run, clients).
-func (f runFlags) reportSelection(k report.Kind) ([]int, *regexp.Regexp, report.Format, error) {
+func (f *runFlags) reportSelection(k report.Kind) ([]int, *regexp.Regexp, report.Format, error) {
 	protos, runRE, err := f.selection()
 	if err != nil {
 		return nil, nil, report.Format{}, err
 	}
+	if err := f.checkOutput(k); err != nil {
+		return nil, nil, report.Format{}, err
+	}
 	format, err := reportFormat(f.format, k)
 	return protos, runRE, format, err
+}
+
+// checkOutput checks -o before anything runs: its directory must exist
+// (else the report of a whole run would be lost at the end), and without
+// --format its extension picks the format (report.ForFile: -o r.json is
+// JSON, not human text in a .json file).
+func (f *runFlags) checkOutput(k report.Kind) error {
+	if f.out == "" {
+		return nil
+	}
+	if st, err := os.Stat(filepath.Dir(f.out)); err != nil || !st.IsDir() {
+		return usageErr("-o %s: the directory %s does not exist", f.out, filepath.Dir(f.out))
+	}
+	if f.format == "human" {
+		if format, ok := report.ForFile(f.out, k); ok {
+			f.format = format.Name
+		}
+	}
+	return nil
 }
 
 func parseProto(s string) ([]int, error) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/respcheck/respcheck/runner/golden"
 	"github.com/respcheck/respcheck/runner/golden/replay"
+	"github.com/respcheck/respcheck/runner/report"
 )
 
 const serveLong = `Serve listens like a Redis server and answers each command a client sends
@@ -113,7 +114,7 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, f serveFlags, _ []s
 		return serverErr(err)
 	}
 	if n := len(srv.Findings()); n > 0 {
-		return &exitError{code: exitFindings, err: fmt.Errorf("%d findings (see above)", n)}
+		return &exitError{code: exitFindings, err: fmt.Errorf("%s (see above)", report.Count(n, "finding", "findings"))}
 	}
 	return nil
 }

@@ -144,6 +144,10 @@ func (f targetFlags) open(ctx context.Context) (t endpoint, stop func(), err err
 	if errors.As(err, &ub) {
 		return t, nil, &exitError{code: exitUsage, err: err}
 	}
+	if err != nil && ctx.Err() != nil {
+		// Ctrl-C while the throwaway server or cluster started.
+		return t, nil, &exitError{code: exitInterrupted, err: errors.New("interrupted while starting the throwaway server; nothing was run")}
+	}
 	if err != nil {
 		return t, nil, serverErr(err)
 	}

@@ -200,7 +200,7 @@ func (r *Report) Describe() []string {
 	return []string{
 		fmt.Sprintf("server: %s %s at %s, RESP%d", r.Server.Family, r.Server.Version, r.Server.Addr, r.Proto),
 		mach,
-		fmt.Sprintf("%d timed trials per cell after %d warm-up trials; a cell is median [p10-p90]", r.Trials, r.Warmup),
+		fmt.Sprintf("%d timed trials per cell after %d warm-up %s; a cell is median [p10-p90]", r.Trials, r.Warmup, map[bool]string{true: "trial", false: "trials"}[r.Warmup == 1]),
 	}
 }
 

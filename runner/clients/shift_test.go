@@ -22,7 +22,8 @@ cases:
 
 // TestExtraReplyIsDesync makes the proxy send one reply no command asked
 // for (after the first GET): every client that reads it must end in
-// desync, never in a bare mismatch; a client that drops the frame matches.
+// desync, never in a bare mismatch; a client that fails on it hangs or
+// crashes; a client that drops the frame matches.
 func TestExtraReplyIsDesync(t *testing.T) {
 	srv := servers.ForTest(t, "redis-8.6.3")
 	f, err := cases.Load("shift.yaml", []byte(shiftCases))
@@ -52,6 +53,12 @@ func TestExtraReplyIsDesync(t *testing.T) {
 		case res.Verdict == Desync:
 			desyncs++
 			t.Logf("%s: desync", res.Client)
+		case (res.Verdict == Hang || res.Verdict == Crash) && !readExtra:
+			// The library failed on the frame instead of returning it
+			// (node-redis 4.7.1 throws in its own reader and then hangs:
+			// repro node-redis-4-resp2-unclaimed-frame.js): a finding,
+			// not a wrong value.
+			t.Logf("%s: %s on the extra frame", res.Client, res.Verdict)
 		case readExtra || res.Verdict >= Mismatch:
 			t.Errorf("%s: %s, read the extra frame: %v; want desync", res.Client, res.Verdict, readExtra)
 			for _, sv := range res.Steps {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"io"
+	"path"
 	"strings"
 
 	"github.com/respcheck/respcheck/runner"
@@ -16,6 +17,9 @@ type Format struct {
 	Name string
 	// Description is one line for the help texts.
 	Description string
+	// Ext is the file name extension (".json") that selects the format
+	// for -o FILE when no --format is given; "" for none.
+	Ext string
 	// Run writes the report of respcheck run; nil where the format has
 	// none.
 	Run func(w io.Writer, rep *runner.Report, o HumanOptions) error
@@ -46,15 +50,15 @@ func (f Format) Writes(k Kind) bool {
 var registry = []Format{
 	{Name: "human", Description: "text for a terminal: each finding at its file:line:col, then a summary",
 		Run: Human, Clients: ClientsHuman},
-	{Name: "json", Description: "one indented JSON document: every result and step, bytes escaped",
+	{Name: "json", Ext: ".json", Description: "one indented JSON document: every result and step (schema: runner/report/schema)",
 		Run:     func(w io.Writer, rep *runner.Report, _ HumanOptions) error { return JSON(w, rep) },
 		Clients: func(w io.Writer, rep *clients.Report, _ HumanOptions) error { return ClientsJSON(w, rep) }},
-	{Name: "junit", Description: "JUnit XML for CI: findings are failures, skips are skipped",
+	{Name: "junit", Ext: ".xml", Description: "JUnit XML for CI: findings are failures, skips are skipped",
 		Run:     func(w io.Writer, rep *runner.Report, _ HumanOptions) error { return JUnit(w, rep) },
 		Clients: func(w io.Writer, rep *clients.Report, _ HumanOptions) error { return ClientsJUnit(w, rep) }},
-	{Name: "tap", Description: "TAP version 13: one test point per result, skips as # SKIP",
+	{Name: "tap", Ext: ".tap", Description: "TAP version 13: one test point per result, skips as # SKIP",
 		Run: func(w io.Writer, rep *runner.Report, _ HumanOptions) error { return TAP(w, rep) }},
-	{Name: "markdown", Description: "a Markdown page: clients, the verdict matrix, one line explaining each verdict but match and skip",
+	{Name: "markdown", Ext: ".md", Description: "a Markdown page: clients, the verdict matrix, one line explaining each verdict but match and skip",
 		Clients: ClientsMarkdown},
 }
 
@@ -91,4 +95,17 @@ func Choices(k Kind) string {
 		return strings.Join(names, "")
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// ForFile returns the format of kind k that a file name's extension
+// selects (".json" json, ".xml" junit, ".tap" tap, ".md" markdown), and
+// false for none.
+func ForFile(name string, k Kind) (Format, bool) {
+	ext := strings.ToLower(path.Ext(name))
+	for _, f := range Formats(k) {
+		if f.Ext != "" && f.Ext == ext {
+			return f, true
+		}
+	}
+	return Format{}, false
 }

@@ -48,7 +48,7 @@ func Human(w io.Writer, rep *runner.Report, o HumanOptions) error {
 		}
 	}
 	if notRun > 0 {
-		p.line(fmt.Sprintf("%d results %s", notRun, reason))
+		p.line(fmt.Sprintf("%s %s", Count(notRun, "result", "results"), reason))
 	}
 	if !o.Verbose {
 		p.skipReasons(rep)
@@ -61,8 +61,8 @@ func Human(w io.Writer, rep *runner.Report, o HumanOptions) error {
 		p.line(p.red("server lost: ") + rep.ServerLost.Error())
 	}
 	if len(rep.KeysLeft) > 0 {
-		p.line(p.red("keys left: ") + fmt.Sprintf("the keys of %d cases could not be deleted; delete them with redis-cli --scan --pattern P | xargs redis-cli unlink, for each P of: %s",
-			len(rep.KeysLeft), strings.Join(rep.KeysLeft, " ")))
+		p.line(p.red("keys left: ") + fmt.Sprintf("the keys of %s could not be deleted; delete them with redis-cli --scan --pattern P | xargs redis-cli unlink, for each P of: %s",
+			Count(len(rep.KeysLeft), "case", "cases"), strings.Join(rep.KeysLeft, " ")))
 	}
 	s := rep.Summary
 	parts := []string{
@@ -71,13 +71,13 @@ func Human(w io.Writer, rep *runner.Report, o HumanOptions) error {
 		fmt.Sprintf("%d skipped", s.Skipped),
 	}
 	if s.Errors > 0 {
-		parts = append(parts, fmt.Sprintf("%d errors", s.Errors))
+		parts = append(parts, Count(s.Errors, "error", "errors"))
 	}
 	if s.NotRun > 0 {
 		parts = append(parts, fmt.Sprintf("%d not run", s.NotRun))
 	}
 	if s.Known > 0 {
-		parts = append(parts, fmt.Sprintf("%d known differences", s.Known))
+		parts = append(parts, Count(s.Known, "known difference", "known differences"))
 	}
 	p.line(fmt.Sprintf("%s %s at %s: %s (%.2fs)", rep.Server.Family, rep.Server.Version, rep.Server.Addr,
 		strings.Join(parts, ", "), rep.Duration.Seconds()))
@@ -269,4 +269,12 @@ func (p *printer) skipReasons(rep *runner.Report) {
 		}
 		p.line(p.dim(fmt.Sprintf("skipped: %d × %s", count[r], r)))
 	}
+}
+
+// Count is n followed by the singular or plural noun: "1 error", "2 errors".
+func Count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

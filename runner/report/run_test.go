@@ -117,7 +117,7 @@ func TestHuman(t *testing.T) {
 ERR  strings/errors [RESP2]
       read: i/o timeout
 skipped: 1 × requires server valkey
-redis 7.0.15 at 127.0.0.1:6379: 2 passed, 1 failed, 1 skipped, 1 errors, 1 known differences (1.50s)
+redis 7.0.15 at 127.0.0.1:6379: 2 passed, 1 failed, 1 skipped, 1 error, 1 known difference (1.50s)
 `
 	// Passing results and the failing case's passing first step are left
 	// out; the failure is at its file:line:col, want and got escaped.

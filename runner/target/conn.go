@@ -22,7 +22,8 @@ type Config struct {
 	// Addr is the server's host:port. Required.
 	Addr string
 	// Username and Password authenticate each connection: HELLO 3 AUTH in
-	// RESP3, AUTH in RESP2. An empty Username means "default".
+	// RESP3, AUTH in RESP2. An empty Username means "default"; a Username
+	// without a Password authenticates with an empty password.
 	Username, Password string
 	// DB is selected on every connection when not 0.
 	DB int
@@ -151,7 +152,7 @@ func (c Config) selectDB(cn *Conn) error {
 // database 0 and returns it to RESP2 (Redis 6.2+ RESET). An error reply is
 // a *ReplyError.
 func (c Config) Restore(cn *Conn) error {
-	if c.Password != "" {
+	if c.authenticates() {
 		if _, err := cn.check("AUTH", c.authArgs()...); err != nil {
 			return err
 		}
@@ -159,11 +160,17 @@ func (c Config) Restore(cn *Conn) error {
 	return c.selectDB(cn)
 }
 
-// HelloArgs is the HELLO command for proto, with AUTH when a password is
-// set (user "default" when none is named).
+// authenticates reports whether connections send AUTH: a password is set,
+// or a user is named (a user without a password authenticates with an
+// empty one, which a nopass user accepts and any other refuses with
+// WRONGPASS; it never silently becomes the default user).
+func (c Config) authenticates() bool { return c.Password != "" || c.Username != "" }
+
+// HelloArgs is the HELLO command for proto, with AUTH when the connection
+// authenticates (user "default" when none is named).
 func (c Config) HelloArgs(proto int) []string {
 	args := []string{"HELLO", strconv.Itoa(proto)}
-	if c.Password != "" {
+	if c.authenticates() {
 		user := c.Username
 		if user == "" {
 			user = "default"
