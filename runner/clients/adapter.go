@@ -86,11 +86,53 @@ type Adapter struct {
 	stderr  *tailBuffer
 	// sessionMark is the stderr mark when the current session opened.
 	sessionMark atomic.Int64
-	// sessions lets one session at a time use the process: what a library
-	// does outside a call (an exception from its event handler, a hang that
-	// gets the process killed) then lands on that session alone.
-	sessions sync.Mutex
+	// pool holds the processes of this configuration that no session
+	// uses (see acquire): one session at a time uses a process, so what a
+	// library does outside a call (an exception from its event handler, a
+	// hang that gets the process killed) lands on that session alone.
+	poolMu sync.Mutex
+	pool   chan *Adapter
+	clones []*Adapter
 }
+
+// poolSize is how many processes of one adapter configuration run
+// sessions at once: a configuration whose sessions hang (2 s each, then a
+// restart) would otherwise be the whole run's tail.
+const poolSize = 2
+
+// acquire returns a process of a's configuration that no session uses:
+// a itself, or a copy of it started on first use (at most poolSize in
+// all), waiting for one to be released when all are in use.
+func (a *Adapter) acquire(ctx context.Context) (*Adapter, error) {
+	a.poolMu.Lock()
+	if a.pool == nil {
+		a.pool = make(chan *Adapter, poolSize)
+		a.pool <- a
+	}
+	select {
+	case p := <-a.pool:
+		a.poolMu.Unlock()
+		return p, nil
+	default:
+	}
+	if 1+len(a.clones) < poolSize {
+		c := &Adapter{Name: a.Name, Cmd: a.Cmd, Env: a.Env, Suffix: a.Suffix}
+		a.clones = append(a.clones, c)
+		a.poolMu.Unlock()
+		return c, nil
+	}
+	pool := a.pool
+	a.poolMu.Unlock()
+	select {
+	case p := <-pool:
+		return p, nil
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
+}
+
+// release gives back a process that acquire returned.
+func (a *Adapter) release(p *Adapter) { a.pool <- p }
 
 type adapterResp struct {
 	ID        int64            `json:"id"`
@@ -376,9 +418,18 @@ func (d *adapterDriver) API() string     { return d.lib.API }
 // Source is the package the adapter says the library comes from.
 func (d *adapterDriver) Source() string { return d.lib.Source }
 
-// serial is the lock of the adapter's process: sessions of its libraries
-// run one at a time.
-func (d *adapterDriver) serial() *sync.Mutex { return &d.a.sessions }
+// exclusive returns d on a process of its adapter that no other session
+// uses (see Adapter.acquire) and the function that releases it.
+func (d *adapterDriver) exclusive(ctx context.Context) (Driver, func(), error) {
+	p, err := d.a.acquire(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &adapterDriver{a: p, lib: d.lib}, func() { d.a.release(p) }, nil
+}
+
+// pool is the adapter whose processes d's sessions share.
+func (d *adapterDriver) pool() any { return d.a }
 
 // isTyped marks libraries in typed-wrapper mode (their connections use
 // DoTyped).
@@ -618,17 +669,36 @@ func Available(adaptersDir string) ([]Driver, []string) {
 		notes = append(notes, "go libraries run inside respcheck (no executable path: "+err.Error()+")")
 		ds = goLibraries()
 	}
-	for _, a := range as {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		more, n, err := a.Drivers(ctx)
-		cancel()
-		if err != nil {
-			notes = append(notes, fmt.Sprintf("adapter %s: %v", a.Name, err))
-			a.Close()
-			continue
-		}
-		notes = append(notes, n...)
-		ds = append(ds, more...)
+	// The processes start 4 at a time (about 50 of them: started one by
+	// one, their start-up alone took 10 s here); the drivers keep the
+	// adapters' order.
+	type hello struct {
+		ds    []Driver
+		notes []string
+	}
+	hellos := make([]hello, len(as))
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, 4)
+	for i, a := range as {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			more, n, err := a.Drivers(ctx)
+			if err != nil {
+				hellos[i].notes = []string{fmt.Sprintf("adapter %s: %v", a.Name, err)}
+				a.Close()
+				return
+			}
+			hellos[i] = hello{more, n}
+		}()
+	}
+	wg.Wait()
+	for _, h := range hellos {
+		ds, notes = append(ds, h.ds...), append(notes, h.notes...)
 	}
 	cli, n := cliDrivers()
 	return append(ds, cli...), append(notes, n...)
@@ -641,6 +711,11 @@ func CloseDrivers(ds []Driver) {
 		if ad, ok := d.(*adapterDriver); ok && !seen[ad.a] {
 			seen[ad.a] = true
 			ad.a.Close()
+			ad.a.poolMu.Lock()
+			for _, c := range ad.a.clones {
+				c.Close()
+			}
+			ad.a.poolMu.Unlock()
 		}
 	}
 }
