@@ -359,6 +359,13 @@ func (a *Adapter) Close() error {
 	return nil
 }
 
+// current is the running process, or nil.
+func (a *Adapter) current() *exec.Cmd {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.proc
+}
+
 // kill ends the process at once; the next call starts a new one.
 func (a *Adapter) kill() {
 	a.mu.Lock()
@@ -453,23 +460,32 @@ func (d *adapterDriver) Open(ctx context.Context, addr string, proto int) (Sessi
 	if r.Error != "" {
 		return nil, errors.New(r.Error)
 	}
-	return &adapterSession{d: d, id: id}, nil
+	return &adapterSession{d: d, id: id, proc: d.a.current()}, nil
 }
 
 type adapterSession struct {
 	d  *adapterDriver
 	id string
+	// proc is the process the session was opened in.
+	proc *exec.Cmd
 }
 
-// Abandon kills the adapter process after a hang (it restarts on next
-// use), so one stuck library call cannot stall later cases.
-func (s *adapterSession) Abandon() { s.d.a.kill() }
+// Abandon kills the adapter process after a hang, so one stuck library
+// call cannot stall later cases, and starts the next process at once: it
+// boots while this session ends, not in the next one's first call.
+func (s *adapterSession) Abandon() {
+	s.d.a.kill()
+	go s.d.a.start()
+}
 
 func (s *adapterSession) Conn(ctx context.Context, name string) (Conn, error) {
 	return &adapterConn{s: s, name: name}, nil
 }
 
 func (s *adapterSession) Close() error {
+	if s.d.a.current() != s.proc {
+		return nil // the process that held the session is gone, and it with it
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	_, err := s.d.a.call(ctx, map[string]any{"op": "close", "session": s.id})
