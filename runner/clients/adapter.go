@@ -93,6 +93,9 @@ type Adapter struct {
 	poolMu sync.Mutex
 	pool   chan *Adapter
 	clones []*Adapter
+	// booted is the process whose hello boot saw answered.
+	bootMu sync.Mutex
+	booted *exec.Cmd
 }
 
 // poolSize is how many processes of one adapter configuration run
@@ -359,6 +362,34 @@ func (a *Adapter) Close() error {
 	return nil
 }
 
+// bootTimeout bounds a process's start, up to its hello answered: a Node
+// process took over 2 s (a step's deadline) on a loaded machine.
+const bootTimeout = 20 * time.Second
+
+// boot starts the process if it is not running and waits for its hello
+// (at most bootTimeout), so that a session's first call, bound by the step
+// deadline, never waits for the runtime to start.
+func (a *Adapter) boot() error {
+	a.bootMu.Lock()
+	defer a.bootMu.Unlock()
+	if p := a.current(); p != nil && p == a.booted {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), bootTimeout)
+	defer cancel()
+	r, err := a.call(ctx, map[string]any{"op": "hello"})
+	if err == nil && r.Error != "" {
+		err = errors.New(r.Error)
+	}
+	if err != nil {
+		return fmt.Errorf("adapter %s: hello: %w", a.Name, err)
+	}
+	a.mu.Lock()
+	a.booted = a.proc
+	a.mu.Unlock()
+	return nil
+}
+
 // current is the running process, or nil.
 func (a *Adapter) current() *exec.Cmd {
 	a.mu.Lock()
@@ -397,6 +428,9 @@ func (a *Adapter) Drivers(ctx context.Context) ([]Driver, []string, error) {
 	if r.Error != "" {
 		return nil, nil, errors.New(r.Error)
 	}
+	a.mu.Lock()
+	a.booted = a.proc
+	a.mu.Unlock()
 	var ds []Driver
 	var notes []string
 	for _, l := range r.Libraries {
@@ -447,6 +481,9 @@ func (d *adapterDriver) isTyped() bool { return d.lib.Typed }
 func (d *adapterDriver) isBatch() bool { return d.lib.Batch }
 
 func (d *adapterDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
+	if err := d.a.boot(); err != nil {
+		return nil, err
+	}
 	id := "s" + strconv.FormatInt(d.a.nextSes.Add(1), 10)
 	d.a.mu.Lock()
 	if d.a.stderr != nil {
@@ -475,7 +512,7 @@ type adapterSession struct {
 // boots while this session ends, not in the next one's first call.
 func (s *adapterSession) Abandon() {
 	s.d.a.kill()
-	go s.d.a.start()
+	go s.d.a.boot()
 }
 
 func (s *adapterSession) Conn(ctx context.Context, name string) (Conn, error) {
