@@ -387,6 +387,13 @@ func precheck(ctx context.Context, it item, t *target.Target) *Result {
 	return res
 }
 
+// openTimeout is the least deadline of a session's open: an adapter's
+// open only registers the session (the library connects on the first
+// call, under the step deadline), and a process starved of CPU on a
+// loaded machine took over 2 s to answer it, which is no crash of the
+// library's.
+const openTimeout = 10 * time.Second
+
 // runItem runs one item through its library into res (see precheck).
 func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost func(string), res *Result) *Result {
 	client := res.Client
@@ -404,7 +411,7 @@ func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost 
 		contr: contractOf(it.d, client), typedOK: isTyped(it.d), batched: isBatch(it.d),
 		env: &cases.Env{KeyPrefix: cases.KeyPrefix(opts.RunID + " clients " + client + " " + it.c.ID()),
 			Captures: map[string][]byte{}}}
-	openCtx, cancel := context.WithTimeout(ctx, opts.StepTimeout)
+	openCtx, cancel := context.WithTimeout(ctx, max(opts.StepTimeout, openTimeout))
 	s.sess, err = it.d.Open(openCtx, p.Addr(), it.proto)
 	cancel()
 	if err != nil {
