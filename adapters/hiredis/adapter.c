@@ -12,6 +12,16 @@
  * elements), never normalised; a NULL reply is an exception with the
  * context's err and errstr.
  *
+ * The configuration hiredis-1.2.0/pipeline also answers "batch": a pipeline
+ * is redisAppendCommandArgv for each command, then redisGetReply once per
+ * command, as an application pipelines with hiredis; a transaction is the
+ * same with MULTI before the commands and EXEC after them. Every reply is
+ * the application's to read: each command's value is its own reply (for a
+ * queued command, QUEUED or its queue-time error), EXEC's reply the
+ * transaction's ("exec"), MULTI's is read and dropped. A reply that cannot
+ * be read (redisGetReply fails) is that command's exception and every later
+ * one's.
+ *
  * Built by scripts/install-clients.sh against the hiredis tree of the Redis
  * source package (deps/hiredis), statically linked:
  *   gcc -O2 -std=c11 -pthread -I$HIREDIS adapter.c $HIREDIS/libhiredis.a
@@ -34,6 +44,8 @@
 #define VERSION STR(HIREDIS_MAJOR) "." STR(HIREDIS_MINOR) "." STR(HIREDIS_PATCH)
 #define LIBNAME "hiredis-" VERSION
 #define API "redisCommandArgv(ctx, argc, argv, argvlen)"
+#define SOURCE "hiredis " VERSION " from deps/hiredis of the Redis 8.6.3 source package (scripts/install-clients.sh)"
+#define BATCH_API "redisAppendCommandArgv(ctx, argc, argv, argvlen) per command, then redisGetReply(ctx, &reply) per command (MULTI and EXEC appended around a transaction's); other steps " API
 
 static pthread_mutex_t out_mu = PTHREAD_MUTEX_INITIALIZER;
 
@@ -355,12 +367,22 @@ static void send_exception(long long id, const char *type, const char *cls, cons
 
 /* ---- connections ------------------------------------------------------------- */
 
+/* cmd_t is one command: its arguments and their lengths. */
+typedef struct {
+    int argc;
+    char **argv;
+    size_t *lens;
+} cmd_t;
+
 typedef struct job {
     long long id;
     int quit;
     int argc;
     char **argv;
     size_t *lens;
+    /* a batch: mode "pipeline" or "multi" (batch_multi), its commands */
+    int batch, batch_multi, ncmds;
+    cmd_t *cmds;
     struct job *next;
 } job_t;
 
@@ -375,10 +397,17 @@ typedef struct conn {
     struct conn *next;
 } conn_t;
 
+static void free_cmd(cmd_t *c) {
+    for (int i = 0; i < c->argc; i++) free(c->argv[i]);
+    free(c->argv);
+    free(c->lens);
+}
+
 static void free_job(job_t *j) {
-    for (int i = 0; i < j->argc; i++) free(j->argv[i]);
-    free(j->argv);
-    free(j->lens);
+    cmd_t c = {j->argc, j->argv, j->lens};
+    free_cmd(&c);
+    for (int i = 0; i < j->ncmds; i++) free_cmd(&j->cmds[i]);
+    free(j->cmds);
     free(j);
 }
 
@@ -424,6 +453,47 @@ static void run_job(conn_t *c, job_t *j) {
     send_line(&b);
 }
 
+/* put_reply_or_error writes a reply read by redisGetReply, or the
+ * exception of a read that failed (r NULL). */
+static void put_reply_or_error(buf_t *b, conn_t *c, redisReply *r) {
+    if (r != NULL) {
+        put_native(b, r, 0);
+        return;
+    }
+    bputs(b, "{\"kind\":\"exception\",\"type\":\"redisContext\",\"error\":{\"class\":");
+    bjson_cstr(b, err_class(c->ctx->err));
+    bputs(b, ",\"message\":");
+    bjson_cstr(b, c->ctx->errstr[0] ? c->ctx->errstr : "redisGetReply failed");
+    bputs(b, "}}");
+}
+
+/* run_batch appends every command of the batch (MULTI and EXEC around a
+ * transaction's), then reads one reply per command with redisGetReply:
+ * {"values":[each command's reply], "exec": EXEC's reply}. */
+static void run_batch(conn_t *c, job_t *j) {
+    if (c->ctx == NULL && connect_ctx(c, j->id) < 0) return;
+    static const char *multi[] = {"MULTI"}, *exec[] = {"EXEC"};
+    static const size_t multilen[] = {5}, execlen[] = {4};
+    if (j->batch_multi) redisAppendCommandArgv(c->ctx, 1, multi, multilen);
+    for (int i = 0; i < j->ncmds; i++)
+        redisAppendCommandArgv(c->ctx, j->cmds[i].argc, (const char **)j->cmds[i].argv, j->cmds[i].lens);
+    if (j->batch_multi) redisAppendCommandArgv(c->ctx, 1, exec, execlen);
+    int n = j->ncmds + (j->batch_multi ? 2 : 0), failed = 0;
+    buf_t b = {0};
+    bprintf(&b, "{\"id\":%lld,\"values\":[", j->id);
+    for (int i = 0; i < n; i++) {
+        redisReply *r = NULL;
+        if (!failed && redisGetReply(c->ctx, (void **)&r) != REDIS_OK) failed = 1, r = NULL;
+        int own = !j->batch_multi || (i > 0 && i < n - 1);
+        if (j->batch_multi && i == n - 1) bputs(&b, "],\"exec\":");
+        else if (own && i > (j->batch_multi ? 1 : 0)) bputs(&b, ",");
+        if (own || i == n - 1) put_reply_or_error(&b, c, r);
+        freeReplyObject(r);
+    }
+    bputs(&b, j->batch_multi ? "}" : "]}");
+    send_line(&b);
+}
+
 static void *conn_loop(void *arg) {
     conn_t *c = arg;
     for (;;) {
@@ -437,7 +507,8 @@ static void *conn_loop(void *arg) {
             free_job(j);
             break;
         }
-        run_job(c, j);
+        if (j->batch) run_batch(c, j);
+        else run_job(c, j);
         free_job(j);
     }
     if (c->ctx) redisFree(c->ctx);
@@ -461,6 +532,7 @@ typedef struct session {
     char *id;
     char host[256];
     int port, proto;
+    int batch; /* the /pipeline configuration: takes "batch" */
     conn_t *conns;
     struct session *next;
 } session_t;
@@ -519,17 +591,22 @@ static void close_session(const char *id) {
 
 typedef struct {
     long long id;
-    char *op, *session, *conn, *lib, *addr;
+    char *op, *session, *conn, *lib, *addr, *mode;
     long long proto;
     int nargs, argcap;
     char **args;
     size_t *lens;
+    /* a batch's commands ("cmds": arrays of base64 arguments) */
+    int ncmds, cmdcap;
+    cmd_t *cmds;
 } req_t;
 
 static void free_req(req_t *r) {
-    free(r->op), free(r->session), free(r->conn), free(r->lib), free(r->addr);
+    free(r->op), free(r->session), free(r->conn), free(r->lib), free(r->addr), free(r->mode);
     for (int i = 0; i < r->nargs; i++) free(r->args[i]);
     free(r->args), free(r->lens);
+    for (int i = 0; i < r->ncmds; i++) free_cmd(&r->cmds[i]);
+    free(r->cmds);
 }
 
 typedef struct {
@@ -723,6 +800,33 @@ static int parse_args(cur_t *c, req_t *r) {
     }
 }
 
+/* parse_cmds reads "cmds", an array of argument arrays, into r->cmds. */
+static int parse_cmds(cur_t *c, req_t *r) {
+    if (c->p >= c->end || *c->p != '[') return skip_value(c, 0);
+    c->p++;
+    skip_ws(c);
+    if (c->p < c->end && *c->p == ']') return c->p++, 0;
+    for (;;) {
+        skip_ws(c);
+        if (c->p >= c->end || *c->p != '[') return -1;
+        req_t one = {0};
+        if (parse_args(c, &one) < 0) {
+            free_req(&one);
+            return -1;
+        }
+        if (r->ncmds == r->cmdcap) {
+            r->cmdcap = r->cmdcap ? r->cmdcap * 2 : 8;
+            r->cmds = realloc(r->cmds, r->cmdcap * sizeof *r->cmds);
+            if (!r->cmds) die("out of memory");
+        }
+        r->cmds[r->ncmds++] = (cmd_t){one.nargs, one.args, one.lens};
+        skip_ws(c);
+        if (c->p >= c->end) return -1;
+        if (*c->p == ']') return c->p++, 0;
+        if (*c->p++ != ',') return -1;
+    }
+}
+
 /* parse_field reads the value of key k into r (unknown keys are skipped). */
 static int parse_field(cur_t *c, const char *k, req_t *r) {
     char **dst = NULL;
@@ -731,6 +835,7 @@ static int parse_field(cur_t *c, const char *k, req_t *r) {
     else if (strcmp(k, "conn") == 0) dst = &r->conn;
     else if (strcmp(k, "lib") == 0) dst = &r->lib;
     else if (strcmp(k, "addr") == 0) dst = &r->addr;
+    else if (strcmp(k, "mode") == 0) dst = &r->mode;
     if (dst && c->p < c->end && *c->p == '"') {
         free(*dst);
         return parse_string(c, dst, NULL);
@@ -738,6 +843,7 @@ static int parse_field(cur_t *c, const char *k, req_t *r) {
     if (strcmp(k, "id") == 0) return parse_number(c, &r->id);
     if (strcmp(k, "proto") == 0) return parse_number(c, &r->proto);
     if (strcmp(k, "args") == 0) return parse_args(c, r);
+    if (strcmp(k, "cmds") == 0) return parse_cmds(c, r);
     return skip_value(c, 0);
 }
 
@@ -774,13 +880,19 @@ static void op_hello(long long id) {
             LIBNAME, VERSION);
     bjson_cstr(&b, API);
     bputs(&b, ",\"source\":");
-    bjson_cstr(&b, "hiredis " VERSION " from deps/hiredis of the Redis 8.6.3 source package (scripts/install-clients.sh)");
+    bjson_cstr(&b, SOURCE);
+    bprintf(&b, "},{\"name\":\"%s/pipeline\",\"version\":\"%s\",\"protos\":[2,3],\"batch\":true,\"api\":", LIBNAME,
+            VERSION);
+    bjson_cstr(&b, BATCH_API);
+    bputs(&b, ",\"source\":");
+    bjson_cstr(&b, SOURCE);
     bputs(&b, "}]}");
     send_line(&b);
 }
 
 static void op_open(req_t *r) {
-    if (!r->lib || strcmp(r->lib, LIBNAME) != 0) return send_simple(r->id, "error", "unknown library");
+    if (!r->lib || (strcmp(r->lib, LIBNAME) != 0 && strcmp(r->lib, LIBNAME "/pipeline") != 0))
+        return send_simple(r->id, "error", "unknown library");
     if (!r->session || !r->addr) return send_simple(r->id, "error", "open needs session and addr");
     const char *colon = strrchr(r->addr, ':');
     if (colon == NULL || (size_t)(colon - r->addr) >= sizeof ((session_t *)0)->host)
@@ -791,6 +903,7 @@ static void op_open(req_t *r) {
     memcpy(s->host, r->addr, colon - r->addr);
     s->port = atoi(colon + 1);
     s->proto = (int)r->proto;
+    s->batch = strcmp(r->lib, LIBNAME "/pipeline") == 0;
     s->next = sessions;
     sessions = s;
     send_simple(r->id, "ok", NULL);
@@ -811,6 +924,24 @@ static void op_do(req_t *r) {
     enqueue(c, j);
 }
 
+/* op_batch queues a "batch" (mode pipeline or multi) on its connection. */
+static void op_batch(req_t *r) {
+    session_t *s = r->session ? find_session(r->session) : NULL;
+    if (s == NULL) return send_simple(r->id, "error", "no such session");
+    if (!s->batch) return send_simple(r->id, "error", "library has no batch op");
+    int multi = r->mode && strcmp(r->mode, "multi") == 0;
+    if (!multi && !(r->mode && strcmp(r->mode, "pipeline") == 0)) return send_simple(r->id, "error", "unknown batch mode");
+    if (r->ncmds == 0) return send_simple(r->id, "error", "batch needs cmds");
+    conn_t *c = conn_of(s, r->conn ? r->conn : "default");
+    job_t *j = calloc(1, sizeof *j);
+    if (j == NULL) die("out of memory");
+    j->id = r->id;
+    j->batch = 1, j->batch_multi = multi;
+    j->ncmds = r->ncmds, j->cmds = r->cmds;
+    r->cmds = NULL, r->ncmds = 0; /* the job owns them */
+    enqueue(c, j);
+}
+
 static void handle(const char *line, size_t n) {
     req_t r;
     if (parse_request(line, n, &r) < 0) {
@@ -823,6 +954,7 @@ static void handle(const char *line, size_t n) {
     else if (strcmp(r.op, "hello") == 0) op_hello(r.id);
     else if (strcmp(r.op, "open") == 0) op_open(&r);
     else if (strcmp(r.op, "do") == 0) op_do(&r);
+    else if (strcmp(r.op, "batch") == 0) op_batch(&r);
     else if (strcmp(r.op, "close") == 0) {
         if (r.session) close_session(r.session);
         send_simple(r.id, "ok", NULL);

@@ -17,6 +17,18 @@
 // alone, in two configurations: the defaults, and with the two options that
 // change what rawCommand decodes, OPT_REPLY_LITERAL (simple strings as their
 // text, not true) and OPT_NULL_MULTIBULK_AS_NULL (*-1 as null, not []).
+//
+// A third configuration, phpredis-5.3.7/pipeline (the defaults), also
+// answers "batch": a pipeline is multi(Redis::PIPELINE), rawCommand(...$args)
+// per command, exec(); a transaction multi(), rawCommand(...$args) per
+// command, exec(). exec() returns one value per command, as phpredis gives
+// them (an error reply is false there: only the last error's text is kept,
+// in getLastError()), or false for the batch as a whole (a WATCH conflict),
+// or throws: that outcome is then every command's value and the
+// transaction's ("exec").
+
+const BATCH = '/pipeline';
+const BATCH_API = 'multi(Redis::PIPELINE), rawCommand(...$args)..., exec(); multi(), rawCommand(...$args)..., exec(); other steps Redis::rawCommand(...$args)';
 
 const API = 'Redis::rawCommand(...$args)';
 
@@ -36,6 +48,7 @@ function configurations(): array {
         '' => [],
         '[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]' =>
             [Redis::OPT_REPLY_LITERAL => true, Redis::OPT_NULL_MULTIBULK_AS_NULL => true],
+        BATCH => [],
     ];
 }
 
@@ -80,12 +93,37 @@ function native($v, int $depth = 0): array {
 
 // ---- worker: one connection ------------------------------------------------------
 
+/** outcome is a call's value: a false that left an error in getLastError() is that error. */
+function outcome(Redis $r, $v): array {
+    $err = $r->getLastError();
+    if ($v === false && $err !== null) {
+        return ['kind' => 'error', 'type' => 'false (getLastError())',
+            'error' => ['class' => 'getLastError()', 'message' => $err]];
+    }
+    return native($v);
+}
+
+/** batch runs cmds through multi(Redis::PIPELINE) or multi(), then exec(). */
+function batch(Redis $r, string $mode, array $cmds): array {
+    $r->multi($mode === 'multi' ? Redis::MULTI : Redis::PIPELINE);
+    foreach ($cmds as $args) $r->rawCommand(...$args);
+    $res = $r->exec();
+    if (is_array($res) && count($res) === count($cmds)) {
+        return ['values' => array_map(fn($v) => native($v), $res)];
+    }
+    $whole = outcome($r, $res);
+    $out = ['values' => array_fill(0, count($cmds), $whole)];
+    if ($mode === 'multi') $out['exec'] = $whole;
+    return $out;
+}
+
 function worker(string $host, int $port, string $config): void {
     $r = null;
     while (($line = fgets(STDIN)) !== false) {
         $req = json_decode($line, true);
         if (!is_array($req)) continue;
-        $args = array_map('base64_decode', $req['args']);
+        $mode = $req['mode'] ?? null;
+        $cmds = array_map(fn($c) => array_map('base64_decode', $c), $mode !== null ? $req['cmds'] : [$req['args']]);
         try {
             if ($r === null) {
                 $c = new Redis();
@@ -96,14 +134,11 @@ function worker(string $host, int $port, string $config): void {
                 $r = $c;
             }
             $r->clearLastError();
-            $v = $r->rawCommand(...$args);
-            $err = $r->getLastError();
-            if ($v === false && $err !== null) {
-                $value = ['kind' => 'error', 'type' => 'false (getLastError())',
-                    'error' => ['class' => 'getLastError()', 'message' => $err]];
-            } else {
-                $value = native($v);
+            if ($mode !== null) {
+                out_line(['id' => $req['id']] + batch($r, $mode, $cmds));
+                continue;
             }
+            $value = outcome($r, $r->rawCommand(...$cmds[0]));
         } catch (RedisException $e) {
             // phpredis raises a server error whose code is not ERR (nor
             // WRONGTYPE, NOSCRIPT, ...) as a RedisException, after keeping
@@ -120,6 +155,13 @@ function worker(string $host, int $port, string $config): void {
         } catch (Throwable $e) {
             log_line(get_class($e) . ': ' . $e->getMessage());
             $value = native($e);
+        }
+        if ($mode !== null) {
+            // The batch threw: that is every command's value.
+            $out = ['id' => $req['id'], 'values' => array_fill(0, count($cmds), $value)];
+            if ($mode === 'multi') $out['exec'] = $value;
+            out_line($out);
+            continue;
         }
         out_line(['id' => $req['id'], 'value' => $value]);
     }
@@ -151,8 +193,11 @@ final class Router {
             case 'hello':
                 $libs = [];
                 foreach (array_keys(configurations()) as $suffix) {
-                    $libs[] = ['name' => lib_name() . $suffix, 'version' => phpversion('redis'), 'protos' => [2], 'api' => API,
-                               'source' => debian_source('php-redis')];
+                    $libs[] = $suffix === BATCH
+                        ? ['name' => lib_name() . $suffix, 'version' => phpversion('redis'), 'protos' => [2], 'batch' => true, 'api' => BATCH_API,
+                           'source' => debian_source('php-redis')]
+                        : ['name' => lib_name() . $suffix, 'version' => phpversion('redis'), 'protos' => [2], 'api' => API,
+                           'source' => debian_source('php-redis')];
                 }
                 out_line(['id' => $id, 'libraries' => $libs]);
                 return;
@@ -166,14 +211,21 @@ final class Router {
                 $this->sessions[$req['session']] = ['addr' => $req['addr'], 'config' => $config];
                 out_line(['id' => $id, 'ok' => true]);
                 return;
+            case 'batch':
             case 'do':
                 $s = $this->sessions[$req['session'] ?? ''] ?? null;
                 if ($s === null) { out_line(['id' => $id, 'error' => 'no session']); return; }
+                $fwd = ['id' => $id, 'args' => $req['args'] ?? []];
+                if ($req['op'] === 'batch') {
+                    if ($s['config'] !== BATCH) { out_line(['id' => $id, 'error' => 'library has no batch op']); return; }
+                    if (!in_array($req['mode'] ?? '', ['pipeline', 'multi'], true)) { out_line(['id' => $id, 'error' => 'unknown batch mode']); return; }
+                    $fwd = ['id' => $id, 'mode' => $req['mode'], 'cmds' => $req['cmds']];
+                }
                 $key = $req['session'] . "\0" . ($req['conn'] ?? 'default');
                 $this->workers[$key] ??= $this->spawn($s);
                 $w = &$this->workers[$key];
                 $w['pending'][$id] = true;
-                fwrite($w['in'], json_encode(['id' => $id, 'args' => $req['args']]) . "\n");
+                fwrite($w['in'], json_encode($fwd) . "\n");
                 fflush($w['in']);
                 return;
             case 'close':

@@ -12,6 +12,18 @@
 # redis-rb 4.x speaks RESP2 only (its reader knows - + : $ *), so the library
 # is offered for RESP2 alone.
 #
+# The configuration redis-rb-4.8.0/pipeline also answers "batch": a pipeline
+# is Redis#pipelined { |pipe| pipe.call(*args) ... }, a transaction
+# Redis#multi { |tx| tx.call(*args) ... }, each block's calls returning a
+# Redis::Future. The batch returns every value, or raises: pipelined raises
+# the first Redis::CommandError among the replies (lib/redis/client.rb
+# call_pipelined) and sets no future; multi raises the first queue-time
+# error before EXEC's EXECABORT (the same), EXEC's own error, or the first
+# error element of EXEC's array (lib/redis/pipeline.rb Multi#finish, whose
+# Future#_set raises it), and returns nil after a WATCH conflict. A
+# command's value is its future's, where the batch set it, else what the
+# batch raised (or returned) as a whole.
+#
 # Run with ruby -E UTF-8 (respcheck does): the gem tags blob strings with
 # Encoding.default_external, which otherwise depends on the locale.
 require 'base64'
@@ -19,6 +31,9 @@ require 'json'
 require 'redis'
 
 NAME = "redis-rb-#{Redis::VERSION}"
+BATCH = "#{NAME}/pipeline"
+BATCH_API = 'Redis#pipelined { |pipe| pipe.call(*args) ... }, Redis#multi { |tx| tx.call(*args) ... }; other steps Redis#call(*args)'
+
 OUT_LOCK = Mutex.new
 $stdout.sync = true
 
@@ -86,6 +101,10 @@ class Conn
     @q << [id, args]
   end
 
+  def push_batch(id, mode, cmds)
+    @q << [id, cmds, mode]
+  end
+
   def close
     @q << nil
   end
@@ -101,12 +120,52 @@ class Conn
 
   def loop_calls
     while (item = @q.pop)
-      id, args = item
-      send_line(id: id, value: call(args))
+      id, args, mode = item
+      if mode
+        send_line(id: id, **batch(mode, args))
+      else
+        send_line(id: id, value: call(args))
+      end
     end
     @client&.close
   rescue StandardError => e
     log("connection thread: #{e.class}: #{e.message}")
+  end
+
+  # batch runs cmds through pipelined (mode "pipeline") or multi (mode
+  # "multi"): each command's value is its future's when the batch set it,
+  # else the batch's own outcome (the error it raised, the nil of an
+  # aborted WATCH), which is also the transaction's ("exec").
+  def batch(mode, cmds)
+    futures = []
+    whole = nil
+    begin
+      block = proc { |b| cmds.each { |a| futures << b.call(*a) } }
+      res = mode == 'multi' ? client.multi(&block) : client.pipelined(&block)
+      return { values: res.map { |v| native(v) } } if res.is_a?(Array) && res.size == cmds.size
+
+      whole = native(res)
+    rescue Redis::CommandError => e
+      whole = native(e)
+    rescue StandardError => e
+      log("batch: #{e.class}: #{e.message}")
+      whole = native(e)
+    end
+    values = cmds.each_index.map { |i| i < futures.size ? future_value(futures[i], whole) : whole }
+    out = { values: values }
+    out[:exec] = whole if mode == 'multi'
+    out
+  end
+
+  # future_value is what Future#value gives (or raises), or whole for a
+  # future the batch did not set (a Redis::Future is a BasicObject: no
+  # nil? nor is_a? of its own).
+  def future_value(future, whole)
+    native(future.value)
+  rescue Redis::FutureNotReady
+    whole
+  rescue Redis::CommandError => e
+    native(e)
   end
 
   def call(args)
@@ -121,9 +180,12 @@ end
 
 # Session is one case: its named connections.
 class Session
-  def initialize(addr)
+  attr_reader :batch
+
+  def initialize(addr, batch)
     @host, port = addr.split(/:(?=[^:]*\z)/)
     @port = port.to_i
+    @batch = batch
     @conns = {}
   end
 
@@ -145,14 +207,23 @@ def handle(req, sessions)
   id = req['id']
   case req['op']
   when 'hello'
-    send_line(id: id, libraries: [{ name: NAME, version: Redis::VERSION, protos: [2], api: 'Redis#call(*args)',
-                                    source: debian_source('ruby-redis') }])
+    source = debian_source('ruby-redis')
+    send_line(id: id, libraries: [{ name: NAME, version: Redis::VERSION, protos: [2], api: 'Redis#call(*args)', source: source },
+                                  { name: BATCH, version: Redis::VERSION, protos: [2], batch: true, api: BATCH_API,
+                                    source: source }])
   when 'open'
-    return send_line(id: id, error: "unknown library #{req['lib']}") if req['lib'] != NAME
+    return send_line(id: id, error: "unknown library #{req['lib']}") unless [NAME, BATCH].include?(req['lib'])
     return send_line(id: id, error: 'redis-rb 4.x speaks RESP2 only') if req['proto'] != 2
 
-    sessions[req['session']] = Session.new(req['addr'])
+    sessions[req['session']] = Session.new(req['addr'], req['lib'] == BATCH)
     send_line(id: id, ok: true)
+  when 'batch'
+    s = sessions[req['session']]
+    return send_line(id: id, error: "no session #{req['session']}") unless s
+    return send_line(id: id, error: 'library has no batch op') unless s.batch
+    return send_line(id: id, error: "unknown batch mode #{req['mode']}") unless %w[pipeline multi].include?(req['mode'])
+
+    s.conn(req['conn']).push_batch(id, req['mode'], req['cmds'].map { |c| c.map { |a| arg(a) } })
   when 'do'
     s = sessions[req['session']]
     return send_line(id: id, error: "no session #{req['session']}") unless s

@@ -21,7 +21,7 @@ import (
 )
 
 var (
-	updateClientMatrix        = flag.Bool("update-client-matrix", false, "rewrite docs/client-matrix.md from a run of testdata/clients on redis-8.6.3 (its cluster section kept)")
+	updateClientMatrix        = flag.Bool("update-client-matrix", false, "rewrite the client matrix pages (docs/client-matrix.md, docs/client-matrix-valkey-9.1.2.md) from runs of testdata/clients (the cluster section kept)")
 	updateClientMatrixCluster = flag.Bool("update-client-matrix-cluster", false, "rewrite the cluster section of docs/client-matrix.md from a run of testdata/clients on a redis-8.6.3 cluster")
 )
 
@@ -42,18 +42,26 @@ func matrixSections(page string) (standalone, cluster string) {
 	return page, ""
 }
 
+// clientMatrixPages are the servers of the client matrix, each with its
+// page: Redis 8.6.3's is docs/client-matrix.md (with the cluster section,
+// TestClientMatrixCluster's).
+var clientMatrixPages = []struct{ server, path string }{
+	{"redis-8.6.3", clientMatrixPath},
+	{"valkey-9.1.2", "../../docs/client-matrix-valkey-9.1.2.md"},
+}
+
 // TestClientMatrix runs the client-view corpus (testdata/clients) through
-// every client on Redis 8.6.3 and keeps docs/client-matrix.md up to date:
-// every cell of its verdict matrix must be the committed one. A cell that
-// differs is run again alone, twice at most: a library whose behaviour
-// depends on timing (a message racing a command) may answer otherwise
-// under load, and such cells are logged. -update-client-matrix rewrites the
-// page.
+// every client but the cluster ones on Redis 8.6.3 and on Valkey 9.1.2
+// (both at once, on one set of adapter processes) and keeps each server's
+// page up to date (clientMatrixPages): every cell of its verdict matrix
+// must be the committed one. A cell that differs is run again alone, twice
+// at most: a library whose behaviour depends on timing (a message racing a
+// command) may answer otherwise under load, and such cells are logged.
+// -update-client-matrix rewrites the pages (keeping the cluster section).
 func TestClientMatrix(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the whole client corpus")
 	}
-	srv := servers.ForTest(t, "redis-8.6.3")
 	files, err := cases.LoadPaths([]string{"../../testdata/clients/"})
 	if err != nil {
 		t.Fatal(err)
@@ -66,26 +74,40 @@ func TestClientMatrix(t *testing.T) {
 			ds = append(ds, d)
 		}
 	}
-	if len(ds) < 49 && servers.InCI() { // 49 configurations: 83 clients (a configuration in each protocol it speaks)
+	if len(ds) < 63 && servers.InCI() { // 63 configurations (a configuration in each protocol it speaks: 105 clients)
 		t.Fatalf("only %d clients available: %v", len(ds), notes)
 	}
+	for _, pg := range clientMatrixPages {
+		t.Run(pg.server, func(t *testing.T) {
+			t.Parallel()
+			clientMatrix(t, files, ds, pg.server, pg.path)
+		})
+	}
+}
+
+// clientMatrix runs files through ds on a throwaway server of the build
+// and compares the cells with the page at path (or rewrites it, keeping
+// its cluster section).
+func clientMatrix(t *testing.T, files []*cases.File, ds []clients.Driver, build, path string) {
+	srv := servers.ForTest(t, build)
 	opts := clients.Options{Target: target.Config{Addr: srv.Addr()}, Drivers: ds, Jobs: 8, StepTimeout: 2 * time.Second, RunID: "c11e7a1b"}
 	rep, err := clients.Run(context.Background(), files, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("%s: %d results in %v", build, len(rep.Results), rep.Duration.Round(time.Second))
 	var page bytes.Buffer
 	page.WriteString(clientMatrixHeader)
 	if err := report.ClientsMarkdown(&page, rep, report.HumanOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	committed, err := os.ReadFile(clientMatrixPath)
-	if err != nil {
+	committed, err := os.ReadFile(path)
+	if err != nil && !(*updateClientMatrix && os.IsNotExist(err)) {
 		t.Fatal(err)
 	}
 	standalone, cluster := matrixSections(string(committed))
 	if *updateClientMatrix {
-		if err := os.WriteFile(clientMatrixPath, append(page.Bytes(), cluster...), 0o644); err != nil {
+		if err := os.WriteFile(path, append(page.Bytes(), cluster...), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return

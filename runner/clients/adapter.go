@@ -111,11 +111,56 @@ type Adapter struct {
 	stderr  *tailBuffer
 	// sessionMark is the stderr mark when the current session opened.
 	sessionMark atomic.Int64
-	// sessions lets one session at a time use the process: what a library
-	// does outside a call (an exception from its event handler, a hang that
-	// gets the process killed) then lands on that session alone.
-	sessions sync.Mutex
+	// pool holds the processes of this configuration that no session
+	// uses (see acquire): one session at a time uses a process, so what a
+	// library does outside a call (an exception from its event handler, a
+	// hang that gets the process killed) lands on that session alone.
+	poolMu sync.Mutex
+	pool   chan *Adapter
+	clones []*Adapter
+	// booted is the process whose hello boot saw answered.
+	bootMu sync.Mutex
+	booted *exec.Cmd
 }
+
+// poolSize is how many processes of one adapter configuration run
+// sessions at once: a configuration whose sessions hang (2 s each, then a
+// restart) would otherwise be the whole run's tail.
+const poolSize = 2
+
+// acquire returns a process of a's configuration that no session uses:
+// a itself, or a copy of it started on first use (at most poolSize in
+// all), waiting for one to be released when all are in use.
+func (a *Adapter) acquire(ctx context.Context) (*Adapter, error) {
+	a.poolMu.Lock()
+	if a.pool == nil {
+		a.pool = make(chan *Adapter, poolSize)
+		a.pool <- a
+	}
+	select {
+	case p := <-a.pool:
+		a.poolMu.Unlock()
+		return p, nil
+	default:
+	}
+	if 1+len(a.clones) < poolSize {
+		c := &Adapter{Name: a.Name, Cmd: a.Cmd, Env: a.Env, Suffix: a.Suffix}
+		a.clones = append(a.clones, c)
+		a.poolMu.Unlock()
+		return c, nil
+	}
+	pool := a.pool
+	a.poolMu.Unlock()
+	select {
+	case p := <-pool:
+		return p, nil
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
+}
+
+// release gives back a process that acquire returned.
+func (a *Adapter) release(p *Adapter) { a.pool <- p }
 
 type adapterResp struct {
 	ID        int64            `json:"id"`
@@ -345,6 +390,41 @@ func (a *Adapter) Close() error {
 	return nil
 }
 
+// bootTimeout bounds a process's start, up to its hello answered: a Node
+// process took over 2 s (a step's deadline) on a loaded machine.
+const bootTimeout = 20 * time.Second
+
+// boot starts the process if it is not running and waits for its hello
+// (at most bootTimeout), so that a session's first call, bound by the step
+// deadline, never waits for the runtime to start.
+func (a *Adapter) boot() error {
+	a.bootMu.Lock()
+	defer a.bootMu.Unlock()
+	if p := a.current(); p != nil && p == a.booted {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), bootTimeout)
+	defer cancel()
+	r, err := a.call(ctx, map[string]any{"op": "hello"})
+	if err == nil && r.Error != "" {
+		err = errors.New(r.Error)
+	}
+	if err != nil {
+		return fmt.Errorf("adapter %s: hello: %w", a.Name, err)
+	}
+	a.mu.Lock()
+	a.booted = a.proc
+	a.mu.Unlock()
+	return nil
+}
+
+// current is the running process, or nil.
+func (a *Adapter) current() *exec.Cmd {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.proc
+}
+
 // kill ends the process at once; the next call starts a new one.
 func (a *Adapter) kill() {
 	a.mu.Lock()
@@ -376,6 +456,9 @@ func (a *Adapter) Drivers(ctx context.Context) ([]Driver, []string, error) {
 	if r.Error != "" {
 		return nil, nil, errors.New(r.Error)
 	}
+	a.mu.Lock()
+	a.booted = a.proc
+	a.mu.Unlock()
 	var ds []Driver
 	var notes []string
 	for _, l := range r.Libraries {
@@ -404,9 +487,18 @@ func (d *adapterDriver) API() string     { return d.lib.API }
 // Source is the package the adapter says the library comes from.
 func (d *adapterDriver) Source() string { return d.lib.Source }
 
-// serial is the lock of the adapter's process: sessions of its libraries
-// run one at a time.
-func (d *adapterDriver) serial() *sync.Mutex { return &d.a.sessions }
+// exclusive returns d on a process of its adapter that no other session
+// uses (see Adapter.acquire) and the function that releases it.
+func (d *adapterDriver) exclusive(ctx context.Context) (Driver, func(), error) {
+	p, err := d.a.acquire(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &adapterDriver{a: p, lib: d.lib}, func() { d.a.release(p) }, nil
+}
+
+// pool is the adapter whose processes d's sessions share.
+func (d *adapterDriver) pool() any { return d.a }
 
 // isTyped marks libraries in typed-wrapper mode (their connections use
 // DoTyped).
@@ -420,6 +512,9 @@ func (d *adapterDriver) isBatch() bool { return d.lib.Batch }
 func (d *adapterDriver) pubsubWhere() string { return d.lib.Pubsub }
 
 func (d *adapterDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
+	if err := d.a.boot(); err != nil {
+		return nil, err
+	}
 	id := "s" + strconv.FormatInt(d.a.nextSes.Add(1), 10)
 	d.a.mu.Lock()
 	if d.a.stderr != nil {
@@ -433,23 +528,32 @@ func (d *adapterDriver) Open(ctx context.Context, addr string, proto int) (Sessi
 	if r.Error != "" {
 		return nil, errors.New(r.Error)
 	}
-	return &adapterSession{d: d, id: id}, nil
+	return &adapterSession{d: d, id: id, proc: d.a.current()}, nil
 }
 
 type adapterSession struct {
 	d  *adapterDriver
 	id string
+	// proc is the process the session was opened in.
+	proc *exec.Cmd
 }
 
-// Abandon kills the adapter process after a hang (it restarts on next
-// use), so one stuck library call cannot stall later cases.
-func (s *adapterSession) Abandon() { s.d.a.kill() }
+// Abandon kills the adapter process after a hang, so one stuck library
+// call cannot stall later cases, and starts the next process at once: it
+// boots while this session ends, not in the next one's first call.
+func (s *adapterSession) Abandon() {
+	s.d.a.kill()
+	go s.d.a.boot()
+}
 
 func (s *adapterSession) Conn(ctx context.Context, name string) (Conn, error) {
 	return &adapterConn{s: s, name: name}, nil
 }
 
 func (s *adapterSession) Close() error {
+	if s.d.a.current() != s.proc {
+		return nil // the process that held the session is gone, and it with it
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	_, err := s.d.a.call(ctx, map[string]any{"op": "close", "session": s.id})
@@ -684,17 +788,36 @@ func Available(adaptersDir string) ([]Driver, []string) {
 		notes = append(notes, "go libraries run inside respcheck (no executable path: "+err.Error()+")")
 		ds = goLibraries()
 	}
-	for _, a := range as {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		more, n, err := a.Drivers(ctx)
-		cancel()
-		if err != nil {
-			notes = append(notes, fmt.Sprintf("adapter %s: %v", a.Name, err))
-			a.Close()
-			continue
-		}
-		notes = append(notes, n...)
-		ds = append(ds, more...)
+	// The processes start 4 at a time (about 50 of them: started one by
+	// one, their start-up alone took 10 s here); the drivers keep the
+	// adapters' order.
+	type hello struct {
+		ds    []Driver
+		notes []string
+	}
+	hellos := make([]hello, len(as))
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, 4)
+	for i, a := range as {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			more, n, err := a.Drivers(ctx)
+			if err != nil {
+				hellos[i].notes = []string{fmt.Sprintf("adapter %s: %v", a.Name, err)}
+				a.Close()
+				return
+			}
+			hellos[i] = hello{more, n}
+		}()
+	}
+	wg.Wait()
+	for _, h := range hellos {
+		ds, notes = append(ds, h.ds...), append(notes, h.notes...)
 	}
 	cli, n := cliDrivers()
 	return append(ds, cli...), append(notes, n...)
@@ -707,6 +830,11 @@ func CloseDrivers(ds []Driver) {
 		if ad, ok := d.(*adapterDriver); ok && !seen[ad.a] {
 			seen[ad.a] = true
 			ad.a.Close()
+			ad.a.poolMu.Lock()
+			for _, c := range ad.a.clones {
+				c.Close()
+			}
+			ad.a.poolMu.Unlock()
 		}
 	}
 }

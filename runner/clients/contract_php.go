@@ -25,3 +25,15 @@ func nilAsFalse(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool
 	}
 	return Match, true
 }
+
+// phpredisWatch: exec() gives false for the nil EXEC of a transaction
+// aborted by WATCH (shown by testdata/clients/repro/phpredis-batch.php
+// on redis-8.6.3).
+var phpredisWatch = &Conversion{Name: "nil EXEC (a WATCH conflict) → false from exec()",
+	Source: "phpredis 5.3.7 exec() after a WATCH conflict, testdata/clients/repro/phpredis-batch.php",
+	apply: func(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+		if v.Kind != resp.NilArray || n.Kind != "bool" || text(n) != "false" {
+			return 0, false
+		}
+		return Match, true
+	}}

@@ -8,3 +8,28 @@ func init() {
 		"simple strings and errors are String#strip'ed (connection/ruby.rb format_status_reply, format_error_reply: line.strip): surrounding spaces are lost",
 	}, nil)
 }
+
+// The "/pipeline" configurations of hiredis, redis-rb and phpredis
+// (adapters/hiredis/adapter.c, adapters/ruby/adapter.rb,
+// adapters/php/adapter.php): each decodes as its library does, with notes
+// on what its batch API gives for each command. In this file: its init
+// runs after those of contract_hiredis.go and contract_php.go.
+func init() {
+	contracts["hiredis-"+hiredisVersion+"/pipeline"] = contracts["hiredis"].derive("hiredis/pipeline",
+		"batch: redisAppendCommandArgv per command (MULTI and EXEC around a transaction's), then redisGetReply per command (hiredis.c __redisGetReply): "+
+			"every reply is the application's, a queued command's value is its own reply (QUEUED or its queue-time error) and EXEC's reply is the transaction's value",
+		"a redisGetReply that fails (REDIS_ERR, the context's err and errstr) leaves that command and every later one without a reply")
+	contracts["redis-rb-4.8.0/pipeline"] = contracts["redis-rb"].derive("redis-rb/pipeline",
+		"batch: Redis#pipelined and Redis#multi with a block of call(*args), each returning a Redis::Future (redis 4.8.0 lib/redis.rb pipelined, multi; lib/redis/pipeline.rb)",
+		"pipelined raises the first Redis::CommandError among the replies and sets no future (lib/redis/client.rb call_pipelined: exception = reply if exception.nil? && reply.is_a?(CommandError); raise exception): every command gets that error",
+		"multi raises the first queue-time error where the server answers EXECABORT (call_pipelined, the same), and the first error element of EXEC's array (lib/redis/pipeline.rb Multi#finish: Future#_set raises it); it returns nil after a WATCH conflict",
+	)
+	php := contracts["phpredis"].derive("phpredis/pipeline",
+		"batch: multi(Redis::PIPELINE) or multi(), rawCommand(...$args) per command, exec(): one value per command in exec()'s array",
+		"an error reply is false in exec()'s array, its text kept only if it is the last error (getLastError()): the error is lost",
+		"exec() of a transaction aborted by WATCH (EXEC's nil array) is false",
+	)
+	php.Conversions = append(php.Conversions, phpredisWatch) // derive copied the notes of the others
+	php.Notes = append(php.Notes, "converted: "+phpredisWatch.Name+" ("+phpredisWatch.Source+")")
+	contracts["phpredis-5.3.7/pipeline"] = php
+}

@@ -78,17 +78,107 @@ func TestLangConfigurations(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(ds) == 4 && len(rep.Results) != 5 { // hiredis in both protocols
-			t.Errorf("%d results, want 5", len(rep.Results))
+		if len(ds) == 7 && len(rep.Results) != 9 { // hiredis in both protocols
+			t.Errorf("%d results, want 9", len(rep.Results))
 		}
 		for _, res := range rep.Results {
 			shifted := fault.ExtraAfter != ""
+			if res.Reason == noBatch {
+				continue // a /pipeline configuration (TestLangBatchConfigurations)
+			}
 			if (res.Verdict >= Mismatch) != shifted {
 				t.Errorf("%s (extra reply after %q): %s, want a finding: %v", res.Client, fault.ExtraAfter, res.Verdict, shifted)
 				for _, sv := range res.Steps {
 					t.Logf("  %s %s %v canary=%q", FormatArgs(sv.Args), sv.Verdict, sv.Native, sv.Canary)
 				}
 			}
+		}
+	}
+}
+
+const langBatchCases = `suite: langs batch
+cases:
+  - name: a pipeline and a transaction of plain replies
+    steps:
+      - {send: [SET, "{key}", v1], reply: "+OK\r\n"}
+      - {send: [GET, "{key}"], async: true}
+      - {send: [INCR, "{key:n}"], async: true}
+      - {send: [INCR, "{key:n}"], async: true}
+      - {read: true, reply: "$2\r\nv1\r\n"}
+      - {read: true, reply: ":1\r\n"}
+      - {read: true, reply: ":2\r\n"}
+      - {send: [MULTI], reply: "+OK\r\n"}
+      - {send: [INCR, "{key:n}"], reply: "+QUEUED\r\n"}
+      - {send: [ECHO, v2], reply: "+QUEUED\r\n"}
+      - {send: [EXEC], reply: "*2\r\n:3\r\n$2\r\nv2\r\n"}
+`
+
+// TestLangBatchConfigurations runs a pipeline and a transaction through
+// the "/pipeline" configurations of hiredis, redis-rb and phpredis on
+// redis-8.6.3: as the server sends the replies, every queued and
+// pipelined command is judged and none is a finding; with an extra reply
+// injected after GET's (every later reply of the pipeline one behind)
+// each configuration ends in a finding.
+func TestLangBatchConfigurations(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	f, err := cases.Load("langs-batch.yaml", []byte(langBatchCases))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := externalDrivers(t, "hiredis-"+hiredisVersion+"/pipeline", "redis-rb-4.8.0/pipeline", "phpredis-5.3.7/pipeline")
+	if len(ds) == 0 {
+		t.Skip("no hiredis, redis-rb or phpredis installed")
+	}
+	for _, fault := range []Fault{{}, {ExtraAfter: "GET"}} {
+		rep, err := Run(context.Background(), []*cases.File{f}, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: ds, Jobs: 2, Fault: fault})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ds) == 3 && len(rep.Results) != 4 { // hiredis in both protocols
+			t.Errorf("%d results, want 4", len(rep.Results))
+		}
+		for _, res := range rep.Results {
+			shifted := fault.ExtraAfter != ""
+			judged := 0
+			for _, sv := range res.Steps {
+				if sv.Native != nil && sv.Verdict != Skip {
+					judged++
+				}
+			}
+			if (res.Verdict >= Mismatch) != shifted || judged < 5 {
+				t.Errorf("%s (extra reply after %q): %s, %d steps judged; want a finding: %v", res.Client, fault.ExtraAfter, res.Verdict, judged, shifted)
+				for _, sv := range res.Steps {
+					t.Logf("  %s %s %v %v canary=%q", FormatArgs(sv.Args), sv.Verdict, sv.Native, sv.Notes, sv.Canary)
+				}
+			}
+		}
+	}
+}
+
+// TestLangBatchContracts: under the "/pipeline" contracts a faithful
+// value matches, a wrong one does not, and phpredis's false for a nil
+// EXEC is its documented conversion.
+func TestLangBatchContracts(t *testing.T) {
+	for _, tc := range []struct {
+		client string
+		reply  string
+		n      Native
+		want   Verdict
+	}{
+		{"hiredis-1.2.0/pipeline/resp3", "+QUEUED\r\n", tx("bytes", "REDIS_REPLY_STATUS", "QUEUED"), Match},
+		{"hiredis-1.2.0/pipeline/resp3", ":3\r\n", tx("bytes", "REDIS_REPLY_STATUS", "QUEUED"), Mismatch},
+		{"hiredis-1.2.0/pipeline/resp2", ":3\r\n", tx("int", "REDIS_REPLY_INTEGER", "3"), Match},
+		{"hiredis-1.2.0/pipeline/resp2", ":3\r\n", tx("int", "REDIS_REPLY_INTEGER", "4"), Mismatch},
+		{"redis-rb-4.8.0/pipeline/resp2", "$2\r\nv1\r\n", tx("string", "String(UTF-8)", "v1"), Match},
+		{"redis-rb-4.8.0/pipeline/resp2", "$2\r\nv1\r\n", errNative("error", "Redis::CommandError", "Redis::CommandError", "ERR x"), Mismatch},
+		{"phpredis-5.3.7/pipeline/resp2", "*-1\r\n", tx("bool", "bool", "false"), Converted},
+		{"phpredis-5.3.7/pipeline/resp2", "*0\r\n", tx("bool", "bool", "false"), Mismatch},
+		{"phpredis-5.3.7/pipeline/resp2", "-ERR x\r\n", tx("bool", "bool", "false"), Mismatch},
+		{"phpredis-5.3.7/pipeline/resp2", ":1\r\n", tx("int", "int", "1"), Match},
+	} {
+		got, notes := contractFor(tc.client).Judge(parse(t, tc.reply), tc.n)
+		if got != tc.want {
+			t.Errorf("%s %q as %s: %s, want %s (%v)", tc.client, tc.reply, tc.n, got, tc.want, notes)
 		}
 	}
 }

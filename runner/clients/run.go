@@ -100,6 +100,9 @@ type Result struct {
 	Reason  string  // why skipped, or an infrastructure problem
 	Steps   []StepView
 	Wire    []WireConn
+	// Duration is how long the item took once its adapter process was
+	// its own (the wait for that process left out).
+	Duration time.Duration
 }
 
 // StepView is what one client made of one step.
@@ -195,14 +198,28 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 		mu.Unlock()
 		cancel(errors.New("the server stopped answering"))
 	}
-	sched.Run(ctx, len(items), opts.Jobs, func(i int) bool { return items[i].c.Exclusive }, func(i int) {
-		if sd, ok := items[i].d.(interface{ serial() *sync.Mutex }); ok {
-			// One session at a time per adapter process (see Adapter).
-			m := sd.serial()
-			m.Lock()
-			defer m.Unlock()
+	order := startOrder(items)
+	sched.Run(ctx, len(items), opts.Jobs, func(k int) bool { return items[order[k]].c.Exclusive }, func(k int) {
+		i := order[k]
+		start := time.Now()
+		res := precheck(ctx, items[i], t)
+		if res.Verdict == Skip && res.Reason == "" {
+			it := items[i]
+			if ex, ok := it.d.(exclusiveDriver); ok {
+				// One session at a time per adapter process (see Adapter).
+				d, release, err := ex.exclusive(ctx)
+				if err != nil {
+					res.Reason = "not run: " + err.Error()
+					results.Put(i, res)
+					return
+				}
+				defer release()
+				it.d, start = d, time.Now()
+			}
+			res = runItem(ctx, it, t, opts, lost, res)
 		}
-		results.Put(i, runItem(ctx, items[i], t, opts, lost))
+		res.Duration = time.Since(start)
+		results.Put(i, res)
 	})
 	rep.Results = results.All
 	for i, res := range rep.Results {
@@ -330,12 +347,53 @@ type session struct {
 	pubsub bool
 }
 
-func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost func(string)) *Result {
-	client := ClientName(it.d, it.proto)
-	res := &Result{Client: client, Proto: it.proto, Case: it.c}
+// exclusiveDriver is a driver whose sessions each need a process of
+// their own (an adapter's, see Adapter.acquire): exclusive returns the
+// driver bound to such a process, and the function that releases it.
+type exclusiveDriver interface {
+	exclusive(ctx context.Context) (Driver, func(), error)
+	// pool names the processes the driver's sessions share.
+	pool() any
+}
+
+// startOrder is the order items are started in: one item of each
+// adapter in turn (items of one adapter keep their order), so that the
+// jobs are not all waiting for the processes of one adapter (see
+// exclusiveDriver) while the others idle. Results keep the items' order.
+func startOrder(items []item) []int {
+	var keys []any
+	queues := map[any][]int{}
+	for i, it := range items {
+		var k any = it.d
+		if ex, ok := it.d.(exclusiveDriver); ok {
+			k = ex.pool()
+		}
+		if _, ok := queues[k]; !ok {
+			keys = append(keys, k)
+		}
+		queues[k] = append(queues[k], i)
+	}
+	order := make([]int, 0, len(items))
+	for len(order) < len(items) {
+		for _, k := range keys {
+			if q := queues[k]; len(q) > 0 {
+				order = append(order, q[0])
+				queues[k] = q[1:]
+			}
+		}
+	}
+	return order
+}
+
+// precheck decides, before the item waits for its adapter process, what
+// needs no library: the run has ended, the case's gates skip it on this
+// server, or a "/pipeline" configuration has nothing to batch in it. It
+// returns a result whose Verdict is Skip and Reason empty when the item
+// is to be run.
+func precheck(ctx context.Context, it item, t *target.Target) *Result {
+	res := &Result{Client: ClientName(it.d, it.proto), Proto: it.proto, Case: it.c}
 	if ctx.Err() != nil {
-		// The run ended (interrupted, or the server stopped answering)
-		// while this item waited for its adapter.
+		// The run ended (interrupted, or the server stopped answering).
 		res.Reason = "not run: " + context.Cause(ctx).Error()
 		return res
 	}
@@ -350,6 +408,23 @@ func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost 
 	}
 	if isBatch(it.d) && len(planBatches(it.c)) == 0 {
 		res.Reason = noBatch
+	}
+	return res
+}
+
+// openTimeout is the least deadline of a session's open: an adapter's
+// open only registers the session (the library connects on the first
+// call, under the step deadline), and a process starved of CPU on a
+// loaded machine took over 2 s to answer it, which is no crash of the
+// library's.
+const openTimeout = 10 * time.Second
+
+// runItem runs one item through its library into res (see precheck).
+func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost func(string), res *Result) *Result {
+	client := res.Client
+	if ctx.Err() != nil {
+		// The run ended while this item waited for its adapter.
+		res.Reason = "not run: " + context.Cause(ctx).Error()
 		return res
 	}
 	switch {
@@ -377,7 +452,7 @@ func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost 
 	if IsCluster(it.d) {
 		addr = strings.Join(p.Addrs(), ",")
 	}
-	openCtx, cancel := context.WithTimeout(ctx, opts.StepTimeout)
+	openCtx, cancel := context.WithTimeout(ctx, max(opts.StepTimeout, openTimeout))
 	s.sess, err = it.d.Open(openCtx, addr, it.proto)
 	cancel()
 	if err != nil {

@@ -3,6 +3,7 @@
 // finds: pubsub/PSUBSCRIBE confirmation [hiredis-1.2.0/resp3]
 // finds: pubsub/SSUBSCRIBE confirmation [hiredis-1.2.0/resp3]
 // finds: pubsub/a transaction on one connection while another is subscribed [hiredis-1.2.0/resp3]
+// finds: pubsub/a transaction on one connection while another is subscribed [hiredis-1.2.0/pipeline/resp3]
 // finds: pubsub/PSUBSCRIBE confirmation, then a pmessage naming the pattern and the channel [hiredis-1.2.0/resp3]
 // finds: pubsub/PING on a subscribed connection, a pong array in RESP2 and a simple string in RESP3 [hiredis-1.2.0/resp3]
 // finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [hiredis-1.2.0/resp3]
