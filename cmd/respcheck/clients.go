@@ -75,6 +75,20 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	if err != nil {
 		return err
 	}
+	// What needs no adapter is checked before the adapters start (they
+	// take seconds): the case files, and an existing server without
+	// --allow-destructive.
+	if !f.list {
+		if early, err := f.resolve(); err != nil {
+			return err
+		} else if early.Addr != "" && !f.allowDestructive {
+			return errSharedClients
+		}
+	}
+	files, err := loadFiles(paths)
+	if err != nil && !f.list {
+		return err
+	}
 	all, notes := clients.Available(f.adapters)
 	if f.list {
 		defer clients.CloseDrivers(all)
@@ -96,10 +110,6 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	if err := speaksOne(drivers, protos); err != nil {
 		return err
 	}
-	files, err := loadFiles(paths)
-	if err != nil {
-		return err
-	}
 	ctx, stop := interruptible(ctx)
 	defer stop()
 	t, stopServer, err := f.open(ctx)
@@ -113,7 +123,7 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 		// Libraries send the cases' commands themselves: run's guard (no
 		// key outside the namespace, no CONFIG SET...) and its per-case key
 		// cleanup do not apply, so an existing server is refused.
-		return usageErr("clients runs cases through client libraries without the shared-server guard and key cleanup of run: use a throwaway server (--server NAME, --server-bin PATH), or --allow-destructive on a server whose data does not matter")
+		return errSharedClients
 	}
 	runID := f.runID
 	if runID == "" && external {
@@ -232,3 +242,8 @@ func orUnknown(s string) string {
 	}
 	return s
 }
+
+// errSharedClients refuses an existing server without --allow-destructive:
+// libraries send the cases' commands themselves, without run's
+// shared-server guard (no key outside the namespace, no CONFIG SET...).
+var errSharedClients = usageErr("clients runs cases through client libraries without the shared-server guard of run (each case's keys are still deleted after it): use a throwaway server (--server NAME, --server-bin PATH), or --allow-destructive on a server whose data does not matter")

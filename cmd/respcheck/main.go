@@ -63,9 +63,14 @@ func mainRun(args []string, stdout, stderr io.Writer) int {
 	cmd.SetArgs(args)
 	cmd.SetOut(stdout)
 	cmd.SetErr(stderr)
-	err := cmd.Execute()
+	sub, err := cmd.ExecuteC()
 	if err == nil {
 		return exitOK
+	}
+	// The help of the command that failed ("respcheck run --help").
+	hint := "Run 'respcheck help' for usage."
+	if sub != nil && sub != cmd {
+		hint = "Run '" + sub.CommandPath() + " --help' for usage."
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
@@ -73,13 +78,13 @@ func mainRun(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "respcheck: "+ee.err.Error())
 		}
 		if ee.hint {
-			fmt.Fprintln(stderr, "Run 'respcheck help' for usage.")
+			fmt.Fprintln(stderr, hint)
 		}
 		return ee.code
 	}
 	// Errors from cobra itself: unknown command, bad flag.
 	fmt.Fprintln(stderr, "respcheck: "+err.Error())
-	fmt.Fprintln(stderr, "Run 'respcheck help' for usage.")
+	fmt.Fprintln(stderr, hint)
 	return exitUsage
 }
 
