@@ -26,7 +26,6 @@
 // finds: attributes/attribute map before a blob string, then an ordinary reply [ioredis-6.0.0/cluster/resp3]
 // finds: attributes/attribute typed as an attribute on a blob string [ioredis-6.0.0/cluster/resp3]
 // finds: attributes/two attributed blob strings pipelined [ioredis-6.0.0/cluster/resp3]
-// finds: attributes/EXEC array whose first element carries an attribute [ioredis-6.0.0/cluster/resp3]
 // finds: attributes/EXEC array with an attributed element between a map and a set [ioredis-6.0.0/cluster/resp3]
 // finds: faults/attribute before a reply [ioredis-6.0.0/cluster/resp3]
 // finds: resp3-types/attribute before a blob string from DEBUG PROTOCOL attrib, the bare blob string in RESP2 [ioredis-6.0.0/cluster/resp3]

@@ -69,6 +69,12 @@ const libs = {
     },
     close: (c) => c.close(),
   },
+  // GlideClusterClient, seeded with the repro's node (a cluster repro).
+  'valkey-glide-cluster': {
+    connect: (p, o) => { const { GlideClusterClient, ProtocolVersion, Logger } = require('@valkey/valkey-glide'); Logger.init('off'); return GlideClusterClient.createClient({ addresses: [{ host: o.host, port: o.port }], protocol: p === 3 ? ProtocolVersion.RESP3 : ProtocolVersion.RESP2 }); },
+    call: (c, a) => c.customCommand(a),
+    close: (c) => c.close(),
+  },
 };
 
 // client connects library `name` speaking RESP `p` (to the repro's server,
