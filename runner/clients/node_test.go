@@ -121,7 +121,9 @@ func nodeLabels(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return slices.DeleteFunc(all, func(l string) bool { return strings.HasSuffix(l, "-typed") || strings.HasSuffix(l, "/pubsub") || strings.HasSuffix(l, ClusterVariant) })
+	return slices.DeleteFunc(all, func(l string) bool {
+		return strings.HasSuffix(l, "-typed") || strings.HasSuffix(l, "/pubsub") || strings.HasSuffix(l, ClusterVariant)
+	})
 }
 
 func apiOf(ds []Driver, lib string) string {
