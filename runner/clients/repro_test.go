@@ -333,8 +333,12 @@ func TestReproCoverage(t *testing.T) {
 		t.Errorf("not reproduced: %s", m)
 	}
 	for k := range debt {
-		if _, ok := findings[k]; !ok || len(claimed[k]) > 0 {
-			t.Errorf("UNREPRODUCED: %s is not an unclaimed finding (any more): remove it", k)
+		switch _, ok := findings[k]; {
+		case len(claimed[k]) > 0:
+			t.Errorf("UNREPRODUCED: %s is claimed by a repro: remove it", k)
+		case !ok:
+			// A finding that depends on timing may be absent from a run.
+			t.Logf("UNREPRODUCED: %s is not a finding of this page", k)
 		}
 	}
 	t.Logf("covered %d/%d finding lines (%s)", len(order)-len(missing), len(order), strings.Join(vs, ", "))

@@ -364,7 +364,9 @@ func startOrder(items []item) []int {
 	var keys []any
 	queues := map[any][]int{}
 	for i, it := range items {
-		var k any = it.d
+		// A driver's label keys its queue: a Driver value need not be
+		// comparable (a test driver with a slice field).
+		var k any = it.d.Library()
 		if ex, ok := it.d.(exclusiveDriver); ok {
 			k = ex.pool()
 		}
@@ -714,7 +716,11 @@ func (s *session) finish(sv *StepView, pc *pinned, ps *pendingStep, timeout time
 		return
 	}
 	x, sent := s.received(sv, pc, ps, out.hung)
-	sv.Typed = ps.j.wrapper
+	if !out.hung {
+		// A hung call may still be writing its job (DoTyped sets
+		// wrapper): read it only once the call returned.
+		sv.Typed = ps.j.wrapper
+	}
 	if out.hung {
 		sv.Verdict = Hang
 		sv.Notes = append(sv.Notes, fmt.Sprintf("no result within %v", timeout))
