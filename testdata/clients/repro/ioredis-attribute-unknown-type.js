@@ -29,6 +29,7 @@
 // finds: attributes/EXEC array with an attributed element between a map and a set [ioredis-6.0.0/cluster/resp3]
 // finds: faults/attribute before a reply [ioredis-6.0.0/cluster/resp3]
 // finds: resp3-types/attribute before a blob string from DEBUG PROTOCOL attrib, the bare blob string in RESP2 [ioredis-6.0.0/cluster/resp3]
+// finds: attributes/EXEC array whose first element carries an attribute [ioredis-6.0.0/cluster/resp3]
 // run: node
 // expect: (?s)RESP3 DEBUG PROTOCOL attrib THROWN: Error: Unknown RESP type 124 "\|".*RESP3 EXEC THROWN: Error: Unknown RESP type 124 "\|".*replyMapping=resp3 RESP3 DEBUG PROTOCOL attrib THROWN: Error: Unknown RESP type 124 "\|".*replyMapping=resp3 RESP3 EXEC THROWN: Error: Unknown RESP type 124 "\|".*stringNumbers=true RESP3 DEBUG PROTOCOL attrib THROWN: Error: Unknown RESP type 124 "\|".*stringNumbers=true RESP3 EXEC THROWN: Error: Unknown RESP type 124 "\|".*RESP3 pipeline of two DEBUG PROTOCOL attrib DECODED: \[Error: Unknown RESP type 124 "\|".*RESP3 ECHO after the pipeline THROWN: Error: Connection is closed.*RESP3 multi of DEBUG PROTOCOL attrib THROWN: Error: Unknown RESP type 124 "\|".*RESP3 ECHO after the multi THROWN: Error: Connection is closed
 const { client, step, batchStep, reportUncaught, main } = require('./lib');
