@@ -85,6 +85,9 @@ func TestClusterAddrRewrite(t *testing.T) {
 // the view, and a shifted connection (the proxy's extra reply after SET,
 // through rueidis/cluster) is not a match.
 func TestClusterClients(t *testing.T) {
+	if raceEnabled {
+		t.Skip("runs the whole corpus through cluster clients: without the race detector (scripts/test)")
+	}
 	all, err := cases.LoadPaths([]string{filepath.Join("..", "..", "testdata", "clients")})
 	if err != nil {
 		t.Fatal(err)
