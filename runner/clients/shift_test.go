@@ -2,6 +2,7 @@ package clients
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -33,6 +34,9 @@ func TestExtraReplyIsDesync(t *testing.T) {
 	// Through the adapter processes, Go libraries included: rueidis
 	// 1.0.79 panics in its reader goroutine on the extra frame.
 	ds := externalDrivers(t, "go-redis", "rueidis", "valkey-go", "redigo", "radix", "ioredis", "node-redis", "iovalkey", "valkey-glide", "redis-py")
+	// The /cluster configurations skip a standalone server (their shift
+	// test is TestClusterClients's).
+	ds = slices.DeleteFunc(ds, IsCluster)
 	rep, err := Run(context.Background(), []*cases.File{f}, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: ds, Jobs: 2,
 		Fault: Fault{ExtraAfter: "GET"}})
 	if err != nil {
