@@ -73,11 +73,7 @@ func TestLangConfigurations(t *testing.T) {
 	if len(ds) == 0 {
 		t.Skip("no hiredis, redis-rb or phpredis installed")
 	}
-	for _, fault := range []Fault{{}, {ExtraAfter: "GET"}} {
-		rep, err := Run(context.Background(), []*cases.File{f}, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: ds, Jobs: 2, Fault: fault})
-		if err != nil {
-			t.Fatal(err)
-		}
+	runShifted(t, srv.Addr(), f, ds, func(fault Fault, rep *Report) {
 		if len(ds) == 7 && len(rep.Results) != 9 { // hiredis in both protocols
 			t.Errorf("%d results, want 9", len(rep.Results))
 		}
@@ -93,7 +89,7 @@ func TestLangConfigurations(t *testing.T) {
 				}
 			}
 		}
-	}
+	})
 }
 
 const langBatchCases = `suite: langs batch
@@ -129,11 +125,7 @@ func TestLangBatchConfigurations(t *testing.T) {
 	if len(ds) == 0 {
 		t.Skip("no hiredis, redis-rb or phpredis installed")
 	}
-	for _, fault := range []Fault{{}, {ExtraAfter: "GET"}} {
-		rep, err := Run(context.Background(), []*cases.File{f}, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: ds, Jobs: 2, Fault: fault})
-		if err != nil {
-			t.Fatal(err)
-		}
+	runShifted(t, srv.Addr(), f, ds, func(fault Fault, rep *Report) {
 		if len(ds) == 3 && len(rep.Results) != 4 { // hiredis in both protocols
 			t.Errorf("%d results, want 4", len(rep.Results))
 		}
@@ -152,7 +144,7 @@ func TestLangBatchConfigurations(t *testing.T) {
 				}
 			}
 		}
-	}
+	})
 }
 
 // TestLangBatchContracts: under the "/pipeline" contracts a faithful
@@ -180,5 +172,19 @@ func TestLangBatchContracts(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s %q as %s: %s, want %s (%v)", tc.client, tc.reply, tc.n, got, tc.want, notes)
 		}
+	}
+}
+
+// runShifted runs f through ds on addr twice, as the server sends it and
+// with an extra reply injected after GET's (every later reply one
+// behind), and hands each report to check.
+func runShifted(t *testing.T, addr string, f *cases.File, ds []Driver, check func(Fault, *Report)) {
+	t.Helper()
+	for _, fault := range []Fault{{}, {ExtraAfter: "GET"}} {
+		rep, err := Run(context.Background(), []*cases.File{f}, Options{Target: target.Config{Addr: addr}, Drivers: ds, Jobs: 2, Fault: fault})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(fault, rep)
 	}
 }
