@@ -16,10 +16,18 @@ const readline = require('readline');
 const realWrite = process.stdout.write.bind(process.stdout);
 process.stdout.write = (chunk, enc, cb) => process.stderr.write(chunk, enc, cb);
 console.log = console.info = console.debug = (...a) => process.stderr.write(a.join(' ') + '\n');
-// inflight holds the ids of library calls ("do", "typed") not answered
-// yet: an exception thrown outside them (in a library's own event handler)
-// answers them all instead of killing the process.
-const inflight = new Map(); // id -> the connection the call runs on
+// inflight holds the library calls ("do", "typed", ...) not answered yet:
+// an exception thrown outside them (in a library's own event handler)
+// answers those of its session instead of killing the process.
+const inflight = new Map(); // id -> {c: the connection the call runs on, session}
+// Every request runs in the async context of its session, and so do the
+// sockets and timers a library creates for it: an uncaught exception
+// names the session whose library threw (sessionContext.getStore()).
+const { AsyncLocalStorage } = require('async_hooks');
+const sessionContext = new AsyncLocalStorage();
+// thrownOutside holds, per session, the exceptions its library threw while
+// none of its calls was in flight; "settle" reports them.
+const thrownOutside = new Map(); // session -> [message]
 function send(obj) {
   inflight.delete(obj.id);
   realWrite(JSON.stringify(obj) + '\n');
@@ -568,7 +576,8 @@ glideFamily.pubsub = pubsubOps['valkey-glide'];
 // own tests of the adapter: it sends each command on a raw socket and
 // resolves with the first line's payload, except that ECHO throw-outside
 // throws from an event handler after the reply (as a library's parser
-// callback might) and ECHO throw-empty rejects with an AggregateError whose
+// callback might), ECHO throw-later throws from a timer once the call has
+// answered (outside any call), and ECHO throw-empty rejects with an AggregateError whose
 // message is empty.
 if (process.env.RESPCHECK_ADAPTER_SELFTEST === '1') {
   const net = require('net');
@@ -590,6 +599,7 @@ if (process.env.RESPCHECK_ADAPTER_SELFTEST === '1') {
         const w = waiting; waiting = null;
         if (payload === 'throw-outside') throw new Error('thrown in the data handler');
         w.resolve(payload);
+        if (payload === 'throw-later') setTimeout(() => { throw new Error('thrown after the call'); }, 5);
       });
       return {
         do(args) {
@@ -733,7 +743,7 @@ function handle(req) {
       const s = sessions.get(req.session);
       if (!s) { send({ id, error: 'no session ' + req.session }); return; }
       const c = connOf(s, req.conn);
-      inflight.set(id, c);
+      inflight.set(id, { c, session: req.session });
       const args = req.args.map(arg);
       c.chain = c.chain.then(() => doCall(s, c, args)).then(
         (v) => send({ id, value: native(v) }),
@@ -750,7 +760,7 @@ function handle(req) {
       if (!s.lib.batch) { send({ id, error: 'library has no batch op' }); return; }
       if (req.mode !== 'pipeline' && req.mode !== 'multi') { send({ id, error: 'unknown batch mode ' + req.mode }); return; }
       const c = connOf(s, req.conn);
-      inflight.set(id, c);
+      inflight.set(id, { c, session: req.session });
       const cmds = req.cmds.map((a) => a.map(arg));
       c.chain = c.chain.then(async () => {
         if (!c.client) c.client = await s.lib.connect(s.addr, s.proto);
@@ -765,7 +775,7 @@ function handle(req) {
       if (!s) { send({ id, error: 'no session ' + req.session }); return; }
       if (!s.lib.typed) { send({ id, error: 'library has no typed mode' }); return; }
       const c = connOf(s, req.conn);
-      inflight.set(id, c);
+      inflight.set(id, { c, session: req.session });
       const args = req.args.map(arg);
       c.chain = c.chain.then(async () => {
         if (!c.client) c.client = await s.lib.connect(s.addr, s.proto);
@@ -788,7 +798,7 @@ function handle(req) {
       if (!s) { send({ id, error: 'no session ' + req.session }); return; }
       if (!s.lib.pubsub) { send({ id, error: 'library has no subscribe API' }); return; }
       const c = connOf(s, req.conn);
-      inflight.set(id, c);
+      inflight.set(id, { c, session: req.session });
       const args = (req.args || []).map(arg);
       c.chain = c.chain.then(async () => {
         if (!c.client) c.client = await s.lib.connect(s.addr, s.proto);
@@ -797,9 +807,25 @@ function handle(req) {
       }).catch((e) => send({ id, value: native(e instanceof Error ? e : new Error(String(e))) }));
       return;
     }
+    case 'settle': {
+      // What the session's library threw outside any call, once the
+      // bytes already delivered to its sockets have been handled: the
+      // event loop turns twice, wait_ms apart (a frame no call waits for,
+      // such as a message on a connection subscribed through the generic
+      // command API, is parsed in one of them).
+      if (!sessions.has(req.session)) { send({ id, error: 'no session ' + req.session }); return; }
+      const wait = Math.min(Math.max(req.wait_ms || 0, 0), 1000);
+      setTimeout(() => setImmediate(() => setTimeout(() => {
+        const thrown = thrownOutside.get(req.session) || [];
+        thrownOutside.delete(req.session);
+        send({ id, thrown });
+      }, wait)), wait);
+      return;
+    }
     case 'close': {
       const s = sessions.get(req.session);
       sessions.delete(req.session);
+      thrownOutside.delete(req.session);
       if (s) {
         for (const c of s.conns.values()) {
           try { if (c.client) c.client.close(); } catch (e) { log('close:', e.message); }
@@ -815,7 +841,9 @@ function handle(req) {
 const rl = readline.createInterface({ input: process.stdin, terminal: false });
 rl.on('line', (line) => {
   if (!line.trim()) return;
-  try { handle(JSON.parse(line)); } catch (e) { log('bad request:', e.stack || e); }
+  let req;
+  try { req = JSON.parse(line); } catch (e) { log('bad request:', e.stack || e); return; }
+  try { sessionContext.run(req.session, () => handle(req)); } catch (e) { log('request failed:', e.stack || e); }
 });
 rl.on('close', () => setTimeout(() => process.exit(0), 200));
 process.on('unhandledRejection', (e) => log('unhandled rejection:', e && e.stack || e));
@@ -826,10 +854,20 @@ process.on('unhandledRejection', (e) => log('unhandled rejection:', e && e.stack
 process.on('uncaughtException', (e) => {
   log('uncaught exception:', e && e.stack || e);
   const err = e instanceof Error ? e : new Error(String(e));
-  for (const [id, c] of [...inflight]) {
+  const message = 'thrown outside the call, in the library: ' + errorText(err);
+  // The session whose library threw; undefined when the exception came
+  // from outside every session's context (then every call in flight
+  // gets it, as nothing tells them apart).
+  const session = sessionContext.getStore();
+  const calls = [...inflight].filter(([, f]) => session === undefined || f.session === session);
+  if (calls.length === 0 && sessions.has(session)) {
+    if (!thrownOutside.has(session)) thrownOutside.set(session, []);
+    thrownOutside.get(session).push(errorText(err));
+  }
+  for (const [id, f] of calls) {
     // The call will never settle: later calls on its connection must not
     // queue behind it (the library's own state is what the canary tests).
-    c.chain = Promise.resolve();
-    send({ id, value: { kind: 'exception', type: 'uncaughtException', error: { class: err.name || 'Error', message: 'thrown outside the call, in the library: ' + errorText(err) } } });
+    f.c.chain = Promise.resolve();
+    send({ id, value: { kind: 'exception', type: 'uncaughtException', error: { class: err.name || 'Error', message } } });
   }
 });

@@ -34,6 +34,17 @@ import (
 //	{"id":4,"op":"close","session":"s1"}
 //	  → {"id":4,"ok":true}
 //
+// and, from an adapter whose libraries can throw outside a call (Node's,
+// from their own event handlers), optionally
+//
+//	{"id":6,"op":"settle","session":"s1","wait_ms":10}
+//	  → {"id":6,"thrown":["TypeError: ..."]}
+//
+// once the bytes already delivered to the session's sockets have been
+// handled: the exceptions its library threw while none of its calls was in
+// flight, since the last "settle" (an adapter without the op answers
+// an "error", which stands for none).
+//
 // A library listed with "typed":true (node-redis-typed, ioredis-typed) is in
 // typed-wrapper mode and also takes
 //
@@ -172,6 +183,8 @@ type adapterResp struct {
 	// Values and Exec answer a "batch".
 	Values []Native `json:"values"`
 	Exec   *Native  `json:"exec"`
+	// Thrown answers a "settle": what the library threw outside any call.
+	Thrown []string `json:"thrown"`
 }
 
 type adapterLibrary struct {
@@ -558,6 +571,18 @@ func (s *adapterSession) Close() error {
 	defer cancel()
 	_, err := s.d.a.call(ctx, map[string]any{"op": "close", "session": s.id})
 	return err
+}
+
+// Settle implements Settler with the "settle" request.
+func (s *adapterSession) Settle(ctx context.Context, wait time.Duration) ([]string, error) {
+	if s.d.a.current() != s.proc {
+		return nil, nil // the process is gone, and what it threw with it
+	}
+	r, err := s.d.a.call(ctx, map[string]any{"op": "settle", "session": s.id, "wait_ms": wait.Milliseconds()})
+	if err != nil || r.Error != "" {
+		return nil, err
+	}
+	return r.Thrown, nil
 }
 
 type adapterConn struct {

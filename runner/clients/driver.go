@@ -88,12 +88,14 @@ func goDrivers() []Driver {
 // Select filters drivers by a comma-separated list of library names (a name
 // selects every library it prefixes up to a "-": "redis-py" selects
 // "redis-py-4.3.4" and "redis-py-6.4.0", a "-" and a digit following it). "all" or "" selects all.
+// A comma inside brackets belongs to the name: a configuration's options
+// ("phpredis-5.3.7[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]").
 func Select(ds []Driver, list string) ([]Driver, error) {
 	if list == "" || list == "all" {
 		return ds, nil
 	}
 	var out []Driver
-	for _, name := range strings.Split(list, ",") {
+	for _, name := range splitNames(list) {
 		name = strings.TrimSpace(name)
 		found := false
 		for _, d := range ds {
@@ -114,6 +116,27 @@ func Select(ds []Driver, list string) ([]Driver, error) {
 		}
 	}
 	return out, nil
+}
+
+// splitNames splits a comma-separated list of client names, leaving the
+// commas inside a name's brackets alone.
+func splitNames(list string) []string {
+	var names []string
+	depth, start := 0, 0
+	for i, c := range list {
+		switch c {
+		case '[':
+			depth++
+		case ']':
+			depth = max(depth-1, 0)
+		case ',':
+			if depth == 0 {
+				names = append(names, list[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(names, list[start:])
 }
 
 // isBatch reports whether d runs pipelines and transactions through its

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/respcheck/respcheck/resp"
 )
 
@@ -119,6 +120,18 @@ func TestSelect(t *testing.T) {
 	}
 	if _, err := Select(ds, "nope"); err == nil {
 		t.Fatal("Select accepted an unknown client")
+	}
+}
+
+// TestSplitNames: a configuration's options may hold commas (phpredis's),
+// which must not split its name (the client matrix's rerun of one
+// phpredis cell failed on it: "unknown or unavailable client
+// \"phpredis-5.3.7[OPT_REPLY_LITERAL=true\"").
+func TestSplitNames(t *testing.T) {
+	got := splitNames("go-redis, phpredis-5.3.7[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true],a[b]")
+	want := []string{"go-redis", " phpredis-5.3.7[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]", "a[b]"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("splitNames (-want +got):\n%s", diff)
 	}
 }
 

@@ -159,3 +159,40 @@ func runInline(t *testing.T, drivers []Driver, jobs int, src string) *Report {
 	}
 	return rep
 }
+
+// TestAdapterSettle: an exception a Node library throws once its call has
+// answered (outside any call) is the case's crash, on its last step, when
+// the case ends; a case of another session, run beside it, is not touched.
+func TestAdapterSettle(t *testing.T) {
+	t.Setenv("RESPCHECK_ADAPTER_SELFTEST", "1")
+	t.Setenv("RESPCHECK_LIBS", "selftest")
+	var ds []Driver
+	for _, d := range externalDrivers(t, "selftest") {
+		if d.Library() == "selftest" && len(ds) == 0 {
+			ds = append(ds, d)
+		}
+	}
+	if len(ds) != 1 {
+		t.Fatalf("%d selftest drivers", len(ds))
+	}
+	rep := runInline(t, ds, 2, `suite: settle
+cases:
+  - name: a throw after the call
+    steps:
+      - {send: [ECHO, throw-later], reply: "$11\r\nthrow-later\r\n"}
+      - {push: true, reply: ">2\r\n$1\r\na\r\n$1\r\nb\r\n"}
+  - name: beside it
+    steps:
+      - {send: [ECHO, one], reply: "$3\r\none\r\n"}
+      - {sleep: 30ms}
+      - {send: [ECHO, two], reply: "$3\r\ntwo\r\n"}
+`)
+	if len(rep.Results) != 2 || rep.Results[0].Verdict != Crash || rep.Results[1].Verdict != Match {
+		t.Fatalf("verdicts: %v\n%+v", verdictsOf(rep), rep.Results[0].Steps)
+	}
+	st := rep.Results[0].Steps
+	if len(st) != 2 || st[0].Verdict != Match || st[1].Verdict != Crash ||
+		!strings.Contains(strings.Join(st[1].Notes, "\n"), "after the case's last step, outside any call, the library threw: thrown after the call") {
+		t.Errorf("steps: %+v", st)
+	}
+}

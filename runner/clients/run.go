@@ -470,6 +470,7 @@ func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost 
 		return res
 	}
 	s.steps(res)
+	s.settle(res)
 	// Close the session, but never wait on a hung library for long.
 	closed := make(chan struct{})
 	go func() { s.sess.Close(); close(closed) }()
