@@ -212,6 +212,7 @@ func (l *loader) file(data []byte) *File {
 		if c == nil {
 			continue
 		}
+		c.Hash = caseHash(item, m.get("tags"), m.get("requires"))
 		if prev, ok := names[c.Name]; ok {
 			l.errAt(c.Pos, "duplicate case name %q (first at line %d)", c.Name, prev.Line)
 			continue

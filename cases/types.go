@@ -40,6 +40,11 @@ type Case struct {
 	// where each connection is first used, by connection name; nil when no
 	// step places one.
 	Nodes map[string]string
+	// Hash is the hex SHA-256 of what the case says: its YAML, and the
+	// file's suite-level tags and requires, without comments, quoting or
+	// layout (a golden compares a case only with a recording of the same
+	// Hash; editing one case leaves the others current).
+	Hash string
 }
 
 // ConnNode returns where connection name goes on a cluster (see Step.Node).

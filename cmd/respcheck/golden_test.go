@@ -71,14 +71,62 @@ func TestRecordRunGoldenUpdateAndDiff(t *testing.T) {
 	if code != 2 || !strings.Contains(out, "stale golden "+gp) || !strings.Contains(out, "2 passed") {
 		t.Errorf("stale golden: exit %d\n%s", code, out)
 	}
-	// It names the command that records the directory again, from the case
-	// file it was recorded from, not the repository's script.
-	if want := "; to record " + dir + " again: respcheck record --server redis-7.0.15 --out " + dir + " " + cf + "\n"; !strings.Contains(out, want) ||
+	// It names the command that records the directory again, on the
+	// target it was recorded on (--addr, not a --server it never named),
+	// from the case file it was recorded from, not the repository's
+	// script.
+	if want := "; to record " + dir + " again: respcheck record --addr " + srv.Addr() + " --out " + dir + " " + cf + "\n"; !strings.Contains(out, want) ||
 		strings.Contains(out, "record-goldens") {
 		t.Errorf("stale golden: no %q in\n%s", want, out)
 	}
-	if data, _ := os.ReadFile(gp); !strings.Contains(string(data), "\n#   respcheck record --server redis-7.0.15 --out DIR "+cf+"\n") {
+	if data, _ := os.ReadFile(gp); !strings.Contains(string(data), "\n#   respcheck record --addr "+srv.Addr()+" --out DIR "+cf+"\n") {
 		t.Errorf("golden header:\n%.400s", data)
+	}
+}
+
+const twoCases = `suite: two cases
+cases:
+  - name: one
+    steps:
+      - send: [SET, "{key}", v]
+      - send: [GET, "{key}"]
+  - name: two
+    steps:
+      - send: [INCR, "{key}"]
+`
+
+// TestGoldenChurnAndStaleCases: recording again on a server that has
+// served other connections since (another run id, other HELLO ids)
+// rewrites nothing; editing one case leaves only that case uncompared
+// (the other is compared byte for byte), and the message names it.
+func TestGoldenChurnAndStaleCases(t *testing.T) {
+	srv := servers.ForTest(t, "redis-7.0.15")
+	cf := writeFile(t, "two.yaml", twoCases)
+	dir := filepath.Join(t.TempDir(), "golden")
+	if code, out, errs := respcheck(t, "record", "--addr", srv.Addr(), "--out", dir, cf); code != 0 {
+		t.Fatalf("record: exit %d\n%s%s", code, out, errs)
+	}
+	first, _ := os.ReadFile(filepath.Join(dir, "_server.golden"))
+	if !strings.Contains(string(first), "target \"--addr "+srv.Addr()+"\"") {
+		t.Errorf("_server.golden has no target line:\n%s", first)
+	}
+	code, out, errs := respcheck(t, "record", "--addr", srv.Addr(), "--out", dir, cf)
+	if code != 0 || !strings.Contains(out, "0 of 2 golden files changed") {
+		t.Fatalf("second record: exit %d\n%s%s", code, out, errs)
+	}
+	if again, _ := os.ReadFile(filepath.Join(dir, "_server.golden")); string(again) != string(first) {
+		t.Errorf("_server.golden changed:\n%s\n---\n%s", first, again)
+	}
+	edited := writeFile(t, "two.yaml", strings.Replace(twoCases, "[INCR, \"{key}\"]", "[INCRBY, \"{key}\", 2]", 1))
+	code, out, _ = respcheck(t, "run", "--addr", srv.Addr(), "--golden", dir, edited)
+	if code != 2 || !strings.Contains(out, "4 steps compared byte for byte") ||
+		!strings.Contains(out, `not compared: 1 of 2 cases: "two" (changed since it was recorded)`) {
+		t.Errorf("one case edited: exit %d\n%s", code, out)
+	}
+	added := writeFile(t, "two.yaml", twoCases+"  - name: three\n    steps:\n      - send: [PING]\n")
+	code, out, _ = respcheck(t, "run", "--addr", srv.Addr(), "--golden", dir, added)
+	if code != 2 || !strings.Contains(out, "6 steps compared byte for byte") || !strings.Contains(out, `"three" (not recorded)`) {
+		t.Errorf("one case added: exit %d\n%s", code, out)
 	}
 }
 

@@ -42,10 +42,15 @@ respcheck starts it); a step whose reply differs between passes is marked
 volatile and later compared by its case expectation only.
 
 Use the goldens with "respcheck run --golden DIR", "respcheck diff" and
-"respcheck serve". A file is rewritten only when its content changed. Each
-golden names its case file as given here (a relative path stays relative):
-when one changes, "respcheck run --golden DIR" reports the golden stale and
-prints the record command that records DIR again, to run from this directory.
+"respcheck serve". A file is rewritten only when its content changed (a
+case keeps the key prefix of its first recording, and _server.golden is kept
+when only the HELLO replies' connection ids differ). Each golden names its
+case file as given here (a relative path stays relative) and keeps a hash of
+every case: when cases change, "respcheck run --golden DIR" compares the
+others, reports the changed and added ones stale and prints the record
+command that records DIR again (on this target: --server, or the --addr, -u
+or --server-bin flags given here, never a password), to run from this
+directory.
 Exit status: 0 recorded, 1 some case could not be judged (an error; the
 goldens are written anyway), 2 usage or case-file error, 3 server problem.`
 
@@ -113,8 +118,10 @@ func runRecord(ctx context.Context, stdout, stderr io.Writer, f recordFlags, pat
 		fmt.Fprintf(stdout, "pass %d: %d steps replied differently and are marked volatile\n", pass, n)
 	}
 	srv.Source = "recorded"
+	srv.Target = f.targetFlags.recordedWith()
 	wrote := 0
 	for _, g := range first {
+		g.Server.Target = srv.Target
 		path := filepath.Join(f.dir, g.Base()+golden.Ext)
 		// Keep a golden whose only changes are in volatile steps, so that
 		// re-recording does not churn timings and ids.
@@ -133,6 +140,9 @@ func runRecord(ctx context.Context, stdout, stderr io.Writer, f recordFlags, pat
 		}
 	}
 	sp := filepath.Join(f.dir, golden.ServerFile)
+	if old, err := golden.Load(f.dir); err == nil && old.Server.Equivalent(srv) {
+		srv = old.Server // only the HELLO replies' connection ids changed: keep the file
+	}
 	if changed, err := golden.Write(sp, srv.Marshal()); err != nil {
 		return &exitError{code: exitUsage, err: err}
 	} else if changed {

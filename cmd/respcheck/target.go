@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/respcheck/respcheck/runner/golden"
 	"github.com/respcheck/respcheck/runner/servers"
 	"github.com/respcheck/respcheck/runner/target"
 )
@@ -302,4 +303,54 @@ func envOr(name, def string) string {
 		return v
 	}
 	return def
+}
+
+// recordedWith is the target as flags to give respcheck record again
+// (golden.Server.Target): "" for --server BUILD (the golden names the
+// build), else --addr, -u (each URL without its password; $REDIS_URL's
+// when it named the target) or --server-bin, then --user,
+// --password-file and the TLS flags as given. A password itself is never
+// written: it comes from $REDISCLI_AUTH or the password file.
+func (f targetFlags) recordedWith() string {
+	var out []string
+	add := func(flag, v string) { out = append(out, flag, golden.ShellQuote(v)) }
+	urls := f.urls
+	if f.addr == "" && len(urls) == 0 && f.serverBin == "" && f.server == "" && f.cluster.primaries == 0 && os.Getenv("REDIS_URL") != "" {
+		urls = strings.Split(os.Getenv("REDIS_URL"), ",")
+	}
+	switch {
+	case f.addr != "":
+		add("--addr", f.addr)
+	case len(urls) > 0:
+		for _, raw := range urls {
+			if u, err := url.Parse(raw); err == nil && u.User != nil {
+				u.User = url.User(u.User.Username())
+				raw = u.String()
+			}
+			add("-u", raw)
+		}
+	case f.serverBin != "":
+		add("--server-bin", f.serverBin)
+	default:
+		return ""
+	}
+	if f.user != "" {
+		add("--user", f.user)
+	}
+	if f.passwordFile != "" {
+		add("--password-file", f.passwordFile)
+	}
+	t := f.tls
+	if t.enable {
+		out = append(out, "--tls")
+	}
+	for _, fl := range []struct{ name, v string }{{"--tls-ca", t.ca}, {"--tls-cert", t.cert}, {"--tls-key", t.key}, {"--tls-server-name", t.serverName}} {
+		if fl.v != "" {
+			add(fl.name, fl.v)
+		}
+	}
+	if t.insecure {
+		out = append(out, "--insecure")
+	}
+	return strings.Join(out, " ")
 }

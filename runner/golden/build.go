@@ -99,7 +99,7 @@ func FromReport(rep *runner.Report, files []*cases.File, source string) []*File 
 }
 
 func caseOf(rep *runner.Report, r *runner.Result) *Case {
-	c := &Case{Name: r.Case.Name, Proto: r.Proto, Status: r.Status.String(), Prefix: r.KeyPrefix}
+	c := &Case{Name: r.Case.Name, Proto: r.Proto, Status: r.Status.String(), Prefix: r.KeyPrefix, SHA256: r.Case.Hash}
 	z := newNorm(rep.Topology, r.KeyPrefix)
 	if r.Status != runner.Pass {
 		c.Reason = z.text(r.Reason)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/respcheck/respcheck/cases"
@@ -19,8 +20,8 @@ type FileState int
 
 // The file states.
 const (
-	Current FileState = iota // the golden was recorded from this case file
-	Stale                    // the case file changed since (its SHA-256 differs)
+	Current FileState = iota // the golden was recorded from this case file, or from one whose cases say the same
+	Stale                    // the case file changed since: some of its cases (Checker.StaleCases) differ from their recordings or have none
 	Missing                  // there is no golden for this case file
 )
 
@@ -30,6 +31,9 @@ type Checker struct {
 	Dir   *Dir
 	files map[*cases.File]*File
 	state map[*cases.File]FileState
+	// stale holds the cases of a Stale file that are not compared, each
+	// with why; its other cases are.
+	stale map[*cases.Case]string
 
 	mu       sync.Mutex
 	compared int // steps compared byte for byte
@@ -38,30 +42,81 @@ type Checker struct {
 	topology int // steps not compared: they expect one thing on a cluster, another standalone
 }
 
-// NewChecker prepares a Checker for the case files of a run.
+// NewChecker prepares a Checker for the case files of a run. A case file
+// whose hash differs from its golden's is Stale, but only its cases that
+// changed (cases.Case.Hash against the case's recorded SHA256) or were
+// added since are left uncompared; the others are compared as recorded.
+// A golden recorded before cases had hashes is stale as a whole.
 func NewChecker(d *Dir, files []*cases.File) *Checker {
-	c := &Checker{Dir: d, files: map[*cases.File]*File{}, state: map[*cases.File]FileState{}}
+	c := &Checker{Dir: d, files: map[*cases.File]*File{}, state: map[*cases.File]FileState{}, stale: map[*cases.Case]string{}}
 	for _, f := range files {
 		g := d.Files[baseOf(f.Path)]
 		switch {
 		case g == nil:
 			c.state[f] = Missing
-		case g.SHA256 != f.Hash:
-			c.state[f] = Stale
-		default:
+			continue
+		case g.SHA256 == f.Hash:
 			c.state[f] = Current
 			c.files[f] = g
+			continue
+		}
+		c.state[f] = Current
+		c.files[f] = g
+		for _, k := range f.Cases {
+			if why := caseStale(g, k); why != "" {
+				c.stale[k] = why
+				c.state[f] = Stale
+			}
 		}
 	}
 	return c
 }
 
+// caseStale says why case k cannot be compared with its recordings in g,
+// or "" when it can.
+func caseStale(g *File, k *cases.Case) string {
+	n := 0
+	for _, gc := range g.Cases {
+		if gc.Name != k.Name {
+			continue
+		}
+		n++
+		switch gc.SHA256 {
+		case "":
+			return "the golden predates per-case hashes and its file changed"
+		case k.Hash:
+		default:
+			return "changed since it was recorded"
+		}
+	}
+	if n == 0 {
+		return "not recorded"
+	}
+	return ""
+}
+
 // State returns the state of a case file's golden.
 func (c *Checker) State(f *cases.File) FileState { return c.state[f] }
 
-// Problems lists the stale and missing goldens, one line each, sorted; the
-// last line ends with the respcheck record command that records again every
-// case file the directory holds goldens of, and the missing ones
+// StaleCases returns the cases of f that are not compared with its golden,
+// each with why ("changed since it was recorded", "not recorded", ...).
+func (c *Checker) StaleCases(f *cases.File) map[*cases.Case]string {
+	out := map[*cases.Case]string{}
+	for k, why := range c.stale {
+		if k.File == f {
+			out[k] = why
+		}
+	}
+	return out
+}
+
+// maxStaleListed is how many stale cases of one file Problems names.
+const maxStaleListed = 5
+
+// Problems lists the stale and missing goldens, one line each, sorted (a
+// stale golden with the cases that are not compared); the last line ends
+// with the respcheck record command that records again every case file
+// the directory holds goldens of, and the missing ones
 // (Dir.RecordCommand).
 func (c *Checker) Problems() []string {
 	var out, missing []string
@@ -70,8 +125,8 @@ func (c *Checker) Problems() []string {
 		switch s {
 		case Stale:
 			g := c.Dir.Files[baseOf(f.Path)]
-			out = append(out, fmt.Sprintf("stale golden %s: recorded from %s with sha256 %.12s…, the file is now %.12s…",
-				path, g.Path, g.SHA256, f.Hash))
+			out = append(out, fmt.Sprintf("stale golden %s: recorded from %s with sha256 %.12s…, the file is now %.12s…; not compared: %s",
+				path, g.Path, g.SHA256, f.Hash, c.staleList(f)))
 		case Missing:
 			out = append(out, fmt.Sprintf("missing golden %s for %s", path, f.Path))
 			missing = append(missing, f.Path)
@@ -86,6 +141,24 @@ func (c *Checker) Problems() []string {
 		out[len(out)-1] += "; " + what + ": " + c.Dir.RecordCommand(missing...)
 	}
 	return out
+}
+
+// staleList names the stale cases of f, in file order (maxStaleListed at
+// most, then how many more), or says that all of them are.
+func (c *Checker) staleList(f *cases.File) string {
+	var names []string
+	for _, k := range f.Cases {
+		if why, ok := c.stale[k]; ok {
+			names = append(names, fmt.Sprintf("%q (%s)", k.Name, why))
+		}
+	}
+	if len(names) == len(f.Cases) {
+		return fmt.Sprintf("all its cases (%s)", c.stale[f.Cases[0]])
+	}
+	if len(names) > maxStaleListed {
+		names = append(names[:maxStaleListed], fmt.Sprintf("%d more", len(names)-maxStaleListed))
+	}
+	return fmt.Sprintf("%d of %d cases: %s", len(c.StaleCases(f)), len(f.Cases), strings.Join(names, ", "))
 }
 
 // Counts returns how many steps were compared byte for byte, how many were
@@ -117,7 +190,7 @@ func (c *Checker) ByTopology() int {
 // differs between the two (ByTopology).
 func (c *Checker) CheckStep(s runner.GoldenStep) *runner.Failure {
 	g := c.files[s.Case.File]
-	if g == nil {
+	if g == nil || c.stale[s.Case] != "" {
 		return nil
 	}
 	gc := g.Find(s.Case.Name, s.Proto)
@@ -210,13 +283,18 @@ func diffBlob(want Blob, live []byte) *runner.Failure {
 
 // Merge returns the goldens to write after an update run: for each file of
 // fresh, the fresh recording if it differs from old (by Equivalent), else
-// nil. Volatile marks of old carry over to fresh.
+// nil. Volatile marks and key prefixes of old carry over to fresh: a run
+// with another run id (any run on a shared server) does not rewrite the
+// prefix line of every case.
 func Merge(old *File, fresh *File) *File {
 	if old != nil {
 		for _, c := range fresh.Cases {
 			oc := old.Find(c.Name, c.Proto)
 			if oc == nil {
 				continue
+			}
+			if oc.Prefix != "" {
+				c.Prefix = oc.Prefix
 			}
 			for _, s := range c.Steps {
 				if os := oc.Step(s.Index); os != nil && os.Volatile {
@@ -232,14 +310,14 @@ func Merge(old *File, fresh *File) *File {
 }
 
 // Equivalent reports whether two recordings agree on everything but the
-// bytes of volatile steps.
+// bytes of volatile steps and the cases' key prefixes.
 func Equivalent(a, b *File) bool {
 	if a.Path != b.Path || a.SHA256 != b.SHA256 || a.Server.Name() != b.Server.Name() || a.Server.Source != b.Server.Source || len(a.Cases) != len(b.Cases) {
 		return false
 	}
 	for i, ca := range a.Cases {
 		cb := b.Cases[i]
-		if ca.Name != cb.Name || ca.Proto != cb.Proto || ca.Status != cb.Status || len(ca.Steps) != len(cb.Steps) {
+		if ca.Name != cb.Name || ca.Proto != cb.Proto || ca.Status != cb.Status || ca.SHA256 != cb.SHA256 || len(ca.Steps) != len(cb.Steps) {
 			return false
 		}
 		for j, sa := range ca.Steps {

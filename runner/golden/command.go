@@ -27,7 +27,8 @@ var bundled = sync.OnceValue(func() map[string]bool {
 // RecordCommand returns the respcheck record command line that records the
 // case files at paths (as loaded: "suite/strings.yaml" for a bundled file)
 // into the golden directory dir, on the server build s, in the protocols
-// protos (nil: both); a cluster's recording (s.Topology "cluster 3x1") on
+// protos (nil: both), with the target flags it was recorded with when it
+// did not start an installed build (s.Target); a cluster's recording (s.Topology "cluster 3x1") on
 // a throwaway cluster of that shape (--cluster 3 --replicas 1). Files of the bundled suite are named by --run (or not
 // at all when they are the whole suite), since record reads them from
 // respcheck itself; other files by their paths, relative to where they were
@@ -36,17 +37,21 @@ var bundled = sync.OnceValue(func() map[string]bool {
 // command records all of the files' cases.
 func RecordCommand(s Server, dir string, paths []string, protos []int) string {
 	target := "--server " + buildName(s)
-	if s.Family == "" {
+	switch {
+	case s.Target != "":
+		target = s.Target
+	case s.Family == "":
 		target = "--server BUILD"
 	}
-	if shape, ok := strings.CutPrefix(s.Topology, "cluster "); ok {
+	spawned := s.Target == "" || strings.HasPrefix(s.Target, "--server-bin ")
+	if shape, ok := strings.CutPrefix(s.Topology, "cluster "); ok && spawned {
 		primaries, replicas, _ := strings.Cut(shape, "x")
 		target += " --cluster " + primaries
 		if replicas != "0" {
 			target += " --replicas " + replicas
 		}
 	}
-	base := []string{"respcheck record", target, "--out", shellQuote(dir)}
+	base := []string{"respcheck record", target, "--out", ShellQuote(dir)}
 	if len(protos) == 1 {
 		base = append(base, "--proto", strconv.Itoa(protos[0]))
 	}
@@ -63,7 +68,7 @@ func RecordCommand(s Server, dir string, paths []string, protos []int) string {
 	sort.Strings(own)
 	own = slices.Compact(own)
 	for i, p := range own {
-		own[i] = shellQuote(p)
+		own[i] = ShellQuote(p)
 	}
 	var cmds []string
 	if len(suite) > 0 {
@@ -73,7 +78,7 @@ func RecordCommand(s Server, dir string, paths []string, protos []int) string {
 			for _, p := range suite {
 				names = append(names, regexp.QuoteMeta(baseOf(p)))
 			}
-			cmd = append(cmd, "--run", shellQuote("^("+strings.Join(names, "|")+")/"))
+			cmd = append(cmd, "--run", ShellQuote("^("+strings.Join(names, "|")+")/"))
 		}
 		cmds = append(cmds, strings.Join(cmd, " "))
 	}
@@ -138,10 +143,10 @@ func buildName(s Server) string {
 
 var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./:@%+=,-]+$`)
 
-// shellQuote quotes s for a POSIX shell when it needs it. Text with
+// ShellQuote quotes s for a POSIX shell when it needs it. Text with
 // control characters (a line break in a file name) is quoted as $'...' with
 // escapes, as bash and zsh read it, so that the command stays on one line.
-func shellQuote(s string) string {
+func ShellQuote(s string) string {
 	if shellSafe.MatchString(s) {
 		return s
 	}

@@ -25,7 +25,8 @@
 //	source "recorded"                         or "transcribed ..." (hand-made)
 //
 //	case "SET then GET" resp2 pass            name, protocol, status [reason]
-//	  prefix "rc:{3d371a44}:"                 the case's key prefix then
+//	  sha256 9f86d081...                      cases.Case.Hash when recorded
+//	  prefix "rc:{3d371a44}:"                 the case's key prefix when first recorded
 //	  step 0 send line=6                      index, action, [conn=NAME]
 //	    sent "*3\r\n$3\r\nSET\r\n$17\r\nrc:{________}:key\r\n$1\r\nv\r\n"
 //	    reply "+OK\r\n"
@@ -76,18 +77,28 @@
 // # Staleness
 //
 // A golden whose sha256 is not the case file's current hash is stale: the
-// case file changed after the recording. Its cases still run against their
-// own expectations, but are not compared with it, and respcheck run
-// --golden reports it (exit status 2 when nothing else failed) rather than
+// case file changed after the recording. Only the cases that changed
+// (their cases.Case.Hash, which ignores comments and layout, differs from
+// the case's recorded sha256) or were added are not compared; the file's
+// other cases are compared as recorded (a golden made before cases had
+// hashes is stale as a whole). respcheck run --golden reports which cases
+// are stale (exit status 2 when nothing else failed) rather than
 // reporting server failures, with the exact respcheck record command that
-// records the directory again (Dir.RecordCommand): the server build it was
-// recorded on (--server), --proto when it holds one protocol only, and the
+// records the directory again (Dir.RecordCommand): the target it was
+// recorded on (--server BUILD, or the --addr, -u or --server-bin flags
+// that record was given, kept as Server.Target without a password),
+// --proto when it holds one protocol only, and the
 // case files its goldens were recorded from, as their file lines name them
 // (paths relative to where record ran; files of the bundled suite, which
 // record reads from respcheck itself, by --run, or not at all when they are
 // the whole suite). Each recorded golden's header comment names the command
 // for its own file. Which cases --run or --tags chose when recording is not
 // kept: the command records all of the files' cases.
+//
+// Recording again does not churn: a golden whose only changes are in
+// volatile steps is kept as it is, a case keeps the key prefix of its
+// first recording (Merge), and _server.golden is kept when its HELLO
+// replies differ only in their connection id (Server.Equivalent).
 //
 // # Differences
 //

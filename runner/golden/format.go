@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -80,6 +81,12 @@ type Server struct {
 	// Hello2 and Hello3 are the replies to HELLO 2 and HELLO 3 (nil if
 	// unknown).
 	Hello2, Hello3 []byte
+	// Target is the target flags respcheck record was given when it did
+	// not start an installed build: "--addr 127.0.0.1:6379 --user app",
+	// "-u redis://app@host:6379" (never a password), "--server-bin PATH";
+	// "" for --server BUILD. The re-record command (RecordCommand) names
+	// it.
+	Target string
 	// Topology is "" for a standalone server, or "cluster 3x1" (TopologyOf)
 	// for a recording of a cluster, whose bytes hold the placeholders of
 	// the cluster normalisation (see cluster.go).
@@ -142,8 +149,13 @@ type Case struct {
 	Proto  int
 	Status string // pass, fail, known, skip or error (runner.Status)
 	Reason string // why, for anything but pass
-	// Prefix is the key prefix the case used when recorded.
+	// Prefix is the key prefix the case used when first recorded (a
+	// later recording keeps it: see Merge).
 	Prefix string
+	// SHA256 is the case's cases.Case.Hash when recorded; "" in goldens
+	// made before it was kept, whose cases are current only while their
+	// whole file is (File.SHA256).
+	SHA256 string
 	Steps  []*Step
 	Line   int // line in the golden file (set by Parse)
 }
@@ -298,6 +310,9 @@ func (c *Case) marshal(w *bytes.Buffer) {
 		fmt.Fprintf(w, " %s", quote([]byte(c.Reason)))
 	}
 	w.WriteByte('\n')
+	if c.SHA256 != "" {
+		fmt.Fprintf(w, "  sha256 %s\n", c.SHA256)
+	}
 	if c.Prefix != "" {
 		fmt.Fprintf(w, "  prefix %s\n", quote([]byte(c.Prefix)))
 	}
@@ -367,8 +382,12 @@ func Parse(name string, data []byte) (*File, error) {
 			var p []byte
 			p, err = unquote(rest)
 			f.Path = string(p)
-		case "sha256":
-			f.SHA256 = rest
+		case "sha256": // the file's before its cases, then each case's
+			if c != nil {
+				c.SHA256 = rest
+			} else {
+				f.SHA256 = rest
+			}
 		case "server":
 			f.Server.Family, f.Server.Version, _ = strings.Cut(rest, " ")
 		case "topology":
@@ -525,6 +544,9 @@ func (s Server) Marshal() []byte {
 	}
 	fmt.Fprintf(&w, "redis_version %s\n", quote([]byte(s.RedisVersion)))
 	fmt.Fprintf(&w, "source %s\n", quote([]byte(s.Source)))
+	if s.Target != "" {
+		fmt.Fprintf(&w, "target %s\n", quote([]byte(s.Target)))
+	}
 	if s.Hello2 != nil {
 		fmt.Fprintf(&w, "hello2 %s\n", quote(s.Hello2))
 	}
@@ -549,11 +571,13 @@ func parseServer(name string, data []byte) (Server, error) {
 			s.Family, s.Version, _ = strings.Cut(rest, " ")
 		case "topology":
 			s.Topology = rest
-		case "redis_version", "source", "hello2", "hello3":
+		case "redis_version", "source", "target", "hello2", "hello3":
 			b, err = unquote(rest)
 			switch word {
 			case "redis_version":
 				s.RedisVersion = string(b)
+			case "target":
+				s.Target = string(b)
 			case "source":
 				s.Source = string(b)
 			case "hello2":
@@ -638,4 +662,19 @@ func Write(path string, data []byte) (bool, error) {
 		return false, err
 	}
 	return true, os.WriteFile(path, data, 0o644)
+}
+
+// helloID matches the "id" field of a HELLO reply and its value (the
+// connection's CLIENT ID), in RESP2's flat array and RESP3's map alike.
+var helloID = regexp.MustCompile(`\$2\r\nid\r\n:[0-9]+\r\n`)
+
+// Equivalent reports whether two recordings of a server say the same: the
+// same fields, and HELLO replies equal but for the connection id they
+// carry (which grows with every connection a server accepted, so that a
+// recording on a long-running server would otherwise always change).
+func (s Server) Equivalent(o Server) bool {
+	mask := func(b []byte) []byte { return helloID.ReplaceAll(b, []byte("$2\r\nid\r\n:0\r\n")) }
+	return s.Family == o.Family && s.Version == o.Version && s.RedisVersion == o.RedisVersion && s.Source == o.Source &&
+		s.Target == o.Target && s.Topology == o.Topology && (s.Hello2 == nil) == (o.Hello2 == nil) && (s.Hello3 == nil) == (o.Hello3 == nil) &&
+		bytes.Equal(mask(s.Hello2), mask(o.Hello2)) && bytes.Equal(mask(s.Hello3), mask(o.Hello3))
 }

@@ -156,15 +156,23 @@ func TestRecordThenCompareChangedByteAndStale(t *testing.T) {
 		t.Errorf("differ = %d, want 1", differ)
 	}
 
-	// A golden recorded from another version of the case file is stale.
+	// A golden recorded from another version of the case file whose
+	// cases say the same (a comment changed) is current...
 	d.Files["nil"].SHA256 = strings.Repeat("0", 64)
-	c = NewChecker(d, files)
 	var nilFile *cases.File
 	for _, f := range files {
 		if baseOf(f.Path) == "nil" {
 			nilFile = f
 		}
 	}
+	if c = NewChecker(d, files); c.State(nilFile) != Current || len(c.Problems()) != 0 {
+		t.Errorf("only the file's hash changed: State = %v, problems %q", c.State(nilFile), c.Problems())
+	}
+	// ... and stale once its cases changed.
+	for _, gc := range d.Files["nil"].Cases {
+		gc.SHA256 = strings.Repeat("0", 64)
+	}
+	c = NewChecker(d, files)
 	if c.State(nilFile) != Stale {
 		t.Errorf("State = %v, want Stale", c.State(nilFile))
 	}
