@@ -192,7 +192,7 @@ cases:
 	}
 	st := rep.Results[0].Steps
 	if len(st) != 2 || st[0].Verdict != Match || st[1].Verdict != Crash ||
-		!strings.Contains(strings.Join(st[1].Notes, "\n"), "after the case's last step, outside any call, the library threw: thrown after the call") {
+		!strings.Contains(strings.Join(st[1].Notes, "\n"), "after the case's last step, outside any call, the library threw: thrown after the call") || !strings.HasPrefix(st[1].Notes[0], "after the case") {
 		t.Errorf("steps: %+v", st)
 	}
 }

@@ -54,7 +54,8 @@ func (s *session) settle(res *Result) {
 	}
 	last := &res.Steps[len(res.Steps)-1]
 	last.Verdict = max(last.Verdict, Crash)
-	last.Notes = append(last.Notes, "after the case's last step, outside any call, the library threw: "+strings.Join(thrown, "; "))
+	// First: it is why the step is a crash.
+	last.Notes = append([]string{"after the case's last step, outside any call, the library threw: " + strings.Join(thrown, "; ")}, last.Notes...)
 	res.Verdict = max(res.Verdict, Crash)
 }
 
