@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/respcheck/respcheck/runner/coverage"
+	"github.com/respcheck/respcheck/runner/target"
+)
+
+const coverageLong = `Coverage lists every command and container subcommand the target's
+COMMAND DOCS knows, with the number of cases and steps of the case files
+(by default the bundled suite) that send it and the protocols those cases
+run in, and the entries no case sends. Nothing is sent but COMMAND DOCS
+and INFO: the cases are read, not run.
+
+A container command (CLIENT, CONFIG, OBJECT, ...) counts by its
+subcommands; a step counts for the command its first argument names, with
+the second for a container (CLIENT LIST), and raw steps holding a command
+array count too. The human output groups the entries by command group
+(-v: one line per command); --format json gives every entry.
+
+Exit status: 0, or 1 when the share of entries sent is under
+--fail-under PCT; 2 usage or case-file error; 3 the server could not be
+reached or started.`
+
+// coverageFlags are the flags of respcheck coverage.
+type coverageFlags struct {
+	targetFlags
+	format    string
+	out       string
+	failUnder float64
+	verbose   bool
+}
+
+func (f *coverageFlags) register(fl *pflag.FlagSet) {
+	f.targetFlags.register(fl)
+	fl.StringVar(&f.format, "format", "human", "output format: human or json")
+	fl.StringVarP(&f.out, "out", "o", "", "write the output to `file` instead of stdout")
+	fl.Float64Var(&f.failUnder, "fail-under", 0, "exit 1 when less than this `percent` of the commands and subcommands is sent")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "one line per command instead of one per group")
+}
+
+func newCoverageCmd() *cobra.Command {
+	return newCommand("coverage [flags] [files or dirs...]", "List the server's commands and how many cases send each",
+		coverageLong, nil, runCoverage)
+}
+
+func runCoverage(ctx context.Context, stdout, stderr io.Writer, f coverageFlags, paths []string) error {
+	if f.format != "human" && f.format != "json" {
+		return usageErr("bad --format %q: want human or json", f.format)
+	}
+	if f.failUnder < 0 || f.failUnder > 100 {
+		return usageErr("bad --fail-under %v: want a percent from 0 to 100", f.failUnder)
+	}
+	files, err := loadFiles(paths)
+	if err != nil {
+		return err
+	}
+	ctx, stop := interruptible(ctx)
+	defer stop()
+	t, stopServer, err := f.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer stopServer()
+	t.printNotes(stderr)
+	tg, err := target.Open(ctx, t.Config)
+	if err != nil {
+		return serverErr(err)
+	}
+	c, err := t.Config.Dial(ctx, 2)
+	if err != nil {
+		return serverErr(fmt.Errorf("%s: %w", t.Addr, err))
+	}
+	defer c.Close()
+	docs, err := coverage.Docs(c)
+	if err != nil {
+		return serverErr(fmt.Errorf("%s: %w", t.Addr, err))
+	}
+	rep := coverage.Measure(tg.Server.Family+" "+tg.Server.Version, docs, files)
+	var buf bytes.Buffer
+	if f.format == "json" {
+		err = coverage.WriteJSON(&buf, rep)
+	} else {
+		err = coverage.WriteHuman(&buf, rep, f.verbose)
+	}
+	if err != nil {
+		return err
+	}
+	if err := writeOutput(stdout, f.out, buf.Bytes(), false); err != nil {
+		return err
+	}
+	if rep.Percent < f.failUnder {
+		return &exitError{code: exitFindings, err: fmt.Errorf("%.1f%% of %s's commands and subcommands sent, under --fail-under %v", rep.Percent, rep.Server, f.failUnder)}
+	}
+	return nil
+}

@@ -1,0 +1,104 @@
+package coverage
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteHuman writes the report for people: the total, then per command
+// group the entries sent, the entries counted, the share and the names
+// not sent; with verbose, one line per command (cases, steps,
+// protocols) instead.
+func WriteHuman(w io.Writer, r *Report, verbose bool) error {
+	fmt.Fprintf(w, "coverage of %s by %d cases: %d of %d commands and subcommands sent (%.1f%%)\n",
+		r.Server, r.Cases, r.Covered, r.Counted, r.Percent)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	if verbose {
+		fmt.Fprintln(tw, "command\tgroup\tcases\tsteps\tprotocols")
+		for _, row := range r.Rows {
+			if row.Container {
+				continue
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\n", row.Name, row.Group, row.Cases, row.Steps, protoText(row.Protos))
+		}
+	} else {
+		fmt.Fprintln(tw, "group\tsent\tof\tshare\tnot sent")
+		for _, g := range groups(r) {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f%%\t%s\n", g.name, g.sent, g.of, 100*float64(g.sent)/float64(g.of), strings.Join(g.missing, " "))
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(r.Unknown) > 0 {
+		names := make([]string, len(r.Unknown))
+		for i, n := range r.Unknown {
+			names[i] = n
+			if n == "" || strings.ContainsFunc(n, func(c rune) bool { return c <= ' ' && c != ' ' || c > '~' }) {
+				names[i] = strconv.Quote(n)
+			}
+		}
+		fmt.Fprintf(w, "sent, but not in the server's COMMAND DOCS (unknown-command cases, other servers' commands): %s\n", strings.Join(names, ", "))
+	}
+	return nil
+}
+
+// WriteJSON writes the report as one indented JSON object (Report's
+// fields).
+func WriteJSON(w io.Writer, r *Report) error {
+	e := json.NewEncoder(w)
+	e.SetIndent("", "  ")
+	return e.Encode(r)
+}
+
+type group struct {
+	name     string
+	sent, of int
+	missing  []string
+}
+
+// groups summarises the counted entries by command group, sorted by
+// group name.
+func groups(r *Report) []*group {
+	var out []*group
+	by := map[string]*group{}
+	for _, row := range r.Rows {
+		if row.Container {
+			continue
+		}
+		name := row.Group
+		if name == "" {
+			name = "(none)"
+		}
+		g := by[name]
+		if g == nil {
+			g = &group{name: name}
+			by[name] = g
+			out = append(out, g)
+		}
+		g.of++
+		if row.Covered() {
+			g.sent++
+		} else {
+			g.missing = append(g.missing, row.Name)
+		}
+	}
+	slices.SortFunc(out, func(a, b *group) int { return strings.Compare(a.name, b.name) })
+	return out
+}
+
+func protoText(ps []int) string {
+	if len(ps) == 0 {
+		return "-"
+	}
+	var s []string
+	for _, p := range ps {
+		s = append(s, fmt.Sprintf("RESP%d", p))
+	}
+	return strings.Join(s, " ")
+}
