@@ -30,6 +30,25 @@ func IsCluster(d Driver) bool { return strings.HasSuffix(d.Library(), ClusterVar
 // standalone server.
 const notClusterTarget = "a cluster configuration: runs against a cluster only (respcheck clients --cluster N, or --addr of a cluster node)"
 
+// clusterTransactionSkip is why a cluster configuration skips a case that
+// sends MULTI: through a cluster client's generic command API, MULTI,
+// EXEC and DISCARD carry no key, and the library sends each to a node of
+// its choice (node-redis 6.3.1's createCluster and valkey-glide 2.5.2's
+// customCommand picked another node from one run to the next, leaving the
+// owner of the case's slot inside MULTI: its replies were "QUEUED"), so
+// what the case's commands meet depends on that choice, not on decoding.
+const clusterTransactionSkip = "a cluster client sends MULTI, EXEC and DISCARD (no key) through its generic command API to a node of its choosing: transactions on a cluster are not driven through the cluster clients' transaction APIs yet"
+
+// sendsTransaction reports whether a step of c sends MULTI.
+func sendsTransaction(c *cases.Case) bool {
+	for _, st := range c.Steps {
+		if st.Action == cases.ActSend && len(st.Send) > 0 && st.Send[0].IsWord("MULTI") {
+			return true
+		}
+	}
+	return false
+}
+
 // clusterSkips returns, for a cluster target, why each case that cannot
 // run there is skipped (see clusterCaseSkip), by case.
 func clusterSkips(ctx context.Context, t *target.Target, items []item) map[*cases.Case]string {

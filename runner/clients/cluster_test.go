@@ -103,7 +103,14 @@ func TestClusterClients(t *testing.T) {
 				t.Fatal(err)
 			}
 			counts := map[string]map[Verdict]int{}
+			transactions := 0
 			for _, res := range rep.Results {
+				if sendsTransaction(res.Case) {
+					transactions++
+					if res.Verdict != Skip || res.Reason != clusterTransactionSkip {
+						t.Errorf("%s %s: a case with MULTI: %s %q, want the transaction skip", res.Client, res.Case.ID(), res.Verdict, res.Reason)
+					}
+				}
 				if counts[res.Client] == nil {
 					counts[res.Client] = map[Verdict]int{}
 				}
@@ -111,6 +118,9 @@ func TestClusterClients(t *testing.T) {
 				if res.Verdict == Error {
 					t.Errorf("%s %s: error: %s", res.Client, res.Case.ID(), res.Reason)
 				}
+			}
+			if transactions == 0 {
+				t.Error("no case of the corpus sends MULTI")
 			}
 			for c, n := range counts {
 				t.Logf("%s: %v", c, n)

@@ -200,7 +200,12 @@ func pairState(events []Event) (map[int]*pairing, connState) {
 }
 
 // isCanaryCommand reports whether v is a canary probe respcheck sent (ECHO
-// or PING with a canary token).
+// or PING with a canary token, or a cluster client's EVAL canaryScript 1
+// KEY token).
 func isCanaryCommand(v resp.Value) bool {
-	return v.Kind == resp.Array && len(v.Elems) == 2 && bytes.HasPrefix(v.Elems[1].Str, []byte(canaryPrefix))
+	if v.Kind != resp.Array || len(v.Elems) != 2 && len(v.Elems) != 5 {
+		return false
+	}
+	return bytes.HasPrefix(v.Elems[len(v.Elems)-1].Str, []byte(canaryPrefix)) &&
+		(len(v.Elems) == 2 || string(v.Elems[1].Str) == canaryScript)
 }
