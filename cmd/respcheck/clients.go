@@ -89,12 +89,21 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	if err != nil && !f.list {
 		return err
 	}
-	all, notes := clients.Available(f.adapters)
 	if f.list {
+		all, notes := clients.Available(f.adapters)
 		defer clients.CloseDrivers(all)
 		return listClients(stdout, clients.Configurations(all, notes), f.format)
 	}
+	// Only the adapter processes of the libraries --clients names start;
+	// when a name selects none of them, all start, to list what there is.
+	all, notes := clients.AvailableFor(f.adapters, f.clients)
+	defer func() { clients.CloseDrivers(all) }()
 	drivers, err := clients.Select(all, f.clients)
+	if err != nil {
+		clients.CloseDrivers(all)
+		all, notes = clients.Available(f.adapters)
+		drivers, err = clients.Select(all, f.clients)
+	}
 	if err != nil {
 		for _, n := range notes {
 			fmt.Fprintln(stderr, "respcheck: "+n)
@@ -106,7 +115,6 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 			fmt.Fprintln(stderr, "respcheck: note: "+n)
 		}
 	}
-	defer clients.CloseDrivers(drivers)
 	if err := speaksOne(drivers, protos); err != nil {
 		return err
 	}

@@ -110,6 +110,13 @@ type Adapter struct {
 	// Suffix is appended to each library's name ("-6.4.0"), to tell
 	// several installs of one library apart.
 	Suffix string
+	// Label is the one configuration the adapter serves, when it is known
+	// before the process starts ("ioredis-6.0.0[replyMapping=resp3]",
+	// "go-redis/pipeline"); else Family is the library its
+	// configurations are of, as a client name starts ("redis-py",
+	// "redis-rb": see family). AvailableFor starts an adapter with
+	// neither always.
+	Label, Family string
 
 	mu      sync.Mutex
 	proc    *exec.Cmd
@@ -750,7 +757,7 @@ func externalAdapters(dir string) ([]*Adapter, []string) {
 		// process cannot stall the others.
 		for _, lib := range labels {
 			as = append(as, &Adapter{Name: "node " + lib, Cmd: []string{nodeBin, filepath.Join(node, "adapter.js")},
-				Env: []string{"RESPCHECK_LIBS=" + lib}})
+				Env: []string{"RESPCHECK_LIBS=" + lib}, Label: lib})
 		}
 	}
 	more, n := langAdapters(dir)
@@ -762,7 +769,7 @@ func externalAdapters(dir string) ([]*Adapter, []string) {
 	}
 	for _, cfg := range pyConfigs {
 		as = append(as, &Adapter{Name: "redis-py" + cfg + " (system)", Cmd: []string{pythonBin, "-I", py},
-			Env: []string{"RESPCHECK_PY_CONFIG=" + cfg}})
+			Env: []string{"RESPCHECK_PY_CONFIG=" + cfg}, Family: "redis-py"})
 	}
 	sid := filepath.Join(clientsCache(), "python", "redis-"+pyRedisSid, "usr", "lib", "python3", "dist-packages")
 	if _, err := os.Stat(filepath.Join(sid, "redis")); err != nil {
@@ -771,7 +778,7 @@ func externalAdapters(dir string) ([]*Adapter, []string) {
 	}
 	for _, cfg := range pyConfigs {
 		as = append(as, &Adapter{Name: "redis-py-" + pyRedisSid + cfg, Cmd: []string{pythonBin, py},
-			Env: []string{"PYTHONPATH=" + sid, "PYTHONNOUSERSITE=1", "RESPCHECK_PY_CONFIG=" + cfg}})
+			Env: []string{"PYTHONPATH=" + sid, "PYTHONNOUSERSITE=1", "RESPCHECK_PY_CONFIG=" + cfg}, Label: "redis-py-" + pyRedisSid + cfg})
 	}
 	return as, notes
 }
@@ -803,6 +810,15 @@ func nodeConfigurations(nodeBin, dir string) ([]string, error) {
 // command-line clients of the installed server builds, with notes about
 // those that do not.
 func Available(adaptersDir string) ([]Driver, []string) {
+	return AvailableFor(adaptersDir, "all")
+}
+
+// AvailableFor is Available for the clients that list (as Select reads
+// it) may select: only the adapter processes of the libraries it names
+// start ("all" or "": every one), so that a run of one library does not
+// wait for some fifty processes to boot. Select picks the drivers from
+// what it returns.
+func AvailableFor(adaptersDir, list string) ([]Driver, []string) {
 	var ds []Driver
 	as, notes := externalAdapters(adaptersDir)
 	if exe, err := os.Executable(); err == nil {
@@ -813,6 +829,7 @@ func Available(adaptersDir string) ([]Driver, []string) {
 		notes = append(notes, "go libraries run inside respcheck (no executable path: "+err.Error()+")")
 		ds = goLibraries()
 	}
+	as = adaptersFor(as, list)
 	// The processes start 4 at a time (about 50 of them: started one by
 	// one, their start-up alone took 10 s here); the drivers keep the
 	// adapters' order.
@@ -846,6 +863,50 @@ func Available(adaptersDir string) ([]Driver, []string) {
 	}
 	cli, n := cliDrivers()
 	return append(ds, cli...), append(notes, n...)
+}
+
+// adaptersFor keeps the adapters a name of list may select (all for
+// "all" or ""): by their Label as Select reads it, else by their Family;
+// and those with neither.
+func adaptersFor(as []*Adapter, list string) []*Adapter {
+	if list == "" || list == "all" {
+		return as
+	}
+	names := splitNames(list)
+	keep := func(a *Adapter) bool {
+		for _, n := range names {
+			n = strings.TrimSpace(n)
+			switch {
+			case a.Label != "" && selects(n, a.Label), a.Label == "" && (a.Family == "" || a.Family == family(n)):
+				return true
+			}
+		}
+		return false
+	}
+	var out []*Adapter
+	for _, a := range as {
+		if keep(a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// family is the library a client name or configuration label is of: the
+// name up to its options, parser or API ("[", "+", "/"), without a
+// version ("-" and a digit): "redis-py-6.4.0[callbacks=none]" and
+// "redis-py" are "redis-py", "go-redis/pipeline" is "go-redis",
+// "ioredis-typed" stays itself.
+func family(name string) string {
+	if i := strings.IndexAny(name, "[+/"); i >= 0 {
+		name = name[:i]
+	}
+	for i := len(name) - 2; i > 0; i-- {
+		if name[i] == '-' && name[i+1] >= '0' && name[i+1] <= '9' {
+			return name[:i]
+		}
+	}
+	return name
 }
 
 // CloseDrivers ends the adapter processes behind ds.

@@ -99,8 +99,7 @@ func Select(ds []Driver, list string) ([]Driver, error) {
 		name = strings.TrimSpace(name)
 		found := false
 		for _, d := range ds {
-			rest, isPrefix := strings.CutPrefix(d.Library(), name+"-")
-			if d.Library() == name || isPrefix && rest != "" && rest[0] >= '0' && rest[0] <= '9' {
+			if selects(name, d.Library()) {
 				if !slices.Contains(out, d) {
 					out = append(out, d)
 				}
@@ -116,6 +115,13 @@ func Select(ds []Driver, list string) ([]Driver, error) {
 		}
 	}
 	return out, nil
+}
+
+// selects reports whether a client name selects the configuration label
+// (see Select).
+func selects(name, label string) bool {
+	rest, isPrefix := strings.CutPrefix(label, name+"-")
+	return label == name || isPrefix && rest != "" && rest[0] >= '0' && rest[0] <= '9'
 }
 
 // splitNames splits a comma-separated list of client names, leaving the

@@ -36,7 +36,7 @@ func GoAdapters(exe string) []*Adapter {
 	var as []*Adapter
 	for _, d := range goLibraries() {
 		as = append(as, &Adapter{Name: "go " + d.Library(), Cmd: []string{exe},
-			Env: []string{GoAdapterEnv + "=1", "RESPCHECK_LIBS=" + d.Library()}})
+			Env: []string{GoAdapterEnv + "=1", "RESPCHECK_LIBS=" + d.Library()}, Label: d.Library()})
 	}
 	return as
 }

@@ -2,6 +2,7 @@ package clients
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -138,4 +139,37 @@ func TestSplitNames(t *testing.T) {
 func mustRE(t *testing.T, s string) *regexp.Regexp {
 	t.Helper()
 	return regexp.MustCompile(s)
+}
+
+// TestAdaptersFor: a --clients list starts only the adapters that may
+// serve a name of it (by label as Select reads it, else by library
+// family), and the ones without either.
+func TestAdaptersFor(t *testing.T) {
+	as := []*Adapter{
+		{Name: "a", Label: "ioredis-6.0.0"}, {Name: "b", Label: "ioredis-6.0.0[replyMapping=resp3]"},
+		{Name: "c", Label: "ioredis-5.11.1"}, {Name: "d", Label: "go-redis"}, {Name: "e", Label: "go-redis-typed"},
+		{Name: "f", Family: "redis-py"}, {Name: "g", Family: "redis-rb"}, {Name: "h"},
+	}
+	names := func(list string) string {
+		var out []string
+		for _, a := range adaptersFor(as, list) {
+			out = append(out, a.Name)
+		}
+		return strings.Join(out, "")
+	}
+	for list, want := range map[string]string{
+		"all":                      "abcdefgh",
+		"ioredis":                  "abch",
+		"ioredis-6.0.0":            "ah",
+		"go-redis, redis-py-6.4.0": "dfh",
+		"ioredis-6.0.0[replyMapping=resp3],redis-rb-4.8.0": "bgh",
+		"go-redis-typed": "eh",
+	} {
+		if got := names(list); got != want {
+			t.Errorf("adaptersFor(%q) = %s, want %s", list, got, want)
+		}
+	}
+	if family("redis-py-6.4.0[callbacks=none]") != "redis-py" || family("go-redis/pipeline") != "go-redis" || family("ioredis-typed") != "ioredis-typed" {
+		t.Error("family")
+	}
 }

@@ -28,19 +28,19 @@ func langAdapters(dir string) ([]*Adapter, []string) {
 	var as []*Adapter
 	var notes []string
 	if bin := hiredisAdapter(); fileExists(bin) {
-		as = append(as, &Adapter{Name: "hiredis", Cmd: []string{bin}})
+		as = append(as, &Adapter{Name: "hiredis", Cmd: []string{bin}, Family: "hiredis"})
 	} else {
 		notes = append(notes, "hiredis adapter: "+bin+" missing (run scripts/install-clients.sh)")
 	}
 	if fileExists(rubyBin) {
 		// -E UTF-8: the gem tags blob strings with the default external
 		// encoding, which would otherwise follow the locale.
-		as = append(as, &Adapter{Name: "ruby redis", Cmd: []string{rubyBin, "-E", "UTF-8", filepath.Join(dir, "ruby", "adapter.rb")}})
+		as = append(as, &Adapter{Name: "ruby redis", Family: "redis-rb", Cmd: []string{rubyBin, "-E", "UTF-8", filepath.Join(dir, "ruby", "adapter.rb")}})
 	} else {
 		notes = append(notes, "ruby adapter: "+rubyBin+" missing (run scripts/install-clients.sh)")
 	}
 	if fileExists(phpBin) {
-		as = append(as, &Adapter{Name: "phpredis", Cmd: []string{phpBin, filepath.Join(dir, "php", "adapter.php")}})
+		as = append(as, &Adapter{Name: "phpredis", Family: "phpredis", Cmd: []string{phpBin, filepath.Join(dir, "php", "adapter.php")}})
 	} else {
 		notes = append(notes, "php adapter: "+phpBin+" missing (run scripts/install-clients.sh)")
 	}
