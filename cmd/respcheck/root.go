@@ -27,7 +27,7 @@ cleaning up.`,
 	}
 	root.AddCommand(newRunCmd(), newListCmd(), newVersionCmd(), newClientsCmd())
 	root.AddCommand(newBenchCmd(), newMiniredisCmd())
-	root.AddCommand(newRecordCmd(), newDiffCmd(), newServeCmd(), newSendCmd())
+	root.AddCommand(newRecordCmd(), newDiffCmd(), newServeCmd(), newSendCmd(), newReportCmd())
 	// cobra's own "completion bash|zsh|fish|powershell".
 	root.Version = version()
 	root.SetVersionTemplate("respcheck {{.Version}}\n")
