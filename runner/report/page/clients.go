@@ -59,13 +59,14 @@ func clientsTable(n int, in Input, m *matrix) *ClientsTable {
 	rep := in.Clients
 	t := &ClientsTable{ID: fmt.Sprintf("c-%d", n), Server: serverName(rep.Server), Path: in.Path}
 	cols := map[string]int{}
+	var protos []int
 	col := func(name string, proto int) int {
 		key := fmt.Sprintf("%s\x00%d", name, proto)
 		if i, ok := cols[key]; ok {
 			return i
 		}
 		cols[key] = len(t.Columns)
-		t.Columns = append(t.Columns, fmt.Sprintf("%s RESP%d", name, proto))
+		t.Columns, protos = append(t.Columns, name), append(protos, proto)
 		return cols[key]
 	}
 	for _, c := range rep.Clients {
@@ -84,6 +85,17 @@ func clientsTable(n int, in Input, m *matrix) *ClientsTable {
 			row.Cells = append(row.Cells, nil)
 		}
 		row.Cells[i] = clientsCell(r)
+	}
+	// A name that runs in both protocols gets the protocol in its label
+	// (configuration names usually hold it already: go-redis/resp3).
+	names := map[string]int{}
+	for _, c := range t.Columns {
+		names[c]++
+	}
+	for i, c := range t.Columns {
+		if names[c] > 1 {
+			t.Columns[i] = fmt.Sprintf("%s RESP%d", c, protos[i])
+		}
 	}
 	for _, row := range t.Rows {
 		for len(row.Cells) < len(t.Columns) {

@@ -117,6 +117,17 @@ func (c *CaseRow) St() string {
 // has no result for it.
 type CaseCell struct {
 	Status, Sym, Reason string
+	// Failure is a run report's failing step, if any.
+	Failure *Failure
+}
+
+// Failure is the failing step of a case in a run report: what differs,
+// the expectation, and the reply escaped in three parts around its first
+// differing byte (all in Pre when the offset is unknown).
+type Failure struct {
+	Pos, Message, Want string
+	Pre, Mark, Post    string
+	Offset             int
 }
 
 // matrix builds the server matrix from the inputs that have case results.
@@ -178,8 +189,9 @@ func (m *matrix) tagsOf(id string, own map[string][]string) string {
 	return " " + strings.Join(tags, " ") + " "
 }
 
-// add records server col's result of a case of the case file at path.
-func (m *matrix) add(col int, path, name string, proto int, status, reason string, own map[string][]string) {
+// add records server col's result of a case of the case file at path,
+// and returns its cell.
+func (m *matrix) add(col int, path, name string, proto int, status, reason string, own map[string][]string) *CaseCell {
 	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	f := m.byFile[base]
 	if f == nil {
@@ -201,6 +213,7 @@ func (m *matrix) add(col int, path, name string, proto int, status, reason strin
 	}
 	i := statusIndex(status)
 	c.Cells[col] = CaseCell{Status: statuses[i].name, Sym: statuses[i].sym, Reason: reason}
+	return &c.Cells[col]
 }
 
 // finish sorts the files, pads every row to the servers and counts.

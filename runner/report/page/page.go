@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/clients"
 	"github.com/respcheck/respcheck/runner/golden"
@@ -64,7 +65,7 @@ func Build(inputs []Input) *Page {
 		case in.Run != nil:
 			col := m.addServer(Server{Name: in.name(), Kind: "run", Path: in.Path})
 			for _, r := range in.Run.Results {
-				m.add(col, r.File, r.Case, r.Proto, r.Status.String(), r.Reason, in.Tags)
+				m.add(col, r.File, r.Case, r.Proto, r.Status.String(), r.Reason, in.Tags).Failure = failureOf(r)
 			}
 		case in.Clients != nil:
 			p.Clients = append(p.Clients, clientsTable(len(p.Clients)+1, in, m))
@@ -87,6 +88,27 @@ func Build(inputs []Input) *Page {
 		p.Title += ": " + strings.Join(names, ", ")
 	}
 	return p
+}
+
+// failureOf is the failing step of a run report's result, or nil.
+func failureOf(r report.JSONResult) *Failure {
+	f := r.Failure
+	if f == nil {
+		return nil
+	}
+	out := &Failure{Pos: f.Pos, Message: f.Message, Want: f.Expected, Offset: -1}
+	for _, s := range r.Steps {
+		if s.Pos != f.Pos || s.Reply == nil {
+			continue
+		}
+		if f.Offset >= 0 && f.Offset <= len(s.Reply) {
+			out.Offset = f.Offset
+			out.Pre, out.Mark, out.Post = marked(s.Reply, f.Offset)
+		} else {
+			out.Pre, out.Mark, out.Post = resp.Escape(s.Reply), "", ""
+		}
+	}
+	return out
 }
 
 // Write writes the page of the inputs (Build) as one HTML document.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/clients"
 	"github.com/respcheck/respcheck/runner/report"
 )
 
@@ -132,7 +133,7 @@ func TestReportsEscaped(t *testing.T) {
 			t.Errorf("unescaped %q in the page", bad)
 		}
 	}
-	for _, want := range []string{"&lt;img src=x onerror=alert(1)&gt;", "a &amp; b &lt;/td&gt;", "go-redis RESP3", "&#34;$1\\r\\n&lt;\\r\\n&#34;", "✗ fail"} {
+	for _, want := range []string{"&lt;img src=x onerror=alert(1)&gt;", "a &amp; b &lt;/td&gt;", "go-redis</th>", "&#34;$1\\r\\n&lt;\\r\\n&#34;", "✗ fail"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the page lacks %q", want)
 		}
@@ -175,6 +176,11 @@ func TestFormatRegistered(t *testing.T) {
 	var buf bytes.Buffer
 	if err := f.Run(&buf, &runner.Report{}, report.HumanOptions{}); err != nil || !strings.HasPrefix(buf.String(), "<!doctype html>") {
 		t.Errorf("the html format of an empty run: %v %.80q", err, buf.String())
+	}
+	f, _ = report.Lookup("html", report.ClientsReports)
+	buf.Reset()
+	if err := f.Clients(&buf, &clients.Report{}, report.HumanOptions{}); err != nil || !strings.Contains(buf.String(), "Client libraries on") {
+		t.Errorf("the html format of an empty clients run: %v %.80q", err, buf.String())
 	}
 }
 
