@@ -2,13 +2,17 @@ package page
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/clients"
+	"github.com/respcheck/respcheck/runner/golden"
 	"github.com/respcheck/respcheck/runner/report"
 )
 
@@ -198,4 +202,55 @@ func BenchmarkCommittedGoldens(b *testing.B) {
 		size = buf.Len()
 	}
 	b.ReportMetric(float64(size), "page-bytes")
+}
+
+// syntheticGoldens makes two golden directories of one case file with n
+// cases of two steps each, every other case's second reply differing.
+func syntheticGoldens(n int) []Input {
+	var ins []Input
+	for side, name := range []string{"a", "b"} {
+		f := &golden.File{Path: "suite/big.yaml", Server: golden.Server{Family: "redis", Version: name}}
+		for i := range n {
+			c := &golden.Case{Name: fmt.Sprintf("case %d", i), Proto: 2, Status: "pass"}
+			for s := range 2 {
+				sent := golden.NewBlob([]byte(fmt.Sprintf("*2\r\n$3\r\nGET\r\n$%d\r\nk%d\r\n", len(strconv.Itoa(i))+1, i)))
+				reply := golden.NewBlob([]byte(fmt.Sprintf(":%d\r\n", i)))
+				if s == 1 && side == 1 && i%2 == 0 {
+					reply = golden.NewBlob([]byte(fmt.Sprintf(":-%d\r\n", i)))
+				}
+				c.Steps = append(c.Steps, &golden.Step{Index: s, Action: "send", Sent: &sent, Reply: &reply})
+			}
+			f.Cases = append(f.Cases, c)
+		}
+		ins = append(ins, Input{Path: name, Golden: &golden.Dir{Path: name, Server: f.Server, Files: map[string]*golden.File{"big": f}}})
+	}
+	return ins
+}
+
+// BenchmarkCases measures the page of two directories of n cases: the time
+// per op grows with n, not with n² (Build indexes every case once).
+func BenchmarkCases(b *testing.B) {
+	for _, n := range []int{1000, 4000} {
+		ins := syntheticGoldens(n)
+		b.Run(fmt.Sprintf("cases=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				if err := Write(io.Discard, ins); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestSyntheticDiffs checks the synthetic directories' differences: every
+// other case, its second step.
+func TestSyntheticDiffs(t *testing.T) {
+	p := Build(syntheticGoldens(10))
+	if len(p.Diffs) != 5 || len(p.Files) != 1 || len(p.Files[0].Cases) != 10 {
+		t.Fatalf("%d diffs, %d files", len(p.Diffs), len(p.Files))
+	}
+	r := p.Diffs[1].Steps[0].Rows
+	if p.Diffs[1].Case != "case 2" || len(r) != 2 || r[1].Offset != 1 || r[1].Mark != "-" || r[0].CLI != "(integer) 2" {
+		t.Errorf("diff of case 2: %+v", r)
+	}
 }
