@@ -55,19 +55,13 @@ func TestReportCommittedGoldens(t *testing.T) {
 }
 
 // TestRunFormatHTML writes one run's page with run -o FILE.html: its
-// counts, and a failing case's expectation and reply.
+// counts, and a failing case's expectation and reply (mixedCases).
 func TestRunFormatHTML(t *testing.T) {
 	srv := servers.ForTest(t, "redis-7.0.15")
-	f := writeFile(t, "mixed.yaml", `suite: mixed
-cases:
-  - name: passes
-    steps: [{send: [PING], reply: "+PONG\r\n"}]
-  - name: fails
-    steps: [{send: [ECHO, "a\x00b"], reply: "$3\r\nabc\r\n"}]
-`)
+	f := writeFile(t, "mixed.yaml", mixedCases)
 	out := filepath.Join(t.TempDir(), "run.html")
 	code, stdout, errs := respcheck(t, "run", "--addr", srv.Addr(), "-o", out, f)
-	if code != exitFindings || !strings.Contains(stdout, "2 passed, 2 failed") {
+	if code != exitFindings || !strings.Contains(stdout, "2 passed, 2 failed, 2 skipped") {
 		t.Fatalf("exit %d\n%s%s", code, stdout, errs)
 	}
 	data, err := os.ReadFile(out)
@@ -75,7 +69,7 @@ cases:
 		t.Fatal(err)
 	}
 	page := string(data)
-	for _, want := range []string{"<!doctype html>", `<tr class="file" id="f-mixed"`, `title="passed">✓ 2</span>`, `title="failed">✗ 2</span>`,
+	for _, want := range []string{"<!doctype html>", `<tr class="file" id="f-mixed"`, `title="passed">✓ 2</span>`, `title="failed">✗ 2</span>`, `title="skipped">○ 2</span>`,
 		`<code class="esc">&#34;$3\r\nabc\r\n&#34;</code>`, `<code class="esc">&#34;$3\r\na<mark title="first differing byte, offset 5">\x00</mark>b\r\n&#34;</code>`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %s", want)

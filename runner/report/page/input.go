@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/clients"
 	"github.com/respcheck/respcheck/runner/golden"
@@ -101,25 +102,24 @@ func decode(data []byte) (Input, error) {
 // FromRun is the input of a run in this process, with its cases' tags.
 func FromRun(rep *runner.Report) Input {
 	r := report.ToJSON(rep)
-	tags := map[string][]string{}
-	for _, res := range rep.Results {
-		if res.Case != nil {
-			tags[res.Case.ID()] = res.Case.AllTags()
-		}
-	}
-	return Input{Run: &r, Tags: tags}
+	return Input{Run: &r, Tags: tagsOf(len(rep.Results), func(i int) *cases.Case { return rep.Results[i].Case })}
 }
 
 // FromClients is the input of a clients run in this process.
 func FromClients(rep *clients.Report) Input {
 	r := report.ClientsToJSON(rep)
+	return Input{Clients: &r, Tags: tagsOf(len(rep.Results), func(i int) *cases.Case { return rep.Results[i].Case })}
+}
+
+// tagsOf is the tags of n results' cases by case ID (Input.Tags).
+func tagsOf(n int, caseOf func(i int) *cases.Case) map[string][]string {
 	tags := map[string][]string{}
-	for _, res := range rep.Results {
-		if res.Case != nil {
-			tags[res.Case.ID()] = res.Case.AllTags()
+	for i := range n {
+		if c := caseOf(i); c != nil {
+			tags[c.ID()] = c.AllTags()
 		}
 	}
-	return Input{Clients: &r, Tags: tags}
+	return tags
 }
 
 // name is a short label of the input's source for the page.
