@@ -222,7 +222,7 @@ func TestReportFormats(t *testing.T) {
 // TestHelpUpToDate keeps the help texts under a golden file; go test
 // -update rewrites them.
 func TestHelpUpToDate(t *testing.T) {
-	for _, cmd := range []string{"", "run", "list", "record", "diff", "serve", "clients", "bench"} {
+	for _, cmd := range []string{"", "run", "list", "record", "diff", "serve", "clients", "bench", "report"} {
 		args := []string{"help"}
 		name := "help-respcheck.txt"
 		if cmd != "" {

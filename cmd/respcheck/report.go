@@ -30,8 +30,10 @@ from golden directories written by "respcheck record":
 
 The run and clients reports and the golden directories may be mixed, in
 any order: each run report and golden directory is one column of the server
-matrix, in the order given. "respcheck run --format html" and "respcheck
-clients --format html" write the page of one run.
+matrix, in the order given. Differences come from golden directories only
+(they hold every reply, key names normalised); a run report gives each
+case's status, reason and failing step. "respcheck run --format html" and
+"respcheck clients --format html" write the page of one run.
 
 Exit status: 0 written, 2 usage error (an input that is neither a golden
 directory nor a JSON report of run or clients, named in the message).`
