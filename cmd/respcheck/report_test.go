@@ -133,42 +133,12 @@ func realReport(t *testing.T) (string, int) {
 // screenshot (kept as report.png beside the page, see reportArtifacts) is
 // not blank.
 func TestReportInBrowser(t *testing.T) {
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		if servers.InCI() {
-			t.Fatal("chromium is not installed: scripts/setup installs Debian's chromium package")
-		}
-		t.Skip("chromium is not installed (apt-get install chromium, or scripts/setup)")
-	}
+	bctx, problems := browser(t)
 	path, nfiles := realReport(t)
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox,
-		chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(1280, 1600))
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	defer acancel()
-	bctx, bcancel := chromedp.NewContext(actx)
-	defer bcancel()
-	// Console subscribes now: every message of the page is read.
-	var mu sync.Mutex
-	var problems []string
-	messages := chromedp.Console(bctx)
-	go func() {
-		for m, err := range messages {
-			if err != nil {
-				return
-			}
-			if m.IsException() || m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleWarning {
-				mu.Lock()
-				problems = append(problems, m.String())
-				mu.Unlock()
-			}
-		}
-	}()
 	if err := chromedp.Do(bctx, chromedp.Navigate("file://"+abs), chromedp.WaitReady(chromedp.CSS("#matrix"))); err != nil {
 		t.Fatal(err)
 	}
@@ -193,12 +163,74 @@ func TestReportInBrowser(t *testing.T) {
 	if n := colours(t, shot); n < 4 {
 		t.Errorf("the screenshot %s has %d colours: blank", shotPath, n)
 	}
-	// A message sent before the screenshot has arrived by now: the
-	// screenshot's reply came after it on the same pipe.
-	mu.Lock()
-	defer mu.Unlock()
-	for _, p := range problems {
+	for _, p := range problems() {
 		t.Errorf("page %s: console %s", path, p)
+	}
+}
+
+// browser starts headless Chromium for the test (skipped when chromium is
+// missing, failed in CI) and returns its tab and a func listing the
+// console errors, warnings and uncaught exceptions of the tab so far.
+func browser(t *testing.T) (context.Context, func() []string) {
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		if servers.InCI() {
+			t.Fatal("chromium is not installed: scripts/setup installs Debian's chromium package")
+		}
+		t.Skip("chromium is not installed (apt-get install chromium, or scripts/setup)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	t.Cleanup(cancel)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox,
+		chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(1280, 1600))
+	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
+	t.Cleanup(acancel)
+	bctx, bcancel := chromedp.NewContext(actx)
+	t.Cleanup(bcancel)
+	// Console subscribes when it returns: no message of the page is lost.
+	var mu sync.Mutex
+	var problems []string
+	messages := chromedp.Console(bctx)
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			if m.IsException() || m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleWarning {
+				mu.Lock()
+				problems = append(problems, m.String())
+				mu.Unlock()
+			}
+		}
+	}()
+	return bctx, func() []string {
+		// A message sent before the last reply has been read by now,
+		// unless the goroutine above has not caught up: a round trip
+		// more gives it the time.
+		eval[bool](t, bctx, "true")
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), problems...)
+	}
+}
+
+// TestBrowserSeesConsoleErrors checks that browser's console check is not
+// blind: a page that logs an error and throws is reported twice.
+func TestBrowserSeesConsoleErrors(t *testing.T) {
+	bctx, problems := browser(t)
+	page := writeFile(t, "bad.html", `<!doctype html><title>bad</title><script>console.error("boom");</script><script>null.x;</script>`)
+	if err := chromedp.Do(bctx, chromedp.Navigate("file://"+page), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for range 50 { // the events come on their own goroutine
+		if got = problems(); len(got) >= 2 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(got) != 2 || !strings.Contains(got[0], "boom") || !strings.HasPrefix(got[1], "exception") {
+		t.Errorf("console problems of a bad page: %q", got)
 	}
 }
 
