@@ -41,6 +41,18 @@ func (s Status) String() string {
 // MarshalText encodes the status as its String form.
 func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
+// UnmarshalText decodes a String form ("pass", "known"...), as a JSON
+// report holds it; any other text is an error.
+func (s *Status) UnmarshalText(b []byte) error {
+	for i, n := range statusNames {
+		if n == string(b) {
+			*s = Status(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown status %q", b)
+}
+
 // Result is one case run in one protocol.
 type Result struct {
 	Case   *cases.Case

@@ -13,8 +13,8 @@ func TestUnknownFormat(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"run", "--format", "nope"}, `bad --format "nope": want human, json, junit or tap`},
-		{[]string{"clients", "--format", "tap"}, `bad --format "tap": want human, json, junit or markdown`},
+		{[]string{"run", "--format", "nope"}, `bad --format "nope": want human, json, junit, tap or html`},
+		{[]string{"clients", "--format", "tap"}, `bad --format "tap": want human, json, junit, markdown or html`},
 	} {
 		code, out, errs := respcheck(t, tc.args...)
 		if code != exitUsage || !strings.Contains(errs, tc.want) || out != "" {

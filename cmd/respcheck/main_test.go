@@ -137,9 +137,9 @@ func TestUsageErrorsAreExit2(t *testing.T) {
 	}
 }
 
-func TestReportFormats(t *testing.T) {
-	srv := servers.ForTest(t, "redis-7.0.15")
-	f := writeFile(t, "mixed.yaml", `suite: mixed
+// mixedCases is a case file whose cases pass, fail (at byte 5 of the
+// reply) and skip (on Redis), in both protocols.
+const mixedCases = `suite: mixed
 cases:
   - name: passes
     steps: [{send: [PING], reply: "+PONG\r\n"}]
@@ -148,7 +148,11 @@ cases:
   - name: skips
     requires: {server: valkey}
     steps: [{send: [PING]}]
-`)
+`
+
+func TestReportFormats(t *testing.T) {
+	srv := servers.ForTest(t, "redis-7.0.15")
+	f := writeFile(t, "mixed.yaml", mixedCases)
 	dir := t.TempDir()
 	for _, format := range []string{"json", "junit", "tap"} {
 		out := filepath.Join(dir, "report."+format)
@@ -218,7 +222,7 @@ cases:
 // TestHelpUpToDate keeps the help texts under a golden file; go test
 // -update rewrites them.
 func TestHelpUpToDate(t *testing.T) {
-	for _, cmd := range []string{"", "run", "list", "record", "diff", "serve", "clients", "bench"} {
+	for _, cmd := range []string{"", "run", "list", "record", "diff", "serve", "clients", "bench", "report"} {
 		args := []string{"help"}
 		name := "help-respcheck.txt"
 		if cmd != "" {

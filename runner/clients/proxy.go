@@ -3,6 +3,7 @@ package clients
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net"
 	"strings"
 	"sync"
@@ -32,6 +33,19 @@ func (d Dir) String() string {
 
 // MarshalText encodes the direction as "client>server" or "server>client".
 func (d Dir) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// UnmarshalText decodes "client>server" or "server>client".
+func (d *Dir) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "client>server":
+		*d = ToServer
+	case "server>client":
+		*d = ToClient
+	default:
+		return fmt.Errorf("unknown direction %q", b)
+	}
+	return nil
+}
 
 // Event is one frame that crossed the proxy.
 type Event struct {

@@ -50,6 +50,18 @@ func (v Verdict) String() string {
 // MarshalText encodes the verdict as its name.
 func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
 
+// UnmarshalText decodes a verdict's name, as a JSON report holds it; any
+// other text is an error.
+func (v *Verdict) UnmarshalText(b []byte) error {
+	for i, n := range verdictNames {
+		if n == string(b) {
+			*v = Verdict(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown verdict %q", b)
+}
+
 // Finding reports whether v fails a run: mismatch, crash, hang, desync or
 // error.
 func (v Verdict) Finding() bool { return v >= Mismatch }

@@ -124,9 +124,17 @@ func diffFile(base string, fa, fb *File, opt DiffOptions, ex *Excluded) []Change
 	var out []Change
 	seen := map[string]bool{}
 	key := func(c *Case) string { return fmt.Sprintf("%s\x00%d", c.Name, c.Proto) }
+	// B's cases by key: linear in the file's cases (Find would be
+	// quadratic for files of thousands of cases).
+	inB := make(map[string]*Case, len(fb.Cases))
+	for _, cb := range fb.Cases {
+		if k := key(cb); inB[k] == nil {
+			inB[k] = cb
+		}
+	}
 	for _, ca := range fa.Cases {
 		seen[key(ca)] = true
-		cb := fb.Find(ca.Name, ca.Proto)
+		cb := inB[key(ca)]
 		if cb == nil {
 			out = append(out, Change{File: base, Case: ca.Name, Proto: ca.Proto, Step: -1, What: "only in A", A: statusText(ca),
 				StatusA: ca.Status, ReasonA: ca.Reason})

@@ -76,10 +76,12 @@ type ClientsJSONFrame struct {
 func ClientsJSON(w io.Writer, rep *clients.Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(clientsToJSON(rep))
+	return enc.Encode(ClientsToJSON(rep))
 }
 
-func clientsToJSON(rep *clients.Report) ClientsJSONReport {
+// ClientsToJSON is the JSON form of a clients report (what ClientsJSON
+// writes), for writers that build on it (runner/report/page).
+func ClientsToJSON(rep *clients.Report) ClientsJSONReport {
 	jr := ClientsJSONReport{Server: rep.Server, Clients: rep.Clients, Worst: rep.Worst(), Counts: map[string]int{},
 		Duration: rep.Duration.Seconds()}
 	for _, res := range rep.Results {

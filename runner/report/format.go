@@ -62,6 +62,18 @@ var registry = []Format{
 		Clients: ClientsMarkdown},
 }
 
+// Register adds a format to the registry, after the others: for writers
+// in packages that import this one (runner/report/page registers html in
+// its init). A name already registered panics.
+func Register(f Format) {
+	for _, o := range registry {
+		if o.Name == f.Name {
+			panic("report: format " + f.Name + " registered twice")
+		}
+	}
+	registry = append(registry, f)
+}
+
 // Formats lists the formats that write reports of kind k, in registry
 // order (human, the default, first).
 func Formats(k Kind) []Format {
@@ -98,8 +110,8 @@ func Choices(k Kind) string {
 }
 
 // ForFile returns the format of kind k that a file name's extension
-// selects (".json" json, ".xml" junit, ".tap" tap, ".md" markdown), and
-// false for none.
+// selects (".json" json, ".xml" junit, ".tap" tap, ".md" markdown, and
+// ".html" html where runner/report/page is linked in), and false for none.
 func ForFile(name string, k Kind) (Format, bool) {
 	ext := strings.ToLower(path.Ext(name))
 	for _, f := range Formats(k) {

@@ -77,6 +77,14 @@ type JSONStep struct {
 
 // JSON writes the report as one indented JSON document (JSONReport).
 func JSON(w io.Writer, rep *runner.Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(ToJSON(rep))
+}
+
+// ToJSON is the JSON form of a run's report (what JSON writes), for
+// writers that build on it (runner/report/page).
+func ToJSON(rep *runner.Report) JSONReport {
 	out := JSONReport{Version: 1, RunID: rep.RunID, Server: rep.Server, Started: rep.Started,
 		DurationMS: ms(rep.Duration), Summary: rep.Summary, Results: []JSONResult{}}
 	if rep.ServerLost != nil {
@@ -118,9 +126,7 @@ func JSON(w io.Writer, rep *runner.Report) error {
 		}
 		out.Results = append(out.Results, jr)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return out
 }
 
 // maxJSONReply is the most reply bytes a JSON step shows.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/clients"
 	"github.com/respcheck/respcheck/runner/report"
 	"github.com/respcheck/respcheck/runner/report/schema"
 )
@@ -384,5 +385,34 @@ ok 6 - lists/LPUSH [RESP2]
 `
 	if got := write(t, func(b *bytes.Buffer) error { return report.TAP(b, runReport(t)) }); got != want {
 		t.Errorf("tap:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestJSONDecodes checks that the JSON reports decode into their own types
+// (statuses, verdicts and directions from their names), as respcheck
+// report reads them, and that an unknown name is an error.
+func TestJSONDecodes(t *testing.T) {
+	rep, crep := runReport(t), clientsReport(t)
+	var got report.JSONReport
+	decodeStrict(t, write(t, func(b *bytes.Buffer) error { return report.JSON(b, rep) }), &got)
+	if len(got.Results) != len(rep.Results) {
+		t.Fatalf("%d results, want %d", len(got.Results), len(rep.Results))
+	}
+	for i, r := range got.Results {
+		if r.Status != rep.Results[i].Status {
+			t.Errorf("result %d: status %v, want %v", i, r.Status, rep.Results[i].Status)
+		}
+	}
+	var cgot report.ClientsJSONReport
+	decodeStrict(t, write(t, func(b *bytes.Buffer) error { return report.ClientsJSON(b, crep) }), &cgot)
+	if cgot.Worst != crep.Worst() || len(cgot.Results) != len(crep.Results) || cgot.Results[1].Verdict != crep.Results[1].Verdict ||
+		len(cgot.Results[1].Wire) == 0 || cgot.Results[1].Wire[0].Frames[0].Dir != clients.ToServer {
+		t.Errorf("clients report decoded as %+v", cgot)
+	}
+	var s runner.Status
+	var v clients.Verdict
+	var d clients.Dir
+	if s.UnmarshalText([]byte("passed")) == nil || v.UnmarshalText([]byte("ok")) == nil || d.UnmarshalText([]byte("up")) == nil {
+		t.Error("an unknown status, verdict or direction decoded")
 	}
 }

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/respcheck/respcheck/runner/report/page"
+)
+
+const reportLong = `Report writes one self-contained HTML page (inline CSS and script, no
+network: it opens from disk and attaches to a CI run) from the JSON reports
+of "respcheck run --format json" and "respcheck clients --format json" and
+from golden directories written by "respcheck record":
+
+  - a servers × case-files matrix: per cell the cases passed (✓), known
+    differences (≈), skipped (○), failed (✗) and errors (!), with totals;
+    each file opens its servers × cases table (statuses and reasons);
+  - every case whose recorded bytes differ between the golden directories
+    (each compared with the first, as "respcheck diff" does), the replies
+    side by side escaped and as redis-cli prints them, the first differing
+    byte marked, each server's status and reason beside them;
+  - one cases × clients matrix of verdicts per clients report, each cell
+    opening the bytes the library received and the value it returned;
+  - filters by server, tag and status, and a search box.
+
+The run and clients reports and the golden directories may be mixed, in
+any order: each run report and golden directory is one column of the server
+matrix, in the order given. Differences come from golden directories only
+(they hold every reply, key names normalised); a run report gives each
+case's status, reason and failing step. "respcheck run --format html" and
+"respcheck clients --format html" write the page of one run.
+
+Exit status: 0 written, 2 usage error (an input that is neither a golden
+directory nor a JSON report of run or clients, named in the message).`
+
+func newReportCmd() *cobra.Command {
+	return newCommand("report [-o FILE] INPUT...", "Write one HTML page from run and clients reports and golden directories",
+		reportLong, cobra.MinimumNArgs(1), runReportCmd)
+}
+
+type reportFlags struct {
+	out string
+}
+
+// register registers the flags of respcheck report.
+func (f *reportFlags) register(fl *pflag.FlagSet) {
+	fl.StringVarP(&f.out, "out", "o", "", "write the page to `file` instead of stdout")
+}
+
+func runReportCmd(_ context.Context, stdout, _ io.Writer, f reportFlags, args []string) error {
+	var inputs []page.Input
+	for _, a := range args {
+		in, err := page.Load(a)
+		var nr *page.NotReportError
+		switch {
+		case errors.As(err, &nr):
+			return caseErr(err)
+		case err != nil:
+			return usageErr("%v", err)
+		}
+		inputs = append(inputs, in)
+	}
+	var buf bytes.Buffer
+	if err := page.Write(&buf, inputs); err != nil {
+		return err
+	}
+	return writeOutput(stdout, f.out, buf.Bytes(), true)
+}

@@ -1,0 +1,324 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/respcheck/respcheck/runner/servers"
+)
+
+// TestReportUsageErrors checks report's exit 2 for inputs that are not
+// reports, each named in the message.
+func TestReportUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	notes := writeFile(t, "notes.txt", "hello\n")
+	other := writeFile(t, "other.json", `{"a": 1}`)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"report"}, "requires at least 1 arg"},
+		{[]string{"report", notes}, notes + ": neither a golden directory nor a JSON report"},
+		{[]string{"report", other}, other + ": neither a golden directory nor a JSON report"},
+		{[]string{"report", dir}, dir + ": neither a golden directory nor a JSON report"},
+		{[]string{"report", filepath.Join(dir, "missing")}, "missing: no such file"},
+	} {
+		code, out, errs := respcheck(t, tc.args...)
+		if code != exitUsage || !strings.Contains(errs, tc.want) || out != "" {
+			t.Errorf("%v: exit %d, stdout %.80q, stderr %q; want exit 2 and %q", tc.args, code, out, errs, tc.want)
+		}
+	}
+}
+
+// TestReportCommittedGoldens writes the page of the committed goldens.
+func TestReportCommittedGoldens(t *testing.T) {
+	dirs, _ := filepath.Glob("../../testdata/golden/*")
+	out := filepath.Join(t.TempDir(), "r.html")
+	if code, stdout, errs := respcheck(t, append([]string{"report", "-o", out}, dirs...)...); code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, stdout, errs)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil || !bytes.HasPrefix(data, []byte("<!doctype html>")) || !bytes.Contains(data, []byte(`id="d-1"`)) {
+		t.Fatalf("%v: %.200s", err, data)
+	}
+}
+
+// TestRunFormatHTML writes one run's page with run -o FILE.html: its
+// counts, and a failing case's expectation and reply (mixedCases).
+func TestRunFormatHTML(t *testing.T) {
+	srv := servers.ForTest(t, "redis-7.0.15")
+	f := writeFile(t, "mixed.yaml", mixedCases)
+	out := filepath.Join(t.TempDir(), "run.html")
+	code, stdout, errs := respcheck(t, "run", "--addr", srv.Addr(), "-o", out, f)
+	if code != exitFindings || !strings.Contains(stdout, "2 passed, 2 failed, 2 skipped") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, errs)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(data)
+	for _, want := range []string{"<!doctype html>", `<tr class="file" id="f-mixed"`, `title="passed">✓ 2</span>`, `title="failed">✗ 2</span>`, `title="skipped">○ 2</span>`,
+		`<code class="esc">&#34;$3\r\nabc\r\n&#34;</code>`, `<code class="esc">&#34;$3\r\na<mark title="first differing byte, offset 5">\x00</mark>b\r\n&#34;</code>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+}
+
+// reportArtifacts is where TestReportInBrowser keeps its screenshot and
+// page: $RESPCHECK_ARTIFACTS, else testdata/out of the repository
+// (gitignored).
+func reportArtifacts(t *testing.T) string {
+	dir := os.Getenv("RESPCHECK_ARTIFACTS")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "testdata", "out")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// realReport records two builds (redis 7.0.15 and valkey 9.1.2) for three
+// suite files, runs the clients cases of nil-kinds through go-redis, and
+// writes the page of the two golden directories and the clients report
+// (respcheck report). It returns the page's path and its number of case
+// files.
+func realReport(t *testing.T) (string, int) {
+	dir := t.TempDir()
+	files := []string{"errors", "strings", "resp3-types"}
+	sel := "^(" + strings.Join(files, "|") + ")/"
+	var args []string
+	for _, build := range []string{"redis-7.0.15", "valkey-9.1.2"} {
+		srv := servers.ForTest(t, build)
+		out := filepath.Join(dir, build)
+		if code, stdout, errs := respcheck(t, "record", "--addr", srv.Addr(), "--allow-destructive", "--passes", "1", "--out", out, "--run", sel); code != exitOK {
+			t.Fatalf("record %s: exit %d\n%s%s", build, code, stdout, errs)
+		}
+		args = append(args, out)
+		if build == "redis-7.0.15" {
+			cl := filepath.Join(dir, "clients.json")
+			code, stdout, errs := respcheck(t, "clients", "--addr", srv.Addr(), "--allow-destructive", "--clients", "go-redis",
+				"-o", cl, "../../testdata/clients/nil-kinds.yaml")
+			if code != exitOK && code != exitFindings {
+				t.Fatalf("clients: exit %d\n%s%s", code, stdout, errs)
+			}
+			args = append(args, cl)
+		}
+	}
+	page := filepath.Join(reportArtifacts(t), "report.html")
+	if code, stdout, errs := respcheck(t, append([]string{"report", "-o", page}, args...)...); code != exitOK {
+		t.Fatalf("report: exit %d\n%s%s", code, stdout, errs)
+	}
+	return page, len(files)
+}
+
+// TestReportInBrowser opens the page of real runs in headless Chromium
+// (Debian's chromium, installed by scripts/setup): it loads without
+// console errors, the matrix has a row per case file and a column per
+// server, a click on a differing case shows its byte strings, a client
+// cell opens the bytes received, the filters change what is shown, and a
+// screenshot (kept as report.png beside the page, see reportArtifacts) is
+// not blank.
+func TestReportInBrowser(t *testing.T) {
+	bctx, problems := browser(t)
+	path, nfiles := realReport(t)
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(bctx, chromedp.Navigate("file://"+abs), chromedp.WaitReady(chromedp.CSS("#matrix"))); err != nil {
+		t.Fatal(err)
+	}
+	rows := eval[int](t, bctx, `document.querySelectorAll("#matrix > tbody > tr.file").length`)
+	cols := eval[int](t, bctx, `document.querySelectorAll("#matrix > thead th.srv").length`)
+	if rows != nfiles || cols != 2 {
+		t.Errorf("the matrix has %d file rows and %d server columns, want %d and 2", rows, cols, nfiles)
+	}
+	checkDiffClick(t, bctx)
+	// The screenshot: the matrix with the file of the clicked case open.
+	eval[bool](t, bctx, `window.scrollTo(0,0);true`)
+	shot, err := chromedp.Run(bctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkClientCell(t, bctx)
+	checkFilters(t, bctx)
+	shotPath := filepath.Join(filepath.Dir(path), "report.png")
+	if err := os.WriteFile(shotPath, shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if n := colours(t, shot); n < 4 {
+		t.Errorf("the screenshot %s has %d colours: blank", shotPath, n)
+	}
+	for _, p := range problems() {
+		t.Errorf("page %s: console %s", path, p)
+	}
+}
+
+// browser starts headless Chromium for the test (skipped when chromium is
+// missing, failed in CI) and returns its tab and a func listing the
+// console errors, warnings and uncaught exceptions of the tab so far.
+func browser(t *testing.T) (context.Context, func() []string) {
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		if servers.InCI() {
+			t.Fatal("chromium is not installed: scripts/setup installs Debian's chromium package")
+		}
+		t.Skip("chromium is not installed (apt-get install chromium, or scripts/setup)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	t.Cleanup(cancel)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox,
+		chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(1280, 1600))
+	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
+	t.Cleanup(acancel)
+	bctx, bcancel := chromedp.NewContext(actx)
+	t.Cleanup(bcancel)
+	// Console subscribes when it returns: no message of the page is lost.
+	var mu sync.Mutex
+	var problems []string
+	messages := chromedp.Console(bctx)
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			if m.IsException() || m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleWarning {
+				mu.Lock()
+				problems = append(problems, m.String())
+				mu.Unlock()
+			}
+		}
+	}()
+	return bctx, func() []string {
+		// A message sent before the last reply has been read by now,
+		// unless the goroutine above has not caught up: a round trip
+		// more gives it the time.
+		eval[bool](t, bctx, "true")
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), problems...)
+	}
+}
+
+// TestBrowserSeesConsoleErrors checks that browser's console check is not
+// blind: a page that logs an error and throws is reported twice.
+func TestBrowserSeesConsoleErrors(t *testing.T) {
+	bctx, problems := browser(t)
+	page := writeFile(t, "bad.html", `<!doctype html><title>bad</title><script>console.error("boom");</script><script>null.x;</script>`)
+	if err := chromedp.Do(bctx, chromedp.Navigate("file://"+page), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for range 50 { // the events come on their own goroutine
+		if got = problems(); len(got) >= 2 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(got) != 2 || !strings.Contains(got[0], "boom") || !strings.HasPrefix(got[1], "exception") {
+		t.Errorf("console problems of a bad page: %q", got)
+	}
+}
+
+// eval evaluates a JavaScript expression in the page.
+func eval[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	return v
+}
+
+// checkDiffClick opens the first file with a difference, clicks a cell of
+// its differing case, and checks that the entry opened shows two
+// different byte strings.
+func checkDiffClick(t *testing.T, ctx context.Context) {
+	t.Helper()
+	type opened struct {
+		Open    bool     `json:"open"`
+		Visible bool     `json:"visible"`
+		Bytes   []string `json:"bytes"`
+	}
+	err := chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(`#matrix tr.file:has(.dmark) .toggle`)),
+		chromedp.Click(chromedp.CSS(`#matrix tr.cases:not([hidden]) td[data-diff]`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := eval[opened](t, ctx, `(function(){
+			var td=document.querySelector("#matrix tr.cases:not([hidden]) td[data-diff]"),d=document.getElementById(td.getAttribute("data-diff"));
+			return {open:d.open,visible:d.getBoundingClientRect().height>0,
+				bytes:Array.prototype.map.call(d.querySelectorAll("code.esc"),function(e){return e.textContent;})};
+		})()`)
+	if !got.Open || !got.Visible || len(got.Bytes) < 2 || got.Bytes[0] == got.Bytes[1] {
+		t.Errorf("after a click on a differing cell: %+v, want an open entry with two different byte strings", got)
+	}
+}
+
+// checkClientCell opens the first cell of the clients matrix and checks
+// it shows the bytes the library received.
+func checkClientCell(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.cmatrix td details summary`))); err != nil {
+		t.Fatal(err)
+	}
+	text := eval[string](t, ctx, `document.querySelector(".cmatrix td details[open] .pop").innerText`)
+	if !strings.Contains(text, "received") || !strings.Contains(text, `\r\n`) {
+		t.Errorf("an opened client cell shows %q, want the bytes received", text)
+	}
+}
+
+// checkFilters types into the search box and picks a server, and checks
+// what is shown changes.
+func checkFilters(t *testing.T, ctx context.Context) {
+	t.Helper()
+	const visible = `Array.prototype.filter.call(document.querySelectorAll(%q),function(e){return e.offsetParent!==null;}).length`
+	diffsBefore := eval[int](t, ctx, fmt.Sprintf(visible, "details.diff"))
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("f-q"), "BITCOUNT")); err != nil {
+		t.Fatal(err)
+	}
+	diffsAfter := eval[int](t, ctx, fmt.Sprintf(visible, "details.diff"))
+	if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("f-server"), "1")); err != nil {
+		t.Fatal(err)
+	}
+	eval[bool](t, ctx, `document.getElementById("f-server").dispatchEvent(new Event("change"))`)
+	colsAfter := eval[int](t, ctx, fmt.Sprintf(visible, "#matrix > thead th.srv"))
+	if diffsAfter == 0 || diffsAfter >= diffsBefore {
+		t.Errorf("searching BITCOUNT: %d differences shown of %d, want fewer but some", diffsAfter, diffsBefore)
+	}
+	if colsAfter != 1 {
+		t.Errorf("with one server picked, %d server columns are shown", colsAfter)
+	}
+}
+
+// colours counts the distinct colours of a PNG, up to 1000.
+func colours(t *testing.T, b []byte) int {
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("the screenshot is not a PNG: %v", err)
+	}
+	seen := map[[4]uint32]bool{}
+	r := img.Bounds()
+	for y := r.Min.Y; y < r.Max.Y && len(seen) < 1000; y += 3 {
+		for x := r.Min.X; x < r.Max.X; x += 3 {
+			c0, c1, c2, c3 := img.At(x, y).RGBA()
+			seen[[4]uint32{c0, c1, c2, c3}] = true
+		}
+	}
+	return len(seen)
+}

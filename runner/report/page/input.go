@@ -1,0 +1,157 @@
+package page
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/clients"
+	"github.com/respcheck/respcheck/runner/golden"
+	"github.com/respcheck/respcheck/runner/report"
+)
+
+// Input is one source of the page: exactly one of Run, Clients and Golden
+// is set.
+type Input struct {
+	// Path is where the input was read from ("" for a run in this
+	// process).
+	Path    string
+	Run     *report.JSONReport
+	Clients *report.ClientsJSONReport
+	Golden  *golden.Dir
+	// Tags are the tags of cases (file tags first) by case ID ("suite/
+	// strings.yaml/name"), where the input knows them; cases of the
+	// bundled suite get theirs from cases.Bundled in any case.
+	Tags map[string][]string
+}
+
+// NotReportError is Load's error for a path that is neither a golden
+// directory nor a JSON report of respcheck run or clients.
+type NotReportError struct {
+	Path string
+	Why  string
+}
+
+func (e *NotReportError) Error() string {
+	return fmt.Sprintf("%s: neither a golden directory nor a JSON report of respcheck run or clients: %s", e.Path, e.Why)
+}
+
+// Load reads path: a golden directory (golden.Load; it must hold *.golden
+// files), or a file holding the JSON report of respcheck run --format json
+// (it has "summary") or of respcheck clients --format json (it has
+// "clients"). Anything else is a *NotReportError naming path; a file that
+// cannot be read is the os error.
+func Load(path string) (Input, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return Input{}, err
+	}
+	if st.IsDir() {
+		d, err := golden.Load(path)
+		if err != nil {
+			return Input{}, &NotReportError{Path: path, Why: err.Error()}
+		}
+		if len(d.Files) == 0 {
+			return Input{}, &NotReportError{Path: path, Why: "a directory without *" + golden.Ext + " files"}
+		}
+		return Input{Path: path, Golden: d}, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Input{}, err
+	}
+	in, err := decode(data)
+	if err != nil {
+		return Input{}, &NotReportError{Path: path, Why: err.Error()}
+	}
+	in.Path = path
+	return in, nil
+}
+
+// decode reads a JSON report of either kind, by its fields.
+func decode(data []byte) (Input, error) {
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return Input{}, fmt.Errorf("not JSON: %v", err)
+	}
+	_, results := probe["results"]
+	_, summary := probe["summary"]
+	_, cls := probe["clients"]
+	dec := json.NewDecoder(bytes.NewReader(data))
+	switch {
+	case results && summary:
+		var r report.JSONReport
+		if err := dec.Decode(&r); err != nil {
+			return Input{}, fmt.Errorf("a run report that does not decode: %v", err)
+		}
+		return Input{Run: &r}, nil
+	case results && cls:
+		var r report.ClientsJSONReport
+		if err := dec.Decode(&r); err != nil {
+			return Input{}, fmt.Errorf("a clients report that does not decode: %v", err)
+		}
+		return Input{Clients: &r}, nil
+	}
+	return Input{}, fmt.Errorf("JSON without \"results\" and \"summary\" (run) or \"clients\" (clients)")
+}
+
+// FromRun is the input of a run in this process, with its cases' tags.
+func FromRun(rep *runner.Report) Input {
+	r := report.ToJSON(rep)
+	return Input{Run: &r, Tags: tagsOf(len(rep.Results), func(i int) *cases.Case { return rep.Results[i].Case })}
+}
+
+// FromClients is the input of a clients run in this process.
+func FromClients(rep *clients.Report) Input {
+	r := report.ClientsToJSON(rep)
+	return Input{Clients: &r, Tags: tagsOf(len(rep.Results), func(i int) *cases.Case { return rep.Results[i].Case })}
+}
+
+// tagsOf is the tags of n results' cases by case ID (Input.Tags).
+func tagsOf(n int, caseOf func(i int) *cases.Case) map[string][]string {
+	tags := map[string][]string{}
+	for i := range n {
+		if c := caseOf(i); c != nil {
+			tags[c.ID()] = c.AllTags()
+		}
+	}
+	return tags
+}
+
+// name is a short label of the input's source for the page.
+func (in Input) name() string {
+	switch {
+	case in.Golden != nil:
+		if in.Golden.Server.Family != "" {
+			return in.Golden.Server.Name()
+		}
+		return filepath.Base(in.Path)
+	case in.Run != nil:
+		return serverName(in.Run.Server)
+	default:
+		return "clients on " + serverName(in.Clients.Server)
+	}
+}
+
+func serverName(s clients.Server) string {
+	n := s.Family + " " + s.Version
+	if s.Mode == "cluster" {
+		n += " cluster"
+	}
+	return n
+}
+
+// kind is "golden", "run" or "clients".
+func (in Input) kind() string {
+	switch {
+	case in.Golden != nil:
+		return "golden"
+	case in.Run != nil:
+		return "run"
+	}
+	return "clients"
+}

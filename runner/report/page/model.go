@@ -1,0 +1,262 @@
+package page
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/respcheck/respcheck/cases"
+)
+
+// statuses are the case statuses in the order cells list them, with the
+// symbol that stands for each beside its colour.
+var statuses = []struct{ name, sym, label string }{
+	{"pass", "✓", "passed"},
+	{"known", "≈", "known difference"},
+	{"skip", "○", "skipped"},
+	{"fail", "✗", "failed"},
+	{"error", "!", "error"},
+}
+
+func statusIndex(s string) int {
+	for i, st := range statuses {
+		if st.name == s {
+			return i
+		}
+	}
+	return len(statuses) - 1 // anything unknown counts as an error
+}
+
+// Count is one status's count in a cell.
+type Count struct {
+	Status, Sym, Label string
+	N                  int
+}
+
+// Cell is one server's counts for one case file (or all, for totals).
+type Cell struct {
+	counts [5]int
+	// Worst is the most severe status counted ("" for an empty cell).
+	Worst string
+}
+
+func (c *Cell) add(status string) {
+	i := statusIndex(status)
+	c.counts[i]++
+	if c.Worst == "" || i > statusIndex(c.Worst) {
+		c.Worst = statuses[i].name
+	}
+}
+
+// Counts lists the statuses counted at least once.
+func (c Cell) Counts() []Count {
+	var out []Count
+	for i, n := range c.counts {
+		if n > 0 {
+			out = append(out, Count{statuses[i].name, statuses[i].sym, statuses[i].label, n})
+		}
+	}
+	return out
+}
+
+// st is the data-st attribute of a row: per server, the statuses it has,
+// comma-separated, servers separated by "|".
+func st(cells []Cell) string {
+	var parts []string
+	for _, c := range cells {
+		var names []string
+		for _, n := range c.Counts() {
+			names = append(names, n.Status)
+		}
+		parts = append(parts, strings.Join(names, ","))
+	}
+	return strings.Join(parts, "|")
+}
+
+// Server is one column of the server matrix: a run report or a golden
+// directory.
+type Server struct {
+	Name, Kind, Path string
+}
+
+// FileRow is one case file: its cells per server, and its cases.
+type FileRow struct {
+	Name, ID, Tags string
+	Cells          []Cell
+	Cases          []*CaseRow
+	// Differs reports whether a case of the file has a Diff.
+	Differs bool
+	byKey   map[string]*CaseRow
+}
+
+// St is the row's data-st attribute (see st).
+func (f *FileRow) St() string { return st(f.Cells) }
+
+// CaseRow is one case in one protocol across the servers.
+type CaseRow struct {
+	Name  string
+	Proto int
+	Tags  string
+	Cells []CaseCell
+	// Diff is the id of the case's entry among the differences, or "".
+	Diff string
+}
+
+// St is the row's data-st attribute.
+func (c *CaseRow) St() string {
+	var parts []string
+	for _, cc := range c.Cells {
+		parts = append(parts, cc.Status)
+	}
+	return strings.Join(parts, "|")
+}
+
+// CaseCell is one server's outcome of a case; Status "" where the server
+// has no result for it.
+type CaseCell struct {
+	Status, Sym, Reason string
+	// Failure is a run report's failing step, if any.
+	Failure *Failure
+}
+
+// Failure is the failing step of a case in a run report: what differs,
+// the expectation, and the reply escaped in three parts around its first
+// differing byte (all in Pre when the offset is unknown).
+type Failure struct {
+	Pos, Message, Want string
+	Pre, Mark, Post    string
+	Offset             int
+}
+
+// matrix builds the server matrix from the inputs that have case results.
+type matrix struct {
+	Servers []Server
+	Files   []*FileRow
+	Totals  []Cell
+	Tags    []string
+	byFile  map[string]*FileRow
+	tags    map[string]bool
+	bundled map[string]*cases.Case
+}
+
+func newMatrix() *matrix {
+	return &matrix{byFile: map[string]*FileRow{}, tags: map[string]bool{}, bundled: bundledCases()}
+}
+
+// bundledCases indexes the bundled suite's cases by ID, loaded once.
+var bundledCases = sync.OnceValue(func() map[string]*cases.Case {
+	byID := map[string]*cases.Case{}
+	if files, err := cases.Bundled(); err == nil {
+		for _, f := range files {
+			for _, c := range f.Cases {
+				byID[c.ID()] = c
+			}
+		}
+	}
+	return byID
+})
+
+// addServer adds a column and returns its index.
+func (m *matrix) addServer(s Server) int {
+	for _, o := range m.Servers {
+		if o.Name == s.Name {
+			s.Name += " (" + filepath.Base(s.Path) + ")"
+			break
+		}
+	}
+	m.Servers = append(m.Servers, s)
+	return len(m.Servers) - 1
+}
+
+// tagsOf returns a case's tags as a space-separated list (with a space at
+// each end, for the filter's substring test), from the input's own map,
+// else the bundled suite's.
+func (m *matrix) tagsOf(id string, own map[string][]string) string {
+	tags, ok := own[id]
+	if !ok {
+		if c := m.bundled[id]; c != nil {
+			tags = c.AllTags()
+		}
+	}
+	for _, t := range tags {
+		m.tags[t] = true
+	}
+	if len(tags) == 0 {
+		return ""
+	}
+	return " " + strings.Join(tags, " ") + " "
+}
+
+// add records server col's result of a case of the case file at path,
+// and returns its cell.
+func (m *matrix) add(col int, path, name string, proto int, status, reason string, own map[string][]string) *CaseCell {
+	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	f := m.byFile[base]
+	if f == nil {
+		f = &FileRow{Name: base, ID: "f-" + anchor(base), byKey: map[string]*CaseRow{}}
+		m.byFile[base] = f
+	}
+	key := fmt.Sprintf("%s\x00%d", name, proto)
+	c := f.byKey[key]
+	if c == nil {
+		c = &CaseRow{Name: name, Proto: proto, Tags: m.tagsOf(path+"/"+name, own)}
+		f.byKey[key] = c
+		f.Cases = append(f.Cases, c)
+		if !strings.Contains(f.Tags, c.Tags) {
+			f.Tags += c.Tags
+		}
+	}
+	for len(c.Cells) <= col {
+		c.Cells = append(c.Cells, CaseCell{})
+	}
+	i := statusIndex(status)
+	c.Cells[col] = CaseCell{Status: statuses[i].name, Sym: statuses[i].sym, Reason: reason}
+	return &c.Cells[col]
+}
+
+// finish sorts the files, pads every row to the servers and counts.
+func (m *matrix) finish() {
+	n := len(m.Servers)
+	m.Totals = make([]Cell, n)
+	for _, f := range m.byFile {
+		m.Files = append(m.Files, f)
+		f.Cells = make([]Cell, n)
+		for _, c := range f.Cases {
+			for len(c.Cells) < n {
+				c.Cells = append(c.Cells, CaseCell{})
+			}
+			for i, cc := range c.Cells {
+				if cc.Status != "" {
+					f.Cells[i].add(cc.Status)
+					m.Totals[i].add(cc.Status)
+				}
+			}
+		}
+	}
+	sort.Slice(m.Files, func(i, j int) bool { return m.Files[i].Name < m.Files[j].Name })
+	for t := range m.tags {
+		m.Tags = append(m.Tags, t)
+	}
+	sort.Strings(m.Tags)
+}
+
+// caseRow returns the row of a case, or nil.
+func (m *matrix) caseRow(file, name string, proto int) *CaseRow {
+	if f := m.byFile[file]; f != nil {
+		return f.byKey[fmt.Sprintf("%s\x00%d", name, proto)]
+	}
+	return nil
+}
+
+// anchor makes s usable in an id: letters, digits, '-' and '_' kept,
+// anything else '_'.
+func anchor(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return '_'
+	}, s)
+}

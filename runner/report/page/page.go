@@ -1,0 +1,128 @@
+package page
+
+import (
+	_ "embed"
+	"html/template"
+	"io"
+	"strings"
+
+	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/clients"
+	"github.com/respcheck/respcheck/runner/golden"
+	"github.com/respcheck/respcheck/runner/report"
+)
+
+//go:embed page.html.tmpl
+var pageTemplate string
+
+var tmpl = template.Must(template.New("page").Funcs(template.FuncMap{
+	// cols is the number of columns of the server matrix.
+	"cols": func(s []Server) int { return len(s) + 1 },
+	// sym is a status's symbol.
+	"sym": func(status string) string { return statuses[statusIndex(status)].sym },
+}).Parse(pageTemplate))
+
+// Source is one input as the page lists it.
+type Source struct {
+	Name, Kind, Path string
+}
+
+// Page is what the template renders.
+type Page struct {
+	Title    string
+	Sources  []Source
+	Servers  []Server
+	Files    []*FileRow
+	Totals   []Cell
+	Tags     []string
+	Diffs    []*Diff
+	Clients  []*ClientsTable
+	Statuses []Count
+	Verdicts []Count
+}
+
+// Build makes the page of the inputs: the server matrix of the run reports
+// and golden directories (one column each, in input order), the
+// differences between the golden directories, and one clients matrix per
+// clients report.
+func Build(inputs []Input) *Page {
+	p := &Page{Title: "respcheck compatibility report"}
+	m := newMatrix()
+	var gs []*golden.Dir
+	var gcols []int
+	for _, in := range inputs {
+		p.Sources = append(p.Sources, Source{Name: in.name(), Kind: in.kind(), Path: in.Path})
+		switch {
+		case in.Golden != nil:
+			col := m.addServer(Server{Name: in.name(), Kind: "golden", Path: in.Path})
+			gs, gcols = append(gs, in.Golden), append(gcols, col)
+			for _, f := range in.Golden.Files {
+				for _, c := range f.Cases {
+					m.add(col, f.Path, c.Name, c.Proto, c.Status, c.Reason, in.Tags)
+				}
+			}
+		case in.Run != nil:
+			col := m.addServer(Server{Name: in.name(), Kind: "run", Path: in.Path})
+			for _, r := range in.Run.Results {
+				m.add(col, r.File, r.Case, r.Proto, r.Status.String(), r.Reason, in.Tags).Failure = failureOf(r)
+			}
+		case in.Clients != nil:
+			p.Clients = append(p.Clients, clientsTable(len(p.Clients)+1, in, m))
+		}
+	}
+	m.finish()
+	p.Diffs = diffs(gs, gcols, m)
+	p.Servers, p.Files, p.Totals, p.Tags = m.Servers, m.Files, m.Totals, m.Tags
+	for _, s := range statuses {
+		p.Statuses = append(p.Statuses, Count{Status: s.name, Sym: s.sym, Label: s.label})
+	}
+	for v := clients.Skip; v <= clients.Error; v++ {
+		p.Verdicts = append(p.Verdicts, Count{Status: v.String(), Sym: v.Symbol(), Label: v.String()})
+	}
+	var names []string
+	for _, s := range p.Sources {
+		names = append(names, s.Name)
+	}
+	if len(names) > 0 && len(names) <= 4 {
+		p.Title += ": " + strings.Join(names, ", ")
+	}
+	return p
+}
+
+// failureOf is the failing step of a run report's result, or nil.
+func failureOf(r report.JSONResult) *Failure {
+	f := r.Failure
+	if f == nil {
+		return nil
+	}
+	out := &Failure{Pos: f.Pos, Message: f.Message, Want: f.Expected, Offset: -1}
+	for _, s := range r.Steps {
+		if s.Pos != f.Pos || s.Reply == nil {
+			continue
+		}
+		if f.Offset >= 0 && f.Offset <= len(s.Reply) {
+			out.Offset = f.Offset
+			out.Pre, out.Mark, out.Post = marked(s.Reply, f.Offset)
+		} else {
+			out.Pre, out.Mark, out.Post = resp.Escape(s.Reply), "", ""
+		}
+	}
+	return out
+}
+
+// Write writes the page of the inputs (Build) as one HTML document.
+func Write(w io.Writer, inputs []Input) error {
+	return tmpl.Execute(w, Build(inputs))
+}
+
+func init() {
+	report.Register(report.Format{Name: "html", Ext: ".html",
+		Description: "one self-contained HTML page: the matrix, each case's outcome, filters (respcheck report merges several)",
+		Run: func(w io.Writer, rep *runner.Report, _ report.HumanOptions) error {
+			return Write(w, []Input{FromRun(rep)})
+		},
+		Clients: func(w io.Writer, rep *clients.Report, _ report.HumanOptions) error {
+			return Write(w, []Input{FromClients(rep)})
+		}})
+}
