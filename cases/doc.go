@@ -250,6 +250,9 @@
 //	                    case and protocol, for names that cannot hold braces
 //	                    (function libraries: "#!lua name=lib_{id}")
 //	{cap:NAME}          the value captured by an earlier step's capture: NAME
+//	{var:NAME}          the value of "--var NAME=VALUE" (run, record, clients,
+//	                    list; cases.Options.Vars)
+//	{env:NAME}          the value of the environment variable NAME
 //	{gen:random:SIZE}   SIZE bytes of deterministic pseudo-random binary
 //	{gen:random:SIZE:SEED}   the same with another seed (a decimal uint64)
 //	{gen:repeat:COUNT:TEXT}  TEXT repeated COUNT times
@@ -286,6 +289,12 @@
 //	reply: "${len:{gen:random:1MiB}}\r\n{gen:random:1MiB}\r\n"
 //	send: [SET, "{key}", v2, IFDEQ, "{xxh3:{cap:value}}"]
 //	send: [SET, "{key}", "{gen:repeat:1000:{key:x}-}"]
+//
+// Variables ({var:NAME}, {env:NAME}; NAME is letters, digits and '_', not
+// starting with a digit) are read when the file loads, and their values
+// stand in the template as literal bytes: a value holding "{key}" is those
+// five bytes, not a template. A variable that is not set is a load error
+// at the template's file:line:col naming it, whichever cases are selected.
 //
 // Inside an argument, the first "}" that closes no function ends it (use
 // {hex:7d} for a literal "}" there).

@@ -38,7 +38,7 @@ func TestLoadErrors(t *testing.T) {
 		{"no action", stepsFile("      - reply: \"+OK\\r\\n\"\n"),
 			[]string{`5:9: step has no action (want one of: send, raw, read, push, sleep)`}},
 		{"unknown template function", stepsFile("      - send: [GET, \"{kye}\"]\n"),
-			[]string{`5:21: unknown template function "kye" (want one of: key, id, cap, gen, hex, len, xxh3, add; write {{ for a literal {)`}},
+			[]string{`5:21: unknown template function "kye" (want one of: key, id, cap, var, env, gen, hex, len, xxh3, add; write {{ for a literal {)`}},
 		{"bad selector", "suite: t\nrequires:\n  server: \"redsi>=8\"\ncases:\n  - name: c\n    steps:\n      - send: [PING]\n",
 			[]string{`3:11: bad selector "redsi>=8": unknown term "redsi"`}},
 		{"bad selector map key", stepsFile("      - send: [GET, k]\n        reply: {resp4: \"$-1\\r\\n\", resp3: \"_\\r\\n\"}\n"),

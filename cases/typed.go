@@ -309,7 +309,7 @@ func (l *loader) verbatim(v *yaml.Node, tv *TypedValue) bool {
 	}
 	tv.Kind = resp.VerbatimString
 	tv.Format = s[:3]
-	t, err := ParseTemplate(l.pos(v), s[4:])
+	t, err := parseTemplate(l.pos(v), s[4:], &l.opts)
 	if err != nil {
 		l.errf(v, "%v", err)
 		return false

@@ -1,0 +1,65 @@
+package cases
+
+import (
+	"strings"
+	"testing"
+)
+
+// loadErrs loads src as t.yaml with opts and returns its error messages
+// without the "t.yaml:" prefix (nil when it loads).
+func loadErrs(t *testing.T, src string, opts Options) []string {
+	t.Helper()
+	_, err := LoadWith("t.yaml", []byte(src), opts)
+	if err == nil {
+		return nil
+	}
+	var msgs []string
+	for _, line := range strings.Split(err.Error(), "\n") {
+		msgs = append(msgs, strings.TrimPrefix(line, "t.yaml:"))
+	}
+	return msgs
+}
+
+func checkErrs(t *testing.T, name string, got, want []string) {
+	t.Helper()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("%s:\n got %q\nwant %q", name, got, want)
+	}
+}
+
+func TestVariables(t *testing.T) {
+	env := func(name string) (string, bool) {
+		v, ok := map[string]string{"USER_NAME": "ann"}[name]
+		return v, ok
+	}
+	opts := Options{Vars: map[string]string{"host": "db-1", "brace": "{key}"}, LookupEnv: env}
+	src := stepsFile("      - send: [SET, \"{key}\", \"{var:host}/{env:USER_NAME}\"]\n" +
+		"      - send: [GET, \"{key}\"]\n        value: \"{var:brace}\"\n")
+	f, err := LoadWith("t.yaml", []byte(src), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &Env{KeyPrefix: KeyPrefix("x")}
+	if got, _ := f.Cases[0].Steps[0].Send[2].ExpandString(e); got != "db-1/ann" {
+		t.Errorf("send expands to %q", got)
+	}
+	// A value is literal text: the {key} it holds is not a template.
+	if got, _ := f.Cases[0].Steps[1].Expect[0].Expect.Value.Text.ExpandString(e); got != "{key}" {
+		t.Errorf("value expands to %q", got)
+	}
+	for _, tc := range []struct {
+		name, src string
+		want      []string
+	}{
+		{"unset var", stepsFile("      - send: [GET, \"{var:port}\"]\n"),
+			[]string{`5:21: variable "port" is not set: give --var port=VALUE`}},
+		{"unset env", stepsFile("      - send: [PING]\n        reply: \"+{env:NOPE}\\r\\n\"\n"),
+			[]string{`6:16: environment variable "NOPE" is not set ({env:NOPE})`}},
+		{"bad name", stepsFile("      - send: [GET, \"{var:a-b}\"]\n"),
+			[]string{`5:21: bad variable name "a-b" in {var:NAME} (want letters, digits and '_', not starting with a digit)`}},
+		{"no name", stepsFile("      - send: [GET, \"{env}\"]\n"),
+			[]string{`5:21: bad "{env}": want {env:NAME}`}},
+	} {
+		checkErrs(t, tc.name, loadErrs(t, tc.src, opts), tc.want)
+	}
+}
