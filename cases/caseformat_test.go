@@ -63,3 +63,19 @@ func TestVariables(t *testing.T) {
 		checkErrs(t, tc.name, loadErrs(t, tc.src, opts), tc.want)
 	}
 }
+
+func TestVerbatimFieldsErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, value string
+		want        []string
+	}{
+		{"empty", "{verbatim: {}}", []string{`6:27: empty verbatim string (want format, text or match)`}},
+		{"long format", "{verbatim: {format: text}}", []string{`6:36: verbatim format "text" must be 3 bytes without ':', such as txt or mkd`}},
+		{"colon", `{verbatim: {format: "tx:"}}`, []string{`6:36: verbatim format "tx:" must be 3 bytes without ':', such as txt or mkd`}},
+		{"text and match", "{verbatim: {text: a, match: b}}", []string{`6:37: verbatim string has both "text" and "match"`}},
+		{"unknown", "{verbatim: {fmt: txt}}", []string{`6:28: unknown field "fmt" in verbatim string (want one of: format, text, match)`}},
+	} {
+		src := stepsFile("      - send: [X]\n        value: " + tc.value + "\n")
+		checkErrs(t, tc.name, loadErrs(t, src, Options{}), tc.want)
+	}
+}

@@ -202,6 +202,11 @@
 //	{bool: true}               boolean (#t)
 //	{bloberror: "SYNTAX x"}    blob error (!8 SYNTAX x)
 //	{verbatim: "txt:Some"}     verbatim string with format txt and text Some
+//	{verbatim: {format: txt, text: Some}}   the same, the format (3 bytes)
+//	                           and the text apart; either may be left out
+//	                           (any format, any text), and match: REGEX may
+//	                           stand for text: {verbatim: {format: txt,
+//	                           match: '^# Server'}}
 //	{big: "3492890328409"}     big number, compared by its text
 //	{array: [...]}             array (*)
 //	{set: [...]}               set (~)

@@ -31,6 +31,9 @@ func matchValue(t *TypedValue, v resp.Value, env *Env, path string) (string, str
 	if t.KindOnly && v.Kind != t.Kind {
 		return path, fmt.Sprintf("want %s, got %s", t.Kind, v.Kind), nil
 	}
+	if t.Kind == resp.VerbatimString && v.Kind == t.Kind && t.Format != "" && string(v.Format[:]) != t.Format {
+		return path, fmt.Sprintf("want format %q, got %q", t.Format, v.Format[:]), nil
+	}
 	if t.Match != nil {
 		re := t.Match
 		if t.MatchTemplate != nil {
@@ -67,11 +70,6 @@ func matchValue(t *TypedValue, v resp.Value, env *Env, path string) (string, str
 		}
 	case resp.Array, resp.Set, resp.Push, resp.Map, resp.Attribute:
 		return matchElems(t.Elems, v.Elems, env, path, t.Unordered, t.Kind == resp.Map || t.Kind == resp.Attribute)
-	case resp.VerbatimString:
-		if t.Format != "" && string(v.Format[:]) != t.Format {
-			return path, fmt.Sprintf("want format %q, got %q", t.Format, v.Format[:]), nil
-		}
-		fallthrough
 	default:
 		if t.Text != nil {
 			want, err := t.Text.Expand(env)
@@ -176,6 +174,9 @@ func writeTyped(b *strings.Builder, t *TypedValue) {
 		return
 	}
 	b.WriteString(t.Kind.String())
+	if t.Kind == resp.VerbatimString && t.Format != "" {
+		b.WriteString(" format " + t.Format)
+	}
 	if t.KindOnly {
 		return
 	}

@@ -297,8 +297,13 @@ func isBigNumber(s string) bool {
 	return err == nil
 }
 
-// verbatim parses {verbatim: "fmt:text"} into tv.
+// verbatim parses {verbatim: "fmt:text"} or {verbatim: {format: F, text:
+// T}} (format, text or match, each optional, text and match not both) into
+// tv.
 func (l *loader) verbatim(v *yaml.Node, tv *TypedValue) bool {
+	if v.Kind == yaml.MappingNode {
+		return l.verbatimFields(v, tv)
+	}
 	s, isStr := l.scalar(v, "verbatim string")
 	if !isStr {
 		return false
@@ -333,5 +338,45 @@ func (l *loader) typedInt(v *yaml.Node, tv *TypedValue) bool {
 		}
 	}
 	tv.Int = i
+	return true
+}
+
+// verbatimFields parses the mapping form of a verbatim string: format (the
+// 3 bytes before ':'), and text (a template, exact) or match (a pattern of
+// the text); a missing part matches anything.
+func (l *loader) verbatimFields(v *yaml.Node, tv *TypedValue) bool {
+	m := l.mapping(v, "verbatim string", "format", "text", "match")
+	if m == nil || m.unknown > 0 {
+		return false
+	}
+	if len(m.keys) == 0 {
+		l.errf(v, "empty verbatim string (want format, text or match)")
+		return false
+	}
+	if m.has("text") && m.has("match") {
+		l.errf(m.key("match"), "verbatim string has both \"text\" and \"match\"")
+		return false
+	}
+	tv.Kind = resp.VerbatimString
+	if f := m.get("format"); f != nil {
+		s, ok := l.scalar(f, "format")
+		if !ok {
+			return false
+		}
+		if len(s) != 3 || strings.ContainsAny(s, ":\r\n") {
+			l.errf(f, "verbatim format %q must be 3 bytes without ':', such as txt or mkd", s)
+			return false
+		}
+		tv.Format = s
+	}
+	switch {
+	case m.has("text"):
+		tv.Text = l.template(m.get("text"), "verbatim text")
+		return tv.Text != nil
+	case m.has("match"):
+		tv.KindOnly = true
+		return l.matchPattern(m.get("match"), tv)
+	}
+	tv.KindOnly = true // the format alone
 	return true
 }

@@ -1,6 +1,7 @@
 package runner_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/respcheck/respcheck/cases"
@@ -43,4 +44,39 @@ cases:
       - send: [GET, "{key}"]
         value: "db-1:ann"
 `, cases.Options{Vars: map[string]string{"host": "db-1"}})
+}
+
+func TestVerbatimFormatAndText(t *testing.T) {
+	const src = `
+suite: verbatim
+cases:
+  - name: format and text apart
+    requires: {proto: 3, debug: true}
+    steps:
+      - send: [DEBUG, PROTOCOL, verbatim]
+        value: {verbatim: {format: txt, text: "This is a verbatim\nstring"}}
+      - send: [DEBUG, PROTOCOL, verbatim]
+        value: {verbatim: {text: "This is a verbatim\nstring"}}
+      - send: [DEBUG, PROTOCOL, verbatim]
+        value: {verbatim: {format: txt}}
+      - send: [INFO, server]
+        value: {verbatim: {format: txt, match: '^# Server\r\n'}}
+`
+	runFormat(t, "redis-8.6.3", src, cases.Options{})
+	f, err := cases.Load("inline.yaml", []byte(`
+suite: verbatim
+cases:
+  - name: wrong format
+    requires: {proto: 3}
+    steps:
+      - send: [INFO, server]
+        value: {verbatim: {format: mkd, match: '^# Server'}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := run(t, servers.ForTest(t, "valkey-9.1.2").Addr(), []*cases.File{f}, runner.Options{Protos: []int{3}})
+	if r := result(t, rep, "wrong format", 3); r.Status != runner.Fail || !strings.Contains(r.Reason, `want format "mkd", got "txt"`) {
+		t.Errorf("wrong format: %s %q", r.Status, r.Reason)
+	}
 }
