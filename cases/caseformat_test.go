@@ -79,3 +79,27 @@ func TestVerbatimFieldsErrors(t *testing.T) {
 		checkErrs(t, tc.name, loadErrs(t, src, Options{}), tc.want)
 	}
 }
+
+func TestLooseValueErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, field string
+		want        []string
+	}{
+		{"within alone", "value: {within: 1}", []string{`6:17: within is the tolerance of a double: write {double: "0.3", within: 1e-9} (or within: 1%) with exactly these two keys`}},
+		{"within of an int", "value: {int: 1, within: 1}", []string{`6:25: within is the tolerance of a double: write {double: "0.3", within: 1e-9} (or within: 1%) with exactly these two keys`}},
+		{"bad within", "value: {double: \"1\", within: -1}", []string{`6:38: bad within "-1": want a non-negative number (absolute) or a percentage such as 1% (relative)`}},
+		{"bad percent", "value: {double: \"1\", within: \"x%\"}", []string{`6:38: bad within "x%": want a non-negative number (absolute) or a percentage such as 1% (relative)`}},
+		{"not a number", "value: {double: \"abc\", within: 1}", []string{`6:40: within needs a number: double "abc" is not a decimal number`}},
+		{"bad nil", "value: {nil: some}", []string{`6:22: bad nil "some": want blob ($-1), array (*-1) or any ($-1, *-1 or RESP3's _); RESP3's null alone is {null: true}`}},
+		{"string twice", "value: {string: a, blob: a}", []string{`6:28: typed value has both "string" and "blob"`}},
+		{"one_of of one", "one_of: [{value: 1}]", []string{`6:17: one_of needs at least two expectations`}},
+		{"one_of not a list", "one_of: {value: 1}", []string{`6:17: one_of must be a sequence, not a mapping`}},
+		{"one_of item of two", "one_of: [{value: 1, any: true}, {any: true}]", []string{`6:18: one_of item must hold exactly one expectation field (want one of: reply, value, error, error_code, error_match, any, one_of)`}},
+		{"one_of unknown field", "one_of: [{valeu: 1}, {any: true}]", []string{`6:19: unknown field "valeu" in one_of item (want one of: reply, value, error, error_code, error_match, any, one_of)`}},
+		{"one_of selector map", "one_of: [{value: {resp2: 1, resp3: 2}}, {any: true}]", []string{`6:26: a selector map inside one_of: put one_of inside the selector map instead, or use expect with when`}},
+		{"one_of bad member", "one_of: [{reply: \"+OK\"}, {any: true}]", []string{`6:26: reply is not one complete RESP frame: incomplete frame (missing "\r\n"?): unexpected EOF at offset 0 in simple string (stream ended at offset 3): "+OK"`}},
+	} {
+		src := stepsFile("      - send: [X]\n        " + tc.field + "\n")
+		checkErrs(t, tc.name, loadErrs(t, src, Options{}), tc.want)
+	}
+}

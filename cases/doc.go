@@ -113,7 +113,7 @@
 //	  - {conn: s, push: {push: [{blob: message}, {blob: "{key:ch}"}, {blob: hi}]}}
 //	  - {conn: s, push: {resp2: {array: [message, "{key:ch}", hi]}, resp3: {push: [message, "{key:ch}", hi]}}}
 //
-// or as push: true with an expectation field (reply, value, any or expect;
+// or as push: true with an expectation field (reply, value, any, one_of or expect;
 // error expectations make no sense for push frames):
 //
 //	steps:
@@ -134,6 +134,9 @@
 //	error_match: "^ERR unknown" the reply is an error whose text matches this Go
 //	                            regular expression (not a template)
 //	any: true                   any reply at all, errors included
+//	one_of: [{...}, ...]        the reply meets one of these expectations, each a
+//	                            mapping of one field above: one_of: [{value: 1},
+//	                            {error_code: WRONGTYPE}]
 //	expect: [...]               variants (see below)
 //
 // A send, raw or read step without an expectation requires the reply not to
@@ -219,6 +222,16 @@
 //	{nil: blob}                RESP2 nil blob string ($-1)
 //	{nil: array}               RESP2 nil array (*-1)
 //	{null: true}               RESP3 null (_)
+//	{nil: any}                 any of the three: $-1, *-1 or _
+//	{string: text}             a string with this text, whatever its kind: a
+//	                           simple string, blob string or verbatim string
+//	                           (the text after "fmt:") (a template)
+//	{double: "0.3", within: 1e-9}   a number within an absolute tolerance
+//	                           of 0.3, whatever its kind: a double, an
+//	                           integer, a big number, or a simple, blob or
+//	                           verbatim string holding a decimal number (RESP2
+//	                           sends doubles as blob strings); within: "0.1%"
+//	                           is relative (a fraction of |0.3|)
 //	{any: true}                any value
 //	{type: "blob string"}      any value of this type
 //	{match: REGEX}             any textual value whose payload text matches

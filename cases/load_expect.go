@@ -24,6 +24,9 @@ func (e *Expect) templates(dst []*Template) []*Template {
 	if e.Text != nil {
 		dst = append(dst, e.Text)
 	}
+	for _, m := range e.OneOf {
+		dst = m.templates(dst)
+	}
 	return e.Value.templates(dst)
 }
 
@@ -182,6 +185,50 @@ func (l *loader) anyExpect(k, v *yaml.Node) *Expect {
 		return nil
 	}
 	return &Expect{Pos: l.pos(k), Kind: ExpectAny}
+}
+
+// oneOfExpect parses one_of: a list of at least two mappings, each of one
+// expectation field (no selector maps: one_of goes inside them).
+func (l *loader) oneOfExpect(k, v *yaml.Node) *Expect {
+	items := l.seq(v, k.Value)
+	if items == nil {
+		return nil
+	}
+	if len(items) < 2 {
+		l.errf(v, "%s needs at least two expectations", k.Value)
+		return nil
+	}
+	e := &Expect{Pos: l.pos(v), Kind: ExpectOneOf}
+	kinds := expectKindFields(false)
+	ok := true
+	for _, item := range items {
+		m := l.mapping(item, k.Value+" item", kinds...)
+		if m == nil || m.unknown > 0 {
+			ok = false
+			continue
+		}
+		if len(m.keys) != 1 {
+			l.errf(item, "%s item must hold exactly one expectation field (want one of: %s)", k.Value, strings.Join(kinds, ", "))
+			ok = false
+			continue
+		}
+		f, fv := m.keys[0], m.vals[0]
+		ek := expectKindByField(f.Value)
+		if ek.selectorMap != nil && fv.Kind == yaml.MappingNode && ek.selectorMap(fv) {
+			l.errf(fv, "a selector map inside %s: put %s inside the selector map instead, or use expect with when", k.Value, k.Value)
+			ok = false
+			continue
+		}
+		if sub := ek.parse(l, f, fv); sub != nil {
+			e.OneOf = append(e.OneOf, sub)
+		} else {
+			ok = false
+		}
+	}
+	if !ok {
+		return nil
+	}
+	return e
 }
 
 // checkReplyBytes checks that a reply template that can be expanded

@@ -2,6 +2,7 @@ package cases
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -16,7 +17,7 @@ import (
 var typedTags = []string{
 	"simple", "error", "int", "blob", "double", "bool", "bloberror", "verbatim", "big",
 	"array", "array_unordered", "set", "set_unordered", "push", "map", "map_unordered",
-	"nil", "null", "any", "type", "match", "attr", "value",
+	"nil", "null", "any", "type", "match", "attr", "value", "string", "within",
 }
 
 var typedTagSet = func() map[string]struct{} {
@@ -74,6 +75,15 @@ func (l *loader) typed(n *yaml.Node) *TypedValue {
 			return nil
 		}
 		if !l.matchPattern(m.get("match"), tv) {
+			return nil
+		}
+		return tv
+	case m.has("within"):
+		if !m.has("double") || len(m.keys) != 2 {
+			l.errf(m.key("within"), "within is the tolerance of a double: write {double: \"0.3\", within: 1e-9} (or within: 1%%) with exactly these two keys")
+			return nil
+		}
+		if !l.typedTag("double", m.get("double"), tv) || !l.tolerance(m.get("within"), tv) {
 			return nil
 		}
 		return tv
@@ -140,6 +150,9 @@ func (l *loader) typedTag(first string, v *yaml.Node, tv *TypedValue) bool {
 		textOf(resp.BlobString, "blob string")
 	case "bloberror":
 		textOf(resp.BlobError, "blob error")
+	case "string":
+		textOf(resp.BlobString, "string")
+		tv.Family = FamilyString
 	case "double":
 		textOf(resp.Double, "double")
 		if ok && tv.Text.src == "" {
@@ -187,8 +200,10 @@ func (l *loader) typedTag(first string, v *yaml.Node, tv *TypedValue) bool {
 			tv.Kind = resp.NilBlobString
 		case s == "array":
 			tv.Kind = resp.NilArray
+		case s == "any":
+			tv.Kind, tv.Family = resp.Null, FamilyNil
 		default:
-			l.errf(v, "bad nil %q: want blob ($-1) or array (*-1); RESP3's null is {null: true}", s)
+			l.errf(v, "bad nil %q: want blob ($-1), array (*-1) or any ($-1, *-1 or RESP3's _); RESP3's null alone is {null: true}", s)
 			return false
 		}
 	case "null":
@@ -378,5 +393,32 @@ func (l *loader) verbatimFields(v *yaml.Node, tv *TypedValue) bool {
 		return l.matchPattern(m.get("match"), tv)
 	}
 	tv.KindOnly = true // the format alone
+	return true
+}
+
+// tolerance parses the within of {double: X, within: T} into tv: a
+// non-negative number (absolute), or a percentage such as "1%" (relative to
+// |X|). A literal X must then be a decimal number.
+func (l *loader) tolerance(v *yaml.Node, tv *TypedValue) bool {
+	s, ok := l.scalar(v, "within")
+	if !ok {
+		return false
+	}
+	text, rel := strings.CutSuffix(s, "%")
+	w, err := strconv.ParseFloat(text, 64)
+	if err != nil || w < 0 || math.IsInf(w, 0) || math.IsNaN(w) {
+		l.errf(v, "bad within %q: want a non-negative number (absolute) or a percentage such as 1%% (relative)", s)
+		return false
+	}
+	if rel {
+		w /= 100
+	}
+	if lit, isLit := tv.Text.Literal(); isLit {
+		if _, err := strconv.ParseFloat(lit, 64); err != nil {
+			l.errf(v, "within needs a number: double %q is not a decimal number", lit)
+			return false
+		}
+	}
+	tv.Family, tv.Within, tv.Relative = FamilyNumber, w, rel
 	return true
 }

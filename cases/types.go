@@ -213,6 +213,7 @@ type Expect struct {
 	Value   *TypedValue    // ExpectValue
 	Text    *Template      // ExpectError, ExpectErrorCode
 	Pattern *regexp.Regexp // ExpectErrorMatch
+	OneOf   []*Expect      // ExpectOneOf: at least two
 }
 
 // TypedValue is an expected RESP value.
@@ -231,6 +232,8 @@ type Expect struct {
 //     Set, Push (elements) and Map (k0, v0, k1, v1, ...); nothing for
 //     NilBlobString, NilArray and Null. Unordered (Map and Set): the
 //     elements (pairs for a map) may come in any order.
+//
+// Family, when not 0, widens Kind to several kinds (see Family).
 //
 // Attr, if not nil, is an attribute the value must carry, as k0, v0, ...
 type TypedValue struct {
@@ -251,4 +254,28 @@ type TypedValue struct {
 	Elems         []*TypedValue
 	Unordered     bool
 	Attr          []*TypedValue
+	Family        Family
+	// Within is the tolerance of FamilyNumber: absolute, or with Relative
+	// a fraction of the expected number's magnitude.
+	Within   float64
+	Relative bool
 }
+
+// Family is a set of RESP kinds that a loose typed value accepts, as a
+// peer's oracle that decodes values rather than bytes does.
+type Family uint8
+
+// The families.
+const (
+	// FamilyString: a simple string, blob string or verbatim string (the
+	// text after "fmt:") with the text Text ({string: TEXT}).
+	FamilyString Family = iota + 1
+	// FamilyNil: a nil blob string ($-1), a nil array (*-1) or a RESP3
+	// null (_) ({nil: any}).
+	FamilyNil
+	// FamilyNumber: a number within Within of the number in Text, whatever
+	// its kind: an integer, a double, a big number, or a simple, blob or
+	// verbatim string holding a decimal number (RESP2 sends doubles as
+	// blob strings) ({double: "0.3", within: 1e-9}).
+	FamilyNumber
+)

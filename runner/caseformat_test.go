@@ -80,3 +80,66 @@ cases:
 		t.Errorf("wrong format: %s %q", r.Status, r.Reason)
 	}
 }
+
+func TestLooseValuesOnAServer(t *testing.T) {
+	runFormat(t, "valkey-8.0.1", `
+suite: loose
+cases:
+  - name: a string whatever its kind
+    steps:
+      - send: [SET, "{key}", OK]
+        value: {string: OK}
+      - send: [GET, "{key}"]
+        value: {string: OK}
+      - send: [CLIENT, INFO]
+        value: {match: 'resp='}
+  - name: any nil
+    steps:
+      - send: [GET, "{key:missing}"]
+        value: {nil: any}
+      - send: [BLPOP, "{key:none}", "0.01"]
+        value: {nil: any}
+  - name: numbers within a tolerance
+    steps:
+      - send: [ZADD, "{key:z}", "0.1", m]
+      - send: [ZINCRBY, "{key:z}", "0.2", m]
+        value: {double: "0.3", within: 1e-9}
+      - send: [ZSCORE, "{key:z}", m]
+        value: {double: "0.3", within: "0.001%"}
+      - send: [INCRBYFLOAT, "{key:f}", "2.5"]
+        value: {double: "2.5", within: 0}
+      - send: [ZCARD, "{key:z}"]
+        value: {double: "1.01", within: "1%"}
+  - name: one of several expectations
+    steps:
+      - send: [RPUSH, "{key:l}", a]
+      - send: [GET, "{key:l}"]
+        one_of: [{value: a}, {error_code: WRONGTYPE}]
+      - send: [LPOP, "{key:l}"]
+        one_of: [{reply: "$1\r\na\r\n"}, {value: {array: [a]}}]
+`, cases.Options{})
+	f, err := cases.Load("inline.yaml", []byte(`
+suite: loose
+cases:
+  - name: outside the tolerance
+    steps:
+      - send: [INCRBYFLOAT, "{key}", "2.5"]
+        value: {double: "2.4", within: "1%"}
+  - name: none of them
+    steps:
+      - send: [PING]
+        one_of: [{value: {string: PING}}, {error_code: ERR}]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := run(t, servers.ForTest(t, "redis-8.6.3").Addr(), []*cases.File{f}, runner.Options{Protos: []int{3}})
+	for name, want := range map[string]string{
+		"outside the tolerance": `want a number within 1% of 2.4, got blob string "2.5"`,
+		"none of them":          `none of 2 expectations matches (the last: want an error, got simple string)`,
+	} {
+		if r := result(t, rep, name, 3); r.Status != runner.Fail || !strings.Contains(r.Reason, want) {
+			t.Errorf("%s: %s %q, want a failure saying %q", name, r.Status, r.Reason, want)
+		}
+	}
+}
