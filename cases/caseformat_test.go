@@ -103,3 +103,28 @@ func TestLooseValueErrors(t *testing.T) {
 		checkErrs(t, tc.name, loadErrs(t, src, Options{}), tc.want)
 	}
 }
+
+func TestSinceAndRedisVersion(t *testing.T) {
+	valkey := ServerInfo{Family: "valkey", Version: Version{9, 1, 2}, RedisVersion: Version{7, 2, 4}, Proto: 2}
+	redis := ServerInfo{Family: "redis", Version: Version{6, 0, 9}, RedisVersion: Version{6, 0, 9}, Proto: 2}
+	src := "suite: t\ncases:\n  - name: c\n    requires: {since: \"6.2\"}\n    steps:\n      - send: [PING]\n        reply: {\"redis_version>=7.2.4\": \"+PONG\\r\\n\", default: \"+OK\\r\\n\"}\n"
+	f, err := Load("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := f.Cases[0]
+	if !c.Requires.MatchServer(valkey) || c.Requires.MatchServer(redis) {
+		t.Errorf("since 6.2: valkey %v, redis 6.0.9 %v", c.Requires.MatchServer(valkey), c.Requires.MatchServer(redis))
+	}
+	if e, _ := c.Steps[0].Expect.Resolve(valkey); e.Bytes.Source() != "+PONG\r\n" {
+		t.Errorf("redis_version>=7.2.4 does not select valkey 9.1.2")
+	}
+	for _, tc := range []struct{ name, requires, want string }{
+		{"bad since", `{since: "6.x"}`, `4:23: bad since: bad version "6.x": want 1 to 3 dot-separated numbers (such as since: "6.2")`},
+		{"since list", `{since: [6]}`, `4:23: since must be a string, not a sequence`},
+		{"bare redis_version", `{server: redis_version}`, `4:24: bad selector "redis_version": redis_version needs a version constraint, such as redis_version>=6.2`},
+	} {
+		src := "suite: t\ncases:\n  - name: c\n    requires: " + tc.requires + "\n    steps: [{send: [PING]}]\n"
+		checkErrs(t, tc.name, loadErrs(t, src, Options{}), []string{tc.want})
+	}
+}

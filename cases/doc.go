@@ -38,6 +38,7 @@
 //
 //	requires:
 //	  server: "redis>=8.4"          # a selector, or a list of selectors: any may match
+//	  since: "6.2"                  # the Redis API of 6.2 or later: redis_version>=6.2
 //	  commands: [DIGEST, GETEX]     # each must exist on the server (COMMAND INFO)
 //	  command: DIGEST               # one command (may be combined with commands)
 //	  absent: [INCREX]              # each must NOT exist (the unknown-command error cases)
@@ -51,6 +52,12 @@
 //	                                # case cannot run on a cluster (its skip reason)
 //
 // Probes are templates like send arguments, but may not use captures.
+//
+// since: V compares the version of the Redis API the server claims, INFO
+// server's redis_version (see Selectors), not its own version: Redis ≥ V,
+// and every Valkey when V ≤ 7.2.4 (Valkey 8.0.1 and 9.1.2 report
+// redis_version:7.2.4, the Redis they forked from). A feature Redis added
+// later and Valkey also has is written server: ["redis>=8", "valkey>=9"].
 //
 // # Known differences
 //
@@ -183,6 +190,10 @@
 //	resp2, resp3     the protocol of the connection
 //	redis, valkey    the server family, optionally followed (without a space)
 //	                 by a version constraint: >=V, <=V, >V, <V, ==V, !=V
+//	redis_version    with a version constraint (redis_version>=6.2): the
+//	                 version of the Redis API the server claims, INFO
+//	                 server's redis_version, whatever its family (Redis:
+//	                 its own version; Valkey 8.0.1 and 9.1.2: 7.2.4)
 //	default          matches anything
 //
 // A version V is 1 to 3 dot-separated numbers; missing parts are 0, so

@@ -101,15 +101,19 @@ type Gates struct {
 	// Standalone, when not empty, requires a standalone server and says why
 	// the case cannot run on a cluster (shown as the skip reason there).
 	Standalone string
+	// Since, when not nil, is the selector "redis_version>=V" of since: V:
+	// the server must claim the Redis API of V or later (Redis ≥ V; Valkey
+	// 8.0.1 and 9.1.2 claim 7.2.4).
+	Since *Selector
 }
 
-// MatchServer reports whether info passes the Servers and Proto gates (the
-// static ones; Commands, Debug and Probes need the live server).
+// MatchServer reports whether info passes the Servers, Since, Proto and
+// topology gates (the static ones; Commands, Debug and Probes need the live server).
 func (g *Gates) MatchServer(info ServerInfo) bool {
 	if g.Proto != 0 && info.Proto != g.Proto {
 		return false
 	}
-	if g.Cluster && !info.Cluster || g.Standalone != "" && info.Cluster {
+	if g.Cluster && !info.Cluster || g.Standalone != "" && info.Cluster || g.Since != nil && !g.Since.Match(info) {
 		return false
 	}
 	if len(g.Servers) == 0 {

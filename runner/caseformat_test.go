@@ -143,3 +143,46 @@ cases:
 		}
 	}
 }
+
+// TestSinceAcrossFamilies: since: compares INFO's redis_version, which
+// Valkey 8.0.1 and 9.1.2 report as 7.2.4.
+func TestSinceAcrossFamilies(t *testing.T) {
+	f, err := cases.Load("inline.yaml", []byte(`
+suite: since
+cases:
+  - name: since 6.2
+    requires: {since: "6.2"}
+    steps:
+      - send: [GETDEL, "{key}"]
+        value: {nil: any}
+  - name: since 7.4
+    requires: {since: "7.4"}
+    steps:
+      - send: [HEXPIRE, "{key}", "10", FIELDS, "1", f]
+  - name: redis_version in a selector
+    steps:
+      - send: [PING]
+        reply: {"redis_version>=7.2": "+PONG\r\n"}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for build, want7_4 := range map[string]string{
+		"valkey-8.0.1": "requires redis_version>=7.4 (server is valkey 8.0.1, redis_version 7.2.4)",
+		"redis-7.0.15": "requires redis_version>=7.4 (server is redis 7.0.15, redis_version 7.0.15)",
+		"redis-8.6.3":  "",
+	} {
+		rep := run(t, servers.ForTest(t, build).Addr(), []*cases.File{f}, runner.Options{Protos: []int{2}})
+		if r := result(t, rep, "since 6.2", 2); r.Status != runner.Pass {
+			t.Errorf("%s: since 6.2: %s %s", build, r.Status, r.Reason)
+		}
+		r := result(t, rep, "since 7.4", 2)
+		if want7_4 == "" && r.Status != runner.Pass || want7_4 != "" && (r.Status != runner.Skip || r.Reason != want7_4) {
+			t.Errorf("%s: since 7.4: %s %q, want %q", build, r.Status, r.Reason, want7_4)
+		}
+		sel := result(t, rep, "redis_version in a selector", 2)
+		if wantPass := build != "redis-7.0.15"; (sel.Status == runner.Pass) != wantPass {
+			t.Errorf("%s: redis_version>=7.2 selector: %s %s", build, sel.Status, sel.Reason)
+		}
+	}
+}

@@ -104,8 +104,8 @@ func caseOf(rep *runner.Report, r *runner.Result) *Case {
 	if r.Status != runner.Pass {
 		c.Reason = z.text(r.Reason)
 	}
-	info := cases.ServerInfo{Family: rep.Server.Family, Proto: r.Proto, Cluster: rep.Topology != nil}
-	info.Version, _ = cases.ParseVersion(rep.Server.Version)
+	info := rep.Server.Info(r.Proto)
+	info.Cluster = rep.Topology != nil
 	for _, sr := range r.Steps {
 		st := sr.Step
 		if st == nil {
