@@ -128,3 +128,43 @@ func TestSinceAndRedisVersion(t *testing.T) {
 		checkErrs(t, tc.name, loadErrs(t, src, Options{}), []string{tc.want})
 	}
 }
+
+func TestSilentAndRepliesErrors(t *testing.T) {
+	checkErrs(t, "bare string item", loadErrs(t, stepsFile("      - raw: \"x\"\n        replies: [\"+OK\\r\\n\", closed]\n"), Options{}),
+		[]string{`6:19: bad expectation "+OK\r\n": want closed, closed within DURATION, no reply within DURATION, or a list of variants`})
+	f, err := Load("t.yaml", []byte(stepsFile(`      - raw: "\r\n"
+        expect: no reply within 100ms
+      - raw: "*1\r\n$4\r\nPING\r\n*\x00"
+        replies: [{reply: "+PONG\r\n"}, closed within 2s]
+      - raw: "x"
+        replies: [{reply: "+PONG\r\n"}, {expect: [{when: resp2, error_code: ERR}, {when: resp3, expect: closed}]}]
+`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := f.Cases[0].Steps
+	if e := st[0].Expect[0].Expect; e.Kind != ExpectNoReply || e.Within.String() != "100ms" {
+		t.Errorf("no reply: %v %v", e.Kind, e.Within)
+	}
+	if len(st[1].Replies) != 2 || st[1].Replies[1][0].Expect.Kind != ExpectClosed || st[1].Replies[1][0].Expect.Within.String() != "2s" {
+		t.Errorf("replies: %+v", st[1].Replies)
+	}
+	if e := st[2].Replies[1][1]; e.Expect.Kind != ExpectClosed || e.When.Text != "resp3" {
+		t.Errorf("closed under a when: %+v", e)
+	}
+	for _, tc := range []struct{ name, steps, want string }{
+		{"bad silent", "      - raw: \"x\"\n        expect: close\n", `6:17: bad expectation "close": want closed, closed within DURATION, no reply within DURATION, or a list of variants`},
+		{"bad duration", "      - raw: \"x\"\n        expect: no reply within soon\n", `6:17: bad duration "soon" in "no reply within soon": want a positive Go duration such as 100ms`},
+		{"zero duration", "      - raw: \"x\"\n        expect: closed within 0s\n", `6:17: bad duration "0s" in "closed within 0s": want a positive Go duration such as 100ms`},
+		{"closed not last", "      - raw: \"x\"\n        replies: [closed, {reply: \"+OK\\r\\n\"}]\n", `6:19: closed must be the last of the replies: nothing can be read after the server closed the connection`},
+		{"one reply", "      - raw: \"x\"\n        replies: [closed]\n", `6:18: replies needs at least two expectations (one reply: use the expectation field itself)`},
+		{"replies and reply", "      - raw: \"x\"\n        reply: \"+OK\\r\\n\"\n        replies: [closed, closed]\n", `7:9: step has both "reply" and "replies"`},
+		{"item of two", "      - raw: \"x\"\n        replies: [{any: true, value: 1}, closed]\n", `6:19: replies item must hold exactly one expectation field (want one of: reply, value, error, error_code, error_match, any, one_of, expect)`},
+		{"replies on push", "      - push: true\n        replies: [{any: true}, {any: true}]\n", `6:9: "replies" is not allowed in a push step (replies on send, raw and read steps)`},
+		{"replies with capture", "      - raw: \"x\"\n        capture: c\n        replies: [{any: true}, {any: true}]\n", `6:9: capture on a step with replies: capture one reply per step`},
+		{"closed on push", "      - push: true\n        expect: closed\n", `6:9: a push step reads a frame: closed and no reply are for send, raw and read steps`},
+		{"list in an item", "      - raw: \"x\"\n        expect: [{expect: [{any: true}]}]\n", `6:27: expect inside an expect item takes closed or no reply within DURATION, not a sequence`},
+	} {
+		checkErrs(t, tc.name, loadErrs(t, stepsFile(tc.steps), Options{}), []string{tc.want})
+	}
+}

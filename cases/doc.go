@@ -128,7 +128,31 @@
 //	  - {conn: s, push: true, any: true}
 //
 // Each send, raw or read step reads one reply: a raw step holding two
-// commands gets its first reply checked and leaves the second unread.
+// commands gets its first reply checked and leaves the second unread,
+// unless the step lists the expectations of its several replies, in order:
+//
+//	steps:
+//	  - raw: "PING\r\nECHO two\r\n*1\r\n$x\r\n"
+//	    replies: [{reply: "+PONG\r\n"}, {value: two}, {error_code: ERR}, closed]
+//
+// Each item of replies is a mapping of one expectation field (as a step's,
+// selector maps and expect lists included) or one of the silent forms
+// below; closed may only be the last. A step with replies takes no other
+// expectation and no capture; its reply (in reports and goldens) is the
+// replies' bytes one after the other.
+//
+// The silent forms expect no reply at all, as the step's expect (or an
+// expect item's, under a when):
+//
+//	expect: no reply within 100ms   nothing arrives for 100ms and the
+//	                                connection stays open (an empty line,
+//	                                "*-1\r\n"); push frames are set aside
+//	expect: closed                  the server closes the connection, within
+//	                                the step's timeout, without a reply
+//	expect: closed within 1s        the same, within 1s
+//
+// A reply that arrives instead is a failure that shows it. A step after
+// closed on the same connection name opens a new connection.
 //
 // # Expectations
 //
@@ -147,7 +171,9 @@
 //	expect: [...]               variants (see below)
 //
 // A send, raw or read step without an expectation requires the reply not to
-// be an error (ExpectNotError).
+// be an error (ExpectNotError). expect also takes the silent forms (closed,
+// no reply within D; see Steps), and replies the expectations of several
+// replies.
 //
 // A literal reply (and one using only {key}, {len}, {hex}, {xxh3} and
 // generators) is checked at load time to be exactly one complete RESP frame,
@@ -177,6 +203,7 @@
 //	expect:
 //	  - {when: "valkey", error: "ERR ..."}
 //	  - {when: "redis<7", value: {resp2: {nil: blob}, resp3: {null: true}}}
+//	  - {when: "redis>=8", expect: no reply within 100ms}
 //	  - {reply: ":1\r\n"}
 //
 // A selector map inside a variant is combined with its when (both must

@@ -25,6 +25,12 @@ const (
 	ExpectAny                              // any reply, errors included
 	ExpectNotError                         // any reply but an error
 	ExpectOneOf                            // OneOf: any of these expectations
+	// ExpectClosed: no reply; the server closes the connection within
+	// Within (0: the step's timeout).
+	ExpectClosed
+	// ExpectNoReply: nothing arrives for Within, and the connection stays
+	// open.
+	ExpectNoReply
 )
 
 // expectKind is one kind of expectation: everything the loader, the
@@ -131,7 +137,27 @@ var expectKinds = []*expectKind{
 		kind: ExpectNotError, name: "not error",
 		match: matchNotError,
 	},
+	// The silent kinds are written as expect: closed and expect: no reply
+	// within D; match sees only a reply that arrived, which is wrong.
+	{
+		kind: ExpectClosed, name: "closed",
+		match: func(e *Expect, v resp.Value, _ *Env) (*Mismatch, error) {
+			return &Mismatch{Offset: -1, Expected: "the connection closed by the server",
+				Message: "want the server to close the connection, got a reply: " + v.Kind.String()}, nil
+		},
+	},
+	{
+		kind: ExpectNoReply, name: "no reply",
+		match: func(e *Expect, v resp.Value, _ *Env) (*Mismatch, error) {
+			return &Mismatch{Offset: -1, Expected: "no reply within " + e.Within.String(),
+				Message: "want no reply within " + e.Within.String() + ", got " + v.Kind.String()}, nil
+		},
+	},
 }
+
+// Silent reports whether e expects no reply at all: the connection
+// closed (ExpectClosed) or nothing for a while (ExpectNoReply).
+func (e *Expect) Silent() bool { return e.Kind == ExpectClosed || e.Kind == ExpectNoReply }
 
 // init completes the entry of one_of, whose functions call back into the
 // table through its members (an initialization cycle if written there).

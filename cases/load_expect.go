@@ -67,6 +67,9 @@ func describeWhen(s Selector) string {
 // of an expect item, under the selector base.
 func (l *loader) expectField(k, v *yaml.Node, base Selector) Variants {
 	if k.Value == "expect" {
+		if v.Kind == yaml.ScalarNode {
+			return l.silentExpect(v)
+		}
 		return l.expectList(v, base)
 	}
 	return l.variants(expectKindByField(k.Value), k, v, base)
@@ -285,7 +288,7 @@ func (l *loader) expectList(n *yaml.Node, base Selector) Variants {
 	kinds := expectKindFields(false)
 	var vs Variants
 	for _, item := range items {
-		m := l.mapping(item, "expect item", slices.Concat([]string{"when"}, kinds)...)
+		m := l.mapping(item, "expect item", slices.Concat([]string{"when"}, kinds, []string{"expect"})...)
 		if m == nil {
 			continue
 		}
@@ -297,11 +300,22 @@ func (l *loader) expectList(n *yaml.Node, base Selector) Variants {
 			}
 			when = base.and(sel)
 		}
-		exps := m.present(kinds...)
+		exps := m.present(append(kinds, "expect")...)
 		switch len(exps) {
 		case 0:
 			vs = append(vs, Variant{When: when, Expect: &Expect{Pos: l.pos(item), Kind: ExpectNotError}})
 		case 1:
+			if v := m.get("expect"); v != nil {
+				// Only the silent forms: a list inside a list is one list.
+				if v.Kind != yaml.ScalarNode {
+					l.errf(v, "expect inside an expect item takes closed or no reply within DURATION, not %s", describe(v))
+					continue
+				}
+				for _, s := range l.silentExpect(v) {
+					vs = append(vs, Variant{When: when, Expect: s.Expect})
+				}
+				continue
+			}
 			vs = append(vs, l.expectField(exps[0], m.get(exps[0].Value), when)...)
 		default:
 			l.errf(exps[1], "expect item has both %q and %q", exps[0].Value, exps[1].Value)

@@ -182,6 +182,10 @@ type Step struct {
 	// for other steps (a send/raw/read without an expectation gets
 	// ExpectNotError).
 	Expect Variants
+	// Replies, when not nil, are the expectations of the several replies
+	// the step reads, in order (replies: [...]; a raw write of several
+	// commands); Expect is then Replies[0]. The last may be ExpectClosed.
+	Replies []Variants
 	// Volatile marks a reply that changes from run to run (ids, TTLs,
 	// timestamps): goldens (runner/golden) compare it by the expectation
 	// only, never byte for byte.
@@ -218,6 +222,9 @@ type Expect struct {
 	Text    *Template      // ExpectError, ExpectErrorCode
 	Pattern *regexp.Regexp // ExpectErrorMatch
 	OneOf   []*Expect      // ExpectOneOf: at least two
+	// Within is the deadline of ExpectClosed (0: the step's timeout) and
+	// the silence of ExpectNoReply.
+	Within time.Duration
 }
 
 // TypedValue is an expected RESP value.

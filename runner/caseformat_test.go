@@ -186,3 +186,58 @@ cases:
 		}
 	}
 }
+
+// TestSilentRepliesOnAServer: no reply, a close by the server, several
+// replies to one write, and a later step on a closed connection's name
+// opening a new one.
+func TestSilentRepliesOnAServer(t *testing.T) {
+	runFormat(t, "redis-7.0.15", `
+suite: silent
+cases:
+  - name: an empty line gets nothing, a protocol error closes
+    steps:
+      - raw: "\r\n"
+        expect: no reply within 50ms
+      - raw: "PING\r\nECHO two\r\n*1\r\n$x\r\n"
+        replies: [{reply: "+PONG\r\n"}, {value: two}, {error: "ERR Protocol error: invalid bulk length"}, closed]
+      - send: [PING]
+        reply: "+PONG\r\n"
+  - name: a list of variants with a silent one
+    steps:
+      - raw: "*-5\r\n"
+        expect: [{when: redis, expect: no reply within 50ms}, {error_code: ERR}]
+`, cases.Options{})
+	f, err := cases.Load("inline.yaml", []byte(`
+suite: silent
+cases:
+  - name: still open
+    steps:
+      - send: [PING]
+        async: true
+      - read: true
+        reply: "+PONG\r\n"
+      - raw: "\r\n"
+        expect: closed within 100ms
+  - name: a reply where none was expected
+    steps:
+      - raw: "PING\r\n"
+        expect: no reply within 1s
+  - name: the second reply differs
+    steps:
+      - raw: "PING\r\nPING\r\n"
+        replies: [{reply: "+PONG\r\n"}, {reply: "+PING\r\n"}]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := run(t, servers.ForTest(t, "valkey-9.1.2").Addr(), []*cases.File{f}, runner.Options{Protos: []int{2}})
+	for name, want := range map[string]string{
+		"still open":                      "the connection is still open after 100ms",
+		"a reply where none was expected": "want no reply within 1s, got simple string",
+		"the second reply differs":        "reply 2 of 2: reply differs at byte 2",
+	} {
+		if r := result(t, rep, name, 2); r.Status != runner.Fail || !strings.Contains(r.Reason, want) {
+			t.Errorf("%s: %s %q, want a failure saying %q", name, r.Status, r.Reason, want)
+		}
+	}
+}
