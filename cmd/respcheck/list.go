@@ -20,7 +20,7 @@ func newListCmd() *cobra.Command {
 one line per case: its position, its --run name and its tags. A file with
 errors is reported with file:line:col and the exit status is 2.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			files, err := loadFiles(args, vars)
+			files, err := loadFiles(args, vars...)
 			if err != nil {
 				return err
 			}
