@@ -3,6 +3,8 @@ package cases
 import (
 	"strings"
 	"testing"
+
+	"github.com/respcheck/respcheck/resp"
 )
 
 // loadErrs loads src as t.yaml with opts and returns its error messages
@@ -166,5 +168,42 @@ func TestSilentAndRepliesErrors(t *testing.T) {
 		{"list in an item", "      - raw: \"x\"\n        expect: [{expect: [{any: true}]}]\n", `6:27: expect inside an expect item takes closed or no reply within DURATION, not a sequence`},
 	} {
 		checkErrs(t, tc.name, loadErrs(t, stepsFile(tc.steps), Options{}), []string{tc.want})
+	}
+}
+
+// The loose typed values on each kind they accept and on one they refuse.
+func TestLooseValueMatch(t *testing.T) {
+	env := &Env{KeyPrefix: KeyPrefix("t")}
+	for _, tc := range []struct{ value, reply, want string }{
+		{"{string: OK}", "+OK\r\n", ""},
+		{"{string: OK}", "$2\r\nOK\r\n", ""},
+		{"{string: OK}", "=6\r\ntxt:OK\r\n", ""},
+		{"{string: OK}", "$2\r\nNO\r\n", `want a string "OK", got blob string "NO"`},
+		{"{string: OK}", ":1\r\n", `want a string "OK", got integer`},
+		{"{nil: any}", "$-1\r\n", ""},
+		{"{nil: any}", "*-1\r\n", ""},
+		{"{nil: any}", "_\r\n", ""},
+		{"{nil: any}", "$0\r\n\r\n", "want a nil ($-1, *-1 or _), got blob string"},
+		{`{double: "3", within: 0}`, ":3\r\n", ""},
+		{`{double: "0.3", within: 1e-9}`, ",0.30000000000000004\r\n", ""},
+		{`{double: "100", within: "1%"}`, "$5\r\n100.9\r\n", ""},
+		{`{double: "100", within: "1%"}`, "(102\r\n", `want a number within 1% of 100, got big number "102"`},
+		{`{double: "inf", within: 0}`, ",inf\r\n", ""},
+		{`{double: "1", within: 1}`, "$1\r\nx\r\n", `want a number within 1 of 1, got blob string "x"`},
+		{`{verbatim: {format: mkd}}`, "=6\r\ntxt:OK\r\n", `want format "mkd", got "txt"`},
+	} {
+		e := loadExpect(t, "value: "+tc.value)
+		v, err := resp.ParseExact([]byte(tc.reply))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := e.Match(v, env)
+		got := ""
+		if m != nil {
+			got = m.Message
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%s on %q: %q %v, want %q", tc.value, tc.reply, got, err, tc.want)
+		}
 	}
 }
