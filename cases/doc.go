@@ -38,6 +38,7 @@
 //
 //	requires:
 //	  server: "redis>=8.4"          # a selector, or a list of selectors: any may match
+//	  since: "6.2"                  # the Redis API of 6.2 or later: redis_version>=6.2
 //	  commands: [DIGEST, GETEX]     # each must exist on the server (COMMAND INFO)
 //	  command: DIGEST               # one command (may be combined with commands)
 //	  absent: [INCREX]              # each must NOT exist (the unknown-command error cases)
@@ -51,6 +52,12 @@
 //	                                # case cannot run on a cluster (its skip reason)
 //
 // Probes are templates like send arguments, but may not use captures.
+//
+// since: V compares the version of the Redis API the server claims, INFO
+// server's redis_version (see Selectors), not its own version: Redis ≥ V,
+// and every Valkey when V ≤ 7.2.4 (Valkey 8.0.1 and 9.1.2 report
+// redis_version:7.2.4, the Redis they forked from). A feature Redis added
+// later and Valkey also has is written server: ["redis>=8", "valkey>=9"].
 //
 // # Known differences
 //
@@ -113,7 +120,7 @@
 //	  - {conn: s, push: {push: [{blob: message}, {blob: "{key:ch}"}, {blob: hi}]}}
 //	  - {conn: s, push: {resp2: {array: [message, "{key:ch}", hi]}, resp3: {push: [message, "{key:ch}", hi]}}}
 //
-// or as push: true with an expectation field (reply, value, any or expect;
+// or as push: true with an expectation field (reply, value, any, one_of or expect;
 // error expectations make no sense for push frames):
 //
 //	steps:
@@ -121,7 +128,31 @@
 //	  - {conn: s, push: true, any: true}
 //
 // Each send, raw or read step reads one reply: a raw step holding two
-// commands gets its first reply checked and leaves the second unread.
+// commands gets its first reply checked and leaves the second unread,
+// unless the step lists the expectations of its several replies, in order:
+//
+//	steps:
+//	  - raw: "PING\r\nECHO two\r\n*1\r\n$x\r\n"
+//	    replies: [{reply: "+PONG\r\n"}, {value: two}, {error_code: ERR}, closed]
+//
+// Each item of replies is a mapping of one expectation field (as a step's,
+// selector maps and expect lists included) or one of the silent forms
+// below; closed may only be the last. A step with replies takes no other
+// expectation and no capture; its reply (in reports and goldens) is the
+// replies' bytes one after the other.
+//
+// The silent forms expect no reply at all, as the step's expect (or an
+// expect item's, under a when):
+//
+//	expect: no reply within 100ms   nothing arrives for 100ms and the
+//	                                connection stays open (an empty line,
+//	                                "*-1\r\n"); push frames are set aside
+//	expect: closed                  the server closes the connection, within
+//	                                the step's timeout, without a reply
+//	expect: closed within 1s        the same, within 1s
+//
+// A reply that arrives instead is a failure that shows it. A step after
+// closed on the same connection name opens a new connection.
 //
 // # Expectations
 //
@@ -134,10 +165,15 @@
 //	error_match: "^ERR unknown" the reply is an error whose text matches this Go
 //	                            regular expression (not a template)
 //	any: true                   any reply at all, errors included
+//	one_of: [{...}, ...]        the reply meets one of these expectations, each a
+//	                            mapping of one field above: one_of: [{value: 1},
+//	                            {error_code: WRONGTYPE}]
 //	expect: [...]               variants (see below)
 //
 // A send, raw or read step without an expectation requires the reply not to
-// be an error (ExpectNotError).
+// be an error (ExpectNotError). expect also takes the silent forms (closed,
+// no reply within D; see Steps), and replies the expectations of several
+// replies.
 //
 // A literal reply (and one using only {key}, {len}, {hex}, {xxh3} and
 // generators) is checked at load time to be exactly one complete RESP frame,
@@ -167,6 +203,7 @@
 //	expect:
 //	  - {when: "valkey", error: "ERR ..."}
 //	  - {when: "redis<7", value: {resp2: {nil: blob}, resp3: {null: true}}}
+//	  - {when: "redis>=8", expect: no reply within 100ms}
 //	  - {reply: ":1\r\n"}
 //
 // A selector map inside a variant is combined with its when (both must
@@ -180,6 +217,10 @@
 //	resp2, resp3     the protocol of the connection
 //	redis, valkey    the server family, optionally followed (without a space)
 //	                 by a version constraint: >=V, <=V, >V, <V, ==V, !=V
+//	redis_version    with a version constraint (redis_version>=6.2): the
+//	                 version of the Redis API the server claims, INFO
+//	                 server's redis_version, whatever its family (Redis:
+//	                 its own version; Valkey 8.0.1 and 9.1.2: 7.2.4)
 //	default          matches anything
 //
 // A version V is 1 to 3 dot-separated numbers; missing parts are 0, so
@@ -202,6 +243,11 @@
 //	{bool: true}               boolean (#t)
 //	{bloberror: "SYNTAX x"}    blob error (!8 SYNTAX x)
 //	{verbatim: "txt:Some"}     verbatim string with format txt and text Some
+//	{verbatim: {format: txt, text: Some}}   the same, the format (3 bytes)
+//	                           and the text apart; either may be left out
+//	                           (any format, any text), and match: REGEX may
+//	                           stand for text: {verbatim: {format: txt,
+//	                           match: '^# Server'}}
 //	{big: "3492890328409"}     big number, compared by its text
 //	{array: [...]}             array (*)
 //	{set: [...]}               set (~)
@@ -214,6 +260,16 @@
 //	{nil: blob}                RESP2 nil blob string ($-1)
 //	{nil: array}               RESP2 nil array (*-1)
 //	{null: true}               RESP3 null (_)
+//	{nil: any}                 any of the three: $-1, *-1 or _
+//	{string: text}             a string with this text, whatever its kind: a
+//	                           simple string, blob string or verbatim string
+//	                           (the text after "fmt:") (a template)
+//	{double: "0.3", within: 1e-9}   a number within an absolute tolerance
+//	                           of 0.3, whatever its kind: a double, an
+//	                           integer, a big number, or a simple, blob or
+//	                           verbatim string holding a decimal number (RESP2
+//	                           sends doubles as blob strings); within: "0.1%"
+//	                           is relative (a fraction of |0.3|)
 //	{any: true}                any value
 //	{type: "blob string"}      any value of this type
 //	{match: REGEX}             any textual value whose payload text matches
@@ -250,6 +306,9 @@
 //	                    case and protocol, for names that cannot hold braces
 //	                    (function libraries: "#!lua name=lib_{id}")
 //	{cap:NAME}          the value captured by an earlier step's capture: NAME
+//	{var:NAME}          the value of "--var NAME=VALUE" (run, record, clients,
+//	                    list; cases.Options.Vars)
+//	{env:NAME}          the value of the environment variable NAME
 //	{gen:random:SIZE}   SIZE bytes of deterministic pseudo-random binary
 //	{gen:random:SIZE:SEED}   the same with another seed (a decimal uint64)
 //	{gen:repeat:COUNT:TEXT}  TEXT repeated COUNT times
@@ -286,6 +345,12 @@
 //	reply: "${len:{gen:random:1MiB}}\r\n{gen:random:1MiB}\r\n"
 //	send: [SET, "{key}", v2, IFDEQ, "{xxh3:{cap:value}}"]
 //	send: [SET, "{key}", "{gen:repeat:1000:{key:x}-}"]
+//
+// Variables ({var:NAME}, {env:NAME}; NAME is letters, digits and '_', not
+// starting with a digit) are read when the file loads, and their values
+// stand in the template as literal bytes: a value holding "{key}" is those
+// five bytes, not a template. A variable that is not set is a load error
+// at the template's file:line:col naming it, whichever cases are selected.
 //
 // Inside an argument, the first "}" that closes no function ends it (use
 // {hex:7d} for a literal "}" there).

@@ -14,19 +14,24 @@ var suiteFS embed.FS
 // returns the files that loaded and an ErrorList of the problems of the
 // others.
 func Bundled() ([]*File, error) {
-	return loadFS(suiteFS, "suite")
+	return loadFS(suiteFS, "suite", Options{})
 }
 
 // LoadOrBundled is LoadPaths of paths, or Bundled when there are none: the
 // case files a command or test names, by default the bundled suite.
 func LoadOrBundled(paths []string) ([]*File, error) {
-	if len(paths) == 0 {
-		return Bundled()
-	}
-	return LoadPaths(paths)
+	return LoadOrBundledWith(paths, Options{})
 }
 
-func loadFS(fsys fs.FS, dir string) ([]*File, error) {
+// LoadOrBundledWith is LoadOrBundled with the template variables of opts.
+func LoadOrBundledWith(paths []string, opts Options) ([]*File, error) {
+	if len(paths) == 0 {
+		return loadFS(suiteFS, "suite", opts)
+	}
+	return loadPaths(paths, opts)
+}
+
+func loadFS(fsys fs.FS, dir string, opts Options) ([]*File, error) {
 	names, err := fs.Glob(fsys, dir+"/*.yaml")
 	if err != nil {
 		return nil, err
@@ -39,7 +44,7 @@ func loadFS(fsys fs.FS, dir string) ([]*File, error) {
 			errs = append(errs, &Error{Pos: Pos{File: name}, Msg: err.Error()})
 			continue
 		}
-		f, err := Load(name, data)
+		f, err := LoadWith(name, data, opts)
 		if err != nil {
 			var el ErrorList
 			if errors.As(err, &el) {

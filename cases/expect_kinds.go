@@ -3,6 +3,7 @@ package cases
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -23,6 +24,13 @@ const (
 	ExpectErrorMatch                       // Pattern: matches the error text
 	ExpectAny                              // any reply, errors included
 	ExpectNotError                         // any reply but an error
+	ExpectOneOf                            // OneOf: any of these expectations
+	// ExpectClosed: no reply; the server closes the connection within
+	// Within (0: the step's timeout).
+	ExpectClosed
+	// ExpectNoReply: nothing arrives for Within, and the connection stays
+	// open.
+	ExpectNoReply
 )
 
 // expectKind is one kind of expectation: everything the loader, the
@@ -118,9 +126,64 @@ var expectKinds = []*expectKind{
 		loose: func(*Expect) bool { return true },
 	},
 	{
+		kind: ExpectOneOf, field: "one_of", name: "one_of",
+		example: "one_of: [{...}, ...]",
+		doc: "the reply meets one of these expectations, each a\n" +
+			"mapping of one field above: one_of: [{value: 1},\n" +
+			"{error_code: WRONGTYPE}]",
+		// parse, match, loose, acceptsPush: init
+	},
+	{
 		kind: ExpectNotError, name: "not error",
 		match: matchNotError,
 	},
+	// The silent kinds are written as expect: closed and expect: no reply
+	// within D; match sees only a reply that arrived, which is wrong.
+	{
+		kind: ExpectClosed, name: "closed",
+		match: func(e *Expect, v resp.Value, _ *Env) (*Mismatch, error) {
+			return &Mismatch{Offset: -1, Expected: "the connection closed by the server",
+				Message: "want the server to close the connection, got a reply: " + v.Kind.String()}, nil
+		},
+	},
+	{
+		kind: ExpectNoReply, name: "no reply",
+		match: func(e *Expect, v resp.Value, _ *Env) (*Mismatch, error) {
+			return &Mismatch{Offset: -1, Expected: "no reply within " + e.Within.String(),
+				Message: "want no reply within " + e.Within.String() + ", got " + v.Kind.String()}, nil
+		},
+	},
+}
+
+// Silent reports whether e expects no reply at all: the connection
+// closed (ExpectClosed) or nothing for a while (ExpectNoReply).
+func (e *Expect) Silent() bool { return e.Kind == ExpectClosed || e.Kind == ExpectNoReply }
+
+// init completes the entry of one_of, whose functions call back into the
+// table through its members (an initialization cycle if written there).
+func init() {
+	ek := ExpectOneOf.info()
+	ek.parse = (*loader).oneOfExpect
+	ek.match = matchOneOf
+	ek.loose = func(e *Expect) bool { return slices.ContainsFunc(e.OneOf, (*Expect).Loose) }
+	ek.acceptsPush = func(e *Expect) bool { return slices.ContainsFunc(e.OneOf, (*Expect).AcceptsPush) }
+}
+
+// matchOneOf: the first member that matches wins; the mismatch of the
+// last says why none did.
+func matchOneOf(e *Expect, v resp.Value, env *Env) (*Mismatch, error) {
+	var names []string
+	var last *Mismatch
+	for _, m := range e.OneOf {
+		mm, err := m.Match(v, env)
+		if err != nil || mm == nil {
+			return nil, err
+		}
+		names = append(names, mm.Expected)
+		last = mm
+	}
+	return &Mismatch{Offset: -1, Expected: "one of: " + strings.Join(names, "; "),
+		Message: fmt.Sprintf("none of %d expectations matches (the last: %s)", len(e.OneOf), last.Message)}, nil
 }
 
 // info returns the entry of k, or nil.
@@ -196,9 +259,10 @@ func (e *Expect) Match(v resp.Value, env *Env) (*Mismatch, error) {
 }
 
 // Loose reports whether a reply that matches e is checked by e alone, never
-// compared byte for byte with a golden: e is any: true, or a typed value
-// holding {any}, a bare {type}, a {match} pattern or an unordered
-// collection anywhere (TypedValue.Loose).
+// compared byte for byte with a golden: e is any: true, a typed value
+// holding {any}, a bare {type}, a {match} pattern, an unordered collection
+// or a number within a tolerance anywhere (TypedValue.Loose), or a one_of
+// with a loose member.
 func (e *Expect) Loose() bool {
 	ek := e.Kind.info()
 	return ek != nil && ek.loose != nil && ek.loose(e)

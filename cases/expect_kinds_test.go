@@ -39,7 +39,7 @@ func TestExpectKindsComplete(t *testing.T) {
 			t.Errorf("kind %s: example %q is not of the field %q", ek.name, ek.example, ek.field)
 		}
 	}
-	for k := ExpectBytes; k <= ExpectNotError; k++ {
+	for k := ExpectBytes; k <= ExpectNoReply; k++ {
 		if !seen[k] {
 			t.Errorf("kind %d has no entry", k)
 		}
@@ -134,6 +134,15 @@ func TestExpectMatch(t *testing.T) {
 		{`expect: [{}]`, ExpectNotError, ":1\r\n", Mismatch{}, false, false},
 		{`expect: [{}]`, ExpectNotError, "-ERR x\r\n",
 			Mismatch{Expected: "any reply but an error", Offset: -1, Message: "want a reply that is not an error, got simple error"}, false, false},
+		{`one_of: [{value: 1}, {error_code: WRONGTYPE}]`, ExpectOneOf, "-WRONGTYPE x\r\n", Mismatch{}, false, false},
+		{`one_of: [{value: 1}, {error_code: WRONGTYPE}]`, ExpectOneOf, ":2\r\n",
+			Mismatch{Expected: "one of: integer 1; an error with code WRONGTYPE", Offset: -1,
+				Message: "none of 2 expectations matches (the last: want an error, got integer)"}, false, false},
+		{`one_of: [{any: true}, {value: {push: [a]}}]`, ExpectOneOf, ":2\r\n", Mismatch{}, true, true},
+		{`expect: closed`, ExpectClosed, "+OK\r\n",
+			Mismatch{Expected: "the connection closed by the server", Offset: -1, Message: "want the server to close the connection, got a reply: simple string"}, false, false},
+		{`expect: no reply within 100ms`, ExpectNoReply, "+OK\r\n",
+			Mismatch{Expected: "no reply within 100ms", Offset: -1, Message: "want no reply within 100ms, got simple string"}, false, false},
 	} {
 		e := loadExpect(t, tc.fields)
 		if e.Kind != tc.kind {

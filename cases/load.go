@@ -22,7 +22,21 @@ import (
 // case ids. On error it returns a nil *File and an ErrorList holding every
 // problem found.
 func Load(path string, data []byte) (*File, error) {
-	l := &loader{path: path}
+	return LoadWith(path, data, Options{})
+}
+
+// Options are what loading depends on besides the files: the values of the
+// template variables.
+type Options struct {
+	// Vars are the values of {var:NAME} (respcheck's --var NAME=VALUE).
+	Vars map[string]string
+	// LookupEnv gives the values of {env:NAME}; nil means os.LookupEnv.
+	LookupEnv func(name string) (string, bool)
+}
+
+// LoadWith is Load with the template variables of opts.
+func LoadWith(path string, data []byte, opts Options) (*File, error) {
+	l := &loader{path: path, opts: opts}
 	f := l.file(data)
 	if err := l.errs.err(); err != nil {
 		return nil, err
@@ -31,7 +45,9 @@ func Load(path string, data []byte) (*File, error) {
 }
 
 // LoadFile reads and loads one case file.
-func LoadFile(path string) (*File, error) {
+func LoadFile(path string) (*File, error) { return loadFile(path, Options{}) }
+
+func loadFile(path string, opts Options) (*File, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, ErrorList{{Pos: Pos{File: path}, Msg: ioMsg(err)}}
@@ -46,7 +62,7 @@ func LoadFile(path string) (*File, error) {
 	if len(data) > MaxFileSize {
 		return nil, ErrorList{{Pos: Pos{File: path}, Msg: fmt.Sprintf("larger than %d bytes: not a case file", MaxFileSize)}}
 	}
-	return Load(path, data)
+	return LoadWith(path, data, opts)
 }
 
 // MaxFileSize is the largest case file LoadFile reads (16 MiB).
@@ -66,11 +82,13 @@ func ioMsg(err error) string {
 // explicitly is loaded whatever its extension. It returns every file that
 // loaded without error, and an ErrorList of the problems of all the others
 // (nil if there were none).
-func LoadPaths(paths []string) ([]*File, error) {
+func LoadPaths(paths []string) ([]*File, error) { return loadPaths(paths, Options{}) }
+
+func loadPaths(paths []string, opts Options) ([]*File, error) {
 	var files []*File
 	var errs ErrorList
 	add := func(path string) {
-		f, err := LoadFile(path)
+		f, err := loadFile(path, opts)
 		if err != nil {
 			var el ErrorList
 			if errors.As(err, &el) {
@@ -119,6 +137,7 @@ func LoadPaths(paths []string) ([]*File, error) {
 // loader holds the state of loading one file.
 type loader struct {
 	path  string
+	opts  Options
 	errs  ErrorList
 	nodes int // YAML nodes visited, aliases expanded
 }

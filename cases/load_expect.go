@@ -24,6 +24,9 @@ func (e *Expect) templates(dst []*Template) []*Template {
 	if e.Text != nil {
 		dst = append(dst, e.Text)
 	}
+	for _, m := range e.OneOf {
+		dst = m.templates(dst)
+	}
 	return e.Value.templates(dst)
 }
 
@@ -64,6 +67,9 @@ func describeWhen(s Selector) string {
 // of an expect item, under the selector base.
 func (l *loader) expectField(k, v *yaml.Node, base Selector) Variants {
 	if k.Value == "expect" {
+		if v.Kind == yaml.ScalarNode {
+			return l.silentExpect(v)
+		}
 		return l.expectList(v, base)
 	}
 	return l.variants(expectKindByField(k.Value), k, v, base)
@@ -184,6 +190,50 @@ func (l *loader) anyExpect(k, v *yaml.Node) *Expect {
 	return &Expect{Pos: l.pos(k), Kind: ExpectAny}
 }
 
+// oneOfExpect parses one_of: a list of at least two mappings, each of one
+// expectation field (no selector maps: one_of goes inside them).
+func (l *loader) oneOfExpect(k, v *yaml.Node) *Expect {
+	items := l.seq(v, k.Value)
+	if items == nil {
+		return nil
+	}
+	if len(items) < 2 {
+		l.errf(v, "%s needs at least two expectations", k.Value)
+		return nil
+	}
+	e := &Expect{Pos: l.pos(v), Kind: ExpectOneOf}
+	kinds := expectKindFields(false)
+	ok := true
+	for _, item := range items {
+		m := l.mapping(item, k.Value+" item", kinds...)
+		if m == nil || m.unknown > 0 {
+			ok = false
+			continue
+		}
+		if len(m.keys) != 1 {
+			l.errf(item, "%s item must hold exactly one expectation field (want one of: %s)", k.Value, strings.Join(kinds, ", "))
+			ok = false
+			continue
+		}
+		f, fv := m.keys[0], m.vals[0]
+		ek := expectKindByField(f.Value)
+		if ek.selectorMap != nil && fv.Kind == yaml.MappingNode && ek.selectorMap(fv) {
+			l.errf(fv, "a selector map inside %s: put %s inside the selector map instead, or use expect with when", k.Value, k.Value)
+			ok = false
+			continue
+		}
+		if sub := ek.parse(l, f, fv); sub != nil {
+			e.OneOf = append(e.OneOf, sub)
+		} else {
+			ok = false
+		}
+	}
+	if !ok {
+		return nil
+	}
+	return e
+}
+
 // checkReplyBytes checks that a reply template that can be expanded
 // statically is exactly one RESP frame.
 func (l *loader) checkReplyBytes(n *yaml.Node, t *Template) {
@@ -238,7 +288,7 @@ func (l *loader) expectList(n *yaml.Node, base Selector) Variants {
 	kinds := expectKindFields(false)
 	var vs Variants
 	for _, item := range items {
-		m := l.mapping(item, "expect item", slices.Concat([]string{"when"}, kinds)...)
+		m := l.mapping(item, "expect item", slices.Concat([]string{"when"}, kinds, []string{"expect"})...)
 		if m == nil {
 			continue
 		}
@@ -250,11 +300,22 @@ func (l *loader) expectList(n *yaml.Node, base Selector) Variants {
 			}
 			when = base.and(sel)
 		}
-		exps := m.present(kinds...)
+		exps := m.present(append(kinds, "expect")...)
 		switch len(exps) {
 		case 0:
 			vs = append(vs, Variant{When: when, Expect: &Expect{Pos: l.pos(item), Kind: ExpectNotError}})
 		case 1:
+			if v := m.get("expect"); v != nil {
+				// Only the silent forms: a list inside a list is one list.
+				if v.Kind != yaml.ScalarNode {
+					l.errf(v, "expect inside an expect item takes closed or no reply within DURATION, not %s", describe(v))
+					continue
+				}
+				for _, s := range l.silentExpect(v) {
+					vs = append(vs, Variant{When: when, Expect: s.Expect})
+				}
+				continue
+			}
 			vs = append(vs, l.expectField(exps[0], m.get(exps[0].Value), when)...)
 		default:
 			l.errf(exps[1], "expect item has both %q and %q", exps[0].Value, exps[1].Value)

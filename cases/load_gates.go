@@ -6,7 +6,7 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-var gateFields = []string{"server", "commands", "command", "absent", "debug", "proto", "probes", "cluster", "standalone"}
+var gateFields = []string{"server", "since", "commands", "command", "absent", "debug", "proto", "probes", "cluster", "standalone"}
 
 func (l *loader) gates(n *yaml.Node) *Gates {
 	m := l.mapping(n, "requires", gateFields...)
@@ -27,6 +27,9 @@ func (l *loader) gates(n *yaml.Node) *Gates {
 				g.Servers = append(g.Servers, sel)
 			}
 		}
+	}
+	if v := m.get("since"); v != nil {
+		g.Since = l.since(v)
 	}
 	addCommand := func(item *yaml.Node, dst *[]string) {
 		if s, ok := l.word(item, "command", "bad command name %q"); ok {
@@ -94,4 +97,24 @@ func (l *loader) gates(n *yaml.Node) *Gates {
 		}
 	}
 	return g
+}
+
+// since parses since: V (a version, quoted or not) into the selector
+// redis_version>=V.
+func (l *loader) since(v *yaml.Node) *Selector {
+	s, ok := l.scalar(v, "since")
+	if !ok {
+		return nil
+	}
+	if _, err := ParseVersion(s); err != nil {
+		l.errf(v, "bad since: %v (such as since: \"6.2\")", err)
+		return nil
+	}
+	sel, err := ParseSelector("redis_version>=" + s)
+	if err != nil {
+		l.errf(v, "bad since: %v", err)
+		return nil
+	}
+	sel.Pos = l.pos(v)
+	return &sel
 }

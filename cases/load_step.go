@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -15,7 +16,7 @@ var stepOptions = []string{"conn", "async", "capture", "timeout", "volatile"}
 var (
 	// expectFields are the expectation fields of a step: the kinds' (see
 	// expectKinds), then the expect list.
-	expectFields = append(expectKindFields(false), "expect")
+	expectFields = append(expectKindFields(false), "expect", "replies")
 	stepFields   = slices.Concat(actionFields(nil), stepOptions, expectFields)
 )
 
@@ -186,6 +187,9 @@ func (l *loader) stepExpect(s *Step, m *fields, act *action, exps []*yaml.Node) 
 		l.errf(exps[0], "an async %s takes no expectation: put %q on the read step that reads the reply", act.field, exps[0].Value)
 		ok = false
 	}
+	if len(exps) == 1 && exps[0].Value == "replies" {
+		return l.repliesField(s, m, act, exps[0]) && ok
+	}
 	if !s.Async && s.Expect == nil {
 		if len(exps) == 1 {
 			k := exps[0]
@@ -195,6 +199,10 @@ func (l *loader) stepExpect(s *Step, m *fields, act *action, exps []*yaml.Node) 
 		}
 	}
 	l.checkReachable(s.Expect)
+	if act.action == ActPush && slices.ContainsFunc(s.Expect, func(v Variant) bool { return v.Expect.Silent() }) {
+		l.errf(exps[0], "a push step reads a frame: closed and no reply are for send, raw and read steps")
+		ok = false
+	}
 	return ok
 }
 
@@ -225,8 +233,14 @@ func (s *Step) templates() []*Template {
 	if s.Raw != nil {
 		ts = append(ts, s.Raw)
 	}
-	for _, v := range s.Expect {
-		ts = v.Expect.templates(ts)
+	replies := s.Replies
+	if replies == nil {
+		replies = []Variants{s.Expect}
+	}
+	for _, vs := range replies {
+		for _, v := range vs {
+			ts = v.Expect.templates(ts)
+		}
 	}
 	return ts
 }
@@ -319,4 +333,84 @@ func (l *loader) connOption(s *Step, v *yaml.Node) bool {
 	}
 	s.Conn = c
 	return true
+}
+
+// repliesField parses replies: [...] (at k) into s.Replies: at least two
+// items, each a mapping of one expectation field (as a step's) or a silent
+// expectation (closed, only last; no reply within D).
+func (l *loader) repliesField(s *Step, m *fields, act *action, k *yaml.Node) bool {
+	switch {
+	case !act.sends && !act.readsAsync:
+		l.notAllowed(m, act, "replies", " (replies on send, raw and read steps)")
+		return false
+	case s.Capture != "":
+		l.errf(m.key("capture"), "capture on a step with replies: capture one reply per step")
+		return false
+	}
+	items := l.seq(m.get("replies"), "replies")
+	if items == nil {
+		return false
+	}
+	if len(items) < 2 {
+		l.errf(m.get("replies"), "replies needs at least two expectations (one reply: use the expectation field itself)")
+		return false
+	}
+	fields := expectFields[:len(expectFields)-1] // not replies itself
+	ok := true
+	for i, item := range items {
+		var vs Variants
+		if item.Kind == yaml.ScalarNode {
+			vs = l.silentExpect(item)
+		} else if im := l.mapping(item, "replies item", fields...); im != nil && im.unknown == 0 {
+			if len(im.keys) != 1 {
+				l.errf(item, "replies item must hold exactly one expectation field (want one of: %s)", strings.Join(fields, ", "))
+			} else {
+				vs = l.expectField(im.keys[0], im.vals[0], Selector{})
+				l.checkReachable(vs)
+			}
+		}
+		if vs == nil {
+			ok = false
+			continue
+		}
+		if i < len(items)-1 && slices.ContainsFunc(vs, func(v Variant) bool { return v.Expect.Kind == ExpectClosed }) {
+			l.errf(item, "closed must be the last of the replies: nothing can be read after the server closed the connection")
+			ok = false
+		}
+		s.Replies = append(s.Replies, vs)
+	}
+	if !ok {
+		return false
+	}
+	s.Expect = s.Replies[0]
+	return true
+}
+
+// silentExpect parses the scalar forms of expect: closed, closed within D,
+// and no reply within D (D a positive Go duration).
+func (l *loader) silentExpect(n *yaml.Node) Variants {
+	text, _ := l.scalar(n, "expect")
+	e := &Expect{Pos: l.pos(n)}
+	rest, ok := "", false
+	switch {
+	case text == "closed":
+		e.Kind, ok = ExpectClosed, true
+	case strings.HasPrefix(text, "closed within "):
+		e.Kind, rest, ok = ExpectClosed, strings.TrimPrefix(text, "closed within "), true
+	case strings.HasPrefix(text, "no reply within "):
+		e.Kind, rest, ok = ExpectNoReply, strings.TrimPrefix(text, "no reply within "), true
+	}
+	if !ok {
+		l.errf(n, "bad expectation %q: want closed, closed within DURATION, no reply within DURATION, or a list of variants", text)
+		return nil
+	}
+	if rest != "" {
+		d, err := time.ParseDuration(rest)
+		if err != nil || d <= 0 {
+			l.errf(n, "bad duration %q in %q: want a positive Go duration such as 100ms", rest, text)
+			return nil
+		}
+		e.Within = d
+	}
+	return Variants{{Expect: e}}
 }

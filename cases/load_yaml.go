@@ -209,7 +209,7 @@ func (l *loader) template(n *yaml.Node, what string) *Template {
 	if !ok {
 		return nil
 	}
-	t, err := ParseTemplate(l.pos(n), s)
+	t, err := parseTemplate(l.pos(n), s, &l.opts)
 	if err != nil {
 		l.errf(n, "%v", err)
 		return nil

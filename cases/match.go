@@ -3,8 +3,10 @@ package cases
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/respcheck/respcheck/resp"
@@ -28,8 +30,14 @@ func matchValue(t *TypedValue, v resp.Value, env *Env, path string) (string, str
 			return p, m, err
 		}
 	}
+	if t.Family != 0 {
+		return matchFamily(t, v, env, path)
+	}
 	if t.KindOnly && v.Kind != t.Kind {
 		return path, fmt.Sprintf("want %s, got %s", t.Kind, v.Kind), nil
+	}
+	if t.Kind == resp.VerbatimString && v.Kind == t.Kind && t.Format != "" && string(v.Format[:]) != t.Format {
+		return path, fmt.Sprintf("want format %q, got %q", t.Format, v.Format[:]), nil
 	}
 	if t.Match != nil {
 		re := t.Match
@@ -67,11 +75,6 @@ func matchValue(t *TypedValue, v resp.Value, env *Env, path string) (string, str
 		}
 	case resp.Array, resp.Set, resp.Push, resp.Map, resp.Attribute:
 		return matchElems(t.Elems, v.Elems, env, path, t.Unordered, t.Kind == resp.Map || t.Kind == resp.Attribute)
-	case resp.VerbatimString:
-		if t.Format != "" && string(v.Format[:]) != t.Format {
-			return path, fmt.Sprintf("want format %q, got %q", t.Format, v.Format[:]), nil
-		}
-		fallthrough
 	default:
 		if t.Text != nil {
 			want, err := t.Text.Expand(env)
@@ -84,6 +87,77 @@ func matchValue(t *TypedValue, v resp.Value, env *Env, path string) (string, str
 		}
 	}
 	return "", "", nil
+}
+
+// matchFamily compares a value with a typed value of a Family.
+func matchFamily(t *TypedValue, v resp.Value, env *Env, path string) (string, string, error) {
+	if t.Family == FamilyNil {
+		if v.Kind == resp.NilBlobString || v.Kind == resp.NilArray || v.Kind == resp.Null {
+			return "", "", nil
+		}
+		return path, "want a nil ($-1, *-1 or _), got " + v.Kind.String(), nil
+	}
+	b, err := t.Text.Expand(env)
+	if err != nil {
+		return "", "", err
+	}
+	want := string(b)
+	if t.Family == FamilyString {
+		switch {
+		case !isString(v.Kind):
+			return path, fmt.Sprintf("want a string %s, got %s", quote(want), v.Kind), nil
+		case string(v.Str) != want:
+			return path, fmt.Sprintf("want a string %s, got %s %s", quote(want), v.Kind, quote(string(v.Str))), nil
+		}
+		return "", "", nil
+	}
+	x, err := strconv.ParseFloat(want, 64)
+	if err != nil {
+		return "", "", fmt.Errorf("%s: double %q is not a decimal number", t.Pos, want)
+	}
+	got, ok := number(v)
+	if !ok {
+		return path, fmt.Sprintf("want a number within %s of %s, got %s", describeWithin(t), want, describeValue(v)), nil
+	}
+	tol := t.Within
+	if t.Relative {
+		tol *= math.Abs(x)
+	}
+	if !(math.Abs(got-x) <= tol || got == x) { // got == x: inf
+		return path, fmt.Sprintf("want a number within %s of %s, got %s", describeWithin(t), want, describeValue(v)), nil
+	}
+	return "", "", nil
+}
+
+func isString(k resp.Kind) bool {
+	return k == resp.SimpleString || k == resp.BlobString || k == resp.VerbatimString
+}
+
+// number returns the number a value holds: an integer, a double, a big
+// number, or a string whose text is a decimal number.
+func number(v resp.Value) (float64, bool) {
+	switch {
+	case v.Kind == resp.Integer:
+		return float64(v.Int), true
+	case v.Kind == resp.Double || v.Kind == resp.BigNumber || isString(v.Kind):
+		f, err := strconv.ParseFloat(string(v.Str), 64)
+		return f, err == nil
+	}
+	return 0, false
+}
+
+func describeValue(v resp.Value) string {
+	if v.Kind.Textual() {
+		return v.Kind.String() + " " + quote(string(v.Str))
+	}
+	return v.Kind.String()
+}
+
+func describeWithin(t *TypedValue) string {
+	if t.Relative {
+		return strconv.FormatFloat(t.Within*100, 'g', -1, 64) + "%"
+	}
+	return strconv.FormatFloat(t.Within, 'g', -1, 64)
 }
 
 func matchElems(want []*TypedValue, got []resp.Value, env *Env, path string, unordered, pairwise bool) (string, string, error) {
@@ -174,8 +248,20 @@ func writeTyped(b *strings.Builder, t *TypedValue) {
 	case t.Match != nil:
 		fmt.Fprintf(b, "/%s/", t.Match)
 		return
+	case t.Family == FamilyNil:
+		b.WriteString("any nil")
+		return
+	case t.Family == FamilyString:
+		b.WriteString("string " + quote(t.Text.Source()))
+		return
+	case t.Family == FamilyNumber:
+		fmt.Fprintf(b, "number %s within %s", t.Text.Source(), describeWithin(t))
+		return
 	}
 	b.WriteString(t.Kind.String())
+	if t.Kind == resp.VerbatimString && t.Format != "" {
+		b.WriteString(" format " + t.Format)
+	}
 	if t.KindOnly {
 		return
 	}
@@ -205,13 +291,13 @@ func writeElems(b *strings.Builder, elems []*TypedValue) {
 }
 
 // Loose reports whether v matches replies that differ from run to run:
-// it holds {any}, a bare {type}, a {match} pattern or an unordered
-// collection anywhere.
+// it holds {any}, a bare {type}, a {match} pattern, an unordered
+// collection or a number within a tolerance anywhere.
 func (v *TypedValue) Loose() bool {
 	if v == nil {
 		return false
 	}
-	if v.Any || v.KindOnly || v.Match != nil || v.MatchTemplate != nil || v.Unordered {
+	if v.Any || v.KindOnly || v.Match != nil || v.MatchTemplate != nil || v.Unordered || v.Family == FamilyNumber {
 		return true
 	}
 	for _, e := range v.Elems {

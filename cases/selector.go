@@ -47,7 +47,11 @@ func (v Version) Compare(o Version) int {
 type ServerInfo struct {
 	Family  string // "redis" or "valkey"
 	Version Version
-	Proto   int // 2 or 3
+	// RedisVersion is the version of the Redis API the server claims:
+	// INFO server's redis_version (Redis: its own version; Valkey 8.0.1 and
+	// 9.1.2 answer redis_version:7.2.4, the Redis it forked from).
+	RedisVersion Version
+	Proto        int // 2 or 3
 	// Cluster is true for a cluster node (INFO's redis_mode:cluster).
 	Cluster bool
 }
@@ -68,6 +72,7 @@ const (
 	selFamily
 	selDefault
 	selTopology
+	selRedisVersion
 )
 
 type selTerm struct {
@@ -82,7 +87,7 @@ type selTerm struct {
 // selectorWords are the words a selector term starts with. They are
 // disjoint from the typed value tags (see typedTags), which lets a mapping
 // under "value:" be told apart as a selector map or a typed value.
-var selectorWords = []string{"resp2", "resp3", "redis", "valkey", "default", "cluster", "standalone"}
+var selectorWords = []string{"resp2", "resp3", "redis", "valkey", "default", "cluster", "standalone", "redis_version"}
 
 // families are the server families a selector can name.
 var families = []string{"redis", "valkey"}
@@ -123,8 +128,14 @@ func parseSelTerm(f string) (selTerm, error) {
 			return selTerm{kind: selTopology, cluster: word == "cluster"}, nil
 		}
 		return selTerm{kind: selProto, proto: int(word[4] - '0')}, nil
-	case "redis", "valkey":
+	case "redis", "valkey", "redis_version":
 		t := selTerm{kind: selFamily, family: word}
+		if word == "redis_version" {
+			t = selTerm{kind: selRedisVersion}
+			if rest == "" {
+				return selTerm{}, fmt.Errorf("redis_version needs a version constraint, such as redis_version>=6.2")
+			}
+		}
 		if rest == "" {
 			return t, nil
 		}
@@ -144,7 +155,7 @@ func parseSelTerm(f string) (selTerm, error) {
 		t.version = v
 		return t, nil
 	case "":
-		return selTerm{}, fmt.Errorf("unknown term %q (want resp2, resp3, cluster, standalone, default, or redis/valkey with an optional version constraint)", f)
+		return selTerm{}, fmt.Errorf("unknown term %q (want resp2, resp3, cluster, standalone, default, redis/valkey with an optional version constraint, or redis_version with one)", f)
 	default:
 		return selTerm{}, fmt.Errorf("unknown term %q", word)
 	}
@@ -201,27 +212,36 @@ func (t selTerm) match(info ServerInfo) bool {
 		return info.Proto == t.proto
 	case selTopology:
 		return info.Cluster == t.cluster
+	case selRedisVersion:
+		return t.compare(info.RedisVersion)
 	case selFamily:
 		if !strings.EqualFold(info.Family, t.family) {
 			return false
 		}
-		c := info.Version.Compare(t.version)
-		switch t.op {
-		case "":
-			return true
-		case ">=":
-			return c >= 0
-		case "<=":
-			return c <= 0
-		case ">":
-			return c > 0
-		case "<":
-			return c < 0
-		case "==":
-			return c == 0
-		case "!=":
-			return c != 0
-		}
+		return t.compare(info.Version)
+	}
+	return false
+}
+
+// compare reports whether v passes the term's version constraint (none:
+// every version).
+func (t selTerm) compare(v Version) bool {
+	c := v.Compare(t.version)
+	switch t.op {
+	case "":
+		return true
+	case ">=":
+		return c >= 0
+	case "<=":
+		return c <= 0
+	case ">":
+		return c > 0
+	case "<":
+		return c < 0
+	case "==":
+		return c == 0
+	case "!=":
+		return c != 0
 	}
 	return false
 }

@@ -130,8 +130,8 @@ func TestParseSelectorErrors(t *testing.T) {
 		{"redsi>=8", `bad selector "redsi>=8": unknown term "redsi"`},
 		{"resp4", `bad selector "resp4": unknown term "resp4"`},
 		{"Redis", `bad selector "Redis": unknown term "Redis"`},
-		{">=8", `bad selector ">=8": unknown term ">=8" (want resp2, resp3, cluster, standalone, default, or redis/valkey with an optional version constraint)`},
-		{"redis >=8", `bad selector "redis >=8": unknown term ">=8" (want resp2, resp3, cluster, standalone, default, or redis/valkey with an optional version constraint)`},
+		{">=8", `bad selector ">=8": unknown term ">=8" (want resp2, resp3, cluster, standalone, default, redis/valkey with an optional version constraint, or redis_version with one)`},
+		{"redis >=8", `bad selector "redis >=8": unknown term ">=8" (want resp2, resp3, cluster, standalone, default, redis/valkey with an optional version constraint, or redis_version with one)`},
 		{"redis=8", `bad selector "redis=8": bad version constraint "=8" (want one of >=, <=, ==, !=, >, < and a version)`},
 		{"redis>=", `bad selector "redis>=": bad version "": want 1 to 3 dot-separated numbers`},
 		{"redis>=8.x", `bad selector "redis>=8.x": bad version "8.x": want 1 to 3 dot-separated numbers`},
@@ -156,6 +156,9 @@ func TestSelectorWordsAndTypedTagsDisjoint(t *testing.T) {
 	for _, w := range selectorWords {
 		if slices.Contains(typedTags, w) {
 			t.Errorf("selector word %q is a typed tag", w)
+		}
+		if w == "redis_version" {
+			w += ">=1" // takes a constraint
 		}
 		if _, err := ParseSelector(w); err != nil {
 			t.Errorf("selector word %q: %v", w, err)

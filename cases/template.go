@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,12 +53,19 @@ const MaxExpand = 1 << 30
 const DefaultRandomSeed = 0
 
 // templateFuncs are the template function names, in documentation order.
-var templateFuncs = []string{"key", "id", "cap", "gen", "hex", "len", "xxh3", "add"}
+var templateFuncs = []string{"key", "id", "cap", "var", "env", "gen", "hex", "len", "xxh3", "add"}
 
 // ParseTemplate parses a template. The returned error is a plain message
-// without position; the Template gets pos.
+// without position; the Template gets pos. {env:NAME} is read from the
+// process environment; no {var:NAME} is set.
 func ParseTemplate(pos Pos, s string) (*Template, error) {
-	p := &tparser{s: s}
+	return parseTemplate(pos, s, nil)
+}
+
+// parseTemplate is ParseTemplate with the variables of opts (nil: none set,
+// the process environment).
+func parseTemplate(pos Pos, s string, opts *Options) (*Template, error) {
+	p := &tparser{s: s, opts: opts}
 	parts, err := p.seq(false)
 	if err != nil {
 		return nil, err
@@ -519,8 +527,35 @@ func (r *splitmix) fill(p []byte) {
 
 // tparser parses template text.
 type tparser struct {
-	s string
-	i int
+	s    string
+	i    int
+	opts *Options // the values of {var:} and {env:}; nil: none, os.LookupEnv
+}
+
+// variable returns the value of {var:NAME} or {env:NAME} (fn), or an error
+// naming the variable when it is unset.
+func (p *tparser) variable(fn, name string) (string, error) {
+	if !isIdent(name) {
+		return "", fmt.Errorf("bad variable name %q in {%s:NAME} (want letters, digits and '_', not starting with a digit)", name, fn)
+	}
+	var opts Options
+	if p.opts != nil {
+		opts = *p.opts
+	}
+	if fn == "var" {
+		if v, ok := opts.Vars[name]; ok {
+			return v, nil
+		}
+		return "", fmt.Errorf("variable %q is not set: give --var %s=VALUE", name, name)
+	}
+	lookup := opts.LookupEnv
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	if v, ok := lookup(name); ok {
+		return v, nil
+	}
+	return "", fmt.Errorf("environment variable %q is not set ({env:%s})", name, name)
 }
 
 func isIdentByte(c byte, first bool) bool {
@@ -648,6 +683,18 @@ func (p *tparser) call(name string, start int) (part, error) {
 			return part{}, fmt.Errorf("bad capture name %q in {cap:NAME} (want an identifier)", tok)
 		}
 		return part{op: opCap, name: tok}, nil
+	case "var", "env":
+		tok, err := arg("{" + name + ":NAME}")
+		if err != nil {
+			return part{}, err
+		}
+		v, err := p.variable(name, tok)
+		if err != nil {
+			return part{}, err
+		}
+		// The value is known when the file loads: it stands in the
+		// template as literal bytes, never read as a template itself.
+		return part{op: opLit, lit: []byte(v)}, nil
 	case "hex":
 		tok, err := arg("{hex:HEXDIGITS}")
 		if err != nil {

@@ -177,10 +177,10 @@ func TestExpandErrors(t *testing.T) {
 
 func TestParseTemplateErrors(t *testing.T) {
 	for _, tc := range []struct{ src, err string }{
-		{"{kye}", `unknown template function "kye" (want one of: key, id, cap, gen, hex, len, xxh3, add; write {{ for a literal {)`},
-		{"{user1000}.following", `unknown template function "user1000" (want one of: key, id, cap, gen, hex, len, xxh3, add; write {{ for a literal {)`},
-		{"x{foo:bar}", `unknown template function "foo" (want one of: key, id, cap, gen, hex, len, xxh3, add; write {{ for a literal {)`},
-		{"{len:{kye}}", `unknown template function "kye" (want one of: key, id, cap, gen, hex, len, xxh3, add; write {{ for a literal {)`},
+		{"{kye}", `unknown template function "kye" (want one of: key, id, cap, var, env, gen, hex, len, xxh3, add; write {{ for a literal {)`},
+		{"{user1000}.following", `unknown template function "user1000" (want one of: key, id, cap, var, env, gen, hex, len, xxh3, add; write {{ for a literal {)`},
+		{"x{foo:bar}", `unknown template function "foo" (want one of: key, id, cap, var, env, gen, hex, len, xxh3, add; write {{ for a literal {)`},
+		{"{len:{kye}}", `unknown template function "kye" (want one of: key, id, cap, var, env, gen, hex, len, xxh3, add; write {{ for a literal {)`},
 		{"{cap}", `bad "{cap}": want {cap:NAME}`},
 		{"{cap:}", `bad capture name "" in {cap:NAME} (want an identifier)`},
 		{"{key:}", `bad key name "" in {key:NAME} (want letters, digits, '_', '.', ':', '-')`},

@@ -2,6 +2,7 @@ package cases
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -16,7 +17,7 @@ import (
 var typedTags = []string{
 	"simple", "error", "int", "blob", "double", "bool", "bloberror", "verbatim", "big",
 	"array", "array_unordered", "set", "set_unordered", "push", "map", "map_unordered",
-	"nil", "null", "any", "type", "match", "attr", "value",
+	"nil", "null", "any", "type", "match", "attr", "value", "string", "within",
 }
 
 var typedTagSet = func() map[string]struct{} {
@@ -74,6 +75,15 @@ func (l *loader) typed(n *yaml.Node) *TypedValue {
 			return nil
 		}
 		if !l.matchPattern(m.get("match"), tv) {
+			return nil
+		}
+		return tv
+	case m.has("within"):
+		if !m.has("double") || len(m.keys) != 2 {
+			l.errf(m.key("within"), "within is the tolerance of a double: write {double: \"0.3\", within: 1e-9} (or within: 1%%) with exactly these two keys")
+			return nil
+		}
+		if !l.typedTag("double", m.get("double"), tv) || !l.tolerance(m.get("within"), tv) {
 			return nil
 		}
 		return tv
@@ -140,6 +150,9 @@ func (l *loader) typedTag(first string, v *yaml.Node, tv *TypedValue) bool {
 		textOf(resp.BlobString, "blob string")
 	case "bloberror":
 		textOf(resp.BlobError, "blob error")
+	case "string":
+		textOf(resp.BlobString, "string")
+		tv.Family = FamilyString
 	case "double":
 		textOf(resp.Double, "double")
 		if ok && tv.Text.src == "" {
@@ -187,8 +200,10 @@ func (l *loader) typedTag(first string, v *yaml.Node, tv *TypedValue) bool {
 			tv.Kind = resp.NilBlobString
 		case s == "array":
 			tv.Kind = resp.NilArray
+		case s == "any":
+			tv.Kind, tv.Family = resp.Null, FamilyNil
 		default:
-			l.errf(v, "bad nil %q: want blob ($-1) or array (*-1); RESP3's null is {null: true}", s)
+			l.errf(v, "bad nil %q: want blob ($-1), array (*-1) or any ($-1, *-1 or RESP3's _); RESP3's null alone is {null: true}", s)
 			return false
 		}
 	case "null":
@@ -297,8 +312,13 @@ func isBigNumber(s string) bool {
 	return err == nil
 }
 
-// verbatim parses {verbatim: "fmt:text"} into tv.
+// verbatim parses {verbatim: "fmt:text"} or {verbatim: {format: F, text:
+// T}} (format, text or match, each optional, text and match not both) into
+// tv.
 func (l *loader) verbatim(v *yaml.Node, tv *TypedValue) bool {
+	if v.Kind == yaml.MappingNode {
+		return l.verbatimFields(v, tv)
+	}
 	s, isStr := l.scalar(v, "verbatim string")
 	if !isStr {
 		return false
@@ -309,7 +329,7 @@ func (l *loader) verbatim(v *yaml.Node, tv *TypedValue) bool {
 	}
 	tv.Kind = resp.VerbatimString
 	tv.Format = s[:3]
-	t, err := ParseTemplate(l.pos(v), s[4:])
+	t, err := parseTemplate(l.pos(v), s[4:], &l.opts)
 	if err != nil {
 		l.errf(v, "%v", err)
 		return false
@@ -333,5 +353,72 @@ func (l *loader) typedInt(v *yaml.Node, tv *TypedValue) bool {
 		}
 	}
 	tv.Int = i
+	return true
+}
+
+// verbatimFields parses the mapping form of a verbatim string: format (the
+// 3 bytes before ':'), and text (a template, exact) or match (a pattern of
+// the text); a missing part matches anything.
+func (l *loader) verbatimFields(v *yaml.Node, tv *TypedValue) bool {
+	m := l.mapping(v, "verbatim string", "format", "text", "match")
+	if m == nil || m.unknown > 0 {
+		return false
+	}
+	if len(m.keys) == 0 {
+		l.errf(v, "empty verbatim string (want format, text or match)")
+		return false
+	}
+	if m.has("text") && m.has("match") {
+		l.errf(m.key("match"), "verbatim string has both \"text\" and \"match\"")
+		return false
+	}
+	tv.Kind = resp.VerbatimString
+	if f := m.get("format"); f != nil {
+		s, ok := l.scalar(f, "format")
+		if !ok {
+			return false
+		}
+		if len(s) != 3 || strings.ContainsAny(s, ":\r\n") {
+			l.errf(f, "verbatim format %q must be 3 bytes without ':', such as txt or mkd", s)
+			return false
+		}
+		tv.Format = s
+	}
+	switch {
+	case m.has("text"):
+		tv.Text = l.template(m.get("text"), "verbatim text")
+		return tv.Text != nil
+	case m.has("match"):
+		tv.KindOnly = true
+		return l.matchPattern(m.get("match"), tv)
+	}
+	tv.KindOnly = true // the format alone
+	return true
+}
+
+// tolerance parses the within of {double: X, within: T} into tv: a
+// non-negative number (absolute), or a percentage such as "1%" (relative to
+// |X|). A literal X must then be a decimal number.
+func (l *loader) tolerance(v *yaml.Node, tv *TypedValue) bool {
+	s, ok := l.scalar(v, "within")
+	if !ok {
+		return false
+	}
+	text, rel := strings.CutSuffix(s, "%")
+	w, err := strconv.ParseFloat(text, 64)
+	if err != nil || w < 0 || math.IsInf(w, 0) || math.IsNaN(w) {
+		l.errf(v, "bad within %q: want a non-negative number (absolute) or a percentage such as 1%% (relative)", s)
+		return false
+	}
+	if rel {
+		w /= 100
+	}
+	if lit, isLit := tv.Text.Literal(); isLit {
+		if _, err := strconv.ParseFloat(lit, 64); err != nil {
+			l.errf(v, "within needs a number: double %q is not a decimal number", lit)
+			return false
+		}
+	}
+	tv.Family, tv.Within, tv.Relative = FamilyNumber, w, rel
 	return true
 }

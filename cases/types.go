@@ -101,15 +101,19 @@ type Gates struct {
 	// Standalone, when not empty, requires a standalone server and says why
 	// the case cannot run on a cluster (shown as the skip reason there).
 	Standalone string
+	// Since, when not nil, is the selector "redis_version>=V" of since: V:
+	// the server must claim the Redis API of V or later (Redis ≥ V; Valkey
+	// 8.0.1 and 9.1.2 claim 7.2.4).
+	Since *Selector
 }
 
-// MatchServer reports whether info passes the Servers and Proto gates (the
-// static ones; Commands, Debug and Probes need the live server).
+// MatchServer reports whether info passes the Servers, Since, Proto and
+// topology gates (the static ones; Commands, Debug and Probes need the live server).
 func (g *Gates) MatchServer(info ServerInfo) bool {
 	if g.Proto != 0 && info.Proto != g.Proto {
 		return false
 	}
-	if g.Cluster && !info.Cluster || g.Standalone != "" && info.Cluster {
+	if g.Cluster && !info.Cluster || g.Standalone != "" && info.Cluster || g.Since != nil && !g.Since.Match(info) {
 		return false
 	}
 	if len(g.Servers) == 0 {
@@ -178,6 +182,10 @@ type Step struct {
 	// for other steps (a send/raw/read without an expectation gets
 	// ExpectNotError).
 	Expect Variants
+	// Replies, when not nil, are the expectations of the several replies
+	// the step reads, in order (replies: [...]; a raw write of several
+	// commands); Expect is then Replies[0]. The last may be ExpectClosed.
+	Replies []Variants
 	// Volatile marks a reply that changes from run to run (ids, TTLs,
 	// timestamps): goldens (runner/golden) compare it by the expectation
 	// only, never byte for byte.
@@ -213,6 +221,10 @@ type Expect struct {
 	Value   *TypedValue    // ExpectValue
 	Text    *Template      // ExpectError, ExpectErrorCode
 	Pattern *regexp.Regexp // ExpectErrorMatch
+	OneOf   []*Expect      // ExpectOneOf: at least two
+	// Within is the deadline of ExpectClosed (0: the step's timeout) and
+	// the silence of ExpectNoReply.
+	Within time.Duration
 }
 
 // TypedValue is an expected RESP value.
@@ -231,6 +243,8 @@ type Expect struct {
 //     Set, Push (elements) and Map (k0, v0, k1, v1, ...); nothing for
 //     NilBlobString, NilArray and Null. Unordered (Map and Set): the
 //     elements (pairs for a map) may come in any order.
+//
+// Family, when not 0, widens Kind to several kinds (see Family).
 //
 // Attr, if not nil, is an attribute the value must carry, as k0, v0, ...
 type TypedValue struct {
@@ -251,4 +265,28 @@ type TypedValue struct {
 	Elems         []*TypedValue
 	Unordered     bool
 	Attr          []*TypedValue
+	Family        Family
+	// Within is the tolerance of FamilyNumber: absolute, or with Relative
+	// a fraction of the expected number's magnitude.
+	Within   float64
+	Relative bool
 }
+
+// Family is a set of RESP kinds that a loose typed value accepts, as a
+// peer's oracle that decodes values rather than bytes does.
+type Family uint8
+
+// The families.
+const (
+	// FamilyString: a simple string, blob string or verbatim string (the
+	// text after "fmt:") with the text Text ({string: TEXT}).
+	FamilyString Family = iota + 1
+	// FamilyNil: a nil blob string ($-1), a nil array (*-1) or a RESP3
+	// null (_) ({nil: any}).
+	FamilyNil
+	// FamilyNumber: a number within Within of the number in Text, whatever
+	// its kind: an integer, a double, a big number, or a simple, blob or
+	// verbatim string holding a decimal number (RESP2 sends doubles as
+	// blob strings) ({double: "0.3", within: 1e-9}).
+	FamilyNumber
+)

@@ -36,6 +36,9 @@ type conn struct {
 	// MONITOR): the end-of-case check waits strayGrace on this connection
 	// instead of a sentinel round trip.
 	noSentinel bool
+	// closed says the server closed the connection (a step expected it):
+	// the next step on the connection's name opens a new one.
+	closed bool
 }
 
 // noteCommand records what a command sent on c means for the end-of-case

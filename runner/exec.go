@@ -251,8 +251,9 @@ func (x *caseRun) conn(ctx context.Context, st *cases.Step) (*conn, error) {
 	if name == "" {
 		name = "default"
 	}
-	if c, ok := x.conns[name]; ok {
-		return c, nil
+	old, ok := x.conns[name]
+	if ok && !old.closed {
+		return old, nil
 	}
 	c, err := dial(ctx, x.t, x.slot, x.c.ConnNode(name), name, x.proto)
 	if err != nil {
@@ -261,6 +262,10 @@ func (x *caseRun) conn(ctx context.Context, st *cases.Step) (*conn, error) {
 	x.mu.Lock()
 	x.conns[name] = c
 	x.mu.Unlock()
-	x.order = append(x.order, name)
+	if ok {
+		old.close() // the server closed it
+	} else {
+		x.order = append(x.order, name)
+	}
 	return c, nil
 }

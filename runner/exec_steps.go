@@ -52,6 +52,14 @@ func (x *caseRun) step(ctx context.Context, st *cases.Step) (sr StepResult, _ *F
 		c.pending++
 		return sr, nil, nil
 	}
+	if st.Replies != nil {
+		fail, err := x.receiveReplies(c, timeout, st, &sr)
+		return sr, fail, err
+	}
+	if exp != nil && exp.Silent() {
+		fail, err := x.awaitSilence(c, timeout, exp, &sr)
+		return sr, fail, err
+	}
 	v, fail, err := x.receive(c, timeout, st, exp, &sr)
 	if fail != nil || err != nil {
 		return sr, fail, err
@@ -217,6 +225,15 @@ func (x *caseRun) receive(c *conn, timeout time.Duration, st *cases.Step, exp *c
 // types on a RESP2 connection, the capture, the expectation (any reply but
 // an error when there is none) and the golden.
 func (x *caseRun) judge(c *conn, st *cases.Step, exp *cases.Expect, v resp.Value, sr *StepResult) (*Failure, error) {
+	fail, err := x.judgeValue(c, st, exp, v, sr)
+	if fail == nil && err == nil {
+		fail = x.checkGolden(st, exp, v.Raw, sr)
+	}
+	return fail, err
+}
+
+// judgeValue is judge without the golden.
+func (x *caseRun) judgeValue(c *conn, st *cases.Step, exp *cases.Expect, v resp.Value, sr *StepResult) (*Failure, error) {
 	// HELLO 3 (and HELLO 2, RESET) sent by the case switch the protocol of
 	// this connection from this reply on.
 	if p := protoSwitch(st, v); p != 0 {
@@ -240,16 +257,23 @@ func (x *caseRun) judge(c *conn, st *cases.Step, exp *cases.Expect, v resp.Value
 	if fail != nil {
 		fail.Actual = sr.Reply
 	}
-	if fail == nil && err == nil && x.opts.Golden != nil {
-		fail = x.opts.Golden.CheckStep(GoldenStep{Case: x.c, Proto: x.proto, Step: st, Expect: exp,
-			KeyPrefix: x.env.KeyPrefix, Reply: v.Raw, Pushes: sr.Pushes, Args: sr.Args, Topology: x.t.Current()})
-		if fail != nil {
-			// The checker's bytes may be v.Raw itself, a slice of the
-			// reader's buffer that the next read overwrites.
-			fail.Actual = x.keep(fail.Actual)
-		}
-	}
 	return fail, err
+}
+
+// checkGolden compares the reply bytes of step st with the golden, if the
+// run has one.
+func (x *caseRun) checkGolden(st *cases.Step, exp *cases.Expect, reply []byte, sr *StepResult) *Failure {
+	if x.opts.Golden == nil {
+		return nil
+	}
+	fail := x.opts.Golden.CheckStep(GoldenStep{Case: x.c, Proto: x.proto, Step: st, Expect: exp,
+		KeyPrefix: x.env.KeyPrefix, Reply: reply, Pushes: sr.Pushes, Args: sr.Args, Topology: x.t.Current()})
+	if fail != nil {
+		// The checker's bytes may be the reply itself, a slice of the
+		// reader's buffer that the next read overwrites.
+		fail.Actual = x.keep(fail.Actual)
+	}
+	return fail
 }
 
 // protoSwitch returns the protocol a send step's command switches its

@@ -85,7 +85,7 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 			return errSharedClients
 		}
 	}
-	files, err := loadFiles(paths)
+	files, err := loadFiles(paths, f.vars...)
 	if err != nil && !f.list {
 		return err
 	}

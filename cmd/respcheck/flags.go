@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -30,6 +31,7 @@ type runFlags struct {
 	failFast         bool   // run only
 	golden           string // run --golden DIR (golden.go)
 	update           bool
+	vars             []string // --var NAME=VALUE (run, record, clients)
 }
 
 // register registers the flags of respcheck run.
@@ -57,6 +59,29 @@ func (f *runFlags) register(fl *pflag.FlagSet) {
 func (f *runFlags) registerSelection(fl *pflag.FlagSet, verb, about string) {
 	fl.StringVar(&f.proto, "proto", "both", "protocols to "+verb+": 2, 3 or both")
 	fl.StringVar(&f.run, "run", "", verb+" only cases whose file/name matches this `regexp`"+about)
+	registerVars(fl, &f.vars)
+}
+
+// registerVars registers --var, the values of the {var:NAME} templates.
+func registerVars(fl *pflag.FlagSet, vars *[]string) {
+	fl.StringArrayVar(vars, "var", nil, "set the template variable {var:NAME} to VALUE (`NAME=VALUE`, repeatable; VALUE may hold '=' and ',')")
+}
+
+// parseVars parses --var NAME=VALUE flags into cases.Options.Vars; a name
+// given twice is a usage error.
+func parseVars(flags []string) (map[string]string, error) {
+	vars := map[string]string{}
+	for _, f := range flags {
+		name, value, ok := strings.Cut(f, "=")
+		if !ok || name == "" {
+			return nil, usageErr("bad --var %q: want NAME=VALUE", f)
+		}
+		if _, dup := vars[name]; dup {
+			return nil, usageErr("--var %s given twice", name)
+		}
+		vars[name] = value
+	}
+	return vars, nil
 }
 
 type clientsFlags struct {

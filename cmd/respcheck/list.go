@@ -12,7 +12,7 @@ import (
 
 func newListCmd() *cobra.Command {
 	var run string
-	var tags []string
+	var tags, vars []string
 	cmd := &cobra.Command{
 		Use:   "list [files or dirs...]",
 		Short: "List the cases of case files (default: the bundled suite)",
@@ -20,7 +20,7 @@ func newListCmd() *cobra.Command {
 one line per case: its position, its --run name and its tags. A file with
 errors is reported with file:line:col and the exit status is 2.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			files, err := loadFiles(args)
+			files, err := loadFiles(args, vars...)
 			if err != nil {
 				return err
 			}
@@ -44,5 +44,6 @@ errors is reported with file:line:col and the exit status is 2.`,
 	}
 	cmd.Flags().StringVar(&run, "run", "", "list only cases whose file/name matches this `regexp`")
 	cmd.Flags().StringSliceVar(&tags, "tags", nil, "list only cases with one of these tags")
+	registerVars(cmd.Flags(), &vars)
 	return cmd
 }

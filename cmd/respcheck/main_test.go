@@ -298,3 +298,21 @@ func TestDiffWithoutGoldensIsExit2(t *testing.T) {
 		t.Errorf("exit %d, stderr %s", code, errs)
 	}
 }
+
+// TestVarFlag sets {var:NAME} with --var (a value holding '=' and ','),
+// and names an unset variable at its file:line:col.
+func TestVarFlag(t *testing.T) {
+	servers.ForTest(t, "redis-8.6.3").Stop()
+	f := writeFile(t, "vars.yaml", "suite: vars\ncases:\n  - name: echo\n    steps:\n      - send: [ECHO, \"{var:greeting}\"]\n        value: \"a=b,c\"\n")
+	code, out, errs := respcheck(t, "run", "--server", "redis-8.6.3", "--var", "greeting=a=b,c", f)
+	if code != exitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	code, _, errs = respcheck(t, "list", f)
+	if code != exitUsage || !strings.Contains(errs, `vars.yaml:5:22: variable "greeting" is not set: give --var greeting=VALUE`) {
+		t.Errorf("list without --var: exit %d\n%s", code, errs)
+	}
+	if code, _, errs = respcheck(t, "list", "--var", "greeting", f); code != exitUsage || !strings.Contains(errs, `bad --var "greeting": want NAME=VALUE`) {
+		t.Errorf("--var without '=': exit %d\n%s", code, errs)
+	}
+}

@@ -76,7 +76,7 @@ func runRecord(ctx context.Context, stdout, stderr io.Writer, f recordFlags, pat
 	if f.jobs <= 0 {
 		f.jobs = runtime.NumCPU()
 	}
-	files, err := loadFiles(paths)
+	files, err := loadFiles(paths, f.vars...)
 	if err != nil {
 		return err
 	}

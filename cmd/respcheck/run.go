@@ -65,7 +65,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	if f.servers < 0 {
 		return usageErr("bad --servers %d: want 0 (one per CPU, at least 4) or more", f.servers)
 	}
-	files, err := loadFiles(paths)
+	files, err := loadFiles(paths, f.vars...)
 	if err != nil {
 		return err
 	}
@@ -257,8 +257,13 @@ func parseProto(s string) ([]int, error) {
 
 // loadFiles loads the named files and directories, or the bundled suite.
 // Every error of every file is reported before anything is sent.
-func loadFiles(paths []string) ([]*cases.File, error) {
-	files, err := cases.LoadOrBundled(paths)
+// vars are the --var flags, the values of {var:NAME}.
+func loadFiles(paths []string, vars ...string) ([]*cases.File, error) {
+	set, err := parseVars(vars)
+	if err != nil {
+		return nil, err
+	}
+	files, err := cases.LoadOrBundledWith(paths, cases.Options{Vars: set})
 	if err != nil {
 		return nil, caseErr(err)
 	}

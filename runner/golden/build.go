@@ -104,8 +104,8 @@ func caseOf(rep *runner.Report, r *runner.Result) *Case {
 	if r.Status != runner.Pass {
 		c.Reason = z.text(r.Reason)
 	}
-	info := cases.ServerInfo{Family: rep.Server.Family, Proto: r.Proto, Cluster: rep.Topology != nil}
-	info.Version, _ = cases.ParseVersion(rep.Server.Version)
+	info := rep.Server.Info(r.Proto)
+	info.Cluster = rep.Topology != nil
 	for _, sr := range r.Steps {
 		st := sr.Step
 		if st == nil {
@@ -141,6 +141,17 @@ func caseOf(rep *runner.Report, r *runner.Result) *Case {
 func Volatile(st *cases.Step, e *cases.Expect) bool {
 	if st != nil && st.Volatile {
 		return true
+	}
+	if st != nil {
+		// A step of several replies: any loose one (on any server) makes
+		// their bytes together loose.
+		for _, vs := range st.Replies {
+			for _, v := range vs {
+				if v.Expect.Loose() {
+					return true
+				}
+			}
+		}
 	}
 	return e != nil && e.Loose()
 }

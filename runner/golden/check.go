@@ -13,6 +13,7 @@ import (
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // FileState says how a case file relates to its golden.
@@ -208,8 +209,7 @@ func (c *Checker) CheckStep(s runner.GoldenStep) *runner.Failure {
 		return nil
 	}
 	if (s.Topology != nil) != g.Server.IsCluster() {
-		info := cases.ServerInfo{Family: g.Server.Family, Proto: s.Proto}
-		info.Version, _ = cases.ParseVersion(g.Server.Version)
+		info := target.Server{Family: g.Server.Family, Version: g.Server.Version, RedisVersion: g.Server.RedisVersion}.Info(s.Proto)
 		if gs.ByTopology || ByTopology(s.Step, info) {
 			c.mu.Lock()
 			c.topology++

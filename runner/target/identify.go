@@ -39,8 +39,24 @@ type Server struct {
 // Info is what gates match against: the family, the parsed version and a
 // protocol.
 func (s Server) Info(proto int) cases.ServerInfo {
-	v, _ := cases.ParseVersion(s.Version)
-	return cases.ServerInfo{Family: s.Family, Version: v, Proto: proto, Cluster: s.Mode == "cluster"}
+	return cases.ServerInfo{Family: s.Family, Version: versionOf(s.Version), RedisVersion: s.RedisAPI(),
+		Proto: proto, Cluster: s.Mode == "cluster"}
+}
+
+// RedisAPI returns the parsed redis_version: the Redis API version the
+// server claims (see cases.ServerInfo.RedisVersion). A Redis server without
+// one (identified by HELLO 3) claims its own version; anything else without
+// one, none (the zero Version).
+func (s Server) RedisAPI() cases.Version {
+	if s.RedisVersion == "" && s.Family == "redis" {
+		return versionOf(s.Version)
+	}
+	return versionOf(s.RedisVersion)
+}
+
+func versionOf(s string) cases.Version {
+	v, _ := cases.ParseVersion(s)
+	return v
 }
 
 // Identify asks the server who it is: INFO server (redis_version,

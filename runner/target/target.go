@@ -212,6 +212,9 @@ func (t *Target) skipGates(ctx context.Context, g *cases.Gates, proto int) (stri
 			return fmt.Sprintf("requires %s (server is %s %s)", strings.Join(want, " or "), t.Server.Family, t.Server.Version), nil
 		}
 	}
+	if g.Since != nil && !g.Since.Match(t.Server.Info(proto)) {
+		return fmt.Sprintf("requires %s (server is %s %s, redis_version %s)", g.Since.Text, t.Server.Family, t.Server.Version, t.Server.RedisVersion), nil
+	}
 	if g.Debug && !t.Server.Debug {
 		return "requires DEBUG (enable-debug-command is off)", nil
 	}
