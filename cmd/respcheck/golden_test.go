@@ -117,6 +117,13 @@ func TestGoldenChurnAndStaleCases(t *testing.T) {
 	if again, _ := os.ReadFile(filepath.Join(dir, "_server.golden")); string(again) != string(first) {
 		t.Errorf("_server.golden changed:\n%s\n---\n%s", first, again)
 	}
+	// Recording one case keeps the other's recordings (record used to
+	// write the file with the selected cases only).
+	code, out, errs = respcheck(t, "record", "--addr", srv.Addr(), "--out", dir, "--run", "/one$", "--proto", "2", cf)
+	data, _ := os.ReadFile(filepath.Join(dir, "two.golden"))
+	if code != 0 || !strings.Contains(out, "0 of 2 golden files changed") || strings.Count(string(data), "\ncase ") != 4 {
+		t.Fatalf("record --run: exit %d\n%s%s\n%s", code, out, errs, data)
+	}
 	edited := writeFile(t, "two.yaml", strings.Replace(twoCases, "[INCR, \"{key}\"]", "[INCRBY, \"{key}\", 2]", 1))
 	code, out, _ = respcheck(t, "run", "--addr", srv.Addr(), "--golden", dir, edited)
 	if code != 2 || !strings.Contains(out, "4 steps compared byte for byte") ||

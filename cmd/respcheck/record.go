@@ -120,13 +120,19 @@ func runRecord(ctx context.Context, stdout, stderr io.Writer, f recordFlags, pat
 	srv.Source = "recorded"
 	srv.Target = f.targetFlags.recordedWith()
 	wrote := 0
-	for _, g := range first {
+	for i, g := range first {
 		g.Server.Target = srv.Target
 		path := filepath.Join(f.dir, g.Base()+golden.Ext)
-		// Keep a golden whose only changes are in volatile steps, so that
-		// re-recording does not churn timings and ids.
+		// Keep the recordings of the cases this run left out (--run,
+		// --tags, --proto), and a golden whose only changes are in
+		// volatile steps, so that re-recording does not churn timings and
+		// ids.
 		if data, err := os.ReadFile(path); err == nil {
-			if old, err := golden.Parse(path, data); err == nil && golden.Merge(old, g) == nil {
+			old, err := golden.Parse(path, data)
+			if err == nil {
+				golden.Carry(old, g, files[i])
+			}
+			if err == nil && golden.Merge(old, g) == nil {
 				continue
 			}
 		}

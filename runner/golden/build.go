@@ -222,3 +222,26 @@ func sameReply(a, b *Step) bool {
 	}
 	return true
 }
+
+// Carry completes fresh recordings with old ones: for each case of f (in
+// f's order) and protocol, the fresh recording, else the old one (from
+// old, nil for none), so that recording part of a file (--run, --tags,
+// --proto) keeps the recordings of the rest. Old recordings of cases no
+// longer in f are dropped; a kept one keeps its own sha256, so it is
+// compared only while its case is unchanged.
+func Carry(old, fresh *File, f *cases.File) {
+	if old == nil {
+		return
+	}
+	var out []*Case
+	for _, c := range f.Cases {
+		for _, proto := range []int{2, 3} {
+			if fc := fresh.Find(c.Name, proto); fc != nil {
+				out = append(out, fc)
+			} else if oc := old.Find(c.Name, proto); oc != nil {
+				out = append(out, oc)
+			}
+		}
+	}
+	fresh.Cases = out
+}
