@@ -75,7 +75,7 @@ func (g *goldenRun) write(w io.Writer, rep *runner.Report) error {
 	fresh := golden.FromReport(rep, g.files, "recorded")
 	n := 0
 	for i, f := range fresh {
-		f.Server.Target = g.dir.Server.Target // the header's record command: the directory's target
+		f.Server.Target = g.dir.Server.Target              // the header's record command: the directory's target
 		golden.Carry(g.dir.Files[f.Base()], f, g.files[i]) // the cases --run left out keep their recordings
 		m := golden.Merge(g.dir.Files[f.Base()], f)
 		if m == nil {
