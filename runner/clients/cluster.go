@@ -49,6 +49,17 @@ func sendsTransaction(c *cases.Case) bool {
 	return false
 }
 
+// migratesSlots reports whether a step of c sends CLUSTER SETSLOT (the
+// case migrates a slot).
+func migratesSlots(c *cases.Case) bool {
+	for _, st := range c.Steps {
+		if st.Action == cases.ActSend && len(st.Send) > 1 && st.Send[0].IsWord("CLUSTER") && st.Send[1].IsWord("SETSLOT") {
+			return true
+		}
+	}
+	return false
+}
+
 // clusterSkips returns, for a cluster target, why each case that cannot
 // run there is skipped (see clusterCaseSkip), by case.
 func clusterSkips(ctx context.Context, t *target.Target, items []item) map[*cases.Case]string {

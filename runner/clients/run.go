@@ -974,12 +974,14 @@ func (s *session) canaryCheck(pc *pinned, timeout time.Duration) string {
 	case subscribed2:
 		verb = "PING"
 		args[0] = []byte(verb)
-	case IsCluster(s.it.d):
+	case IsCluster(s.it.d) && !migratesSlots(s.it.c):
 		// A cluster client sends a keyless ECHO to any node, so that its
 		// token came back from another node's connection than the one
 		// the surprise was on in one run and not in the next: the
 		// canary names a key of the case's hash tag, which the library
-		// routes to the node that owns the case's slot.
+		// routes to the node that owns the case's slot. (Not while the
+		// case migrates its slot: the canary would meet ASK itself, and
+		// rueidis v1.0.79 in RESP2 hung on it.)
 		verb = "EVAL"
 		args = [][]byte{[]byte(verb), []byte(canaryScript), []byte("1"), []byte(s.env.KeyPrefix + "canary"), []byte(tok)}
 	}

@@ -3,6 +3,7 @@
 // finds: pubsub/PSUBSCRIBE confirmation, then a pmessage naming the pattern and the channel [node-redis-4.7.1/resp2]
 // finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [node-redis-4.7.1/resp2]
 // finds: pubsub/messages with an empty payload and a binary payload holding CR LF and NUL [node-redis-4.7.1/resp2]
+// finds: pubsub/a transaction on one connection while another is subscribed [node-redis-4.7.1/resp2]
 // finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [node-redis-4.7.1/resp2]
 // finds: pubsub/UNSUBSCRIBE without arguments answering two confirmations, then plain replies [node-redis-4.7.1/resp2]
 // finds: faults/HELLO 3 through a RESP2 connection [node-redis-4.7.1/resp2]
