@@ -980,8 +980,8 @@ func (s *session) canaryCheck(pc *pinned, timeout time.Duration) string {
 		// the surprise was on in one run and not in the next: the
 		// canary names a key of the case's hash tag, which the library
 		// routes to the node that owns the case's slot. (Not while the
-		// case migrates its slot: the canary would meet ASK itself, and
-		// rueidis v1.0.79 in RESP2 hung on it.)
+		// case migrates its slot: a keyed canary would meet the
+		// migration's ASK or MOVED itself.)
 		verb = "EVAL"
 		args = [][]byte{[]byte(verb), []byte(canaryScript), []byte("1"), []byte(s.env.KeyPrefix + "canary"), []byte(tok)}
 	}
