@@ -106,17 +106,7 @@ func verdictsOf(rep *Report) []string {
 // crash, with its message, and the process answers the next steps and
 // cases; an error with an empty message keeps what it carries.
 func TestAdapterSurvivesAThrow(t *testing.T) {
-	t.Setenv("RESPCHECK_ADAPTER_SELFTEST", "1")
-	t.Setenv("RESPCHECK_LIBS", "selftest")
-	var ds []Driver
-	for _, d := range externalDrivers(t, "selftest") {
-		if d.Library() == "selftest" && len(ds) == 0 {
-			ds = append(ds, d) // every Node adapter process offers it
-		}
-	}
-	if len(ds) != 1 {
-		t.Fatalf("%d selftest drivers", len(ds))
-	}
+	ds := selftestDrivers(t)
 	rep := runInline(t, ds, 1, `suite: throw
 cases:
   - name: a throw outside the call
@@ -164,17 +154,7 @@ func runInline(t *testing.T, drivers []Driver, jobs int, src string) *Report {
 // answered (outside any call) is the case's crash, on its last step, when
 // the case ends; a case of another session, run beside it, is not touched.
 func TestAdapterSettle(t *testing.T) {
-	t.Setenv("RESPCHECK_ADAPTER_SELFTEST", "1")
-	t.Setenv("RESPCHECK_LIBS", "selftest")
-	var ds []Driver
-	for _, d := range externalDrivers(t, "selftest") {
-		if d.Library() == "selftest" && len(ds) == 0 {
-			ds = append(ds, d)
-		}
-	}
-	if len(ds) != 1 {
-		t.Fatalf("%d selftest drivers", len(ds))
-	}
+	ds := selftestDrivers(t)
 	rep := runInline(t, ds, 2, `suite: settle
 cases:
   - name: a throw after the call
@@ -195,4 +175,19 @@ cases:
 		!strings.Contains(strings.Join(st[1].Notes, "\n"), "after the case's last step, outside any call, the library threw: thrown after the call") || !strings.HasPrefix(st[1].Notes[0], "after the case") {
 		t.Errorf("steps: %+v", st)
 	}
+}
+
+// selftestDrivers returns the Node adapter's self-test library (see
+// adapter.js), once: every Node adapter process offers it.
+func selftestDrivers(t *testing.T) []Driver {
+	t.Helper()
+	t.Setenv("RESPCHECK_ADAPTER_SELFTEST", "1")
+	t.Setenv("RESPCHECK_LIBS", "selftest")
+	for _, d := range externalDrivers(t, "selftest") {
+		if d.Library() == "selftest" {
+			return []Driver{d}
+		}
+	}
+	t.Fatal("no selftest driver")
+	return nil
 }
