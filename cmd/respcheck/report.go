@@ -26,6 +26,8 @@ from golden directories written by "respcheck record":
     byte marked, each server's status and reason beside them;
   - one cases × clients matrix of verdicts per clients report, each cell
     opening the bytes the library received and the value it returned;
+  - per report of "respcheck coverage --format json", the commands and
+    subcommands the cases send, by command group, with those not sent;
   - filters by server, tag and status, and a search box.
 
 The run and clients reports and the golden directories may be mixed, in
@@ -36,7 +38,8 @@ case's status, reason and failing step. "respcheck run --format html" and
 "respcheck clients --format html" write the page of one run.
 
 Exit status: 0 written, 2 usage error (an input that is neither a golden
-directory nor a JSON report of run or clients, named in the message).`
+directory nor a JSON report of run, clients or coverage, named in the
+message).`
 
 func newReportCmd() *cobra.Command {
 	return newCommand("report [-o FILE] INPUT...", "Write one HTML page from run and clients reports and golden directories",

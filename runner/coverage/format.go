@@ -28,8 +28,8 @@ func WriteHuman(w io.Writer, r *Report, verbose bool) error {
 		}
 	} else {
 		fmt.Fprintln(tw, "group\tsent\tof\tshare\tnot sent")
-		for _, g := range groups(r) {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f%%\t%s\n", g.name, g.sent, g.of, 100*float64(g.sent)/float64(g.of), strings.Join(g.missing, " "))
+		for _, g := range Groups(r) {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f%%\t%s\n", g.Name, g.Sent, g.Of, g.Share(), strings.Join(g.Missing, " "))
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -56,17 +56,22 @@ func WriteJSON(w io.Writer, r *Report) error {
 	return e.Encode(r)
 }
 
-type group struct {
-	name     string
-	sent, of int
-	missing  []string
+// Group is the coverage of one command group ("string", "server"): the
+// entries sent, the entries counted, and the names of those not sent.
+type Group struct {
+	Name     string
+	Sent, Of int
+	Missing  []string
 }
 
-// groups summarises the counted entries by command group, sorted by
-// group name.
-func groups(r *Report) []*group {
-	var out []*group
-	by := map[string]*group{}
+// Share is the percentage of the group's entries sent.
+func (g *Group) Share() float64 { return 100 * float64(g.Sent) / float64(g.Of) }
+
+// Groups summarises the counted entries by command group, sorted by
+// group name ("(none)" for entries without one).
+func Groups(r *Report) []*Group {
+	var out []*Group
+	by := map[string]*Group{}
 	for _, row := range r.Rows {
 		if row.Container {
 			continue
@@ -77,18 +82,18 @@ func groups(r *Report) []*group {
 		}
 		g := by[name]
 		if g == nil {
-			g = &group{name: name}
+			g = &Group{Name: name}
 			by[name] = g
 			out = append(out, g)
 		}
-		g.of++
+		g.Of++
 		if row.Covered() {
-			g.sent++
+			g.Sent++
 		} else {
-			g.missing = append(g.missing, row.Name)
+			g.Missing = append(g.Missing, row.Name)
 		}
 	}
-	slices.SortFunc(out, func(a, b *group) int { return strings.Compare(a.name, b.name) })
+	slices.SortFunc(out, func(a, b *Group) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 

@@ -10,12 +10,13 @@ import (
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/clients"
+	"github.com/respcheck/respcheck/runner/coverage"
 	"github.com/respcheck/respcheck/runner/golden"
 	"github.com/respcheck/respcheck/runner/report"
 )
 
-// Input is one source of the page: exactly one of Run, Clients and Golden
-// is set.
+// Input is one source of the page: exactly one of Run, Clients, Golden
+// and Coverage is set.
 type Input struct {
 	// Path is where the input was read from ("" for a run in this
 	// process).
@@ -23,6 +24,8 @@ type Input struct {
 	Run     *report.JSONReport
 	Clients *report.ClientsJSONReport
 	Golden  *golden.Dir
+	// Coverage is the JSON of respcheck coverage --format json.
+	Coverage *coverage.Report
 	// Tags are the tags of cases (file tags first) by case ID ("suite/
 	// strings.yaml/name"), where the input knows them; cases of the
 	// bundled suite get theirs from cases.Bundled in any case.
@@ -37,13 +40,14 @@ type NotReportError struct {
 }
 
 func (e *NotReportError) Error() string {
-	return fmt.Sprintf("%s: neither a golden directory nor a JSON report of respcheck run or clients: %s", e.Path, e.Why)
+	return fmt.Sprintf("%s: neither a golden directory nor a JSON report of respcheck run, clients or coverage: %s", e.Path, e.Why)
 }
 
 // Load reads path: a golden directory (golden.Load; it must hold *.golden
 // files), or a file holding the JSON report of respcheck run --format json
-// (it has "summary") or of respcheck clients --format json (it has
-// "clients"). Anything else is a *NotReportError naming path; a file that
+// (it has "summary"), of respcheck clients --format json (it has
+// "clients") or of respcheck coverage --format json (it has "commands"
+// and "counted"). Anything else is a *NotReportError naming path; a file that
 // cannot be read is the os error.
 func Load(path string) (Input, error) {
 	st, err := os.Stat(path)
@@ -81,6 +85,8 @@ func decode(data []byte) (Input, error) {
 	_, results := probe["results"]
 	_, summary := probe["summary"]
 	_, cls := probe["clients"]
+	_, commands := probe["commands"]
+	_, counted := probe["counted"]
 	dec := json.NewDecoder(bytes.NewReader(data))
 	switch {
 	case results && summary:
@@ -95,8 +101,14 @@ func decode(data []byte) (Input, error) {
 			return Input{}, fmt.Errorf("a clients report that does not decode: %v", err)
 		}
 		return Input{Clients: &r}, nil
+	case commands && counted:
+		var r coverage.Report
+		if err := dec.Decode(&r); err != nil {
+			return Input{}, fmt.Errorf("a coverage report that does not decode: %v", err)
+		}
+		return Input{Coverage: &r}, nil
 	}
-	return Input{}, fmt.Errorf("JSON without \"results\" and \"summary\" (run) or \"clients\" (clients)")
+	return Input{}, fmt.Errorf("JSON without \"results\" and \"summary\" (run), \"clients\" (clients) or \"commands\" and \"counted\" (coverage)")
 }
 
 // FromRun is the input of a run in this process, with its cases' tags.
@@ -132,6 +144,8 @@ func (in Input) name() string {
 		return filepath.Base(in.Path)
 	case in.Run != nil:
 		return serverName(in.Run.Server)
+	case in.Coverage != nil:
+		return "coverage of " + in.Coverage.Server
 	default:
 		return "clients on " + serverName(in.Clients.Server)
 	}
@@ -152,6 +166,8 @@ func (in Input) kind() string {
 		return "golden"
 	case in.Run != nil:
 		return "run"
+	case in.Coverage != nil:
+		return "coverage"
 	}
 	return "clients"
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/clients"
+	"github.com/respcheck/respcheck/runner/coverage"
 	"github.com/respcheck/respcheck/runner/golden"
 	"github.com/respcheck/respcheck/runner/report"
 )
@@ -22,6 +23,14 @@ var tmpl = template.Must(template.New("page").Funcs(template.FuncMap{
 	// sym is a status's symbol.
 	"sym": func(status string) string { return statuses[statusIndex(status)].sym },
 }).Parse(pageTemplate))
+
+// Coverage is one coverage report as the page shows it: the total and
+// one row per command group.
+type Coverage struct {
+	*coverage.Report
+	Path   string
+	Groups []*coverage.Group
+}
 
 // Source is one input as the page lists it.
 type Source struct {
@@ -38,6 +47,7 @@ type Page struct {
 	Tags     []string
 	Diffs    []*Diff
 	Clients  []*ClientsTable
+	Coverage []*Coverage
 	Statuses []Count
 	Verdicts []Count
 }
@@ -69,6 +79,8 @@ func Build(inputs []Input) *Page {
 			}
 		case in.Clients != nil:
 			p.Clients = append(p.Clients, clientsTable(len(p.Clients)+1, in, m))
+		case in.Coverage != nil:
+			p.Coverage = append(p.Coverage, &Coverage{Report: in.Coverage, Path: in.Path, Groups: coverage.Groups(in.Coverage)})
 		}
 	}
 	m.finish()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/clients"
+	"github.com/respcheck/respcheck/runner/coverage"
 	"github.com/respcheck/respcheck/runner/golden"
 	"github.com/respcheck/respcheck/runner/report"
 )
@@ -252,5 +253,45 @@ func TestSyntheticDiffs(t *testing.T) {
 	r := p.Diffs[1].Steps[0].Rows
 	if p.Diffs[1].Case != "case 2" || len(r) != 2 || r[1].Offset != 1 || r[1].Mark != "-" || r[0].CLI != "(integer) 2" {
 		t.Errorf("diff of case 2: %+v", r)
+	}
+}
+
+// TestCoverageSection: a coverage report (respcheck coverage --format
+// json) given to the page is one section with its total and a row per
+// command group, the names not sent listed, escaped.
+func TestCoverageSection(t *testing.T) {
+	rep := &coverage.Report{Server: "redis 8.6.3", Cases: 2, Rows: []coverage.Row{
+		{Command: coverage.Command{Name: "GET", Group: "string"}, Cases: 1, Steps: 2, Protos: []int{2, 3}},
+		{Command: coverage.Command{Name: "APPEND", Group: "string"}},
+		{Command: coverage.Command{Name: "CLIENT", Group: "connection", Container: true}},
+		{Command: coverage.Command{Name: "CLIENT LIST", Group: "connection"}},
+	}, Unknown: []string{"<NOSUCH>"}, Counted: 3, Covered: 1, Percent: 100.0 / 3}
+	var js bytes.Buffer
+	if err := coverage.WriteJSON(&js, rep); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "coverage.json")
+	if err := os.WriteFile(path, js.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in, err := Load(path)
+	if err != nil || in.Coverage == nil {
+		t.Fatalf("Load: %+v %v", in, err)
+	}
+	var page bytes.Buffer
+	if err := Write(&page, []Input{in}); err != nil {
+		t.Fatal(err)
+	}
+	html := page.String()
+	for _, want := range []string{
+		"Commands the cases send: redis 8.6.3",
+		"2 cases send 1 of the 3 commands and subcommands of the server's <code>COMMAND DOCS</code> (33.3%)",
+		`<tr><th scope="row">connection</th><td>0</td><td>1</td>`,
+		`<tr><th scope="row">string</th><td>1</td><td>2</td>`,
+		"<code>APPEND</code>", "<code>CLIENT LIST</code>", "<code>&lt;NOSUCH&gt;</code>",
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("page has no %q", want)
+		}
 	}
 }
