@@ -28,6 +28,8 @@ from golden directories written by "respcheck record":
     opening the bytes the library received and the value it returned;
   - per report of "respcheck coverage --format json", the commands and
     subcommands the cases send, by command group, with those not sent;
+  - per report of "respcheck bench --format json", its chart (inline SVG:
+    medians with p10-p90 bars) and its tables of medians;
   - filters by server, tag and status, and a search box.
 
 The run and clients reports and the golden directories may be mixed, in
@@ -38,8 +40,8 @@ case's status, reason and failing step. "respcheck run --format html" and
 "respcheck clients --format html" write the page of one run.
 
 Exit status: 0 written, 2 usage error (an input that is neither a golden
-directory nor a JSON report of run, clients or coverage, named in the
-message).`
+directory nor a JSON report of run, clients, coverage or bench, named in
+the message).`
 
 func newReportCmd() *cobra.Command {
 	return newCommand("report [-o FILE] INPUT...", "Write one HTML page from run and clients reports and golden directories",

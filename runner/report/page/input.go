@@ -9,14 +9,15 @@ import (
 
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/bench"
 	"github.com/respcheck/respcheck/runner/clients"
 	"github.com/respcheck/respcheck/runner/coverage"
 	"github.com/respcheck/respcheck/runner/golden"
 	"github.com/respcheck/respcheck/runner/report"
 )
 
-// Input is one source of the page: exactly one of Run, Clients, Golden
-// and Coverage is set.
+// Input is one source of the page: exactly one of Run, Clients, Golden,
+// Coverage and Bench is set.
 type Input struct {
 	// Path is where the input was read from ("" for a run in this
 	// process).
@@ -26,6 +27,8 @@ type Input struct {
 	Golden  *golden.Dir
 	// Coverage is the JSON of respcheck coverage --format json.
 	Coverage *coverage.Report
+	// Bench is the JSON of respcheck bench --format json.
+	Bench *bench.Report
 	// Tags are the tags of cases (file tags first) by case ID ("suite/
 	// strings.yaml/name"), where the input knows them; cases of the
 	// bundled suite get theirs from cases.Bundled in any case.
@@ -40,14 +43,15 @@ type NotReportError struct {
 }
 
 func (e *NotReportError) Error() string {
-	return fmt.Sprintf("%s: neither a golden directory nor a JSON report of respcheck run, clients or coverage: %s", e.Path, e.Why)
+	return fmt.Sprintf("%s: neither a golden directory nor a JSON report of respcheck run, clients, coverage or bench: %s", e.Path, e.Why)
 }
 
 // Load reads path: a golden directory (golden.Load; it must hold *.golden
 // files), or a file holding the JSON report of respcheck run --format json
 // (it has "summary"), of respcheck clients --format json (it has
-// "clients") or of respcheck coverage --format json (it has "commands"
-// and "counted"). Anything else is a *NotReportError naming path; a file that
+// "clients"), of respcheck coverage --format json (it has "commands" and
+// "counted") or of respcheck bench --format json (it has "tables" and
+// "machine"). Anything else is a *NotReportError naming path; a file that
 // cannot be read is the os error.
 func Load(path string) (Input, error) {
 	st, err := os.Stat(path)
@@ -85,6 +89,8 @@ func decode(data []byte) (Input, error) {
 	_, results := probe["results"]
 	_, summary := probe["summary"]
 	_, cls := probe["clients"]
+	_, tables := probe["tables"]
+	_, machine := probe["machine"]
 	_, commands := probe["commands"]
 	_, counted := probe["counted"]
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -107,8 +113,14 @@ func decode(data []byte) (Input, error) {
 			return Input{}, fmt.Errorf("a coverage report that does not decode: %v", err)
 		}
 		return Input{Coverage: &r}, nil
+	case tables && machine:
+		var r bench.Report
+		if err := dec.Decode(&r); err != nil {
+			return Input{}, fmt.Errorf("a bench report that does not decode: %v", err)
+		}
+		return Input{Bench: &r}, nil
 	}
-	return Input{}, fmt.Errorf("JSON without \"results\" and \"summary\" (run), \"clients\" (clients) or \"commands\" and \"counted\" (coverage)")
+	return Input{}, fmt.Errorf("JSON without \"results\" and \"summary\" (run), \"clients\" (clients), \"commands\" and \"counted\" (coverage) or \"tables\" and \"machine\" (bench)")
 }
 
 // FromRun is the input of a run in this process, with its cases' tags.
@@ -146,6 +158,8 @@ func (in Input) name() string {
 		return serverName(in.Run.Server)
 	case in.Coverage != nil:
 		return "coverage of " + in.Coverage.Server
+	case in.Bench != nil:
+		return "bench on " + in.Bench.Server.Family + " " + in.Bench.Server.Version
 	default:
 		return "clients on " + serverName(in.Clients.Server)
 	}
@@ -168,6 +182,8 @@ func (in Input) kind() string {
 		return "run"
 	case in.Coverage != nil:
 		return "coverage"
+	case in.Bench != nil:
+		return "bench"
 	}
 	return "clients"
 }

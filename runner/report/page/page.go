@@ -1,13 +1,16 @@
 package page
 
 import (
+	"bytes"
 	_ "embed"
 	"html/template"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/bench"
 	"github.com/respcheck/respcheck/runner/clients"
 	"github.com/respcheck/respcheck/runner/coverage"
 	"github.com/respcheck/respcheck/runner/golden"
@@ -32,6 +35,39 @@ type Coverage struct {
 	Groups []*coverage.Group
 }
 
+// Bench is one bench report as the page shows it: its chart (inline SVG,
+// drawn by bench.Report.WriteSVG; Error when it could not be drawn) and
+// its tables of medians.
+type Bench struct {
+	Name, Path string
+	Trials     int
+	SVG        template.HTML
+	Error      string
+	Tables     []*bench.Table
+}
+
+// svgSize is the fixed size the chart is drawn at, replaced by a width
+// that follows the page.
+var svgSize = regexp.MustCompile(`^<svg width="[^"]*" height="[^"]*"`)
+
+// benchSection draws in's bench report for the page.
+func benchSection(in Input) *Bench {
+	b := &Bench{Name: in.name(), Path: in.Path, Trials: in.Bench.Trials, Tables: in.Bench.Tables}
+	var svg bytes.Buffer
+	if err := in.Bench.WriteSVG(&svg); err != nil {
+		b.Error = err.Error()
+		return b
+	}
+	s := svg.String()
+	if i := strings.Index(s, "<svg"); i >= 0 {
+		s = s[i:] // no XML declaration or comment inside HTML
+	}
+	// The chart is our own drawing (gonum's SVG of numbers and the
+	// tables' titles, which it escapes): trusted as HTML.
+	b.SVG = template.HTML(svgSize.ReplaceAllString(s, `<svg style="width:100%;height:auto" role="img" aria-label="bench chart"`))
+	return b
+}
+
 // Source is one input as the page lists it.
 type Source struct {
 	Name, Kind, Path string
@@ -48,6 +84,7 @@ type Page struct {
 	Diffs    []*Diff
 	Clients  []*ClientsTable
 	Coverage []*Coverage
+	Bench    []*Bench
 	Statuses []Count
 	Verdicts []Count
 }
@@ -81,6 +118,8 @@ func Build(inputs []Input) *Page {
 			p.Clients = append(p.Clients, clientsTable(len(p.Clients)+1, in, m))
 		case in.Coverage != nil:
 			p.Coverage = append(p.Coverage, &Coverage{Report: in.Coverage, Path: in.Path, Groups: coverage.Groups(in.Coverage)})
+		case in.Bench != nil:
+			p.Bench = append(p.Bench, benchSection(in))
 		}
 	}
 	m.finish()

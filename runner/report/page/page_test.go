@@ -2,6 +2,7 @@ package page
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/bench"
 	"github.com/respcheck/respcheck/runner/clients"
 	"github.com/respcheck/respcheck/runner/coverage"
 	"github.com/respcheck/respcheck/runner/golden"
@@ -293,5 +295,45 @@ func TestCoverageSection(t *testing.T) {
 		if !strings.Contains(html, want) {
 			t.Errorf("page has no %q", want)
 		}
+	}
+}
+
+// TestBenchSection: a bench report (respcheck bench --format json) given
+// to the page is its chart as inline SVG (no XML declaration inside the
+// HTML, sized by the page) and its tables of medians, an unsupported cell
+// as a dash.
+func TestBenchSection(t *testing.T) {
+	rep := &bench.Report{Server: bench.Server{Family: "valkey", Version: "9.1.2"}, Trials: 5, Tables: []*bench.Table{{
+		ID: "t", Title: "Conditional <overwrite> by value size", Unit: "ms", RowHeader: "size", Columns: []string{"GET-then-SET", "SET IFEQ"},
+		Rows: []bench.Row{
+			{Label: "100 B", X: 100, Cells: []bench.Stat{{Supported: true, N: 5, Median: 0.12, P10: 0.1, P90: 0.2}, {Note: "needs IFEQ"}}},
+			{Label: "1 MB", X: 1 << 20, Cells: []bench.Stat{{Supported: true, N: 5, Median: 1.5, P10: 1.2, P90: 1.9}, {Note: "needs IFEQ"}}},
+		}}}}
+	var js bytes.Buffer
+	e := json.NewEncoder(&js)
+	if err := e.Encode(rep); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "bench.json")
+	if err := os.WriteFile(path, js.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in, err := Load(path)
+	if err != nil || in.Bench == nil {
+		t.Fatalf("Load: %+v %v", in, err)
+	}
+	var page bytes.Buffer
+	if err := Write(&page, []Input{in}); err != nil {
+		t.Fatal(err)
+	}
+	html := page.String()
+	for _, want := range []string{"<h2>bench on valkey 9.1.2</h2>", `<svg style="width:100%;height:auto" role="img"`,
+		"Conditional &lt;overwrite&gt; by value size <small>(ms)</small>", "<td>0.12</td>", `title="needs IFEQ">–</span>`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("page has no %q", want)
+		}
+	}
+	if strings.Contains(html, "<?xml") {
+		t.Error("an XML declaration inside the page")
 	}
 }
