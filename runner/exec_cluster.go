@@ -13,9 +13,18 @@ import (
 )
 
 // maxRedirects bounds the MOVED and ASK replies followed for one step, as
-// cluster clients bound theirs (go-redis MaxRedirects defaults to 3; a
-// slot that moves back and forth must not keep a case forever).
-const maxRedirects = 5
+// cluster clients bound theirs (go-redis MaxRedirects defaults to 3,
+// redis-py's RedisCluster retries 16 times; a slot that moves back and
+// forth must not keep a case forever). From the third hop on, each waits
+// redirectBackoff times its number first, as clients back off: just after
+// a slot migration, two nodes can send a command back and forth for some
+// milliseconds until their configuration epochs settle (Valkey 9.1.2, a
+// slot migrated right after another migration between the same nodes
+// ended: 5 MOVED in a row, alternating).
+const (
+	maxRedirects    = 10
+	redirectBackoff = 10 * time.Millisecond
+)
 
 // Redirect is a MOVED or ASK reply that the runner followed for a step, as
 // a cluster client would: the case's expectation was not that error, so
@@ -74,6 +83,9 @@ func (x *caseRun) followRedirects(ctx context.Context, c *conn, timeout time.Dur
 		}
 		if hop == maxRedirects {
 			return v, c, fmt.Errorf("%d redirects in a row, the last %s", hop, resp.Escape(v.Raw))
+		}
+		if hop >= 2 {
+			time.Sleep(time.Duration(hop) * redirectBackoff)
 		}
 		rd := Redirect{Reply: string(v.Str), Node: addr}
 		if kind == "MOVED" {
