@@ -105,10 +105,18 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 		drivers, err = clients.Select(all, f.clients)
 	}
 	if err != nil {
+		// When some adapters are missing, the name may be one of theirs.
+		missing := false
 		for _, n := range notes {
-			fmt.Fprintln(stderr, "respcheck: "+n)
+			if strings.Contains(n, "missing") || strings.Contains(n, "not on PATH") {
+				fmt.Fprintln(stderr, "respcheck: note: "+n)
+				missing = true
+			}
 		}
-		return usageErr("%v; the Node and Python adapters are looked for in ./adapters, $RESPCHECK_ADAPTERS or --adapters DIR", err)
+		if missing {
+			return usageErr("%v; the adapters are looked for in --adapters DIR, $RESPCHECK_ADAPTERS, ./adapters and the cache scripts/install-clients.sh fills", err)
+		}
+		return usageErr("%v", err)
 	}
 	if f.clients == "" || f.clients == "all" {
 		for _, n := range notes {

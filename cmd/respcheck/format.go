@@ -15,6 +15,18 @@ func formatFlag(fl *pflag.FlagSet, p *string, k report.Kind) {
 	fl.StringVar(p, "format", "human", "report format: "+report.Choices(k))
 }
 
+// outFlag registers -o for reports of kind k; its help lists the
+// extensions that pick a format of that kind.
+func outFlag(fl *pflag.FlagSet, p *string, k report.Kind) {
+	var exts []string
+	for _, f := range report.Formats(k) {
+		if f.Ext != "" {
+			exts = append(exts, f.Ext+" ("+f.Name+")")
+		}
+	}
+	fl.StringVarP(p, "out", "o", "", "write the report to `file` (a human summary still goes to stdout); without --format, a name ending in "+strings.Join(exts, ", ")+" picks the format")
+}
+
 // reportFormat is the format --format names, or a usage error (exit 2)
 // naming the formats that write reports of kind k.
 func reportFormat(name string, k report.Kind) (report.Format, error) {

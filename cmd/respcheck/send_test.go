@@ -46,3 +46,13 @@ func TestRedisURLIsNoted(t *testing.T) {
 		t.Errorf("--server with $REDIS_URL set: exit %d, %q", code, errs)
 	}
 }
+
+// TestSendTimeout: a reply that does not come (BLPOP with no timeout of
+// its own) ends at --timeout with exit 3, not never.
+func TestSendTimeout(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	code, _, errs := respcheck(t, "send", "--addr", srv.Addr(), "--timeout", "200ms", "BLPOP", "nokey", "0")
+	if code != exitServer || !strings.Contains(errs, "no reply within 200ms") {
+		t.Errorf("exit %d, %q", code, errs)
+	}
+}

@@ -97,6 +97,9 @@ func Select(ds []Driver, list string) ([]Driver, error) {
 	var out []Driver
 	for _, name := range splitNames(list) {
 		name = strings.TrimSpace(name)
+		if name == "" {
+			continue // "go-redis," or "a,,b"
+		}
 		found := false
 		for _, d := range ds {
 			if selects(name, d.Library()) {
@@ -107,11 +110,18 @@ func Select(ds []Driver, list string) ([]Driver, error) {
 			}
 		}
 		if !found {
-			var names []string
+			var same, libs []string
 			for _, d := range ds {
-				names = append(names, d.Library())
+				if f := family(d.Library()); f == family(name) {
+					same = append(same, d.Library())
+				} else if !slices.Contains(libs, f) {
+					libs = append(libs, f)
+				}
 			}
-			return nil, fmt.Errorf("unknown or unavailable client %q (available: %s)", name, strings.Join(names, ", "))
+			if len(same) > 0 {
+				return nil, fmt.Errorf("unknown or unavailable client %q; of %s there are: %s (--list-clients lists every configuration)", name, family(name), strings.Join(same, ", "))
+			}
+			return nil, fmt.Errorf("unknown or unavailable client %q; the libraries are %s (--list-clients lists every configuration)", name, strings.Join(libs, ", "))
 		}
 	}
 	return out, nil

@@ -119,8 +119,14 @@ func TestSelect(t *testing.T) {
 	if err != nil || len(got) != 2 {
 		t.Fatalf("Select: %v %v", got, err)
 	}
-	if _, err := Select(ds, "nope"); err == nil {
-		t.Fatal("Select accepted an unknown client")
+	if _, err := Select(ds, "nope"); err == nil || !strings.Contains(err.Error(), "the libraries are go-redis, rueidis,") {
+		t.Fatalf("Select of an unknown client: %v", err)
+	}
+	if _, err := Select(ds, "go-redis-9"); err == nil || !strings.Contains(err.Error(), "of go-redis there are: go-redis (") {
+		t.Fatalf("Select of an unknown version: %v", err)
+	}
+	if got, err := Select(ds, "go-redis,"); err != nil || len(got) != 1 {
+		t.Fatalf("a trailing comma: %v %v", got, err)
 	}
 }
 
