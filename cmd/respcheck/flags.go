@@ -50,7 +50,7 @@ func (f *runFlags) register(fl *pflag.FlagSet) {
 	fl.BoolVar(&f.failFast, "fail-fast", false, "stop at the first case that fails or errs (the running ones finish and clean up); exit 1")
 	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "against --addr/-u, also run cases that send commands reaching beyond the run's keys (FLUSHALL, CONFIG SET, DEBUG SLEEP, SCRIPT KILL, ...)")
 	fl.StringVar(&f.golden, "golden", "", "also compare every reply with the goldens in this `directory` (see respcheck record)")
-	fl.BoolVar(&f.update, "update", false, "with --golden: rewrite the goldens whose replies changed instead of failing")
+	fl.BoolVar(&f.update, "update", false, "with --golden: rewrite the goldens whose replies changed instead of failing (the target must be the build the directory was recorded on)")
 	fl.StringVar(&f.runID, "run-id", "", "key-name salt (default: random against --addr/-u, fixed for a throwaway server)")
 }
 

@@ -72,6 +72,13 @@ func (g *goldenRun) finish(w io.Writer, rep *runner.Report) error {
 }
 
 func (g *goldenRun) write(w io.Writer, rep *runner.Report) error {
+	live := golden.Server{Family: rep.Server.Family, Version: rep.Server.Version, Topology: golden.TopologyOf(rep.Topology)}
+	if g.dir.Server.Family != "" && live.Name() != g.dir.Server.Name() {
+		// One directory holds one build's recordings (_server.golden
+		// names it): writing another build's into it would mix them.
+		return usageErr("--update: %s holds the recordings of %s, the target is %s: nothing written; record %s into a directory of its own (respcheck record --out DIR)",
+			g.dir.Path, g.dir.Server.Name(), live.Name(), live.Name())
+	}
 	fresh := golden.FromReport(rep, g.files, "recorded")
 	n := 0
 	for i, f := range fresh {

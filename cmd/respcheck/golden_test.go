@@ -130,6 +130,15 @@ func TestGoldenChurnAndStaleCases(t *testing.T) {
 		!strings.Contains(out, `not compared: 1 of 2 cases: "two" (changed since it was recorded)`) {
 		t.Errorf("one case edited: exit %d\n%s", code, out)
 	}
+	// --update against another build writes nothing: one directory, one
+	// build.
+	other := servers.ForTest(t, "valkey-9.1.2")
+	before, _ := os.ReadFile(filepath.Join(dir, "two.golden"))
+	code, _, errs = respcheck(t, "run", "--addr", other.Addr(), "--golden", dir, "--update", cf)
+	after, _ := os.ReadFile(filepath.Join(dir, "two.golden"))
+	if code != 2 || !strings.Contains(errs, "holds the recordings of redis 7.0.15, the target is valkey 9.1.2: nothing written") || string(after) != string(before) {
+		t.Errorf("--update on another build: exit %d %s", code, errs)
+	}
 	added := writeFile(t, "two.yaml", twoCases+"  - name: three\n    steps:\n      - send: [PING]\n")
 	code, out, _ = respcheck(t, "run", "--addr", srv.Addr(), "--golden", dir, added)
 	if code != 2 || !strings.Contains(out, "6 steps compared byte for byte") || !strings.Contains(out, `"three" (not recorded)`) {
