@@ -142,7 +142,7 @@ func runRecord(ctx context.Context, stdout, stderr io.Writer, f recordFlags, pat
 		}
 		if changed {
 			wrote++
-			fmt.Fprintf(stdout, "wrote %s (%d cases)\n", path, len(g.Cases))
+			fmt.Fprintf(stdout, "wrote %s (%s)\n", path, caseCount(g))
 		}
 	}
 	sp := filepath.Join(f.dir, golden.ServerFile)
@@ -222,3 +222,17 @@ func recordPass(ctx context.Context, f recordFlags, t endpoint, external bool, f
 }
 
 func isErrorReply(b []byte) bool { return len(b) > 0 && (b[0] == '-' || b[0] == '!') }
+
+// caseCount says how many cases a golden holds and in how many recordings
+// (a case recorded in both protocols is two): "3 cases, 6 recordings".
+func caseCount(g *golden.File) string {
+	names := map[string]bool{}
+	for _, c := range g.Cases {
+		names[c.Name] = true
+	}
+	word := "cases"
+	if len(names) == 1 {
+		word = "case"
+	}
+	return fmt.Sprintf("%d %s, %d recordings", len(names), word, len(g.Cases))
+}
