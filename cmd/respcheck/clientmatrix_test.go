@@ -67,19 +67,8 @@ func TestClientMatrix(t *testing.T) {
 		// proxy: cells would be the detector's, not the libraries'.
 		t.Skip("the client matrix runs without the race detector (scripts/test runs it so)")
 	}
-	files, err := cases.LoadPaths([]string{"../../testdata/clients/"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	all, notes := clients.Available("")
-	t.Cleanup(func() { clients.CloseDrivers(all) })
-	var ds []clients.Driver
-	for _, d := range all {
-		if !clients.IsCluster(d) { // their run is TestClientMatrixCluster's
-			ds = append(ds, d)
-		}
-	}
-	if len(ds) < 63 && servers.InCI() { // 63 configurations (a configuration in each protocol it speaks: 105 clients)
+	files, ds, notes := matrixCorpus(t, false) // the cluster configurations' run is TestClientMatrixCluster's
+	if len(ds) < 63 && servers.InCI() {        // 63 configurations (a configuration in each protocol it speaks: 105 clients)
 		t.Fatalf("only %d clients available: %v", len(ds), notes)
 	}
 	for _, pg := range clientMatrixPages {
@@ -172,18 +161,7 @@ func TestClientMatrixCluster(t *testing.T) {
 		t.Skip("the client matrix runs without the race detector (scripts/test runs it so)")
 	}
 	cl := servers.ClusterForTest(t, "redis-8.6.3", servers.ClusterOptions{Primaries: 3, Replicas: 1})
-	files, err := cases.LoadPaths([]string{"../../testdata/clients/"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	all, notes := clients.Available("")
-	t.Cleanup(func() { clients.CloseDrivers(all) })
-	var ds []clients.Driver
-	for _, d := range all {
-		if clients.IsCluster(d) {
-			ds = append(ds, d)
-		}
-	}
+	files, ds, notes := matrixCorpus(t, true)
 	if len(ds) < 8 && servers.InCI() { // 8 configurations: 15 clients (redis-py 4.3.4 speaks RESP2 only)
 		t.Fatalf("only %d cluster configurations available: %v", len(ds), notes)
 	}
@@ -206,6 +184,27 @@ func TestClientMatrixCluster(t *testing.T) {
 		return
 	}
 	compareMatrix(t, files, opts, rep, cluster, 100, "-update-client-matrix-cluster")
+}
+
+// matrixCorpus loads testdata/clients and starts the client
+// configurations: the cluster ones (clients.IsCluster) when cluster, else
+// all the others; notes are why some are missing. The adapters end with
+// the test.
+func matrixCorpus(t *testing.T, cluster bool) ([]*cases.File, []clients.Driver, []string) {
+	t.Helper()
+	files, err := cases.LoadPaths([]string{"../../testdata/clients/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, notes := clients.Available("")
+	t.Cleanup(func() { clients.CloseDrivers(all) })
+	var ds []clients.Driver
+	for _, d := range all {
+		if clients.IsCluster(d) == cluster {
+			ds = append(ds, d)
+		}
+	}
+	return files, ds, notes
 }
 
 // rerunCell runs one case through one client up to cellReruns times,
