@@ -67,8 +67,9 @@ func TestClientMatrix(t *testing.T) {
 		// proxy: cells would be the detector's, not the libraries'.
 		t.Skip("the client matrix runs without the race detector (scripts/test runs it so)")
 	}
-	files, ds, notes := matrixCorpus(t, false) // the cluster configurations' run is TestClientMatrixCluster's
-	if len(ds) < 63 && servers.InCI() {        // 63 configurations (a configuration in each protocol it speaks: 105 clients)
+	// The cluster configurations' run is TestClientMatrixCluster's.
+	files, ds, notes := matrixCorpus(t, false)
+	if len(ds) < 63 && servers.InCI() { // 63 configurations (a configuration in each protocol it speaks: 105 clients)
 		t.Fatalf("only %d clients available: %v", len(ds), notes)
 	}
 	for _, pg := range clientMatrixPages {
