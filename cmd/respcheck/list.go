@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/runner"
 )
 
@@ -35,7 +36,7 @@ errors is reported with file:line:col and the exit status is 2.`,
 			for _, c := range selected {
 				fmt.Fprintf(w, "%s\t%s\t%s\n", c.Pos, runner.FullName(c), strings.Join(c.AllTags(), ","))
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "%d cases in %d files\n", len(selected), len(files))
+			fmt.Fprintf(cmd.ErrOrStderr(), "%d cases in %d files\n", len(selected), filesOf(selected))
 			if len(selected) == 0 {
 				return noCases(args, run, tags)
 			}
@@ -46,4 +47,13 @@ errors is reported with file:line:col and the exit status is 2.`,
 	cmd.Flags().StringSliceVar(&tags, "tags", nil, "list only cases with one of these tags")
 	registerVars(cmd.Flags(), &vars)
 	return cmd
+}
+
+// filesOf counts the case files the cases come from.
+func filesOf(cs []*cases.Case) int {
+	seen := map[*cases.File]bool{}
+	for _, c := range cs {
+		seen[c.File] = true
+	}
+	return len(seen)
 }

@@ -316,3 +316,14 @@ func TestVarFlag(t *testing.T) {
 		t.Errorf("--var without '=': exit %d\n%s", code, errs)
 	}
 }
+
+// TestListCountsTheFilesOfTheSelectedCases: with --tags, the summary counts
+// the files the listed cases come from, not every file loaded.
+func TestListCountsTheFilesOfTheSelectedCases(t *testing.T) {
+	tagged := writeFile(t, "tagged.yaml", "suite: t\ncases:\n  - name: a\n    tags: [x]\n    steps:\n      - send: [PING]\n        reply: \"+PONG\\r\\n\"\n")
+	plain := writeFile(t, "plain.yaml", "suite: p\ncases:\n  - name: b\n    steps:\n      - send: [PING]\n        reply: \"+PONG\\r\\n\"\n")
+	code, out, errs := respcheck(t, "list", "--tags", "x", tagged, plain)
+	if code != exitOK || strings.Count(out, "\n") != 1 || !strings.Contains(errs, "1 cases in 1 files") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+}

@@ -189,7 +189,10 @@ func Identify(bin string) (Build, error) {
 	cmd.WaitDelay = time.Second
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return Build{}, fmt.Errorf("servers: identify %s: %s --version: %w: %s", bin, abs, err, bytes.TrimSpace(out))
+		if out = bytes.TrimSpace(out); len(out) > 0 {
+			return Build{}, fmt.Errorf("servers: identify %s: %s --version: %w: %s", bin, abs, err, out)
+		}
+		return Build{}, fmt.Errorf("servers: identify %s: %s --version: %w", bin, abs, err)
 	}
 	m := versionRE.FindSubmatch(out)
 	if m == nil {
