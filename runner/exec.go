@@ -25,6 +25,9 @@ type run struct {
 	srv  Server
 	// keysRemoved counts keys deleted by the cleanup of Shared runs.
 	keysRemoved atomic.Int64
+	// unreachable is set when a server was found lost after the run was
+	// interrupted: the final sweep and DBSIZE are not tried on it.
+	unreachable atomic.Bool
 	// left holds the key patterns of cases whose keys could not be
 	// deleted (Report.KeysLeft).
 	leftMu sync.Mutex

@@ -46,6 +46,10 @@ type lanes struct {
 	silence time.Duration
 	ctx     context.Context // the run's; its cancel ends every lane
 	cancel  context.CancelCauseFunc
+	// wctx is the watchdogs': it outlives ctx (a Ctrl-C) until stop, so
+	// that the cleanup of an interrupted run learns of a frozen server.
+	wctx    context.Context
+	wcancel context.CancelFunc
 	wg      sync.WaitGroup
 
 	mu       sync.Mutex
@@ -56,6 +60,7 @@ type lanes struct {
 // newLanes starts a watchdog for each server.
 func newLanes(ctx context.Context, cancel context.CancelCauseFunc, r *run, targets []*target.Target, silence time.Duration) *lanes {
 	ls := &lanes{r: r, silence: silence, ctx: ctx, cancel: cancel}
+	ls.wctx, ls.wcancel = context.WithCancel(context.WithoutCancel(ctx))
 	for i, t := range targets {
 		l := &lane{index: i, t: t, running: map[*Result]context.CancelFunc{}, died: map[*Result]*death{}}
 		ls.all = append(ls.all, l)
@@ -66,18 +71,19 @@ func newLanes(ctx context.Context, cancel context.CancelCauseFunc, r *run, targe
 
 // watch starts l's watchdog on its current target.
 func (ls *lanes) watch(l *lane) {
-	w := newWatchdog(l.t, ls.silence)
+	w := newWatchdog(l.t, ls.silence, ls.ctx)
 	l.w = w
 	ls.wg.Add(1)
 	go func() {
 		defer ls.wg.Done()
-		w.watch(ls.ctx, func(err error) { ls.lostServer(l, w, err) })
+		w.watch(ls.wctx, func(err error) { ls.lostServer(l, w, err) })
 	}()
 }
 
 // stop ends the watchdogs and waits for restarts under way.
 func (ls *lanes) stop() {
 	ls.cancel(nil)
+	ls.wcancel()
 	ls.wg.Wait()
 }
 
@@ -134,6 +140,12 @@ func (ls *lanes) lostServer(l *lane, w *watchdog, cause error) {
 	slices.Sort(names)
 	if len(names) > 0 {
 		d.during = " while " + strings.Join(names, ", ") + " ran"
+	}
+	if ls.ctx.Err() != nil {
+		// After Ctrl-C (or the run's end): nothing is started again, and
+		// the exit status stays the interruption's.
+		ls.r.unreachable.Store(true)
+		return
 	}
 	if ls.r.opts.Respawn == nil {
 		ls.endRun(fmt.Errorf("%w%s", cause, d.during))

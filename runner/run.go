@@ -182,12 +182,13 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 		pool = append(pool, target.New(c, t.Server))
 	}
 	r.execute(ctx, items, pool, rep)
-	if opts.Shared && rep.ServerLost == nil {
+	reachable := rep.ServerLost == nil && !r.unreachable.Load()
+	if opts.Shared && reachable {
 		r.sweep(rep.Results)
 	}
 	rep.KeysRemoved = r.keysRemoved.Load()
 	rep.KeysLeft = r.keysLeft()
-	if opts.Shared && rep.ServerLost == nil {
+	if opts.Shared && reachable {
 		rep.DBSize[1], _ = t.DBSize(context.Background())
 	}
 	rep.Topology = t.Current()

@@ -16,6 +16,12 @@ import (
 // watchEvery is the pause between two liveness probes of a watchdog.
 const watchEvery = 200 * time.Millisecond
 
+// hurrySilence is the silence limit of a watchdog once its run is
+// interrupted (Ctrl-C): the cleanup that follows waits on a healthy server
+// for milliseconds, and a frozen one is given up after this, not after the
+// longest step timeout.
+const hurrySilence = time.Second
+
 // watchdog probes one server of a run with PING on a connection of its own,
 // independent of the cases: a server that stops answering (frozen, gone)
 // is noticed within about its silence limit, whatever the cases wait for,
@@ -27,18 +33,32 @@ type watchdog struct {
 	// silence is the longest the server may legitimately stay silent: the
 	// longest step timeout of the run.
 	silence time.Duration
-	poke    chan chan struct{}
-	lost    chan struct{} // closed once the server is lost
-	once    sync.Once
+	// hurry is the run's context: once it is done (Ctrl-C, or the run
+	// ended by another server's loss), probes wait hurrySilence at most.
+	hurry context.Context
+	poke  chan chan struct{}
+	lost  chan struct{} // closed once the server is lost
+	once  sync.Once
 }
 
-// newWatchdog returns a watchdog of t, not yet started.
-func newWatchdog(t *target.Target, silence time.Duration) *watchdog {
-	return &watchdog{t: t, silence: silence, poke: make(chan chan struct{}), lost: make(chan struct{})}
+// newWatchdog returns a watchdog of t, not yet started, for a run whose
+// context is hurry.
+func newWatchdog(t *target.Target, silence time.Duration, hurry context.Context) *watchdog {
+	return &watchdog{t: t, silence: silence, hurry: hurry, poke: make(chan chan struct{}), lost: make(chan struct{})}
+}
+
+// limit is how long the next probe may wait for a reply: the silence
+// limit, or hurrySilence once the run is interrupted.
+func (w *watchdog) limit() time.Duration {
+	if w.hurry.Err() != nil {
+		return min(w.silence, hurrySilence)
+	}
+	return w.silence
 }
 
 // watch probes until ctx is done or the server is lost; onLost is then
-// called once, with the cause, and must call fail.
+// called once, with the cause, and must call fail. ctx outlives the run's
+// (hurry): an interrupted run's cleanup still learns of a frozen server.
 func (w *watchdog) watch(ctx context.Context, onLost func(error)) {
 	nodes := w.nodes()
 	conns := make([]*target.Conn, len(nodes))
@@ -123,7 +143,7 @@ func (w *watchdog) probe(ctx context.Context, n watchedNode, c *target.Conn) (*t
 		if c == nil {
 			var err error
 			cfg := w.t.NodeConfig(n.addr)
-			cfg.Timeout = w.silence
+			cfg.Timeout = w.limit()
 			if c, err = cfg.Dial(ctx, 2); err != nil {
 				var re *target.ReplyError
 				if errors.As(err, &re) {
@@ -132,14 +152,22 @@ func (w *watchdog) probe(ctx context.Context, n watchedNode, c *target.Conn) (*t
 				return nil, fmt.Errorf("%s stopped answering: it cannot be reached (%w)", n.name, err)
 			}
 		}
+		limit := w.limit()
+		c.SetTimeout(limit)
+		// A probe in flight when the run is interrupted waits hurrySilence
+		// more at most.
+		stop := context.AfterFunc(w.hurry, func() { c.NC.SetDeadline(time.Now().Add(hurrySilence)) })
 		_, err := c.DoBytes(pingCmd)
+		if !stop() && limit > hurrySilence {
+			limit = hurrySilence
+		}
 		var ne net.Error
 		switch {
 		case err == nil:
 			return c, nil
 		case errors.As(err, &ne) && ne.Timeout():
 			c.Close()
-			return nil, fmt.Errorf("%s stopped answering: no reply to PING within %v", n.name, w.silence)
+			return nil, fmt.Errorf("%s stopped answering: no reply to PING within %v", n.name, limit)
 		}
 		c.Close()
 		c = nil

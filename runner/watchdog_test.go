@@ -78,6 +78,49 @@ func TestFrozenServerEndsTheRunQuickly(t *testing.T) {
 	}
 }
 
+// TestInterruptedRunLearnsOfAFrozenServer: a Ctrl-C (the run's context
+// cancelled) while the shared target is frozen does not leave the cleanup
+// waiting out the step deadline on it: the watchdog goes on probing after
+// the interruption with the short hurrySilence limit (1 s, named in the
+// reason), the cases running then say the server stopped answering, their
+// keys are listed as left, the final DBSIZE is not tried, and the run
+// stays an interruption (no ServerLost).
+func TestInterruptedRunLearnsOfAFrozenServer(t *testing.T) {
+	srv := servers.ForTest(t, "redis-7.0.15")
+	t.Cleanup(func() { srv.Signal(syscall.SIGCONT) })
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		time.Sleep(700 * time.Millisecond)
+		srv.Signal(syscall.SIGSTOP)
+		time.Sleep(100 * time.Millisecond)
+		cancel()
+	}()
+	rep, err := runner.Run(ctx, load(t, frozenCases(40)), runner.Options{Addr: srv.Addr(), Jobs: 4,
+		StepTimeout: 20 * time.Second, Shared: true, RunID: runner.NewRunID()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.ServerLost != nil {
+		t.Errorf("ServerLost = %v, want none: the run was interrupted", rep.ServerLost)
+	}
+	died := 0
+	for _, r := range rep.Results {
+		if strings.Contains(r.Reason, "no reply to PING within 1s, during this case") {
+			died++
+		}
+	}
+	if died == 0 {
+		for _, r := range rep.Results {
+			t.Logf("%s: %v %s", r.Case.Name, r.Status, r.Reason)
+		}
+		t.Errorf("no result says the server stopped answering within the interrupted run's 1 s limit")
+	}
+	if len(rep.KeysLeft) == 0 || rep.DBSize[1] != -1 {
+		t.Errorf("KeysLeft = %q, DBSize = %v: want the running cases' keys listed and no DBSIZE after", rep.KeysLeft, rep.DBSize)
+	}
+}
+
 // TestDeadServerIsStartedAgain: a throwaway server killed by a case
 // (DEBUG SEGFAULT) is replaced (Options.Respawn) and the run goes on: the
 // killing case is an error that says so, with the note Respawn gave, the

@@ -247,6 +247,9 @@ func (cn *Conn) send(cmd []byte) error {
 // Timeout is the round-trip deadline Do uses.
 func (cn *Conn) Timeout() time.Duration { return cn.timeout }
 
+// SetTimeout sets the round-trip deadline of later round trips.
+func (cn *Conn) SetTimeout(d time.Duration) { cn.timeout = d }
+
 // Close closes the socket.
 func (cn *Conn) Close() error { return cn.NC.Close() }
 
