@@ -33,7 +33,8 @@ func TestClusterFlags(t *testing.T) {
 		}
 	}
 	code, out, errs := respcheck(t, "run", "--server", "redis-8.6.3", "--cluster", "3", "--run", "cluster/", "../../cases/suite/")
-	if code != exitOK || !strings.Contains(out, "redirect: cluster/a slot migrating") || !strings.Contains(out, ", 0 failed") {
+	if code != exitOK || !strings.Contains(out, "redirect: cluster/a slot migrating") || !strings.Contains(out, ", 0 failed") ||
+		!strings.Contains(out, "redis 8.6.3 cluster 3x0 at 127.0.0.1:") {
 		t.Errorf("exit %d\n%s%s", code, out, errs)
 	}
 }

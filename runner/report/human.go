@@ -79,7 +79,12 @@ func Human(w io.Writer, rep *runner.Report, o HumanOptions) error {
 	if s.Known > 0 {
 		parts = append(parts, Count(s.Known, "known difference", "known differences"))
 	}
-	p.line(fmt.Sprintf("%s %s at %s: %s (%.2fs)", rep.Server.Family, rep.Server.Version, rep.Server.Addr,
+	where := "at " + rep.Server.Addr
+	if rep.Topology != nil {
+		// A cluster says so: "cluster 3x1 at ADDR" (shards x replicas).
+		where = "cluster " + rep.Topology.Shape() + " " + where
+	}
+	p.line(fmt.Sprintf("%s %s %s: %s (%.2fs)", rep.Server.Family, rep.Server.Version, where,
 		strings.Join(parts, ", "), rep.Duration.Seconds()))
 	return p.err
 }
