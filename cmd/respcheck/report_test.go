@@ -322,3 +322,47 @@ func colours(t *testing.T, b []byte) int {
 	}
 	return len(seen)
 }
+
+// TestReportRunDiffs writes the page of two run reports (run --format
+// json) of the bundled errors cases on Redis 7.0.15 and Redis 8.6.3: the
+// case whose BITCOUNT with a start but no end is ":0" on 7.0.15 and a
+// syntax error on 8.6.3 has that step's replies side by side, and its sent
+// bytes (a key with each run's own prefix) do not differ: the prefix is
+// normalised (report.JSONResult.KeyPrefix).
+func TestReportRunDiffs(t *testing.T) {
+	dir := t.TempDir()
+	var args []string
+	for _, build := range []string{"redis-7.0.15", "redis-8.6.3"} {
+		srv := servers.ForTest(t, build)
+		out := filepath.Join(dir, build+".json")
+		code, stdout, errs := respcheck(t, "run", "--addr", srv.Addr(), "--allow-destructive", "--format", "json", "-o", out, "--run", "^errors/")
+		if code != exitOK && code != exitFindings {
+			t.Fatalf("run %s: exit %d\n%s%s", build, code, stdout, errs)
+		}
+		args = append(args, out)
+	}
+	out := filepath.Join(dir, "r.html")
+	if code, stdout, errs := respcheck(t, append([]string{"report", "-o", out}, args...)...); code != exitOK {
+		t.Fatalf("report: exit %d\n%s%s", code, stdout, errs)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(data)
+	i := strings.Index(page, "/ BITCOUNT with a start but no end is a syntax error on Redis only <small>RESP2</small>: 1 step differs on redis 8.6.3</summary>")
+	if i < 0 {
+		t.Fatalf("no difference entry for the BITCOUNT case in the page")
+	}
+	entry := page[i:]
+	entry = entry[:strings.Index(entry, "</details>")]
+	for _, want := range []string{"<p>step 2 (case file line ", "the reply differs</p>", `<code class="esc">&#34;:0\r\n&#34;</code>`,
+		`<mark title="first differing byte, offset 0">-</mark>ERR syntax error\r\n&#34;`, "(integer) 0", "(error) ERR syntax error"} {
+		if !strings.Contains(entry, want) {
+			t.Errorf("the BITCOUNT entry lacks %s:\n%s", want, entry)
+		}
+	}
+	if strings.Contains(page, "the sent differs") {
+		t.Error("sent bytes differ between the runs: the key prefix is not normalised")
+	}
+}
