@@ -118,6 +118,11 @@ func Build(inputs []Input) *Page {
 			}
 		case in.Clients != nil:
 			p.Clients = append(p.Clients, clientsTable(len(p.Clients)+1, in, m))
+		case in.Matrix != nil:
+			for _, s := range in.Matrix.Sections {
+				rep, _ := s.Expand() // Load checked it
+				p.Clients = append(p.Clients, clientsTable(len(p.Clients)+1, Input{Path: in.Path, Clients: &rep, Tags: in.Tags}, m))
+			}
 		case in.Coverage != nil:
 			p.Coverage = append(p.Coverage, &Coverage{Report: in.Coverage, Path: in.Path, Groups: coverage.Groups(in.Coverage)})
 		case in.Bench != nil:
