@@ -58,7 +58,10 @@ func TestClientMatrixJSON(t *testing.T) {
 	}
 	withSteps := 0
 	for _, r := range got.Results {
-		k := [2]string{r.ID, r.Client}
+		if !strings.HasPrefix(r.ID, "testdata/clients/") {
+			t.Errorf("case ID %q: not from the repository's root", r.ID)
+		}
+		k := [2]string{"../../" + r.ID, r.Client}
 		if v, ok := want[k]; !ok || v != r.Verdict {
 			t.Errorf("%v: %s in the file, %s in the run", k, r.Verdict, v)
 		}

@@ -42,7 +42,8 @@ const clientMatrixJSONPath = "../../docs/client-matrix.json"
 var matrixJSONMu sync.Mutex
 
 // writeMatrixJSON sets the section name of the matrix file at path to the
-// run's (keeping the other sections).
+// run's (keeping the other sections), its paths from the repository's
+// root.
 func writeMatrixJSON(t *testing.T, path, name string, rep *clients.Report) {
 	t.Helper()
 	matrixJSONMu.Lock()
@@ -52,7 +53,17 @@ func writeMatrixJSON(t *testing.T, path, name string, rep *clients.Report) {
 		t.Fatal(err)
 	}
 	m.GeneratedBy = "go test ./cmd/respcheck -run 'TestClientMatrix$' -update-client-matrix (and -run TestClientMatrixCluster -update-client-matrix-cluster for the cluster section)"
-	m.Put(report.ToMatrixSection(name, report.ClientsToJSON(rep)))
+	sec := report.ToMatrixSection(name, report.ClientsToJSON(rep))
+	// Paths from the repository's root, not from this package.
+	for i := range sec.Cases {
+		sec.Cases[i].ID = strings.TrimPrefix(sec.Cases[i].ID, "../../")
+	}
+	for i := range sec.Cells {
+		for j := range sec.Cells[i].Steps {
+			sec.Cells[i].Steps[j].Pos = strings.TrimPrefix(sec.Cells[i].Steps[j].Pos, "../../")
+		}
+	}
+	m.Put(sec)
 	if err := report.WriteClientMatrix(path, m); err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ type JSONResult struct {
 	// keys.
 	KeyPrefix string       `json:"key_prefix,omitempty"`
 	Failure   *JSONFailure `json:"failure,omitempty"`
-	Steps      []JSONStep    `json:"steps,omitempty"`
+	Steps     []JSONStep   `json:"steps,omitempty"`
 	// Metrics are a scenario's figures (runner.Metrics).
 	Metrics runner.Metrics `json:"metrics,omitempty"`
 }
@@ -65,8 +65,8 @@ type JSONFailure struct {
 type JSONStep struct {
 	// Index is the step's index in the case (golden.Step.Index): steps a
 	// server's gates skip leave gaps.
-	Index int    `json:"index"`
-	Pos   string `json:"pos"`
+	Index     int     `json:"index"`
+	Pos       string  `json:"pos"`
 	Conn      string  `json:"conn"`
 	Action    string  `json:"action"`
 	Args      []Bytes `json:"args,omitempty"`
@@ -79,8 +79,8 @@ type JSONStep struct {
 	Value          json.RawMessage `json:"value,omitempty"`
 	Pushes         []Bytes         `json:"pushes,omitempty"`
 	// Redirects are the MOVED and ASK replies followed before Reply.
-	Redirects  []runner.Redirect `json:"redirects,omitempty"`
-	Error      string            `json:"error,omitempty"`
+	Redirects []runner.Redirect `json:"redirects,omitempty"`
+	Error     string            `json:"error,omitempty"`
 	// Volatile says the reply is compared by its expectation only, never
 	// byte for byte (golden.Volatile): it differs from run to run.
 	Volatile   bool    `json:"volatile,omitempty"`
