@@ -21,7 +21,8 @@ from golden directories written by "respcheck record":
     differences (≈), skipped (○), failed (✗) and errors (!), with totals;
     each file opens its servers × cases table (statuses and reasons);
   - every case whose recorded bytes differ between the golden directories
-    (each compared with the first, as "respcheck diff" does), the replies
+    and run reports (each compared with the first, as "respcheck diff"
+    compares golden directories), the replies
     side by side escaped and as redis-cli prints them, the first differing
     byte marked, each server's status and reason beside them;
   - one cases × clients matrix of verdicts per clients report, each cell
@@ -34,10 +35,14 @@ from golden directories written by "respcheck record":
 
 The run and clients reports and the golden directories may be mixed, in
 any order: each run report and golden directory is one column of the server
-matrix, in the order given. Differences come from golden directories only
-(they hold every reply, key names normalised); a run report gives each
-case's status, reason and failing step. "respcheck run --format html" and
-"respcheck clients --format html" write the page of one run.
+matrix, in the order given, and each is compared with the first: golden
+directories hold every reply, a run report every step's bytes with its
+key prefix, replaced as the goldens' is (a cluster run's node addresses
+are not normalised); a run report also gives each case's failing step.
+A client matrix file (docs/client-matrix.json, written by the client
+matrix tests) is one cases × clients matrix per server. "respcheck run
+--format html" and "respcheck clients --format html" write the page of
+one run.
 
 Exit status: 0 written, 2 usage error (an input that is neither a golden
 directory nor a JSON report of run, clients, coverage or bench, named in

@@ -166,6 +166,38 @@ func TestReportInBrowser(t *testing.T) {
 	for _, p := range problems() {
 		t.Errorf("page %s: console %s", path, p)
 	}
+	checkGeneratedPage(t, bctx, problems)
+}
+
+// checkGeneratedPage opens the committed docs/report.html (runner/report/
+// page's TestGeneratedReport writes it) in the browser: it loads without
+// console errors or warnings, and its servers × files matrix has one
+// column per golden directory of testdata/golden and a row per file.
+func checkGeneratedPage(t *testing.T, bctx context.Context, problems func() []string) {
+	t.Helper()
+	before := len(problems())
+	abs, err := filepath.Abs("../../docs/report.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(bctx, chromedp.Navigate("file://"+abs), chromedp.WaitReady(chromedp.CSS("#matrix"))); err != nil {
+		t.Fatal(err)
+	}
+	dirs, _ := filepath.Glob("../../testdata/golden/*")
+	var want []string
+	for _, d := range dirs {
+		want = append(want, "testdata/golden/"+filepath.Base(d))
+	}
+	cols := eval[int](t, bctx, `document.querySelectorAll("#matrix > thead th.srv").length`)
+	rows := eval[int](t, bctx, `document.querySelectorAll("#matrix > tbody > tr.file").length`)
+	sources := eval[[]string](t, bctx, `Array.prototype.map.call(document.querySelectorAll("#sources code"),function(e){return e.textContent;}).filter(function(p){return p.indexOf("testdata/golden/")===0;})`)
+	if cols != len(dirs) || strings.Join(sources, " ") != strings.Join(want, " ") || rows < 10 {
+		t.Errorf("docs/report.html: %d server columns and %d file rows, golden sources %q; want a column per golden directory %q (stale? go test ./runner/report/page -run TestGeneratedReport -update-report)",
+			cols, rows, sources, want)
+	}
+	for _, p := range problems()[before:] {
+		t.Errorf("docs/report.html: console %s", p)
+	}
 }
 
 // browser starts headless Chromium for the test (skipped when chromium is
@@ -321,4 +353,48 @@ func colours(t *testing.T, b []byte) int {
 		}
 	}
 	return len(seen)
+}
+
+// TestReportRunDiffs writes the page of two run reports (run --format
+// json) of the bundled errors cases on Redis 7.0.15 and Redis 8.6.3: the
+// case whose BITCOUNT with a start but no end is ":0" on 7.0.15 and a
+// syntax error on 8.6.3 has that step's replies side by side, and its sent
+// bytes (a key with each run's own prefix) do not differ: the prefix is
+// normalised (report.JSONResult.KeyPrefix).
+func TestReportRunDiffs(t *testing.T) {
+	dir := t.TempDir()
+	var args []string
+	for _, build := range []string{"redis-7.0.15", "redis-8.6.3"} {
+		srv := servers.ForTest(t, build)
+		out := filepath.Join(dir, build+".json")
+		code, stdout, errs := respcheck(t, "run", "--addr", srv.Addr(), "--allow-destructive", "--format", "json", "-o", out, "--run", "^errors/")
+		if code != exitOK && code != exitFindings {
+			t.Fatalf("run %s: exit %d\n%s%s", build, code, stdout, errs)
+		}
+		args = append(args, out)
+	}
+	out := filepath.Join(dir, "r.html")
+	if code, stdout, errs := respcheck(t, append([]string{"report", "-o", out}, args...)...); code != exitOK {
+		t.Fatalf("report: exit %d\n%s%s", code, stdout, errs)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(data)
+	i := strings.Index(page, "/ BITCOUNT with a start but no end is a syntax error on Redis only <small>RESP2</small>: 1 step differs on redis 8.6.3</summary>")
+	if i < 0 {
+		t.Fatalf("no difference entry for the BITCOUNT case in the page")
+	}
+	entry := page[i:]
+	entry = entry[:strings.Index(entry, "</details>")]
+	for _, want := range []string{"<p>step 2 (case file line ", "the reply differs</p>", `<code class="esc">&#34;:0\r\n&#34;</code>`,
+		`<mark title="first differing byte, offset 0">-</mark>ERR syntax error\r\n&#34;`, "(integer) 0", "(error) ERR syntax error"} {
+		if !strings.Contains(entry, want) {
+			t.Errorf("the BITCOUNT entry lacks %s:\n%s", want, entry)
+		}
+	}
+	if strings.Contains(page, "the sent differs") {
+		t.Error("sent bytes differ between the runs: the key prefix is not normalised")
+	}
 }

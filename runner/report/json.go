@@ -7,6 +7,7 @@ import (
 
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/golden"
 )
 
 // JSONReport is the shape of the JSON format (version 1).
@@ -38,8 +39,13 @@ type JSONResult struct {
 	Status     runner.Status `json:"status"`
 	Reason     string        `json:"reason,omitempty"`
 	DurationMS float64       `json:"duration_ms"`
-	Failure    *JSONFailure  `json:"failure,omitempty"`
-	Steps      []JSONStep    `json:"steps,omitempty"`
+	// KeyPrefix is the run's prefix of the case's key names (unique per
+	// run and case): replacing it with golden.Placeholder (golden.Normalize)
+	// makes the bytes of two runs comparable. Empty for a case with no
+	// keys.
+	KeyPrefix string       `json:"key_prefix,omitempty"`
+	Failure   *JSONFailure `json:"failure,omitempty"`
+	Steps     []JSONStep   `json:"steps,omitempty"`
 	// Metrics are a scenario's figures (runner.Metrics).
 	Metrics runner.Metrics `json:"metrics,omitempty"`
 }
@@ -57,6 +63,9 @@ type JSONFailure struct {
 // of the bytes, or {"base64": ...} where they are not UTF-8); Value is the
 // reply in resp's canonical JSON.
 type JSONStep struct {
+	// Index is the step's index in the case (golden.Step.Index): steps a
+	// server's gates skip leave gaps.
+	Index     int     `json:"index"`
 	Pos       string  `json:"pos"`
 	Conn      string  `json:"conn"`
 	Action    string  `json:"action"`
@@ -70,9 +79,12 @@ type JSONStep struct {
 	Value          json.RawMessage `json:"value,omitempty"`
 	Pushes         []Bytes         `json:"pushes,omitempty"`
 	// Redirects are the MOVED and ASK replies followed before Reply.
-	Redirects  []runner.Redirect `json:"redirects,omitempty"`
-	Error      string            `json:"error,omitempty"`
-	DurationMS float64           `json:"duration_ms"`
+	Redirects []runner.Redirect `json:"redirects,omitempty"`
+	Error     string            `json:"error,omitempty"`
+	// Volatile says the reply is compared by its expectation only, never
+	// byte for byte (golden.Volatile): it differs from run to run.
+	Volatile   bool    `json:"volatile,omitempty"`
+	DurationMS float64 `json:"duration_ms"`
 }
 
 // JSON writes the report as one indented JSON document (JSONReport).
@@ -96,13 +108,19 @@ func ToJSON(rep *runner.Report) JSONReport {
 	}
 	for _, res := range rep.Results {
 		jr := JSONResult{File: res.Case.File.Path, Case: res.Case.Name, Pos: res.Case.Pos.String(),
-			Proto: res.Proto, Status: res.Status, Reason: res.Reason, DurationMS: ms(res.Duration), Metrics: res.Metrics}
+			Proto: res.Proto, Status: res.Status, Reason: res.Reason, DurationMS: ms(res.Duration), Metrics: res.Metrics,
+			KeyPrefix: res.KeyPrefix}
+		info := rep.Server.Info(res.Proto)
+		info.Cluster = rep.Topology != nil
 		if f := res.Failure; f != nil {
 			jr.Failure = &JSONFailure{Pos: f.Step.Pos.String(), Message: f.Message, Expected: f.Expected, Offset: f.Offset}
 		}
 		for _, sr := range res.Steps {
-			js := JSONStep{Pos: sr.Step.Pos.String(), Conn: sr.Conn, Action: sr.Step.Action.String(),
+			js := JSONStep{Index: sr.Step.Index, Pos: sr.Step.Pos.String(), Conn: sr.Conn, Action: sr.Step.Action.String(),
 				DurationMS: ms(sr.Duration)}
+			if exp, ok := sr.Step.Expect.Resolve(info); ok || len(sr.Step.Expect) == 0 {
+				js.Volatile = golden.Volatile(sr.Step, exp)
+			}
 			js.Args = bytesList(sr.Args)
 			if sr.Sent != nil {
 				js.Sent, js.SentSize = Bytes(sr.Sent), sr.SentSize

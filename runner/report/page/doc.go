@@ -7,12 +7,15 @@
 //     error counts per cell, each status a colour and a symbol), with
 //     totals, each file row opening its servers × cases table;
 //   - every case whose recorded bytes differ between golden directories
-//     (golden.Diff of the first directory against each other one), the
+//     and run reports (golden.Diff of the first against each other one, a
+//     run report read as a golden directory by runDir), the
 //     replies side by side escaped (resp.Escape) and as redis-cli prints
 //     them, the first differing byte marked, with each server's status and
 //     its reason (a known difference's, a gate's);
-//   - per clients report, a cases × clients matrix of verdicts, each cell
-//     opening the bytes the library received and what it returned;
+//   - per clients report and per section of a client matrix file
+//     (report.ClientMatrix), a cases × clients matrix of verdicts, each
+//     cell with steps opening the bytes the library received and what it
+//     returned;
 //   - filters by server, tag and status and a search box.
 //
 // Building the page is linear in its input: every case of every source is

@@ -16,15 +16,18 @@ import (
 	"github.com/respcheck/respcheck/runner/report"
 )
 
-// Input is one source of the page: exactly one of Run, Clients, Golden,
-// Coverage and Bench is set.
+// Input is one source of the page: exactly one of Run, Clients, Matrix,
+// Golden, Coverage and Bench is set.
 type Input struct {
 	// Path is where the input was read from ("" for a run in this
 	// process).
 	Path    string
 	Run     *report.JSONReport
 	Clients *report.ClientsJSONReport
-	Golden  *golden.Dir
+	// Matrix is a client matrix file (docs/client-matrix.json): one
+	// clients matrix per section.
+	Matrix *report.ClientMatrix
+	Golden *golden.Dir
 	// Coverage is the JSON of respcheck coverage --format json.
 	Coverage *coverage.Report
 	// Bench is the JSON of respcheck bench --format json.
@@ -49,7 +52,8 @@ func (e *NotReportError) Error() string {
 // Load reads path: a golden directory (golden.Load; it must hold *.golden
 // files), or a file holding the JSON report of respcheck run --format json
 // (it has "summary"), of respcheck clients --format json (it has
-// "clients"), of respcheck coverage --format json (it has "commands" and
+// "clients"), a client matrix file (it has "client_matrix", see
+// report.ClientMatrix), of respcheck coverage --format json (it has "commands" and
 // "counted") or of respcheck bench --format json (it has "tables" and
 // "machine"). Anything else is a *NotReportError naming path; a file that
 // cannot be read is the os error.
@@ -93,6 +97,7 @@ func decode(data []byte) (Input, error) {
 	_, machine := probe["machine"]
 	_, commands := probe["commands"]
 	_, counted := probe["counted"]
+	_, cm := probe["client_matrix"]
 	dec := json.NewDecoder(bytes.NewReader(data))
 	switch {
 	case results && summary:
@@ -107,6 +112,17 @@ func decode(data []byte) (Input, error) {
 			return Input{}, fmt.Errorf("a clients report that does not decode: %v", err)
 		}
 		return Input{Clients: &r}, nil
+	case cm:
+		var r report.ClientMatrix
+		if err := dec.Decode(&r); err != nil || r.Version != 1 {
+			return Input{}, fmt.Errorf("a client matrix that does not decode (version 1): %v", err)
+		}
+		for _, s := range r.Sections {
+			if _, err := s.Expand(); err != nil {
+				return Input{}, err
+			}
+		}
+		return Input{Matrix: &r}, nil
 	case commands && counted:
 		var r coverage.Report
 		if err := dec.Decode(&r); err != nil {
@@ -120,7 +136,7 @@ func decode(data []byte) (Input, error) {
 		}
 		return Input{Bench: &r}, nil
 	}
-	return Input{}, fmt.Errorf("JSON without \"results\" and \"summary\" (run), \"clients\" (clients), \"commands\" and \"counted\" (coverage) or \"tables\" and \"machine\" (bench)")
+	return Input{}, fmt.Errorf("JSON without \"results\" and \"summary\" (run), \"clients\" (clients), \"client_matrix\", \"commands\" and \"counted\" (coverage) or \"tables\" and \"machine\" (bench)")
 }
 
 // FromRun is the input of a run in this process, with its cases' tags.
@@ -160,6 +176,8 @@ func (in Input) name() string {
 		return "coverage of " + in.Coverage.Server
 	case in.Bench != nil:
 		return "bench on " + in.Bench.Server.Family + " " + in.Bench.Server.Version
+	case in.Matrix != nil:
+		return "client matrix"
 	default:
 		return "clients on " + serverName(in.Clients.Server)
 	}
@@ -173,7 +191,8 @@ func serverName(s clients.Server) string {
 	return n
 }
 
-// kind is "golden", "run" or "clients".
+// kind is "golden", "run", "coverage", "bench", "client matrix" or
+// "clients".
 func (in Input) kind() string {
 	switch {
 	case in.Golden != nil:
@@ -184,6 +203,8 @@ func (in Input) kind() string {
 		return "coverage"
 	case in.Bench != nil:
 		return "bench"
+	case in.Matrix != nil:
+		return "client matrix"
 	}
 	return "clients"
 }

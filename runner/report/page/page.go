@@ -91,8 +91,9 @@ type Page struct {
 
 // Build makes the page of the inputs: the server matrix of the run reports
 // and golden directories (one column each, in input order), the
-// differences between the golden directories, and one clients matrix per
-// clients report.
+// differences between them (each compared with the first; a run report's
+// recording is read as a golden directory, see runDir), and one clients
+// matrix per clients report and per section of a client matrix file.
 func Build(inputs []Input) *Page {
 	p := &Page{Title: "respcheck compatibility report"}
 	m := newMatrix()
@@ -111,11 +112,17 @@ func Build(inputs []Input) *Page {
 			}
 		case in.Run != nil:
 			col := m.addServer(Server{Name: in.name(), Kind: "run", Path: in.Path})
+			gs, gcols = append(gs, runDir(in)), append(gcols, col)
 			for _, r := range in.Run.Results {
 				m.add(col, r.File, r.Case, r.Proto, r.Status.String(), r.Reason, in.Tags).Failure = failureOf(r)
 			}
 		case in.Clients != nil:
 			p.Clients = append(p.Clients, clientsTable(len(p.Clients)+1, in, m))
+		case in.Matrix != nil:
+			for _, s := range in.Matrix.Sections {
+				rep, _ := s.Expand() // Load checked it
+				p.Clients = append(p.Clients, clientsTable(len(p.Clients)+1, Input{Path: in.Path, Clients: &rep, Tags: in.Tags}, m))
+			}
 		case in.Coverage != nil:
 			p.Coverage = append(p.Coverage, &Coverage{Report: in.Coverage, Path: in.Path, Groups: coverage.Groups(in.Coverage)})
 		case in.Bench != nil:

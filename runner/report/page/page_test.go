@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -230,19 +229,51 @@ func syntheticGoldens(n int) []Input {
 	return ins
 }
 
-// BenchmarkCases measures the page of two directories of n cases: the time
-// per op grows with n, not with n² (Build indexes every case once).
+// BenchmarkCases measures the page of n synthetic cases (n = 1k, 10k): two
+// golden directories of n cases (syntheticGoldens) and a client matrix of
+// n cells (syntheticMatrix). The time per op grows with n, not with n²
+// (Build indexes every case and cell once); page-bytes is the page's size.
 func BenchmarkCases(b *testing.B) {
-	for _, n := range []int{1000, 4000} {
-		ins := syntheticGoldens(n)
+	for _, n := range []int{1000, 10000} {
+		ins := append(syntheticGoldens(n), syntheticMatrix(n))
 		b.Run(fmt.Sprintf("cases=%d", n), func(b *testing.B) {
+			var size int
 			for b.Loop() {
-				if err := Write(io.Discard, ins); err != nil {
+				var buf bytes.Buffer
+				if err := Write(&buf, ins); err != nil {
 					b.Fatal(err)
 				}
+				size = buf.Len()
 			}
+			b.ReportMetric(float64(size), "page-bytes")
 		})
 	}
+}
+
+// syntheticMatrix is a client matrix file of n cells: n/10 cases through
+// 10 clients, every seventh cell a mismatch with one step, every fifth a
+// skip with a reason.
+func syntheticMatrix(n int) Input {
+	var rep report.ClientsJSONReport
+	for j := range 10 {
+		rep.Clients = append(rep.Clients, clients.ClientInfo{Name: fmt.Sprintf("lib%d/resp2", j), Proto: 2})
+	}
+	for i := range n {
+		r := report.ClientsJSONResult{ID: fmt.Sprintf("big.yaml/case %d", i/10), Name: fmt.Sprintf("big/case %d", i/10),
+			Client: rep.Clients[i%10].Name, Proto: 2, Verdict: clients.Match}
+		switch {
+		case i%7 == 0:
+			r.Verdict = clients.Mismatch
+			r.Steps = []report.ClientsJSONStep{{Pos: "big.yaml:1:1", Command: "GET k", Reply: report.Bytes(fmt.Sprintf(":%d\r\n", i)),
+				CLI: fmt.Sprintf("(integer) %d", i), Verdict: clients.Mismatch, Notes: []string{"precision lost"}}}
+		case i%5 == 0:
+			r.Verdict, r.Reason = clients.Skip, "no pipeline in this case"
+		}
+		rep.Results = append(rep.Results, r)
+	}
+	m := &report.ClientMatrix{Version: 1}
+	m.Put(report.ToMatrixSection("synthetic", rep))
+	return Input{Path: "synthetic.json", Matrix: m}
 }
 
 // TestSyntheticDiffs checks the synthetic directories' differences: every
