@@ -70,7 +70,11 @@ cases:
 // connection subscribes to, answered before the subscriber's PING is sent,
 // puts the message before the PONG: the PING step fails showing the push.
 // A PING with no message pending, and one after a push step read the
-// message, pass; so does a no reply within step with nothing pushed.
+// message, pass; so does a no reply within step with nothing pushed. With
+// CLIENT TRACKING, another connection's SET puts the invalidation before
+// the tracking connection's next reply, while the connection's own SET
+// gets its +OK first and the invalidation after it (Redis 7.2+ defers a
+// command's pushes after its reply, redis#12326).
 func TestNoPush(t *testing.T) {
 	rep := runInline(t, "redis-8.6.3", `suite: no push
 requires: {proto: 3}
@@ -95,7 +99,27 @@ cases:
       - {conn: p, send: [PUBLISH, "{key:ch}", hi], reply: ":1\r\n"}
       - {conn: s, raw: "*2\r\n$4\r\nECHO\r\n", no_push: true, expect: no reply within 20ms}
       - {conn: s, raw: "$1\r\nx\r\n", reply: "$1\r\nx\r\n"}
+  - name: an invalidation before the reply
+    steps:
+      - {conn: a, send: [CLIENT, TRACKING, "on"], reply: "+OK\r\n"}
+      - {conn: a, send: [GET, "{key}"], reply: "_\r\n"}
+      - {conn: b, send: [SET, "{key}", v], reply: "+OK\r\n"}
+      - {conn: a, send: [PING], no_push: true, reply: "+PONG\r\n"}
+  - name: an invalidation after its own write's reply
+    steps:
+      - {conn: a, send: [CLIENT, TRACKING, "on"], reply: "+OK\r\n"}
+      - {conn: a, send: [GET, "{key}"], reply: "_\r\n"}
+      - {conn: a, send: [SET, "{key}", v], no_push: true, reply: "+OK\r\n"}
+      - {conn: a, push: {push: [invalidate, {array: ["{key}"]}]}}
 `, runner.Options{Protos: []int{3}})
+	if r := result(t, rep, "an invalidation before the reply", 3); r.Status != runner.Fail ||
+		!strings.Contains(r.Reason, "inline.yaml:29:9: a push frame arrived before the reply") ||
+		!strings.HasPrefix(string(r.Failure.Actual), ">2\r\n$10\r\ninvalidate\r\n") {
+		t.Errorf("invalidation before the reply: %s %q", r.Status, r.Reason)
+	}
+	if r := result(t, rep, "an invalidation after its own write's reply", 3); r.Status != runner.Pass {
+		t.Errorf("invalidation after its own reply: %s %q", r.Status, r.Reason)
+	}
 	msg := ">3\r\n$7\r\nmessage\r\n$16\r\n"
 	if r := result(t, rep, "a message before the reply", 3); r.Status != runner.Fail || r.Failure == nil ||
 		!strings.Contains(r.Reason, "inline.yaml:8:9: a push frame arrived before the reply (no_push; 1 in all)") ||
