@@ -1,6 +1,7 @@
 package runner_test
 
 import (
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -136,18 +137,16 @@ cases:
 }
 
 // crashCase is a case that crashes valkey-8.0.1 (a segfault in Lua's
-// unpack with a huge range, a Lua bug that Redis 7.0.15 and 8.6.3 and
-// Valkey 9.1.2 answer with an error; testdata/servers/repro/) with a known
-// crash for valkey<8.0.6 (known here: 8.0.1), and a case after it.
-const crashCase = `suite: crash
-cases:
-  - name: EVAL unpack of a huge range is an error
-    known:
-      - {server: "valkey<8.0.6", crash: true, reason: "Valkey 8.0.1 segfaults in Lua's unpack"}
-    steps:
-      - {send: [EVAL, "return unpack({1,2,3}, -2, 2147483647)", "0"], error_match: "too many results to unpack"}
-  - {name: after, steps: [{send: [SET, "{key}", v], reply: "+OK\r\n"}]}
-`
+// unpack with a huge range, which Redis 7.0.15 and 8.6.3 and Valkey 9.1.2
+// answer with an error) with a known crash for valkey<8.0.6 (known here:
+// 8.0.1), and a case after it.
+func crashCase(t *testing.T) string {
+	b, err := os.ReadFile("../testdata/servers/repro/known-crash.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
 
 // TestKnownCrash: on a throwaway valkey-8.0.1 whose run can restart it
 // (Options.Respawn), the case that crashes it is known (the reason, and
@@ -155,7 +154,7 @@ cases:
 // run has no failure and no error. Without Respawn (a server the run did
 // not start) the case is skipped, not sent, and the server stays up.
 func TestKnownCrash(t *testing.T) {
-	files := load(t, crashCase)
+	files := load(t, crashCase(t))
 	var mu sync.Mutex
 	respawns := 0
 	respawn := func(int) (string, string, error) {
@@ -180,7 +179,7 @@ func TestKnownCrash(t *testing.T) {
 	rep = run(t, srv.Addr(), files, runner.Options{Protos: []int{2, 3}})
 	for _, p := range []int{2, 3} {
 		r := result(t, rep, "EVAL unpack of a huge range is an error", p)
-		if r.Status != runner.Skip || !strings.Contains(r.Reason, "inline.yaml:5:9: known to crash valkey 8.0.1, and this run cannot start the server again") || len(r.Steps) != 0 {
+		if r.Status != runner.Skip || !strings.Contains(r.Reason, "inline.yaml:9:9: known to crash valkey 8.0.1, and this run cannot start the server again") || len(r.Steps) != 0 {
 			t.Errorf("RESP%d without Respawn: %s %q, %d steps", p, r.Status, r.Reason, len(r.Steps))
 		}
 		if r := result(t, rep, "after", p); r.Status != runner.Pass {
@@ -196,13 +195,13 @@ func TestKnownCrash(t *testing.T) {
 // case (redis-8.6.3 answers the unpack with an error) is a failure that
 // says so, even though the case's expectation passed.
 func TestKnownCrashDidNotHappen(t *testing.T) {
-	src := strings.Replace(crashCase, `"valkey<8.0.6"`, "redis", 1)
+	src := strings.Replace(crashCase(t), `"valkey<8.0.6"`, "redis", 1)
 	rep := runInline(t, "redis-8.6.3", src, runner.Options{Protos: []int{2}, Respawn: func(int) (string, string, error) {
 		t.Error("Respawn called: the server did not die")
 		return "", "", nil
 	}})
 	r := result(t, rep, "EVAL unpack of a huge range is an error", 2)
-	if r.Status != runner.Fail || !strings.Contains(r.Reason, "inline.yaml:5:9: known crash did not happen: redis 8.6.3 survived the case (pass)") {
+	if r.Status != runner.Fail || !strings.Contains(r.Reason, "inline.yaml:9:9: known crash did not happen: redis 8.6.3 survived the case (pass)") {
 		t.Errorf("%s %q", r.Status, r.Reason)
 	}
 }

@@ -1,27 +1,16 @@
 package main
 
 import (
-	"net"
 	"os/exec"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/respcheck/respcheck/runner/servers"
 )
 
-// knownCrashFile is a case that really crashes valkey-8.0.1 (Lua's unpack
-// of a huge range; testdata/servers/repro/valkey-lua-unpack-crash.sh shows
-// it with valkey-cli alone), declared as a known crash, and a case after it.
-const knownCrashFile = `suite: crash
-cases:
-  - name: EVAL unpack of a huge range is an error
-    known:
-      - {server: "valkey<8.0.6", crash: true, reason: "Valkey 8.0.1 segfaults in Lua's unpack"}
-    steps:
-      - {send: [EVAL, "return unpack({1,2,3}, -2, 2147483647)", "0"], error_match: "too many results to unpack"}
-  - {name: after, steps: [{send: [SET, "{key}", v], reply: "+OK\r\n"}]}
-`
+// knownCrashFile is a case that really crashes valkey-8.0.1, declared as
+// a known crash, and a case after it.
+const knownCrashFile = "../../testdata/servers/repro/known-crash.yaml"
 
 // TestKnownCrashRun: "respcheck run --server valkey-8.0.1" runs the case
 // that crashes the throwaway server, restarts it (the report lists the
@@ -31,9 +20,9 @@ func TestKnownCrashRun(t *testing.T) {
 	if _, err := servers.Find("valkey-8.0.1"); err != nil && !servers.InCI() {
 		t.Skip(err)
 	}
-	f := writeFile(t, "crash.yaml", knownCrashFile)
+	f := knownCrashFile
 	code, out, errs := respcheck(t, "run", "--server", "valkey-8.0.1", "--servers", "1", "--proto", "2", "-v", f)
-	for _, want := range []string{"know crash/EVAL unpack of a huge range is an error [RESP2] (known difference: Valkey 8.0.1 segfaults in Lua's unpack (known crash: ",
+	for _, want := range []string{"know known-crash/EVAL unpack of a huge range is an error [RESP2] (known difference: Valkey 8.0.1 segfaults in Lua's unpack (known crash: ",
 		"crashed by signal", "server restarted: ", "1 passed, 0 failed, 0 skipped, 1 known difference"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("throwaway: output lacks %q", want)
@@ -68,15 +57,9 @@ func TestServerRepros(t *testing.T) {
 			t.Log(err)
 			continue
 		}
-		// A port free now (the script's random one may be taken).
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-		l.Close()
-		// stdout only: bash reports the dead server on stderr.
-		out, err := exec.Command("bash", "../../testdata/servers/repro/valkey-lua-unpack-crash.sh", b.Bin, port).Output()
+		// A port free now (the script's random one may be taken); stdout
+		// only: bash reports the dead server on stderr.
+		out, err := exec.Command("bash", "../../testdata/servers/repro/valkey-lua-unpack-crash.sh", b.Bin, freePort(t)).Output()
 		if err != nil || !strings.HasPrefix(string(out), tc.want) {
 			t.Errorf("%s: %v\n%s", tc.build, err, out)
 		}
