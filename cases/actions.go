@@ -29,8 +29,8 @@ type action struct {
 	// field is the step's YAML field that names the action.
 	field string
 	// example and doc are the action's entry in the manual's list of
-	// actions (doc.go, "# Steps"), "\n" separating the manual's lines.
-	// TestDocTables checks that doc.go holds them.
+	// actions (manual.md, "## Steps"), "\n" separating the manual's lines.
+	// TestDocTables checks that manual.md holds them.
 	example, doc string
 	// sends: the step writes to its connection. It may be async, must not
 	// be made while an async reply is unread on its connection, and

@@ -35,7 +35,7 @@ const (
 
 // expectKind is one kind of expectation: everything the loader, the
 // matcher (Expect.Match, which the runner calls), the golden writer
-// (Expect.Loose) and the manual (doc.go) know of it. Adding a kind is adding
+// (Expect.Loose) and the manual (manual.md) know of it. Adding a kind is adding
 // its ExpectKind constant and its entry here, with their tests.
 //
 // The matcher lives in the entry, in this package, rather than in a table
@@ -50,9 +50,9 @@ type expectKind struct {
 	// name is the kind's name in messages (ExpectKind.String).
 	name string
 	// example and doc are the kind's entry in the manual's list of
-	// expectations (doc.go, "# Expectations"): an example of the field, and
+	// expectations (manual.md, "## Expectations"): an example of the field, and
 	// what it checks, "\n" separating the manual's lines. TestDocTables
-	// checks that doc.go holds them.
+	// checks that manual.md holds them.
 	example, doc string
 	// selectorMap reports whether a mapping under the field is a selector
 	// map (see Selectors) rather than the expectation itself; nil: never.

@@ -29,7 +29,11 @@ func (l *loader) caseNode(n *yaml.Node, f *File) *Case {
 		c.Exclusive, _ = l.boolean(v, "exclusive")
 	}
 	if v := m.get("known"); v != nil {
-		c.Known = l.known(v)
+		c.Known = l.known(v, true)
+		if slices.ContainsFunc(c.Known, func(k *Known) bool { return k.Crash }) {
+			// Its crash would end the cases running beside it.
+			c.Exclusive = true
+		}
 	}
 	if v := m.get("scenario"); v != nil {
 		if k := m.key("steps"); k != nil {
@@ -43,15 +47,21 @@ func (l *loader) caseNode(n *yaml.Node, f *File) *Case {
 	return c
 }
 
-// known parses the known differences of a case.
-func (l *loader) known(v *yaml.Node) []*Known {
+// known parses the known differences of a case (caseLevel) or a step; only
+// a case's may say crash: true.
+func (l *loader) known(v *yaml.Node, caseLevel bool) []*Known {
 	var ks []*Known
 	for _, item := range l.seq(v, "known") {
-		km := l.mapping(item, "known difference", "server", "reason")
+		km := l.mapping(item, "known difference", "server", "reason", "crash")
 		if km == nil {
 			continue
 		}
 		k := &Known{Pos: l.pos(item)}
+		if cv := km.get("crash"); cv != nil {
+			if k.Crash, _ = l.boolean(cv, "crash"); k.Crash && !caseLevel {
+				l.errf(km.key("crash"), "crash: true is a case's known difference (the server dies on the case): move it to the case's known")
+			}
+		}
 		if sv := km.need(l, item, "server"); sv != nil {
 			k.Server, _ = l.selector(sv, "server selector")
 		}
@@ -83,7 +93,7 @@ func (l *loader) caseSteps(c *Case, m *fields, n *yaml.Node) {
 	if v := m.get("cleanup"); v != nil {
 		// Cleanup steps run after the steps whatever their outcome; they see
 		// the captures of the steps, and start with no pending async reply.
-		ccs := &caseState{defined: maps.Clone(cs.defined), pending: map[string][]Pos{}, firstUse: cs.firstUse, c: c}
+		ccs := &caseState{defined: maps.Clone(cs.defined), pending: map[string][]Pos{}, firstUse: cs.firstUse, c: c, cleanup: true}
 		for i, item := range l.seq(v, "cleanup") {
 			if s := l.step(item, len(c.Steps)+i, ccs); s != nil {
 				c.Cleanup = append(c.Cleanup, s)
@@ -115,6 +125,7 @@ type caseState struct {
 	// cleanup), the only step that may place it (Step.Node).
 	firstUse map[string]Pos
 	c        *Case // Case.Nodes is filled as connections are placed
+	cleanup  bool  // the steps are cleanup steps
 }
 
 // placeConn checks that a connection's node is given where it is first

@@ -11,7 +11,7 @@ import (
 
 // stepOptions are the fields of a step besides its action (see actions)
 // and its expectation (see expectFields).
-var stepOptions = []string{"conn", "async", "capture", "timeout", "volatile"}
+var stepOptions = []string{"conn", "async", "capture", "timeout", "volatile", "known", "no_push"}
 
 var (
 	// expectFields are the expectation fields of a step: the kinds' (see
@@ -49,6 +49,7 @@ func (l *loader) step(n *yaml.Node, index int, cs *caseState) *Step {
 		return s
 	}
 	bad := !l.stepOptions(s, m, act)
+	bad = !l.stepKnown(s, m, act, cs) || bad
 	l.placeConn(s, cs)
 	switch act.parse(l, s, ak, av, exps) {
 	case dropStep:
@@ -127,6 +128,37 @@ func (l *loader) stepOptions(s *Step, m *fields, act *action) bool {
 	}
 	if v := m.get("capture"); v != nil && !l.stepCapture(s, m, act, v) {
 		ok = false
+	}
+	return ok
+}
+
+// stepKnown parses the known and no_push fields of a step into s. It
+// returns false if one is not allowed there.
+func (l *loader) stepKnown(s *Step, m *fields, act *action, cs *caseState) bool {
+	ok := true
+	if v := m.get("known"); v != nil {
+		switch {
+		case cs.cleanup:
+			l.errf(m.key("known"), "known on a cleanup step: a cleanup step must succeed (give the case or a step of steps the known difference)")
+			ok = false
+		case s.Async:
+			l.errf(m.key("known"), "known on an async %s: put it on the read step that reads the reply", act.field)
+			ok = false
+		default:
+			s.Known = l.known(v, false)
+		}
+	}
+	if v := m.get("no_push"); v != nil {
+		switch {
+		case act.action == ActPush:
+			l.notAllowed(m, act, "no_push", " (no_push is for send, raw and read steps: a push step reads a push)")
+			ok = false
+		case s.Async:
+			l.errf(m.key("no_push"), "no_push on an async %s: put it on the read step that reads the reply", act.field)
+			ok = false
+		default:
+			s.NoPush, _ = l.boolean(v, "no_push")
+		}
 	}
 	return ok
 }

@@ -75,9 +75,16 @@ func (c *Case) Gates() []*Gates {
 	return gs
 }
 
-// KnownFor returns the first known difference matching info, or nil.
-func (c *Case) KnownFor(info ServerInfo) *Known {
-	for _, k := range c.Known {
+// KnownFor returns the case's first known difference matching info (its
+// server and protocol), or nil.
+func (c *Case) KnownFor(info ServerInfo) *Known { return knownFor(c.Known, info) }
+
+// KnownFor returns the step's first known difference matching info, or nil.
+func (s *Step) KnownFor(info ServerInfo) *Known { return knownFor(s.Known, info) }
+
+// knownFor returns the first of ks whose selector matches info, or nil.
+func knownFor(ks []*Known, info ServerInfo) *Known {
+	for _, k := range ks {
 		if k.Server.Match(info) {
 			return k
 		}
@@ -133,12 +140,17 @@ type Probe struct {
 	Send []Template
 }
 
-// Known is a known difference: on matching servers the case is expected to
-// fail.
+// Known is a known difference: on matching servers (and protocols: the
+// selector's resp2 or resp3 term) the case, or the step that declares it
+// (Step.Known), is expected to fail.
 type Known struct {
 	Pos    Pos
 	Server Selector
 	Reason string
+	// Crash (case-level only) says that the server dies on this case: a
+	// throwaway server is started again and the case is known; on a target
+	// the run cannot restart, the case is skipped, not run.
+	Crash bool
 }
 
 // DefaultConn is the name of the connection of steps without "conn".
@@ -186,6 +198,14 @@ type Step struct {
 	// the step reads, in order (replies: [...]; a raw write of several
 	// commands); Expect is then Replies[0]. The last may be ExpectClosed.
 	Replies []Variants
+	// Known are the step's known differences: on a matching server its
+	// failure makes the case known (if no other step fails), its pass is
+	// a failure (the difference no longer reproduces). Not on async sends,
+	// sleeps and cleanup steps.
+	Known []*Known
+	// NoPush asserts that no push frame arrives while the step reads its
+	// reply (or replies, or silence): a push before the reply is a failure.
+	NoPush bool
 	// Volatile marks a reply that changes from run to run (ids, TTLs,
 	// timestamps): goldens (runner/golden) compare it by the expectation
 	// only, never byte for byte.

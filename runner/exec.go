@@ -65,6 +65,12 @@ type caseRun struct {
 	// sentBig is set while the step being run streamed its command
 	// (sendBig): such a command is not sent again after a redirect.
 	sentBig bool
+	// stepKnown is what the steps' known differences saw (applyStepKnown).
+	stepKnown struct {
+		known        *cases.Known // the first step that failed as known
+		fail         *Failure     // its failure
+		unreproduced *cases.Known // the first known step that passed
+	}
 }
 
 // runItem runs one case (or scenario) in one protocol: the gates, then the
@@ -76,6 +82,13 @@ func (r *run) runItem(ctx context.Context, it item, res *Result) {
 		return
 	}
 	res.Known = r.known(it)
+	if k := res.Known; k != nil && k.Crash && r.opts.Respawn == nil {
+		// The run could not start the server again: not this run's to kill.
+		res.Status = Skip
+		res.Reason = fmt.Sprintf("not run: %s: known to crash %s %s, and this run cannot start the server again (a throwaway server runs it): %s",
+			k.Pos, r.srv.Family, r.srv.Version, k.Reason)
+		return
+	}
 	if it.c.Scenario != nil {
 		r.runScenario(ctx, it, res)
 		return
@@ -113,26 +126,46 @@ func (r *run) gated(ctx context.Context, it item, res *Result) bool {
 // known returns the case's first known difference that matches the server
 // in it.proto, or nil.
 func (r *run) known(it item) *cases.Known {
-	info := r.srv.Info(it.proto)
-	for _, k := range it.c.Known {
-		if k.Server.Match(info) {
-			return k
-		}
-	}
-	return nil
+	return it.c.KnownFor(r.srv.Info(it.proto))
 }
 
 // applyKnown turns a failure into a known difference when the case declares
 // one for the server, and a pass into a failure saying that the known
-// difference no longer reproduces.
+// difference no longer reproduces. A known crash is settled by the lane
+// (lanes.runOn): here, the server survived the case.
 func (r *run) applyKnown(res *Result) {
 	switch {
+	case res.Known != nil && res.Known.Crash && (res.Status == Fail || res.Status == Pass):
+		res.Reason = fmt.Sprintf("%s: known crash did not happen: %s %s survived the case (%s): %s",
+			res.Known.Pos, r.srv.Family, r.srv.Version, res.Status, res.Known.Reason)
+		res.Status = Fail
 	case res.Known != nil && res.Status == Fail:
 		res.Status, res.Reason = KnownDiff, res.Known.Reason
 	case res.Known != nil && res.Status == Pass:
 		res.Status = Fail
-		res.Reason = fmt.Sprintf("%s: known difference no longer reproduces on %s %s: %s",
-			res.Known.Pos, r.srv.Family, r.srv.Version, res.Known.Reason)
+		res.Reason = r.unreproduced(res.Known)
+	}
+}
+
+// unreproduced is the reason of a failure for known difference k, which
+// did not happen.
+func (r *run) unreproduced(k *cases.Known) string {
+	return fmt.Sprintf("%s: known difference no longer reproduces on %s %s: %s", k.Pos, r.srv.Family, r.srv.Version, k.Reason)
+}
+
+// applyStepKnown settles the steps' known differences (stepKnown) of a
+// case that got to its end, after applyKnown (a case's matching known
+// difference leaves stepKnown empty): a step whose known difference did not happen
+// fails the case; a step that failed as known makes a passing case known.
+func (x *caseRun) applyStepKnown(res *Result) {
+	switch {
+	case res.Status != Pass:
+	case x.stepKnown.unreproduced != nil:
+		res.Status, res.Known = Fail, x.stepKnown.unreproduced
+		res.Reason = x.unreproduced(res.Known)
+	case x.stepKnown.known != nil:
+		res.Status, res.Known, res.Failure = KnownDiff, x.stepKnown.known, x.stepKnown.fail
+		res.Reason = res.Known.Reason
 	}
 }
 
@@ -158,10 +191,14 @@ func (r *run) runCase(ctx context.Context, it item, res *Result) {
 	x.cleanup(ctx, res)
 	x.checkStray(res)
 	r.applyKnown(res)
+	x.applyStepKnown(res)
 }
 
 // runSteps runs the steps in order until one fails or errs, and records
-// the outcome in res.
+// the outcome in res. A step that fails as its known difference says
+// (Step.KnownFor; only when no known difference of the case matches) does
+// not stop the steps: it is noted in x.stepKnown, as is the first known
+// step that passed.
 func (x *caseRun) runSteps(ctx context.Context, res *Result) {
 	for _, st := range x.c.Steps {
 		sr, fail, err := x.step(ctx, st)
@@ -170,9 +207,21 @@ func (x *caseRun) runSteps(ctx context.Context, res *Result) {
 			stepError(res, st, err)
 			return
 		}
-		if fail != nil {
+		var k *cases.Known
+		if res.Known == nil {
+			k = st.KnownFor(x.info)
+		}
+		switch {
+		case fail != nil && k != nil:
+			if x.stepKnown.known == nil {
+				fail.Step = st
+				x.stepKnown.known, x.stepKnown.fail = k, fail
+			}
+		case fail != nil:
 			failAt(res, st, fail)
 			return
+		case k != nil && x.stepKnown.unreproduced == nil:
+			x.stepKnown.unreproduced = k
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strings"
 	"syscall"
 	"time"
 
@@ -24,10 +25,12 @@ func (x *caseRun) awaitSilence(c *conn, timeout time.Duration, exp *cases.Expect
 	}
 	before := len(c.pushes)
 	v, err := c.readReply(wait, nil)
-	for _, p := range c.pushes[before:] {
-		sr.Pushes = append(sr.Pushes, x.keep(p.Raw))
-	}
+	x.keepPushes(c, before, sr)
 	var ne net.Error
+	if fail := x.pushBefore(sr.Step, c, before); fail != nil {
+		fail.Expected, fail.Message = "no push frame (no_push)", strings.Replace(fail.Message, "before the reply", "while the step waited", 1)
+		return fail, nil
+	}
 	switch {
 	case err == nil:
 		sr.Reply, sr.ReplySize = x.keep(v.Raw), len(v.Raw)

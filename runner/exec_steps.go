@@ -207,8 +207,10 @@ func (x *caseRun) receive(c *conn, timeout time.Duration, st *cases.Step, exp *c
 	} else {
 		before := len(c.pushes)
 		v, err = c.readReply(timeout, pushAccepter(exp, x.env))
-		for _, p := range c.pushes[before:] {
-			sr.Pushes = append(sr.Pushes, x.keep(p.Raw))
+		x.keepPushes(c, before, sr)
+		if fail := x.pushBefore(st, c, before); fail != nil && err == nil {
+			sr.Reply, sr.ReplySize = x.keep(v.Raw), len(v.Raw)
+			return v, fail, nil
 		}
 	}
 	if err != nil {
@@ -219,6 +221,26 @@ func (x *caseRun) receive(c *conn, timeout time.Duration, st *cases.Step, exp *c
 		sr.ReplySHA256 = hexSHA256(v.Raw, x.env.KeyPrefix)
 	}
 	return v, nil, nil
+}
+
+// keepPushes keeps in sr the push frames c set aside from index before on,
+// while the step read.
+func (x *caseRun) keepPushes(c *conn, before int, sr *StepResult) {
+	for _, p := range c.pushes[before:] {
+		sr.Pushes = append(sr.Pushes, x.keep(p.Raw))
+	}
+}
+
+// pushBefore is the failure of a step with no_push (cases.Step.NoPush)
+// when c set aside push frames (from index before on) while it read: the
+// first of them is shown. nil otherwise.
+func (x *caseRun) pushBefore(st *cases.Step, c *conn, before int) *Failure {
+	if !st.NoPush || len(c.pushes) == before {
+		return nil
+	}
+	p := c.pushes[before]
+	return &Failure{Actual: x.keep(p.Raw), Offset: -1, Expected: "no push frame before the reply (no_push)",
+		Message: fmt.Sprintf("a push frame arrived before the reply (no_push; %d in all)", len(c.pushes)-before)}
 }
 
 // judge checks the reply v of step st: a protocol switch it makes, RESP3

@@ -121,6 +121,11 @@ func (ls *lanes) runOn(s int, res *Result, fn func(ctx context.Context, t *targe
 	if d := l.died[res]; d != nil {
 		res.Status, res.Malformed = Error, false
 		res.Reason = d.cause.Error() + ", during this case (which saw: " + res.Reason + ")"
+		if k := res.Known; k != nil && k.Crash {
+			// The crash the case declares (cases.Known.Crash).
+			res.Status = KnownDiff
+			res.Reason = k.Reason + " (known crash: " + d.cause.Error() + ")"
+		}
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/respcheck/respcheck/cases"
 )
 
 func newRootCmd() *cobra.Command {
@@ -28,6 +30,7 @@ cleaning up.`,
 	root.AddCommand(newRunCmd(), newListCmd(), newVersionCmd(), newClientsCmd())
 	root.AddCommand(newBenchCmd(), newMiniredisCmd())
 	root.AddCommand(newRecordCmd(), newDiffCmd(), newServeCmd(), newSendCmd(), newCoverageCmd(), newReportCmd())
+	root.AddCommand(newCasesTopic())
 	// cobra's own "completion bash|zsh|fish|powershell".
 	root.Version = version()
 	root.SetVersionTemplate("respcheck {{.Version}}\n")
@@ -84,4 +87,18 @@ func version() string {
 		}
 	}
 	return v + " " + bi.GoVersion
+}
+
+// newCasesTopic is the help topic "respcheck help cases": the manual of
+// the case format (cases.Manual), listed under "Additional help topics".
+func newCasesTopic() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "cases",
+		Short: "The case format: every field of a case file, with examples",
+		Long:  cases.Manual,
+	}
+	c.SetHelpFunc(func(c *cobra.Command, _ []string) {
+		fmt.Fprint(c.OutOrStdout(), cases.Manual)
+	})
+	return c
 }

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/respcheck/respcheck/runner/servers"
+)
+
+// knownCrashFile is a case that really crashes valkey-8.0.1, declared as
+// a known crash, and a case after it.
+const knownCrashFile = "../../testdata/servers/repro/known-crash.yaml"
+
+// TestKnownCrashRun: "respcheck run --server valkey-8.0.1" runs the case
+// that crashes the throwaway server, restarts it (the report lists the
+// restart) and exits 0 with the case known; against --addr the case is
+// skipped with its reason and the server stays up.
+func TestKnownCrashRun(t *testing.T) {
+	if _, err := servers.Find("valkey-8.0.1"); err != nil && !servers.InCI() {
+		t.Skip(err)
+	}
+	f := knownCrashFile
+	code, out, errs := respcheck(t, "run", "--server", "valkey-8.0.1", "--servers", "1", "--proto", "2", "-v", f)
+	for _, want := range []string{"know known-crash/EVAL unpack of a huge range is an error [RESP2] (known difference: Valkey 8.0.1 segfaults in Lua's unpack (known crash: ",
+		"crashed by signal", "server restarted: ", "1 passed, 0 failed, 0 skipped, 1 known difference"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("throwaway: output lacks %q", want)
+		}
+	}
+	if code != exitOK {
+		t.Errorf("throwaway: exit %d, want 0\n%s%s", code, out, errs)
+	}
+	srv := servers.ForTest(t, "valkey-8.0.1")
+	code, out, errs = respcheck(t, "run", "--addr", srv.Addr(), "--proto", "2", "-v", f)
+	if code != exitOK || !strings.Contains(out, "known to crash valkey 8.0.1, and this run cannot start the server again") ||
+		!strings.Contains(out, "1 passed, 0 failed, 1 skipped") || srv.Exited() {
+		t.Errorf("--addr: exit %d, server exited %v\n%s%s", code, srv.Exited(), out, errs)
+	}
+}
+
+// TestServerRepros runs testdata/servers/repro/valkey-lua-unpack-crash.sh
+// (the known crash above, without respcheck) on each pinned build: Valkey
+// 8.0.1 crashes, the others answer with the error.
+func TestServerRepros(t *testing.T) {
+	for _, tc := range []struct{ build, want string }{
+		{"valkey-8.0.1", "CRASHED\n"},
+		{"redis-7.0.15", "ANSWERED: ERR user_script:1: too many results to unpack"},
+		{"redis-8.6.3", "ANSWERED: ERR user_script:1: too many results to unpack"},
+		{"valkey-9.1.2", "ANSWERED: ERR user_script:1: too many results to unpack"},
+	} {
+		b, err := servers.Find(tc.build)
+		if err != nil {
+			if servers.InCI() {
+				t.Fatal(err)
+			}
+			t.Log(err)
+			continue
+		}
+		// A port free now (the script's random one may be taken); stdout
+		// only: bash reports the dead server on stderr.
+		out, err := exec.Command("bash", "../../testdata/servers/repro/valkey-lua-unpack-crash.sh", b.Bin, freePort(t)).Output()
+		if err != nil || !strings.HasPrefix(string(out), tc.want) {
+			t.Errorf("%s: %v\n%s", tc.build, err, out)
+		}
+	}
+}
