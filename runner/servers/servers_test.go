@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os/exec"
 	"os"
 	"path/filepath"
 	"slices"
@@ -25,12 +26,14 @@ import (
 //	build         INFO server                                                      HELLO 3
 //	redis-7.0.15  redis_version:7.0.15 (no server_name, no valkey_version)          server=redis  version=7.0.15
 //	valkey-8.0.1  redis_version:7.2.4 server_name:valkey valkey_version:8.0.1       server=valkey version=8.0.1
+//	redis-8.0.6   redis_version:8.0.6 (no server_name, no valkey_version)           server=redis  version=8.0.6
+//	valkey-8.1.1  redis_version:7.2.4 server_name:valkey valkey_version:8.1.1       server=valkey version=8.1.1
 //	redis-8.6.3   redis_version:8.6.3 (no server_name, no valkey_version)           server=redis  version=8.6.3
 //	valkey-9.1.2  redis_version:7.2.4 server_name:valkey valkey_version:9.1.2       server=valkey version=9.1.2
 //
 // Valkey keeps redis_version frozen at 7.2.4 (the Redis release it forked
 // from) for clients that gate on it; its own version is valkey_version and
-// HELLO's version. All four accept --enable-debug-command and DEBUG works.
+// HELLO's version. All six accept --enable-debug-command and DEBUG works.
 
 // testNames returns the pinned builds followed by any other installed ones.
 func testNames(t *testing.T) []string {
@@ -483,5 +486,28 @@ func TestFindByPrefix(t *testing.T) {
 	}
 	if _, err := Find("keydb-6"); !errors.As(err, &ub) || len(ub.Installed) == 0 {
 		t.Errorf("Find(keydb-6) = %v, want an unknown build listing the installed ones", err)
+	}
+}
+
+// TestPinnedIsTheInstallScriptsList: Pinned and scripts/install-servers.sh's
+// ALL_BUILDS (read from the script's pins block by bash itself) name the same
+// builds in the same order.
+func TestPinnedIsTheInstallScriptsList(t *testing.T) {
+	script, err := os.ReadFile("../../scripts/install-servers.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, pins, ok := strings.Cut(string(script), "# ---- pins")
+	_, pins, _ = strings.Cut(pins, "\n") // the rest of the heading
+	pins, _, ok2 := strings.Cut(pins, "\n# Packages needed")
+	if !ok || !ok2 {
+		t.Fatal("scripts/install-servers.sh: no '# ---- pins' block ending before '# Packages needed'")
+	}
+	out, err := exec.Command("bash", "-c", "set -eu\n"+pins+"\necho \"$ALL_BUILDS\"").Output()
+	if err != nil {
+		t.Fatalf("bash: %v", err)
+	}
+	if got, want := strings.TrimSpace(string(out)), strings.Join(Pinned, ","); got != want {
+		t.Errorf("install-servers.sh ALL_BUILDS = %s, Pinned = %s", got, want)
 	}
 }
