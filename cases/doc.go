@@ -217,6 +217,8 @@
 //	resp2, resp3     the protocol of the connection
 //	redis, valkey    the server family, optionally followed (without a space)
 //	                 by a version constraint: >=V, <=V, >V, <V, ==V, !=V
+//	miniredis        the embedded emulator (--server miniredis), which
+//	                 claims version 8.4.0 whatever its own release
 //	redis_version    with a version constraint (redis_version>=6.2): the
 //	                 version of the Redis API the server claims, INFO
 //	                 server's redis_version, whatever its family (Redis:
