@@ -87,10 +87,12 @@ type selTerm struct {
 // selectorWords are the words a selector term starts with. They are
 // disjoint from the typed value tags (see typedTags), which lets a mapping
 // under "value:" be told apart as a selector map or a typed value.
-var selectorWords = []string{"resp2", "resp3", "redis", "valkey", "default", "cluster", "standalone", "redis_version"}
+var selectorWords = []string{"resp2", "resp3", "redis", "valkey", "miniredis", "default", "cluster", "standalone", "redis_version"}
 
-// families are the server families a selector can name.
-var families = []string{"redis", "valkey"}
+// families are the server families a selector can name: "miniredis" is
+// the embedded emulator of --server miniredis (github.com/alicebob/miniredis,
+// which HELLO 3 identifies as server miniredis).
+var families = []string{"redis", "valkey", "miniredis"}
 
 // ParseSelector parses a selector string. The returned Selector has no Pos;
 // the loader sets it.
@@ -128,7 +130,7 @@ func parseSelTerm(f string) (selTerm, error) {
 			return selTerm{kind: selTopology, cluster: word == "cluster"}, nil
 		}
 		return selTerm{kind: selProto, proto: int(word[4] - '0')}, nil
-	case "redis", "valkey", "redis_version":
+	case "redis", "valkey", "miniredis", "redis_version":
 		t := selTerm{kind: selFamily, family: word}
 		if word == "redis_version" {
 			t = selTerm{kind: selRedisVersion}

@@ -70,6 +70,10 @@ func TestSelectorMatch(t *testing.T) {
 		return ServerInfo{Family: "valkey", Version: ver, Proto: proto}
 	}
 	cluster := func(info ServerInfo) ServerInfo { info.Cluster = true; return info }
+	mini := func(proto int) ServerInfo {
+		ver, _ := ParseVersion("8.4.0") // what miniredis v2.40.0 claims
+		return ServerInfo{Family: "miniredis", Version: ver, Proto: proto}
+	}
 	for _, tc := range []struct {
 		sel   string
 		match []ServerInfo
@@ -83,6 +87,8 @@ func TestSelectorMatch(t *testing.T) {
 		{"default", []ServerInfo{redis("7", 3), valkey("1", 2), {}}, nil},
 		{"redis", []ServerInfo{redis("1", 2), redis("99", 3)}, []ServerInfo{valkey("8", 2), {}}},
 		{"valkey", []ServerInfo{valkey("8", 2)}, []ServerInfo{redis("8", 2)}},
+		{"miniredis", []ServerInfo{mini(2), mini(3)}, []ServerInfo{redis("8.4.0", 2), valkey("8", 2)}},
+		{"redis", []ServerInfo{redis("8.4.0", 3)}, []ServerInfo{mini(3)}},
 		{"redis>=8.4", []ServerInfo{redis("8.4", 2), redis("8.4.1", 2), redis("9", 2)}, []ServerInfo{redis("8.3.99", 2), valkey("9", 2)}},
 		{"redis>8.4", []ServerInfo{redis("8.4.1", 2)}, []ServerInfo{redis("8.4", 2)}},
 		{"valkey<9", []ServerInfo{valkey("8.1.4", 3)}, []ServerInfo{valkey("9", 3), valkey("9.0.1", 3), redis("7", 3)}},

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/alicebob/miniredis/v2"
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner"
@@ -142,9 +143,9 @@ func loadMixed(t *testing.T, c *rawClient, n int) {
 var updateMatrix = flag.Bool("update-matrix", false, "rewrite docs/server-matrix.md from the bundled suite's results")
 
 // TestBundledSuite runs the whole bundled suite against each pinned build,
-// and against a cluster (three primaries, one replica each) of Redis 8.6.3
-// and of Valkey 9.1.2 (checkClusterRun), in both protocols, and wants no
-// failure and no error. It also keeps docs/server-matrix.md, the table of
+// against a cluster (three primaries, one replica each) of Redis 8.6.3
+// and of Valkey 9.1.2 (checkClusterRun), and against the embedded
+// miniredis, in both protocols, and wants no failure and no error. It also keeps docs/server-matrix.md, the table of
 // which case files run, skip or differ on which server, up to date
 // (-update-matrix rewrites it).
 func TestBundledSuite(t *testing.T) {
@@ -172,22 +173,25 @@ func TestBundledSuite(t *testing.T) {
 			if rep.Server.Family+"-"+rep.Server.Version != name {
 				t.Errorf("identified %s %s, want %s", rep.Server.Family, rep.Server.Version, name)
 			}
-			for _, r := range rep.Results {
-				if r.Status == runner.Fail || r.Status == runner.Error {
-					msg := r.Reason
-					if r.Failure != nil {
-						msg += "\n want: " + r.Failure.Expected + "\n  got: " + resp.Escape(r.Failure.Actual)
-					}
-					t.Errorf("%s [RESP%d]: %s", runner.FullName(r.Case), r.Proto, msg)
-				}
-			}
-			if rep.Summary.Passed < 20 {
-				t.Errorf("only %d results passed: %+v", rep.Summary.Passed, rep.Summary)
-			}
-			t.Logf("%s: %+v", name, rep.Summary)
+			wantNoFailures(t, name, rep)
 			reports[name] = rep
 		})
 	}
+	// The embedded emulator of --server miniredis, in this process: every
+	// difference of it is a miniredis expectation, a known difference or a
+	// gate in the cases.
+	t.Run("miniredis", func(t *testing.T) {
+		files, err := cases.Bundled()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := run(t, miniredis.RunT(t).Addr(), files, runner.Options{Jobs: 2})
+		if rep.Server.Family != "miniredis" {
+			t.Errorf("identified %s %s, want miniredis", rep.Server.Family, rep.Server.Version)
+		}
+		wantNoFailures(t, "miniredis", rep)
+		reports["miniredis"] = rep
+	})
 	if len(reports) != len(matrixColumns()) || t.Failed() {
 		return
 	}
@@ -206,13 +210,33 @@ func TestBundledSuite(t *testing.T) {
 	}
 }
 
-// matrixColumns are the servers of docs/server-matrix.md, in order.
+// wantNoFailures reports every failed or errored result of rep, and too few
+// passes, and logs the summary.
+func wantNoFailures(t *testing.T, name string, rep *runner.Report) {
+	t.Helper()
+	for _, r := range rep.Results {
+		if r.Status == runner.Fail || r.Status == runner.Error {
+			msg := r.Reason
+			if r.Failure != nil {
+				msg += "\n want: " + r.Failure.Expected + "\n  got: " + resp.Escape(r.Failure.Actual)
+			}
+			t.Errorf("%s [RESP%d]: %s", runner.FullName(r.Case), r.Proto, msg)
+		}
+	}
+	if rep.Summary.Passed < 20 {
+		t.Errorf("only %d results passed: %+v", rep.Summary.Passed, rep.Summary)
+	}
+	t.Logf("%s: %+v", name, rep.Summary)
+}
+
+// matrixColumns are the servers of docs/server-matrix.md, in order: the
+// pinned builds, the clusters, then the embedded miniredis.
 func matrixColumns() []string {
 	cols := slices.Clone(servers.Pinned)
 	for _, b := range clusterBuilds {
 		cols = append(cols, b+" cluster")
 	}
-	return cols
+	return append(cols, "miniredis")
 }
 
 // serverMatrix renders, per case file and server, how many results passed,

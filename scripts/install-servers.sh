@@ -13,6 +13,8 @@
 # Sources (all Debian, no other network needed):
 #   redis-7.0.15  bookworm binary packages redis-server redis-tools (system install)
 #   valkey-8.0.1  bookworm-backports binary packages, extracted into the cache (no system install)
+#   redis-8.0.6   sid source package redis 5:8.0.6-3, built from the upstream tree
+#   valkey-8.1.1  trixie source package valkey 8.1.1+dfsg1-3+deb13u3, built from the upstream tree
 #   redis-8.6.3   experimental source package redis 5:8.6.3-1, built from the upstream tree
 #   valkey-9.1.2  sid source package valkey 9.1.2-1, built from the upstream tree
 # The extra suites are reached through a private APT_CONFIG under the cache; the system's
@@ -26,7 +28,11 @@ REDIS_SRC_VERSION=8.6.3             # experimental
 REDIS_SRC_DEBVER=5:8.6.3-1
 VALKEY_SRC_VERSION=9.1.2            # sid
 VALKEY_SRC_DEBVER=9.1.2-1
-ALL_BUILDS="redis-${REDIS_APT_VERSION},valkey-${VALKEY_BPO_VERSION},redis-${REDIS_SRC_VERSION},valkey-${VALKEY_SRC_VERSION}"
+REDIS80_SRC_VERSION=8.0.6           # sid (trixie has 8.0.2: sid's is the newest 8.0 patch release)
+REDIS80_SRC_DEBVER=5:8.0.6-3
+VALKEY81_SRC_VERSION=8.1.1          # trixie (sid and experimental have 9.x only)
+VALKEY81_SRC_DEBVER=8.1.1+dfsg1-3+deb13u3
+ALL_BUILDS="redis-${REDIS_APT_VERSION},valkey-${VALKEY_BPO_VERSION},redis-${REDIS80_SRC_VERSION},valkey-${VALKEY81_SRC_VERSION},redis-${REDIS_SRC_VERSION},valkey-${VALKEY_SRC_VERSION}"
 # Packages needed to unpack and build the source builds (TLS, no modules, no tcl).
 BUILD_DEPS="build-essential dpkg-dev pkg-config xz-utils libssl-dev"
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
@@ -155,6 +161,7 @@ priv_setup() {
 	# (No "deb" for sid/experimental: their Packages indexes are large and unused.)
 	cat >"$APTDIR/sources.list.new" <<EOF
 deb [signed-by=$KEYRING] $mirror bookworm-backports main
+deb-src [signed-by=$KEYRING] $mirror trixie main
 deb-src [signed-by=$KEYRING] $mirror sid main
 deb-src [signed-by=$KEYRING] $mirror experimental main
 EOF
@@ -170,14 +177,16 @@ EOF
 papt() { APT_CONFIG="$APTDIR/apt.conf" "$@"; }
 priv_update() {
 	if [ "$PRIV_UPDATED" = 0 ]; then
-		say "apt-get update (private: bookworm-backports, sid, experimental)"
+		say "apt-get update (private: bookworm-backports, trixie, sid, experimental)"
 		run papt apt-get update
 		PRIV_UPDATED=1
 	fi
 }
 # have_src PKG DEBVER: is that exact source version in the private indexes?
+# (grep reads all of showsrc's output: with -q it would stop at the first match and
+# apt-cache's SIGPIPE would fail the pipeline when another version follows.)
 have_src() {
-	papt apt-cache showsrc "$1" 2>/dev/null | grep -qx "Version: $2"
+	papt apt-cache showsrc "$1" 2>/dev/null | grep -x "Version: $2" >/dev/null
 }
 # bpo_version PKG UPSTREAM: newest backports version of PKG whose upstream part is UPSTREAM.
 bpo_version() {
@@ -199,7 +208,8 @@ is_cached() {
 	[ -f "$dir/.stamp" ] && [ -x "$dir/bin/$fam-server" ] &&
 		[ "$(server_version "$dir/bin/$fam-server")" = "$ver" ] || return 1
 	case "$1" in
-	"redis-$REDIS_SRC_VERSION" | "valkey-$VALKEY_SRC_VERSION") grep -qx 'tls=yes' "$dir/.stamp" ;;
+	redis-"$REDIS_SRC_VERSION" | valkey-"$VALKEY_SRC_VERSION" | redis-"$REDIS80_SRC_VERSION" | valkey-"$VALKEY81_SRC_VERSION")
+		grep -qx 'tls=yes' "$dir/.stamp" ;;
 	esac
 }
 stamp() { # stamp NAME HOW
@@ -288,40 +298,71 @@ install_valkey_bpo() {
 	RESULT="installed (bookworm-backports $v, extracted into the cache)"
 }
 
-# ---- source builds: redis 8.6.3 (experimental), valkey 9.1.2 (sid) ----------------------
-# build_src NAME SRCPKG DEBVER SUITE
+# ---- source builds: redis 8.0.6 (sid), valkey 8.1.1 (trixie), redis 8.6.3 (experimental),
+# valkey 9.1.2 (sid) -------------------------------------------------------------------------
+# orig_sha256 PKG DEBVER FILE: the SHA-256 the private Sources index gives for FILE.
+orig_sha256() {
+	papt apt-cache showsrc "$1" 2>/dev/null | awk -v v="$2" -v f="$3" '
+		/^Package:/ { ours = 0 }
+		$1 == "Version:" { ours = ($2 == v) }
+		ours && /^Checksums-Sha256:/ { on = 1; next }
+		/^[^ ]/ { on = 0 }
+		on && $3 == f { print $1; exit }'
+}
+# fetch_src NAME SRCPKG DEBVER SUITE: download the source package into $SRCDIR/NAME, kept
+# there (.complete) so a rebuild needs no mirror. When the mirror lacks the .dsc and
+# Debian's diff but has the upstream tarball (trixie's valkey 8.1.1+dfsg1-3+deb13u3: its
+# .dsc is a 404 on deb.debian.org while the Sources index lists it), the tarball alone
+# is kept once its SHA-256 matches the index: the build uses the upstream tree anyway.
+fetch_src() {
+	local name="$1" pkg="$2" debver="$3" suite="$4" src="$SRCDIR/$1" orig sum
+	[ -f "$src/.complete" ] && return 0
+	priv_setup
+	rm -rf "$src"
+	mkdir -p "$src"
+	say "$name: apt-get source --download-only $pkg=$debver ($suite)"
+	# Lists from an earlier run may be stale (version gone from the pool): on any
+	# failure refresh them once, then say clearly whether the pin is still there.
+	if have_src "$pkg" "$debver" &&
+		(cd "$src" && papt apt-get source --download-only "$pkg=$debver" >>"$LOG" 2>&1); then
+		touch "$src/.complete"
+		return 0
+	fi
+	priv_update
+	have_src "$pkg" "$debver" ||
+		die "Debian source package $pkg version $debver is no longer in $suite on $(detect_mirror); update the pin in scripts/install-servers.sh"
+	rm -rf "$src"
+	mkdir -p "$src"
+	if ! (cd "$src" && papt apt-get source --download-only "$pkg=$debver" >>"$LOG" 2>&1); then
+		orig=$(cd "$src" && ls ./*.orig.tar.* 2>/dev/null | head -n1 || true)
+		orig=${orig#./}
+		sum=$(orig_sha256 "$pkg" "$debver" "$orig")
+		[ -n "$orig" ] && [ -n "$sum" ] && echo "$sum  $src/$orig" | sha256sum -c --status ||
+			die "apt-get source --download-only $pkg=$debver failed (log: $LOG)"
+		say "$name: the mirror has only $orig of $pkg $debver (SHA-256 checked): building that"
+		find "$src" -mindepth 1 ! -name "$orig" -delete
+	fi
+	touch "$src/.complete"
+}
+# build_src NAME SRCPKG DEBVER SUITE: build the downloaded source (fetch_src) with TLS and
+# without modules, install server, cli and benchmark into the cache and stamp it.
 build_src() {
 	local name="$1" pkg="$2" debver="$3" suite="$4"
 	local fam="${name%%-*}" dir="$SERVERS/$name" src="$SRCDIR/$name" bdir="$BUILDDIR/$name/tree"
-	local start=$SECONDS dsc
-	sys_install $BUILD_DEPS
-	# The downloaded source is kept in the cache, so a rebuild needs no mirror.
-	dsc=$(ls "$src"/*.dsc 2>/dev/null | head -n1 || true)
-	if [ -z "$dsc" ] || [ ! -f "$src/.complete" ]; then
-		priv_setup
-		rm -rf "$src"
-		mkdir -p "$src"
-		say "$name: apt-get source --download-only $pkg=$debver ($suite)"
-		# Lists from an earlier run may be stale (version gone from the pool): on any
-		# failure refresh them once, then say clearly whether the pin is still there.
-		if ! have_src "$pkg" "$debver" ||
-			! (cd "$src" && papt apt-get source --download-only "$pkg=$debver" >>"$LOG" 2>&1); then
-			priv_update
-			have_src "$pkg" "$debver" ||
-				die "Debian source package $pkg version $debver is no longer in $suite on $(detect_mirror); update the pin in scripts/install-servers.sh"
-			rm -rf "$src"
-			mkdir -p "$src"
-			(cd "$src" && run papt apt-get source --download-only "$pkg=$debver")
-		fi
-		touch "$src/.complete"
-		dsc=$(ls "$src"/*.dsc | head -n1)
-	fi
+	local start=$SECONDS dsc orig
 	rm -rf "$BUILDDIR/$name"
 	mkdir -p "$BUILDDIR/$name"
 	# Upstream tree as released: Debian's patches (system jemalloc/lua/hiredis, ...) are skipped.
-	run dpkg-source --no-check --skip-patches -x "$dsc" "$bdir"
-	say "$name: make -j2 BUILD_WITH_MODULES=no BUILD_TLS=yes (log: $LOG)"
-	run make -C "$bdir" -j2 BUILD_WITH_MODULES=no BUILD_TLS=yes
+	dsc=$(ls "$src"/*.dsc 2>/dev/null | head -n1 || true)
+	if [ -n "$dsc" ]; then
+		run dpkg-source --no-check --skip-patches -x "$dsc" "$bdir"
+	else
+		orig=$(ls "$src"/*.orig.tar.* | head -n1)
+		mkdir -p "$bdir"
+		run tar -xf "$orig" -C "$bdir" --strip-components=1
+	fi
+	say "$name: make -j$MAKE_JOBS BUILD_WITH_MODULES=no BUILD_TLS=yes (log: $LOG)"
+	run make -C "$bdir" -j"$MAKE_JOBS" BUILD_WITH_MODULES=no BUILD_TLS=yes
 	local tmp="$SERVERS/.$name.tmp" f
 	rm -rf "$tmp"
 	mkdir -p "$tmp/bin"
@@ -333,13 +374,30 @@ build_src() {
 	mv "$tmp" "$dir"
 	[ "$(server_version "$dir/bin/$fam-server")" = "${name#*-}" ] ||
 		die "$dir/bin/$fam-server --version reports '$(server_version "$dir/bin/$fam-server")', expected ${name#*-}"
-	stamp "$name" "built from Debian $suite source $pkg $debver"
+	stamp "$name" "built from Debian $suite source $pkg $debver${orig:+ (upstream tarball only)}"
 	echo tls=yes >>"$SERVERS/$name/.stamp"
 	rm -rf "$BUILDDIR/$name"
 	RESULT="built in $((SECONDS - start)) s (Debian $suite source $pkg $debver)"
 }
+# src_pin NAME: "SRCPKG DEBVER SUITE" of a source build, or nothing.
+src_pin() {
+	case "$1" in
+	"redis-$REDIS80_SRC_VERSION") echo "redis $REDIS80_SRC_DEBVER sid" ;;
+	"valkey-$VALKEY81_SRC_VERSION") echo "valkey $VALKEY81_SRC_DEBVER trixie" ;;
+	"redis-$REDIS_SRC_VERSION") echo "redis $REDIS_SRC_DEBVER experimental" ;;
+	"valkey-$VALKEY_SRC_VERSION") echo "valkey $VALKEY_SRC_DEBVER sid" ;;
+	esac
+}
 
 # ---- main -----------------------------------------------------------------------------------
+# Packages first, one at a time (apt and dpkg take locks), with every source download;
+# then the source builds compile at once, each in its own process and log, so a fresh
+# machine waits for the longest build rather than their sum (on 2 CPUs the serial
+# parts of one build -- configure of jemalloc, linking -- leave a CPU to the others).
+# RESPCHECK_SERIAL_BUILDS=1 builds one after the other; RESPCHECK_MAKE_JOBS sets make -j
+# (default 2).
+MAKE_JOBS="${RESPCHECK_MAKE_JOBS:-2}"
+BUILDS=()
 for b in "${WANTED[@]}"; do
 	LOG="$LOGDIR/$b.log"
 	if is_cached "$b"; then
@@ -352,12 +410,39 @@ for b in "${WANTED[@]}"; do
 	case "$b" in
 	"redis-$REDIS_APT_VERSION") install_redis_apt ;;
 	"valkey-$VALKEY_BPO_VERSION") install_valkey_bpo ;;
-	"redis-$REDIS_SRC_VERSION") build_src "$b" redis "$REDIS_SRC_DEBVER" experimental ;;
-	"valkey-$VALKEY_SRC_VERSION") build_src "$b" valkey "$VALKEY_SRC_DEBVER" sid ;;
+	*)
+		sys_install $BUILD_DEPS
+		# shellcheck disable=SC2046
+		fetch_src "$b" $(src_pin "$b")
+		BUILDS+=("$b")
+		continue
+		;;
 	esac
 	is_cached "$b" || die "$b: installed but $SERVERS/$b/bin/${b%%-*}-server does not report ${b#*-}"
 	out "$b: $RESULT"
 done
+
+# build_one NAME: build_src in a child process; its last line on stdout is the result.
+build_one() {
+	LOG="$LOGDIR/$1.log"
+	RESULT=""
+	# shellcheck disable=SC2046
+	build_src "$1" $(src_pin "$1")
+	is_cached "$1" || die "$1: installed but $SERVERS/$1/bin/${1%%-*}-server does not report ${1#*-}"
+	out "$1: $RESULT"
+}
+PIDS=()
+for b in "${BUILDS[@]}"; do
+	if [ "${RESPCHECK_SERIAL_BUILDS:-}" = 1 ]; then
+		build_one "$b"
+	else
+		build_one "$b" &
+		PIDS+=("$!")
+	fi
+done
+FAILED=0
+for p in "${PIDS[@]}"; do wait "$p" || FAILED=1; done
+[ "$FAILED" = 0 ] || die "a source build failed (see the messages above)"
 
 for b in "${WANTED[@]}"; do
 	echo "$SERVERS/$b/bin/${b%%-*}-server"

@@ -42,10 +42,10 @@ func rulesOf(t *cliTool) cliRules {
 		subscribeLoops: t.family == "redis" && versionBefore(t.version, 7, 2),
 		// valkey 9.1.2 src/valkey-cli.c cliSendCommand: "In a multi
 		// block, commands will return status strings instead of
-		// verbatim strings. if (config.in_multi) output_raw = 0;" (not in
-		// redis 8.6.3; valkey-cli 8.0.1 prints QUEUED without its
-		// newline, so it lacks it too).
-		multiKeepsFormat: t.family == "valkey" && !versionBefore(t.version, 9, 0),
+		// verbatim strings. if (config.in_multi) output_raw = 0;" (also
+		// in valkey 8.1.1's, line 2364; not in redis 8.6.3; valkey-cli
+		// 8.0.1 prints QUEUED without its newline, so it lacks it too).
+		multiKeepsFormat: t.family == "valkey" && !versionBefore(t.version, 8, 1),
 	}
 }
 

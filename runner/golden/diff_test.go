@@ -69,7 +69,7 @@ func TestReportOfCommittedGoldens(t *testing.T) {
 	opt.Verbose = true
 	WriteReport(&out, ch, opt)
 	if v := out.String(); !strings.Contains(v, "cmdstat_") || strings.Count(v, "\n") < 1000 ||
-		!strings.Contains(v, "    step 1 (line 39) only in B: INFO commandstats\n") {
+		!strings.Contains(v, "    step 1 (line 42) only in B: INFO commandstats\n") {
 		t.Errorf("verbose report: %d lines", strings.Count(v, "\n"))
 	}
 }

@@ -19,7 +19,7 @@ import (
 
 // Pinned lists the builds that scripts/install-servers.sh installs and that
 // CI requires, by Build.Name.
-var Pinned = []string{"redis-7.0.15", "valkey-8.0.1", "redis-8.6.3", "valkey-9.1.2"}
+var Pinned = []string{"redis-7.0.15", "valkey-8.0.1", "redis-8.0.6", "valkey-8.1.1", "redis-8.6.3", "valkey-9.1.2"}
 
 // installHint is the command that installs the pinned builds.
 const installHint = "scripts/install-servers.sh"

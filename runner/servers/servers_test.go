@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -25,12 +26,14 @@ import (
 //	build         INFO server                                                      HELLO 3
 //	redis-7.0.15  redis_version:7.0.15 (no server_name, no valkey_version)          server=redis  version=7.0.15
 //	valkey-8.0.1  redis_version:7.2.4 server_name:valkey valkey_version:8.0.1       server=valkey version=8.0.1
+//	redis-8.0.6   redis_version:8.0.6 (no server_name, no valkey_version)           server=redis  version=8.0.6
+//	valkey-8.1.1  redis_version:7.2.4 server_name:valkey valkey_version:8.1.1       server=valkey version=8.1.1
 //	redis-8.6.3   redis_version:8.6.3 (no server_name, no valkey_version)           server=redis  version=8.6.3
 //	valkey-9.1.2  redis_version:7.2.4 server_name:valkey valkey_version:9.1.2       server=valkey version=9.1.2
 //
 // Valkey keeps redis_version frozen at 7.2.4 (the Redis release it forked
 // from) for clients that gate on it; its own version is valkey_version and
-// HELLO's version. All four accept --enable-debug-command and DEBUG works.
+// HELLO's version. All six accept --enable-debug-command and DEBUG works.
 
 // testNames returns the pinned builds followed by any other installed ones.
 func testNames(t *testing.T) []string {
@@ -478,10 +481,118 @@ func TestFindByPrefix(t *testing.T) {
 		t.Errorf("Find(valkey-9.1) = %v, %v", b.Name, err)
 	}
 	var ub *UnknownBuildError
-	if _, err := Find("valkey"); !errors.As(err, &ub) || !strings.Contains(err.Error(), "valkey-8.0.1, valkey-9.1.2") {
+	if _, err := Find("valkey"); !errors.As(err, &ub) || !strings.Contains(err.Error(), "valkey-8.0.1, ") || !strings.Contains(err.Error(), "valkey-9.1.2") {
 		t.Errorf("Find(valkey) = %v, want an ambiguity naming both", err)
 	}
 	if _, err := Find("keydb-6"); !errors.As(err, &ub) || len(ub.Installed) == 0 {
 		t.Errorf("Find(keydb-6) = %v, want an unknown build listing the installed ones", err)
+	}
+}
+
+// TestPinnedIsTheInstallScriptsList: Pinned and scripts/install-servers.sh's
+// ALL_BUILDS (read from the script's pins block by bash itself) name the same
+// builds in the same order.
+func TestPinnedIsTheInstallScriptsList(t *testing.T) {
+	script, err := os.ReadFile("../../scripts/install-servers.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, pins, ok := strings.Cut(string(script), "# ---- pins")
+	_, pins, _ = strings.Cut(pins, "\n") // the rest of the heading
+	pins, _, ok2 := strings.Cut(pins, "\n# Packages needed")
+	if !ok || !ok2 {
+		t.Fatal("scripts/install-servers.sh: no '# ---- pins' block ending before '# Packages needed'")
+	}
+	out, err := exec.Command("bash", "-c", "set -eu\n"+pins+"\necho \"$ALL_BUILDS\"").Output()
+	if err != nil {
+		t.Fatalf("bash: %v", err)
+	}
+	if got, want := strings.TrimSpace(string(out)), strings.Join(Pinned, ","); got != want {
+		t.Errorf("install-servers.sh ALL_BUILDS = %s, Pinned = %s", got, want)
+	}
+}
+
+// TestInstallScriptBuildsInParallel runs scripts/install-servers.sh --only
+// on two source builds against a scratch cache that already holds their
+// downloaded sources (a stand-in upstream tarball each), with a stand-in
+// make on PATH that writes a <family>-server answering --version: both
+// builds run in child processes at once, each is stamped with tls=yes, a
+// second run finds both cached, and --list names them. It needs root (the
+// script refuses otherwise) and the build packages already installed (it
+// must not reach apt).
+func TestInstallScriptBuildsInParallel(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("scripts/install-servers.sh needs root")
+	}
+	for _, p := range []string{"build-essential", "dpkg-dev", "pkg-config", "xz-utils", "libssl-dev"} {
+		if out, _ := exec.Command("dpkg-query", "-W", "-f=${db:Status-Status}", p).Output(); string(out) != "installed" {
+			t.Skipf("%s is not installed: the script would run apt-get", p)
+		}
+	}
+	script, err := filepath.Abs("../../scripts/install-servers.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache, fake := t.TempDir(), t.TempDir()
+	builds := []string{"redis-8.0.6", "valkey-8.1.1"}
+	for _, b := range builds {
+		src := filepath.Join(cache, "src", b)
+		tree := filepath.Join(t.TempDir(), b, "src")
+		for _, dir := range []string{src, tree} {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tarball := filepath.Join(src, strings.Replace(b, "-", "_", 1)+".orig.tar.gz")
+		if out, err := exec.Command("tar", "-czf", tarball, "-C", filepath.Dir(filepath.Dir(tree)), b).CombinedOutput(); err != nil {
+			t.Fatalf("tar: %v %s", err, out)
+		}
+		os.WriteFile(filepath.Join(src, ".complete"), nil, 0o644)
+	}
+	// make -C TREE ...: the tree's name is the build; write its binaries and
+	// leave a mark, then wait until the other build's mark is there too (or
+	// 20 s), which only parallel builds pass quickly.
+	makeScript := `#!/bin/sh
+tree=$2; name=$(basename "$(dirname "$tree")"); fam=${name%%-*}; ver=${name#*-}
+case $fam in redis) Fam=Redis ;; *) Fam=Valkey ;; esac
+mkdir -p "$tree/src"
+for f in server cli benchmark; do
+	printf '#!/bin/sh\necho "%s server v=%s sha=00000000:0"\n' "$Fam" "$ver" >"$tree/src/$fam-$f"
+	chmod 755 "$tree/src/$fam-$f"
+done
+touch "` + fake + `/$name.started"
+i=0; while [ "$(ls ` + fake + `/*.started | wc -l)" -lt 2 ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i+1)); done
+[ $i -lt 200 ] || echo "make: the other build never started" >&2
+`
+	if err := os.WriteFile(filepath.Join(fake, "make"), []byte(makeScript), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	runScript := func(args ...string) string {
+		cmd := exec.Command("bash", append([]string{script}, args...)...)
+		cmd.Env = append(os.Environ(), "RESPCHECK_CACHE="+cache, "PATH="+fake+":"+os.Getenv("PATH"), "RESPCHECK_SERIAL_BUILDS=")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("install-servers.sh %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	out := runScript("--only", strings.Join(builds, ","))
+	logs := ""
+	for _, b := range builds {
+		stamp, err := os.ReadFile(filepath.Join(cache, "servers", b, ".stamp"))
+		if err != nil || !strings.Contains(string(stamp), "tls=yes") || !strings.Contains(string(stamp), "upstream tarball only") {
+			t.Errorf("%s: stamp %q, %v\n%s", b, stamp, err, out)
+		}
+		l, _ := os.ReadFile(filepath.Join(cache, "logs", b+".log"))
+		logs += string(l)
+	}
+	if strings.Contains(logs, "never started") {
+		t.Errorf("the builds ran one after the other:\n%s", logs)
+	}
+	if out := runScript("--only", strings.Join(builds, ",")); strings.Count(out, ": cached") != 2 {
+		t.Errorf("second run:\n%s", out)
+	}
+	if out := runScript("--list"); !strings.Contains(out, "redis-8.0.6 8.0.6 ") || !strings.Contains(out, "valkey-8.1.1 8.1.1 ") {
+		t.Errorf("--list:\n%s", out)
 	}
 }

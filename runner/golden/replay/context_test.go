@@ -18,6 +18,7 @@ import (
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/golden"
+	"github.com/respcheck/respcheck/runner/servers"
 )
 
 // rawConn is a client that writes commands and reads whole RESP frames.
@@ -136,7 +137,7 @@ type fileCase struct {
 // steps aside). Nothing carries over from one case's connections to the
 // next case's.
 func TestEveryCaseReplays(t *testing.T) {
-	for _, build := range []string{"redis-7.0.15", "valkey-8.0.1", "redis-8.6.3", "valkey-9.1.2"} {
+	for _, build := range servers.Pinned {
 		for _, mode := range []string{"recorded", "another", "another-reversed"} {
 			t.Run(build+"/"+mode, func(t *testing.T) {
 				d, err := golden.Load(goldens + build)
@@ -375,6 +376,7 @@ func mustParse(t *testing.T, b []byte) resp.Value {
 func TestStatefulPingsAreCovered(t *testing.T) {
 	for build, want := range map[string][]string{
 		"redis-7.0.15": {"-BUSY "}, "valkey-8.0.1": {"-BUSY "}, "valkey-9.1.2": {"-BUSY "},
+		"redis-8.0.6": {"-BUSY "}, "valkey-8.1.1": {"-BUSY "},
 		"redis-8.6.3": {"-BUSY ", "+QUEUED\r\n"},
 	} {
 		d, err := golden.Load(goldens + build)

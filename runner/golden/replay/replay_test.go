@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/golden"
+	"github.com/respcheck/respcheck/runner/servers"
 )
 
 const goldens = "../../../testdata/golden/"
@@ -138,7 +139,7 @@ var skipCommand = map[string]bool{"SUBSCRIBE": true, "PSUBSCRIBE": true, "SSUBSC
 	"CLIENT": true, "AUTH": true, "SELECT": true}
 
 func TestGoRedisDecodesEveryRecordedReply(t *testing.T) {
-	for _, build := range []string{"redis-7.0.15", "valkey-8.0.1", "redis-8.6.3", "valkey-9.1.2"} {
+	for _, build := range servers.Pinned {
 		t.Run(build, func(t *testing.T) {
 			d, err := golden.Load(goldens + build)
 			if err != nil {
