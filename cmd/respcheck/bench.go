@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -22,7 +24,23 @@ repeatable measurements (never pass or fail):
   - a rate limiter's INCR and EXPIRE: blocking, pipelined, one Lua script,
     and INCREX;
   - the per-item cost of SET and HSET against MSET and HMSET by batch size
-    (1, 2, 10, 100, 1000).
+    (1, 2, 10, 100, 1000);
+  - contention: 1, 5, 25, 50 and 100 clients sharing 1,000 updates of one
+    key with GET then SET, WATCH/MULTI/EXEC (100 attempts), one Lua script,
+    INCR, and WATCH with a random backoff up to 100 ms: updates lost,
+    commands per update (INFO commandstats), total time, updates given up,
+    p50 and p99 per update; through --latency, the seed's remote shape
+    (200 updates; 1, 5 and 25 clients).
+
+--latency D puts a relay on 127.0.0.1 in front of the target that delivers
+each chunk D after it arrived, in each direction (a round trip gains 2D;
+the seed's remote table at ~58 ms of round trip is --latency 29ms);
+--jitter adds a random 0-J without reordering, --bandwidth paces each
+direction. The header names the target, the link with the PING round trip
+measured through it, the server's appendonly, appendfsync, io-threads and
+save (CONFIG GET, or INFO where CONFIG is refused), and the trial counts.
+--tables runs some tables only (overwrite, digest, incr-expire, batch,
+contention).
 
 A method the server lacks is reported as "not supported by this server".
 Each cell is the median and the p10-p90 spread of --trials timed trials after
@@ -52,12 +70,29 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags, _ []s
 	if f.warmup < 0 {
 		return usageErr("bad --warmup %d: want 0 or more", f.warmup)
 	}
+	link := bench.LinkConfig{Latency: f.latency, Jitter: f.jitter}
+	if f.latency < 0 || f.jitter < 0 {
+		return usageErr("bad --latency or --jitter: want 0 or more")
+	}
+	if f.bandwidth != "" {
+		bw, err := bench.ParseBandwidth(f.bandwidth)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		link.Bandwidth = bw
+	}
+	for _, id := range f.tables {
+		if !slices.Contains(bench.TableIDs, id) {
+			return usageErr("bad --tables %q: want some of %s", id, strings.Join(bench.TableIDs, ", "))
+		}
+	}
 	ctx, stop := interruptible(ctx)
 	defer stop()
 	if t, err := f.resolve(); err != nil {
 		return err
 	} else if t.TLS != nil {
 		return usageErr("bench does not support TLS yet")
+
 	} else if t.Addr == "" && f.serverBin == "" && f.server == "miniredis" {
 		return usageErr("bench does not run against --server miniredis: the embedded emulator has no INFO server " +
 			"(bench identifies its target by it) and runs inside respcheck, so its timings would not be a server's; " +
@@ -69,7 +104,8 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags, _ []s
 	}
 	defer stopServer()
 	t.printNotes(stderr)
-	o := bench.Options{Target: t.Config, Proto: proto, Trials: f.trials, Warmup: f.warmup, Quick: f.quick}
+	o := bench.Options{Target: t.Config, Proto: proto, Trials: f.trials, Warmup: f.warmup, Quick: f.quick,
+		Link: link, Tables: f.tables}
 	o.Target.Timeout = f.timeout
 	if f.quick && !f.set.Changed("trials") {
 		o.Trials = 0 // bench's quick default

@@ -19,6 +19,7 @@ var palette = []color.Color{
 	color.RGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0xff},
 	color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff},
 	color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff},
+	color.RGBA{R: 0x94, G: 0x67, B: 0xbd, A: 0xff},
 }
 
 // WriteSVG draws the tables as an SVG chart, one panel per table in a grid
@@ -61,8 +62,8 @@ func (r *Report) WriteSVG(w io.Writer) (err error) {
 	width, height := 12*vg.Inch, vg.Length(rows)*4.5*vg.Inch
 	c := vgsvg.New(width, height)
 	dc := draw.New(c)
-	title := fmt.Sprintf("respcheck bench: %s %s, RESP%d, %d trials per cell (median, p10-p90)",
-		r.Server.Family, r.Server.Version, r.Proto, r.Trials)
+	title := fmt.Sprintf("respcheck bench: %s %s, RESP%d, %s (PING %s ms), %s; %d trials per cell (median, p10-p90)",
+		r.Server.Family, r.Server.Version, r.Proto, r.Link, figure(r.RTT.Median), strings.Join(r.Config, ", "), r.Trials)
 	top := dc
 	top.Min.Y = top.Max.Y - 0.3*vg.Inch
 	font := plot.DefaultFont
@@ -86,11 +87,15 @@ func (r *Report) WriteSVG(w io.Writer) (err error) {
 func tablePlot(t *Table) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = t.Title
+	if t.Trials > 0 {
+		p.Title.Text += fmt.Sprintf(" (%d trials per cell)", t.Trials)
+	}
 	p.Y.Label.Text = t.Unit
 	p.X.Label.Text = t.RowHeader
 	// Sizes and batch sizes span decades: lines on a log axis; the variants
 	// of the rate-limiter table are bars. A log axis needs a positive value.
-	logY := t.ID != "incr-expire" && hasPositive(t)
+	// The contention tables (by client count) hold zeros: bars too.
+	logY := t.ID != "incr-expire" && !strings.HasPrefix(t.ID, "contention") && hasPositive(t)
 	if !hasPositive(t) {
 		p.Title.Text += "\n(nothing measurable on this server: " + NotSupported + ")"
 	}
