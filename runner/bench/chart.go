@@ -62,8 +62,11 @@ func (r *Report) WriteSVG(w io.Writer) (err error) {
 	width, height := 12*vg.Inch, vg.Length(rows)*4.5*vg.Inch
 	c := vgsvg.New(width, height)
 	dc := draw.New(c)
-	title := fmt.Sprintf("respcheck bench: %s %s, RESP%d, %s (PING %s ms), %s; %d trials per cell (median, p10-p90)",
-		r.Server.Family, r.Server.Version, r.Proto, r.Link, figure(r.RTT.Median), strings.Join(r.Config, ", "), r.Trials)
+	// The title's text handler draws one line: the link and the server's
+	// configuration go on a second.
+	title := fmt.Sprintf("respcheck bench: %s %s, RESP%d, %d trials per cell (median, p10-p90)",
+		r.Server.Family, r.Server.Version, r.Proto, r.Trials)
+	sub := fmt.Sprintf("link: %s (PING %s ms); %s", r.Link, figure(r.RTT.Median), strings.Join(r.Config, ", "))
 	top := dc
 	top.Min.Y = top.Max.Y - 0.3*vg.Inch
 	font := plot.DefaultFont
@@ -71,7 +74,9 @@ func (r *Report) WriteSVG(w io.Writer) (err error) {
 	sty := draw.TextStyle{Color: color.Black, Font: font, XAlign: draw.XCenter, YAlign: draw.YCenter,
 		Handler: plot.DefaultTextHandler}
 	top.FillText(sty, vg.Point{X: (top.Min.X + top.Max.X) / 2, Y: (top.Min.Y + top.Max.Y) / 2}, title)
-	dc.Max.Y -= 0.35 * vg.Inch
+	sty.Font.Size = 11
+	top.FillText(sty, vg.Point{X: (top.Min.X + top.Max.X) / 2, Y: top.Min.Y - 0.1*vg.Inch}, sub)
+	dc.Max.Y -= 0.55 * vg.Inch
 	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Inch / 3, PadY: vg.Inch / 3,
 		PadTop: vg.Inch / 8, PadBottom: vg.Inch / 8, PadLeft: vg.Inch / 8, PadRight: vg.Inch / 8}
 	canvases := plot.Align(plots, tiles, dc)
