@@ -52,7 +52,7 @@ func benchQuick(t *testing.T, build string) {
 	for _, tab := range rep.Tables {
 		ids = append(ids, tab.ID)
 	}
-	wantIDs := "overwrite,digest,incr-expire,batch,contention-lost,contention-commands,contention-time,contention-gave-up,contention-p50,contention-p99"
+	wantIDs := "overwrite,digest,incr-expire,batch,batch-read,contention-lost,contention-commands,contention-time,contention-gave-up,contention-p50,contention-p99"
 	if got := strings.Join(ids, ","); got != wantIDs || rep.Trials != 5 || rep.Server.Version != version {
 		t.Errorf("tables %s, trials %d, server %+v", got, rep.Trials, rep.Server)
 	}
@@ -72,5 +72,16 @@ func benchQuick(t *testing.T, build string) {
 	}
 	if code, _, stderr := respcheck(t, "bench", "--addr", srv.Addr(), "--tables", "nope"); code != 2 || !strings.Contains(stderr, "contention") {
 		t.Errorf("--tables nope: exit %d\n%s", code, stderr)
+	}
+	// The appendfsync always table: a second throwaway server with
+	// --server; on --addr it is left out with a note, the server untouched.
+	code, stdout, stderr = respcheck(t, "bench", "--server", build, "--quick", "--tables", "batch-aof-always")
+	if code != 0 || !strings.Contains(stdout, "appendfsync always (µs per item; 2 trials per cell)") ||
+		!strings.Contains(stdout, "appendonly=yes, appendfsync=always") || !strings.Contains(stdout, "server config: appendonly=no") {
+		t.Errorf("batch-aof-always: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = respcheck(t, "bench", "--addr", srv.Addr(), "--quick", "--tables", "batch-aof-always")
+	if code != 0 || strings.Contains(stdout, "appendfsync always (") || !strings.Contains(stderr, "batch-aof-always needs a throwaway server") {
+		t.Errorf("batch-aof-always on --addr: exit %d\n%s%s", code, stdout, stderr)
 	}
 }

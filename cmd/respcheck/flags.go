@@ -167,7 +167,7 @@ func (f *benchFlags) register(fl *pflag.FlagSet) {
 	fl.DurationVar(&f.latency, "latency", 0, "add this one-way latency to each direction through a relay on 127.0.0.1 (a round trip gains twice it)")
 	fl.DurationVar(&f.jitter, "jitter", 0, "with the relay: add a random 0 to this to each chunk's latency (never reordering)")
 	fl.StringVar(&f.bandwidth, "bandwidth", "", "with the relay: limit each direction to this `rate` (10MB/s, 500KB/s)")
-	fl.StringSliceVar(&f.tables, "tables", nil, "run only these tables (overwrite, digest, incr-expire, batch, contention)")
+	fl.StringSliceVar(&f.tables, "tables", nil, "run only these tables (overwrite, digest, incr-expire, batch, batch-read, batch-aof-always, contention)")
 }
 
 type diffFlags struct {

@@ -44,11 +44,16 @@ type Options struct {
 	// Tables, if not empty, runs only the tables of these IDs (TableIDs)
 	// in the usual order; an unknown ID is an error.
 	Tables []string
+	// Durable, if set, is the address of a second server of the same
+	// build started with appendonly yes and appendfsync always (never the
+	// user's server reconfigured): the write table is measured against it
+	// too, as table batch-aof-always. Without it that table is left out.
+	Durable string
 }
 
 // TableIDs are the IDs of the experiments in the order Run runs them;
 // "contention" stands for every contention table (ContentionMetrics).
-var TableIDs = []string{"overwrite", "digest", "incr-expire", "batch", "contention"}
+var TableIDs = []string{"overwrite", "digest", "incr-expire", "batch", "batch-read", "batch-aof-always", "contention"}
 
 // Sizes and batch sizes of the tables.
 var (
@@ -154,8 +159,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			return []*Table{t}, err
 		}
 	}
-	for i, t := range []func() ([]*Table, error){one(b.overwrite), one(b.digest), one(b.incrExpire), one(b.batch), b.contention} {
-		if len(o.Tables) > 0 && !slices.Contains(o.Tables, TableIDs[i]) {
+	for i, t := range []func() ([]*Table, error){one(b.overwrite), one(b.digest), one(b.incrExpire), one(b.batch),
+		one(b.batchRead), one(b.batchDurable), b.contention} {
+		if len(o.Tables) > 0 && !slices.Contains(o.Tables, TableIDs[i]) || TableIDs[i] == "batch-aof-always" && o.Durable == "" {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
@@ -503,13 +509,7 @@ func (b *bencher) batch() (*Table, error) {
 	b.progress(tab.Title)
 	val := []byte("0123456789")
 	for _, n := range BatchSizes {
-		keys := make([][]byte, n)
-		fields := make([][]byte, n)
-		for i := range keys {
-			keys[i] = []byte(b.prefix + "b:" + strconv.Itoa(i))
-			fields[i] = []byte("f" + strconv.Itoa(i))
-		}
-		hash := []byte(b.prefix + "h")
+		keys, fields, hash := b.batchKeys(n)
 		set, hset := []byte("SET"), []byte("HSET")
 		mset := [][]byte{[]byte("MSET")}
 		hmset := [][]byte{[]byte("HMSET"), hash}

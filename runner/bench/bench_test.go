@@ -68,7 +68,7 @@ func TestQuickRedis86(t *testing.T) {
 func TestOlderServer(t *testing.T) {
 	srv := servers.ForTest(t, "redis-7.0.15")
 	rep, err := bench.Run(context.Background(), bench.Options{Target: target.Config{Addr: srv.Addr()}, Trials: 2, Warmup: -1, Proto: 3,
-		Tables: []string{"overwrite", "digest", "incr-expire", "batch"}})
+		Tables: []string{"overwrite", "digest", "incr-expire", "batch", "batch-read"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func checkContention(t *testing.T, rep *bench.Report) {
 }
 
 // checkReport checks that every table has every row and column: the
-// four tables of the seed articles' single-connection experiments, then
+// five tables of the seed articles' single-connection experiments, then
 // (when contention) the contention tables.
 func checkReport(t *testing.T, rep *bench.Report, ifdeq, contention bool) {
 	t.Helper()
@@ -145,6 +145,7 @@ func checkReport(t *testing.T, rep *bench.Report, ifdeq, contention bool) {
 		{"digest", []string{"100 B", "10 KB", "100 KB", "1 MB", "10 MB"}, 1},
 		{"incr-expire", []string{"INCR + EXPIRE, blocking", "INCR + EXPIRE, pipelined", "Lua INCR + EXPIRE", "INCREX"}, 1},
 		{"batch", []string{"1", "2", "10", "100", "1000"}, 4},
+		{"batch-read", []string{"1", "2", "10", "100", "1000"}, 4},
 	}
 	if contention {
 		for _, m := range bench.ContentionMetrics {
