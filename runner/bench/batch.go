@@ -20,6 +20,65 @@ func (b *bencher) batchKeys(n int) (keys, fields [][]byte, hash []byte) {
 	return keys, fields, []byte(b.prefix + "h")
 }
 
+// batch: per-item cost of SET and HSET (one round trip per item) against
+// MSET and HMSET (one command per batch), by batch size (seed 002).
+func (b *bencher) batch() (*Table, error) {
+	tab := &Table{ID: "batch", Title: "Per-item write cost by batch size", Unit: "µs per item",
+		RowHeader: "items", Columns: []string{"SET", "HSET", "MSET", "HMSET"},
+		Note: "SET and HSET: one blocking command per item; MSET and HMSET: one command per batch; 10-byte values"}
+	val := []byte("0123456789")
+	return b.batchTable(tab, func(n int) ([]op, error) {
+		keys, fields, hash := b.batchKeys(n)
+		set, hset := []byte("SET"), []byte("HSET")
+		mset := [][]byte{[]byte("MSET")}
+		hmset := [][]byte{[]byte("HMSET"), hash}
+		for i := range keys {
+			mset = append(mset, keys[i], val)
+			hmset = append(hmset, fields[i], val)
+		}
+		return []op{
+			func() error {
+				for _, k := range keys {
+					if _, err := b.c.do(set, k, val); err != nil {
+						return err
+					}
+				}
+				return nil
+			},
+			func() error {
+				for _, f := range fields {
+					if _, err := b.c.do(hset, hash, f, val); err != nil {
+						return err
+					}
+				}
+				return nil
+			},
+			func() error { _, err := b.c.do(mset...); return err },
+			func() error { _, err := b.c.do(hmset...); return err },
+		}, nil
+	})
+}
+
+// batchTable fills tab with one row per BatchSizes: rowOps returns the
+// row's ops (one per column), each trial a batch of n items; the run's
+// keys are removed afterwards.
+func (b *bencher) batchTable(tab *Table, rowOps func(n int) ([]op, error)) (*Table, error) {
+	b.progress(tab.Title)
+	for _, n := range BatchSizes {
+		ops, err := rowOps(n)
+		if err != nil {
+			return nil, err
+		}
+		stats, err := b.measure(ops, time.Microsecond, n)
+		if err != nil {
+			return nil, err
+		}
+		tab.Rows = append(tab.Rows, Row{Label: strconv.Itoa(n), X: float64(n), Cells: stats})
+	}
+	b.cleanup()
+	return tab, nil
+}
+
 // batchRead: per-item cost of GET and HGET (one round trip per item)
 // against MGET and HMGET (one command per batch), by batch size, beside
 // the write table (seed 002's read table).
@@ -28,9 +87,8 @@ func (b *bencher) batchRead() (*Table, error) {
 		RowHeader: "items", Columns: []string{"GET", "HGET", "MGET", "HMGET"},
 		Note: "GET and HGET: one blocking command per item; MGET and HMGET: one command per batch; " +
 			"10-byte values written before the row"}
-	b.progress(tab.Title)
 	val := []byte("0123456789")
-	for _, n := range BatchSizes {
+	return b.batchTable(tab, func(n int) ([]op, error) {
 		keys, fields, hash := b.batchKeys(n)
 		mset := [][]byte{[]byte("MSET")}
 		hset := [][]byte{[]byte("HSET"), hash}
@@ -51,7 +109,7 @@ func (b *bencher) batchRead() (*Table, error) {
 		get, hget := []byte("GET"), []byte("HGET")
 		isVal := func(v resp.Value) bool { return v.Kind == resp.BlobString && string(v.Str) == string(val) }
 		all := func(v resp.Value) bool { return v.Kind == resp.Array && len(v.Elems) == n && isVal(v.Elems[n-1]) }
-		ops := []op{
+		return []op{
 			func() error {
 				for _, k := range keys {
 					v, err := b.c.do(get, k)
@@ -78,15 +136,8 @@ func (b *bencher) batchRead() (*Table, error) {
 			},
 			func() error { v, err := b.c.do(mget...); return firstErr(err, want("MGET", v, err == nil && all(v))) },
 			func() error { v, err := b.c.do(hmget...); return firstErr(err, want("HMGET", v, err == nil && all(v))) },
-		}
-		stats, err := b.measure(ops, time.Microsecond, n)
-		if err != nil {
-			return nil, err
-		}
-		tab.Rows = append(tab.Rows, Row{Label: strconv.Itoa(n), X: float64(n), Cells: stats})
-	}
-	b.cleanup()
-	return tab, nil
+		}, nil
+	})
 }
 
 func firstErr(errs ...error) error {
