@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -106,5 +107,21 @@ func TestParseBandwidth(t *testing.T) {
 		if _, err := bench.ParseBandwidth(bad); err == nil {
 			t.Errorf("ParseBandwidth(%q) accepted", bad)
 		}
+	}
+}
+
+// TestConfigRefused: where CONFIG is renamed away (as on managed or shared
+// servers), the header says so and reports INFO's aof_enabled and
+// io_threads_active (Redis 8.6.3) instead.
+func TestConfigRefused(t *testing.T) {
+	srv := servers.ForTestWith(t, "redis-8.6.3", servers.Options{ExtraArgs: []string{"--rename-command", "CONFIG", ""}})
+	rep, err := bench.Run(context.Background(), bench.Options{Target: target.Config{Addr: srv.Addr()}, Quick: true,
+		Tables: []string{"incr-expire"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(rep.Config, ", ")
+	if !strings.HasPrefix(got, "CONFIG GET refused (ERR unknown command 'CONFIG'") || !strings.Contains(got, "INFO aof_enabled=0") || !strings.Contains(got, "INFO io_threads_active=0") {
+		t.Errorf("config %q", got)
 	}
 }
