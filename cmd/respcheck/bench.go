@@ -52,7 +52,7 @@ Each cell is the median and the p10-p90 spread of --trials timed trials after
 respcheck starts a throwaway server.`
 
 func newBenchCmd() *cobra.Command {
-	return newCommand("bench [flags]", "Measure conditional overwrites, DIGEST, INCR+EXPIRE and batch writes",
+	return newCommand("bench [flags]", "Measure overwrites, DIGEST, INCR+EXPIRE, batch reads and writes, and contention",
 		benchLong, cobra.NoArgs, runBench)
 }
 

@@ -159,7 +159,7 @@ func (f *benchFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.proto, "proto", "2", "protocol of the connection: 2 or 3")
 	fl.IntVar(&f.trials, "trials", 50, "timed trials per cell")
 	fl.IntVar(&f.warmup, "warmup", 5, "untimed trials before them")
-	fl.BoolVar(&f.quick, "quick", false, "few trials (5 after 1 warm-up, unless --trials or --warmup is given): a smoke run")
+	fl.BoolVar(&f.quick, "quick", false, "few trials (5 after 1 warm-up, unless --trials or --warmup is given; contention: 2 runs of a fifth of the updates): a smoke run of every table")
 	fl.StringVar(&f.format, "format", "text", "output format: text or json")
 	fl.StringVarP(&f.out, "out", "o", "", "write the output to `file` instead of stdout")
 	fl.StringVar(&f.chart, "chart", "", "also draw the tables as an SVG chart in `file`")
