@@ -101,8 +101,11 @@ func tablePlot(t *Table) (*plot.Plot, error) {
 	// of the rate-limiter table are bars. A log axis needs a positive value.
 	// The contention tables (by client count) hold zeros: bars too.
 	logY := t.ID != "incr-expire" && !strings.HasPrefix(t.ID, "contention") && hasPositive(t)
-	if !hasPositive(t) {
+	switch {
+	case !hasSupported(t):
 		p.Title.Text += "\n(nothing measurable on this server: " + NotSupported + ")"
+	case !hasPositive(t):
+		p.Title.Text += "\n(every cell is 0)"
 	}
 	p.Legend.Left = true
 	p.Legend.Top = t.ID != "batch" // where the lines leave room
@@ -188,16 +191,31 @@ func tablePlot(t *Table) (*plot.Plot, error) {
 			p.Legend.Add(label, bars)
 		}
 	}
+	if !logY && n > 1 {
+		// Room above the bars for the legend, and beside the outer groups.
+		if p.Y.Max > 0 {
+			p.Y.Max *= 1.5
+		}
+		p.X.Min, p.X.Max = p.X.Min-0.5, p.X.Max+0.5
+	}
 	p.NominalX(labels...)
 	return p, nil
 }
 
+// hasSupported reports whether some cell of t was measured.
+func hasSupported(t *Table) bool { return anyCell(t, func(c Stat) bool { return c.Supported }) }
+
 // hasPositive reports whether some supported cell of t has a positive
 // median.
 func hasPositive(t *Table) bool {
+	return anyCell(t, func(c Stat) bool { return c.Supported && c.Median > 0 })
+}
+
+// anyCell reports whether f holds for some cell of t.
+func anyCell(t *Table, f func(Stat) bool) bool {
 	for _, row := range t.Rows {
 		for _, c := range row.Cells {
-			if c.Supported && c.Median > 0 {
+			if f(c) {
 				return true
 			}
 		}
