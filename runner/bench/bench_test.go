@@ -212,7 +212,8 @@ func checkSVG(t *testing.T, b []byte) {
 
 // TestChartOfAnEmptyTable: a table whose every cell is unsupported (Redis
 // 7.0.15 has neither IFDEQ nor DIGEST), or whose medians are 0, draws an
-// empty panel that says so, never a panic of the plotting library ("Values
+// empty panel that says so (a table of zeros, such as updates given up,
+// says that instead), never a panic of the plotting library ("Values
 // must be greater than 0 for a log scale").
 func TestChartOfAnEmptyTable(t *testing.T) {
 	unsupported := bench.Stat{Note: bench.NotSupported}
@@ -229,6 +230,9 @@ func TestChartOfAnEmptyTable(t *testing.T) {
 	}
 	if !strings.Contains(svg.String(), "nothing measurable on this server") {
 		t.Error("the empty panel does not say why it is empty")
+	}
+	if !strings.Contains(svg.String(), "every cell is 0") {
+		t.Error("the panel of zeros does not say so")
 	}
 	if err := xml.Unmarshal(svg.Bytes(), new(struct{})); err != nil {
 		t.Errorf("not well-formed XML: %v", err)
