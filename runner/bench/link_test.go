@@ -125,3 +125,30 @@ func TestConfigRefused(t *testing.T) {
 		t.Errorf("config %q", got)
 	}
 }
+
+// BenchmarkLinkPing: one PING round trip to Redis 8.6.3 directly and
+// through a Link that adds nothing (the relay's own cost: two goroutine
+// hand-offs per direction).
+func BenchmarkLinkPing(b *testing.B) {
+	srv := servers.ForTest(b, "redis-8.6.3")
+	l, err := bench.NewLink(srv.Addr(), bench.LinkConfig{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	ping := resp.AppendCommand(nil, []byte("PING"))
+	for _, tc := range []struct{ name, addr string }{{"direct", srv.Addr()}, {"link", l.Addr()}} {
+		b.Run(tc.name, func(b *testing.B) {
+			c, err := target.Config{Addr: tc.addr, Timeout: 10 * time.Second}.Dial(context.Background(), 2)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer c.Close()
+			for b.Loop() {
+				if v, err := c.DoBytes(ping); err != nil || string(v.Str) != "PONG" {
+					b.Fatalf("PING: %v %q", err, v.Raw)
+				}
+			}
+		})
+	}
+}
