@@ -30,6 +30,10 @@ type Scenario struct {
 	// MaxAttempts caps the attempts of one update of a retry pattern; an
 	// update that reaches it gives up. 0 for patterns that never retry.
 	MaxAttempts int
+	// Backoff, if positive, makes a retry pattern wait a uniformly random
+	// [0, Backoff) before each retry. Case files have no key for it: the
+	// contention tables of respcheck bench set it.
+	Backoff time.Duration
 	// TTL is the expiry the rate-limiter patterns set (whole seconds).
 	TTL time.Duration
 	// Crash injects client crashes into the rate-limiter patterns; nil

@@ -6,10 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/respcheck/respcheck/runner/bench"
+	"github.com/respcheck/respcheck/runner/servers"
 )
 
 const benchLong = `Bench times the seed articles' experiments against one server, as
@@ -22,7 +25,26 @@ repeatable measurements (never pass or fail):
   - a rate limiter's INCR and EXPIRE: blocking, pipelined, one Lua script,
     and INCREX;
   - the per-item cost of SET and HSET against MSET and HMSET by batch size
-    (1, 2, 10, 100, 1000).
+    (1, 2, 10, 100, 1000), of GET and HGET against MGET and HMGET beside it,
+    and the write table again against a second throwaway server started
+    with appendonly yes and appendfsync always (only when respcheck starts
+    the server: a server given by --addr or -u is never reconfigured);
+  - contention: 1, 5, 25, 50 and 100 clients sharing 1,000 updates of one
+    key with GET then SET, WATCH/MULTI/EXEC (100 attempts), one Lua script,
+    INCR, and WATCH with a random backoff up to 100 ms: updates lost,
+    commands per update (INFO commandstats), total time, updates given up,
+    p50 and p99 per update; through --latency, the seed's remote shape
+    (200 updates; 1, 5 and 25 clients).
+
+--latency D puts a relay on 127.0.0.1 in front of the target that delivers
+each chunk D after it arrived, in each direction (a round trip gains 2D;
+the seed's remote table at ~58 ms of round trip is --latency 29ms);
+--jitter adds a random 0-J without reordering, --bandwidth paces each
+direction. The header names the target, the link with the PING round trip
+measured through it, the server's appendonly, appendfsync, io-threads and
+save (CONFIG GET, or INFO where CONFIG is refused), and the trial counts.
+--tables runs some tables only (overwrite, digest, incr-expire, batch,
+batch-read, batch-aof-always, contention).
 
 A method the server lacks is reported as "not supported by this server".
 Each cell is the median and the p10-p90 spread of --trials timed trials after
@@ -30,7 +52,7 @@ Each cell is the median and the p10-p90 spread of --trials timed trials after
 respcheck starts a throwaway server.`
 
 func newBenchCmd() *cobra.Command {
-	return newCommand("bench [flags]", "Measure conditional overwrites, DIGEST, INCR+EXPIRE and batch writes",
+	return newCommand("bench [flags]", "Measure overwrites, DIGEST, INCR+EXPIRE, batch reads and writes, and contention",
 		benchLong, cobra.NoArgs, runBench)
 }
 
@@ -52,12 +74,29 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags, _ []s
 	if f.warmup < 0 {
 		return usageErr("bad --warmup %d: want 0 or more", f.warmup)
 	}
+	link := bench.LinkConfig{Latency: f.latency, Jitter: f.jitter}
+	if f.latency < 0 || f.jitter < 0 {
+		return usageErr("bad --latency or --jitter: want 0 or more")
+	}
+	if f.bandwidth != "" {
+		bw, err := bench.ParseBandwidth(f.bandwidth)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		link.Bandwidth = bw
+	}
+	for _, id := range f.tables {
+		if !slices.Contains(bench.TableIDs, id) {
+			return usageErr("bad --tables %q: want some of %s", id, strings.Join(bench.TableIDs, ", "))
+		}
+	}
 	ctx, stop := interruptible(ctx)
 	defer stop()
 	if t, err := f.resolve(); err != nil {
 		return err
 	} else if t.TLS != nil {
 		return usageErr("bench does not support TLS yet")
+
 	} else if t.Addr == "" && f.serverBin == "" && f.server == "miniredis" {
 		return usageErr("bench does not run against --server miniredis: the embedded emulator has no INFO server " +
 			"(bench identifies its target by it) and runs inside respcheck, so its timings would not be a server's; " +
@@ -69,7 +108,8 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags, _ []s
 	}
 	defer stopServer()
 	t.printNotes(stderr)
-	o := bench.Options{Target: t.Config, Proto: proto, Trials: f.trials, Warmup: f.warmup, Quick: f.quick}
+	o := bench.Options{Target: t.Config, Proto: proto, Trials: f.trials, Warmup: f.warmup, Quick: f.quick,
+		Link: link, Tables: f.tables}
 	o.Target.Timeout = f.timeout
 	if f.quick && !f.set.Changed("trials") {
 		o.Trials = 0 // bench's quick default
@@ -83,6 +123,12 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags, _ []s
 	if t.spawned != nil {
 		o.ServerPID = t.spawned.Pid()
 	}
+	durable, stopDurable, err := startDurable(ctx, t, f.tables, stderr)
+	if err != nil {
+		return serverErr(err)
+	}
+	defer stopDurable()
+	o.Durable = durable
 	if isTerminal(stderr) {
 		o.Progress = func(title string) { fmt.Fprintf(stderr, "bench: %s...\n", title) }
 	}
@@ -114,4 +160,31 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags, _ []s
 		return err
 	}
 	return writeOutput(stdout, f.chart, svg.Bytes(), true)
+}
+
+// startDurable starts, for the table batch-aof-always, a second throwaway
+// server of the spawned server's build with --appendonly yes
+// --appendfsync always, and returns its address and how to stop it. On a
+// target respcheck did not start (--addr, -u, a cluster) it starts
+// nothing and, when the table was asked for by --tables, says on stderr
+// that the table is left out: the user's server is never reconfigured,
+// and the header reports its configuration.
+func startDurable(ctx context.Context, t endpoint, tables []string, stderr io.Writer) (string, func(), error) {
+	none := func() {}
+	if len(tables) > 0 && !slices.Contains(tables, "batch-aof-always") {
+		return "", none, nil
+	}
+	srv, ok := t.spawned.(*servers.Server)
+	if !ok {
+		if len(tables) > 0 {
+			fmt.Fprintln(stderr, "respcheck: note: batch-aof-always needs a throwaway server (--server): left out; "+
+				"the header reports this server's appendonly and appendfsync")
+		}
+		return "", none, nil
+	}
+	d, err := servers.Start(ctx, srv.Build(), servers.Options{ExtraArgs: []string{"--appendonly", "yes", "--appendfsync", "always"}})
+	if err != nil {
+		return "", none, fmt.Errorf("the appendfsync always server: %w", err)
+	}
+	return d.Addr(), func() { d.Stop() }, nil
 }

@@ -141,6 +141,12 @@ type benchFlags struct {
 	out     string
 	chart   string
 	timeout time.Duration
+	// latency, jitter and bandwidth configure the delaying link
+	// (bench.LinkConfig); tables picks tables by ID.
+	latency   time.Duration
+	jitter    time.Duration
+	bandwidth string
+	tables    []string
 	// set is the flag set: --quick does not override --trials and
 	// --warmup when they were given.
 	set *pflag.FlagSet
@@ -153,11 +159,15 @@ func (f *benchFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.proto, "proto", "2", "protocol of the connection: 2 or 3")
 	fl.IntVar(&f.trials, "trials", 50, "timed trials per cell")
 	fl.IntVar(&f.warmup, "warmup", 5, "untimed trials before them")
-	fl.BoolVar(&f.quick, "quick", false, "few trials (5 after 1 warm-up, unless --trials or --warmup is given): a smoke run")
+	fl.BoolVar(&f.quick, "quick", false, "few trials (5 after 1 warm-up, unless --trials or --warmup is given; contention: 2 runs of a fifth of the updates): a smoke run of every table")
 	fl.StringVar(&f.format, "format", "text", "output format: text or json")
 	fl.StringVarP(&f.out, "out", "o", "", "write the output to `file` instead of stdout")
 	fl.StringVar(&f.chart, "chart", "", "also draw the tables as an SVG chart in `file`")
 	fl.DurationVar(&f.timeout, "timeout", 10*time.Second, "deadline of one command")
+	fl.DurationVar(&f.latency, "latency", 0, "add this one-way latency to each direction through a relay on 127.0.0.1 (a round trip gains twice it)")
+	fl.DurationVar(&f.jitter, "jitter", 0, "with the relay: add a random 0 to this to each chunk's latency (never reordering)")
+	fl.StringVar(&f.bandwidth, "bandwidth", "", "with the relay: limit each direction to this `rate` (10MB/s, 500KB/s)")
+	fl.StringSliceVar(&f.tables, "tables", nil, "run only these tables (overwrite, digest, incr-expire, batch, batch-read, batch-aof-always, contention)")
 }
 
 type diffFlags struct {

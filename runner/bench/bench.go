@@ -37,7 +37,23 @@ type Options struct {
 	ServerPID int
 	// Progress, if set, is called with each table's title as it starts.
 	Progress func(title string)
+	// Link, if not zero, puts a Link with this configuration between the
+	// bench and the target (plain TCP only): every connection, the
+	// identification's too, goes through it.
+	Link LinkConfig
+	// Tables, if not empty, runs only the tables of these IDs (TableIDs)
+	// in the usual order; an unknown ID is an error.
+	Tables []string
+	// Durable, if set, is the address of a second server of the same
+	// build started with appendonly yes and appendfsync always (never the
+	// user's server reconfigured): the write table is measured against it
+	// too, as table batch-aof-always. Without it that table is left out.
+	Durable string
 }
+
+// TableIDs are the IDs of the experiments in the order Run runs them;
+// "contention" stands for every contention table (ContentionMetrics).
+var TableIDs = []string{"overwrite", "digest", "incr-expire", "batch", "batch-read", "batch-aof-always", "contention"}
 
 // Sizes and batch sizes of the tables.
 var (
@@ -74,6 +90,23 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if o.Target.Timeout <= 0 {
 		o.Target.Timeout = 10 * time.Second
 	}
+	for _, id := range o.Tables {
+		if !slices.Contains(TableIDs, id) {
+			return nil, fmt.Errorf("bench: unknown table %q (want one of %s)", id, strings.Join(TableIDs, ", "))
+		}
+	}
+	addr := o.Target.Addr
+	if !o.Link.IsZero() {
+		if o.Target.TLS != nil {
+			return nil, errors.New("bench: a link does not relay TLS")
+		}
+		l, err := NewLink(addr, o.Link)
+		if err != nil {
+			return nil, err
+		}
+		defer l.Close()
+		o.Target.Addr = l.Addr()
+	}
 	b := &bencher{o: o, trials: o.Trials, warmup: o.Warmup, ctx: ctx}
 	if b.trials <= 0 {
 		b.trials = 50
@@ -103,9 +136,14 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		return nil, &TargetError{err}
 	}
 	srv := tg.Server
+	srv.Addr = addr
 	b.t = tg
 	rep := &Report{Server: srv, Proto: o.Proto, Trials: b.trials, Warmup: b.warmup,
-		Machine: machine(o.ServerPID), Started: time.Now()}
+		Machine: machine(o.ServerPID), Started: time.Now(), Link: o.Link.String()}
+	if rep.RTT, err = b.rtt(); err != nil {
+		return nil, err
+	}
+	rep.Config = b.serverConfig()
 	// The final cleanup runs on a new connection: an interrupt (Ctrl-C)
 	// may have cut b.c in the middle of a command.
 	defer func() {
@@ -115,18 +153,28 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		}
 		b.cleanup()
 	}()
-	for _, t := range []func() (*Table, error){b.overwrite, b.digest, b.incrExpire, b.batch} {
+	one := func(f func() (*Table, error)) func() ([]*Table, error) {
+		return func() ([]*Table, error) {
+			t, err := f()
+			return []*Table{t}, err
+		}
+	}
+	for i, t := range []func() ([]*Table, error){one(b.overwrite), one(b.digest), one(b.incrExpire), one(b.batch),
+		one(b.batchRead), one(b.batchDurable), b.contention} {
+		if len(o.Tables) > 0 && !slices.Contains(o.Tables, TableIDs[i]) || TableIDs[i] == "batch-aof-always" && o.Durable == "" {
+			continue
+		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		tab, err := t()
+		tabs, err := t()
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, context.Cause(ctx)
 			}
 			return nil, err
 		}
-		rep.Tables = append(rep.Tables, tab)
+		rep.Tables = append(rep.Tables, tabs...)
 	}
 	rep.Duration = time.Since(rep.Started)
 	return rep, nil
@@ -447,59 +495,6 @@ func (b *bencher) incrExpire() (*Table, error) {
 			return nil, err
 		}
 		tab.Rows = append(tab.Rows, Row{Label: v.label, X: float64(i), Cells: stats})
-	}
-	b.cleanup()
-	return tab, nil
-}
-
-// batch: per-item cost of SET and HSET (one round trip per item) against
-// MSET and HMSET (one command per batch), by batch size (seed 002).
-func (b *bencher) batch() (*Table, error) {
-	tab := &Table{ID: "batch", Title: "Per-item write cost by batch size", Unit: "µs per item",
-		RowHeader: "items", Columns: []string{"SET", "HSET", "MSET", "HMSET"},
-		Note: "SET and HSET: one blocking command per item; MSET and HMSET: one command per batch; 10-byte values"}
-	b.progress(tab.Title)
-	val := []byte("0123456789")
-	for _, n := range BatchSizes {
-		keys := make([][]byte, n)
-		fields := make([][]byte, n)
-		for i := range keys {
-			keys[i] = []byte(b.prefix + "b:" + strconv.Itoa(i))
-			fields[i] = []byte("f" + strconv.Itoa(i))
-		}
-		hash := []byte(b.prefix + "h")
-		set, hset := []byte("SET"), []byte("HSET")
-		mset := [][]byte{[]byte("MSET")}
-		hmset := [][]byte{[]byte("HMSET"), hash}
-		for i := range keys {
-			mset = append(mset, keys[i], val)
-			hmset = append(hmset, fields[i], val)
-		}
-		ops := []op{
-			func() error {
-				for _, k := range keys {
-					if _, err := b.c.do(set, k, val); err != nil {
-						return err
-					}
-				}
-				return nil
-			},
-			func() error {
-				for _, f := range fields {
-					if _, err := b.c.do(hset, hash, f, val); err != nil {
-						return err
-					}
-				}
-				return nil
-			},
-			func() error { _, err := b.c.do(mset...); return err },
-			func() error { _, err := b.c.do(hmset...); return err },
-		}
-		stats, err := b.measure(ops, time.Microsecond, n)
-		if err != nil {
-			return nil, err
-		}
-		tab.Rows = append(tab.Rows, Row{Label: strconv.Itoa(n), X: float64(n), Cells: stats})
 	}
 	b.cleanup()
 	return tab, nil

@@ -23,7 +23,7 @@ func TestQuickRedis86(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkReport(t, rep, true)
+	checkReport(t, rep, true, true)
 	if c := rep.Tables[2].Rows[3].Cells[0]; c.Supported || c.Note != bench.NotSupported {
 		t.Errorf("INCREX on Redis 8.6.3: %+v, want not supported", c)
 	}
@@ -34,11 +34,13 @@ func TestQuickRedis86(t *testing.T) {
 		t.Errorf("1 MB row bytes: %+v", ow)
 	}
 
+	checkContention(t, rep)
+
 	var text bytes.Buffer
 	if err := rep.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Conditional overwrite by value size (ms)", "1 MB", "10 MB", "INCREX", "not supported by this server", "1000", "HMSET"} {
+	for _, want := range []string{"Contention: commands per update", "WATCH + backoff", "2 trials per cell", "link: loopback", "Conditional overwrite by value size (ms)", "1 MB", "10 MB", "INCREX", "not supported by this server", "1000", "HMSET"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text report lacks %q:\n%s", want, text.String())
 		}
@@ -52,7 +54,7 @@ func TestQuickRedis86(t *testing.T) {
 	if err := json.Unmarshal(js.Bytes(), &back); err != nil {
 		t.Fatalf("JSON does not parse: %v", err)
 	}
-	checkReport(t, &back, true)
+	checkReport(t, &back, true, true)
 
 	var svg bytes.Buffer
 	if err := rep.WriteSVG(&svg); err != nil {
@@ -65,11 +67,12 @@ func TestQuickRedis86(t *testing.T) {
 // supported, and the rest is measured.
 func TestOlderServer(t *testing.T) {
 	srv := servers.ForTest(t, "redis-7.0.15")
-	rep, err := bench.Run(context.Background(), bench.Options{Target: target.Config{Addr: srv.Addr()}, Trials: 2, Warmup: -1, Proto: 3})
+	rep, err := bench.Run(context.Background(), bench.Options{Target: target.Config{Addr: srv.Addr()}, Trials: 2, Warmup: -1, Proto: 3,
+		Tables: []string{"overwrite", "digest", "incr-expire", "batch", "batch-read"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkReport(t, rep, false)
+	checkReport(t, rep, false, false)
 	for _, row := range rep.Tables[0].Rows {
 		if row.Cells[2].Supported || !row.Cells[0].Supported || !row.Cells[1].Supported {
 			t.Errorf("overwrite %s: %+v", row.Label, row.Cells)
@@ -99,18 +102,55 @@ func asTarget(err error, te **bench.TargetError) bool {
 	return ok
 }
 
-// checkReport checks that every table has every row and column.
-func checkReport(t *testing.T, rep *bench.Report, ifdeq bool) {
+// checkContention checks the counts of the contention tables that do not
+// depend on timing: on a throwaway server INCR, Lua and WATCH lose no
+// update (a WATCH update that gives up is not lost), and the server counts
+// exactly 1 command per INCR or Lua update, 2 per GET then SET, and at
+// least 5 per WATCH update.
+func checkContention(t *testing.T, rep *bench.Report) {
 	t.Helper()
-	want := []struct {
+	byID := map[string]*bench.Table{}
+	for _, tab := range rep.Tables {
+		byID[tab.ID] = tab
+	}
+	lost, cmds := byID["contention-lost"], byID["contention-commands"]
+	if lost == nil || cmds == nil {
+		t.Fatal("no contention tables")
+	}
+	for i, row := range lost.Rows {
+		for _, col := range []int{1, 2, 3, 4} {
+			if c := row.Cells[col]; c.P90 != 0 {
+				t.Errorf("%s clients, %s lost %+v", row.Label, lost.Columns[col], c)
+			}
+		}
+		c := cmds.Rows[i].Cells
+		if c[0].Median != 2 || c[2].Median != 1 || c[3].Median != 1 || c[1].P10 < 5 || c[4].P10 < 5 {
+			t.Errorf("%s clients, commands per update: %+v", row.Label, c)
+		}
+	}
+}
+
+// checkReport checks that every table has every row and column: the
+// five tables of the seed articles' single-connection experiments, then
+// (when contention) the contention tables.
+func checkReport(t *testing.T, rep *bench.Report, ifdeq, contention bool) {
+	t.Helper()
+	type shape struct {
 		id   string
 		rows []string
 		cols int
-	}{
+	}
+	want := []shape{
 		{"overwrite", []string{"100 B", "10 KB", "100 KB", "1 MB"}, 3},
 		{"digest", []string{"100 B", "10 KB", "100 KB", "1 MB", "10 MB"}, 1},
 		{"incr-expire", []string{"INCR + EXPIRE, blocking", "INCR + EXPIRE, pipelined", "Lua INCR + EXPIRE", "INCREX"}, 1},
 		{"batch", []string{"1", "2", "10", "100", "1000"}, 4},
+		{"batch-read", []string{"1", "2", "10", "100", "1000"}, 4},
+	}
+	if contention {
+		for _, m := range bench.ContentionMetrics {
+			want = append(want, shape{m.ID, []string{"1", "5", "25", "50", "100"}, 5})
+		}
 	}
 	if len(rep.Tables) != len(want) {
 		t.Fatalf("%d tables, want %d", len(rep.Tables), len(want))
@@ -121,12 +161,16 @@ func checkReport(t *testing.T, rep *bench.Report, ifdeq bool) {
 			t.Errorf("table %d: %s with %d columns and %d rows, want %s with %d and %d", i, tab.ID, len(tab.Columns), len(tab.Rows), w.id, w.cols, len(w.rows))
 			continue
 		}
+		trials, zeroOK := rep.Trials, strings.HasPrefix(tab.ID, "contention")
+		if tab.Trials > 0 {
+			trials = tab.Trials
+		}
 		for j, row := range tab.Rows {
 			if row.Label != w.rows[j] || len(row.Cells) != w.cols {
 				t.Errorf("%s row %d: %q with %d cells", tab.ID, j, row.Label, len(row.Cells))
 			}
 			for k, c := range row.Cells {
-				if c.Supported && (c.N != rep.Trials || c.Median <= 0 || c.P10 > c.Median || c.P90 < c.Median || c.MAD < 0) {
+				if c.Supported && (c.N != trials || c.Median < 0 || (c.Median == 0 && !zeroOK) || c.P10 > c.Median || c.P90 < c.Median || c.MAD < 0) {
 					t.Errorf("%s %s %s: %+v", tab.ID, row.Label, tab.Columns[k], c)
 				}
 				if !c.Supported && c.Note != bench.NotSupported {
@@ -168,7 +212,8 @@ func checkSVG(t *testing.T, b []byte) {
 
 // TestChartOfAnEmptyTable: a table whose every cell is unsupported (Redis
 // 7.0.15 has neither IFDEQ nor DIGEST), or whose medians are 0, draws an
-// empty panel that says so, never a panic of the plotting library ("Values
+// empty panel that says so (a table of zeros, such as updates given up,
+// says that instead), never a panic of the plotting library ("Values
 // must be greater than 0 for a log scale").
 func TestChartOfAnEmptyTable(t *testing.T) {
 	unsupported := bench.Stat{Note: bench.NotSupported}
@@ -185,6 +230,9 @@ func TestChartOfAnEmptyTable(t *testing.T) {
 	}
 	if !strings.Contains(svg.String(), "nothing measurable on this server") {
 		t.Error("the empty panel does not say why it is empty")
+	}
+	if !strings.Contains(svg.String(), "every cell is 0") {
+		t.Error("the panel of zeros does not say so")
 	}
 	if err := xml.Unmarshal(svg.Bytes(), new(struct{})); err != nil {
 		t.Errorf("not well-formed XML: %v", err)

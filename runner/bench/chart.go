@@ -19,6 +19,7 @@ var palette = []color.Color{
 	color.RGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0xff},
 	color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff},
 	color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff},
+	color.RGBA{R: 0x94, G: 0x67, B: 0xbd, A: 0xff},
 }
 
 // WriteSVG draws the tables as an SVG chart, one panel per table in a grid
@@ -61,8 +62,11 @@ func (r *Report) WriteSVG(w io.Writer) (err error) {
 	width, height := 12*vg.Inch, vg.Length(rows)*4.5*vg.Inch
 	c := vgsvg.New(width, height)
 	dc := draw.New(c)
+	// The title's text handler draws one line: the link and the server's
+	// configuration go on a second.
 	title := fmt.Sprintf("respcheck bench: %s %s, RESP%d, %d trials per cell (median, p10-p90)",
 		r.Server.Family, r.Server.Version, r.Proto, r.Trials)
+	sub := fmt.Sprintf("link: %s (PING %s ms); %s", r.Link, figure(r.RTT.Median), strings.Join(r.Config, ", "))
 	top := dc
 	top.Min.Y = top.Max.Y - 0.3*vg.Inch
 	font := plot.DefaultFont
@@ -70,7 +74,9 @@ func (r *Report) WriteSVG(w io.Writer) (err error) {
 	sty := draw.TextStyle{Color: color.Black, Font: font, XAlign: draw.XCenter, YAlign: draw.YCenter,
 		Handler: plot.DefaultTextHandler}
 	top.FillText(sty, vg.Point{X: (top.Min.X + top.Max.X) / 2, Y: (top.Min.Y + top.Max.Y) / 2}, title)
-	dc.Max.Y -= 0.35 * vg.Inch
+	sty.Font.Size = 11
+	top.FillText(sty, vg.Point{X: (top.Min.X + top.Max.X) / 2, Y: top.Min.Y - 0.1*vg.Inch}, sub)
+	dc.Max.Y -= 0.55 * vg.Inch
 	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Inch / 3, PadY: vg.Inch / 3,
 		PadTop: vg.Inch / 8, PadBottom: vg.Inch / 8, PadLeft: vg.Inch / 8, PadRight: vg.Inch / 8}
 	canvases := plot.Align(plots, tiles, dc)
@@ -86,13 +92,20 @@ func (r *Report) WriteSVG(w io.Writer) (err error) {
 func tablePlot(t *Table) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = t.Title
+	if t.Trials > 0 {
+		p.Title.Text += fmt.Sprintf(" (%d trials per cell)", t.Trials)
+	}
 	p.Y.Label.Text = t.Unit
 	p.X.Label.Text = t.RowHeader
 	// Sizes and batch sizes span decades: lines on a log axis; the variants
 	// of the rate-limiter table are bars. A log axis needs a positive value.
-	logY := t.ID != "incr-expire" && hasPositive(t)
-	if !hasPositive(t) {
+	// The contention tables (by client count) hold zeros: bars too.
+	logY := t.ID != "incr-expire" && !strings.HasPrefix(t.ID, "contention") && hasPositive(t)
+	switch {
+	case !hasSupported(t):
 		p.Title.Text += "\n(nothing measurable on this server: " + NotSupported + ")"
+	case !hasPositive(t):
+		p.Title.Text += "\n(every cell is 0)"
 	}
 	p.Legend.Left = true
 	p.Legend.Top = t.ID != "batch" // where the lines leave room
@@ -178,16 +191,31 @@ func tablePlot(t *Table) (*plot.Plot, error) {
 			p.Legend.Add(label, bars)
 		}
 	}
+	if !logY && n > 1 {
+		// Room above the bars for the legend, and beside the outer groups.
+		if p.Y.Max > 0 {
+			p.Y.Max *= 1.5
+		}
+		p.X.Min, p.X.Max = p.X.Min-0.5, p.X.Max+0.5
+	}
 	p.NominalX(labels...)
 	return p, nil
 }
 
+// hasSupported reports whether some cell of t was measured.
+func hasSupported(t *Table) bool { return anyCell(t, func(c Stat) bool { return c.Supported }) }
+
 // hasPositive reports whether some supported cell of t has a positive
 // median.
 func hasPositive(t *Table) bool {
+	return anyCell(t, func(c Stat) bool { return c.Supported && c.Median > 0 })
+}
+
+// anyCell reports whether f holds for some cell of t.
+func anyCell(t *Table, f func(Stat) bool) bool {
 	for _, row := range t.Rows {
 		for _, c := range row.Cells {
-			if c.Supported && c.Median > 0 {
+			if f(c) {
 				return true
 			}
 		}

@@ -16,9 +16,19 @@ import (
 
 // Report is the outcome of a bench run.
 type Report struct {
-	Server     Server        `json:"server"`
-	Proto      int           `json:"proto"`
-	Machine    Machine       `json:"machine"`
+	Server  Server  `json:"server"`
+	Proto   int     `json:"proto"`
+	Machine Machine `json:"machine"`
+	// Link describes the network between the bench and the server:
+	// "loopback" or the injected latency, jitter and bandwidth
+	// (LinkConfig.String).
+	Link string `json:"link"`
+	// RTT is the round trip of a PING on the bench's connection, in ms,
+	// measured before the tables.
+	RTT Stat `json:"rtt_ms"`
+	// Config lists the server parameters that matter, "name=value"
+	// (see ConfigParams), or what INFO says where CONFIG is refused.
+	Config     []string      `json:"config"`
 	Trials     int           `json:"trials"`
 	Warmup     int           `json:"warmup"`
 	Started    time.Time     `json:"started"`
@@ -38,6 +48,9 @@ type Table struct {
 	Rows      []Row    `json:"rows"`
 	// ShowBytes prints the bytes on the wire per operation under the table.
 	ShowBytes bool `json:"-"`
+	// Trials, if not 0, is this table's number of trials per cell where it
+	// differs from the report's (a contention trial is a whole run).
+	Trials int `json:"trials,omitempty"`
 }
 
 // Row is one size, batch size or variant.
@@ -197,8 +210,14 @@ func (r *Report) Describe() []string {
 	} else {
 		mach += " (not pinned)"
 	}
+	conf := "server config: " + strings.Join(r.Config, ", ")
+	if len(r.Config) == 0 {
+		conf = "server config: unknown"
+	}
 	return []string{
 		fmt.Sprintf("server: %s %s at %s, RESP%d", r.Server.Family, r.Server.Version, r.Server.Addr, r.Proto),
+		fmt.Sprintf("link: %s; PING round trip %s ms [%s-%s]", r.Link, figure(r.RTT.Median), figure(r.RTT.P10), figure(r.RTT.P90)),
+		conf,
 		mach,
 		fmt.Sprintf("%d timed trials per cell after %d warm-up %s; a cell is median [p10-p90]", r.Trials, r.Warmup, map[bool]string{true: "trial", false: "trials"}[r.Warmup == 1]),
 	}
@@ -211,7 +230,11 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintln(tw, l)
 	}
 	for _, t := range r.Tables {
-		fmt.Fprintf(tw, "\n%s (%s)\n", t.Title, t.Unit)
+		if t.Trials > 0 {
+			fmt.Fprintf(tw, "\n%s (%s; %d trials per cell)\n", t.Title, t.Unit, t.Trials)
+		} else {
+			fmt.Fprintf(tw, "\n%s (%s)\n", t.Title, t.Unit)
+		}
 		fmt.Fprintf(tw, "%s\t%s\n", t.RowHeader, strings.Join(t.Columns, "\t"))
 		for _, row := range t.Rows {
 			cells := make([]string, len(row.Cells))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"time"
 
@@ -178,6 +179,9 @@ func (w *worker) update() (ok bool, err error) {
 	for i := 1; i <= w.r.sc.MaxAttempts; i++ {
 		if i > 1 {
 			w.retries++
+			if b := w.r.sc.Backoff; b > 0 {
+				time.Sleep(rand.N(b))
+			}
 		}
 		if done, err := attempt(); err != nil || done {
 			return done, err
