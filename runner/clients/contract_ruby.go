@@ -33,3 +33,14 @@ func init() {
 	php.Notes = append(php.Notes, "converted: "+phpredisWatch.Name+" ("+phpredisWatch.Source+")")
 	contracts["phpredis-5.3.7/pipeline"] = php
 }
+
+// The "/pubsub" configurations of hiredis, redis-rb and phpredis: each
+// decodes as its library does, with notes on what its subscribe API
+// delivers (adapters/hiredis/adapter.c, adapters/ruby/adapter.rb,
+// adapters/php/adapter.php).
+func init() {
+	contracts["hiredis-"+hiredisVersion+"/pubsub"] = contracts["hiredis"].derive("hiredis/pubsub",
+		"subscribe: redisAppendCommandArgv, then redisGetReply in a loop (hiredis README \"Pipelining\": a blocking subscriber); in RESP3 with no push handler while it reads (README \"RESP3 PUSH replies\": redisSetPushCallback(c, NULL) for SUBSCRIBE workloads), so that a push comes back from redisGetReply",
+		"a delivered frame is the redisReply itself (REDIS_REPLY_ARRAY in RESP2, REDIS_REPLY_PUSH in RESP3): element 0 the kind, then channel, pattern, payload, count or keys by position",
+		"the pushes other calls meet go to the push handler (redisSetPushCallback, hiredis.c redisHandledPushReply), which keeps them for the push steps")
+}
