@@ -43,4 +43,7 @@ func init() {
 		"subscribe: redisAppendCommandArgv, then redisGetReply in a loop (hiredis README \"Pipelining\": a blocking subscriber); in RESP3 with no push handler while it reads (README \"RESP3 PUSH replies\": redisSetPushCallback(c, NULL) for SUBSCRIBE workloads), so that a push comes back from redisGetReply",
 		"a delivered frame is the redisReply itself (REDIS_REPLY_ARRAY in RESP2, REDIS_REPLY_PUSH in RESP3): element 0 the kind, then channel, pattern, payload, count or keys by position",
 		"the pushes other calls meet go to the push handler (redisSetPushCallback, hiredis.c redisHandledPushReply), which keeps them for the push steps")
+	contracts["redis-rb-4.8.0/pubsub"] = contracts["redis-rb"].derive("redis-rb/pubsub",
+		"subscribe: Redis#subscribe/#psubscribe with a block; each confirmation and message reaches its Subscription callback (on.subscribe(channel, count), on.message(channel, message), on.pmessage(pattern, channel, message), ...) on the connection's thread (redis 4.8.0 lib/redis/subscribe.rb)",
+		"inside the block only the subscribe family runs (SubscribedClient#call sends without reading a reply; no pong callback); the block ends on a confirmation of its own stop kind with count 0 (unsubscribe for subscribe, punsubscribe for psubscribe); no SSUBSCRIBE, no client-side caching")
 }
