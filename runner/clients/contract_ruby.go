@@ -46,4 +46,7 @@ func init() {
 	contracts["redis-rb-4.8.0/pubsub"] = contracts["redis-rb"].derive("redis-rb/pubsub",
 		"subscribe: Redis#subscribe/#psubscribe with a block; each confirmation and message reaches its Subscription callback (on.subscribe(channel, count), on.message(channel, message), on.pmessage(pattern, channel, message), ...) on the connection's thread (redis 4.8.0 lib/redis/subscribe.rb)",
 		"inside the block only the subscribe family runs (SubscribedClient#call sends without reading a reply; no pong callback); the block ends on a confirmation of its own stop kind with count 0 (unsubscribe for subscribe, punsubscribe for psubscribe); no SSUBSCRIBE, no client-side caching")
+	contracts["phpredis-5.3.7/pubsub"] = contracts["phpredis"].derive("phpredis/pubsub",
+		"subscribe: Redis::subscribe/psubscribe($channels, $callback) read and check the confirmations themselves and hand the user none, then block calling $callback($redis, [$pattern,] $channel, $message) per message (phpredis 5.3.7 library.c redis_subscribe_response); a frame that is neither message nor pmessage ends the loop",
+		"inside the callback only Redis::unsubscribe/punsubscribe run (they read their confirmations and return [channel => true]: the count is lost); no SSUBSCRIBE, no client-side caching")
 }
