@@ -662,31 +662,52 @@ static void send_frame(conn_t *c, job_t *j, redisReply *r, int awaiting) {
     send_line(&b);
 }
 
-/* awaitLong bounds a read that respcheck's step deadline bounds anyway. */
+/* AWAIT_MS bounds a read that respcheck's step deadline bounds anyway. */
 #define AWAIT_MS 60000
 
-/* run_sub sends a (P|S)(UN)SUBSCRIBE and reads frames up to its first
- * confirmation (the value; frames before it are kept), or a reply that is
+/* send_and_read sends j's command, then reads frames, keeping the
+ * messages, up to the one that answers it: for a (P|S)(UN)SUBSCRIBE (sub)
+ * its first confirmation, for a command on a RESP2 connection with
+ * subscriptions the first frame that is neither a message nor a
+ * confirmation (its reply: a pong, an error); either way a reply that is
  * not a delivered frame (an error). */
-static void run_sub(conn_t *c, job_t *j) {
-    if (c->ctx == NULL && connect_ctx(c, j->id) < 0) return;
+static void send_and_read(conn_t *c, job_t *j, int sub) {
     redisAppendCommandArgv(c->ctx, j->argc, (const char **)j->argv, j->lens);
     if (flush(c) < 0) return send_exception(j->id, "redisContext", err_class(c->ctx->err), c->ctx->errstr);
     for (;;) {
         redisReply *r;
         int got = read_frame(c, AWAIT_MS, &r);
         if (got < 0) return send_exception(j->id, "redisContext", err_class(c->ctx->err), c->ctx->errstr);
-        if (got == 0) return send_simple(j->id, "error", "no confirmation within 60 s");
-        if (is_delivered(c, r, 1) && !is_confirmation(r)) {
+        if (got == 0) return send_simple(j->id, "error", "no reply within 60 s");
+        if (sub ? is_delivered(c, r, 1) && !is_confirmation(r) : is_delivered(c, r, 0) && !elem_is(r, 0, "pong")) {
             keep(c, r, "redisGetReply");
             freeReplyObject(r);
             continue;
         }
-        send_frame(c, j, r, 1);
+        if (sub) {
+            send_frame(c, j, r, 1);
+        } else {
+            buf_t b = {0};
+            bprintf(&b, "{\"id\":%lld,\"value\":", j->id);
+            put_native(&b, r, 0);
+            bputs(&b, "}");
+            send_line(&b);
+        }
         freeReplyObject(r);
         return;
     }
 }
+
+/* run_sub sends a (P|S)(UN)SUBSCRIBE: its value is its first
+ * confirmation (send_and_read). */
+static void run_sub(conn_t *c, job_t *j) {
+    if (c->ctx == NULL && connect_ctx(c, j->id) < 0) return;
+    send_and_read(c, j, 1);
+}
+
+/* run_subscribed_do sends a command on a RESP2 connection with
+ * subscriptions (send_and_read). */
+static void run_subscribed_do(conn_t *c, job_t *j) { send_and_read(c, j, 0); }
 
 /* run_next answers the next frame delivered: one kept, else the next one
  * read within wait_ms, else kind "none". */
@@ -714,31 +735,6 @@ static void run_next(conn_t *c, job_t *j) {
     }
     send_frame(c, j, r, 0);
     freeReplyObject(r);
-}
-
-/* run_subscribed_do sends a command on a RESP2 connection with
- * subscriptions and reads frames up to the first that is not a message or
- * a confirmation (kept): its reply. */
-static void run_subscribed_do(conn_t *c, job_t *j) {
-    redisAppendCommandArgv(c->ctx, j->argc, (const char **)j->argv, j->lens);
-    if (flush(c) < 0) return send_exception(j->id, "redisContext", err_class(c->ctx->err), c->ctx->errstr);
-    for (;;) {
-        redisReply *r;
-        int got = read_frame(c, AWAIT_MS, &r);
-        if (got < 0) return send_exception(j->id, "redisContext", err_class(c->ctx->err), c->ctx->errstr);
-        if (got == 0) return send_simple(j->id, "error", "no reply within 60 s");
-        if (is_delivered(c, r, 0) && !elem_is(r, 0, "pong")) {
-            keep(c, r, "redisGetReply");
-            freeReplyObject(r);
-            continue;
-        }
-        buf_t b = {0};
-        bprintf(&b, "{\"id\":%lld,\"value\":", j->id);
-        put_native(&b, r, 0);
-        bputs(&b, "}");
-        freeReplyObject(r);
-        return send_line(&b);
-    }
 }
 
 static void *conn_loop(void *arg) {
