@@ -278,3 +278,40 @@ func TestPubsubCallbackSkip(t *testing.T) {
 		t.Errorf("skipped %q,\nwant %q", skipped, want)
 	}
 }
+
+// TestLangPubsubContracts judges items as the hiredis, redis-rb and
+// phpredis "/pubsub" adapters deliver them, under their contracts: the
+// message's fields as received match, a wrong payload does not, and
+// phpredis's unsubscribe value (the channel without its count) is erased.
+func TestLangPubsubContracts(t *testing.T) {
+	msg2 := "*3\r\n$7\r\nmessage\r\n$2\r\nch\r\n$2\r\nhi\r\n"
+	msg3 := ">3\r\n$7\r\nmessage\r\n$2\r\nch\r\n$2\r\nhi\r\n"
+	unsub := "*3\r\n$11\r\nunsubscribe\r\n$2\r\nch\r\n:0\r\n"
+	hi := func(typ string) Native { return tx("bytes", typ, "hi") }
+	for _, tc := range []struct {
+		client, frame string
+		n             Native
+		want          Verdict
+	}{
+		{"hiredis-1.2.0/pubsub/resp2", msg2, messageOf("redisReply", "kind", tx("bytes", "REDIS_REPLY_STRING", "message"),
+			"channel", tx("bytes", "REDIS_REPLY_STRING", "ch"), "payload", hi("REDIS_REPLY_STRING")), Match},
+		{"hiredis-1.2.0/pubsub/resp3", msg3, messageOf("redisReply", "kind", tx("bytes", "REDIS_REPLY_STRING", "message"),
+			"channel", tx("bytes", "REDIS_REPLY_STRING", "ch"), "payload", tx("bytes", "REDIS_REPLY_STRING", "ho")), Mismatch},
+		{"redis-rb-4.8.0/pubsub/resp2", msg2, messageOf("Subscription#message", "kind", "message", "channel", tx("string", "String(UTF-8)", "ch"),
+			"payload", tx("string", "String(UTF-8)", "hi")), Match},
+		{"redis-rb-4.8.0/pubsub/resp2", msg2, messageOf("Subscription#message", "kind", "pmessage", "channel", tx("string", "String(UTF-8)", "ch"),
+			"payload", tx("string", "String(UTF-8)", "hi")), Mismatch},
+		{"phpredis-5.3.7/pubsub/resp2", msg2, messageOf("subscribe callback", "kind", "message", "channel", "ch", "payload", "hi"), Match},
+		{"phpredis-5.3.7/pubsub/resp2", unsub, messageOf("array (Redis::unsubscribe)", "channel", "ch"), Erased},
+		{"phpredis-5.3.7/pubsub/resp2", unsub, messageOf("array (Redis::unsubscribe)", "channel", "other"), Mismatch},
+	} {
+		c := contractFor(tc.client)
+		if !strings.HasSuffix(c.Library, "/pubsub") {
+			t.Errorf("%s: judged under %s, not its /pubsub contract", tc.client, c.Library)
+		}
+		got, notes := judgeDelivered(c, parse(t, tc.frame), tc.n)
+		if got != tc.want {
+			t.Errorf("%s %q as %s: %s, want %s (%v)", tc.client, tc.frame, tc.n, got, tc.want, notes)
+		}
+	}
+}
