@@ -22,6 +22,23 @@
  * be read (redisGetReply fails) is that command's exception and every later
  * one's.
  *
+ * The configuration hiredis-1.2.0/pubsub also answers "subscribe" and
+ * "next", as hiredis's README shows a blocking subscriber: the
+ * (P|S)(UN)SUBSCRIBE is redisAppendCommandArgv, then redisGetReply in a
+ * loop reads the frames the subscribed connection gets (RESP2 arrays; in
+ * RESP3 push frames, which hiredis returns from redisGetReply only with no
+ * push handler: README "RESP3 PUSH replies", redisSetPushCallback(c,
+ * NULL) "for SUBSCRIBE workloads", set around each such read). Outside
+ * those reads the connection has a push handler (redisSetPushCallback, as
+ * hiredis's examples/example-push.c does for client-side caching) that
+ * keeps each push a call meets. Each frame is delivered as the user reads
+ * it: element 0 its kind, then channel, pattern, payload, count or keys
+ * by position. A wait is poll(2) on the context's fd before redisGetReply
+ * (a blocking context's read timeout would end the context). A "do" on a
+ * RESP2 connection with subscriptions is redisAppendCommandArgv and that
+ * loop up to the first frame that is not a message or a confirmation (a
+ * pong, an error): the command's reply.
+ *
  * Built by scripts/install-clients.sh against the hiredis tree of the Redis
  * source package (deps/hiredis), statically linked:
  *   gcc -O2 -std=c11 -pthread -I$HIREDIS adapter.c $HIREDIS/libhiredis.a
@@ -31,6 +48,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -45,6 +63,7 @@
 #define LIBNAME "hiredis-" VERSION
 #define API "redisCommandArgv(ctx, argc, argv, argvlen)"
 #define SOURCE "hiredis " VERSION " from deps/hiredis of the Redis 8.6.3 source package (scripts/install-clients.sh)"
+#define PUBSUB_API "redisAppendCommandArgv((P|S)(UN)SUBSCRIBE ...), then redisGetReply in a loop (no push handler while it reads, poll(2) for a wait); redisSetPushCallback for the pushes other calls meet; other steps " API
 #define BATCH_API "redisAppendCommandArgv(ctx, argc, argv, argvlen) per command, then redisGetReply(ctx, &reply) per command (MULTI and EXEC appended around a transaction's); other steps " API
 
 static pthread_mutex_t out_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -383,8 +402,18 @@ typedef struct job {
     /* a batch: mode "pipeline" or "multi" (batch_multi), its commands */
     int batch, batch_multi, ncmds;
     cmd_t *cmds;
+    /* a "subscribe" (sub) or a "next" (next, waiting at most wait_ms) */
+    int sub, next_item;
+    long long wait_ms;
     struct job *next;
 } job_t;
+
+/* item_t is a frame a "/pubsub" connection delivered, as a Native (JSON),
+ * not yet asked for by a "next". */
+typedef struct item {
+    char *json;
+    struct item *next;
+} item_t;
 
 typedef struct conn {
     char *name;
@@ -394,6 +423,11 @@ typedef struct conn {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     job_t *head, *tail;
+    /* the /pubsub configuration: its subscription count (the last
+     * confirmation's), the frames delivered and not yet asked for */
+    int pubsub;
+    long long subs;
+    item_t *items, *items_tail;
     struct conn *next;
 } conn_t;
 
@@ -410,6 +444,8 @@ static void free_job(job_t *j) {
     free(j->cmds);
     free(j);
 }
+
+static void on_push(void *privdata, void *reply);
 
 /* connect_ctx opens the connection as an application would: redisConnect,
  * then HELLO 3 for RESP3. It returns 0, or sends the exception and
@@ -434,12 +470,20 @@ static int connect_ctx(conn_t *c, long long id) {
         }
         freeReplyObject(r);
     }
+    if (c->pubsub) {
+        /* The pushes a call meets go to on_push (privdata: the conn). */
+        ctx->privdata = c;
+        redisSetPushCallback(ctx, on_push);
+    }
     c->ctx = ctx;
     return 0;
 }
 
+static void run_subscribed_do(conn_t *c, job_t *j);
+
 static void run_job(conn_t *c, job_t *j) {
     if (c->ctx == NULL && connect_ctx(c, j->id) < 0) return;
+    if (c->pubsub && c->proto == 2 && c->subs > 0) return run_subscribed_do(c, j);
     redisReply *r = redisCommandArgv(c->ctx, j->argc, (const char **)j->argv, j->lens);
     if (r == NULL) {
         send_exception(j->id, "redisContext", err_class(c->ctx->err), c->ctx->errstr);
@@ -494,6 +538,205 @@ static void run_batch(conn_t *c, job_t *j) {
     send_line(&b);
 }
 
+/* ---- the /pubsub configuration ------------------------------------------------ */
+
+/* elem_is reports whether r's element i is a string equal to s. */
+static int elem_is(const redisReply *r, size_t i, const char *s) {
+    if (i >= r->elements) return 0;
+    const redisReply *e = r->element[i];
+    return (e->type == REDIS_REPLY_STRING || e->type == REDIS_REPLY_STATUS) && e->len == strlen(s) &&
+           strncasecmp(e->str, s, e->len) == 0;
+}
+
+/* is_confirmation reports whether r is a (p|s)(un)subscribe confirmation. */
+static int is_confirmation(const redisReply *r) {
+    static const char *kinds[] = {"subscribe", "psubscribe", "ssubscribe", "unsubscribe", "punsubscribe", "sunsubscribe"};
+    if (r->type != REDIS_REPLY_ARRAY && r->type != REDIS_REPLY_PUSH) return 0;
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        if (elem_is(r, 0, kinds[i])) return 1;
+    return 0;
+}
+
+/* is_delivered reports whether r is a frame of the subscribed connection
+ * (a push, or in RESP2 with subscriptions or a confirmation awaited an
+ * array whose element 0 names a message, a confirmation or a pong). */
+static int is_delivered(const conn_t *c, const redisReply *r, int awaiting) {
+    if (r->type == REDIS_REPLY_PUSH) return 1;
+    if (r->type != REDIS_REPLY_ARRAY || r->elements < 2 || (c->subs == 0 && !awaiting)) return 0;
+    return is_confirmation(r) || elem_is(r, 0, "message") || elem_is(r, 0, "pmessage") || elem_is(r, 0, "smessage") ||
+           (c->subs > 0 && elem_is(r, 0, "pong"));
+}
+
+static void put_field(buf_t *b, int *first, const char *name, const redisReply *r, size_t i) {
+    if (i >= r->elements) return;
+    bprintf(b, "%s[{\"kind\":\"string\",\"type\":\"field\",\"text\":\"%s\"},", *first ? "" : ",", name);
+    put_native(b, r->element[i], 1);
+    bputs(b, "]");
+    *first = 0;
+}
+
+/* put_item writes a delivered frame as a Native of kind "message": its
+ * elements named by position (element 0 the kind). A confirmation updates
+ * the connection's subscription count. */
+static void put_item(buf_t *b, conn_t *c, const redisReply *r, const char *via) {
+    bprintf(b, "{\"kind\":\"message\",\"type\":\"redisReply %s (%s)\"", type_name(r->type) ? type_name(r->type) : "?", via);
+    bputs(b, ",\"pairs\":[");
+    int first = 1;
+    put_field(b, &first, "kind", r, 0);
+    if (elem_is(r, 0, "pmessage")) {
+        put_field(b, &first, "pattern", r, 1);
+        put_field(b, &first, "channel", r, 2);
+        put_field(b, &first, "payload", r, 3);
+    } else if (is_confirmation(r)) {
+        put_field(b, &first, "channel", r, 1);
+        put_field(b, &first, "count", r, 2);
+        if (r->elements > 2 && r->element[2]->type == REDIS_REPLY_INTEGER) c->subs = r->element[2]->integer;
+    } else if (elem_is(r, 0, "pong")) {
+        put_field(b, &first, "payload", r, 1);
+    } else if (elem_is(r, 0, "invalidate")) {
+        put_field(b, &first, "keys", r, 1);
+    } else {
+        put_field(b, &first, "channel", r, 1);
+        put_field(b, &first, "payload", r, 2);
+    }
+    bputs(b, "]}");
+}
+
+/* keep queues a delivered frame for a later "next"; via names the call
+ * that delivered it. */
+static void keep(conn_t *c, const redisReply *r, const char *via) {
+    buf_t b = {0};
+    put_item(&b, c, r, via);
+    item_t *it = calloc(1, sizeof *it);
+    if (it == NULL) die("out of memory");
+    it->json = b.b;
+    if (c->items_tail) c->items_tail->next = it;
+    else c->items = it;
+    c->items_tail = it;
+}
+
+/* on_push is the connection's push handler (redisSetPushCallback): it
+ * keeps each push a call meets. */
+static void on_push(void *privdata, void *reply) {
+    keep(privdata, reply, "push handler");
+    freeReplyObject(reply);
+}
+
+/* flush writes the context's output buffer (what redisAppendCommandArgv
+ * queued), as redisGetReply does before it reads. */
+static int flush(conn_t *c) {
+    int done = 0;
+    do {
+        if (redisBufferWrite(c->ctx, &done) == REDIS_ERR) return -1;
+    } while (!done);
+    return 0;
+}
+
+/* read_frame reads the next frame with redisGetReply and no push handler
+ * (so that a push comes back as the reply), waiting at most wait_ms for it
+ * to start (poll(2) on the fd, unless the reader already holds one): 1
+ * with *r set, 0 when nothing came, -1 when the read failed. */
+static int read_frame(conn_t *c, long long wait_ms, redisReply **r) {
+    redisPushFn *old = redisSetPushCallback(c->ctx, NULL);
+    int got = 1;
+    *r = NULL;
+    if (redisGetReplyFromReader(c->ctx, (void **)r) != REDIS_OK) got = -1;
+    else if (*r == NULL) {
+        struct pollfd p = {.fd = c->ctx->fd, .events = POLLIN};
+        int n = poll(&p, 1, wait_ms > INT32_MAX ? INT32_MAX : (int)wait_ms);
+        if (n == 0) got = 0;
+        else if (redisGetReply(c->ctx, (void **)r) != REDIS_OK) got = -1;
+    }
+    redisSetPushCallback(c->ctx, old);
+    return got;
+}
+
+/* send_frame answers j with a delivered frame (put_item), or with the
+ * reply itself when it is not one. */
+static void send_frame(conn_t *c, job_t *j, redisReply *r, int awaiting) {
+    buf_t b = {0};
+    bprintf(&b, "{\"id\":%lld,\"value\":", j->id);
+    if (is_delivered(c, r, awaiting)) put_item(&b, c, r, "redisGetReply");
+    else put_native(&b, r, 0);
+    bputs(&b, "}");
+    send_line(&b);
+}
+
+/* AWAIT_MS bounds a read that respcheck's step deadline bounds anyway. */
+#define AWAIT_MS 60000
+
+/* send_and_read sends j's command, then reads frames, keeping the
+ * messages, up to the one that answers it: for a (P|S)(UN)SUBSCRIBE (sub)
+ * its first confirmation, for a command on a RESP2 connection with
+ * subscriptions the first frame that is neither a message nor a
+ * confirmation (its reply: a pong, an error); either way a reply that is
+ * not a delivered frame (an error). */
+static void send_and_read(conn_t *c, job_t *j, int sub) {
+    redisAppendCommandArgv(c->ctx, j->argc, (const char **)j->argv, j->lens);
+    if (flush(c) < 0) return send_exception(j->id, "redisContext", err_class(c->ctx->err), c->ctx->errstr);
+    for (;;) {
+        redisReply *r;
+        int got = read_frame(c, AWAIT_MS, &r);
+        if (got < 0) return send_exception(j->id, "redisContext", err_class(c->ctx->err), c->ctx->errstr);
+        if (got == 0) return send_simple(j->id, "error", "no reply within 60 s");
+        if (sub ? is_delivered(c, r, 1) && !is_confirmation(r) : is_delivered(c, r, 0) && !elem_is(r, 0, "pong")) {
+            keep(c, r, "redisGetReply");
+            freeReplyObject(r);
+            continue;
+        }
+        if (sub) {
+            send_frame(c, j, r, 1);
+        } else {
+            buf_t b = {0};
+            bprintf(&b, "{\"id\":%lld,\"value\":", j->id);
+            put_native(&b, r, 0);
+            bputs(&b, "}");
+            send_line(&b);
+        }
+        freeReplyObject(r);
+        return;
+    }
+}
+
+/* run_sub sends a (P|S)(UN)SUBSCRIBE: its value is its first
+ * confirmation (send_and_read). */
+static void run_sub(conn_t *c, job_t *j) {
+    if (c->ctx == NULL && connect_ctx(c, j->id) < 0) return;
+    send_and_read(c, j, 1);
+}
+
+/* run_subscribed_do sends a command on a RESP2 connection with
+ * subscriptions (send_and_read). */
+static void run_subscribed_do(conn_t *c, job_t *j) { send_and_read(c, j, 0); }
+
+/* run_next answers the next frame delivered: one kept, else the next one
+ * read within wait_ms, else kind "none". */
+static void run_next(conn_t *c, job_t *j) {
+    if (c->ctx == NULL && connect_ctx(c, j->id) < 0) return;
+    if (c->items) {
+        item_t *it = c->items;
+        c->items = it->next;
+        if (c->items == NULL) c->items_tail = NULL;
+        buf_t b = {0};
+        bprintf(&b, "{\"id\":%lld,\"value\":", j->id);
+        bputs(&b, it->json);
+        bputs(&b, "}");
+        free(it->json);
+        free(it);
+        return send_line(&b);
+    }
+    redisReply *r;
+    int got = read_frame(c, j->wait_ms, &r);
+    if (got < 0) return send_exception(j->id, "redisContext", err_class(c->ctx->err), c->ctx->errstr);
+    if (got == 0) {
+        buf_t b = {0};
+        bprintf(&b, "{\"id\":%lld,\"value\":{\"kind\":\"none\",\"type\":\"none\"}}", j->id);
+        return send_line(&b);
+    }
+    send_frame(c, j, r, 0);
+    freeReplyObject(r);
+}
+
 static void *conn_loop(void *arg) {
     conn_t *c = arg;
     for (;;) {
@@ -508,10 +751,17 @@ static void *conn_loop(void *arg) {
             break;
         }
         if (j->batch) run_batch(c, j);
+        else if (j->sub) run_sub(c, j);
+        else if (j->next_item) run_next(c, j);
         else run_job(c, j);
         free_job(j);
     }
     if (c->ctx) redisFree(c->ctx);
+    for (item_t *it = c->items, *next; it; it = next) {
+        next = it->next;
+        free(it->json);
+        free(it);
+    }
     free(c->name);
     free(c);
     return NULL;
@@ -533,6 +783,7 @@ typedef struct session {
     char host[256];
     int port, proto;
     int batch; /* the /pipeline configuration: takes "batch" */
+    int pubsub; /* the /pubsub configuration: takes "subscribe" and "next" */
     conn_t *conns;
     struct session *next;
 } session_t;
@@ -554,6 +805,7 @@ static conn_t *conn_of(session_t *s, const char *name) {
     memcpy(c->host, s->host, sizeof c->host);
     c->port = s->port;
     c->proto = s->proto;
+    c->pubsub = s->pubsub;
     pthread_mutex_init(&c->mu, NULL);
     pthread_cond_init(&c->cv, NULL);
     pthread_t t;
@@ -592,7 +844,7 @@ static void close_session(const char *id) {
 typedef struct {
     long long id;
     char *op, *session, *conn, *lib, *addr, *mode;
-    long long proto;
+    long long proto, wait_ms;
     int nargs, argcap;
     char **args;
     size_t *lens;
@@ -842,6 +1094,7 @@ static int parse_field(cur_t *c, const char *k, req_t *r) {
     }
     if (strcmp(k, "id") == 0) return parse_number(c, &r->id);
     if (strcmp(k, "proto") == 0) return parse_number(c, &r->proto);
+    if (strcmp(k, "wait_ms") == 0) return parse_number(c, &r->wait_ms);
     if (strcmp(k, "args") == 0) return parse_args(c, r);
     if (strcmp(k, "cmds") == 0) return parse_cmds(c, r);
     return skip_value(c, 0);
@@ -886,12 +1139,18 @@ static void op_hello(long long id) {
     bjson_cstr(&b, BATCH_API);
     bputs(&b, ",\"source\":");
     bjson_cstr(&b, SOURCE);
+    bprintf(&b, "},{\"name\":\"%s/pubsub\",\"version\":\"%s\",\"protos\":[2,3],\"pubsub\":\"same\",\"api\":", LIBNAME,
+            VERSION);
+    bjson_cstr(&b, PUBSUB_API);
+    bputs(&b, ",\"source\":");
+    bjson_cstr(&b, SOURCE);
     bputs(&b, "}]}");
     send_line(&b);
 }
 
 static void op_open(req_t *r) {
-    if (!r->lib || (strcmp(r->lib, LIBNAME) != 0 && strcmp(r->lib, LIBNAME "/pipeline") != 0))
+    if (!r->lib || (strcmp(r->lib, LIBNAME) != 0 && strcmp(r->lib, LIBNAME "/pipeline") != 0 &&
+                    strcmp(r->lib, LIBNAME "/pubsub") != 0))
         return send_simple(r->id, "error", "unknown library");
     if (!r->session || !r->addr) return send_simple(r->id, "error", "open needs session and addr");
     const char *colon = strrchr(r->addr, ':');
@@ -904,15 +1163,19 @@ static void op_open(req_t *r) {
     s->port = atoi(colon + 1);
     s->proto = (int)r->proto;
     s->batch = strcmp(r->lib, LIBNAME "/pipeline") == 0;
+    s->pubsub = strcmp(r->lib, LIBNAME "/pubsub") == 0;
     s->next = sessions;
     sessions = s;
     send_simple(r->id, "ok", NULL);
 }
 
-static void op_do(req_t *r) {
+/* op_do queues a "do", or (the /pubsub configuration) a "subscribe" or a
+ * "next" (sub: 1, 2). */
+static void op_do(req_t *r, int sub) {
     session_t *s = r->session ? find_session(r->session) : NULL;
     if (s == NULL) return send_simple(r->id, "error", "no such session");
-    if (r->nargs == 0) return send_simple(r->id, "error", "do needs args");
+    if (sub && !s->pubsub) return send_simple(r->id, "error", "library has no subscribe API");
+    if (r->nargs == 0 && sub != 2) return send_simple(r->id, "error", "do needs args");
     conn_t *c = conn_of(s, r->conn ? r->conn : "default");
     job_t *j = calloc(1, sizeof *j);
     if (j == NULL) die("out of memory");
@@ -920,6 +1183,7 @@ static void op_do(req_t *r) {
     j->argc = r->nargs;
     j->argv = r->args;
     j->lens = r->lens;
+    j->sub = sub == 1, j->next_item = sub == 2, j->wait_ms = r->wait_ms;
     r->args = NULL, r->lens = NULL, r->nargs = 0; /* the job owns them */
     enqueue(c, j);
 }
@@ -953,7 +1217,9 @@ static void handle(const char *line, size_t n) {
     if (r.op == NULL) send_simple(r.id, "error", "no op");
     else if (strcmp(r.op, "hello") == 0) op_hello(r.id);
     else if (strcmp(r.op, "open") == 0) op_open(&r);
-    else if (strcmp(r.op, "do") == 0) op_do(&r);
+    else if (strcmp(r.op, "do") == 0) op_do(&r, 0);
+    else if (strcmp(r.op, "subscribe") == 0) op_do(&r, 1);
+    else if (strcmp(r.op, "next") == 0) op_do(&r, 2);
     else if (strcmp(r.op, "batch") == 0) op_batch(&r);
     else if (strcmp(r.op, "close") == 0) {
         if (r.session) close_session(r.session);

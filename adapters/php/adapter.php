@@ -26,8 +26,31 @@
 // in getLastError()), or false for the batch as a whole (a WATCH conflict),
 // or throws: that outcome is then every command's value and the
 // transaction's ("exec").
+//
+// A fourth, phpredis-5.3.7/pubsub (the defaults), also answers "subscribe"
+// and "next" through Redis::subscribe / Redis::psubscribe($channels,
+// $callback). Those calls block while subscribed: they read and check the
+// confirmations themselves, handing none to the user, then call $callback
+// for each message or pmessage (library.c redis_subscribe_response), and
+// return only when a frame that is neither ends their loop. So a
+// (P)SUBSCRIBE's step has no value ("void", answered as the call is made),
+// and, as phpredis users do, what the subscribed connection does next is
+// decided inside the callback: it delivers its message, then takes the
+// connection's next requests, a "next" (a message kept, or the next one:
+// the callback returns to let the loop read it) or an (P)UNSUBSCRIBE
+// through Redis::unsubscribe / punsubscribe (which read their
+// confirmations themselves and return [channel => true]). Nothing else
+// has a call there (another command's reply would be read by whichever
+// read comes next; a subscribe would start a loop inside the loop): those
+// steps are unsupported, as are SSUBSCRIBE (phpredis 5.3.7 has none) and
+// every frame phpredis never delivers (confirmations, pongs,
+// invalidations). respcheck runs this configuration only on cases where
+// a message reaches each subscribed connection right after it subscribes
+// (pubsubCallback in runner/clients/pubsub.go): no other step could run.
 
 const BATCH = '/pipeline';
+const PUBSUB = '/pubsub';
+const PUBSUB_API = 'Redis::subscribe/psubscribe($channels, $callback) (blocking: the rest of the connection\'s steps run inside $callback), Redis::unsubscribe/punsubscribe($channels) from inside it; other steps Redis::rawCommand(...$args)';
 const BATCH_API = 'multi(Redis::PIPELINE), rawCommand(...$args)..., exec(); multi(), rawCommand(...$args)..., exec(); other steps Redis::rawCommand(...$args)';
 
 const API = 'Redis::rawCommand(...$args)';
@@ -49,6 +72,7 @@ function configurations(): array {
         '[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]' =>
             [Redis::OPT_REPLY_LITERAL => true, Redis::OPT_NULL_MULTIBULK_AS_NULL => true],
         BATCH => [],
+        PUBSUB => [],
     ];
 }
 
@@ -122,6 +146,11 @@ function worker(string $host, int $port, string $config): void {
     while (($line = fgets(STDIN)) !== false) {
         $req = json_decode($line, true);
         if (!is_array($req)) continue;
+        if (isset($req['op'])) {
+            $r ??= connect_worker($host, $port, $config);
+            Subscriber::outside($r, $req);
+            continue;
+        }
         $mode = $req['mode'] ?? null;
         $cmds = array_map(fn($c) => array_map('base64_decode', $c), $mode !== null ? $req['cmds'] : [$req['args']]);
         try {
@@ -167,6 +196,116 @@ function worker(string $host, int $port, string $config): void {
     }
 }
 
+/** connect_worker is a worker's Redis, connected as an application would. */
+function connect_worker(string $host, int $port, string $config): Redis {
+    $c = new Redis();
+    $c->connect($host, $port, 5.0);
+    // respcheck enforces the deadline (hang): no read timeout.
+    $c->setOption(Redis::OPT_READ_TIMEOUT, -1);
+    foreach (configurations()[$config] as $opt => $val) $c->setOption($opt, $val);
+    return $c;
+}
+
+/** unsupported is the Native of a step the library has no call for. */
+function unsupported(string $why): array {
+    return ['kind' => 'unsupported', 'type' => 'unsupported', 'error' => ['class' => 'unsupported', 'message' => $why]];
+}
+
+/** message is a delivered item: field name => value, in order. */
+function message(string $type, array $fields): array {
+    $pairs = [];
+    foreach ($fields as $k => $v) $pairs[] = [['kind' => 'string', 'type' => 'field', 'text' => $k], native($v)];
+    return ['kind' => 'message', 'type' => $type, 'pairs' => $pairs];
+}
+
+/** Subscriber is the /pubsub configuration's worker side (see the file's comment). */
+final class Subscriber {
+    /** @var array[] messages delivered and not yet asked for */
+    private static array $items = [];
+    /** the id of the "next" waiting for the callback's next message, or null */
+    private static ?int $pending = null;
+
+    /** outside runs a "subscribe" or "next" while no subscribe() runs. */
+    public static function outside(Redis $r, array $req): void {
+        $id = $req['id'];
+        if ($req['op'] === 'next') {
+            $v = array_shift(self::$items) ?? unsupported('phpredis delivers messages inside subscribe()\'s callback only, and none runs');
+            out_line(['id' => $id, 'value' => $v]);
+            return;
+        }
+        $args = array_map('base64_decode', $req['args']);
+        $name = strtolower(array_shift($args));
+        if ($name !== 'subscribe' && $name !== 'psubscribe') {
+            out_line(['id' => $id, 'value' => self::unsubscribe($r, $name, $args)]);
+            return;
+        }
+        out_line(['id' => $id, 'value' => ['kind' => 'void', 'type' => 'void', 'error' => ['class' => 'void',
+            'message' => "Redis::$name() hands the user no confirmation: it reads and checks them itself, then blocks calling its callback per message (library.c redis_subscribe_response)"]]]);
+        try {
+            $ret = native($r->$name($args, fn(Redis $redis, ...$a) => self::callback($redis, $name, $a)));
+        } catch (Throwable $e) {
+            log_line("$name: " . get_class($e) . ': ' . $e->getMessage());
+            $ret = native($e);
+        }
+        // The loop ended (a frame that is not a message): a "next" left
+        // waiting gets what the call returned instead.
+        if (self::$pending !== null) {
+            out_line(['id' => self::$pending, 'value' => $ret]);
+            self::$pending = null;
+        }
+    }
+
+    /** unsubscribe sends an (P)UNSUBSCRIBE (or answers why not): the channels phpredis returns, the first as the item. */
+    private static function unsubscribe(Redis $r, string $name, array $channels): array {
+        if ($name !== 'unsubscribe' && $name !== 'punsubscribe') {
+            return unsupported('phpredis ' . phpversion('redis') . " has no $name()");
+        }
+        try {
+            $v = $r->$name($channels);
+        } catch (Throwable $e) {
+            return native($e);
+        }
+        if (!is_array($v) || count($v) === 0) return native($v);
+        return message("array (Redis::$name: [channel => true])", ['channel' => (string) array_key_first($v)]);
+    }
+
+    /** callback is subscribe()'s callback: it delivers the message, then serves the connection's requests. */
+    private static function callback(Redis $r, string $how, array $a): void {
+        $item = count($a) === 3
+            ? message('psubscribe callback ($redis, $pattern, $channel, $message)', ['kind' => 'pmessage', 'pattern' => $a[0], 'channel' => $a[1], 'payload' => $a[2]])
+            : message('subscribe callback ($redis, $channel, $message)', ['kind' => 'message', 'channel' => $a[0], 'payload' => $a[1]]);
+        if (self::$pending !== null) {
+            out_line(['id' => self::$pending, 'value' => $item]);
+            self::$pending = null;
+        } else {
+            self::$items[] = $item;
+        }
+        while (($line = fgets(STDIN)) !== false) {
+            $req = json_decode($line, true);
+            if (!is_array($req)) continue;
+            $id = $req['id'];
+            if (($req['op'] ?? '') === 'next') {
+                if (self::$items === []) {
+                    self::$pending = $id; // the loop reads the next message
+                    return;
+                }
+                out_line(['id' => $id, 'value' => array_shift(self::$items)]);
+            } elseif (($req['op'] ?? '') === 'subscribe') {
+                $args = array_map('base64_decode', $req['args']);
+                $name = strtolower(array_shift($args));
+                $v = $name === 'subscribe' || $name === 'psubscribe'
+                    ? unsupported("Redis::$name() inside the callback would start a second blocking loop inside the first")
+                    : self::unsubscribe($r, $name, $args);
+                out_line(['id' => $id, 'value' => $v]);
+            } else {
+                out_line(['id' => $id, 'value' => unsupported('inside subscribe()\'s callback phpredis has no call for a command: '
+                    . 'its reply would be read by whichever read comes next (the loop reads only messages)')]);
+            }
+        }
+        exit(0); // the session ended
+    }
+}
+
 // ---- main: routes requests to workers ------------------------------------------------
 
 final class Router {
@@ -184,7 +323,7 @@ final class Router {
         $p = proc_open($cmd, [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => STDERR], $pipes);
         if ($p === false) throw new RuntimeException('proc_open failed');
         stream_set_blocking($pipes[1], false);
-        return ['proc' => $p, 'in' => $pipes[0], 'out' => $pipes[1], 'buf' => '', 'pending' => []];
+        return ['proc' => $p, 'in' => $pipes[0], 'out' => $pipes[1], 'buf' => '', 'pending' => [], 'config' => $s['config']];
     }
 
     private function handle(array $req): void {
@@ -193,6 +332,11 @@ final class Router {
             case 'hello':
                 $libs = [];
                 foreach (array_keys(configurations()) as $suffix) {
+                    if ($suffix === PUBSUB) {
+                        $libs[] = ['name' => lib_name() . $suffix, 'version' => phpversion('redis'), 'protos' => [2], 'pubsub' => 'callback',
+                            'api' => PUBSUB_API, 'source' => debian_source('php-redis')];
+                        continue;
+                    }
                     $libs[] = $suffix === BATCH
                         ? ['name' => lib_name() . $suffix, 'version' => phpversion('redis'), 'protos' => [2], 'batch' => true, 'api' => BATCH_API,
                            'source' => debian_source('php-redis')]
@@ -211,11 +355,23 @@ final class Router {
                 $this->sessions[$req['session']] = ['addr' => $req['addr'], 'config' => $config];
                 out_line(['id' => $id, 'ok' => true]);
                 return;
+            case 'subscribe':
+            case 'next':
             case 'batch':
             case 'do':
                 $s = $this->sessions[$req['session'] ?? ''] ?? null;
                 if ($s === null) { out_line(['id' => $id, 'error' => 'no session']); return; }
                 $fwd = ['id' => $id, 'args' => $req['args'] ?? []];
+                if ($req['op'] === 'subscribe' || $req['op'] === 'next') {
+                    if ($s['config'] !== PUBSUB) { out_line(['id' => $id, 'error' => 'library has no subscribe API']); return; }
+                    if ($req['op'] === 'next' && !in_array($req['kind'] ?? '', ['message', 'pmessage'], true)) {
+                        // Answered here: the worker may be inside subscribe().
+                        out_line(['id' => $id, 'value' => unsupported('phpredis ' . phpversion('redis') . ' delivers messages and pmessages only '
+                            . '(library.c redis_subscribe_response: the confirmations are read inside subscribe(), other frames end its loop)')]);
+                        return;
+                    }
+                    $fwd = ['id' => $id, 'op' => $req['op'], 'args' => $req['args'] ?? [], 'kind' => $req['kind'] ?? ''];
+                }
                 if ($req['op'] === 'batch') {
                     if ($s['config'] !== BATCH) { out_line(['id' => $id, 'error' => 'library has no batch op']); return; }
                     if (!in_array($req['mode'] ?? '', ['pipeline', 'multi'], true)) { out_line(['id' => $id, 'error' => 'unknown batch mode']); return; }
@@ -246,6 +402,9 @@ final class Router {
         unset($this->workers[$key]);
         fclose($w['in']);
         $w['in'] = null;
+        // A /pubsub worker may be blocked inside subscribe(), reading no
+        // stdin until a message comes: it is ended.
+        if ($w['config'] === PUBSUB) proc_terminate($w['proc']);
         $this->workers['closed:' . (++$this->seq)] = $w;
     }
 

@@ -72,10 +72,11 @@ import (
 // WATCH). An "error", or a "value" instead of "values" (a panic), stands
 // for every command.
 //
-// A library listed with "pubsub":"same" or "pubsub":"own" is a "/pubsub"
-// configuration (see Subscriber; "own" when its subscribe API opens a
-// connection of its own, "same" when it runs on the case connection's) and
-// also takes
+// A library listed with "pubsub":"same", "own" or "callback" is a
+// "/pubsub" configuration (see Subscriber; "own" when its subscribe API
+// opens a connection of its own, "same" when it runs on the case
+// connection's, "callback" when it runs there in a call that blocks and
+// gives control back only in its callback, for a message) and also takes
 //
 //	{"id":9,"op":"subscribe","session":"s1","conn":"sub","args":["U1VCU0NSSUJF","Y2g="]}
 //	  → {"id":9,"value":{"kind":"message","type":"redis.Subscription","pairs":[[{"kind":"string","type":"field","text":"kind"},{...}],...]}}
@@ -202,7 +203,7 @@ type adapterLibrary struct {
 	Typed   bool   `json:"typed"`
 	Batch   bool   `json:"batch"`
 	// Pubsub is where a "/pubsub" configuration's subscribe API runs
-	// ("same", "own"), "" for other configurations.
+	// ("same", "own", "callback"), "" for other configurations.
 	Pubsub string `json:"pubsub"`
 	Note   string `json:"note"`
 	API    string `json:"api"`

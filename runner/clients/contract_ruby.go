@@ -33,3 +33,20 @@ func init() {
 	php.Notes = append(php.Notes, "converted: "+phpredisWatch.Name+" ("+phpredisWatch.Source+")")
 	contracts["phpredis-5.3.7/pipeline"] = php
 }
+
+// The "/pubsub" configurations of hiredis, redis-rb and phpredis: each
+// decodes as its library does, with notes on what its subscribe API
+// delivers (adapters/hiredis/adapter.c, adapters/ruby/adapter.rb,
+// adapters/php/adapter.php).
+func init() {
+	contracts["hiredis-"+hiredisVersion+"/pubsub"] = contracts["hiredis"].derive("hiredis/pubsub",
+		"subscribe: redisAppendCommandArgv, then redisGetReply in a loop (hiredis README \"Pipelining\": a blocking subscriber); in RESP3 with no push handler while it reads (README \"RESP3 PUSH replies\": redisSetPushCallback(c, NULL) for SUBSCRIBE workloads), so that a push comes back from redisGetReply",
+		"a delivered frame is the redisReply itself (REDIS_REPLY_ARRAY in RESP2, REDIS_REPLY_PUSH in RESP3): element 0 the kind, then channel, pattern, payload, count or keys by position",
+		"the pushes other calls meet go to the push handler (redisSetPushCallback, hiredis.c redisHandledPushReply), which keeps them for the push steps")
+	contracts["redis-rb-4.8.0/pubsub"] = contracts["redis-rb"].derive("redis-rb/pubsub",
+		"subscribe: Redis#subscribe/#psubscribe with a block; each confirmation and message reaches its Subscription callback (on.subscribe(channel, count), on.message(channel, message), on.pmessage(pattern, channel, message), ...) on the connection's thread (redis 4.8.0 lib/redis/subscribe.rb)",
+		"inside the block only the subscribe family runs (SubscribedClient#call sends without reading a reply; no pong callback); the block ends on a confirmation of its own stop kind with count 0 (unsubscribe for subscribe, punsubscribe for psubscribe); no SSUBSCRIBE, no client-side caching")
+	contracts["phpredis-5.3.7/pubsub"] = contracts["phpredis"].derive("phpredis/pubsub",
+		"subscribe: Redis::subscribe/psubscribe($channels, $callback) read and check the confirmations themselves and hand the user none, then block calling $callback($redis, [$pattern,] $channel, $message) per message (phpredis 5.3.7 library.c redis_subscribe_response); a frame that is neither message nor pmessage ends the loop",
+		"inside the callback only Redis::unsubscribe/punsubscribe run (they read their confirmations and return [channel => true]: the count is lost); no SSUBSCRIBE, no client-side caching")
+}

@@ -139,7 +139,10 @@
 // subscribe and no CLIENT TRACKING is skipped ("no subscribe and no
 // tracking in this case"), and so, where the subscribe API opens a
 // connection of its own (go-redis, redis-py), is a case whose subscribing
-// connection sends something before it subscribes.
+// connection sends something before it subscribes, and, where the
+// subscribe call blocks and gives control back only in its callback for a
+// message (phpredis: "pubsub":"callback"), a case whose subscribed
+// connection's next step is not a message sent meanwhile.
 //
 // # Terminology
 //

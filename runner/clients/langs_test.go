@@ -2,6 +2,8 @@ package clients
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/respcheck/respcheck/cases"
@@ -74,13 +76,13 @@ func TestLangConfigurations(t *testing.T) {
 		t.Skip("no hiredis, redis-rb or phpredis installed")
 	}
 	runShifted(t, srv.Addr(), f, ds, func(fault Fault, rep *Report) {
-		if len(ds) == 7 && len(rep.Results) != 9 { // hiredis in both protocols
-			t.Errorf("%d results, want 9", len(rep.Results))
+		if len(ds) == 10 && len(rep.Results) != 13 { // hiredis in both protocols
+			t.Errorf("%d results, want 13", len(rep.Results))
 		}
 		for _, res := range rep.Results {
 			shifted := fault.ExtraAfter != ""
-			if res.Reason == noBatch {
-				continue // a /pipeline configuration (TestLangBatchConfigurations)
+			if res.Reason == noBatch || res.Reason == noPubsub {
+				continue // a /pipeline or /pubsub configuration (TestLangBatchConfigurations, TestLangPubsubConfigurations)
 			}
 			if (res.Verdict >= Mismatch) != shifted {
 				t.Errorf("%s (extra reply after %q): %s, want a finding: %v", res.Client, fault.ExtraAfter, res.Verdict, shifted)
@@ -186,5 +188,130 @@ func runShifted(t *testing.T, addr string, f *cases.File, ds []Driver, check fun
 			t.Fatal(err)
 		}
 		check(fault, rep)
+	}
+}
+
+// langPubsub are the "/pubsub" configurations of hiredis, redis-rb and
+// phpredis.
+var langPubsub = []string{"hiredis-" + hiredisVersion + "/pubsub", "redis-rb-4.8.0/pubsub", "phpredis-5.3.7/pubsub"}
+
+// TestLangPubsubConfigurations runs wrongMessageCase (a SUBSCRIBE, a
+// message published on another connection, the push step of that
+// message) through the "/pubsub" configurations of hiredis, redis-rb and
+// phpredis on redis-8.6.3, in RESP2 (and hiredis in RESP3): as the server
+// sends it, each delivers the message through its subscribe API, judged
+// match; with the proxy injecting another message ("wrong") right after
+// the confirmation, each delivers that one for the push step, which is
+// then a finding.
+func TestLangPubsubConfigurations(t *testing.T) {
+	f, err := cases.Load("wrong.yaml", []byte(wrongMessageCase))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := externalDrivers(t, langPubsub...)
+	if len(ds) == 0 {
+		t.Skip("no hiredis, redis-rb or phpredis installed")
+	}
+	srv := servers.ForTest(t, "redis-8.6.3")
+	// One session at a time: every session subscribes to the same channel.
+	opts := Options{Target: target.Config{Addr: srv.Addr()}, Drivers: ds, Jobs: 1}
+	wrong := map[int]string{ // the injected message, in RESP2 and RESP3
+		2: "*3\r\n$7\r\nmessage\r\n$22\r\nrc-pubsub-test-channel\r\n$5\r\nwrong\r\n",
+		3: ">3\r\n$7\r\nmessage\r\n$22\r\nrc-pubsub-test-channel\r\n$5\r\nwrong\r\n",
+	}
+	for _, run := range []struct {
+		proto int
+		fault Fault
+	}{{2, Fault{}}, {3, Fault{}}, {2, Fault{ExtraAfter: "SUBSCRIBE", ExtraReply: []byte(wrong[2])}}, {3, Fault{ExtraAfter: "SUBSCRIBE", ExtraReply: []byte(wrong[3])}}} {
+		fault := run.fault
+		opts.Fault, opts.Protos = fault, []int{run.proto}
+		rep, err := Run(context.Background(), []*cases.File{f}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := map[int]int{2: 3, 3: 1}[run.proto]; len(ds) == 3 && len(rep.Clients) != want { // RESP3: hiredis only
+			t.Errorf("RESP%d: %d clients, want %d", run.proto, len(rep.Clients), want)
+		}
+		for _, c := range rep.Clients {
+			sv := stepView(t, rep, c.Name, "a message after an injected one", 7)
+			delivered := sv.Native != nil && sv.Native.Kind == kindMessage
+			injected := delivered && strings.Contains(sv.Native.String(), "wrong")
+			switch {
+			case !delivered:
+				t.Errorf("%s (fault %q): delivered %v, %s %v; want a message", c.Name, fault.ExtraAfter, sv.Native, sv.Verdict, sv.Notes)
+			case fault.ExtraAfter == "" && sv.Verdict != Match:
+				t.Errorf("%s: the message judged %s %v %v, want match", c.Name, sv.Verdict, sv.Native, sv.Notes)
+			case fault.ExtraAfter != "" && (!injected || !sv.Verdict.Finding()):
+				t.Errorf("%s: with a message injected, delivered %v judged %s, want the injected one judged a finding", c.Name, sv.Native, sv.Verdict)
+			}
+		}
+	}
+}
+
+// TestPubsubCallbackSkip: a configuration whose subscribe call gives
+// control back only in its callback (phpredis) skips, saying why, the
+// corpus's cases where a subscribed connection's next step is not a
+// message sent meanwhile, and runs the others.
+func TestPubsubCallbackSkip(t *testing.T) {
+	var skipped []string
+	for _, n := range []string{"pubsub.yaml", "pushes.yaml", "tracking.yaml"} {
+		for _, f := range loadTestdata(t, n) {
+			for _, c := range f.Cases {
+				switch why := pubsubSkip(c, pubsubCallback); {
+				case strings.Contains(why, "blocks until a message runs its callback"):
+					skipped = append(skipped, c.Name)
+				case why != "" && why != noPubsub:
+					t.Errorf("%q: %s", c.Name, why)
+				}
+			}
+		}
+	}
+	want := []string{
+		"PSUBSCRIBE confirmation",
+		"SSUBSCRIBE confirmation",
+		"PING on a subscribed connection, a pong array in RESP2 and a simple string in RESP3",
+		"channel and pattern on one connection, a message and a pmessage for one PUBLISH",
+		"UNSUBSCRIBE without arguments answering two confirmations, then plain replies",
+		"message push between two replies on a subscribed connection",
+	}
+	if fmt.Sprint(skipped) != fmt.Sprint(want) {
+		t.Errorf("skipped %q,\nwant %q", skipped, want)
+	}
+}
+
+// TestLangPubsubContracts judges items as the hiredis, redis-rb and
+// phpredis "/pubsub" adapters deliver them, under their contracts: the
+// message's fields as received match, a wrong payload does not, and
+// phpredis's unsubscribe value (the channel without its count) is erased.
+func TestLangPubsubContracts(t *testing.T) {
+	msg2 := "*3\r\n$7\r\nmessage\r\n$2\r\nch\r\n$2\r\nhi\r\n"
+	msg3 := ">3\r\n$7\r\nmessage\r\n$2\r\nch\r\n$2\r\nhi\r\n"
+	unsub := "*3\r\n$11\r\nunsubscribe\r\n$2\r\nch\r\n:0\r\n"
+	hi := func(typ string) Native { return tx("bytes", typ, "hi") }
+	for _, tc := range []struct {
+		client, frame string
+		n             Native
+		want          Verdict
+	}{
+		{"hiredis-1.2.0/pubsub/resp2", msg2, messageOf("redisReply", "kind", tx("bytes", "REDIS_REPLY_STRING", "message"),
+			"channel", tx("bytes", "REDIS_REPLY_STRING", "ch"), "payload", hi("REDIS_REPLY_STRING")), Match},
+		{"hiredis-1.2.0/pubsub/resp3", msg3, messageOf("redisReply", "kind", tx("bytes", "REDIS_REPLY_STRING", "message"),
+			"channel", tx("bytes", "REDIS_REPLY_STRING", "ch"), "payload", tx("bytes", "REDIS_REPLY_STRING", "ho")), Mismatch},
+		{"redis-rb-4.8.0/pubsub/resp2", msg2, messageOf("Subscription#message", "kind", "message", "channel", tx("string", "String(UTF-8)", "ch"),
+			"payload", tx("string", "String(UTF-8)", "hi")), Match},
+		{"redis-rb-4.8.0/pubsub/resp2", msg2, messageOf("Subscription#message", "kind", "pmessage", "channel", tx("string", "String(UTF-8)", "ch"),
+			"payload", tx("string", "String(UTF-8)", "hi")), Mismatch},
+		{"phpredis-5.3.7/pubsub/resp2", msg2, messageOf("subscribe callback", "kind", "message", "channel", "ch", "payload", "hi"), Match},
+		{"phpredis-5.3.7/pubsub/resp2", unsub, messageOf("array (Redis::unsubscribe)", "channel", "ch"), Erased},
+		{"phpredis-5.3.7/pubsub/resp2", unsub, messageOf("array (Redis::unsubscribe)", "channel", "other"), Mismatch},
+	} {
+		c := contractFor(tc.client)
+		if !strings.HasSuffix(c.Library, "/pubsub") {
+			t.Errorf("%s: judged under %s, not its /pubsub contract", tc.client, c.Library)
+		}
+		got, notes := judgeDelivered(c, parse(t, tc.frame), tc.n)
+		if got != tc.want {
+			t.Errorf("%s %q as %s: %s, want %s (%v)", tc.client, tc.frame, tc.n, got, tc.want, notes)
+		}
 	}
 }

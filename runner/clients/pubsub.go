@@ -60,6 +60,13 @@ const (
 	// pubsub()): steps before the first subscribe of that case connection
 	// ran on another connection.
 	pubsubOwn = "own"
+	// pubsubCallback: on the case connection's, in a call that blocks
+	// while subscribed and gives control back only in its callback, for a
+	// message (phpredis subscribe()): a case is run only where each
+	// subscribing connection's next step after its first subscribe is a
+	// push step, with a send on another connection (the publish, or the
+	// writes that invalidate) in between.
+	pubsubCallback = "callback"
 )
 
 // noPubsub is the reason a "/pubsub" configuration skips a case.
@@ -108,6 +115,9 @@ func pubsubSkip(c *cases.Case, where string) string {
 	if !any {
 		return noPubsub
 	}
+	if where == pubsubCallback {
+		return callbackSkip(c)
+	}
 	if where != pubsubOwn {
 		return ""
 	}
@@ -123,6 +133,37 @@ func pubsubSkip(c *cases.Case, where string) string {
 	for name := range subscribed {
 		if early[name] {
 			return fmt.Sprintf("the subscribe API opens a connection of its own: the steps before connection %q subscribes would run on another connection", name)
+		}
+	}
+	return ""
+}
+
+// callbackSkip is why a pubsubCallback configuration skips c, or "": a
+// connection whose step after its first subscribe is not a push step, or
+// one with no send on another connection before that push (nothing would
+// make the library's callback run, and the call would never return).
+func callbackSkip(c *cases.Case) string {
+	waiting := map[string]bool{} // subscribed, its first push to come
+	published := map[string]bool{}
+	done := map[string]bool{}
+	for _, st := range c.Steps {
+		if st.Action == cases.ActSleep {
+			continue
+		}
+		for name := range waiting {
+			if name != st.Conn && st.Action == cases.ActSend {
+				published[name] = true
+			}
+		}
+		switch {
+		case waiting[st.Conn] && st.Action == cases.ActPush && published[st.Conn]:
+			// Its callback runs: the rest of its steps run there.
+			delete(waiting, st.Conn)
+			done[st.Conn] = true
+		case waiting[st.Conn]:
+			return fmt.Sprintf("the subscribe call blocks until a message runs its callback: connection %q's next step after it subscribes is not a push of a message sent meanwhile", st.Conn)
+		case isSubscribeStep(st) && !done[st.Conn]:
+			waiting[st.Conn] = true
 		}
 	}
 	return ""

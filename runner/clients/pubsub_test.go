@@ -122,8 +122,8 @@ func pubsubDrivers(t *testing.T) []Driver {
 			out = append(out, d)
 		}
 	}
-	if len(out) < 11 && servers.InCI() {
-		t.Fatalf("%d /pubsub configurations available, want 11: %v", len(out), notes)
+	if len(out) < 14 && servers.InCI() {
+		t.Fatalf("%d /pubsub configurations available, want 14: %v", len(out), notes)
 	}
 	return out
 }
@@ -139,8 +139,10 @@ var pubsubFindings = map[string][]string{
 	"messages with an empty payload and a binary payload holding CR LF and NUL": {
 		"ioredis-6.0.0/pubsub", "iovalkey-0.4.0/pubsub", "node-redis-4.7.1/pubsub", "node-redis-5.12.1/pubsub",
 		"node-redis-6.3.1/pubsub", "valkey-glide-2.5.2/pubsub"},
-	// ioredis-invalidate-message-array-payload.js
-	"message with an array payload on __redis__:invalidate through REDIRECT": {"ioredis-6.0.0/pubsub", "iovalkey-0.4.0/pubsub"},
+	// ioredis-invalidate-message-array-payload.js, phpredis-subscribe-array-payload.php
+	"message with an array payload on __redis__:invalidate through REDIRECT": {"ioredis-6.0.0/pubsub", "iovalkey-0.4.0/pubsub", "phpredis-5.3.7/pubsub"},
+	// phpredis-status-as-true.php (+QUEUED as true)
+	"a transaction on one connection while another is subscribed": {"phpredis-5.3.7/pubsub"},
 	// redis-py-ping-pong-as-true.py (execute_command after the last unsubscribe)
 	"PING on a subscribed connection, a pong array in RESP2 and a simple string in RESP3": {
 		"redis-py-4.3.4/pubsub", "redis-py-6.4.0/pubsub"},

@@ -11,6 +11,7 @@
 // finds: nil-kinds/nil array *-1 from EXEC after a WATCH conflict, null in RESP3 [phpredis-5.3.7/resp2]
 // finds: nil-kinds/EXEC array holding nil replies [phpredis-5.3.7/resp2]
 // finds: pubsub/a transaction on one connection while another is subscribed [phpredis-5.3.7/resp2]
+// finds: pubsub/a transaction on one connection while another is subscribed [phpredis-5.3.7/pubsub/resp2]
 // finds: pubsub/PING on a subscribed connection, a pong array in RESP2 and a simple string in RESP3 [phpredis-5.3.7/resp2]
 // finds: resp3-types/simple strings +OK and +PONG [phpredis-5.3.7/resp2]
 // finds: transactions/EXEC array of a simple string, an integer, a blob string, a double, an empty map and a set [phpredis-5.3.7/resp2]
