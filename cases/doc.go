@@ -365,6 +365,57 @@
 // a NUL byte, but "\xff" is the character U+00FF, which is the two UTF-8
 // bytes C3 BF, not the byte FF. Write bytes above 0x7f as {hex:ff}.
 //
+// # Literal keys
+//
+// A case may name keys literally, as a suite ported from elsewhere does:
+//
+//	steps:
+//	  - {send: [SET, foo, bar], reply: "+OK\r\n"}
+//	  - {send: [KEYS, "*"], value: {array: [foo]}}
+//	  - {send: [BLPOP, list, "0"], value: {array: [list, v]}}
+//
+// The runner moves such keys into the case's namespace before sending, on
+// every target (a shared server, where the guard would refuse them, and a
+// throwaway one, where cases running in parallel would collide): a key
+// argument that is not under the key prefix gets it, so foo is sent as
+// {key:foo} would be, in the case's hash slot. Key arguments are found by
+// the server's COMMAND INFO key range (cached per command), or COMMAND
+// GETKEYS for the commands whose keys move with their arguments (EVAL's
+// KEYS, XREAD's STREAMS, MSET, ZUNIONSTORE, ...), in send steps and in
+// the commands a raw step's bytes parse as (RESP arrays are re-encoded,
+// inline lines rejoined; an inline line holding a quote, and bytes that
+// are not whole commands, are sent as written). KEYS's pattern, SCAN's
+// MATCH and SORT's BY and GET patterns get the prefix too, and a SCAN
+// without MATCH gets MATCH prefix*. Not rewritten: key names inside a
+// script body (redis.call('GET', 'foo'): pass keys in KEYS), channels, a
+// gate's probes, and keys over 1 KiB.
+//
+// The expectation of a step whose reply can name a key (a send of KEYS,
+// SCAN, RANDOMKEY, BLPOP, BRPOP, BLMPOP, LMPOP, BZPOPMIN, BZPOPMAX,
+// BZMPOP, ZMPOP, XREAD, XREADGROUP, EVAL, EVALSHA, EVAL_RO, EVALSHA_RO,
+// FCALL, FCALL_RO, EXEC or CLUSTER, and every raw, read and push step)
+// reads an expected string whose whole text is a literal key the case
+// sent before (or in the same step) as the namespaced name: a typed
+// value's strings ([foo] above), {string: foo}, and the strings of reply
+// bytes, which are re-encoded with the new lengths ("*1\r\n$3\r\nfoo\r\n"
+// is compared as the 17-byte {key:foo}). Other steps' expectations are
+// compared as written (SET foo foo, then GET foo answers foo). Error texts
+// and {match} patterns are not rewritten. Goldens see the namespaced names
+// with the prefix normalised, as for {key}.
+//
+// A case that must send the names as written says so:
+//
+//	cases:
+//	  - name: MSET of keys in two slots is CROSSSLOT
+//	    literal_keys: true
+//	    steps: [{send: [MSET, "{{a}x", "1", "{{b}x", "2"], error_code: CROSSSLOT}]
+//
+// Its keys are sent as they are; it runs alone (exclusive; exclusive:
+// false beside it is an error, and so is literal_keys on a scenario), and
+// after it the keys it named are deleted from a server that is not
+// shared. On a shared server the guard refuses a step that touches such a
+// key, and the skip reason says the case has literal_keys: true.
+//
 // # Captures
 //
 // A step with capture: NAME stores its reply for {cap:NAME} in later steps

@@ -20,7 +20,7 @@ var destructive = map[string][]string{
 	"FLUSHALL": nil, "FLUSHDB": nil, "SWAPDB": nil, "MOVE": nil, "SHUTDOWN": nil,
 	"REPLICAOF": nil, "SLAVEOF": nil, "FAILOVER": nil, "SAVE": nil, "BGSAVE": nil,
 	"BGREWRITEAOF": nil, "MIGRATE": nil, "MONITOR": nil, "SYNC": nil, "PSYNC": nil,
-	"KEYS":     nil, // with a literal pattern: reads keys that are not the run's
+	"KEYS":     nil, // with a literal pattern in a literal_keys case: reads keys that are not the run's
 	"CONFIG":   {"SET", "RESETSTAT", "REWRITE"},
 	"SCRIPT":   {"FLUSH", "KILL"},
 	"FUNCTION": {"FLUSH", "DELETE", "RESTORE", "LOAD", "KILL"},
@@ -55,6 +55,14 @@ func destructiveUse(c *cases.Case) (cmd string, pos cases.Pos, ok bool) {
 		}
 		return ok
 	}
+	// A step's literal KEYS pattern is moved into the namespace unless the
+	// case says literal_keys: true (not a probe's, nor a script's).
+	checkStep := func(p cases.Pos, words []string) bool {
+		if len(words) > 0 && strings.EqualFold(words[0], "KEYS") && !c.LiteralKeys {
+			return false
+		}
+		return check(p, words)
+	}
 	for _, g := range c.Gates() {
 		for _, p := range g.Probes {
 			if check(p.Pos, literalWords(p.Send)) {
@@ -66,7 +74,7 @@ func destructiveUse(c *cases.Case) (cmd string, pos cases.Pos, ok bool) {
 		switch st.Action {
 		case cases.ActSend:
 			words := literalWords(st.Send)
-			if check(st.Pos, words) {
+			if checkStep(st.Pos, words) {
 				return
 			}
 			for _, w := range words {
@@ -78,7 +86,7 @@ func destructiveUse(c *cases.Case) (cmd string, pos cases.Pos, ok bool) {
 			}
 		case cases.ActRaw:
 			if src, lit := st.Raw.Literal(); lit && !strings.HasPrefix(src, "*") {
-				if check(st.Pos, strings.Fields(src)) {
+				if checkStep(st.Pos, strings.Fields(src)) {
 					return
 				}
 			}

@@ -59,9 +59,37 @@ type CommandInfo struct {
 	Arity int
 	// FirstKey is the position of the first key argument; 0 for none.
 	FirstKey int
+	// LastKey is the position of the last key argument, or when negative
+	// its place from the end (-1: the last argument); Step is the distance
+	// between key arguments. Without Movable, these three give every key
+	// position (COMMAND INFO's legacy key range, exact for commands without
+	// the movablekeys flag on Redis 7.0.15 to 8.6.3 and Valkey 8.0.1 and
+	// 9.1.2).
+	LastKey, Step int
 	// Movable reports the movablekeys flag: key positions depend on the
 	// arguments (ask COMMAND GETKEYS).
 	Movable bool
+	// Container reports a command with subcommands (OBJECT, XINFO,
+	// MEMORY): its keys are its subcommand's ("object|encoding").
+	Container bool
+}
+
+// KeyRange returns the key positions of a command of argc arguments (its
+// name included) that its legacy key range gives (FirstKey, LastKey,
+// Step), or nil for none.
+func (i CommandInfo) KeyRange(argc int) []int {
+	if i.FirstKey <= 0 || i.Step <= 0 {
+		return nil
+	}
+	last := i.LastKey
+	if last < 0 {
+		last += argc
+	}
+	var pos []int
+	for p := i.FirstKey; p <= last && p < argc; p += i.Step {
+		pos = append(pos, p)
+	}
+	return pos
 }
 
 // CommandInfo returns (and caches) COMMAND INFO of a command or subcommand
@@ -89,6 +117,8 @@ func (t *Target) CommandInfo(ctx context.Context, name string) (CommandInfo, err
 		info.Known = true
 		if e := v.Elems[0].Elems; len(e) >= 6 {
 			info.Arity, info.FirstKey = int(e[1].Int), int(e[3].Int)
+			info.LastKey, info.Step = int(e[4].Int), int(e[5].Int)
+			info.Container = len(e) >= 10 && len(e[9].Elems) > 0
 			for _, f := range e[2].Elems {
 				info.Movable = info.Movable || string(f.Str) == "movablekeys"
 			}
