@@ -55,6 +55,10 @@ cases:
     steps:
       - {send: [EVAL, "redis.call('SET', KEYS[1], ARGV[1]) return KEYS[1]", "1", counter, "5"], reply: "$7\r\ncounter\r\n"}
       - {send: [GET, counter], reply: "$1\r\n5\r\n"}
+  - name: a key named like the numkeys before it
+    steps:
+      - {send: [EVAL, "redis.call('SET', KEYS[1], 'v') return redis.call('GET', KEYS[1])", "1", "1"], reply: "$1\r\nv\r\n"}
+      - {send: [GET, "1"], reply: "$1\r\nv\r\n"}
   - name: raw commands with literal keys
     steps:
       - {raw: "*3\r\n$3\r\nSET\r\n$3\r\nraw\r\n$1\r\n1\r\n", reply: "+OK\r\n"}
@@ -69,7 +73,7 @@ cases:
 
 // theirs are keys of the shared server's own data, named as the corpus
 // names its keys.
-var theirs = []string{"foo", "a", "b", "other", "queue", "src", "dst", "events", "counter", "raw", "nothing"}
+var theirs = []string{"1", "foo", "a", "b", "other", "queue", "src", "dst", "events", "counter", "raw", "nothing"}
 
 // TestLiteralKeysShared runs the corpus twice at once, with the default
 // jobs, against one shared server whose own data uses the same names: the
