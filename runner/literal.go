@@ -164,19 +164,20 @@ func (x *caseRun) keyPositions(ctx context.Context, args [][]byte) ([]int, error
 		}
 		q[i] = a
 	}
-	keys, err := x.getKeys(q)
+	getKeys := func(args [][]byte) ([][]byte, error) { return x.getKeys(ctx, args) }
+	keys, err := getKeys(q)
 	if err != nil {
 		return nil, err
 	}
-	return keyIndexes(q, keys, x.getKeys)
+	return keyIndexes(q, keys, getKeys)
 }
 
 // getKeys asks COMMAND GETKEYS which keys args would touch, on the case's
 // side connection (opened on first use). An error reply (no key
 // arguments, bad arity) is no keys.
-func (x *caseRun) getKeys(args [][]byte) ([][]byte, error) {
+func (x *caseRun) getKeys(ctx context.Context, args [][]byte) ([][]byte, error) {
 	if x.keysConn == nil {
-		c, err := dial(context.Background(), x.t, x.slot, "", "getkeys", 2)
+		c, err := dial(ctx, x.t, x.slot, "", "getkeys", 2)
 		if err != nil {
 			return nil, err
 		}
