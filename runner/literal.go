@@ -290,32 +290,49 @@ func (x *caseRun) namespaceRaw(ctx context.Context, b []byte) ([]byte, [][][]byt
 	if !complete {
 		return b, cmds, keys, nil
 	}
-	var out []byte
-	changed, prev := false, 0
+	got := make([][][]byte, len(cmds))
 	for i, args := range cmds {
-		got, k, err := x.namespace(ctx, args)
-		if err != nil {
+		var err error
+		if got[i], keys[i], err = x.namespace(ctx, args); err != nil {
 			return nil, nil, nil, err
 		}
-		keys[i] = k
+	}
+	b = rewriteRaw(b, spans, func(i int) [][]byte {
 		orig := b[spans[i][0]:spans[i][1]]
-		out = append(out, b[prev:spans[i][0]]...)
-		prev = spans[i][1]
-		switch {
-		case sameArgs(got, args) || (orig[0] != '*' && bytes.ContainsAny(orig, `"'`)):
-			out = append(out, orig...)
-			continue
-		case orig[0] == '*':
-			out = resp.AppendCommand(out, got...)
-		default:
-			out = append(append(out, bytes.Join(got, []byte(" "))...), '\r', '\n')
+		if sameArgs(got[i], cmds[i]) || orig[0] != '*' && bytes.ContainsAny(orig, `"'`) {
+			return nil
 		}
-		cmds[i], changed = got, true
+		cmds[i] = got[i]
+		return got[i]
+	})
+	return b, cmds, keys, nil
+}
+
+// rewriteRaw returns b with each command i (at spans[i], see rawSpans) for
+// which change returns an argument list written again with it: a RESP
+// array as an array of blob strings, an inline line as the words joined by
+// spaces; every other byte is kept, and b itself is returned when change
+// always returns nil.
+func rewriteRaw(b []byte, spans [][2]int, change func(i int) [][]byte) []byte {
+	var out []byte
+	changed, prev := false, 0
+	for i, sp := range spans {
+		args := change(i)
+		if args == nil {
+			continue
+		}
+		out = append(out, b[prev:sp[0]]...)
+		if b[sp[0]] == '*' {
+			out = resp.AppendCommand(out, args...)
+		} else {
+			out = append(append(out, bytes.Join(args, []byte(" "))...), '\r', '\n')
+		}
+		changed, prev = true, sp[1]
 	}
 	if !changed {
-		return b, cmds, keys, nil
+		return b
 	}
-	return append(out, b[prev:]...), cmds, keys, nil
+	return append(out, b[prev:]...)
 }
 
 // sameArgs reports whether a and b are the same argument list (namespace

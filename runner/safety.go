@@ -1,13 +1,11 @@
 package runner
 
 import (
-	"bytes"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/respcheck/respcheck/cases"
-	"github.com/respcheck/respcheck/resp"
 )
 
 // destructive lists commands that reach beyond the run's own keys: they
@@ -203,41 +201,18 @@ func redacted(args [][]byte) ([][]byte, bool) {
 }
 
 // redactRaw hides secrets in raw bytes that hold commands, RESP arrays of
-// blob strings or inline lines, one or several; bytes that are not a
-// sequence of commands are returned as they are.
+// blob strings or inline lines, one or several (rewriteRaw writes the
+// commands holding one again); bytes that are not a sequence of commands
+// are returned as they are.
 func redactRaw(b []byte) []byte {
-	cmds, ok := rawCommands(b)
+	cmds, spans, ok := rawSpans(b)
 	if !ok {
 		return b
 	}
-	secret := false
-	for _, args := range cmds {
-		if _, s := redacted(args); s {
-			secret = true
+	return rewriteRaw(b, spans, func(i int) [][]byte {
+		if shown, secret := redacted(cmds[i]); secret {
+			return shown
 		}
-	}
-	if !secret {
-		return b
-	}
-	var out []byte
-	for len(b) > 0 {
-		if b[0] == '*' {
-			n, v, _ := resp.Parse(b)
-			args := make([][]byte, len(v.Elems))
-			for i, e := range v.Elems {
-				args[i] = e.Str
-			}
-			shown, _ := redacted(args)
-			out = resp.AppendCommand(out, shown...)
-			b = b[n:]
-			continue
-		}
-		line, rest, _ := bytes.Cut(b, []byte("\n"))
-		f := bytes.Fields(bytes.TrimRight(line, "\r"))
-		shown, _ := redacted(f)
-		out = append(out, bytes.Join(shown, []byte(" "))...)
-		out = append(out, "\r\n"...)
-		b = rest
-	}
-	return out
+		return nil
+	})
 }
