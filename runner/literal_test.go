@@ -19,6 +19,7 @@ cases:
     steps:
       - {send: [SET, foo, bar], reply: "+OK\r\n"}
       - {send: [GET, foo], reply: "$3\r\nbar\r\n"}
+      - {send: [OBJECT, ENCODING, foo], reply: "$6\r\nembstr\r\n"}
       - {send: [DEL, foo], reply: ":1\r\n"}
       - {send: [GET, foo], reply: {resp2: "$-1\r\n", resp3: "_\r\n"}}
   - name: a value equal to its key stays a value

@@ -62,9 +62,10 @@ type CommandInfo struct {
 	// LastKey is the position of the last key argument, or when negative
 	// its place from the end (-1: the last argument); Step is the distance
 	// between key arguments. Without Movable, these three give every key
-	// position (COMMAND INFO's legacy key range, exact for commands without
-	// the movablekeys flag on Redis 7.0.15 to 8.6.3 and Valkey 8.0.1 and
-	// 9.1.2).
+	// position (COMMAND INFO's legacy key range: for every command and
+	// subcommand without the movablekeys flag it names what COMMAND GETKEYS
+	// names on Redis 7.0.15 and 8.6.3 and Valkey 8.0.1 and 9.1.2,
+	// TestKeyRangeMatchesGetkeys).
 	LastKey, Step int
 	// Movable reports the movablekeys flag: key positions depend on the
 	// arguments (ask COMMAND GETKEYS).
