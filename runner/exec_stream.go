@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // sendBig sends a large command (see bigCommand) by streaming it, with its
@@ -24,7 +25,7 @@ func (x *caseRun) sendBig(ctx context.Context, c *conn, timeout time.Duration, s
 	}
 	var over map[int][]byte
 	for i, a := range args {
-		// A key over maxGetkeysArg bytes (an "x" in small) keeps its name.
+		// A key over target.MaxGetkeysArg bytes (an "x" in small) keeps its name.
 		if i >= len(small) || !bytes.Equal(a, small[i]) && !x.long(st, i) {
 			if over == nil {
 				over = map[int][]byte{}
@@ -37,14 +38,14 @@ func (x *caseRun) sendBig(ctx context.Context, c *conn, timeout time.Duration, s
 }
 
 // long reports whether argument i of st expands to more than
-// maxGetkeysArg bytes (smallArgs replaces it).
+// target.MaxGetkeysArg bytes (smallArgs replaces it).
 func (x *caseRun) long(st *cases.Step, i int) bool {
 	n, err := st.Send[i].Size(x.env)
-	return err == nil && n > maxGetkeysArg
+	return err == nil && n > target.MaxGetkeysArg
 }
 
 // smallArgs expands the arguments of a large command for the guard, each
-// longer than maxGetkeysArg replaced by a byte (a value, not a key).
+// longer than target.MaxGetkeysArg replaced by a byte (a value, not a key).
 func (x *caseRun) smallArgs(st *cases.Step) [][]byte {
 	args := make([][]byte, len(st.Send))
 	for i := range st.Send {

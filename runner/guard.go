@@ -164,10 +164,6 @@ var scriptKeyCommands = map[string]bool{
 	"EXISTS": true, "DUMP": true, "RESTORE": true, "XADD": true, "COPY": true,
 }
 
-// maxGetkeysArg bounds the arguments sent to COMMAND GETKEYS: longer ones
-// (values, not key positions or counts) are replaced by a byte.
-const maxGetkeysArg = 1024
-
 // rawCommands parses the commands in raw bytes: RESP arrays of blob strings
 // and inline lines, one after the other (see rawSpans). ok is false when the
 // bytes are not a sequence of complete commands (a malformed or partial

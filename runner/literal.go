@@ -3,7 +3,6 @@ package runner
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -128,53 +127,15 @@ func patternPositions(args [][]byte) []int {
 	return pos
 }
 
-// keyPositions returns the positions of the key arguments of args: from
-// the command's (or, for a container such as OBJECT, its subcommand's)
-// legacy key range in COMMAND INFO, cached by the target, or for a command
-// with movable keys from COMMAND GETKEYS on a side connection of the case
-// (keyIndexes). A command that is unknown, has no keys or has the wrong
-// arity has none.
+// keyPositions returns the positions of the key arguments of args
+// (target.KeyPositions, asking COMMAND GETKEYS on a side connection of the
+// case).
 func (x *caseRun) keyPositions(ctx context.Context, args [][]byte) ([]int, error) {
-	if len(args) < 2 {
-		return nil, nil
-	}
-	info, err := x.t.CommandInfo(ctx, string(args[0]))
-	if err != nil {
-		return nil, err
-	}
-	if info.Container && len(args) > 1 && len(args[1]) <= 64 && !bytes.ContainsAny(args[1], " |") {
-		sub, err := x.t.CommandInfo(ctx, string(args[0])+"|"+string(args[1]))
-		if err != nil {
-			return nil, err
-		}
-		if sub.Known {
-			info = sub
-		}
-	}
-	if !info.Known || (info.Arity > 0 && len(args) != info.Arity) || (info.Arity < 0 && len(args) < -info.Arity) {
-		return nil, nil
-	}
-	if !info.Movable {
-		return info.KeyRange(len(args)), nil
-	}
-	q := make([][]byte, len(args))
-	for i, a := range args {
-		if len(a) > maxGetkeysArg {
-			a = []byte("x") // a value, not a key position or a count
-		}
-		q[i] = a
-	}
-	getKeys := func(args [][]byte) ([][]byte, error) { return x.getKeys(ctx, args) }
-	keys, err := getKeys(q)
-	if err != nil {
-		return nil, err
-	}
-	return keyIndexes(q, keys, getKeys)
+	return x.t.KeyPositions(ctx, args, []byte(x.env.KeyPrefix), func(q [][]byte) ([][]byte, error) { return x.getKeys(ctx, q) })
 }
 
-// getKeys asks COMMAND GETKEYS which keys args would touch, on the case's
-// side connection (opened on first use). An error reply (no key
-// arguments, bad arity) is no keys.
+// getKeys asks COMMAND GETKEYS which keys args would touch
+// (target.GetKeys), on the case's side connection (opened on first use).
 func (x *caseRun) getKeys(ctx context.Context, args [][]byte) ([][]byte, error) {
 	if x.keysConn == nil {
 		c, err := dial(ctx, x.t, x.slot, "", "getkeys", 2)
@@ -183,62 +144,7 @@ func (x *caseRun) getKeys(ctx context.Context, args [][]byte) ([][]byte, error) 
 		}
 		x.keysConn = c
 	}
-	q := make([]string, 0, len(args)+2)
-	q = append(q, "COMMAND", "GETKEYS")
-	for _, a := range args {
-		q = append(q, string(a))
-	}
-	v, err := x.keysConn.roundTrip(x.opts.StepTimeout, q...)
-	if err != nil {
-		return nil, fmt.Errorf("COMMAND GETKEYS: %w", err)
-	}
-	if v.Kind != resp.Array {
-		return nil, nil
-	}
-	keys := make([][]byte, len(v.Elems))
-	for i, e := range v.Elems {
-		keys[i] = append([]byte(nil), e.Str...)
-	}
-	return keys, nil
-}
-
-// keyIndexes maps the key names COMMAND GETKEYS gave for args to their
-// positions. A name found at as many positions as it was given is a key
-// at each; when it is found at more (SET foo foo: the value is also
-// "foo"), each of those positions is asked again with that argument
-// changed, and is a key when the changed name comes back.
-func keyIndexes(args, keys [][]byte, getKeys func([][]byte) ([][]byte, error)) ([]int, error) {
-	want := map[string]int{}
-	for _, k := range keys {
-		want[string(k)]++
-	}
-	var pos []int
-	for i := 1; i < len(args); i++ {
-		n, ok := want[string(args[i])]
-		if !ok {
-			continue
-		}
-		found := 0
-		for _, a := range args[1:] {
-			if bytes.Equal(a, args[i]) {
-				found++
-			}
-		}
-		if found <= n {
-			pos = append(pos, i)
-			continue
-		}
-		probe := slices.Clone(args)
-		probe[i] = append(slices.Clip(args[i]), "\x00respcheck"...)
-		got, err := getKeys(probe)
-		if err != nil {
-			return nil, err
-		}
-		if slices.ContainsFunc(got, func(k []byte) bool { return bytes.Equal(k, probe[i]) }) {
-			pos = append(pos, i)
-		}
-	}
-	return pos, nil
+	return target.GetKeys(func(q ...string) (resp.Value, error) { return x.keysConn.roundTrip(x.opts.StepTimeout, q...) }, args)
 }
 
 // rawSpans is rawCommands with where each command is in b: b[spans[i][0]:

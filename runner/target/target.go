@@ -25,6 +25,7 @@ type Target struct {
 	current   atomic.Pointer[Topology]
 	mu        sync.Mutex
 	infos     map[string]CommandInfo
+	shapes    map[string][]int // KeyPositions of movable-key commands, by shape
 	probes    map[string]probeResult
 	refreshed map[string]bool // addresses Refresh was called for
 }
