@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/respcheck/respcheck/resp"
-	"github.com/respcheck/respcheck/runner/servers"
 )
 
 // TestKeyRangeMatchesGetkeys checks, for every command and subcommand of
@@ -18,14 +17,8 @@ import (
 func TestKeyRangeMatchesGetkeys(t *testing.T) {
 	for _, b := range []string{"redis-7.0.15", "valkey-8.0.1", "redis-8.6.3", "valkey-9.1.2"} {
 		t.Run(b, func(t *testing.T) {
-			srv := servers.ForTest(t, b)
 			ctx := context.Background()
-			tg := New(Config{Addr: srv.Addr()}, Server{})
-			c, err := tg.Config.Dial(ctx, 2)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
+			tg, c := serverForKeys(t, b)
 			all, err := c.Do("COMMAND")
 			if err != nil {
 				t.Fatal(err)

@@ -71,14 +71,8 @@ func TestKeyRange(t *testing.T) {
 // new shape, a literal argument does; a fixed-position command needs no
 // GETKEYS, a container's keys are its subcommand's.
 func TestKeyPositionsShapes(t *testing.T) {
-	srv := servers.ForTest(t, "redis-8.6.3")
 	ctx := context.Background()
-	tg := New(Config{Addr: srv.Addr()}, Server{})
-	c, err := tg.Config.Dial(ctx, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	tg, c := serverForKeys(t, "redis-8.6.3")
 	asked := 0
 	getKeys := func(q [][]byte) ([][]byte, error) { asked++; return GetKeys(c.Do, q) }
 	prefix := []byte("rc:{01234567}:")
@@ -101,4 +95,18 @@ func TestKeyPositionsShapes(t *testing.T) {
 			t.Errorf("%s: %v %v, %d GETKEYS so far; want %v, %d", tc.args, got, err, asked, tc.want, tc.asked)
 		}
 	}
+}
+
+// serverForKeys starts a throwaway server of build and returns its Target
+// and a RESP2 connection to it (closed with the test).
+func serverForKeys(t *testing.T, build string) (*Target, *Conn) {
+	t.Helper()
+	srv := servers.ForTest(t, build)
+	tg := New(Config{Addr: srv.Addr()}, Server{})
+	c, err := tg.Config.Dial(context.Background(), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return tg, c
 }
