@@ -59,6 +59,10 @@ type caseRun struct {
 	// literal holds the keys a literal_keys case named outside its
 	// namespace, for deleteLiteral.
 	literal map[string]bool
+	// prefix is env.KeyPrefix as bytes and askKeys asks COMMAND GETKEYS
+	// on keysConn (keyPositions), each made once per case.
+	prefix  []byte
+	askKeys func([][]byte) ([][]byte, error)
 	// slot is the hash slot of the case's keys (its key prefix's tag): on
 	// a cluster its connections go to the node that serves it.
 	slot int

@@ -56,7 +56,7 @@ func (x *caseRun) namespace(ctx context.Context, args [][]byte) ([][]byte, []int
 		return args, nil, nil
 	}
 	keys, err := x.keyPositions(ctx, args)
-	prefix := []byte(x.env.KeyPrefix)
+	prefix := x.prefixBytes()
 	if err != nil || !x.namespacing() {
 		for _, i := range keys {
 			if !bytes.HasPrefix(args[i], prefix) {
@@ -131,7 +131,20 @@ func patternPositions(args [][]byte) []int {
 // (target.KeyPositions, asking COMMAND GETKEYS on a side connection of the
 // case).
 func (x *caseRun) keyPositions(ctx context.Context, args [][]byte) ([]int, error) {
-	return x.t.KeyPositions(ctx, args, []byte(x.env.KeyPrefix), func(q [][]byte) ([][]byte, error) { return x.getKeys(ctx, q) })
+	if x.askKeys == nil {
+		// Made once per case: a closure per command would cost an
+		// allocation per step.
+		x.askKeys = func(q [][]byte) ([][]byte, error) { return x.getKeys(ctx, q) }
+	}
+	return x.t.KeyPositions(ctx, args, x.prefixBytes(), x.askKeys)
+}
+
+// prefixBytes is the case's key prefix as bytes, made once.
+func (x *caseRun) prefixBytes() []byte {
+	if x.prefix == nil {
+		x.prefix = []byte(x.env.KeyPrefix)
+	}
+	return x.prefix
 }
 
 // getKeys asks COMMAND GETKEYS which keys args would touch

@@ -30,7 +30,7 @@ func (t *Target) KeyPositions(ctx context.Context, args [][]byte, prefix []byte,
 	if len(args) < 2 {
 		return nil, nil
 	}
-	info, err := t.CommandInfo(ctx, string(args[0]))
+	info, err := t.commandInfo(ctx, args[0])
 	if err != nil {
 		return nil, err
 	}

@@ -99,11 +99,18 @@ func (i CommandInfo) KeyRange(argc int) []int {
 // an unknown one *1 holding a nil ($-1 in RESP2 on Redis 7.0.15 and Valkey
 // 8.0.1).
 func (t *Target) CommandInfo(ctx context.Context, name string) (CommandInfo, error) {
-	key := strings.ToLower(strings.ReplaceAll(name, " ", "|"))
 	t.mu.Lock()
-	info, found := t.infos[key]
+	info, found := t.infos[name] // as written before, without a lower-case copy
 	t.mu.Unlock()
 	if found {
+		return info, nil
+	}
+	key := strings.ToLower(strings.ReplaceAll(name, " ", "|"))
+	t.mu.Lock()
+	info, found = t.infos[key]
+	t.mu.Unlock()
+	if found {
+		t.remember(name, info)
 		return info, nil
 	}
 	c, err := t.Dial(ctx, 2)
@@ -129,7 +136,30 @@ func (t *Target) CommandInfo(ctx context.Context, name string) (CommandInfo, err
 	t.mu.Lock()
 	t.infos[key] = info
 	t.mu.Unlock()
+	t.remember(name, info)
 	return info, nil
+}
+
+// remember caches info under name as written too (at most 4096 names),
+// so that the next lookup of that spelling costs no lower-case copy.
+func (t *Target) remember(name string, info CommandInfo) {
+	t.mu.Lock()
+	if len(t.infos) < 4096 {
+		t.infos[name] = info
+	}
+	t.mu.Unlock()
+}
+
+// commandInfo is CommandInfo of a command name given as bytes: a name
+// looked up before as written costs no allocation.
+func (t *Target) commandInfo(ctx context.Context, name []byte) (CommandInfo, error) {
+	t.mu.Lock()
+	info, found := t.infos[string(name)]
+	t.mu.Unlock()
+	if found {
+		return info, nil
+	}
+	return t.CommandInfo(ctx, string(name))
 }
 
 // HasCommand reports whether COMMAND INFO knows name.
