@@ -80,10 +80,10 @@ func (x *caseRun) namespace(ctx context.Context, args [][]byte) ([][]byte, []int
 		if !under(i) {
 			named := append(slices.Clip(prefix), args[i]...)
 			put(i, named)
-			if x.env.Renamed == nil {
-				x.env.Renamed = map[string]string{}
-			}
-			if len(args[i]) > 0 {
+			if len(args[i]) > 0 { // an empty name is no expected string's
+				if x.env.Renamed == nil {
+					x.env.Renamed = map[string]string{}
+				}
 				x.env.Renamed[string(args[i])] = string(named)
 			}
 		}
@@ -104,18 +104,19 @@ func (x *caseRun) namespace(ctx context.Context, args [][]byte) ([][]byte, []int
 // nosort and GET #).
 func patternPositions(args [][]byte) []int {
 	var pos []int
-	switch strings.ToUpper(string(args[0])) {
-	case "KEYS":
+	is := func(b []byte, word string) bool { return strings.EqualFold(string(b), word) }
+	switch name := args[0]; {
+	case is(name, "KEYS"):
 		if len(args) == 2 {
 			pos = append(pos, 1)
 		}
-	case "SCAN":
+	case is(name, "SCAN"):
 		for i := 2; i+1 < len(args); i++ {
-			if strings.EqualFold(string(args[i]), "MATCH") {
+			if is(args[i], "MATCH") {
 				pos = append(pos, i+1)
 			}
 		}
-	case "SORT", "SORT_RO":
+	case is(name, "SORT"), is(name, "SORT_RO"):
 		for i := 2; i+1 < len(args); i++ {
 			word, next := strings.ToUpper(string(args[i])), string(args[i+1])
 			if word == "BY" && !strings.EqualFold(next, "nosort") || word == "GET" && next != "#" {
