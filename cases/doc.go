@@ -9,7 +9,8 @@
 // generated from it (go test ./cases -run TestCaseFormatDoc
 // -update-case-format). Each section there (Files, Gates, Known
 // differences, Steps, Expectations, Selectors, Typed values, Templates,
-// Captures, Scenarios, Errors) describes the types of this package that
-// hold it: File and Case, Gates, Known, Step, Expect and Variants,
-// Selector, TypedValue, Template, Scenario, ErrorList.
+// Literal keys, Captures, Scenarios, Errors) describes the types of this
+// package that hold it: File and Case, Gates, Known, Step, Expect and
+// Variants, Selector, TypedValue, Template, Case.LiteralKeys, Scenario,
+// ErrorList.
 package cases

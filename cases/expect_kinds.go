@@ -287,6 +287,9 @@ func matchNotError(_ *Expect, v resp.Value, _ *Env) (*Mismatch, error) {
 }
 
 func matchBytes(e *Expect, v resp.Value, env *Env) (*Mismatch, error) {
+	if len(env.Renamed) > 0 {
+		return matchRenamedBytes(e, v, env)
+	}
 	// Compared without expanding generated parts: a 64 MiB expectation
 	// costs no 64 MiB buffer unless it fails.
 	if ok, err := e.Bytes.Equal(env, v.Raw); err != nil || ok {

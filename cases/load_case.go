@@ -10,7 +10,7 @@ import (
 
 // caseNode parses one case of f.
 func (l *loader) caseNode(n *yaml.Node, f *File) *Case {
-	m := l.mapping(n, "case", "name", "tags", "requires", "known", "exclusive", "steps", "cleanup", "scenario")
+	m := l.mapping(n, "case", "name", "tags", "requires", "known", "exclusive", "literal_keys", "steps", "cleanup", "scenario")
 	if m == nil {
 		return nil
 	}
@@ -35,6 +35,7 @@ func (l *loader) caseNode(n *yaml.Node, f *File) *Case {
 			c.Exclusive = true
 		}
 	}
+	l.literalKeys(c, m)
 	if v := m.get("scenario"); v != nil {
 		if k := m.key("steps"); k != nil {
 			l.errf(k, "a case has steps or a scenario, not both")
@@ -45,6 +46,26 @@ func (l *loader) caseNode(n *yaml.Node, f *File) *Case {
 	}
 	l.caseSteps(c, m, n)
 	return c
+}
+
+// literalKeys parses a case's literal_keys: a boolean, not on a scenario
+// (whose keys are always {key}), and making the case exclusive (its literal
+// names would collide with another case's, or with its own run in the
+// other protocol): exclusive: false beside it is an error.
+func (l *loader) literalKeys(c *Case, m *fields) {
+	v := m.get("literal_keys")
+	if v == nil {
+		return
+	}
+	c.LiteralKeys, _ = l.boolean(v, "literal_keys")
+	switch {
+	case c.LiteralKeys && m.has("scenario"):
+		l.errf(m.key("literal_keys"), "literal_keys does not apply to a scenario: its keys are always {key}")
+	case c.LiteralKeys && m.has("exclusive") && !c.Exclusive:
+		l.errf(m.key("exclusive"), "a case with literal_keys: true runs alone (its keys are not namespaced): remove exclusive: false")
+	case c.LiteralKeys:
+		c.Exclusive = true
+	}
 }
 
 // known parses the known differences of a case (caseLevel) or a step; only

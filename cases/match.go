@@ -81,6 +81,9 @@ func matchValue(t *TypedValue, v resp.Value, env *Env, path string) (string, str
 			if err != nil {
 				return "", "", err
 			}
+			if isString(t.Kind) {
+				want = env.rename(want)
+			}
 			if !bytes.Equal(want, v.Str) {
 				return path, fmt.Sprintf("want %s %s, got %s", t.Kind, quote(string(want)), quote(string(v.Str))), nil
 			}
@@ -103,6 +106,7 @@ func matchFamily(t *TypedValue, v resp.Value, env *Env, path string) (string, st
 	}
 	want := string(b)
 	if t.Family == FamilyString {
+		want = string(env.rename(b))
 		switch {
 		case !isString(v.Kind):
 			return path, fmt.Sprintf("want a string %s, got %s", quote(want), v.Kind), nil

@@ -155,6 +155,13 @@ type Env struct {
 	KeyPrefix string
 	// Captures holds the values captured by earlier steps, by name.
 	Captures map[string][]byte
+	// Renamed maps the literal key names the runner moved into the case's
+	// namespace (see Literal keys in the package documentation) to their
+	// namespaced names. When it is not empty, Expect.Match reads an
+	// expected string (blob, simple or verbatim, in reply bytes or a typed
+	// value, and {string: ...}) whose whole text is such a literal as the
+	// namespaced name; reply bytes are re-encoded with the new lengths.
+	Renamed map[string]string
 }
 
 // KeyPrefixLen is the length of every prefix returned by KeyPrefix.

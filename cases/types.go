@@ -27,8 +27,13 @@ type Case struct {
 	// Exclusive cases run alone: no other case runs on the server at the
 	// same time (server-wide counters, DEBUG SLEEP, slow scripts).
 	Exclusive bool
-	Known     []*Known
-	Steps     []*Step
+	// LiteralKeys (literal_keys: true) keeps the key names the case writes
+	// literally (SET foo bar) as they are; otherwise the runner moves them
+	// into the case's namespace (see the package documentation, Literal
+	// keys). Such a case is also Exclusive.
+	LiteralKeys bool
+	Known       []*Known
+	Steps       []*Step
 	// Cleanup steps run after Steps whatever their outcome (a failure, an
 	// error): restoring a CONFIG SET, deleting a function library. A cleanup
 	// step that does not get its expected reply makes the case an error.

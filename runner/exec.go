@@ -57,8 +57,15 @@ type caseRun struct {
 	argSlab [][]byte
 	// args holds the expanded arguments of the step being sent.
 	args [][]byte
-	// keysConn asks COMMAND GETKEYS for the guard of shared runs.
+	// keysConn asks COMMAND GETKEYS for key positions (keyPositions).
 	keysConn *conn
+	// literal holds the keys a literal_keys case named outside its
+	// namespace, for deleteLiteral.
+	literal map[string]bool
+	// prefix is env.KeyPrefix as bytes and askKeys asks COMMAND GETKEYS
+	// on keysConn (keyPositions), each made once per case.
+	prefix  []byte
+	askKeys func([][]byte) ([][]byte, error)
 	// slot is the hash slot of the case's keys (its key prefix's tag): on
 	// a cluster its connections go to the node that serves it.
 	slot int

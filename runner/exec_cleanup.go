@@ -86,10 +86,14 @@ func budgeted(ctx context.Context, w *watchdog, stepTimeout, limit time.Duration
 }
 
 // close deletes the case's keys in a shared run (if it opened a
-// connection, it may have written some) and closes its connections.
+// connection, it may have written some), the literal keys of a
+// literal_keys case elsewhere (deleteLiteral), and closes its connections.
 func (x *caseRun) close() {
 	if x.opts.Shared && len(x.conns) > 0 {
 		x.deleteKeys(x.t, x.w, x.env.KeyPrefix)
+	}
+	if !x.opts.Shared && len(x.literal) > 0 {
+		x.deleteLiteral()
 	}
 	for _, name := range x.order {
 		x.conns[name].close()

@@ -124,7 +124,8 @@ func (x *caseRun) send(ctx context.Context, c *conn, timeout time.Duration, st *
 }
 
 // sendCommand expands and sends a send step's command, streamed when it is
-// large, after the guard of shared runs.
+// large, with its literal keys in the namespace, after the guard of shared
+// runs (prepare).
 func (x *caseRun) sendCommand(ctx context.Context, c *conn, timeout time.Duration, st *cases.Step, sr *StepResult) error {
 	big, err := x.bigCommand(st)
 	if err != nil {
@@ -142,10 +143,8 @@ func (x *caseRun) sendCommand(ctx context.Context, c *conn, timeout time.Duratio
 			return err
 		}
 	}
-	if x.guarded() {
-		if err := x.guard(ctx, [][][]byte{args}); err != nil {
-			return err
-		}
+	if args, err = x.prepare(ctx, args); err != nil {
+		return err
 	}
 	sr.Args = x.keepArgs(args)
 	c.noteCommand(args)
@@ -159,16 +158,21 @@ func (x *caseRun) sendCommand(ctx context.Context, c *conn, timeout time.Duratio
 	return writeError(err)
 }
 
-// sendRaw expands and writes a raw step's bytes, after the guard of shared
-// runs (for the commands they parse as).
+// sendRaw expands and writes a raw step's bytes, with the literal keys of
+// the commands they parse as in the namespace, after the guard of shared
+// runs (namespaceRaw, guard).
 func (x *caseRun) sendRaw(ctx context.Context, c *conn, timeout time.Duration, st *cases.Step, sr *StepResult) error {
 	b, err := st.Raw.Expand(x.env)
 	if err != nil {
 		return err
 	}
 	cmds, complete := rawCommands(b)
-	if x.guarded() && complete {
-		if err := x.guard(ctx, cmds); err != nil {
+	if complete {
+		var keys [][]int
+		if b, cmds, keys, err = x.namespaceRaw(ctx, b); err != nil {
+			return err
+		}
+		if err := x.guard(cmds, keys); err != nil {
 			return err
 		}
 	}
@@ -275,7 +279,7 @@ func (x *caseRun) judgeValue(c *conn, st *cases.Step, exp *cases.Expect, v resp.
 	if exp == nil {
 		exp = &cases.Expect{Kind: cases.ExpectNotError, Pos: st.Pos}
 	}
-	fail, err := compare(exp, v, x.env)
+	fail, err := compare(exp, v, x.expectEnv(st))
 	if fail != nil {
 		fail.Actual = sr.Reply
 	}

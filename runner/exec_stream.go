@@ -11,27 +11,45 @@ import (
 	"time"
 
 	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
-// sendBig sends a large command (see bigCommand) by streaming it, after the
-// guard of shared runs (which sees the command's small arguments).
+// sendBig sends a large command (see bigCommand) by streaming it, with its
+// literal keys in the namespace, after the guard of shared runs (prepare,
+// which sees the command's small arguments).
 func (x *caseRun) sendBig(ctx context.Context, c *conn, timeout time.Duration, st *cases.Step, sr *StepResult) error {
-	if x.guarded() {
-		if err := x.guard(ctx, [][][]byte{x.smallArgs(st)}); err != nil {
-			return err
+	small := x.smallArgs(st)
+	args, err := x.prepare(ctx, small)
+	if err != nil {
+		return err
+	}
+	var over map[int][]byte
+	for i, a := range args {
+		// A key over target.MaxGetkeysArg bytes (an "x" in small) keeps its name.
+		if i >= len(small) || !bytes.Equal(a, small[i]) && !x.long(st, i) {
+			if over == nil {
+				over = map[int][]byte{}
+			}
+			over[i] = a
 		}
 	}
-	var err error
-	sr.Args, sr.Sent, sr.SentSize, sr.SentSHA256, err = x.streamCommand(c, timeout, st)
+	sr.Args, sr.Sent, sr.SentSize, sr.SentSHA256, err = x.streamCommand(c, timeout, st, over)
 	return writeError(err)
 }
 
+// long reports whether argument i of st expands to more than
+// target.MaxGetkeysArg bytes (smallArgs replaces it).
+func (x *caseRun) long(st *cases.Step, i int) bool {
+	n, err := st.Send[i].Size(x.env)
+	return err == nil && n > target.MaxGetkeysArg
+}
+
 // smallArgs expands the arguments of a large command for the guard, each
-// longer than maxGetkeysArg replaced by a byte (a value, not a key).
+// longer than target.MaxGetkeysArg replaced by a byte (a value, not a key).
 func (x *caseRun) smallArgs(st *cases.Step) [][]byte {
 	args := make([][]byte, len(st.Send))
 	for i := range st.Send {
-		if n, err := st.Send[i].Size(x.env); err == nil && n > maxGetkeysArg {
+		if x.long(st, i) {
 			args[i] = []byte("x")
 			continue
 		}
@@ -58,14 +76,25 @@ func (x *caseRun) bigCommand(st *cases.Step) (bool, error) {
 // generating each argument straight onto the socket (a 64 MiB generated
 // value costs no 64 MiB buffer). It returns the argument prefixes and the
 // first 4 KiB of the command for reports, the command's size, and its
-// SHA-256 with the key prefix normalised (for goldens).
-func (x *caseRun) streamCommand(c *conn, timeout time.Duration, st *cases.Step) (args [][]byte, kept []byte, size int, sum string, err error) {
+// SHA-256 with the key prefix normalised (for goldens). over holds the
+// arguments namespace changed (literal keys moved into the namespace) or
+// added (SCAN's MATCH), by position: those are sent instead of the step's.
+func (x *caseRun) streamCommand(c *conn, timeout time.Duration, st *cases.Step, over map[int][]byte) (args [][]byte, kept []byte, size int, sum string, err error) {
 	c.extend(timeout)
 	h := sha256.New()
 	head := &capWriter{max: 4096}
 	out := &countWriter{w: io.MultiWriter(c.w, &prefixHasher{h: h, prefix: []byte(x.env.KeyPrefix)}, head)}
-	fmt.Fprintf(out, "*%d\r\n", len(st.Send))
-	for i := range st.Send {
+	argc := len(st.Send)
+	for argc < len(st.Send)+len(over) && over[argc] != nil {
+		argc++
+	}
+	fmt.Fprintf(out, "*%d\r\n", argc)
+	for i := range argc {
+		if a, ok := over[i]; ok {
+			fmt.Fprintf(out, "$%d\r\n%s\r\n", len(a), a)
+			args = append(args, x.keep(a))
+			continue
+		}
 		t := &st.Send[i]
 		n, err := t.Size(x.env)
 		if err != nil {

@@ -2,7 +2,6 @@ package runner
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"regexp"
 	"strings"
@@ -17,25 +16,31 @@ type refusal struct{ reason string }
 
 func (r *refusal) Error() string { return r.reason }
 
-// guard checks, before a step is sent to a shared target, every command the
+// guard checks, before a step is sent to a shared target (guarded; nil
+// otherwise), every command the
 // step holds (a send step's, or each command parsed from a raw step's bytes):
 // a command on the destructive list; a command that reads or writes another
 // database or unnamed keys (SELECT, COPY ... DB, SCAN or KEYS without a
 // MATCH/pattern in the case's namespace, RANDOMKEY); a PUBLISH to a channel
-// outside the namespace; any key the server itself says the command
-// touches (COMMAND GETKEYS) that is not under the case's key prefix; and a
+// outside the namespace; any key argument (keyPositions: COMMAND INFO's key
+// range or COMMAND GETKEYS) that is not under the case's key prefix; and a
 // Lua script whose redis.call names its command or a key by anything but
 // KEYS/ARGV-free literals it can check. It returns nil when the step may go.
-func (x *caseRun) guard(ctx context.Context, cmds [][][]byte) error {
-	for _, args := range cmds {
-		if err := x.guardCommand(ctx, args); err != nil {
+//
+// keys holds the positions of each command's key arguments (namespace).
+func (x *caseRun) guard(cmds [][][]byte, keys [][]int) error {
+	if !x.guarded() {
+		return nil
+	}
+	for i, args := range cmds {
+		if err := x.guardCommand(args, keys[i]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (x *caseRun) guardCommand(ctx context.Context, args [][]byte) error {
+func (x *caseRun) guardCommand(args [][]byte, keys []int) error {
 	if len(args) == 0 {
 		return nil
 	}
@@ -45,7 +50,9 @@ func (x *caseRun) guardCommand(ctx context.Context, args [][]byte) error {
 			words[i] = string(args[i])
 		}
 	}
-	if name, bad := isDestructive(words); bad {
+	// KEYS is destructive only with a pattern outside the namespace
+	// (below).
+	if name, bad := isDestructive(words); bad && name != "KEYS" {
 		return &refusal{fmt.Sprintf("sends %s, which reaches beyond the run's own keys", name)}
 	}
 	prefix := []byte(x.env.KeyPrefix)
@@ -68,11 +75,11 @@ func (x *caseRun) guardCommand(ctx context.Context, args [][]byte) error {
 			}
 		}
 		if !ok {
-			return &refusal{"sends SCAN without a MATCH pattern in the case's namespace ({key}*)"}
+			return &refusal{"sends SCAN without a MATCH pattern in the case's namespace ({key}*)" + x.literalWhy()}
 		}
 	case "KEYS":
 		if len(args) > 1 && !inNamespace(args[1]) {
-			return &refusal{"sends KEYS with a pattern outside the case's namespace"}
+			return &refusal{"sends KEYS with a pattern outside the case's namespace" + x.literalWhy()}
 		}
 	case "PUBLISH", "SPUBLISH":
 		if len(args) > 1 && !inNamespace(args[1]) {
@@ -85,16 +92,21 @@ func (x *caseRun) guardCommand(ctx context.Context, args [][]byte) error {
 			}
 		}
 	}
-	keys, err := x.commandKeys(ctx, args)
-	if err != nil {
-		return err
-	}
-	for _, k := range keys {
-		if !inNamespace(k) {
-			return &refusal{fmt.Sprintf("sends %s touching key %s, which is not the run's", name, resp.Escape(k))}
+	for _, i := range keys {
+		if !inNamespace(args[i]) {
+			return &refusal{fmt.Sprintf("sends %s touching key %s, which is not the run's%s", name, resp.Escape(args[i]), x.literalWhy())}
 		}
 	}
 	return nil
+}
+
+// literalWhy is what a refusal adds for a case with literal_keys: true,
+// whose keys the runner leaves as they are written.
+func (x *caseRun) literalWhy() string {
+	if x.c.LiteralKeys {
+		return " (the case says literal_keys: true, so its literal key names are not moved into its namespace)"
+	}
+	return ""
 }
 
 // luaCall finds redis.call( / redis.pcall( / server.call( / server.pcall(.
@@ -152,84 +164,11 @@ var scriptKeyCommands = map[string]bool{
 	"EXISTS": true, "DUMP": true, "RESTORE": true, "XADD": true, "COPY": true,
 }
 
-// maxGetkeysArg bounds the arguments sent to COMMAND GETKEYS: longer ones
-// (values, not key positions or counts) are replaced by a byte.
-const maxGetkeysArg = 1024
-
-// commandKeys asks the server which keys args would touch (COMMAND
-// GETKEYS), on a side connection of the case. A command without keys, or one
-// the server cannot analyse, has none.
-func (x *caseRun) commandKeys(ctx context.Context, args [][]byte) ([][]byte, error) {
-	// COMMAND GETKEYS answers an error for a command without keys or with
-	// the wrong arity, and the server counts that error (errorstat_ERR):
-	// ask only when COMMAND INFO says there can be keys.
-	info, err := x.t.CommandInfo(ctx, string(args[0]))
-	if err != nil {
-		return nil, err
-	}
-	if !info.Known || (info.FirstKey == 0 && !info.Movable) ||
-		(info.Arity > 0 && len(args) != info.Arity) || (info.Arity < 0 && len(args) < -info.Arity) {
-		return nil, nil
-	}
-	if x.keysConn == nil {
-		c, err := dial(ctx, x.t, x.slot, "", "getkeys", 2)
-		if err != nil {
-			return nil, err
-		}
-		x.keysConn = c
-	}
-	q := make([]string, 0, len(args)+2)
-	q = append(q, "COMMAND", "GETKEYS")
-	for _, a := range args {
-		if len(a) > maxGetkeysArg {
-			a = []byte("x")
-		}
-		q = append(q, string(a))
-	}
-	v, err := x.keysConn.roundTrip(x.opts.StepTimeout, q...)
-	if err != nil {
-		return nil, fmt.Errorf("COMMAND GETKEYS: %w", err)
-	}
-	if v.Kind != resp.Array {
-		return nil, nil // no key arguments, unknown command, bad arity
-	}
-	keys := make([][]byte, len(v.Elems))
-	for i, e := range v.Elems {
-		keys[i] = append([]byte(nil), e.Str...)
-	}
-	return keys, nil
-}
-
 // rawCommands parses the commands in raw bytes: RESP arrays of blob strings
-// and inline lines, one after the other. ok is false when the bytes are not
-// a sequence of complete commands (a malformed or partial frame, which the
-// server refuses as a whole or waits on).
+// and inline lines, one after the other (see rawSpans). ok is false when the
+// bytes are not a sequence of complete commands (a malformed or partial
+// frame, which the server refuses as a whole or waits on).
 func rawCommands(b []byte) (cmds [][][]byte, ok bool) {
-	for len(b) > 0 {
-		if b[0] == '*' {
-			n, v, err := resp.Parse(b)
-			if err != nil || n == 0 || v.Kind != resp.Array {
-				return cmds, false
-			}
-			args := make([][]byte, len(v.Elems))
-			for i, e := range v.Elems {
-				args[i] = e.Str
-			}
-			cmds = append(cmds, args)
-			b = b[n:]
-			continue
-		}
-		line, rest, found := bytes.Cut(b, []byte("\n"))
-		if !found {
-			return cmds, false
-		}
-		if f := bytes.Fields(bytes.TrimRight(line, "\r")); len(f) > 0 {
-			for i := range f {
-				f[i] = bytes.Trim(f[i], `"'`)
-			}
-			cmds = append(cmds, f)
-		}
-		b = rest
-	}
-	return cmds, true
+	cmds, _, ok = rawSpans(b)
+	return cmds, ok
 }

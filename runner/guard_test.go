@@ -11,6 +11,8 @@ import (
 // TestSharedGuardRefusesEscapes runs cases that try to reach data that is
 // not the run's against a shared server holding other keys: every one is
 // refused before the offending step is sent, and the other data is intact.
+// The cases that name keys literally say literal_keys: true (otherwise
+// their keys would be moved into their namespace, TestLiteralKeysShared).
 func TestSharedGuardRefusesEscapes(t *testing.T) {
 	srv := servers.ForTest(t, "redis-8.6.3")
 	c := dialRaw(t, srv.Addr())
@@ -26,16 +28,19 @@ func TestSharedGuardRefusesEscapes(t *testing.T) {
 suite: escapes
 cases:
   - name: raw RESP array DEL
+    literal_keys: true
     steps: [{raw: "*2\r\n$3\r\nDEL\r\n$6\r\nuser:1\r\n", reply: ":1\r\n"}]
   - name: templated subcommand CONFIG SET
     steps: [{send: [CONFIG, "{hex:534554}", maxmemory-samples, "7"], reply: "+OK\r\n"}]
   - name: templated command name
+    literal_keys: true
     steps: [{send: ["{hex:44454c}", "user:2"], reply: ":1\r\n"}]
   - name: SELECT then write elsewhere
     steps: [{send: [SELECT, "3"]}, {send: [SET, "{key}", leaked]}]
   - name: COPY to another database
     steps: [{send: [SET, "{key}", v]}, {send: [COPY, "{key}", "{key}", DB, "4"]}]
   - name: RENAME to a key that is not the run's
+    literal_keys: true
     steps: [{send: [SET, "{key}", v]}, {send: [RENAME, "{key}", "user:3"]}]
   - name: Lua with a concatenated command name
     steps: [{send: [EVAL, "return redis.call('DE'..'L', 'user:4')", "0"]}]
@@ -44,10 +49,13 @@ cases:
   - name: Lua with a literal key
     steps: [{send: [EVAL, "return redis.call('SET', 'user:8', 'pwned')", "0"]}]
   - name: inline raw with a second command
+    literal_keys: true
     steps: [{raw: "PING\r\nDEL user:6\r\n", reply: "+PONG\r\n"}]
   - name: SORT STORE into a key that is not the run's
+    literal_keys: true
     steps: [{send: [RPUSH, "{key}", "1"]}, {send: [SORT, "{key}", STORE, "user:7"]}]
   - name: SCAN over every key
+    literal_keys: true
     steps: [{send: [SCAN, "0", COUNT, "1000"], any: true}]
   - name: raw RESP array CONFIG SET
     steps: [{raw: "*4\r\n$6\r\nCONFIG\r\n$3\r\nSET\r\n$17\r\nmaxmemory-samples\r\n$1\r\n9\r\n", reply: "+OK\r\n"}]
@@ -69,6 +77,8 @@ cases:
 			t.Errorf("%s: %s (%s), want %s", r.Case.Name, r.Status, r.Reason, want)
 		} else if want == runner.Skip && !strings.Contains(r.Reason, "--allow-destructive") {
 			t.Errorf("%s: skip reason %q", r.Case.Name, r.Reason)
+		} else if strings.HasPrefix(r.Case.Name, "RENAME") && !strings.Contains(r.Reason, "literal_keys: true") {
+			t.Errorf("%s: skip reason %q does not say the case has literal_keys: true", r.Case.Name, r.Reason)
 		}
 	}
 	if after := string(c.do(t, "DEBUG", "DIGEST").Str); after != digest {

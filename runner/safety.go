@@ -1,13 +1,11 @@
 package runner
 
 import (
-	"bytes"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/respcheck/respcheck/cases"
-	"github.com/respcheck/respcheck/resp"
 )
 
 // destructive lists commands that reach beyond the run's own keys: they
@@ -20,7 +18,7 @@ var destructive = map[string][]string{
 	"FLUSHALL": nil, "FLUSHDB": nil, "SWAPDB": nil, "MOVE": nil, "SHUTDOWN": nil,
 	"REPLICAOF": nil, "SLAVEOF": nil, "FAILOVER": nil, "SAVE": nil, "BGSAVE": nil,
 	"BGREWRITEAOF": nil, "MIGRATE": nil, "MONITOR": nil, "SYNC": nil, "PSYNC": nil,
-	"KEYS":     nil, // with a literal pattern: reads keys that are not the run's
+	"KEYS":     nil, // with a literal pattern in a literal_keys case: reads keys that are not the run's
 	"CONFIG":   {"SET", "RESETSTAT", "REWRITE"},
 	"SCRIPT":   {"FLUSH", "KILL"},
 	"FUNCTION": {"FLUSH", "DELETE", "RESTORE", "LOAD", "KILL"},
@@ -55,6 +53,14 @@ func destructiveUse(c *cases.Case) (cmd string, pos cases.Pos, ok bool) {
 		}
 		return ok
 	}
+	// A step's literal KEYS pattern is moved into the namespace unless the
+	// case says literal_keys: true (not a probe's, nor a script's).
+	checkStep := func(p cases.Pos, words []string) bool {
+		if len(words) > 0 && strings.EqualFold(words[0], "KEYS") && !c.LiteralKeys {
+			return false
+		}
+		return check(p, words)
+	}
 	for _, g := range c.Gates() {
 		for _, p := range g.Probes {
 			if check(p.Pos, literalWords(p.Send)) {
@@ -66,7 +72,7 @@ func destructiveUse(c *cases.Case) (cmd string, pos cases.Pos, ok bool) {
 		switch st.Action {
 		case cases.ActSend:
 			words := literalWords(st.Send)
-			if check(st.Pos, words) {
+			if checkStep(st.Pos, words) {
 				return
 			}
 			for _, w := range words {
@@ -78,7 +84,7 @@ func destructiveUse(c *cases.Case) (cmd string, pos cases.Pos, ok bool) {
 			}
 		case cases.ActRaw:
 			if src, lit := st.Raw.Literal(); lit && !strings.HasPrefix(src, "*") {
-				if check(st.Pos, strings.Fields(src)) {
+				if checkStep(st.Pos, strings.Fields(src)) {
 					return
 				}
 			}
@@ -195,41 +201,18 @@ func redacted(args [][]byte) ([][]byte, bool) {
 }
 
 // redactRaw hides secrets in raw bytes that hold commands, RESP arrays of
-// blob strings or inline lines, one or several; bytes that are not a
-// sequence of commands are returned as they are.
+// blob strings or inline lines, one or several (rewriteRaw writes the
+// commands holding one again); bytes that are not a sequence of commands
+// are returned as they are.
 func redactRaw(b []byte) []byte {
-	cmds, ok := rawCommands(b)
+	cmds, spans, ok := rawSpans(b)
 	if !ok {
 		return b
 	}
-	secret := false
-	for _, args := range cmds {
-		if _, s := redacted(args); s {
-			secret = true
+	return rewriteRaw(b, spans, func(i int) [][]byte {
+		if shown, secret := redacted(cmds[i]); secret {
+			return shown
 		}
-	}
-	if !secret {
-		return b
-	}
-	var out []byte
-	for len(b) > 0 {
-		if b[0] == '*' {
-			n, v, _ := resp.Parse(b)
-			args := make([][]byte, len(v.Elems))
-			for i, e := range v.Elems {
-				args[i] = e.Str
-			}
-			shown, _ := redacted(args)
-			out = resp.AppendCommand(out, shown...)
-			b = b[n:]
-			continue
-		}
-		line, rest, _ := bytes.Cut(b, []byte("\n"))
-		f := bytes.Fields(bytes.TrimRight(line, "\r"))
-		shown, _ := redacted(f)
-		out = append(out, bytes.Join(shown, []byte(" "))...)
-		out = append(out, "\r\n"...)
-		b = rest
-	}
-	return out
+		return nil
+	})
 }

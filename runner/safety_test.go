@@ -9,29 +9,34 @@ import (
 
 func TestDestructiveUse(t *testing.T) {
 	for _, tc := range []struct {
-		step string
-		want string // "" = allowed
+		step    string
+		want    string // "" = allowed
+		literal bool   // the case says literal_keys: true
 	}{
-		{`{send: [FLUSHALL]}`, "FLUSHALL"},
-		{`{send: [flushdb, ASYNC]}`, "FLUSHDB"},
-		{`{send: [CONFIG, SET, busy-reply-threshold, "100"]}`, "CONFIG SET"},
-		{`{send: [CONFIG, GET, maxmemory]}`, ""},
-		{`{send: [DEBUG, SLEEP, "0.1"]}`, "DEBUG SLEEP"},
-		{`{send: [DEBUG, PROTOCOL, map]}`, ""},
-		{`{send: [SCRIPT, KILL], error_code: NOTBUSY}`, "SCRIPT KILL"},
-		{`{send: [SCRIPT, LOAD, "return 1"]}`, ""},
-		{`{send: [FUNCTION, LOAD, "#!lua name=x"]}`, "FUNCTION LOAD"},
-		{`{send: [CLIENT, KILL, ID, "1"]}`, "CLIENT KILL"},
-		{`{send: [CLIENT, INFO]}`, ""},
-		{`{send: [EVAL, "redis.call('FLUSHALL') return 1", "0"]}`, "FLUSHALL"},
-		{`{send: [EVAL, "return server.pcall(\"config\", \"set\", \"x\", \"y\")", "0"]}`, "CONFIG SET"},
-		{`{send: [EVAL, "return redis.call('GET', KEYS[1])", "1", "{key}"]}`, ""},
-		{`{send: [KEYS, "*"]}`, "KEYS"},
-		{`{send: [KEYS, "{key}*"]}`, ""},
-		{`{raw: "FLUSHALL\r\n"}`, "FLUSHALL"},
-		{`{send: [SET, "{key}", v]}`, ""},
+		{`{send: [FLUSHALL]}`, "FLUSHALL", false},
+		{`{send: [flushdb, ASYNC]}`, "FLUSHDB", false},
+		{`{send: [CONFIG, SET, busy-reply-threshold, "100"]}`, "CONFIG SET", false},
+		{`{send: [CONFIG, GET, maxmemory]}`, "", false},
+		{`{send: [DEBUG, SLEEP, "0.1"]}`, "DEBUG SLEEP", false},
+		{`{send: [DEBUG, PROTOCOL, map]}`, "", false},
+		{`{send: [SCRIPT, KILL], error_code: NOTBUSY}`, "SCRIPT KILL", false},
+		{`{send: [SCRIPT, LOAD, "return 1"]}`, "", false},
+		{`{send: [FUNCTION, LOAD, "#!lua name=x"]}`, "FUNCTION LOAD", false},
+		{`{send: [CLIENT, KILL, ID, "1"]}`, "CLIENT KILL", false},
+		{`{send: [CLIENT, INFO]}`, "", false},
+		{`{send: [EVAL, "redis.call('FLUSHALL') return 1", "0"]}`, "FLUSHALL", false},
+		{`{send: [EVAL, "return server.pcall(\"config\", \"set\", \"x\", \"y\")", "0"]}`, "CONFIG SET", false},
+		{`{send: [EVAL, "return redis.call('GET', KEYS[1])", "1", "{key}"]}`, "", false},
+		{`{send: [KEYS, "*"]}`, "", false}, // moved into the namespace
+		{`{send: [KEYS, "*"]}`, "KEYS", true},
+		{`{send: [KEYS, "{key}*"]}`, "", false},
+		{`{raw: "FLUSHALL\r\n"}`, "FLUSHALL", false},
+		{`{send: [SET, "{key}", v]}`, "", false},
 	} {
-		src := "suite: s\ncases:\n  - name: c\n    steps:\n      - " + tc.step + "\n"
+		src, line := "suite: s\ncases:\n  - name: c\n    steps:\n      - "+tc.step+"\n", 5
+		if tc.literal {
+			src, line = strings.Replace(src, "    steps:", "    literal_keys: true\n    steps:", 1), 6
+		}
 		f, err := cases.Load("s.yaml", []byte(src))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.step, err)
@@ -40,8 +45,8 @@ func TestDestructiveUse(t *testing.T) {
 		if cmd != tc.want || bad != (tc.want != "") {
 			t.Errorf("%s: got %q %v, want %q", tc.step, cmd, bad, tc.want)
 		}
-		if bad && pos.Line != 5 {
-			t.Errorf("%s: position %s, want line 5", tc.step, pos)
+		if bad && pos.Line != line {
+			t.Errorf("%s: position %s, want line %d", tc.step, pos, line)
 		}
 	}
 }

@@ -86,8 +86,8 @@ func clusterSkips(ctx context.Context, t *target.Target, items []item) map[*case
 }
 
 // clusterCaseSkip says why case c cannot run on a cluster, or "": a step
-// of an unplaced connection touches a key (COMMAND GETKEYS, with the key
-// prefix of a probe) that is not under the case's key prefix, so not in
+// of an unplaced connection touches a key (target.KeyPositions, with the
+// key prefix of a probe) that is not under the case's key prefix, so not in
 // the case's hash slot. Steps whose arguments need a capture are not
 // looked at.
 func clusterCaseSkip(ctx context.Context, t *target.Target, c *target.Conn, cs *cases.Case) string {
@@ -100,25 +100,14 @@ func clusterCaseSkip(ctx context.Context, t *target.Target, c *target.Conn, cs *
 		if err != nil || len(args) == 0 {
 			continue
 		}
-		info, err := t.CommandInfo(ctx, string(args[0]))
-		if err != nil || !info.Known || (info.FirstKey == 0 && !info.Movable) ||
-			(info.Arity > 0 && len(args) != info.Arity) || (info.Arity < 0 && len(args) < -info.Arity) {
+		prefix := []byte(env.KeyPrefix)
+		pos, err := t.KeyPositions(ctx, args, prefix, func(q [][]byte) ([][]byte, error) { return target.GetKeys(c.Do, q) })
+		if err != nil {
 			continue
 		}
-		q := []string{"COMMAND", "GETKEYS"}
-		for _, a := range args {
-			if len(a) > 1024 {
-				a = []byte("x") // a value, not a key position or a count
-			}
-			q = append(q, string(a))
-		}
-		v, err := c.Do(q...)
-		if err != nil || v.Kind != resp.Array {
-			continue
-		}
-		for _, k := range v.Elems {
-			if !bytes.HasPrefix(k.Str, []byte(env.KeyPrefix)) {
-				return fmt.Sprintf("not for a cluster: step %s touches key %s, outside the case's hash tag", st.Pos, resp.Escape(k.Str))
+		for _, p := range pos {
+			if !bytes.HasPrefix(args[p], prefix) {
+				return fmt.Sprintf("not for a cluster: step %s touches key %s, outside the case's hash tag", st.Pos, resp.Escape(args[p]))
 			}
 		}
 	}

@@ -25,6 +25,7 @@ type Target struct {
 	current   atomic.Pointer[Topology]
 	mu        sync.Mutex
 	infos     map[string]CommandInfo
+	shapes    map[string][]int // KeyPositions of movable-key commands, by shape
 	probes    map[string]probeResult
 	refreshed map[string]bool // addresses Refresh was called for
 }
@@ -59,9 +60,38 @@ type CommandInfo struct {
 	Arity int
 	// FirstKey is the position of the first key argument; 0 for none.
 	FirstKey int
+	// LastKey is the position of the last key argument, or when negative
+	// its place from the end (-1: the last argument); Step is the distance
+	// between key arguments. Without Movable, these three give every key
+	// position (COMMAND INFO's legacy key range: for every command and
+	// subcommand without the movablekeys flag it names what COMMAND GETKEYS
+	// names on Redis 7.0.15 and 8.6.3 and Valkey 8.0.1 and 9.1.2,
+	// TestKeyRangeMatchesGetkeys).
+	LastKey, Step int
 	// Movable reports the movablekeys flag: key positions depend on the
 	// arguments (ask COMMAND GETKEYS).
 	Movable bool
+	// Container reports a command with subcommands (OBJECT, XINFO,
+	// MEMORY): its keys are its subcommand's ("object|encoding").
+	Container bool
+}
+
+// KeyRange returns the key positions of a command of argc arguments (its
+// name included) that its legacy key range gives (FirstKey, LastKey,
+// Step), or nil for none.
+func (i CommandInfo) KeyRange(argc int) []int {
+	if i.FirstKey <= 0 || i.Step <= 0 {
+		return nil
+	}
+	last := i.LastKey
+	if last < 0 {
+		last += argc
+	}
+	var pos []int
+	for p := i.FirstKey; p <= last && p < argc; p += i.Step {
+		pos = append(pos, p)
+	}
+	return pos
 }
 
 // CommandInfo returns (and caches) COMMAND INFO of a command or subcommand
@@ -69,11 +99,18 @@ type CommandInfo struct {
 // an unknown one *1 holding a nil ($-1 in RESP2 on Redis 7.0.15 and Valkey
 // 8.0.1).
 func (t *Target) CommandInfo(ctx context.Context, name string) (CommandInfo, error) {
-	key := strings.ToLower(strings.ReplaceAll(name, " ", "|"))
 	t.mu.Lock()
-	info, found := t.infos[key]
+	info, found := t.infos[name] // as written before, without a lower-case copy
 	t.mu.Unlock()
 	if found {
+		return info, nil
+	}
+	key := strings.ToLower(strings.ReplaceAll(name, " ", "|"))
+	t.mu.Lock()
+	info, found = t.infos[key]
+	t.mu.Unlock()
+	if found {
+		t.remember(name, info)
 		return info, nil
 	}
 	c, err := t.Dial(ctx, 2)
@@ -89,6 +126,8 @@ func (t *Target) CommandInfo(ctx context.Context, name string) (CommandInfo, err
 		info.Known = true
 		if e := v.Elems[0].Elems; len(e) >= 6 {
 			info.Arity, info.FirstKey = int(e[1].Int), int(e[3].Int)
+			info.LastKey, info.Step = int(e[4].Int), int(e[5].Int)
+			info.Container = len(e) >= 10 && len(e[9].Elems) > 0
 			for _, f := range e[2].Elems {
 				info.Movable = info.Movable || string(f.Str) == "movablekeys"
 			}
@@ -97,7 +136,30 @@ func (t *Target) CommandInfo(ctx context.Context, name string) (CommandInfo, err
 	t.mu.Lock()
 	t.infos[key] = info
 	t.mu.Unlock()
+	t.remember(name, info)
 	return info, nil
+}
+
+// remember caches info under name as written too (at most 4096 names),
+// so that the next lookup of that spelling costs no lower-case copy.
+func (t *Target) remember(name string, info CommandInfo) {
+	t.mu.Lock()
+	if len(t.infos) < 4096 {
+		t.infos[name] = info
+	}
+	t.mu.Unlock()
+}
+
+// commandInfo is CommandInfo of a command name given as bytes: a name
+// looked up before as written costs no allocation.
+func (t *Target) commandInfo(ctx context.Context, name []byte) (CommandInfo, error) {
+	t.mu.Lock()
+	info, found := t.infos[string(name)]
+	t.mu.Unlock()
+	if found {
+		return info, nil
+	}
+	return t.CommandInfo(ctx, string(name))
 }
 
 // HasCommand reports whether COMMAND INFO knows name.

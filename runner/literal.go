@@ -1,0 +1,301 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/target"
+)
+
+// Literal keys. A case without literal_keys: true that names a key
+// literally (send: [SET, foo, bar]) has it moved into its namespace before
+// the command is sent: every key argument (COMMAND INFO's key range, or
+// COMMAND GETKEYS for a command whose keys move with its arguments) that is
+// not under the case's key prefix gets the prefix, so foo is sent as
+// {key:foo} would be. KEYS and SCAN MATCH patterns and SORT's BY and GET
+// patterns get the prefix too, and a SCAN without MATCH gets MATCH
+// prefix*. Script bodies are not rewritten (pass keys in KEYS). The
+// expectations of the steps whose reply can name a key (keyEchoes, and
+// every raw, read and push step) read an expected string equal to a renamed
+// literal as its namespaced name (cases.Env.Renamed).
+
+// keyEchoes are the commands whose replies name keys: KEYS and SCAN
+// results, the key of a blocking or multi-key pop, XREAD's stream names,
+// what a script or a transaction returns, CLUSTER GETKEYSINSLOT.
+var keyEchoes = map[string]bool{
+	"KEYS": true, "SCAN": true, "RANDOMKEY": true, "BLPOP": true, "BRPOP": true, "BLMPOP": true,
+	"LMPOP": true, "BZPOPMIN": true, "BZPOPMAX": true, "BZMPOP": true, "ZMPOP": true, "XREAD": true,
+	"XREADGROUP": true, "EVAL": true, "EVALSHA": true, "EVAL_RO": true, "EVALSHA_RO": true,
+	"FCALL": true, "FCALL_RO": true, "EXEC": true, "CLUSTER": true,
+}
+
+// prepare returns the command args as it is sent: its literal keys in the
+// namespace (namespace), checked by the guard of shared runs.
+func (x *caseRun) prepare(ctx context.Context, args [][]byte) ([][]byte, error) {
+	args, keys, err := x.namespace(ctx, args)
+	if err != nil {
+		return nil, err
+	}
+	return args, x.guard([][][]byte{args}, [][]int{keys})
+}
+
+// namespacing reports whether the case's literal keys are moved into its
+// namespace: always, unless it says literal_keys: true.
+func (x *caseRun) namespacing() bool { return !x.c.LiteralKeys }
+
+// namespace returns args with its literal keys and key patterns moved into
+// the case's namespace (args itself when nothing changes; without
+// namespacing, always), and the positions of its key arguments. Each
+// renamed literal is noted in x.env.Renamed.
+func (x *caseRun) namespace(ctx context.Context, args [][]byte) ([][]byte, []int, error) {
+	if len(args) == 0 {
+		return args, nil, nil
+	}
+	keys, err := x.keyPositions(ctx, args)
+	prefix := x.prefixBytes()
+	if err != nil || !x.namespacing() {
+		for _, i := range keys {
+			if !bytes.HasPrefix(args[i], prefix) {
+				if x.literal == nil {
+					x.literal = map[string]bool{}
+				}
+				x.literal[string(args[i])] = true
+			}
+		}
+		return args, keys, err
+	}
+	out := args
+	put := func(i int, b []byte) {
+		if len(out) > 0 && &out[0] == &args[0] {
+			out = slices.Clone(args)
+		}
+		out[i] = b
+	}
+	under := func(i int) bool { return bytes.HasPrefix(args[i], prefix) }
+	for _, i := range keys {
+		if !under(i) {
+			named := append(slices.Clip(prefix), args[i]...)
+			put(i, named)
+			if len(args[i]) > 0 { // an empty name is no expected string's
+				if x.env.Renamed == nil {
+					x.env.Renamed = map[string]string{}
+				}
+				x.env.Renamed[string(args[i])] = string(named)
+			}
+		}
+	}
+	for _, i := range patternPositions(args) {
+		if !under(i) {
+			put(i, append(slices.Clip(prefix), args[i]...))
+		}
+	}
+	if len(args) >= 2 && strings.EqualFold(string(args[0]), "SCAN") && !slices.ContainsFunc(args[1:], func(a []byte) bool { return strings.EqualFold(string(a), "MATCH") }) {
+		out = append(slices.Clip(out), []byte("MATCH"), append(slices.Clip(prefix), '*'))
+	}
+	return out, keys, nil
+}
+
+// patternPositions returns the positions of args that are key patterns:
+// KEYS's pattern, SCAN's MATCH, SORT and SORT_RO's BY and GET (but BY
+// nosort and GET #).
+func patternPositions(args [][]byte) []int {
+	var pos []int
+	is := func(b []byte, word string) bool { return strings.EqualFold(string(b), word) }
+	switch name := args[0]; {
+	case is(name, "KEYS"):
+		if len(args) == 2 {
+			pos = append(pos, 1)
+		}
+	case is(name, "SCAN"):
+		for i := 2; i+1 < len(args); i++ {
+			if is(args[i], "MATCH") {
+				pos = append(pos, i+1)
+			}
+		}
+	case is(name, "SORT"), is(name, "SORT_RO"):
+		for i := 2; i+1 < len(args); i++ {
+			word, next := strings.ToUpper(string(args[i])), string(args[i+1])
+			if word == "BY" && !strings.EqualFold(next, "nosort") || word == "GET" && next != "#" {
+				pos = append(pos, i+1)
+				i++
+			}
+		}
+	}
+	return pos
+}
+
+// keyPositions returns the positions of the key arguments of args
+// (target.KeyPositions, asking COMMAND GETKEYS on a side connection of the
+// case).
+func (x *caseRun) keyPositions(ctx context.Context, args [][]byte) ([]int, error) {
+	if x.askKeys == nil {
+		// Made once per case: a closure per command would cost an
+		// allocation per step.
+		x.askKeys = func(q [][]byte) ([][]byte, error) { return x.getKeys(ctx, q) }
+	}
+	return x.t.KeyPositions(ctx, args, x.prefixBytes(), x.askKeys)
+}
+
+// prefixBytes is the case's key prefix as bytes, made once.
+func (x *caseRun) prefixBytes() []byte {
+	if x.prefix == nil {
+		x.prefix = []byte(x.env.KeyPrefix)
+	}
+	return x.prefix
+}
+
+// getKeys asks COMMAND GETKEYS which keys args would touch
+// (target.GetKeys), on the case's side connection (opened on first use).
+func (x *caseRun) getKeys(ctx context.Context, args [][]byte) ([][]byte, error) {
+	if x.keysConn == nil {
+		c, err := dial(ctx, x.t, x.slot, "", "getkeys", 2)
+		if err != nil {
+			return nil, err
+		}
+		x.keysConn = c
+	}
+	return target.GetKeys(func(q ...string) (resp.Value, error) { return x.keysConn.roundTrip(x.opts.StepTimeout, q...) }, args)
+}
+
+// rawSpans is rawCommands with where each command is in b: b[spans[i][0]:
+// spans[i][1]] holds command i (an inline line with its end of line).
+func rawSpans(b []byte) (cmds [][][]byte, spans [][2]int, ok bool) {
+	off := 0
+	for off < len(b) {
+		rest := b[off:]
+		if rest[0] == '*' {
+			n, v, err := resp.Parse(rest)
+			if err != nil || n == 0 || v.Kind != resp.Array {
+				return cmds, spans, false
+			}
+			args := make([][]byte, len(v.Elems))
+			for i, e := range v.Elems {
+				args[i] = e.Str
+			}
+			cmds = append(cmds, args)
+			spans = append(spans, [2]int{off, off + n})
+			off += n
+			continue
+		}
+		line, _, found := bytes.Cut(rest, []byte("\n"))
+		if !found {
+			return cmds, spans, false
+		}
+		if f := bytes.Fields(bytes.TrimRight(line, "\r")); len(f) > 0 {
+			for i := range f {
+				f[i] = bytes.Trim(f[i], `"'`)
+			}
+			cmds = append(cmds, f)
+			spans = append(spans, [2]int{off, off + len(line) + 1})
+		}
+		off += len(line) + 1
+	}
+	return cmds, spans, true
+}
+
+// namespaceRaw is namespace for the bytes of a raw step that parse as
+// complete commands (RESP arrays of blob strings, inline lines): a
+// command that changes is written again, as an array of blob strings or
+// an inline line of its words (an inline line holding a quote is left as
+// it is); every other byte is kept. It returns the bytes, the commands
+// and their key positions; bytes that are not whole commands are
+// returned as they are, with the commands that parsed.
+func (x *caseRun) namespaceRaw(ctx context.Context, b []byte) ([]byte, [][][]byte, [][]int, error) {
+	cmds, spans, complete := rawSpans(b)
+	keys := make([][]int, len(cmds))
+	if !complete {
+		return b, cmds, keys, nil
+	}
+	got := make([][][]byte, len(cmds))
+	for i, args := range cmds {
+		var err error
+		if got[i], keys[i], err = x.namespace(ctx, args); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	b = rewriteRaw(b, spans, func(i int) [][]byte {
+		orig := b[spans[i][0]:spans[i][1]]
+		if sameArgs(got[i], cmds[i]) || orig[0] != '*' && bytes.ContainsAny(orig, `"'`) {
+			return nil
+		}
+		cmds[i] = got[i]
+		return got[i]
+	})
+	return b, cmds, keys, nil
+}
+
+// rewriteRaw returns b with each command i (at spans[i], see rawSpans) for
+// which change returns an argument list written again with it: a RESP
+// array as an array of blob strings, an inline line as the words joined by
+// spaces; every other byte is kept, and b itself is returned when change
+// always returns nil.
+func rewriteRaw(b []byte, spans [][2]int, change func(i int) [][]byte) []byte {
+	var out []byte
+	changed, prev := false, 0
+	for i, sp := range spans {
+		args := change(i)
+		if args == nil {
+			continue
+		}
+		out = append(out, b[prev:sp[0]]...)
+		if b[sp[0]] == '*' {
+			out = resp.AppendCommand(out, args...)
+		} else {
+			out = append(append(out, bytes.Join(args, []byte(" "))...), '\r', '\n')
+		}
+		changed, prev = true, sp[1]
+	}
+	if !changed {
+		return b
+	}
+	return append(out, b[prev:]...)
+}
+
+// sameArgs reports whether a and b are the same argument list (namespace
+// returns its input when nothing changes).
+func sameArgs(a, b [][]byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// expectEnv is the environment a step's reply is matched in: with the
+// renamed literal keys (cases.Env.Renamed) for a step whose reply can name
+// a key (a send of a keyEchoes command or of a templated command name, and
+// every raw, read and push step), else without them.
+func (x *caseRun) expectEnv(st *cases.Step) *cases.Env {
+	if len(x.env.Renamed) == 0 || st.Action != cases.ActSend || len(st.Send) == 0 {
+		return x.env
+	}
+	if name, lit := st.Send[0].Literal(); lit && !keyEchoes[strings.ToUpper(name)] {
+		e := *x.env
+		e.Renamed = nil
+		return &e
+	}
+	return x.env
+}
+
+// deleteLiteral deletes the keys a literal_keys case named literally (on
+// a server that is not shared: a shared one never received them), one
+// DEL per hash slot on the node that serves it, so that the case's run in
+// the other protocol, or the next literal_keys case, starts without them.
+// Errors are ignored: the server is the run's own.
+func (x *caseRun) deleteLiteral() {
+	ctx, cancel := budgeted(context.Background(), x.w, x.opts.StepTimeout, 2*x.opts.StepTimeout)
+	defer cancel()
+	bySlot := map[int][]string{}
+	for k := range x.literal {
+		s := target.Slot([]byte(k))
+		bySlot[s] = append(bySlot[s], k)
+	}
+	for slot, keys := range bySlot {
+		c, _, err := x.t.DialSlot(ctx, 2, slot, "")
+		if err != nil {
+			continue
+		}
+		c.Do(append([]string{"DEL"}, keys...)...)
+		c.Close()
+	}
+}

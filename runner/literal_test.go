@@ -1,0 +1,153 @@
+package runner_test
+
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/servers"
+)
+
+// literalCorpus is a suite written as one ported from elsewhere: keys
+// named literally, replies that echo them (KEYS, SCAN, BLPOP, XREAD,
+// EVAL), raw bytes, and one case that keeps its names (literal_keys).
+const literalCorpus = `
+suite: ported with literal keys
+cases:
+  - name: SET GET DEL
+    steps:
+      - {send: [SET, foo, bar], reply: "+OK\r\n"}
+      - {send: [GET, foo], reply: "$3\r\nbar\r\n"}
+      - {send: [OBJECT, ENCODING, foo], reply: "$6\r\nembstr\r\n"}
+      - {send: [DEL, foo], reply: ":1\r\n"}
+      - {send: [GET, foo], reply: {resp2: "$-1\r\n", resp3: "_\r\n"}}
+  - name: a value equal to its key stays a value
+    steps:
+      - {send: [SET, foo, foo], reply: "+OK\r\n"}
+      - {send: [GET, foo], reply: "$3\r\nfoo\r\n"}
+      - {send: [APPEND, foo, "!"], reply: ":4\r\n"}
+  - name: KEYS and SCAN MATCH answer the literal names
+    steps:
+      - {send: [MSET, a, "1", b, "2", other, "3"], reply: "+OK\r\n"}
+      - {send: [KEYS, "*"], value: {array_unordered: [a, b, other]}}
+      - {send: [KEYS, a], reply: "*1\r\n$1\r\na\r\n"}
+      - {send: [SCAN, "0", MATCH, "[ab]", COUNT, "1000"], value: {array: ["0", {array_unordered: [a, b]}]}}
+      - {send: [SCAN, "0", COUNT, "1000"], value: {array: ["0", {array_unordered: [a, b, other]}]}}
+      - {send: [MGET, a, b, nothing], value: {array: ["1", "2", {nil: any}]}}
+  - name: BLPOP names the key it popped from
+    steps:
+      - {conn: w, async: true, send: [BLPOP, queue, "5"]}
+      - {conn: p, send: [RPUSH, queue, job], reply: ":1\r\n"}
+      - {conn: w, read: true, value: {array: [queue, job]}}
+  - name: LMOVE between literal lists
+    steps:
+      - {send: [RPUSH, src, x, y], reply: ":2\r\n"}
+      - {send: [LMOVE, src, dst, LEFT, RIGHT], reply: "$1\r\nx\r\n"}
+      - {send: [LRANGE, dst, "0", "-1"], value: {array: [x]}}
+  - name: XREAD names its stream
+    steps:
+      - {send: [XADD, events, "1-1", f, v], reply: "$3\r\n1-1\r\n"}
+      - send: [XREAD, STREAMS, events, "0"]
+        value:
+          resp2: {array: [{array: [events, {array: [{array: ["1-1", {array: [f, v]}]}]}]}]}
+          resp3: {map: [[events, {array: [{array: ["1-1", {array: [f, v]}]}]}]]}
+  - name: EVAL with KEYS
+    steps:
+      - {send: [EVAL, "redis.call('SET', KEYS[1], ARGV[1]) return KEYS[1]", "1", counter, "5"], reply: "$7\r\ncounter\r\n"}
+      - {send: [GET, counter], reply: "$1\r\n5\r\n"}
+  - name: a key named like the numkeys before it
+    steps:
+      - {send: [EVAL, "redis.call('SET', KEYS[1], 'v') return redis.call('GET', KEYS[1])", "1", "1"], reply: "$1\r\nv\r\n"}
+      - {send: [GET, "1"], reply: "$1\r\nv\r\n"}
+  - name: raw commands with literal keys
+    steps:
+      - {raw: "*3\r\n$3\r\nSET\r\n$3\r\nraw\r\n$1\r\n1\r\n", reply: "+OK\r\n"}
+      - {raw: "GET raw\r\n", reply: "$1\r\n1\r\n"}
+      - {raw: "EXISTS raw\r\nDEL raw\r\n", replies: [{reply: ":1\r\n"}, {reply: ":1\r\n"}]}
+  - name: literal names as written
+    literal_keys: true
+    steps:
+      - {send: [SET, rc-literal, v], reply: "+OK\r\n"}
+      - {send: [GET, rc-literal], reply: "$1\r\nv\r\n"}
+`
+
+// theirs are keys of the shared server's own data, named as the corpus
+// names its keys.
+var theirs = []string{"1", "foo", "a", "b", "other", "queue", "src", "dst", "events", "counter", "raw", "nothing"}
+
+// TestLiteralKeysShared runs the corpus twice at once, with the default
+// jobs, against one shared server whose own data uses the same names: the
+// literal keys are moved into each case's namespace, so every case passes
+// but the literal_keys one (which the guard refuses, saying why), the
+// server's data is intact and no key is left.
+func TestLiteralKeysShared(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	c := dialRaw(t, srv.Addr())
+	for _, k := range theirs {
+		c.do(t, "SET", k, "theirs")
+	}
+	digest := string(c.do(t, "DEBUG", "DIGEST").Str)
+	var wg sync.WaitGroup
+	reps := make([]*runner.Report, 2)
+	for i := range reps {
+		wg.Go(func() {
+			reps[i] = run(t, srv.Addr(), load(t, literalCorpus), runner.Options{Shared: true, RunID: runner.NewRunID()})
+		})
+	}
+	wg.Wait()
+	for _, rep := range reps {
+		for _, r := range rep.Results {
+			if r.Case.Name == "literal names as written" {
+				if r.Status != runner.Skip || !strings.Contains(r.Reason, "literal_keys: true") {
+					t.Errorf("%s [RESP%d]: %s (%s), want a skip that names literal_keys", r.Case.Name, r.Proto, r.Status, r.Reason)
+				}
+				continue
+			}
+			if r.Status != runner.Pass {
+				t.Errorf("%s [RESP%d]: %s: %s", r.Case.Name, r.Proto, r.Status, r.Reason)
+			}
+		}
+		if len(rep.KeysLeft) > 0 {
+			t.Errorf("keys left: %v", rep.KeysLeft)
+		}
+	}
+	if after := string(c.do(t, "DEBUG", "DIGEST").Str); after != digest {
+		t.Errorf("the server's data changed: DEBUG DIGEST %s before, %s after", digest, after)
+	}
+	if n := c.do(t, "DBSIZE").Int; n != int64(len(theirs)) {
+		t.Errorf("DBSIZE %d after the runs, want the %d keys of the server's own", n, len(theirs))
+	}
+}
+
+// TestLiteralKeysThrowaway runs the corpus on a server of its own (not
+// shared) and on a cluster: every case passes, the literal_keys case
+// included (a cluster shared: skipped), and its literal key is deleted
+// after it; no key exists under a literal name.
+func TestLiteralKeysThrowaway(t *testing.T) {
+	srv := servers.ForTest(t, "valkey-9.1.2")
+	cl := servers.ClusterForTest(t, "valkey-9.1.2", servers.ClusterOptions{Primaries: 3})
+	for _, tc := range []struct {
+		name   string
+		addr   string
+		shared bool
+	}{{"standalone", srv.Addr(), false}, {"cluster", cl.Nodes[0].Addr(), false}, {"cluster shared", cl.Nodes[0].Addr(), true}} {
+		rep := run(t, tc.addr, load(t, literalCorpus), runner.Options{RunID: runner.NewRunID(), Shared: tc.shared})
+		for _, r := range rep.Results {
+			want := runner.Pass
+			if tc.shared && r.Case.Name == "literal names as written" {
+				want = runner.Skip
+			}
+			if r.Status != want {
+				t.Errorf("%s: %s [RESP%d]: %s (%s), want %s", tc.name, r.Case.Name, r.Proto, r.Status, r.Reason, want)
+			}
+		}
+	}
+	for _, n := range append([]*servers.Server{srv}, cl.Nodes...) {
+		for _, k := range dialRaw(t, n.Addr()).do(t, "KEYS", "*").Elems {
+			if !strings.HasPrefix(string(k.Str), "rc:{") {
+				t.Errorf("%s: key %q is not in a case's namespace", n.Addr(), k.Str)
+			}
+		}
+	}
+}

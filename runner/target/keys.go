@@ -1,0 +1,150 @@
+package target
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/respcheck/respcheck/resp"
+)
+
+// MaxGetkeysArg bounds the arguments KeyPositions sends to COMMAND
+// GETKEYS: longer ones (values, not key positions or counts) are replaced
+// by "x", and are never found to be keys.
+const MaxGetkeysArg = 1024
+
+// maxShapes bounds the cache of KeyPositions.
+const maxShapes = 4096
+
+// KeyPositions returns the positions of the key arguments of args (the
+// command name first): from the command's legacy key range in COMMAND INFO
+// (CommandInfo.KeyRange; for a container such as OBJECT, its
+// subcommand's), or for a command with movable keys from getKeys, which
+// asks COMMAND GETKEYS (nil keys for an error reply), mapped to positions
+// by keyIndexes. Movable results are cached by the command's shape: its
+// arguments with those under prefix (the case's keys, whose names do not
+// move positions) and those over MaxGetkeysArg replaced. A command that is
+// unknown, has no keys or has the wrong arity has none.
+func (t *Target) KeyPositions(ctx context.Context, args [][]byte, prefix []byte, getKeys func([][]byte) ([][]byte, error)) ([]int, error) {
+	if len(args) < 2 {
+		return nil, nil
+	}
+	info, err := t.commandInfo(ctx, args[0])
+	if err != nil {
+		return nil, err
+	}
+	if info.Container && len(args[1]) <= 64 && !bytes.ContainsAny(args[1], " |") {
+		sub, err := t.CommandInfo(ctx, string(args[0])+"|"+string(args[1]))
+		if err != nil {
+			return nil, err
+		}
+		if sub.Known {
+			info = sub
+		}
+	}
+	if !info.Known || (info.Arity > 0 && len(args) != info.Arity) || (info.Arity < 0 && len(args) < -info.Arity) {
+		return nil, nil
+	}
+	if !info.Movable {
+		return info.KeyRange(len(args)), nil
+	}
+	q := make([][]byte, len(args))
+	var shape []byte
+	for i, a := range args {
+		switch {
+		case len(a) > MaxGetkeysArg:
+			a = []byte("x")
+			shape = append(shape, "\x00L"...)
+		case len(prefix) > 0 && bytes.HasPrefix(a, prefix):
+			shape = append(shape, "\x00K"...)
+		default:
+			shape = append(append(shape, "\x00="...), a...)
+		}
+		q[i] = a
+	}
+	t.mu.Lock()
+	pos, found := t.shapes[string(shape)]
+	t.mu.Unlock()
+	if found {
+		return pos, nil
+	}
+	keys, err := getKeys(q)
+	if err != nil {
+		return nil, err
+	}
+	if pos, err = keyIndexes(q, keys, getKeys); err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	if t.shapes == nil {
+		t.shapes = map[string][]int{}
+	}
+	if len(t.shapes) < maxShapes {
+		t.shapes[string(shape)] = pos
+	}
+	t.mu.Unlock()
+	return pos, nil
+}
+
+// keyIndexes maps the key names COMMAND GETKEYS gave for args to their
+// positions. A name found at as many positions as it was given is a key
+// at each; when it is found at more (EVAL s 1 1: the count is also "1"),
+// each of those positions is asked again with that argument changed, and
+// is a key when the changed name comes back.
+func keyIndexes(args, keys [][]byte, getKeys func([][]byte) ([][]byte, error)) ([]int, error) {
+	want := map[string]int{}
+	for _, k := range keys {
+		want[string(k)]++
+	}
+	var pos []int
+	for i := 1; i < len(args); i++ {
+		n, ok := want[string(args[i])]
+		if !ok {
+			continue
+		}
+		found := 0
+		for _, a := range args[1:] {
+			if bytes.Equal(a, args[i]) {
+				found++
+			}
+		}
+		if found <= n {
+			pos = append(pos, i)
+			continue
+		}
+		probe := slices.Clone(args)
+		probe[i] = append(slices.Clip(args[i]), "\x00respcheck"...)
+		got, err := getKeys(probe)
+		if err != nil {
+			return nil, err
+		}
+		if slices.ContainsFunc(got, func(k []byte) bool { return bytes.Equal(k, probe[i]) }) {
+			pos = append(pos, i)
+		}
+	}
+	return pos, nil
+}
+
+// GetKeys asks COMMAND GETKEYS which keys args would touch through do (a
+// round trip on some connection), for KeyPositions: an error reply (no key
+// arguments, bad arity) is no keys.
+func GetKeys(do func(args ...string) (resp.Value, error), args [][]byte) ([][]byte, error) {
+	q := make([]string, 0, len(args)+2)
+	q = append(q, "COMMAND", "GETKEYS")
+	for _, a := range args {
+		q = append(q, string(a))
+	}
+	v, err := do(q...)
+	if err != nil {
+		return nil, fmt.Errorf("COMMAND GETKEYS: %w", err)
+	}
+	if v.Kind != resp.Array {
+		return nil, nil
+	}
+	keys := make([][]byte, len(v.Elems))
+	for i, e := range v.Elems {
+		keys[i] = append([]byte(nil), e.Str...)
+	}
+	return keys, nil
+}
