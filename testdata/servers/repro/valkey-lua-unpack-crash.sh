@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# repro: Valkey 8.0.1 dies (SIGSEGV) on EVAL "return unpack({1,2,3}, -2,
-# 2147483647)" 0, a Lua unpack of a huge range; Redis 7.0.15 and 8.6.3 and
-# Valkey 9.1.2 answer "-ERR user_script:1: too many results to unpack".
+# repro: Valkey 8.0.1 and 8.1.1 die (SIGSEGV) on EVAL "return unpack({1,2,3},
+# -2, 2147483647)" 0, a Lua unpack of a huge range; Redis 7.0.15, 8.0.6 and
+# 8.6.3 and Valkey 9.1.2 answer "-ERR user_script:1: too many results to
+# unpack".
 # Backs the known crash of cmd/respcheck/known_crash_test.go and
 # runner/known_test.go, without respcheck: the build's own server and CLI.
 # usage: valkey-lua-unpack-crash.sh SERVER-BINARY [PORT]   (its *-cli beside it)
