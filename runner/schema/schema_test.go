@@ -1,0 +1,84 @@
+package schema
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/respcheck/respcheck/resp"
+)
+
+// loadBuild loads build's installed schemas or skips the test, naming the
+// install script.
+func loadBuild(t testing.TB, build string) *Set {
+	t.Helper()
+	s, err := Load(Dir(build))
+	if errors.Is(err, ErrNotInstalled) {
+		t.Skipf("%v (scripts/setup installs them)", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func args(words ...string) [][]byte {
+	out := make([][]byte, len(words))
+	for i, w := range words {
+		out[i] = []byte(w)
+	}
+	return out
+}
+
+func TestCheckHandMade(t *testing.T) {
+	for _, build := range []string{"redis-8.6.3", "valkey-9.1.2"} {
+		t.Run(build, func(t *testing.T) {
+			s := loadBuild(t, build)
+			cases := []struct {
+				args  []string
+				reply string
+				want  Outcome
+				path  string
+			}{
+				{[]string{"LPOS", "k", "a"}, ":3\r\n", Valid, ""},
+				{[]string{"LPOS", "k", "a"}, "_\r\n", Valid, ""},
+				{[]string{"LPOS", "k", "a", "COUNT", "0"}, "*2\r\n:1\r\n:2\r\n", Valid, ""},
+				{[]string{"LPOS", "k", "a"}, "%1\r\n:1\r\n:2\r\n", Invalid, "/anyOf"},
+				{[]string{"client", "list"}, "=9\r\ntxt:id=1\n\r\n", Valid, ""},
+				{[]string{"CLIENT", "LIST"}, "*0\r\n", Invalid, "/type"},
+				{[]string{"CLIENT", "INFO"}, "$4\r\nid=1\r\n", Valid, ""},
+				{[]string{"GET", "k"}, "-ERR x\r\n", Skipped, ""},
+				{[]string{"GET"}, "$1\r\nx\r\n", NoSchema, ""},
+				{[]string{"NOSUCH"}, "+OK\r\n", NoSchema, ""},
+				{[]string{"CLIENT", "NOSUCH"}, "+OK\r\n", NoSchema, ""},
+				{[]string{"INCRBYFLOAT", "k", "1"}, "$3\r\n1.5\r\n", Valid, ""},
+				{[]string{"ZSCORE", "k", "m"}, ",inf\r\n", Valid, ""},
+				{[]string{"ZSCORE", "k", "m"}, "(12345678901234567890\r\n", Invalid, "/oneOf"},
+			}
+			for _, c := range cases {
+				o, f, why := s.Check(args(c.args...), []byte(c.reply))
+				if o != c.want {
+					t.Errorf("%q %q: %v (%s %v), want %v", c.args, c.reply, o, why, f, c.want)
+					continue
+				}
+				if f != nil && f.Path != c.path {
+					t.Errorf("%q %q: path %q, want %q (%v)", c.args, c.reply, f.Path, c.path, f)
+				}
+				if f != nil {
+					t.Logf("%s", f)
+				}
+			}
+		})
+	}
+}
+
+func TestJSONOfAttribute(t *testing.T) {
+	_, v, err := resp.Parse([]byte("|1\r\n+a\r\n:1\r\n%1\r\n:7\r\n~1\r\n,1.5\r\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := JSONOf(v)
+	m, _ := got.(map[string]any)
+	if !ok || len(m) != 1 || m["7"].([]any)[0] != 1.5 {
+		t.Fatalf("JSONOf = %#v, %v", got, ok)
+	}
+}
