@@ -27,7 +27,7 @@ cleaning up.`,
 	}
 	root.AddCommand(newRunCmd(), newListCmd(), newVersionCmd(), newClientsCmd())
 	root.AddCommand(newBenchCmd(), newMiniredisCmd())
-	root.AddCommand(newRecordCmd(), newDiffCmd(), newServeCmd(), newSendCmd(), newCoverageCmd(), newReportCmd())
+	root.AddCommand(newRecordCmd(), newDiffCmd(), newServeCmd(), newSendCmd(), newCoverageCmd(), newReportCmd(), newSchemaCmd())
 	// cobra's own "completion bash|zsh|fish|powershell".
 	root.Version = version()
 	root.SetVersionTemplate("respcheck {{.Version}}\n")
