@@ -64,34 +64,50 @@ func (s *Set) Check(args [][]byte, reply []byte) (o Outcome, f *Finding, why str
 	return s.CheckValue(args, v)
 }
 
+// checkBytes is check of a reply's bytes.
+func (s *Set) checkBytes(args [][]byte, reply []byte) (o Outcome, f *Finding, why string, cmd *Command, inst any) {
+	v, err := resp.ParseExact(reply)
+	if err != nil {
+		return Skipped, nil, "not one RESP frame", nil, nil
+	}
+	return s.check(args, v)
+}
+
 // CheckValue is Check of a decoded reply.
 func (s *Set) CheckValue(args [][]byte, v resp.Value) (o Outcome, f *Finding, why string) {
+	o, f, why, _, _ = s.check(args, v)
+	return o, f, why
+}
+
+// check is CheckValue that also returns the command and the reply's
+// JSON value (for a Valid reply, to see which branches it took).
+func (s *Set) check(args [][]byte, v resp.Value) (o Outcome, f *Finding, why string, cmd *Command, inst any) {
 	inst, ok := JSONOf(v)
 	if !ok {
-		return Skipped, nil, "error reply"
+		return Skipped, nil, "error reply", nil, nil
 	}
 	if v.Kind == resp.SimpleString && string(v.Str) == "QUEUED" {
-		return Skipped, nil, "queued in MULTI"
+		return Skipped, nil, "queued in MULTI", nil, nil
 	}
-	cmd, why := s.Lookup(args)
+	cmd, why = s.Lookup(args)
 	if why != "" {
-		return NoSchema, nil, why
+		return NoSchema, nil, why, cmd, nil
 	}
 	if cmd.Schema == nil {
-		return NoSchema, nil, "no reply_schema in " + cmd.File
+		return NoSchema, nil, "no reply_schema in " + cmd.File, cmd, nil
 	}
 	err := cmd.Schema.Validate(inst)
 	if err == nil {
-		return Valid, nil, ""
+		return Valid, nil, "", cmd, inst
 	}
 	f = &Finding{Command: cmd.Name, File: cmd.File, Reply: resp.Escape(v.Raw)}
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
 		f.Path, f.Errors = "", []string{err.Error()}
-		return Invalid, f, ""
+		return Invalid, f, "", cmd, inst
 	}
 	f.Path, f.Errors = describe(ve.DetailedOutput())
-	return Invalid, f, ""
+	return Invalid, f, "", cmd, inst
 }
 
 // describe returns the keyword location where the failure branches (or

@@ -30,9 +30,9 @@ type StepIO struct {
 // Step checks the replies of one step of a case (StartCase first). Each
 // connection reads the commands out of the bytes it was sent (a command
 // split across two writes counts once whole) and keeps them in order, and
-// each reply frame answers the oldest; what a step that is not async sent and got no reply
-// for (expect: no reply, a connection closed) is dropped when the step
-// ends. A frame with no command to answer (SUBSCRIBE's second channel's
+// each reply frame answers the oldest; what a step that sends and is not
+// async got no reply for (expect: no reply, a connection closed) is
+// dropped when the step ends. A frame with no command to answer (SUBSCRIBE's second channel's
 // confirmation, a reply to bytes that are not a command) is skipped as
 // "not paired with a command".
 func (r *Report) Step(set *Set, io StepIO, at Located) {
@@ -70,7 +70,7 @@ func (r *Report) Step(set *Set, io StepIO, at Located) {
 			}
 		}
 	}
-	if !io.Async {
+	if len(io.Sent) > 0 && !io.Async {
 		delete(r.pending, io.Conn)
 		delete(r.lost, io.Conn)
 		delete(r.buf, io.Conn)

@@ -32,6 +32,10 @@ type Report struct {
 	NoSchemaCommands map[string]int `json:"no_schema_commands,omitempty"`
 	// Findings are the replies the schemas reject, in the order met.
 	Findings []Located `json:"findings"`
+	// Branches are, by command checked, its schema's oneOf and anyOf
+	// branches and how many valid replies took each (Branches.Never:
+	// the reply forms no case produced).
+	Branches map[string]*Branches `json:"branches,omitempty"`
 
 	// NotRESP3 counts the replies of RESP2 connections (not checked).
 	NotRESP3 int `json:"not_resp3"`
@@ -56,7 +60,8 @@ type Located struct {
 // NewReport starts the report of a build's check; with set nil (its
 // schemas could not be loaded: err) it records why in Missing.
 func NewReport(build string, set *Set, err error) *Report {
-	r := &Report{Build: build, NoSchemaCommands: map[string]int{}, SkippedBy: map[string]int{}, Findings: []Located{}}
+	r := &Report{Build: build, NoSchemaCommands: map[string]int{}, SkippedBy: map[string]int{}, Findings: []Located{},
+		Branches: map[string]*Branches{}}
 	if set == nil {
 		r.Missing = fmt.Sprintf("no reply schemas for %s: %v", build, err)
 	}
@@ -66,7 +71,17 @@ func NewReport(build string, set *Set, err error) *Report {
 // Add checks one reply with set and counts it; at says where it came from
 // (Pos, Case, Step; the Finding is filled in).
 func (r *Report) Add(set *Set, args [][]byte, reply []byte, at Located) {
-	o, f, why := set.Check(args, reply)
+	o, f, why, cmd, inst := set.checkBytes(args, reply)
+	if cmd != nil && cmd.Schema != nil && o != NoSchema {
+		b := r.Branches[cmd.Name]
+		if b == nil {
+			b = &Branches{File: cmd.File, All: allBranches(cmd.Schema), Taken: map[string]int{}}
+			r.Branches[cmd.Name] = b
+		}
+		if o == Valid {
+			taken(cmd.Schema, inst, b.Taken, 0)
+		}
+	}
 	switch o {
 	case Valid:
 		r.Checked++
@@ -97,11 +112,14 @@ func (r *Report) Summary() string {
 	if r.Missing != "" {
 		return r.Missing
 	}
-	var skips []string
-	for why, n := range r.SkippedBy {
-		skips = append(skips, fmt.Sprintf("%d %s", n, why))
+	var whys, skips []string
+	for why := range r.SkippedBy {
+		whys = append(whys, why)
 	}
-	slices.Sort(skips)
+	slices.Sort(whys)
+	for _, why := range whys {
+		skips = append(skips, fmt.Sprintf("%d %s", r.SkippedBy[why], why))
+	}
 	return fmt.Sprintf("%s reply schemas: %d RESP3 replies checked, %d findings, %d without a schema (%d commands), %d skipped (%s), %d RESP2 replies not checked",
 		r.Build, r.Checked, len(r.Findings), r.NoSchema, len(r.NoSchemaCommands), r.Skipped, strings.Join(skips, ", "), r.NotRESP3)
 }
@@ -125,6 +143,9 @@ func (r *Report) Write(w io.Writer, verbose bool) {
 		}
 		slices.Sort(names)
 		fmt.Fprintf(w, "no schema: %s\n", strings.Join(names, ", "))
+	}
+	if verbose {
+		r.writeNever(w)
 	}
 	fmt.Fprintln(w, r.Summary())
 }
@@ -162,4 +183,24 @@ func (r *Report) connProto(conn string) int {
 		return p
 	}
 	return r.proto
+}
+
+// writeNever prints, for each command checked whose schema has oneOf or
+// anyOf branches, the branches no valid reply took.
+func (r *Report) writeNever(w io.Writer) {
+	var names []string
+	total, never := 0, 0
+	for n, b := range r.Branches {
+		total += len(b.All)
+		if len(b.Never()) > 0 {
+			names = append(names, n)
+			never += len(b.Never())
+		}
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		b := r.Branches[n]
+		fmt.Fprintf(w, "branches never produced: %s (%s): %s\n", n, b.File, strings.Join(b.Never(), " "))
+	}
+	fmt.Fprintf(w, "schema branches of the commands checked: %d, never produced: %d\n", total, never)
 }

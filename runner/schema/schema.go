@@ -59,9 +59,6 @@ type Command struct {
 	Container bool
 	// Schema is the compiled reply schema, nil when the file has none.
 	Schema *jsonschema.Schema
-	// Raw is the reply schema as the file gives it (nil when none), for
-	// walking its branches (Branches).
-	Raw any
 }
 
 // Set is one build's command files.
@@ -122,7 +119,6 @@ func Load(dir string) (*Set, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: reply_schema: %w", p, err)
 			}
-			cmd.Raw = doc
 			url := "file:///" + s.Build + "/" + cmd.File
 			if err := c.AddResource(url, doc); err != nil {
 				return nil, fmt.Errorf("%s: %w", p, err)

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/respcheck/respcheck/resp"
@@ -80,5 +81,44 @@ func TestJSONOfAttribute(t *testing.T) {
 	m, _ := got.(map[string]any)
 	if !ok || len(m) != 1 || m["7"].([]any)[0] != 1.5 {
 		t.Fatalf("JSONOf = %#v, %v", got, ok)
+	}
+}
+
+// TestBranches: an LPOS reply that is an integer takes /anyOf/1 only;
+// the null and array branches are never produced.
+func TestBranches(t *testing.T) {
+	s := loadBuild(t, "redis-8.6.3")
+	r := NewReport(s.Build, s, nil)
+	r.StartCase(3)
+	r.Step(s, StepIO{Sent: []byte("*3\r\n$4\r\nLPOS\r\n$1\r\nk\r\n$1\r\na\r\n"), Reply: []byte(":3\r\n")}, Located{})
+	b := r.Branches["LPOS"]
+	if b == nil || b.Taken["/anyOf/1"] != 1 || len(b.Taken) != 1 {
+		t.Fatalf("branches: %+v", b)
+	}
+	if never := b.Never(); len(never) != 2 || never[0] != "/anyOf/0" || never[1] != "/anyOf/2" {
+		t.Errorf("never: %v", never)
+	}
+	var buf strings.Builder
+	r.Write(&buf, true)
+	if !strings.Contains(buf.String(), "branches never produced: LPOS (lpos.json): /anyOf/0 /anyOf/2") {
+		t.Errorf("Write -v:\n%s", buf.String())
+	}
+}
+
+// TestStepPairing: an async send's reply is read by a later read step; a
+// command split across two writes counts once; a HELLO 2 makes the
+// connection's later replies RESP2 (not checked).
+func TestStepPairing(t *testing.T) {
+	s := loadBuild(t, "redis-8.6.3")
+	r := NewReport(s.Build, s, nil)
+	r.StartCase(3)
+	r.Step(s, StepIO{Async: true, Sent: []byte("*2\r\n$4\r\nECHO\r\n$2\r\nh")}, Located{})
+	r.Step(s, StepIO{Async: true, Sent: []byte("i\r\n*1\r\n$4\r\nPING\r\n")}, Located{})
+	r.Step(s, StepIO{Reply: []byte("$2\r\nhi\r\n")}, Located{})
+	r.Step(s, StepIO{Reply: []byte("+PONG\r\n")}, Located{})
+	r.Step(s, StepIO{Sent: []byte("*2\r\n$5\r\nHELLO\r\n$1\r\n2\r\n"), Reply: []byte("*0\r\n")}, Located{})
+	r.Step(s, StepIO{Sent: []byte("*2\r\n$7\r\nHGETALL\r\n$1\r\nk\r\n"), Reply: []byte("*0\r\n")}, Located{})
+	if r.Checked != 2 || r.NotRESP3 != 2 || len(r.Findings) != 0 || r.Skipped != 0 {
+		t.Errorf("checked %d, not RESP3 %d, findings %v, skipped %v", r.Checked, r.NotRESP3, r.Findings, r.SkippedBy)
 	}
 }
