@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,22 +13,11 @@ import (
 	"github.com/respcheck/respcheck/runner/servers"
 )
 
-// needSchemas skips the test when build's reply schemas are not
-// installed (scripts/setup installs them through scripts/install-schemas.sh).
-func needSchemas(t *testing.T, build string) {
-	t.Helper()
-	if _, err := schema.Load(schema.Dir(build)); errors.Is(err, schema.ErrNotInstalled) {
-		t.Skipf("%v (scripts/setup installs them)", err)
-	} else if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestSchemaCommittedGoldens checks every RESP3 reply of the committed
 // goldens of redis-8.6.3 and valkey-9.1.2: none is a finding.
 func TestSchemaCommittedGoldens(t *testing.T) {
-	needSchemas(t, "redis-8.6.3")
-	needSchemas(t, "valkey-9.1.2")
+	schema.ForTest(t, "redis-8.6.3")
+	schema.ForTest(t, "valkey-9.1.2")
 	code, out, errs := respcheck(t, "schema", "--format", "json", "../../testdata/golden/redis-8.6.3", "../../testdata/golden/valkey-9.1.2")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -49,7 +37,7 @@ func TestSchemaCommittedGoldens(t *testing.T) {
 // where get.json wants a string or a null: a finding naming /oneOf, the
 // command and the reply; --fail-on-findings makes it exit 1.
 func TestSchemaFindingInAGolden(t *testing.T) {
-	needSchemas(t, "redis-8.6.3")
+	schema.ForTest(t, "redis-8.6.3")
 	dir := t.TempDir()
 	src := "../../testdata/golden/redis-8.6.3/"
 	for _, name := range []string{"_server.golden", "strings.golden"} {
@@ -92,7 +80,7 @@ func TestRunCheckSchema(t *testing.T) {
 	for _, build := range []string{"redis-8.6.3", "valkey-9.1.2"} {
 		t.Run(build, func(t *testing.T) {
 			servers.ForTest(t, build).Stop()
-			needSchemas(t, build)
+			schema.ForTest(t, build)
 			code, out, errs := respcheck(t, "run", "--server", build, "--servers", "1", "--check-schema", "--format", "json", "testdata/schema-check.yaml")
 			if code != 0 {
 				t.Fatalf("exit %d\n%s", code, errs)

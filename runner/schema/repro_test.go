@@ -46,7 +46,7 @@ func TestSchemaRepros(t *testing.T) {
 		for _, build := range builds {
 			t.Run(filepath.Base(p)+"/"+build, func(t *testing.T) {
 				srv := servers.ForTest(t, build)
-				loadBuild(t, build)
+				ForTest(t, build)
 				cli := filepath.Join(filepath.Dir(srv.Build().Bin), strings.SplitN(build, "-", 2)[0]+"-cli")
 				out, err := exec.Command("sh", p, srv.Addr(), cli, Dir(build)).CombinedOutput()
 				if err != nil || !expect.Match(out) {

@@ -1,26 +1,11 @@
 package schema
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
 	"github.com/respcheck/respcheck/resp"
 )
-
-// loadBuild loads build's installed schemas or skips the test, naming the
-// install script.
-func loadBuild(t testing.TB, build string) *Set {
-	t.Helper()
-	s, err := Load(Dir(build))
-	if errors.Is(err, ErrNotInstalled) {
-		t.Skipf("%v (scripts/setup installs them)", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
 
 func args(words ...string) [][]byte {
 	out := make([][]byte, len(words))
@@ -33,7 +18,7 @@ func args(words ...string) [][]byte {
 func TestCheckHandMade(t *testing.T) {
 	for _, build := range []string{"redis-8.6.3", "valkey-9.1.2"} {
 		t.Run(build, func(t *testing.T) {
-			s := loadBuild(t, build)
+			s := ForTest(t, build)
 			cases := []struct {
 				args  []string
 				reply string
@@ -87,7 +72,7 @@ func TestJSONOfAttribute(t *testing.T) {
 // TestBranches: an LPOS reply that is an integer takes /anyOf/1 only;
 // the null and array branches are never produced.
 func TestBranches(t *testing.T) {
-	s := loadBuild(t, "redis-8.6.3")
+	s := ForTest(t, "redis-8.6.3")
 	r := NewReport(s.Build, s, nil)
 	r.StartCase(3)
 	r.Step(s, StepIO{Sent: []byte("*3\r\n$4\r\nLPOS\r\n$1\r\nk\r\n$1\r\na\r\n"), Reply: []byte(":3\r\n")}, Located{})
@@ -109,7 +94,7 @@ func TestBranches(t *testing.T) {
 // command split across two writes counts once; a HELLO 2 makes the
 // connection's later replies RESP2 (not checked).
 func TestStepPairing(t *testing.T) {
-	s := loadBuild(t, "redis-8.6.3")
+	s := ForTest(t, "redis-8.6.3")
 	r := NewReport(s.Build, s, nil)
 	r.StartCase(3)
 	r.Step(s, StepIO{Async: true, Sent: []byte("*2\r\n$4\r\nECHO\r\n$2\r\nh")}, Located{})
