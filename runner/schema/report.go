@@ -5,6 +5,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/respcheck/respcheck/resp"
 )
 
 // Report counts what Check made of a run's or a golden directory's RESP3
@@ -43,6 +45,7 @@ type Report struct {
 	pending map[string][][][]byte // by connection: commands sent, replies not read yet (FIFO)
 	lost    map[string]bool       // by connection: what was sent could not be read
 	buf     map[string][]byte     // by connection: bytes sent, not a whole command yet
+	multi   map[string][][][]byte // by connection: the commands queued since MULTI
 	protos  map[string]int        // by connection: the protocol after a HELLO
 	proto   int                   // the case's protocol
 }
@@ -154,7 +157,7 @@ func (r *Report) Write(w io.Writer, verbose bool) {
 // starts every connection of the next case in protocol proto (2 or 3):
 // call it before each case.
 func (r *Report) StartCase(proto int) {
-	r.pending, r.lost, r.buf = map[string][][][]byte{}, map[string]bool{}, map[string][]byte{}
+	r.pending, r.lost, r.buf, r.multi = map[string][][][]byte{}, map[string]bool{}, map[string][]byte{}, map[string][][][]byte{}
 	r.protos, r.proto = map[string]int{}, proto
 }
 
@@ -174,7 +177,31 @@ func (r *Report) reply(set *Set, conn string, args [][]byte, reply []byte, at Lo
 		r.NotRESP3++
 		return
 	}
+	r.transaction(set, conn, args, reply, at)
 	r.Add(set, args, reply, at)
+}
+
+// transaction follows MULTI on conn: each command answered +QUEUED is
+// kept, and EXEC's array of replies is checked element by element against
+// the queued commands' schemas (besides EXEC's own). MULTI, DISCARD and
+// EXEC start afresh.
+func (r *Report) transaction(set *Set, conn string, args [][]byte, reply []byte, at Located) {
+	switch name := strings.ToUpper(string(args[0])); {
+	case string(reply) == "+QUEUED\r\n":
+		r.multi[conn] = append(r.multi[conn], args)
+	case name == "EXEC":
+		queued := r.multi[conn]
+		delete(r.multi, conn)
+		v, err := resp.ParseExact(reply)
+		if err != nil || v.Kind != resp.Array || len(v.Elems) != len(queued) {
+			return
+		}
+		for i, e := range v.Elems {
+			r.Add(set, queued[i], e.Raw, at)
+		}
+	case name == "MULTI" || name == "DISCARD":
+		delete(r.multi, conn)
+	}
 }
 
 // connProto is conn's protocol: the case's, or the last HELLO's.

@@ -107,3 +107,25 @@ func TestStepPairing(t *testing.T) {
 		t.Errorf("checked %d, not RESP3 %d, findings %v, skipped %v", r.Checked, r.NotRESP3, r.Findings, r.SkippedBy)
 	}
 }
+
+// TestTransaction: EXEC's replies are checked against the queued
+// commands' schemas: an LPOS answered by a map inside EXEC is a finding
+// of LPOS.
+func TestTransaction(t *testing.T) {
+	s := ForTest(t, "redis-8.6.3")
+	r := NewReport(s.Build, s, nil)
+	r.StartCase(3)
+	send := func(sent, reply string) {
+		r.Step(s, StepIO{Sent: []byte(sent), Reply: []byte(reply)}, Located{Pos: "p"})
+	}
+	send("*1\r\n$5\r\nMULTI\r\n", "+OK\r\n")
+	send("*3\r\n$4\r\nLPOS\r\n$1\r\nk\r\n$1\r\na\r\n", "+QUEUED\r\n")
+	send("*2\r\n$3\r\nGET\r\n$1\r\nk\r\n", "+QUEUED\r\n")
+	send("*1\r\n$4\r\nEXEC\r\n", "*2\r\n%1\r\n:1\r\n:2\r\n$1\r\nv\r\n")
+	if len(r.Findings) != 1 || r.Findings[0].Command != "LPOS" || r.Findings[0].Path != "/anyOf" || r.Findings[0].Reply != `"%1\r\n:1\r\n:2\r\n"` {
+		t.Fatalf("findings: %+v", r.Findings)
+	}
+	if r.Checked != 4 || r.SkippedBy["queued in MULTI"] != 2 { // MULTI, EXEC and its LPOS and GET
+		t.Errorf("checked %d, skipped %v", r.Checked, r.SkippedBy)
+	}
+}
