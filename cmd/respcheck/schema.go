@@ -29,7 +29,8 @@ have none. Nothing is sent to a server.
 A reply is mapped to JSON as Redis's own validator does
 (utils/req-res-log-validator.py): map → object, set and push → array, double
 → number, big number and verbatim string → string, null → null; error replies
-and +QUEUED are skipped (the schemas do not describe them). A container's
+and +QUEUED are skipped (the schemas do not describe them), and each reply in
+EXEC's array is checked against the queued command's schema. A container's
 subcommand takes its own file (CLIENT LIST: client-list.json); arguments that
 do not fit the command's arity have no schema.
 

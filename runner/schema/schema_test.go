@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -127,5 +128,26 @@ func TestTransaction(t *testing.T) {
 	}
 	if r.Checked != 4 || r.SkippedBy["queued in MULTI"] != 2 { // MULTI, EXEC and its LPOS and GET
 		t.Errorf("checked %d, skipped %v", r.Checked, r.SkippedBy)
+	}
+}
+
+// TestLoadEveryInstalledBuild compiles the schemas of every build
+// scripts/install-schemas.sh installed (redis-8.0.6, redis-8.6.3,
+// valkey-8.1.1, valkey-9.1.2 here: 377 to 396 commands with a schema),
+// and finds each container's subcommands.
+func TestLoadEveryInstalledBuild(t *testing.T) {
+	dirs, _ := filepath.Glob(filepath.Join(filepath.Dir(Dir("x")), "*"))
+	if len(dirs) == 0 {
+		t.Skipf("no schemas installed under %s (run %s)", filepath.Dir(Dir("x")), Install)
+	}
+	for _, d := range dirs {
+		s, err := Load(d)
+		if err != nil {
+			t.Errorf("%s: %v", d, err)
+			continue
+		}
+		if c := s.Commands["CLIENT"]; c == nil || !c.Container || s.Commands["CLIENT LIST"] == nil || len(s.Names()) < 300 {
+			t.Errorf("%s: CLIENT %+v, %d commands with a schema", d, c, len(s.Names()))
+		}
 	}
 }
