@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/runner/schema"
 	"github.com/respcheck/respcheck/runner/target"
 )
 
@@ -169,6 +170,10 @@ type Report struct {
 	// Restarts says, for each throwaway server that died and was started
 	// again during the run (Options.Respawn), why and during which cases.
 	Restarts []string
+	// Schema is the check of the run's RESP3 replies against the build's
+	// reply schemas (respcheck run --check-schema; runner/schema), nil
+	// when not asked. Its findings do not fail the run.
+	Schema *schema.Report
 	// DBSize is the number of keys in the database before and after a
 	// Shared run (DBSIZE); a difference means something other than the
 	// run changed the database meanwhile. Both are -1 when not measured.

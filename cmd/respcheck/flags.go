@@ -29,6 +29,7 @@ type runFlags struct {
 
 	allowDestructive bool
 	failFast         bool   // run only
+	checkSchema      bool   // run only (schema.go)
 	golden           string // run --golden DIR (golden.go)
 	update           bool
 	vars             []string // --var NAME=VALUE (run, record, clients)
@@ -47,6 +48,7 @@ func (f *runFlags) register(fl *pflag.FlagSet) {
 	outFlag(fl, &f.out, report.RunReports)
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "list every case and every step of failures")
 	fl.BoolVar(&f.noColor, "no-color", false, "never use colours")
+	fl.BoolVar(&f.checkSchema, "check-schema", false, "also check every RESP3 reply against the build's reply schemas (installed by scripts/install-schemas.sh); findings are listed, they do not change the exit status")
 	fl.BoolVar(&f.failFast, "fail-fast", false, "stop at the first case that fails or errs (the running ones finish and clean up); exit 1")
 	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "against --addr/-u, also run cases that send commands reaching beyond the run's keys (FLUSHALL, CONFIG SET, DEBUG SLEEP, SCRIPT KILL, ...)")
 	fl.StringVar(&f.golden, "golden", "", "also compare every reply with the goldens in this `directory` (see respcheck record)")

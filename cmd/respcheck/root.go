@@ -29,7 +29,7 @@ cleaning up.`,
 	}
 	root.AddCommand(newRunCmd(), newListCmd(), newVersionCmd(), newClientsCmd())
 	root.AddCommand(newBenchCmd(), newMiniredisCmd())
-	root.AddCommand(newRecordCmd(), newDiffCmd(), newServeCmd(), newSendCmd(), newCoverageCmd(), newReportCmd())
+	root.AddCommand(newRecordCmd(), newDiffCmd(), newServeCmd(), newSendCmd(), newCoverageCmd(), newReportCmd(), newSchemaCmd())
 	root.AddCommand(newCasesTopic())
 	// cobra's own "completion bash|zsh|fish|powershell".
 	root.Version = version()

@@ -132,6 +132,9 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 		return err
 	}
 
+	if f.checkSchema {
+		rep.Schema = checkRunSchemas(rep)
+	}
 	if err := writeReport(stdout, rep, format, f, isTerminal(stdout), streamed); err != nil {
 		return err
 	}

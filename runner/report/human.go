@@ -64,6 +64,9 @@ func Human(w io.Writer, rep *runner.Report, o HumanOptions) error {
 		p.line(p.red("keys left: ") + fmt.Sprintf("the keys of %s could not be deleted; delete them with redis-cli --scan --pattern P | xargs redis-cli unlink, for each P of: %s",
 			Count(len(rep.KeysLeft), "case", "cases"), strings.Join(rep.KeysLeft, " ")))
 	}
+	if rep.Schema != nil {
+		rep.Schema.Write(p.w, o.Verbose) // run --check-schema
+	}
 	s := rep.Summary
 	parts := []string{
 		fmt.Sprintf("%d passed", s.Passed),

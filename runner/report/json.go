@@ -8,6 +8,7 @@ import (
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/golden"
+	"github.com/respcheck/respcheck/runner/schema"
 )
 
 // JSONReport is the shape of the JSON format (version 1).
@@ -28,6 +29,8 @@ type JSONReport struct {
 	DBSize   *[2]int64      `json:"db_size,omitempty"`
 	Summary  runner.Summary `json:"summary"`
 	Results  []JSONResult   `json:"results"`
+	// Schema is the reply-schema check of run --check-schema.
+	Schema *schema.Report `json:"schema,omitempty"`
 }
 
 // JSONResult is one case in one protocol.
@@ -102,7 +105,7 @@ func ToJSON(rep *runner.Report) JSONReport {
 	if rep.ServerLost != nil {
 		out.ServerLost = rep.ServerLost.Error()
 	}
-	out.KeysLeft, out.Restarts = rep.KeysLeft, rep.Restarts
+	out.KeysLeft, out.Restarts, out.Schema = rep.KeysLeft, rep.Restarts, rep.Schema
 	if rep.Shared() {
 		out.KeysRemoved, out.DBSize = &rep.KeysRemoved, &rep.DBSize
 	}

@@ -1,0 +1,188 @@
+package schema
+
+import (
+	"bytes"
+	"strconv"
+
+	"github.com/respcheck/respcheck/resp"
+)
+
+// StepIO is what one step of a case wrote and read on its connection.
+type StepIO struct {
+	// Conn names the step's connection ("" is the case's default one).
+	Conn string
+	// Async is set for a step that sends and reads later (a read step on
+	// Conn gets the reply).
+	Async bool
+	// Sent is the bytes written: one command or a pipeline of them (RESP
+	// arrays of blob strings, or inline commands); nil for a read step.
+	// SentCut says Sent holds only the head of what was written (a
+	// golden's or a run's long blob): the commands' names and argument
+	// counts are read from it.
+	Sent    []byte
+	SentCut bool
+	// Reply is the bytes read, one frame per command; ReplyCut says they
+	// are only the head (such a reply is skipped).
+	Reply    []byte
+	ReplyCut bool
+}
+
+// Step checks the replies of one step of a case (StartCase first). Each
+// connection reads the commands out of the bytes it was sent (a command
+// split across two writes counts once whole) and keeps them in order, and
+// each reply frame answers the oldest; what a step that sends and is not
+// async got no reply for (expect: no reply, a connection closed) is
+// dropped when the step ends. A frame with no command to answer (SUBSCRIBE's second channel's
+// confirmation, a reply to bytes that are not a command) is skipped as
+// "not paired with a command".
+func (r *Report) Step(set *Set, io StepIO, at Located) {
+	switch {
+	case io.SentCut:
+		// A long command: its head names it and counts its arguments.
+		args, ok := headArgs(io.Sent)
+		if !ok {
+			args = unparsed
+		}
+		r.pending[io.Conn] = append(r.pending[io.Conn], args)
+		r.buf[io.Conn] = nil
+	case len(io.Sent) > 0:
+		r.send(io.Conn, io.Sent)
+	}
+	switch {
+	case len(io.Reply) == 0:
+	case io.ReplyCut:
+		r.pop(io.Conn)
+		r.skip(io.Conn, 1, "reply stored cut")
+	default:
+		fr, ok := frames(io.Reply)
+		if !ok {
+			r.skip(io.Conn, 1, "not RESP frames")
+			break
+		}
+		for _, f := range fr {
+			switch args := r.pop(io.Conn); {
+			case args == nil:
+				r.skip(io.Conn, 1, "not paired with a command")
+			case len(args) == 0:
+				r.skip(io.Conn, 1, "command not read (quoted inline, not blob strings)")
+			default:
+				r.reply(set, io.Conn, args, f, at)
+			}
+		}
+	}
+	if len(io.Sent) > 0 && !io.Async {
+		delete(r.pending, io.Conn)
+		delete(r.lost, io.Conn)
+		delete(r.buf, io.Conn)
+	}
+}
+
+// pop takes conn's oldest command waiting for its reply, or nil.
+func (r *Report) pop(conn string) [][]byte {
+	q := r.pending[conn]
+	if len(q) == 0 || r.lost[conn] {
+		return nil
+	}
+	r.pending[conn] = q[1:]
+	return q[0]
+}
+
+// skip counts n skipped replies on conn (as not RESP3 on a RESP2 one).
+func (r *Report) skip(conn string, n int, why string) {
+	if r.connProto(conn) != 3 {
+		r.NotRESP3 += n
+		return
+	}
+	r.Skipped += n
+	r.SkippedBy[why] += n
+}
+
+// unparsed stands in the queue for a command whose arguments were not
+// read: its reply is skipped.
+var unparsed = [][]byte{}
+
+// send adds what a step wrote on conn to the connection's unread bytes
+// and queues each whole command in them, as the server reads them: a
+// RESP array of blob strings, or an inline command (one line; quoted
+// ones are queued as unparsed, empty lines are ignored). Bytes that are
+// not a command (a protocol error: the server answers and closes) make
+// the connection lost until the step ends.
+func (r *Report) send(conn string, sent []byte) {
+	buf := append(r.buf[conn], sent...)
+	for len(buf) > 0 && !r.lost[conn] {
+		if buf[0] != '*' {
+			line, rest, found := bytes.Cut(buf, []byte("\n"))
+			if !found {
+				break
+			}
+			buf = rest
+			switch fields := bytes.Fields(line); {
+			case len(fields) == 0:
+			case bytes.ContainsAny(line, "\"'"):
+				r.pending[conn] = append(r.pending[conn], unparsed)
+			default:
+				r.pending[conn] = append(r.pending[conn], fields)
+			}
+			continue
+		}
+		n, v, err := resp.Parse(buf)
+		if err != nil || (n > 0 && v.Kind != resp.Array) {
+			r.lost[conn], buf = true, nil
+			break
+		}
+		if n == 0 {
+			break // the rest comes in a later write
+		}
+		buf = buf[n:]
+		args := make([][]byte, len(v.Elems))
+		for i, e := range v.Elems {
+			if e.Kind != resp.BlobString {
+				args = unparsed
+				break
+			}
+			args[i] = e.Str
+		}
+		r.pending[conn] = append(r.pending[conn], args)
+	}
+	r.buf[conn] = buf
+}
+
+// headArgs reads the arguments of the head of a command array: "*N\r\n"
+// then as many whole "$len\r\n<bytes>\r\n" as the head holds, the rest
+// nil.
+func headArgs(head []byte) ([][]byte, bool) {
+	line, rest, ok := bytes.Cut(head, []byte("\r\n"))
+	if !ok || len(line) < 2 || line[0] != '*' {
+		return nil, false
+	}
+	n, err := strconv.Atoi(string(line[1:]))
+	if err != nil || n < 1 || n > 1<<20 {
+		return nil, false
+	}
+	args := make([][]byte, n)
+	for i := range args {
+		hdr, after, ok := bytes.Cut(rest, []byte("\r\n"))
+		if !ok || len(hdr) < 2 || hdr[0] != '$' {
+			break
+		}
+		size, err := strconv.Atoi(string(hdr[1:]))
+		if err != nil || size < 0 || len(after) < size {
+			break
+		}
+		args[i], rest = after[:size], after[min(len(after), size+2):]
+	}
+	return args, args[0] != nil
+}
+
+// frames splits reply into its RESP frames.
+func frames(reply []byte) (out [][]byte, ok bool) {
+	for len(reply) > 0 {
+		n, _, err := resp.Parse(reply)
+		if err != nil || n == 0 {
+			return nil, false
+		}
+		out = append(out, reply[:n])
+		reply = reply[n:]
+	}
+	return out, true
+}

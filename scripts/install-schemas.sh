@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# install-schemas.sh: extract each server build's own command files
+# (src/commands/*.json, with their reply_schema) from the source tarballs that
+# scripts/install-servers.sh downloaded, for `respcheck run --check-schema` and
+# `respcheck schema`.
+#
+#   scripts/install-schemas.sh        # every build whose source tarball is cached
+#   scripts/install-schemas.sh -q     # quiet: one line per build
+#
+# Layout: ${RESPCHECK_CACHE:-$HOME/.cache/respcheck}/schemas/<build>/*.json, with a
+# .stamp file written after the extraction; a second run skips what is there.
+# Reads only ${CACHE}/src/<build>/*.orig.tar.{gz,xz}; needs no network. Builds that come
+# from binary packages (redis-7.0.15, valkey-8.0.1) have no source tarball, so
+# no schemas. The JSON files are never copied into the repository (Redis's are
+# not under a permissive licence).
+set -euo pipefail
+
+CACHE="${RESPCHECK_CACHE:-$HOME/.cache/respcheck}"
+QUIET=0
+case "${1:-}" in
+-q | --quiet) QUIET=1 ;;
+"") ;;
+-h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+*) echo "install-schemas: unknown argument: $1" >&2; exit 2 ;;
+esac
+
+say() { [ "$QUIET" = 1 ] || echo "install-schemas: $*"; }
+
+n=0
+for src in "$CACHE"/src/*/; do
+	build=$(basename "$src")
+	tarball=$(ls "$src"*.orig.tar.* 2>/dev/null | head -n 1 || true)
+	[ -n "$tarball" ] || continue
+	out="$CACHE/schemas/$build"
+	if [ -f "$out/.stamp" ] && [ "$(cat "$out/.stamp")" = "$(basename "$tarball")" ]; then
+		say "$build: installed ($out)"
+		n=$((n + 1))
+		continue
+	fi
+	tmp=$(mktemp -d)
+	# The tarball's top directory differs by build (redis-8.6.3/,
+	# valkey-io-valkey-7f1dffe/): match any */src/commands/*.json.
+	tar -xf "$tarball" -C "$tmp" --wildcards '*/src/commands/*.json'
+	files=$(find "$tmp" -path '*/src/commands/*.json' | wc -l)
+	if [ "$files" -eq 0 ]; then
+		rm -rf "$tmp"
+		echo "install-schemas: $build: no src/commands/*.json in $tarball" >&2
+		exit 1
+	fi
+	rm -rf "$out"
+	mkdir -p "$out"
+	find "$tmp" -path '*/src/commands/*.json' -exec mv -t "$out" {} +
+	rm -rf "$tmp"
+	basename "$tarball" >"$out/.stamp"
+	echo "install-schemas: $build: $files command files in $out"
+	n=$((n + 1))
+done
+[ "$n" -gt 0 ] || echo "install-schemas: no source tarball under $CACHE/src (run scripts/install-servers.sh first)" >&2
+say "redis-7.0.15 and valkey-8.0.1 come from binary packages: no schemas"

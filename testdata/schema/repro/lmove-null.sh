@@ -1,0 +1,8 @@
+#!/bin/sh
+# repro: LMOVE from a missing source answers a null (src/t_list.c lmoveGenericCommand: lookupKeyWriteOrReply with shared.null), but Redis 8.6.3's lmove.json reply_schema is a string only: a schema bug (Valkey 9.1.2's lmove.json has a oneOf with the null)
+# finds: LMOVE lmove.json#/type
+# run: cli-redis-8.6.3
+# expect: (?s)LMOVE rc:repro:missing rc:repro:dst LEFT RIGHT => \(nil\).*lmove.json reply_schema: \{"description":"[^"]*","type":"string"\}
+. "$(dirname "$0")/lib.sh"
+send LMOVE rc:repro:missing rc:repro:dst LEFT RIGHT
+schema lmove.json
