@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/respcheck/respcheck/runner/coverage"
+	"github.com/respcheck/respcheck/runner/golden"
 	"github.com/respcheck/respcheck/runner/target"
 )
 
@@ -18,6 +19,11 @@ COMMAND DOCS knows, with the number of cases and steps of the case files
 (by default the bundled suite) that send it and the protocols those cases
 run in, and the entries no case sends. Nothing is sent but COMMAND DOCS
 and INFO: the cases are read, not run.
+
+With --golden DIR the commands counted are those a golden directory
+recorded (respcheck record): every command each recorded step sent, in
+the protocols it was recorded in; the target is then by default a
+throwaway server of the build the directory was recorded from.
 
 A container command (CLIENT, CONFIG, OBJECT, ...) counts by its
 subcommands; a step counts for the command its first argument names, with
@@ -36,6 +42,7 @@ type coverageFlags struct {
 	out       string
 	failUnder float64
 	verbose   bool
+	golden    string
 }
 
 func (f *coverageFlags) register(fl *pflag.FlagSet) {
@@ -44,6 +51,7 @@ func (f *coverageFlags) register(fl *pflag.FlagSet) {
 	fl.StringVarP(&f.out, "out", "o", "", "write the output to `file` instead of stdout")
 	fl.Float64Var(&f.failUnder, "fail-under", 0, "exit 1 when less than this `percent` of the commands and subcommands is sent")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "one line per command instead of one per group")
+	fl.StringVar(&f.golden, "golden", "", "count the commands this golden `directory` recorded instead of the case files'")
 }
 
 func newCoverageCmd() *cobra.Command {
@@ -58,7 +66,7 @@ func runCoverage(ctx context.Context, stdout, stderr io.Writer, f coverageFlags,
 	if f.failUnder < 0 || f.failUnder > 100 {
 		return usageErr("bad --fail-under %v: want a percent from 0 to 100", f.failUnder)
 	}
-	files, err := loadFiles(paths)
+	measure, err := coverageSource(&f, paths)
 	if err != nil {
 		return err
 	}
@@ -83,7 +91,7 @@ func runCoverage(ctx context.Context, stdout, stderr io.Writer, f coverageFlags,
 	if err != nil {
 		return serverErr(fmt.Errorf("%s: %w", t.Addr, err))
 	}
-	rep := coverage.Measure(tg.Server.Family+" "+tg.Server.Version, docs, files)
+	rep := measure(tg.Server.Family+" "+tg.Server.Version, docs)
 	var buf bytes.Buffer
 	if f.format == "json" {
 		err = coverage.WriteJSON(&buf, rep)
@@ -100,4 +108,35 @@ func runCoverage(ctx context.Context, stdout, stderr io.Writer, f coverageFlags,
 		return &exitError{code: exitFindings, err: fmt.Errorf("%.1f%% of %s's commands and subcommands sent, under --fail-under %v", rep.Percent, rep.Server, f.failUnder)}
 	}
 	return nil
+}
+
+// coverageSource loads what coverage counts: the case files of paths, or
+// the golden directory of --golden (whose build becomes the default
+// target when none is named).
+func coverageSource(f *coverageFlags, paths []string) (func(server string, docs []coverage.Command) *coverage.Report, error) {
+	if f.golden == "" {
+		files, err := loadFiles(paths)
+		if err != nil {
+			return nil, err
+		}
+		return func(server string, docs []coverage.Command) *coverage.Report {
+			return coverage.Measure(server, docs, files)
+		}, nil
+	}
+	if len(paths) > 0 {
+		return nil, usageErr("give case files or --golden DIR, not both")
+	}
+	d, err := golden.Load(f.golden)
+	if err != nil {
+		return nil, usageErr("--golden: %v", err)
+	}
+	if len(d.Files) == 0 {
+		return nil, usageErr("--golden %s holds no golden files", f.golden)
+	}
+	if !f.named() && f.server == "" && f.serverBin == "" && d.Server.Family != "" {
+		f.server = d.Server.Family + "-" + d.Server.Version
+	}
+	return func(server string, docs []coverage.Command) *coverage.Report {
+		return coverage.MeasureGolden(server, docs, d)
+	}, nil
 }

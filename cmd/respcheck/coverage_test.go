@@ -31,3 +31,32 @@ func TestCoverageCommand(t *testing.T) {
 		t.Errorf("--fail-under 101: exit %d %s", code, errs)
 	}
 }
+
+// TestCoverageOfGoldens measures the committed goldens of Redis 8.6.3
+// against a throwaway server of the build they were recorded from (the
+// default with --golden): commands the recordings sent count (GET), those
+// of cases recorded as skipped do not (the cluster cases on a standalone
+// server), and a pipelined raw write counts each of its commands.
+func TestCoverageOfGoldens(t *testing.T) {
+	code, out, errs := respcheck(t, "coverage", "--golden", "../../testdata/golden/redis-8.6.3", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	var rep coverage.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("JSON: %v\n%.300s", err, out)
+	}
+	rows := map[string]coverage.Row{}
+	for _, r := range rep.Rows {
+		rows[r.Name] = r
+	}
+	if rep.Server != "redis 8.6.3" || rows["GET"].Cases == 0 || len(rows["GET"].Protos) != 2 {
+		t.Errorf("report of %s: GET %+v", rep.Server, rows["GET"])
+	}
+	if r := rows["CLUSTER SHARDS"]; r.Covered() {
+		t.Errorf("CLUSTER SHARDS counted from cases recorded as skipped: %+v", r)
+	}
+	if code, _, errs = respcheck(t, "coverage", "--golden", "../../testdata/golden/redis-8.6.3", "x.yaml"); code != 2 || !strings.Contains(errs, "not both") {
+		t.Errorf("--golden with files: exit %d %s", code, errs)
+	}
+}

@@ -6,11 +6,14 @@ package coverage
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/golden"
+	"github.com/respcheck/respcheck/runner/schema"
 	"github.com/respcheck/respcheck/runner/target"
 )
 
@@ -122,45 +125,118 @@ type Report struct {
 // that send it. A case runs in RESP2 and RESP3 unless its file or it is
 // gated to one (requires: {proto: N}); scenarios are not counted.
 func Measure(server string, docs []Command, files []*cases.File) *Report {
-	rep := &Report{Server: server}
-	index := map[string]int{}
-	containers := map[string]bool{}
-	for i, d := range docs {
-		rep.Rows = append(rep.Rows, Row{Command: d})
-		index[d.Name] = i
-		containers[d.Name] = d.Container
-	}
-	unknown := map[string]bool{}
+	t := newTally(server, docs)
 	for _, f := range files {
 		for _, c := range f.Cases {
-			rep.Cases++
+			key := f.Path + "\x00" + c.Name
+			t.addCase(key)
 			protos := caseProtos(c)
-			seen := map[int]bool{}
-			for _, st := range append(slices.Clone(c.Steps), c.Cleanup...) {
-				name, ok := commandOf(st, containers)
-				if !ok {
+			for i, st := range append(slices.Clone(c.Steps), c.Cleanup...) {
+				if words, ok := commandWords(st); ok {
+					t.add(key, fmt.Sprint(i), words, protos)
+				}
+			}
+		}
+	}
+	return t.report()
+}
+
+// MeasureGolden is Measure for what a golden directory recorded: every
+// command each recorded step sent (a step that pipelines several counts
+// each), in the protocol of its recording; cases recorded as skipped sent
+// nothing. A case recorded in both protocols counts once.
+func MeasureGolden(server string, docs []Command, d *golden.Dir) *Report {
+	t := newTally(server, docs)
+	for _, base := range slices.Sorted(maps.Keys(d.Files)) {
+		f := d.Files[base]
+		for _, c := range f.Cases {
+			key := f.Path + "\x00" + c.Name
+			t.addCase(key)
+			if c.Status == "skip" {
+				continue
+			}
+			for _, st := range c.Steps {
+				if st.Sent == nil {
 					continue
 				}
-				i, known := index[name]
-				if !known {
-					unknown[name] = true
-					continue
-				}
-				r := &rep.Rows[i]
-				r.Steps++
-				if !seen[i] {
-					seen[i] = true
-					r.Cases++
-				}
-				for _, p := range protos {
-					if !slices.Contains(r.Protos, p) {
-						r.Protos = append(r.Protos, p)
-						slices.Sort(r.Protos)
+				for j, args := range schema.Commands(st.Sent.Data) {
+					var words []string
+					for _, a := range args[:min(2, len(args))] {
+						if a != nil {
+							words = append(words, string(a))
+						}
+					}
+					if len(words) > 0 {
+						t.add(key, fmt.Sprintf("%d.%d", st.Index, j), words, []int{c.Proto})
 					}
 				}
 			}
 		}
 	}
+	return t.report()
+}
+
+// tally accumulates a Report: each case and step counted once, however
+// many recordings or protocols it has.
+type tally struct {
+	rep        *Report
+	index      map[string]int
+	containers map[string]bool
+	unknown    map[string]bool
+	seen       map[string]bool // case keys, and row+case and row+case+step keys
+}
+
+func newTally(server string, docs []Command) *tally {
+	t := &tally{rep: &Report{Server: server}, index: map[string]int{}, containers: map[string]bool{},
+		unknown: map[string]bool{}, seen: map[string]bool{}}
+	for i, d := range docs {
+		t.rep.Rows = append(t.rep.Rows, Row{Command: d})
+		t.index[d.Name] = i
+		t.containers[d.Name] = d.Container
+	}
+	return t
+}
+
+// addCase counts a case read (Report.Cases) once.
+func (t *tally) addCase(key string) {
+	if !t.seen[key] {
+		t.seen[key] = true
+		t.rep.Cases++
+	}
+}
+
+// add counts one command a step of case key sends: words are its first
+// arguments (the command, and the subcommand of a container).
+func (t *tally) add(key, step string, words []string, protos []int) {
+	name := strings.ToUpper(words[0])
+	if t.containers[name] && len(words) > 1 {
+		name += " " + strings.ToUpper(words[1])
+	}
+	i, known := t.index[name]
+	if !known {
+		t.unknown[name] = true
+		return
+	}
+	r := &t.rep.Rows[i]
+	if k := name + "\x00" + key + "\x00" + step; !t.seen[k] {
+		t.seen[k] = true
+		r.Steps++
+	}
+	if k := name + "\x00" + key; !t.seen[k] {
+		t.seen[k] = true
+		r.Cases++
+	}
+	for _, p := range protos {
+		if !slices.Contains(r.Protos, p) {
+			r.Protos = append(r.Protos, p)
+			slices.Sort(r.Protos)
+		}
+	}
+}
+
+// report totals the rows.
+func (t *tally) report() *Report {
+	rep := t.rep
 	for _, r := range rep.Rows {
 		if r.Container {
 			continue
@@ -173,10 +249,7 @@ func Measure(server string, docs []Command, files []*cases.File) *Report {
 	if rep.Counted > 0 {
 		rep.Percent = 100 * float64(rep.Covered) / float64(rep.Counted)
 	}
-	for n := range unknown {
-		rep.Unknown = append(rep.Unknown, n)
-	}
-	slices.Sort(rep.Unknown)
+	rep.Unknown = slices.Sorted(maps.Keys(t.unknown))
 	return rep
 }
 
@@ -190,11 +263,11 @@ func caseProtos(c *cases.Case) []int {
 	return []int{2, 3}
 }
 
-// commandOf names the command a step sends: its first argument in upper
-// case, with the second when the first is a container ("CLIENT LIST");
-// ok is false for a step that sends nothing or whose command is not
-// literal (a template that needs a capture).
-func commandOf(st *cases.Step, containers map[string]bool) (string, bool) {
+// commandWords returns the first two arguments of what a step sends (the
+// command, and the subcommand of a container); ok is false for a step
+// that sends nothing or whose command is not literal (a template that
+// needs a capture).
+func commandWords(st *cases.Step) ([]string, bool) {
 	var words []string
 	switch {
 	case st.Action == cases.ActSend:
@@ -208,14 +281,7 @@ func commandOf(st *cases.Step, containers map[string]bool) (string, bool) {
 	case st.Action == cases.ActRaw:
 		words = rawWords(st.Raw)
 	}
-	if len(words) == 0 {
-		return "", false
-	}
-	name := strings.ToUpper(words[0])
-	if containers[name] && len(words) > 1 {
-		name += " " + strings.ToUpper(words[1])
-	}
-	return name, true
+	return words, len(words) > 0
 }
 
 // rawWords returns the first two elements of a raw write that is one

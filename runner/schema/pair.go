@@ -102,49 +102,94 @@ func (r *Report) skip(conn string, n int, why string) {
 var unparsed = [][]byte{}
 
 // send adds what a step wrote on conn to the connection's unread bytes
-// and queues each whole command in them, as the server reads them: a
-// RESP array of blob strings, or an inline command (one line; quoted
-// ones are queued as unparsed, empty lines are ignored). Bytes that are
-// not a command (a protocol error: the server answers and closes) make
-// the connection lost until the step ends.
+// and queues each whole command in them, as the server reads them
+// (nextCommand). Bytes that are not a command (a protocol error: the
+// server answers and closes) make the connection lost until the step ends.
 func (r *Report) send(conn string, sent []byte) {
 	buf := append(r.buf[conn], sent...)
 	for len(buf) > 0 && !r.lost[conn] {
-		if buf[0] != '*' {
-			line, rest, found := bytes.Cut(buf, []byte("\n"))
-			if !found {
-				break
-			}
-			buf = rest
-			switch fields := bytes.Fields(line); {
-			case len(fields) == 0:
-			case bytes.ContainsAny(line, "\"'"):
-				r.pending[conn] = append(r.pending[conn], unparsed)
-			default:
-				r.pending[conn] = append(r.pending[conn], fields)
-			}
-			continue
+		args, rest, st := nextCommand(buf)
+		switch st {
+		case cmdMore:
+			r.buf[conn] = buf
+			return
+		case cmdBad:
+			r.lost[conn], rest = true, nil
+		case cmdOK:
+			r.pending[conn] = append(r.pending[conn], args)
 		}
-		n, v, err := resp.Parse(buf)
-		if err != nil || (n > 0 && v.Kind != resp.Array) {
-			r.lost[conn], buf = true, nil
-			break
-		}
-		if n == 0 {
-			break // the rest comes in a later write
-		}
-		buf = buf[n:]
-		args := make([][]byte, len(v.Elems))
-		for i, e := range v.Elems {
-			if e.Kind != resp.BlobString {
-				args = unparsed
-				break
-			}
-			args[i] = e.Str
-		}
-		r.pending[conn] = append(r.pending[conn], args)
+		buf = rest
 	}
 	r.buf[conn] = buf
+}
+
+// cmdStatus says what nextCommand found at the start of a write.
+type cmdStatus int
+
+const (
+	cmdOK   cmdStatus = iota // a command (unparsed when it cannot be read)
+	cmdSkip                  // an empty inline line
+	cmdMore                  // a command whose rest comes in a later write
+	cmdBad                   // bytes that are not a command
+)
+
+// nextCommand reads the first command of buf (not empty) as a server
+// does: a RESP array of blob strings, or an inline command (one line,
+// split on spaces; a quoted one is unparsed). rest is what follows it.
+func nextCommand(buf []byte) (args [][]byte, rest []byte, st cmdStatus) {
+	if buf[0] != '*' {
+		line, rest, found := bytes.Cut(buf, []byte("\n"))
+		switch fields := bytes.Fields(line); {
+		case !found:
+			return nil, buf, cmdMore
+		case len(fields) == 0:
+			return nil, rest, cmdSkip
+		case bytes.ContainsAny(line, "\"'"):
+			return unparsed, rest, cmdOK
+		default:
+			return fields, rest, cmdOK
+		}
+	}
+	n, v, err := resp.Parse(buf)
+	switch {
+	case err != nil || (n > 0 && v.Kind != resp.Array):
+		return nil, nil, cmdBad
+	case n == 0:
+		return nil, buf, cmdMore
+	}
+	args = make([][]byte, len(v.Elems))
+	for i, e := range v.Elems {
+		if e.Kind != resp.BlobString {
+			return unparsed, buf[n:], cmdOK
+		}
+		args[i] = e.Str
+	}
+	return args, buf[n:], cmdOK
+}
+
+// Commands returns the commands of one write, in order, as a server reads
+// them (arrays of blob strings and inline lines; a quoted inline line or
+// an array holding other kinds is an empty command). A write cut short,
+// as a golden file keeps the head of a long command, gives the arguments
+// its head holds, the rest nil; bytes that are not a command end the list.
+func Commands(sent []byte) [][][]byte {
+	var out [][][]byte
+	for len(sent) > 0 {
+		args, rest, st := nextCommand(sent)
+		switch st {
+		case cmdMore:
+			if head, ok := headArgs(sent); ok {
+				out = append(out, head)
+			}
+			return out
+		case cmdBad:
+			return out
+		case cmdOK:
+			out = append(out, args)
+		}
+		sent = rest
+	}
+	return out
 }
 
 // headArgs reads the arguments of the head of a command array: "*N\r\n"
