@@ -123,6 +123,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags, _ []s
 	if t.spawned != nil {
 		o.ServerPID = t.spawned.Pid()
 	}
+	_, o.Throwaway = t.spawned.(*servers.Server)
 	durable, stopDurable, err := startDurable(ctx, t, f.tables, stderr)
 	if err != nil {
 		return serverErr(err)

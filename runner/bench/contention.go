@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/respcheck/respcheck/cases"
-	"github.com/respcheck/respcheck/runner/scenario"
 )
 
 // The shape of the contention tables (seed 001, WATCH against Lua): the
@@ -141,8 +140,7 @@ func (b *bencher) contentionRun(m contentionMethod, n, per int) ([]float64, erro
 	if err != nil {
 		return nil, err
 	}
-	b.n++
-	met, err := scenario.Run(b.ctx, b.t, sc, b.o.Proto, b.prefix+"ct:"+strconv.Itoa(b.n)+":", b.o.Target.Timeout)
+	met, err := b.scenario(sc)
 	if err != nil {
 		return nil, err
 	}
