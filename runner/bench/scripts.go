@@ -73,19 +73,6 @@ func (b *bencher) scriptClock() (clock, name string, err error) {
 // scriptScope is what every script table says of the scripts it leaves out.
 const scriptScope = "Upstash's key-locking flag for scripts is not part of RESP: out of scope"
 
-// scriptTrials is the trials of a script table: 3, 2 with Quick, fewer
-// when Trials asks for fewer.
-func (b *bencher) scriptTrials() int {
-	n := 3
-	if b.o.Quick {
-		n = 2
-	}
-	if b.o.Trials > 0 {
-		n = min(n, b.o.Trials)
-	}
-	return n
-}
-
 // busyThreshold reads busy-reply-threshold (lua-time-limit before Redis
 // 7.0) in ms; ok is false when CONFIG GET is refused or names neither.
 func (b *bencher) busyThreshold() (ms int, ok bool) {
@@ -110,7 +97,7 @@ func isBusy(err error) bool {
 // scripts: the script tables: script-pairs, script-drop, script-stall,
 // script-busy and, on a throwaway server, script-kill.
 func (b *bencher) scripts() ([]*Table, error) {
-	trials := b.scriptTrials()
+	trials := b.runTrials(3, 2) // each a whole run of the scripts
 	clock, clockName, err := b.scriptClock()
 	if err != nil {
 		return nil, err

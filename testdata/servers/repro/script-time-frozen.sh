@@ -9,20 +9,9 @@
 # usage: script-time-frozen.sh SERVER-BINARY [PORT]   (its *-cli beside it)
 # prints FROZEN: T1 T2 or ADVANCES: T1 T2, then the 100 ms loop's wall time
 set -u
-server=$1
-cli=$(ls "$(dirname "$server")"/*-cli | head -1)
 port=${2:-$((20000 + RANDOM % 10000))}
-log=$(mktemp)
-"$server" --port "$port" --bind 127.0.0.1 --save '' --appendonly no >"$log" 2>&1 &
-pid=$!
-up=
-for _ in $(seq 50); do "$cli" -p "$port" PING >/dev/null 2>&1 && up=1 && break; sleep 0.1; done
-if [ -z "$up" ]; then
-	echo "NOT STARTED on port $port:"
-	cat "$log"
-	kill "$pid" 2>/dev/null
-	exit 1
-fi
+. "$(dirname "$0")/start-server.sh"
+start_server "$1" "$port"
 times=$("$cli" -p "$port" EVAL "local a = redis.call('TIME') for i = 1, 2000000 do end local b = redis.call('TIME')
 return {a[1] .. '.' .. a[2], b[1] .. '.' .. b[2]}" 0 | tr '\n' ' ')
 set -- $times
