@@ -153,7 +153,7 @@ func checkReport(t *testing.T, rep *bench.Report, ifdeq, contention bool) {
 		for _, m := range bench.ContentionMetrics {
 			want = append(want, shape{m.ID, []string{"1", "5", "25", "50", "100"}, 5})
 		}
-		variants := []string{"INCR + EXPIRE", "MULTI INCR EXPIRE EXEC", "Lua INCR + EXPIRE", "INCREX"}
+		variants := []string{"INCR + EXPIRE", "MULTI/EXEC", "Lua", "INCREX"}
 		loads := []string{"no script", "10ms scripts", "50ms scripts", "200ms scripts"}
 		want = append(want, shape{"increx-contention", variants, 2}, shape{"increx-crash", variants, 2},
 			shape{"script-pairs", loads, 1}, shape{"script-drop", loads, 1}, shape{"script-stall", []string{"250ms script"}, 2},

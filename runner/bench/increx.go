@@ -30,8 +30,8 @@ type increxVariant struct {
 
 var increxVariants = []increxVariant{
 	{"INCR + EXPIRE", cases.PatIncrExpire},
-	{"MULTI INCR EXPIRE EXEC", cases.PatMultiIncrExpire},
-	{"Lua INCR + EXPIRE", cases.PatLuaIncrExpire},
+	{"MULTI/EXEC", cases.PatMultiIncrExpire},
+	{"Lua", cases.PatLuaIncrExpire},
 	{"INCREX", cases.PatIncrex},
 }
 
@@ -59,7 +59,7 @@ func (b *bencher) increx() ([]*Table, error) {
 	cont := &Table{ID: "increx-contention", Title: "INCREX contention: one key", Unit: "value; TTL in s",
 		RowHeader: "variant", Columns: []string{"final value", "TTL"}, Trials: trials, Bars: true,
 		Note: fmt.Sprintf("%d clients x %d requests on one key (%d increments), TTL %s: INCR then EXPIRE when it "+
-			"answered 1; MULTI INCR EXPIRE EXEC; EVAL of INCR plus EXPIRE-when-1; INCREX key EX 60 BYINT 1 "+
+			"answered 1; MULTI/EXEC: MULTI, INCR, EXPIRE, EXEC; Lua: EVAL of INCR plus EXPIRE-when-1; INCREX key EX 60 BYINT 1 "+
 			"(where COMMAND INFO lists it); the TTL is read once all are done (-1: none)",
 			IncrexClients, requests, total, increxTTL)}
 	crash := &Table{ID: "increx-crash", Title: "INCREX: crashes between INCR and EXPIRE", Unit: "keys",
