@@ -3,6 +3,7 @@ package bench
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -213,7 +214,8 @@ func (b *bencher) scriptLoad(trials int, conf string) ([]*Table, error) {
 		}
 		for _, r := range rates {
 			if base > 0 {
-				drops = append(drops, 100*(1-r/base))
+				// Rounded to 1e-6 %: the no-script row's median is 0, not -1e-14.
+				drops = append(drops, math.Round(1e8*(1-r/base))/1e6)
 			}
 		}
 		pairsTab.Rows = append(pairsTab.Rows, Row{Label: label, X: float64(i), Cells: []Stat{s}})
