@@ -44,9 +44,11 @@ func TestKnownCrashRun(t *testing.T) {
 // without respcheck): Valkey 8.0.1 crashes, the others answer with the
 // error; script-time-frozen.sh: TIME inside a script is frozen on Redis
 // 8.6.3 and Valkey 9.1.2, not on Redis 7.0.15 (the clock of respcheck
-// bench's script tables).
+// bench's script tables); script-shutdown-nosave.sh: a script that wrote
+// is UNKILLABLE, and after SHUTDOWN NOSAVE and a restart from the AOF
+// neither of its writes is there (the note of bench's script-kill).
 func TestServerRepros(t *testing.T) {
-	const unpack, frozen = "valkey-lua-unpack-crash.sh", "script-time-frozen.sh"
+	const unpack, frozen, nosave = "valkey-lua-unpack-crash.sh", "script-time-frozen.sh", "script-shutdown-nosave.sh"
 	for _, tc := range []struct{ script, build, want string }{
 		{unpack, "valkey-8.0.1", "CRASHED\n"},
 		{unpack, "redis-7.0.15", "ANSWERED: ERR user_script:1: too many results to unpack"},
@@ -55,6 +57,9 @@ func TestServerRepros(t *testing.T) {
 		{frozen, "redis-7.0.15", "ADVANCES: "},
 		{frozen, "redis-8.6.3", "FROZEN: "},
 		{frozen, "valkey-9.1.2", "FROZEN: "},
+		{nosave, "redis-7.0.15", "UNKILLABLE\nAFTER RESTART: control=1 script=0\n"},
+		{nosave, "redis-8.6.3", "UNKILLABLE\nAFTER RESTART: control=1 script=0\n"},
+		{nosave, "valkey-9.1.2", "UNKILLABLE\nAFTER RESTART: control=1 script=0\n"},
 	} {
 		b, err := servers.Find(tc.build)
 		if err != nil {

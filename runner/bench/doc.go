@@ -41,7 +41,8 @@
 // table runs only on a server respcheck starts for it, the script tables
 // lower busy-reply-threshold and send SCRIPT KILL only on a Throwaway one.
 // SHUTDOWN NOSAVE, the only way to stop a script that wrote, ends the
-// server: it belongs in a scenario case, not here. Upstash's key-locking
+// server: testdata/servers/repro/script-shutdown-nosave.sh shows it, not
+// the bench. Upstash's key-locking
 // flag for scripts is not RESP.
 //
 // # Terminology

@@ -89,8 +89,9 @@ func (b *bencher) scriptKill(trials int) (*Table, error) {
 		Note: fmt.Sprintf("SCRIPT KILL on another connection %s after the EVAL, answered once the script passes "+
 			"busy-reply-threshold (%s here): a read-only 2s loop; a script that SETs one key, loops 400ms, SETs a "+
 			"second; 'stopped early' means the EVAL answered an error before its loop's end; stopping the writing "+
-			"script takes SHUTDOWN NOSAVE, which ends the server the other tables use and loses its data set: "+
-			"that belongs in a scenario case with a server of its own (not run here)", 30*time.Millisecond, BusyThreshold)}
+			"script takes SHUTDOWN NOSAVE, which ends the server the other tables use: not run here; "+
+			"testdata/servers/repro/script-shutdown-nosave.sh shows that after it and a restart from an "+
+			"appendfsync always AOF the script's first write is not there either (its effects reach the AOF when it ends)", 30*time.Millisecond, BusyThreshold)}
 	b.progress(tab.Title)
 	rows := []struct {
 		label  string
