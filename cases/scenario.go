@@ -39,6 +39,10 @@ type Scenario struct {
 	// Crash injects client crashes into the rate-limiter patterns; nil
 	// means none.
 	Crash *Crash
+	// OneKey makes every request of a rate-limiter pattern increment the
+	// same key ({key:rl:0}) instead of a fresh one each. Case files have no
+	// key for it: the INCREX contention table of respcheck bench sets it.
+	OneKey bool
 	// Expect lists the invariants checked after the run, in file order.
 	Expect []*Invariant
 }

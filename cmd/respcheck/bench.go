@@ -34,7 +34,19 @@ repeatable measurements (never pass or fail):
     INCR, and WATCH with a random backoff up to 100 ms: updates lost,
     commands per update (INFO commandstats), total time, updates given up,
     p50 and p99 per update; through --latency, the seed's remote shape
-    (200 updates; 1, 5 and 25 clients).
+    (200 updates; 1, 5 and 25 clients);
+  - INCREX: 20 clients x 100 increments of one key (final value and TTL)
+    and a crash simulation (a fresh key per request, a client crashing
+    between INCR and EXPIRE with probability 0.02: crashes, keys left
+    without TTL), with INCR+EXPIRE, MULTI, Lua and INCREX (where COMMAND
+    INFO lists it);
+  - slow scripts: another client's GET+SET pairs per second while 10, 50
+    or 200 ms scripts run back to back, and the drop against none; the
+    longest PING wait beside one 1 s script; the BUSY errors another client
+    gets past busy-reply-threshold (set to 100 ms, and restored, on a
+    throwaway server; a given server's own value, never changed, the table
+    not run above 2 s); SCRIPT KILL on a read-only script and on one that
+    wrote first (throwaway server only).
 
 --latency D puts a relay on 127.0.0.1 in front of the target that delivers
 each chunk D after it arrived, in each direction (a round trip gains 2D;
@@ -44,7 +56,7 @@ direction. The header names the target, the link with the PING round trip
 measured through it, the server's appendonly, appendfsync, io-threads and
 save (CONFIG GET, or INFO where CONFIG is refused), and the trial counts.
 --tables runs some tables only (overwrite, digest, incr-expire, batch,
-batch-read, batch-aof-always, contention).
+batch-read, batch-aof-always, contention, increx, scripts).
 
 A method the server lacks is reported as "not supported by this server".
 Each cell is the median and the p10-p90 spread of --trials timed trials after
@@ -123,6 +135,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags, _ []s
 	if t.spawned != nil {
 		o.ServerPID = t.spawned.Pid()
 	}
+	_, o.Throwaway = t.spawned.(*servers.Server)
 	durable, stopDurable, err := startDurable(ctx, t, f.tables, stderr)
 	if err != nil {
 		return serverErr(err)

@@ -14,8 +14,10 @@ import (
 // TestBenchQuick runs "respcheck bench --quick" against Redis 8.6.3 and
 // Valkey 9.1.2 and checks the outputs' shape (never the timings): the JSON
 // parses and has every table, the header names the link and the server's
-// configuration, the chart is an SVG document; then one table through
-// --latency.
+// configuration, the chart is an SVG document, and the counts that do not
+// depend on timing (the INCREX tables' final values and keys without TTL);
+// then one table through --latency, and the script tables on a throwaway
+// server.
 func TestBenchQuick(t *testing.T) {
 	for _, build := range []string{"redis-8.6.3", "valkey-9.1.2"} {
 		t.Run(build, func(t *testing.T) { benchQuick(t, build) })
@@ -40,10 +42,7 @@ func benchQuick(t *testing.T, build string) {
 		Link   string
 		Config []string
 		Trials int
-		Tables []struct {
-			ID   string
-			Rows []struct{ Label string }
-		}
+		Tables []benchTable
 	}
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatalf("bench JSON: %v\n%s", err, b)
@@ -52,12 +51,20 @@ func benchQuick(t *testing.T, build string) {
 	for _, tab := range rep.Tables {
 		ids = append(ids, tab.ID)
 	}
-	wantIDs := "overwrite,digest,incr-expire,batch,batch-read,contention-lost,contention-commands,contention-time,contention-gave-up,contention-p50,contention-p99"
+	wantIDs := "overwrite,digest,incr-expire,batch,batch-read,contention-lost,contention-commands,contention-time," +
+		"contention-gave-up,contention-p50,contention-p99,increx-contention,increx-crash," +
+		"script-pairs,script-drop,script-stall,script-busy"
 	if got := strings.Join(ids, ","); got != wantIDs || rep.Trials != 5 || rep.Server.Version != version {
 		t.Errorf("tables %s, trials %d, server %+v", got, rep.Trials, rep.Server)
 	}
 	if rep.Link != "loopback" || !slices.Contains(rep.Config, "appendonly=no") {
 		t.Errorf("link %q, config %q", rep.Link, rep.Config)
+	}
+	checkIncrex(t, rep.Tables)
+	// --addr: the threshold (5000 ms) is the server's, too high to run past.
+	if busy := findTable(rep.Tables, "script-busy"); busy == nil || len(busy.Rows) != 1 ||
+		!strings.HasPrefix(busy.Rows[0].Cells[0].Note, "not run: busy-reply-threshold 5000 ms") {
+		t.Errorf("script-busy on --addr: %+v", busy)
 	}
 	svg, err := os.ReadFile(chart)
 	if err != nil || !strings.Contains(string(svg), "<svg") {
@@ -80,8 +87,100 @@ func benchQuick(t *testing.T, build string) {
 		!strings.Contains(stdout, "appendonly=yes, appendfsync=always") || !strings.Contains(stdout, "server config: appendonly=no") {
 		t.Errorf("batch-aof-always: exit %d\n%s%s", code, stdout, stderr)
 	}
+	benchScripts(t, build)
 	code, stdout, stderr = respcheck(t, "bench", "--addr", srv.Addr(), "--quick", "--tables", "batch-aof-always")
 	if code != 0 || strings.Contains(stdout, "appendfsync always (") || !strings.Contains(stderr, "batch-aof-always needs a throwaway server") {
 		t.Errorf("batch-aof-always on --addr: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// benchTable is a table of the bench's JSON report.
+type benchTable struct {
+	ID      string
+	Columns []string
+	Rows    []struct {
+		Label string
+		Cells []struct {
+			Supported bool
+			Note      string
+			Median    float64
+		}
+	}
+}
+
+func findTable(tabs []benchTable, id string) *benchTable {
+	for i := range tabs {
+		if tabs[i].ID == id {
+			return &tabs[i]
+		}
+	}
+	return nil
+}
+
+// checkIncrex checks the INCREX tables of a --quick run: 20 clients x 20
+// requests leave 400 on the key with a TTL under every supported variant;
+// the crashes leave keys without TTL under INCR + EXPIRE only, one per
+// crash (each request has a fresh key, so every INCR answers 1).
+func checkIncrex(t *testing.T, tabs []benchTable) {
+	t.Helper()
+	cont, crash := findTable(tabs, "increx-contention"), findTable(tabs, "increx-crash")
+	if cont == nil || crash == nil || len(cont.Rows) != 4 || len(crash.Rows) != 4 {
+		t.Fatalf("INCREX tables: %+v %+v", cont, crash)
+	}
+	for i, row := range cont.Rows {
+		c := row.Cells
+		if !c[0].Supported {
+			if row.Label != "INCREX" || c[0].Note != "not supported by this server" {
+				t.Errorf("%s: %+v", row.Label, c)
+			}
+			continue
+		}
+		if c[0].Median != 400 || c[1].Median <= 0 || c[1].Median > 60 {
+			t.Errorf("increx-contention %s: final %v, TTL %v", row.Label, c[0].Median, c[1].Median)
+		}
+		k := crash.Rows[i].Cells
+		wantNoTTL := 0.0
+		if row.Label == "INCR + EXPIRE" {
+			wantNoTTL = k[0].Median
+		}
+		if k[0].Median == 0 || k[1].Median != wantNoTTL {
+			t.Errorf("increx-crash %s: crashes %v, keys without TTL %v", row.Label, k[0].Median, k[1].Median)
+		}
+	}
+}
+
+// benchScripts runs the script tables on a throwaway server: script-busy
+// runs past a threshold of 100 ms set for it, script-kill is there, and
+// the script that wrote first keeps both writes (SCRIPT KILL cannot stop
+// it).
+func benchScripts(t *testing.T, build string) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "scripts.json")
+	code, stdout, stderr := respcheck(t, "bench", "--server", build, "--quick", "--trials", "1", "--tables", "scripts",
+		"--format", "json", "-o", out)
+	if code != 0 {
+		t.Fatalf("scripts: exit %d\n%s%s", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct{ Tables []benchTable }
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, tab := range rep.Tables {
+		ids = append(ids, tab.ID)
+	}
+	if got := strings.Join(ids, ","); got != "script-pairs,script-drop,script-stall,script-busy,script-kill" {
+		t.Errorf("script tables: %s", got)
+	}
+	if busy := findTable(rep.Tables, "script-busy"); busy == nil || !busy.Rows[0].Cells[0].Supported {
+		t.Errorf("script-busy: %+v", busy)
+	}
+	kill := findTable(rep.Tables, "script-kill")
+	if kill == nil || len(kill.Rows) != 2 || kill.Rows[1].Cells[3].Median != 2 || kill.Rows[0].Cells[3].Note != "no writes" {
+		t.Errorf("script-kill: %+v", kill)
 	}
 }

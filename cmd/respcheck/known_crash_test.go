@@ -39,17 +39,29 @@ func TestKnownCrashRun(t *testing.T) {
 	}
 }
 
-// TestServerRepros runs testdata/servers/repro/valkey-lua-unpack-crash.sh
-// (the known crash above, without respcheck) on each pinned build: Valkey
-// 8.0.1 crashes, the others answer with the error.
+// TestServerRepros runs the scripts of testdata/servers/repro on the
+// pinned builds: valkey-lua-unpack-crash.sh (the known crash above,
+// without respcheck): Valkey 8.0.1 and 8.1.1 crash, the others answer
+// with the error; script-time-frozen.sh: TIME inside a script is frozen on Redis
+// 8.6.3 and Valkey 9.1.2, not on Redis 7.0.15 (the clock of respcheck
+// bench's script tables); script-shutdown-nosave.sh: a script that wrote
+// is UNKILLABLE, and after SHUTDOWN NOSAVE and a restart from the AOF
+// neither of its writes is there (the note of bench's script-kill).
 func TestServerRepros(t *testing.T) {
-	for _, tc := range []struct{ build, want string }{
-		{"valkey-8.0.1", "CRASHED\n"},
-		{"valkey-8.1.1", "CRASHED\n"},
-		{"redis-8.0.6", "ANSWERED: ERR user_script:1: too many results to unpack"},
-		{"redis-7.0.15", "ANSWERED: ERR user_script:1: too many results to unpack"},
-		{"redis-8.6.3", "ANSWERED: ERR user_script:1: too many results to unpack"},
-		{"valkey-9.1.2", "ANSWERED: ERR user_script:1: too many results to unpack"},
+	const unpack, frozen, nosave = "valkey-lua-unpack-crash.sh", "script-time-frozen.sh", "script-shutdown-nosave.sh"
+	for _, tc := range []struct{ script, build, want string }{
+		{unpack, "valkey-8.0.1", "CRASHED\n"},
+		{unpack, "valkey-8.1.1", "CRASHED\n"},
+		{unpack, "redis-8.0.6", "ANSWERED: ERR user_script:1: too many results to unpack"},
+		{unpack, "redis-7.0.15", "ANSWERED: ERR user_script:1: too many results to unpack"},
+		{unpack, "redis-8.6.3", "ANSWERED: ERR user_script:1: too many results to unpack"},
+		{unpack, "valkey-9.1.2", "ANSWERED: ERR user_script:1: too many results to unpack"},
+		{frozen, "redis-7.0.15", "ADVANCES: "},
+		{frozen, "redis-8.6.3", "FROZEN: "},
+		{frozen, "valkey-9.1.2", "FROZEN: "},
+		{nosave, "redis-7.0.15", "UNKILLABLE\nAFTER RESTART: control=1 script=0\n"},
+		{nosave, "redis-8.6.3", "UNKILLABLE\nAFTER RESTART: control=1 script=0\n"},
+		{nosave, "valkey-9.1.2", "UNKILLABLE\nAFTER RESTART: control=1 script=0\n"},
 	} {
 		b, err := servers.Find(tc.build)
 		if err != nil {
@@ -61,9 +73,9 @@ func TestServerRepros(t *testing.T) {
 		}
 		// A port free now (the script's random one may be taken); stdout
 		// only: bash reports the dead server on stderr.
-		out, err := exec.Command("bash", "../../testdata/servers/repro/valkey-lua-unpack-crash.sh", b.Bin, freePort(t)).Output()
+		out, err := exec.Command("bash", "../../testdata/servers/repro/"+tc.script, b.Bin, freePort(t)).Output()
 		if err != nil || !strings.HasPrefix(string(out), tc.want) {
-			t.Errorf("%s: %v\n%s", tc.build, err, out)
+			t.Errorf("%s on %s: %v\n%s", tc.script, tc.build, err, out)
 		}
 	}
 }

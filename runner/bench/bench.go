@@ -49,11 +49,19 @@ type Options struct {
 	// user's server reconfigured): the write table is measured against it
 	// too, as table batch-aof-always. Without it that table is left out.
 	Durable string
+	// Throwaway says the target is a server respcheck started for this run:
+	// the script tables may then CONFIG SET busy-reply-threshold (restored
+	// after) and send SCRIPT KILL (table script-kill). On any other target
+	// they read the threshold and change nothing.
+	Throwaway bool
 }
 
 // TableIDs are the IDs of the experiments in the order Run runs them;
-// "contention" stands for every contention table (ContentionMetrics).
-var TableIDs = []string{"overwrite", "digest", "incr-expire", "batch", "batch-read", "batch-aof-always", "contention"}
+// "contention" stands for every contention table (ContentionMetrics),
+// "increx" for increx-contention and increx-crash, "scripts" for
+// script-pairs, script-drop, script-stall, script-busy and script-kill.
+var TableIDs = []string{"overwrite", "digest", "incr-expire", "batch", "batch-read", "batch-aof-always", "contention",
+	"increx", "scripts"}
 
 // Sizes and batch sizes of the tables.
 var (
@@ -75,6 +83,8 @@ type bencher struct {
 	trials int
 	warmup int
 	n      int // key counter
+	// clock is the busy loops' clock of the script tables (scriptClock).
+	clock string
 }
 
 // Run measures every table against o.Target. It returns an error only when
@@ -160,7 +170,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		}
 	}
 	for i, t := range []func() ([]*Table, error){one(b.overwrite), one(b.digest), one(b.incrExpire), one(b.batch),
-		one(b.batchRead), one(b.batchDurable), b.contention} {
+		one(b.batchRead), one(b.batchDurable), b.contention, b.increx, b.scripts} {
 		if len(o.Tables) > 0 && !slices.Contains(o.Tables, TableIDs[i]) || TableIDs[i] == "batch-aof-always" && o.Durable == "" {
 			continue
 		}

@@ -100,7 +100,7 @@ func tablePlot(t *Table) (*plot.Plot, error) {
 	// Sizes and batch sizes span decades: lines on a log axis; the variants
 	// of the rate-limiter table are bars. A log axis needs a positive value.
 	// The contention tables (by client count) hold zeros: bars too.
-	logY := t.ID != "incr-expire" && !strings.HasPrefix(t.ID, "contention") && hasPositive(t)
+	logY := !t.Bars && t.ID != "incr-expire" && !strings.HasPrefix(t.ID, "contention") && hasPositive(t)
 	switch {
 	case !hasSupported(t):
 		p.Title.Text += "\n(nothing measurable on this server: " + NotSupported + ")"

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/respcheck/respcheck/cases"
-	"github.com/respcheck/respcheck/runner/scenario"
 )
 
 // The shape of the contention tables (seed 001, WATCH against Lua): the
@@ -60,18 +59,22 @@ var ContentionMetrics = []struct{ ID, Title, Unit string }{
 	{"contention-p99", "Contention: p99 per update", "ms"},
 }
 
-// contentionTrials is the number of whole runs per cell: 5, 2 with Quick,
-// fewer when Trials asks for fewer.
-func (b *bencher) contentionTrials() int {
-	n := 5
+// runTrials is the number of whole runs per cell of a table whose trial
+// is a run (contention, INCREX, scripts): n, quick with Quick, fewer when
+// Trials asks for fewer.
+func (b *bencher) runTrials(n, quick int) int {
 	if b.o.Quick {
-		n = 2
+		n = quick
 	}
 	if b.o.Trials > 0 {
 		n = min(n, b.o.Trials)
 	}
 	return n
 }
+
+// contentionTrials is the runs per cell of the contention and INCREX
+// tables: 5, 2 with Quick.
+func (b *bencher) contentionTrials() int { return b.runTrials(5, 2) }
 
 // contention: N clients updating one key at once, for each method of
 // contentionMethods; one table per figure of ContentionMetrics.
@@ -141,8 +144,7 @@ func (b *bencher) contentionRun(m contentionMethod, n, per int) ([]float64, erro
 	if err != nil {
 		return nil, err
 	}
-	b.n++
-	met, err := scenario.Run(b.ctx, b.t, sc, b.o.Proto, b.prefix+"ct:"+strconv.Itoa(b.n)+":", b.o.Target.Timeout)
+	met, err := b.scenario(sc)
 	if err != nil {
 		return nil, err
 	}

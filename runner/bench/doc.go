@@ -7,7 +7,11 @@
 // server) and of GET and HGET against MGET and HMGET, and contention: N
 // clients sharing the updates of one key with GET then SET, WATCH/MULTI/
 // EXEC (with and without a random backoff), one Lua script and INCR
-// (package runner/scenario runs them).
+// (package runner/scenario runs them); INCREX on one key and a rate
+// limiter's crashes between INCR and EXPIRE (runner/scenario's
+// rate-limiter patterns); and slow Lua scripts: another client's
+// throughput and stall beside them, BUSY errors past busy-reply-threshold,
+// SCRIPT KILL.
 //
 // # Goals
 //
@@ -34,7 +38,12 @@
 // (or one pipeline) on one connection. A Link simulates distance on
 // 127.0.0.1 (a delay per direction, a pace); it does not lose, reorder or
 // corrupt bytes. Reconfiguring the user's server: the appendfsync always
-// table runs only on a server respcheck starts for it.
+// table runs only on a server respcheck starts for it, the script tables
+// lower busy-reply-threshold and send SCRIPT KILL only on a Throwaway one.
+// SHUTDOWN NOSAVE, the only way to stop a script that wrote, ends the
+// server: testdata/servers/repro/script-shutdown-nosave.sh shows it, not
+// the bench. Upstash's key-locking
+// flag for scripts is not RESP.
 //
 // # Terminology
 //

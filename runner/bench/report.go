@@ -51,6 +51,9 @@ type Table struct {
 	// Trials, if not 0, is this table's number of trials per cell where it
 	// differs from the report's (a contention trial is a whole run).
 	Trials int `json:"trials,omitempty"`
+	// Bars draws the table's chart panel as bars on a linear axis (rows
+	// that are variants, cells that may be 0).
+	Bars bool `json:"-"`
 }
 
 // Row is one size, batch size or variant.

@@ -53,6 +53,9 @@ func (r *run) rateLimit(ctx context.Context) (Metrics, error) {
 	if err != nil {
 		return nil, err
 	}
+	if sc.OneKey {
+		n = 1
+	}
 	keys, noTTL, err := r.countKeys(ctx, n)
 	if err != nil {
 		return nil, err
@@ -60,8 +63,14 @@ func (r *run) rateLimit(ctx context.Context) (Metrics, error) {
 	return r.rateLimitMetrics(dur, sum(ws), keys, noTTL), nil
 }
 
-// rlKey is the key of request i.
-func (r *run) rlKey(i int) []byte { return fmt.Appendf(nil, "%srl:%d", r.prefix, i) }
+// rlKey is the key of request i ({prefix}rl:0 for every request when
+// OneKey is set).
+func (r *run) rlKey(i int) []byte {
+	if r.sc.OneKey {
+		i = 0
+	}
+	return fmt.Appendf(nil, "%srl:%d", r.prefix, i)
+}
 
 // countKeys asks the TTL of the n request keys, pipelined in batches, and
 // counts those that exist and those without an expiry.

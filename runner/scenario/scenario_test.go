@@ -151,6 +151,27 @@ func TestCounts(t *testing.T) {
 	}
 }
 
+// TestOneKey: with OneKey every request of a rate-limiter pattern
+// increments the same key: one key is left, with its TTL, and the crashes
+// (seed 1, probability 0.5: a count that does not depend on timing) leave
+// it with a TTL under Lua.
+func TestOneKey(t *testing.T) {
+	tgt := open(t, "redis-8.6.3")
+	for _, p := range []cases.Pattern{cases.PatIncrExpire, cases.PatLuaIncrExpire} {
+		sc := &cases.Scenario{Pattern: p, Connections: 3, Iterations: 4, TTL: time.Minute, OneKey: true}
+		if p == cases.PatLuaIncrExpire {
+			sc.Crash = &cases.Crash{Probability: 0.5, Seed: 1}
+		}
+		m, err := runScenario(context.Background(), t, tgt, sc, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m["requests"] != 12 || m["keys"] != 1 || m["no_ttl"] != 0 || m["completed"]+m["crashes"] != 12 {
+			t.Errorf("%s: %s", p, m)
+		}
+	}
+}
+
 // TestCancel: a cancelled context stops a scenario at once, and Run
 // returns the cancellation's cause.
 func TestCancel(t *testing.T) {

@@ -8,20 +8,9 @@
 # usage: valkey-lua-unpack-crash.sh SERVER-BINARY [PORT]   (its *-cli beside it)
 # prints CRASHED (and the log's crash line) or ANSWERED: REPLY
 set -u
-server=$1
-cli=$(ls "$(dirname "$server")"/*-cli | head -1)
 port=${2:-$((20000 + RANDOM % 10000))}
-log=$(mktemp)
-"$server" --port "$port" --bind 127.0.0.1 --save '' --appendonly no >"$log" 2>&1 &
-pid=$!
-up=
-for _ in $(seq 50); do "$cli" -p "$port" PING >/dev/null 2>&1 && up=1 && break; sleep 0.1; done
-if [ -z "$up" ]; then
-	echo "NOT STARTED on port $port:"
-	cat "$log"
-	kill "$pid" 2>/dev/null
-	exit 1
-fi
+. "$(dirname "$0")/start-server.sh"
+start_server "$1" "$port"
 reply=$("$cli" -p "$port" EVAL "return unpack({1,2,3}, -2, 2147483647)" 0 2>&1)
 for _ in $(seq 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 if kill -0 "$pid" 2>/dev/null; then
