@@ -55,7 +55,7 @@ type schemaFlags struct {
 func (f *schemaFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.format, "format", "human", "output format: human or json")
 	fl.StringVar(&f.dir, "schemas", "", "read the command files from this `directory` instead of the cache's schemas/<build>")
-	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also list the commands without a schema")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also list the commands without a schema and the schema branches no reply took")
 	fl.BoolVar(&f.fail, "fail-on-findings", false, "exit 1 when a reply does not fit its schema")
 }
 
