@@ -9,33 +9,6 @@ import (
 	"github.com/respcheck/respcheck/runner/schema"
 )
 
-// TestBranchesOf: a command whose schema has no branch is left out, the
-// others count their branches taken and list the rest; the human output
-// gives the totals, and -v one line per command with a branch never
-// produced.
-func TestBranchesOf(t *testing.T) {
-	r := schema.NewReport("redis-8.6.3", &schema.Set{}, nil)
-	r.Branches = map[string]*schema.Branches{
-		"PING": {File: "ping.json", All: []string{}, Taken: map[string]int{}},
-		"LPOP": {File: "lpop.json", All: []string{"/oneOf/0", "/oneOf/1", "/oneOf/2"}, Taken: map[string]int{"/oneOf/0": 4}},
-		"GET":  {File: "get.json", All: []string{"/oneOf/0", "/oneOf/1"}, Taken: map[string]int{"/oneOf/0": 1, "/oneOf/1": 2}},
-	}
-	b := BranchesOf(r)
-	if b.Produced != 3 || b.Total != 5 || len(b.Commands) != 2 || b.Commands[0].Name != "GET" || b.Commands[1].Name != "LPOP" {
-		t.Fatalf("%+v", b)
-	}
-	if got := strings.Join(b.Commands[1].Never, " "); got != "/oneOf/1 /oneOf/2" || b.Commands[0].Never != nil {
-		t.Errorf("never: LPOP %q, GET %q", got, b.Commands[0].Never)
-	}
-	var out bytes.Buffer
-	writeBranches(&out, b, true)
-	want := "reply-schema branches (redis-8.6.3): 3 of 5 produced by the replies of 2 commands; 1 commands with a branch never produced\n" +
-		"  LPOP (lpop.json): 1 of 3 produced, never: /oneOf/1 /oneOf/2\n"
-	if out.String() != want {
-		t.Errorf("-v output:\n%s\nwant:\n%s", out.String(), want)
-	}
-}
-
 // TestGoldenBranches counts the branches of the committed goldens of
 // Redis 8.6.3 and Valkey 9.1.2 with their builds' installed schemas
 // (skipped outside CI when they are not installed): GET's reply takes
@@ -77,7 +50,7 @@ func TestGoldenBranches(t *testing.T) {
 		}
 		b := GoldenBranches(d)
 		var out bytes.Buffer
-		writeBranches(&out, b, false)
+		b.Write(&out, false)
 		if b.Total != 0 || !strings.Contains(out.String(), "not counted") || !strings.Contains(out.String(), schema.Install) {
 			t.Errorf("%+v\n%s", b, out.String())
 		}

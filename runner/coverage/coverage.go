@@ -121,7 +121,7 @@ type Report struct {
 	// Branches are the reply-schema branches the replies took, when
 	// replies were counted (a golden directory's); nil for case files,
 	// which are read, not run.
-	Branches *Branches `json:"schema_branches,omitempty"`
+	Branches *schema.Coverage `json:"schema_branches,omitempty"`
 }
 
 // Measure counts, for each command of docs, the cases of files and their

@@ -14,7 +14,7 @@ import (
 // group the entries sent, the entries counted, the share and the names
 // not sent; with verbose, one line per command (cases, steps,
 // protocols) instead; then the reply-schema branches when counted
-// (writeBranches).
+// (schema.Coverage.Write).
 func WriteHuman(w io.Writer, r *Report, verbose bool) error {
 	fmt.Fprintf(w, "coverage of %s by %d cases: %d of %d commands and subcommands sent (%.1f%%)\n",
 		r.Server, r.Cases, r.Covered, r.Counted, r.Percent)
@@ -47,7 +47,7 @@ func WriteHuman(w io.Writer, r *Report, verbose bool) error {
 		fmt.Fprintf(w, "sent, but not in the server's COMMAND DOCS (unknown-command cases, other servers' commands): %s\n", strings.Join(names, ", "))
 	}
 	if r.Branches != nil {
-		writeBranches(w, r.Branches, verbose)
+		r.Branches.Write(w, verbose)
 	}
 	return nil
 }
