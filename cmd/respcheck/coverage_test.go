@@ -58,6 +58,9 @@ func TestCoverageOfGoldens(t *testing.T) {
 	if b := rep.Branches; b == nil || (b.Missing == "" && b.Total == 0) || (b.Missing != "" && !strings.Contains(b.Missing, "install-schemas.sh")) {
 		t.Errorf("schema_branches: %+v", b)
 	}
+	if code, out, errs := respcheck(t, "coverage", "-v", "--golden", "../../testdata/golden/redis-8.6.3"); code != 0 || !strings.Contains(out, "\nreply-schema branches") {
+		t.Errorf("-v: exit %d, no reply-schema branches line\n%s%s", code, out, errs)
+	}
 	if r := rows["CLUSTER SHARDS"]; r.Covered() {
 		t.Errorf("CLUSTER SHARDS counted from cases recorded as skipped: %+v", r)
 	}
