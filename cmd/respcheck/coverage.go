@@ -23,7 +23,12 @@ and INFO: the cases are read, not run.
 With --golden DIR the commands counted are those a golden directory
 recorded (respcheck record): every command each recorded step sent, in
 the protocols it was recorded in; the target is then by default a
-throwaway server of the build the directory was recorded from.
+throwaway server of the build the directory was recorded from. Its RESP3
+replies are also checked against the build's reply schemas (respcheck
+schema), and the oneOf/anyOf branches of each command's schema that no
+reply took are counted ("reply-schema branches"; -v lists them per
+command, the JSON under schema_branches); when the build's schemas are
+not installed (scripts/install-schemas.sh) the output says so and goes on.
 
 A container command (CLIENT, CONFIG, OBJECT, ...) counts by its
 subcommands; a step counts for the command its first argument names, with
@@ -134,9 +139,11 @@ func coverageSource(f *coverageFlags, paths []string) (func(server string, docs 
 		return nil, usageErr("--golden %s holds no golden files", f.golden)
 	}
 	if !f.named() && f.server == "" && f.serverBin == "" && d.Server.Family != "" {
-		f.server = d.Server.Family + "-" + d.Server.Version
+		f.server = d.Build()
 	}
 	return func(server string, docs []coverage.Command) *coverage.Report {
-		return coverage.MeasureGolden(server, docs, d)
+		rep := coverage.MeasureGolden(server, docs, d)
+		rep.Branches = coverage.GoldenBranches(d)
+		return rep
 	}, nil
 }

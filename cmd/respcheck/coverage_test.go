@@ -36,7 +36,9 @@ func TestCoverageCommand(t *testing.T) {
 // against a throwaway server of the build they were recorded from (the
 // default with --golden): commands the recordings sent count (GET), those
 // of cases recorded as skipped do not (the cluster cases on a standalone
-// server), and a pipelined raw write counts each of its commands.
+// server), and a pipelined raw write counts each of its commands; the
+// reply-schema branches are counted when the build's schemas are
+// installed, else the report says why.
 func TestCoverageOfGoldens(t *testing.T) {
 	code, out, errs := respcheck(t, "coverage", "--golden", "../../testdata/golden/redis-8.6.3", "--format", "json")
 	if code != 0 {
@@ -52,6 +54,12 @@ func TestCoverageOfGoldens(t *testing.T) {
 	}
 	if rep.Server != "redis 8.6.3" || rows["GET"].Cases == 0 || len(rows["GET"].Protos) != 2 {
 		t.Errorf("report of %s: GET %+v", rep.Server, rows["GET"])
+	}
+	if b := rep.Branches; b == nil || (b.Missing == "" && b.Total == 0) || (b.Missing != "" && !strings.Contains(b.Missing, "install-schemas.sh")) {
+		t.Errorf("schema_branches: %+v", b)
+	}
+	if code, out, errs := respcheck(t, "coverage", "-v", "--golden", "../../testdata/golden/redis-8.6.3"); code != 0 || !strings.Contains(out, "\nreply-schema branches") {
+		t.Errorf("-v: exit %d, no reply-schema branches line\n%s%s", code, out, errs)
 	}
 	if r := rows["CLUSTER SHARDS"]; r.Covered() {
 		t.Errorf("CLUSTER SHARDS counted from cases recorded as skipped: %+v", r)

@@ -55,7 +55,7 @@ type schemaFlags struct {
 func (f *schemaFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.format, "format", "human", "output format: human or json")
 	fl.StringVar(&f.dir, "schemas", "", "read the command files from this `directory` instead of the cache's schemas/<build>")
-	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also list the commands without a schema")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also list the commands without a schema and the schema branches no reply took")
 	fl.BoolVar(&f.fail, "fail-on-findings", false, "exit 1 when a reply does not fit its schema")
 }
 
@@ -75,16 +75,15 @@ func runSchema(_ context.Context, stdout, _ io.Writer, f schemaFlags, dirs []str
 		if err != nil {
 			return caseErr(err)
 		}
-		build := d.Server.Family + "-" + d.Server.Version
 		sdir := f.dir
 		if sdir == "" {
-			sdir = schema.Dir(build)
+			sdir = schema.Dir(d.Build())
 		}
 		set, err := schema.Load(sdir)
 		if err != nil {
 			return caseErr(fmt.Errorf("%s: %w", dir, err))
 		}
-		rep := checkGolden(set, d)
+		rep := d.CheckSchemas(set)
 		findings += len(rep.Findings)
 		reps = append(reps, rep)
 	}
@@ -107,32 +106,6 @@ func runSchema(_ context.Context, stdout, _ io.Writer, f schemaFlags, dirs []str
 		return &exitError{code: exitFindings, err: fmt.Errorf("%d replies do not fit their reply schema", findings)}
 	}
 	return nil
-}
-
-// checkGolden checks every RESP3 reply of d's cases with set.
-func checkGolden(set *schema.Set, d *golden.Dir) *schema.Report {
-	rep := schema.NewReport(set.Build, set, nil)
-	for _, f := range d.Sorted() {
-		path := d.FilePath(f)
-		for _, c := range f.Cases {
-			rep.StartCase(c.Proto)
-			for _, s := range c.Steps {
-				if s.Action == "push" {
-					continue // an out-of-band push: no command's reply
-				}
-				io := schema.StepIO{Conn: s.Conn, Async: s.Async}
-				if s.Sent != nil {
-					io.Sent, io.SentCut = s.Sent.Data, !s.Sent.Full()
-				}
-				if s.Reply != nil {
-					io.Reply, io.ReplyCut = s.Reply.Data, !s.Reply.Full()
-				}
-				at := schema.Located{Pos: fmt.Sprintf("%s:%d", path, s.Line), Case: c.Name, Step: s.Index}
-				rep.Step(set, io, at)
-			}
-		}
-	}
-	return rep
 }
 
 // checkRunSchemas checks every RESP3 reply of rep with the reply schemas

@@ -14,11 +14,18 @@ import (
 )
 
 // TestSchemaCommittedGoldens checks every RESP3 reply of the committed
-// goldens of redis-8.6.3 and valkey-9.1.2: none is a finding.
+// goldens of the four builds with schemas: each finding is one a
+// reproduction of testdata/schema/repro names (its finds: line) for that
+// build (a run: line), so a new kind of finding fails until it is
+// classified and reproduced.
 func TestSchemaCommittedGoldens(t *testing.T) {
-	schema.ForTest(t, "redis-8.6.3")
-	schema.ForTest(t, "valkey-9.1.2")
-	code, out, errs := respcheck(t, "schema", "--format", "json", "../../testdata/golden/redis-8.6.3", "../../testdata/golden/valkey-9.1.2")
+	builds := []string{"redis-8.0.6", "valkey-8.1.1", "redis-8.6.3", "valkey-9.1.2"}
+	args := []string{"schema", "--format", "json"}
+	for _, b := range builds {
+		schema.ForTest(t, b)
+		args = append(args, "../../testdata/golden/"+b)
+	}
+	code, out, errs := respcheck(t, args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -26,11 +33,37 @@ func TestSchemaCommittedGoldens(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &reps); err != nil {
 		t.Fatal(err)
 	}
+	known := reproducedFindings(t)
 	for _, r := range reps {
-		if r.Checked < 400 || len(r.Findings) != 0 || r.NoSchemaCommands["SUBSCRIBE"] == 0 {
-			t.Errorf("%s: %d checked, findings %v, no schema %v", r.Build, r.Checked, r.Findings, r.NoSchemaCommands)
+		if r.Checked < 400 || r.NoSchemaCommands["SUBSCRIBE"] == 0 {
+			t.Errorf("%s: %d checked, no schema %v", r.Build, r.Checked, r.NoSchemaCommands)
+		}
+		for _, f := range r.Findings {
+			if k := f.Command + " " + f.File + "#" + f.Path; !known[r.Build][k] {
+				t.Errorf("%s: %s: %q has no reproduction in testdata/schema/repro for this build (%s)", r.Build, f.Pos, k, f.Reply)
+			}
 		}
 	}
+}
+
+// reproducedFindings are, by build (a run: line of the repro), the
+// findings testdata/schema/repro reproduces (finds: "CMD
+// file.json#/path").
+func reproducedFindings(t *testing.T) map[string]map[string]bool {
+	repros, err := schema.Repros("../../testdata/schema/repro")
+	if err != nil || len(repros) < 2 {
+		t.Fatalf("repros: %d %v", len(repros), err)
+	}
+	out := map[string]map[string]bool{}
+	for _, r := range repros {
+		for _, b := range r.Builds {
+			if out[b] == nil {
+				out[b] = map[string]bool{}
+			}
+			out[b][r.Finds] = true
+		}
+	}
+	return out
 }
 
 // TestSchemaFindingInAGolden edits one RESP3 reply of a golden into a map

@@ -118,6 +118,10 @@ type Report struct {
 	Covered int     `json:"covered"`
 	Percent float64 `json:"percent"` // 100 × Covered / Counted
 	Cases   int     `json:"cases"`   // cases read
+	// Branches are the reply-schema branches the replies took, when
+	// replies were counted (a golden directory's); nil for case files,
+	// which are read, not run.
+	Branches *schema.Coverage `json:"schema_branches,omitempty"`
 }
 
 // Measure counts, for each command of docs, the cases of files and their

@@ -13,7 +13,8 @@ import (
 // WriteHuman writes the report for people: the total, then per command
 // group the entries sent, the entries counted, the share and the names
 // not sent; with verbose, one line per command (cases, steps,
-// protocols) instead.
+// protocols) instead; then the reply-schema branches when counted
+// (schema.Coverage.Write).
 func WriteHuman(w io.Writer, r *Report, verbose bool) error {
 	fmt.Fprintf(w, "coverage of %s by %d cases: %d of %d commands and subcommands sent (%.1f%%)\n",
 		r.Server, r.Cases, r.Covered, r.Counted, r.Percent)
@@ -44,6 +45,9 @@ func WriteHuman(w io.Writer, r *Report, verbose bool) error {
 			}
 		}
 		fmt.Fprintf(w, "sent, but not in the server's COMMAND DOCS (unknown-command cases, other servers' commands): %s\n", strings.Join(names, ", "))
+	}
+	if r.Branches != nil {
+		r.Branches.Write(w, verbose)
 	}
 	return nil
 }

@@ -1,6 +1,9 @@
 package schema
 
 import (
+	"fmt"
+	"io"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -19,6 +22,90 @@ type Branches struct {
 	// Taken counts the replies that took each branch (a reply takes a
 	// branch it fits; under anyOf, every one it fits).
 	Taken map[string]int `json:"taken"`
+}
+
+// Coverage is the reply-schema branch coverage of the replies a Report
+// checked: for each command whose replies were checked against its reply
+// schema, the oneOf and anyOf branches of that schema some reply
+// took and those none did (the reply forms no case produced).
+type Coverage struct {
+	// Build is the build whose schemas were used ("redis-8.6.3").
+	Build string `json:"build"`
+	// Missing says why there is nothing (the schemas are not installed:
+	// the message names scripts/install-schemas.sh), else "".
+	Missing string `json:"missing,omitempty"`
+	// Produced and Total count the branches taken and the branches of
+	// the schemas of the commands checked (a command with a schema but
+	// no reply checked is not counted).
+	Produced int `json:"produced"`
+	Total    int `json:"total"`
+	// Commands are the commands checked whose schema has branches,
+	// sorted by name.
+	Commands []CommandBranches `json:"commands"`
+}
+
+// CommandBranches is one command's schema branches.
+type CommandBranches struct {
+	// Name is the command ("LPOS", "CLIENT LIST"), File its command file
+	// ("lpos.json").
+	Name string `json:"name"`
+	File string `json:"file"`
+	// Produced and Total count the branches taken and all of them.
+	Produced int `json:"produced"`
+	Total    int `json:"total"`
+	// Never are the branches no reply took, as JSON pointers into the
+	// reply schema ("/anyOf/1", "/oneOf/0/items/oneOf/1"), sorted.
+	Never []string `json:"never,omitempty"`
+}
+
+// Coverage summarises the branches the report's valid replies took, by
+// command (a golden directory's check, golden.Dir.CheckSchemas, or a
+// run's); Missing is the report's.
+func (r *Report) Coverage() *Coverage {
+	out := &Coverage{Build: r.Build, Missing: r.Missing, Commands: []CommandBranches{}}
+	for _, name := range slices.Sorted(maps.Keys(r.Branches)) {
+		b := r.Branches[name]
+		if len(b.All) == 0 {
+			continue
+		}
+		never := b.Never()
+		c := CommandBranches{Name: name, File: b.File, Total: len(b.All), Produced: len(b.All) - len(never), Never: never}
+		out.Commands = append(out.Commands, c)
+		out.Produced += c.Produced
+		out.Total += c.Total
+	}
+	return out
+}
+
+// Write prints the branch coverage: one line of totals (or why there is
+// none), and with verbose one line per command with a branch never
+// produced ("  LPOP (lpop.json): 1 of 3 produced, never: /oneOf/1
+// /oneOf/2").
+func (b *Coverage) Write(w io.Writer, verbose bool) {
+	if b.Missing != "" {
+		fmt.Fprintf(w, "reply-schema branches: not counted: %s\n", b.Missing)
+		return
+	}
+	partial := 0
+	for _, c := range b.Commands {
+		if len(c.Never) > 0 {
+			partial++
+		}
+	}
+	hint := ""
+	if !verbose && partial > 0 {
+		hint = " (-v lists them)"
+	}
+	fmt.Fprintf(w, "reply-schema branches (%s): %d of %d produced by the replies of %d commands; %d commands with a branch never produced%s\n",
+		b.Build, b.Produced, b.Total, len(b.Commands), partial, hint)
+	if !verbose {
+		return
+	}
+	for _, c := range b.Commands {
+		if len(c.Never) > 0 {
+			fmt.Fprintf(w, "  %s (%s): %d of %d produced, never: %s\n", c.Name, c.File, c.Produced, c.Total, strings.Join(c.Never, " "))
+		}
+	}
 }
 
 // Never returns the branches no reply took, sorted.

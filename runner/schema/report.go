@@ -128,8 +128,9 @@ func (r *Report) Summary() string {
 }
 
 // Write prints the findings, one block each (the reply escaped, the
-// schema path, the failing checks), then the commands without a schema
-// when verbose, then Summary.
+// schema path, the failing checks), then when verbose the commands
+// without a schema and the schema branches never produced (Coverage),
+// then Summary.
 func (r *Report) Write(w io.Writer, verbose bool) {
 	for _, f := range r.Findings {
 		fmt.Fprintf(w, "SCHEMA %s: %s %q step %d\n", f.Pos, f.Command, f.Case, f.Step)
@@ -147,8 +148,8 @@ func (r *Report) Write(w io.Writer, verbose bool) {
 		slices.Sort(names)
 		fmt.Fprintf(w, "no schema: %s\n", strings.Join(names, ", "))
 	}
-	if verbose {
-		r.writeNever(w)
+	if verbose && r.Missing == "" {
+		r.Coverage().Write(w, true)
 	}
 	fmt.Fprintln(w, r.Summary())
 }
@@ -210,24 +211,4 @@ func (r *Report) connProto(conn string) int {
 		return p
 	}
 	return r.proto
-}
-
-// writeNever prints, for each command checked whose schema has oneOf or
-// anyOf branches, the branches no valid reply took.
-func (r *Report) writeNever(w io.Writer) {
-	var names []string
-	total, never := 0, 0
-	for n, b := range r.Branches {
-		total += len(b.All)
-		if len(b.Never()) > 0 {
-			names = append(names, n)
-			never += len(b.Never())
-		}
-	}
-	slices.Sort(names)
-	for _, n := range names {
-		b := r.Branches[n]
-		fmt.Fprintf(w, "branches never produced: %s (%s): %s\n", n, b.File, strings.Join(b.Never(), " "))
-	}
-	fmt.Fprintf(w, "schema branches of the commands checked: %d, never produced: %d\n", total, never)
 }

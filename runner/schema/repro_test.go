@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -16,33 +15,17 @@ import (
 // with that build's CLI and installed schemas, and matches its expect:
 // regexp.
 func TestSchemaRepros(t *testing.T) {
-	dir := "../../testdata/schema/repro"
-	paths, err := filepath.Glob(filepath.Join(dir, "*.sh"))
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no repros in %s: %v", dir, err)
+	repros, err := Repros("../../testdata/schema/repro")
+	if err != nil || len(repros) == 0 {
+		t.Fatalf("no repros in testdata/schema/repro: %v", err)
 	}
-	for _, p := range paths {
-		if filepath.Base(p) == "lib.sh" {
-			continue
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var builds []string
-		var expect *regexp.Regexp
-		for _, line := range strings.Split(string(src), "\n") {
-			if b, ok := strings.CutPrefix(line, "# run: cli-"); ok {
-				builds = append(builds, b)
-			}
-			if e, ok := strings.CutPrefix(line, "# expect: "); ok {
-				expect = regexp.MustCompile(e)
-			}
-		}
-		if len(builds) == 0 || expect == nil || !strings.Contains(string(src), "# repro: ") || !strings.Contains(string(src), "# finds: ") {
+	for _, r := range repros {
+		p, builds := r.Path, r.Builds
+		if len(builds) == 0 || r.Expect == "" || r.Shows == "" || r.Finds == "" {
 			t.Errorf("%s: header without repro:, finds:, run: or expect:", p)
 			continue
 		}
+		expect := regexp.MustCompile(r.Expect)
 		for _, build := range builds {
 			t.Run(filepath.Base(p)+"/"+build, func(t *testing.T) {
 				srv := servers.ForTest(t, build)

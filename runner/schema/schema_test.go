@@ -86,8 +86,35 @@ func TestBranches(t *testing.T) {
 	}
 	var buf strings.Builder
 	r.Write(&buf, true)
-	if !strings.Contains(buf.String(), "branches never produced: LPOS (lpos.json): /anyOf/0 /anyOf/2") {
+	if !strings.Contains(buf.String(), "  LPOS (lpos.json): 1 of 3 produced, never: /anyOf/0 /anyOf/2\n") {
 		t.Errorf("Write -v:\n%s", buf.String())
+	}
+}
+
+// TestCoverage: a command whose schema has no branch is left out, the
+// others count their branches taken and list the rest; the human output
+// gives the totals, and -v one line per command with a branch never
+// produced.
+func TestCoverage(t *testing.T) {
+	r := NewReport("redis-8.6.3", &Set{}, nil)
+	r.Branches = map[string]*Branches{
+		"PING": {File: "ping.json", All: []string{}, Taken: map[string]int{}},
+		"LPOP": {File: "lpop.json", All: []string{"/oneOf/0", "/oneOf/1", "/oneOf/2"}, Taken: map[string]int{"/oneOf/0": 4}},
+		"GET":  {File: "get.json", All: []string{"/oneOf/0", "/oneOf/1"}, Taken: map[string]int{"/oneOf/0": 1, "/oneOf/1": 2}},
+	}
+	b := r.Coverage()
+	if b.Produced != 3 || b.Total != 5 || len(b.Commands) != 2 || b.Commands[0].Name != "GET" || b.Commands[1].Name != "LPOP" {
+		t.Fatalf("%+v", b)
+	}
+	if got := strings.Join(b.Commands[1].Never, " "); got != "/oneOf/1 /oneOf/2" || b.Commands[0].Never != nil {
+		t.Errorf("never: LPOP %q, GET %q", got, b.Commands[0].Never)
+	}
+	var out strings.Builder
+	b.Write(&out, true)
+	want := "reply-schema branches (redis-8.6.3): 3 of 5 produced by the replies of 2 commands; 1 commands with a branch never produced\n" +
+		"  LPOP (lpop.json): 1 of 3 produced, never: /oneOf/1 /oneOf/2\n"
+	if out.String() != want {
+		t.Errorf("-v output:\n%s\nwant:\n%s", out.String(), want)
 	}
 }
 

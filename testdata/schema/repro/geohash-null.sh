@@ -3,6 +3,8 @@
 # finds: GEOHASH geohash.json#/items/type
 # run: cli-redis-8.6.3
 # run: cli-valkey-9.1.2
+# run: cli-redis-8.0.6
+# run: cli-valkey-8.1.1
 # expect: (?s)GEOHASH rc:repro:geo palermo nowhere => 1\) "sqc8b49rny0" 2\) \(nil\).*geohash.json reply_schema: \{.*"items":\{[^}]*"type":"string"\}
 . "$(dirname "$0")/lib.sh"
 "$cli" -h "$host" -p "$port" DEL rc:repro:geo >/dev/null

@@ -3,6 +3,8 @@
 # finds: OBJECT REFCOUNT object-refcount.json#/type
 # run: cli-redis-8.6.3
 # run: cli-valkey-9.1.2
+# run: cli-redis-8.0.6
+# run: cli-valkey-8.1.1
 # expect: (?s)OBJECT REFCOUNT rc:repro:missing => \(nil\) .*OBJECT IDLETIME rc:repro:missing => \(nil\) .*OBJECT FREQ rc:repro:missing => \(nil\) .*object-refcount.json reply_schema: \{"description":"[^"]*","type":"integer"\}.*object-idletime.json reply_schema: \{"description":"[^"]*","type":"integer"\}.*object-freq.json reply_schema: \{"description":"[^"]*","type":"integer"\}
 . "$(dirname "$0")/lib.sh"
 for sub in REFCOUNT IDLETIME FREQ; do
