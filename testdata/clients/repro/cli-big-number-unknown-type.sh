@@ -9,13 +9,21 @@
 # finds: resp3-types/big number from DEBUG PROTOCOL bignum, a blob string in RESP2 [redis-cli-7.0.15[--no-raw]/resp3]
 # finds: resp3-types/map, set and big number from a Lua script in RESP3, arrays and a blob string in RESP2 [redis-cli-7.0.15[--no-raw]/resp3]
 # finds: faults/big number [redis-cli-8.6.3/resp3]
+# finds: faults/big number [redis-cli-8.0.6/resp3]
 # finds: numbers/big numbers from DEBUG PROTOCOL bignum and a Lua script, blob strings in RESP2 [redis-cli-8.6.3/resp3]
+# finds: numbers/big numbers from DEBUG PROTOCOL bignum and a Lua script, blob strings in RESP2 [redis-cli-8.0.6/resp3]
 # finds: resp3-types/big number from DEBUG PROTOCOL bignum, a blob string in RESP2 [redis-cli-8.6.3/resp3]
+# finds: resp3-types/big number from DEBUG PROTOCOL bignum, a blob string in RESP2 [redis-cli-8.0.6/resp3]
 # finds: resp3-types/map, set and big number from a Lua script in RESP3, arrays and a blob string in RESP2 [redis-cli-8.6.3/resp3]
+# finds: resp3-types/map, set and big number from a Lua script in RESP3, arrays and a blob string in RESP2 [redis-cli-8.0.6/resp3]
 # finds: faults/big number [redis-cli-8.6.3[--no-raw]/resp3]
+# finds: faults/big number [redis-cli-8.0.6[--no-raw]/resp3]
 # finds: numbers/big numbers from DEBUG PROTOCOL bignum and a Lua script, blob strings in RESP2 [redis-cli-8.6.3[--no-raw]/resp3]
+# finds: numbers/big numbers from DEBUG PROTOCOL bignum and a Lua script, blob strings in RESP2 [redis-cli-8.0.6[--no-raw]/resp3]
 # finds: resp3-types/big number from DEBUG PROTOCOL bignum, a blob string in RESP2 [redis-cli-8.6.3[--no-raw]/resp3]
+# finds: resp3-types/big number from DEBUG PROTOCOL bignum, a blob string in RESP2 [redis-cli-8.0.6[--no-raw]/resp3]
 # finds: resp3-types/map, set and big number from a Lua script in RESP3, arrays and a blob string in RESP2 [redis-cli-8.6.3[--no-raw]/resp3]
+# finds: resp3-types/map, set and big number from a Lua script in RESP3, arrays and a blob string in RESP2 [redis-cli-8.0.6[--no-raw]/resp3]
 # finds: faults/big number [valkey-cli-8.0.1/resp3]
 # finds: numbers/big numbers from DEBUG PROTOCOL bignum and a Lua script, blob strings in RESP2 [valkey-cli-8.0.1/resp3]
 # finds: resp3-types/big number from DEBUG PROTOCOL bignum, a blob string in RESP2 [valkey-cli-8.0.1/resp3]
@@ -25,16 +33,26 @@
 # finds: resp3-types/big number from DEBUG PROTOCOL bignum, a blob string in RESP2 [valkey-cli-8.0.1[--no-raw]/resp3]
 # finds: resp3-types/map, set and big number from a Lua script in RESP3, arrays and a blob string in RESP2 [valkey-cli-8.0.1[--no-raw]/resp3]
 # finds: faults/big number [valkey-cli-9.1.2/resp3]
+# finds: faults/big number [valkey-cli-8.1.1/resp3]
 # finds: numbers/big numbers from DEBUG PROTOCOL bignum and a Lua script, blob strings in RESP2 [valkey-cli-9.1.2/resp3]
+# finds: numbers/big numbers from DEBUG PROTOCOL bignum and a Lua script, blob strings in RESP2 [valkey-cli-8.1.1/resp3]
 # finds: resp3-types/big number from DEBUG PROTOCOL bignum, a blob string in RESP2 [valkey-cli-9.1.2/resp3]
+# finds: resp3-types/big number from DEBUG PROTOCOL bignum, a blob string in RESP2 [valkey-cli-8.1.1/resp3]
 # finds: resp3-types/map, set and big number from a Lua script in RESP3, arrays and a blob string in RESP2 [valkey-cli-9.1.2/resp3]
+# finds: resp3-types/map, set and big number from a Lua script in RESP3, arrays and a blob string in RESP2 [valkey-cli-8.1.1/resp3]
 # finds: faults/big number [valkey-cli-9.1.2[--no-raw]/resp3]
+# finds: faults/big number [valkey-cli-8.1.1[--no-raw]/resp3]
 # finds: numbers/big numbers from DEBUG PROTOCOL bignum and a Lua script, blob strings in RESP2 [valkey-cli-9.1.2[--no-raw]/resp3]
+# finds: numbers/big numbers from DEBUG PROTOCOL bignum and a Lua script, blob strings in RESP2 [valkey-cli-8.1.1[--no-raw]/resp3]
 # finds: resp3-types/big number from DEBUG PROTOCOL bignum, a blob string in RESP2 [valkey-cli-9.1.2[--no-raw]/resp3]
+# finds: resp3-types/big number from DEBUG PROTOCOL bignum, a blob string in RESP2 [valkey-cli-8.1.1[--no-raw]/resp3]
 # finds: resp3-types/map, set and big number from a Lua script in RESP3, arrays and a blob string in RESP2 [valkey-cli-9.1.2[--no-raw]/resp3]
+# finds: resp3-types/map, set and big number from a Lua script in RESP3, arrays and a blob string in RESP2 [valkey-cli-8.1.1[--no-raw]/resp3]
 # run: cli-redis-7.0.15
+# run: cli-redis-8.0.6
 # run: cli-redis-8.6.3
 # run: cli-valkey-8.0.1
+# run: cli-valkey-8.1.1
 # run: cli-valkey-9.1.2
 # expect: (?s)raw: exit 1, stdout "", stderr "Unknown reply type: 13".*no-raw: exit 1, stdout "", stderr "Unknown reply type: 13"
 addr=$1 cli=$2
