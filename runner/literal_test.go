@@ -120,6 +120,31 @@ func TestLiteralKeysShared(t *testing.T) {
 	}
 }
 
+// TestProbeLiteralKeysAreNamespaced: a gate's probe that names a key of
+// the shared server's own data literally (found by a fresh-user trial:
+// SET foo overwrote the user's foo) writes under a namespace of its own
+// and is cleaned up; the case runs (the probe answered OK) and the
+// server's data is unchanged.
+func TestProbeLiteralKeysAreNamespaced(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	c := dialRaw(t, srv.Addr())
+	c.do(t, "SET", "foo", "theirs")
+	src := "suite: probe\ncases:\n  - name: gated\n    requires: {probes: [[SET, foo, probe-was-here]]}\n" +
+		"    steps: [{send: [PING], reply: \"+PONG\\r\\n\"}]\n"
+	rep := run(t, srv.Addr(), load(t, src), runner.Options{Shared: true, RunID: runner.NewRunID()})
+	for _, r := range rep.Results {
+		if r.Status != runner.Pass {
+			t.Errorf("%s [RESP%d]: %s (%s)", r.Case.Name, r.Proto, r.Status, r.Reason)
+		}
+	}
+	if v := string(c.do(t, "GET", "foo").Str); v != "theirs" {
+		t.Errorf("GET foo = %q after the run, want the server's own value", v)
+	}
+	if n := c.do(t, "DBSIZE").Int; n != 1 {
+		t.Errorf("DBSIZE %d after the run, want 1 (the probe's key deleted)", n)
+	}
+}
+
 // TestLiteralKeysThrowaway runs the corpus on a server of its own (not
 // shared) and on a cluster: every case passes, the literal_keys case
 // included (a cluster shared: skipped), and its literal key is deleted

@@ -1,8 +1,10 @@
 package target
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -206,6 +208,18 @@ func (t *Target) runProbe(ctx context.Context, p *cases.Probe, proto int) probeR
 		return probeResult{err: err}
 	}
 	defer c.Close()
+	// A literal key of a probe is moved into the probe's namespace, as a
+	// case's are: a probe must not write a key of the user's.
+	prefix := []byte(env.KeyPrefix)
+	keys, err := t.KeyPositions(ctx, args, prefix, func(q [][]byte) ([][]byte, error) { return GetKeys(c.Do, q) })
+	if err != nil {
+		return probeResult{err: err}
+	}
+	for _, i := range keys {
+		if !bytes.HasPrefix(args[i], prefix) {
+			args[i] = append(slices.Clip(prefix), args[i]...)
+		}
+	}
 	v, err := c.doAny(resp.AppendCommand(nil, args...))
 	if err != nil {
 		return probeResult{err: err}
