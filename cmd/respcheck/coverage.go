@@ -48,6 +48,7 @@ type coverageFlags struct {
 	failUnder float64
 	verbose   bool
 	golden    string
+	vars      []string
 }
 
 func (f *coverageFlags) register(fl *pflag.FlagSet) {
@@ -56,6 +57,7 @@ func (f *coverageFlags) register(fl *pflag.FlagSet) {
 	fl.StringVarP(&f.out, "out", "o", "", "write the output to `file` instead of stdout")
 	fl.Float64Var(&f.failUnder, "fail-under", 0, "exit 1 when less than this `percent` of the commands and subcommands is sent")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "one line per command instead of one per group")
+	registerVars(fl, &f.vars)
 	fl.StringVar(&f.golden, "golden", "", "count the commands this golden `directory` recorded instead of the case files'")
 }
 
@@ -120,7 +122,7 @@ func runCoverage(ctx context.Context, stdout, stderr io.Writer, f coverageFlags,
 // target when none is named).
 func coverageSource(f *coverageFlags, paths []string) (func(server string, docs []coverage.Command) *coverage.Report, error) {
 	if f.golden == "" {
-		files, err := loadFiles(paths)
+		files, err := loadFiles(paths, f.vars...)
 		if err != nil {
 			return nil, err
 		}

@@ -316,6 +316,9 @@ func TestVarFlag(t *testing.T) {
 	if code, _, errs = respcheck(t, "list", "--var", "greeting", f); code != exitUsage || !strings.Contains(errs, `bad --var "greeting": want NAME=VALUE`) {
 		t.Errorf("--var without '=': exit %d\n%s", code, errs)
 	}
+	if code, out, errs = respcheck(t, "coverage", "--server", "redis-8.6.3", "--var", "greeting=x", f); code != exitOK || !strings.Contains(out, "by 1 cases") {
+		t.Errorf("coverage --var: exit %d\n%s%s", code, out, errs)
+	}
 }
 
 // TestListCountsTheFilesOfTheSelectedCases: with --tags, the summary counts
