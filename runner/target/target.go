@@ -289,7 +289,11 @@ func (t *Target) skipGates(ctx context.Context, g *cases.Gates, proto int) (stri
 		}
 	}
 	if g.Since != nil && !g.Since.Match(t.Server.Info(proto)) {
-		return fmt.Sprintf("requires %s (server is %s %s, redis_version %s)", g.Since.Text, t.Server.Family, t.Server.Version, t.Server.RedisVersion), nil
+		rv := t.Server.RedisVersion
+		if rv == "" {
+			rv = "unknown: INFO server has none"
+		}
+		return fmt.Sprintf("requires %s (server is %s %s, redis_version %s)", g.Since.Text, t.Server.Family, t.Server.Version, rv), nil
 	}
 	if g.Debug && !t.Server.Debug {
 		return "requires DEBUG (enable-debug-command is off)", nil
