@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -42,7 +43,9 @@ schemas describe RESP3).
 
 Exit status: 0 (findings included: a finding is a server or a schema bug to
 read), 1 with --fail-on-findings when there is one, 2 usage error, a golden
-directory that cannot be read, or schemas that are not installed.`
+directory that cannot be read, or no directory whose build's schemas are
+installed (a directory without them is reported as such and the others are
+checked).`
 
 // schemaFlags are the flags of respcheck schema.
 type schemaFlags struct {
@@ -69,6 +72,7 @@ func runSchema(_ context.Context, stdout, _ io.Writer, f schemaFlags, dirs []str
 		return usageErr("bad --format %q: want human or json", f.format)
 	}
 	var reps []*schema.Report
+	var missing []error
 	findings := 0
 	for _, dir := range dirs {
 		d, err := golden.Load(dir)
@@ -81,11 +85,18 @@ func runSchema(_ context.Context, stdout, _ io.Writer, f schemaFlags, dirs []str
 		}
 		set, err := schema.Load(sdir)
 		if err != nil {
-			return caseErr(fmt.Errorf("%s: %w", dir, err))
+			// The other directories are still checked; the report says
+			// why this one was not.
+			missing = append(missing, fmt.Errorf("%s: %w", dir, err))
+			reps = append(reps, schema.NewReport(d.Build(), nil, err))
+			continue
 		}
 		rep := d.CheckSchemas(set)
 		findings += len(rep.Findings)
 		reps = append(reps, rep)
+	}
+	if len(missing) == len(dirs) {
+		return caseErr(errors.Join(missing...))
 	}
 	var buf bytes.Buffer
 	if f.format == "json" {

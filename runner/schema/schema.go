@@ -83,7 +83,11 @@ type fileEntry struct {
 func Load(dir string) (*Set, error) {
 	paths, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	if len(paths) == 0 {
-		return nil, fmt.Errorf("%w in %s: run %s (it extracts them from the source tarballs of the builds built from source; redis-7.0.15 and valkey-8.0.1 come from binary packages and have none)", ErrNotInstalled, dir, Install)
+		if b := filepath.Base(dir); b == "redis-7.0.15" || b == "valkey-8.0.1" {
+			// Debian's binary packages ship no command files.
+			return nil, fmt.Errorf("%w for %s: it comes from a binary package, which has no command files (%s extracts them from the source tarballs of the builds built from source)", ErrNotInstalled, b, Install)
+		}
+		return nil, fmt.Errorf("%w in %s: run %s (it extracts them from the source tarballs of the builds built from source)", ErrNotInstalled, dir, Install)
 	}
 	s := &Set{Build: filepath.Base(dir), Commands: map[string]*Command{}}
 	c := jsonschema.NewCompiler()
