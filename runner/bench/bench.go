@@ -184,6 +184,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			}
 			return nil, err
 		}
+		for _, tab := range tabs {
+			tab.Claims = judge(tab)
+		}
 		rep.Tables = append(rep.Tables, tabs...)
 	}
 	rep.Duration = time.Since(rep.Started)

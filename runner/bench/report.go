@@ -54,6 +54,9 @@ type Table struct {
 	// Bars draws the table's chart panel as bars on a linear axis (rows
 	// that are variants, cells that may be 0).
 	Bars bool `json:"-"`
+	// Claims are the seed articles' orderings for this table, each judged
+	// on its medians (articleClaims): informational, never a pass or fail.
+	Claims []Claim `json:"claims,omitempty"`
 }
 
 // Row is one size, batch size or variant.
@@ -262,6 +265,13 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		if t.Note != "" {
 			fmt.Fprintf(tw, "note: %s\n", t.Note)
+		}
+		for _, c := range t.Claims {
+			if c.Measured != "" {
+				fmt.Fprintf(tw, "article: %s: %s (%s)\n", c.Text, c.Holds, c.Measured)
+			} else {
+				fmt.Fprintf(tw, "article: %s: %s here\n", c.Text, c.Holds)
+			}
 		}
 		if err := tw.Flush(); err != nil {
 			return err
