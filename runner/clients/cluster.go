@@ -2,8 +2,10 @@ package clients
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -51,9 +53,9 @@ const clusterTxLoose = "a cluster client runs a transaction through its transact
 
 // clusterTx reports whether the cluster configuration d runs a MULTI …
 // EXEC block through its cluster client's transaction API (its
-// connections are Batchers, of which only Transaction is called); if not,
-// why (a library whose cluster client has no transaction API, ""
-// for the default reason, clusterTransactionSkip).
+// connections are Batchers, of which only Transaction is called). If not,
+// why is the reason its cases with MULTI are skipped ("" when it gives
+// none: clusterTransactionSkip).
 func clusterTx(d Driver) (ok bool, why string) {
 	if t, is := d.(interface{ clusterTx() (bool, string) }); is {
 		return t.clusterTx()
@@ -65,40 +67,39 @@ func clusterTx(d Driver) (ok bool, why string) {
 // through its cluster client's transaction API (see clusterTx).
 func txOK(d Driver) bool { ok, _ := clusterTx(d); return ok }
 
+// txWord is the transaction command step st sends (MULTI, EXEC, DISCARD,
+// WATCH or UNWATCH), or "".
+func txWord(st *cases.Step) string {
+	if st.Action != cases.ActSend || len(st.Send) == 0 {
+		return ""
+	}
+	for _, w := range []string{"MULTI", "EXEC", "DISCARD", "WATCH", "UNWATCH"} {
+		if st.Send[0].IsWord(w) {
+			return w
+		}
+	}
+	return ""
+}
+
 // clusterTxSkip is why the cluster configuration d skips case c for its
 // transactions, or "" (c sends none, or each is a block d's transaction
 // API runs).
 func clusterTxSkip(d Driver, c *cases.Case) string {
-	words := []string{"MULTI", "EXEC", "DISCARD", "WATCH", "UNWATCH"}
-	sends := false
-	for _, st := range c.Steps {
-		for _, w := range words {
-			sends = sends || st.Action == cases.ActSend && len(st.Send) > 0 && st.Send[0].IsWord(w)
-		}
-	}
-	if !sends {
+	if !slices.ContainsFunc(c.Steps, func(st *cases.Step) bool { return txWord(st) != "" }) {
 		return ""
 	}
-	ok, why := clusterTx(d)
-	switch {
-	case !ok && why != "":
-		return why
-	case !ok:
-		return clusterTransactionSkip
+	if ok, why := clusterTx(d); !ok {
+		return cmp.Or(why, clusterTransactionSkip)
 	}
 	inBlock := map[*cases.Step]bool{}
 	for _, g := range planBatches(c) {
-		if g.mode == modeMulti {
-			for _, st := range g.steps {
-				inBlock[st] = true
-			}
+		for _, st := range g.steps {
+			inBlock[st] = g.mode == modeMulti
 		}
 	}
 	for _, st := range c.Steps {
-		for _, w := range words {
-			if st.Action == cases.ActSend && len(st.Send) > 0 && st.Send[0].IsWord(w) && !inBlock[st] {
-				return fmt.Sprintf(clusterTxLoose, w+" at "+st.Pos.String())
-			}
+		if w := txWord(st); w != "" && !inBlock[st] {
+			return fmt.Sprintf(clusterTxLoose, w+" at "+st.Pos.String())
 		}
 	}
 	return ""
