@@ -232,7 +232,7 @@ const ioredisFamily = {
   api(cfg) {
     const opts = cfg.options ? 'new Redis({ ' + Object.entries(cfg.options).map(([k, v]) => k + ': ' + JSON.stringify(v)).join(', ') + ' }), ' : '';
     if (cfg.typed) return 'typed wrappers (set(key, value, ...options), ...)';
-    if (cfg.cluster) return 'new Redis.Cluster(seeds).call(command, ...args), one Cluster per case connection';
+    if (cfg.cluster) return "new Redis.Cluster(seeds).call(command, ...args); cluster.multi([['call', command, ...args], ...]).exec() for MULTI … EXEC; one Cluster per case connection";
     if (cfg.batch) return "redis.pipeline([['call', command, ...args], ...]).exec(), redis.multi([['call', command, ...args], ...]).exec(); other steps redis.call(command, ...args)";
     return opts + 'redis.call(command, ...args)';
   },
@@ -247,17 +247,7 @@ const ioredisFamily = {
     await c.connect();
     return {
       do: (args) => c.call(args[0], ...args.slice(1)),
-      async batch(mode, cmds) {
-        const list = cmds.map((a) => ['call', ...a]);
-        let res;
-        try {
-          res = await (mode === 'multi' ? c.multi(list) : c.pipeline(list)).exec();
-        } catch (e) {
-          return wholeOutcome(cmds.length, e);
-        }
-        if (!Array.isArray(res)) return wholeOutcome(cmds.length, res);
-        return { values: res.map(([err, v]) => native(err || v)) };
-      },
+      batch: (mode, cmds) => ioredisBatch(c, mode, cmds),
       close: () => c.disconnect(), client: c,
     };
   },
@@ -271,9 +261,29 @@ const ioredisFamily = {
     const c = new Redis.Cluster(seeds(addr), { redisOptions, clusterRetryStrategy: () => null, lazyConnect: true });
     c.on('error', (e) => log(label, 'error event:', e && e.message));
     await c.connect();
-    return { do: (args) => c.call(args[0], ...args.slice(1)), close: () => c.disconnect(), client: c };
+    return {
+      do: (args) => c.call(args[0], ...args.slice(1)),
+      // Cluster#multi routes the transaction by its commands' keys (one
+      // slot, else it rejects), on the connection of that slot's node.
+      batch: (mode, cmds) => ioredisBatch(c, mode, cmds),
+      close: () => c.disconnect(), client: c,
+    };
   },
 };
+
+// ioredisBatch runs cmds through c.multi(list).exec() or
+// c.pipeline(list).exec() (c a Redis or a Redis.Cluster).
+async function ioredisBatch(c, mode, cmds) {
+  const list = cmds.map((a) => ['call', ...a]);
+  let res;
+  try {
+    res = await (mode === 'multi' ? c.multi(list) : c.pipeline(list)).exec();
+  } catch (e) {
+    return wholeOutcome(cmds.length, e);
+  }
+  if (!Array.isArray(res)) return wholeOutcome(cmds.length, res);
+  return { values: res.map(([err, v]) => native(err || v)) };
+}
 
 // node-redis ("redis"): sendCommand(args) for one command (through
 // withTypeMapping(...) for a typeMapping configuration); a batch is
@@ -284,7 +294,7 @@ const ioredisFamily = {
 const nodeRedisFamily = {
   api(cfg) {
     if (cfg.typed) return 'typed wrappers (set(key, value, { condition, ... }), digest(key), ...)';
-    if (cfg.cluster) return 'createCluster({ rootNodes }).sendCommand(firstKey, false, args), firstKey the first argument with a hash tag, one cluster per case connection';
+    if (cfg.cluster) return 'createCluster({ rootNodes }).sendCommand(firstKey, false, args), firstKey the first argument with a hash tag; cluster.multi().addCommand(firstKey, false, args)...exec() for MULTI … EXEC; one cluster per case connection';
     const tm = cfg.typeMapping ? 'client.withTypeMapping({ ' + Object.entries(cfg.typeMapping).map(([k, v]) => '[RESP_TYPES.' + k + ']: ' + v).join(', ') + ' }).' : 'client.';
     if (cfg.batch) return tm + 'multi().addCommand(args)...exec(), ' + tm + 'multi().addCommand(args)...execAsPipeline(); other steps ' + tm + 'sendCommand(args)';
     return tm + 'sendCommand(args)';
@@ -311,15 +321,7 @@ const nodeRedisFamily = {
       async batch(mode, cmds) {
         const multi = c.multi();
         for (const a of cmds) multi.addCommand(a);
-        try {
-          const res = await (mode === 'multi' ? multi.exec() : multi.execAsPipeline());
-          return { values: res.map((v) => native(v)) };
-        } catch (e) {
-          if (e && Array.isArray(e.replies) && e.replies.length === cmds.length) {
-            return { values: e.replies.map((v) => native(v)) };
-          }
-          return wholeOutcome(cmds.length, e);
-        }
+        return nodeRedisExec(multi, mode, cmds.length);
       },
       close: () => (base.destroy ? base.destroy() : base.disconnect()), client: c, base,
     };
@@ -333,9 +335,34 @@ const nodeRedisFamily = {
     const c = m.mod.createCluster(opts);
     c.on('error', (e) => log(label, 'error event:', e && e.message));
     await c.connect();
-    return { do: (args) => c.sendCommand(taggedArg(args), false, args), close: () => (c.destroy ? c.destroy() : c.disconnect()), client: c };
+    return {
+      do: (args) => c.sendCommand(taggedArg(args), false, args),
+      // The cluster's multi() routes by the first firstKey its commands
+      // give (addCommand(firstKey, isReadonly, args)), on that slot's
+      // node.
+      async batch(mode, cmds) {
+        const multi = c.multi();
+        for (const a of cmds) multi.addCommand(taggedArg(a), false, a);
+        return nodeRedisExec(multi, mode, cmds.length);
+      },
+      close: () => (c.destroy ? c.destroy() : c.disconnect()), client: c,
+    };
   },
 };
+
+// nodeRedisExec runs a node-redis multi: exec() (MULTI...EXEC) or
+// execAsPipeline(); a MultiErrorReply's replies are each command's value.
+async function nodeRedisExec(multi, mode, n) {
+  try {
+    const res = await (mode === 'multi' ? multi.exec() : multi.execAsPipeline());
+    return { values: res.map((v) => native(v)) };
+  } catch (e) {
+    if (e && Array.isArray(e.replies) && e.replies.length === n) {
+      return { values: e.replies.map((v) => native(v)) };
+    }
+    return wholeOutcome(n, e);
+  }
+}
 
 // valkey-glide: customCommand(args) for one command; a batch is a
 // Batch(isAtomic) of customCommand(args), run by exec(batch, false): errors
@@ -343,7 +370,7 @@ const nodeRedisFamily = {
 const glideFamily = {
   api(cfg) {
     if (cfg.batch) return 'client.exec(new Batch(true|false).customCommand(args)..., false); other steps client.customCommand(args)';
-    if (cfg.cluster) return 'GlideClusterClient.customCommand(args), one GlideClusterClient per case connection';
+    if (cfg.cluster) return 'GlideClusterClient.customCommand(args); client.exec(new ClusterBatch(true).customCommand(args)..., false) for MULTI … EXEC; one GlideClusterClient per case connection';
     return 'client.customCommand(args)';
   },
   init(m) {
@@ -357,18 +384,7 @@ const glideFamily = {
     });
     return {
       do: (args) => c.customCommand(args),
-      async batch(mode, cmds) {
-        const b = new m.mod.Batch(mode === 'multi');
-        for (const a of cmds) b.customCommand(a);
-        let res;
-        try {
-          res = await c.exec(b, false);
-        } catch (e) {
-          return wholeOutcome(cmds.length, e);
-        }
-        if (!Array.isArray(res)) return wholeOutcome(cmds.length, res);
-        return { values: res.map((v) => native(v)) };
-      },
+      batch: (mode, cmds) => glideExec(c, new m.mod.Batch(mode === 'multi'), cmds),
       close: () => c.close(), client: c,
     };
   },
@@ -380,9 +396,28 @@ const glideFamily = {
       addresses: seeds(addr), requestTimeout: 600000,
       protocol: proto === 3 ? m.mod.ProtocolVersion.RESP3 : m.mod.ProtocolVersion.RESP2,
     });
-    return { do: (args) => c.customCommand(args), close: () => c.close() };
+    return {
+      do: (args) => c.customCommand(args),
+      // An atomic ClusterBatch goes to the node of its commands' slot.
+      batch: (mode, cmds) => glideExec(c, new m.mod.ClusterBatch(mode === 'multi'), cmds),
+      close: () => c.close(),
+    };
   },
 };
+
+// glideExec adds each command of cmds to batch b by customCommand(args)
+// and runs it by c.exec(b, false).
+async function glideExec(c, b, cmds) {
+  for (const a of cmds) b.customCommand(a);
+  let res;
+  try {
+    res = await c.exec(b, false);
+  } catch (e) {
+    return wholeOutcome(cmds.length, e);
+  }
+  if (!Array.isArray(res)) return wholeOutcome(cmds.length, res);
+  return { values: res.map((v) => native(v)) };
+}
 
 // Deliveries is the queue of what a library delivered to the user on one
 // connection (its events and listeners), read by "next" in order.
@@ -699,7 +734,7 @@ for (const cfg of CONFIGS) {
   const fam = families[cfg.family];
   if (fam.init) fam.init(m);
   libs[label] = {
-    api: fam.api(cfg), version: m.version, source: m.source, protos: cfg.protos, batch: cfg.batch,
+    api: fam.api(cfg), version: m.version, source: m.source, protos: cfg.protos, batch: cfg.batch, clusterTx: cfg.cluster,
     connect: (addr, proto) => (cfg.cluster ? fam.clusterConnect : fam.connect)(m, cfg, label, addr, proto),
   };
   if (cfg.pubsub) pubsubConfig(libs[label], fam.pubsub, m, cfg, label);
@@ -728,7 +763,7 @@ function handle(req) {
   switch (req.op) {
     case 'hello': {
       const libraries = Object.entries(libs).map(([name, l]) =>
-        l.error ? { name, error: l.error } : { name, version: l.version, source: l.source, protos: l.protos, typed: l.typed, batch: l.batch, pubsub: l.pubsub, note: l.note, api: l.api });
+        l.error ? { name, error: l.error } : { name, version: l.version, source: l.source, protos: l.protos, typed: l.typed, batch: l.batch, cluster_tx: l.clusterTx, pubsub: l.pubsub, note: l.note, api: l.api });
       send({ id, libraries });
       return;
     }
@@ -757,7 +792,7 @@ function handle(req) {
       // outcome when the library gave one for it as a whole}.
       const s = sessions.get(req.session);
       if (!s) { send({ id, error: 'no session ' + req.session }); return; }
-      if (!s.lib.batch) { send({ id, error: 'library has no batch op' }); return; }
+      if (!s.lib.batch && !(s.lib.clusterTx && req.mode === 'multi')) { send({ id, error: 'library has no batch op' }); return; }
       if (req.mode !== 'pipeline' && req.mode !== 'multi') { send({ id, error: 'unknown batch mode ' + req.mode }); return; }
       const c = connOf(s, req.conn);
       inflight.set(id, { c, session: req.session });

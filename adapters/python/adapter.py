@@ -18,6 +18,7 @@ connection: a connection that reads with another parser ends the process
 with a message, so no configuration reports what another parser decoded.
 """
 import base64
+import importlib
 import json
 import os
 import queue
@@ -181,6 +182,17 @@ class Config:
             return {"name": self.name, "error": "Connection(parser_class=%s) reads with %s" % (p[0].__name__, got)}
         if self.batch:
             lib["batch"] = True
+        if self.cluster:
+            # redis-py 6.x's ClusterPipeline runs transaction=True through
+            # its TransactionStrategy (MULTI, the commands and EXEC on one
+            # connection of the node of the commands' one slot); 4.3.4's
+            # RedisCluster.pipeline raises for it.
+            if hasattr(importlib.import_module("redis.cluster"), "TransactionStrategy"):
+                lib["cluster_tx"] = True
+            else:
+                lib["no_tx"] = ("redis-py %s's RedisCluster.pipeline(transaction=True) raises RedisClusterException"
+                                "(\"transaction is deprecated in cluster mode\") (redis/cluster.py): no transaction "
+                                "API on a cluster" % redis.__version__)
         if self.pubsub:
             # Redis.pubsub() subscribes on a pool connection of its own.
             lib["pubsub"] = "own"
@@ -206,8 +218,10 @@ CONFIGS = [
     # comma-separated seed list. redis/cluster.py RedisCluster routes each
     # command by its keys (the key positions of COMMAND, which it asks the
     # server), a keyless one to a random primary, and follows MOVED and ASK.
-    Config("/cluster", "RedisCluster(startup_nodes=[ClusterNode(host, port), ...]).execute_command(*args), "
-           "one RedisCluster per case connection", cluster=True),
+    Config("/cluster", "RedisCluster(startup_nodes=[ClusterNode(host, port), ...]).execute_command(*args)"
+           + ("; RedisCluster.pipeline(transaction=True) for MULTI…EXEC (ClusterPipeline.execute_command(*args)…, "
+              "execute(raise_on_error=False))" if MAJOR >= 6 else "")
+           + ", one RedisCluster per case connection", cluster=True),
     Config("/pubsub", "Redis.pubsub(): PubSub.subscribe/psubscribe/ssubscribe/unsubscribe/punsubscribe/"
            "sunsubscribe(*channels), PubSub.get_message(timeout); PubSub.ping() while subscribed; other steps "
            + EXEC, pubsub=True),
@@ -256,10 +270,13 @@ class Conn:
         a pool connection, which would not be the case connection (its
         WATCH, its SELECT), so the pipeline is handed the client's."""
         p = self.client.pipeline(transaction=(mode == "multi"))
-        p.connection = self.client.connection
-        for args in cmds:
-            p.execute_command(*args)
         try:
+            if not self.session.cfg.cluster:
+                p.connection = self.client.connection
+            # A cluster pipeline finds each command's slot as it is
+            # queued, and raises there for one it cannot place.
+            for args in cmds:
+                p.execute_command(*args)
             vals = p.execute(raise_on_error=False)
         except Exception as e:
             # Pipeline.execute raised for the batch as a whole (EXECABORT:
@@ -414,7 +431,7 @@ def main():
                 c.q.put((rid, c.do, [arg(base64.b64decode(a)) for a in req["args"]]))
             elif op == "batch":
                 s = sessions[req["session"]]
-                if not s.cfg.batch:
+                if not s.cfg.batch and not (s.cfg.cluster and req["mode"] == "multi"):
                     send({"id": rid, "error": s.cfg.name + " has no batch op"})
                     continue
                 if req["mode"] not in ("pipeline", "multi"):

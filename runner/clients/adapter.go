@@ -70,7 +70,10 @@ import (
 // is what the library returned or raised for the transaction as a whole
 // when that is not per command (an EXECABORT error, the nil of an aborted
 // WATCH). An "error", or a "value" instead of "values" (a panic), stands
-// for every command.
+// for every command. A "/cluster" configuration listed with
+// "cluster_tx":true takes the "multi" mode of "batch" too, through its
+// cluster client's transaction API (see clusterTx); one listed without it
+// may say why in "no_tx" (the skip reason of its cases with MULTI).
 //
 // A library listed with "pubsub":"same", "own" or "callback" is a
 // "/pubsub" configuration (see Subscriber; "own" when its subscribe API
@@ -202,6 +205,11 @@ type adapterLibrary struct {
 	Error   string `json:"error"`
 	Typed   bool   `json:"typed"`
 	Batch   bool   `json:"batch"`
+	// ClusterTx marks a cluster configuration that runs MULTI … EXEC
+	// blocks through its cluster client's transaction API ("batch" mode
+	// "multi"); NoTx, if not, says why (see clusterTx).
+	ClusterTx bool   `json:"cluster_tx"`
+	NoTx      string `json:"no_tx"`
 	// Pubsub is where a "/pubsub" configuration's subscribe API runs
 	// ("same", "own", "callback"), "" for other configurations.
 	Pubsub string `json:"pubsub"`
@@ -528,6 +536,10 @@ func (d *adapterDriver) isTyped() bool { return d.lib.Typed }
 // isBatch marks "/pipeline" configurations (their connections are
 // Batchers).
 func (d *adapterDriver) isBatch() bool { return d.lib.Batch }
+
+// clusterTx reports whether a cluster configuration runs transactions
+// through its cluster client's transaction API, or why not.
+func (d *adapterDriver) clusterTx() (bool, string) { return d.lib.ClusterTx, d.lib.NoTx }
 
 // pubsubWhere is where a "/pubsub" configuration's subscribe API runs.
 func (d *adapterDriver) pubsubWhere() string { return d.lib.Pubsub }

@@ -2,8 +2,10 @@ package clients
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,23 +32,77 @@ func IsCluster(d Driver) bool { return strings.HasSuffix(d.Library(), ClusterVar
 // standalone server.
 const notClusterTarget = "a cluster configuration: runs against a cluster only (respcheck clients --cluster N, or --addr of a cluster node)"
 
-// clusterTransactionSkip is why a cluster configuration skips a case that
-// sends MULTI: through a cluster client's generic command API, MULTI,
-// EXEC and DISCARD carry no key, and the library sends each to a node of
-// its choice (node-redis 6.3.1's createCluster and valkey-glide 2.5.2's
-// customCommand picked another node from one run to the next, leaving the
-// owner of the case's slot inside MULTI: its replies were "QUEUED"), so
-// what the case's commands meet depends on that choice, not on decoding.
-const clusterTransactionSkip = "a cluster client sends MULTI, EXEC and DISCARD (no key) through its generic command API to a node of its choosing: transactions on a cluster are not driven through the cluster clients' transaction APIs yet"
+// clusterTransactionSkip is why a cluster configuration without a
+// transaction API on its cluster client skips a case that sends MULTI:
+// through a cluster client's generic command API, MULTI, EXEC and DISCARD
+// carry no key, and the library sends each to a node of its choice
+// (node-redis 6.3.1's createCluster and valkey-glide 2.5.2's customCommand
+// picked another node from one run to the next, leaving the owner of the
+// case's slot inside MULTI: its replies were "QUEUED"), so what the case's
+// commands meet depends on that choice, not on decoding.
+const clusterTransactionSkip = "a cluster client sends MULTI, EXEC and DISCARD (no key) through its generic command API to a node of its choosing, and this library's cluster client has no transaction API respcheck drives"
 
-// sendsTransaction reports whether a step of c sends MULTI.
-func sendsTransaction(c *cases.Case) bool {
-	for _, st := range c.Steps {
-		if st.Action == cases.ActSend && len(st.Send) > 0 && st.Send[0].IsWord("MULTI") {
-			return true
+// clusterTxLoose is why a cluster configuration that runs transactions
+// through its cluster client's transaction API (see clusterTx) skips a
+// case whose transaction is not one MULTI … EXEC block of plain sends on
+// one case connection (multiBlock): a pipelined MULTI, a DISCARD, or a
+// WATCH or UNWATCH, which that API takes no part in (the generic call
+// sends WATCH on a pooled or multiplexed connection of the slot's node
+// that the transaction need not use).
+const clusterTxLoose = "a cluster client runs a transaction through its transaction API only as one MULTI … EXEC block: this case's %s would go through the generic call, to a connection of the library's choosing"
+
+// clusterTx reports whether the cluster configuration d runs a MULTI …
+// EXEC block through its cluster client's transaction API (its
+// connections are Batchers, of which only Transaction is called). If not,
+// why is the reason its cases with MULTI are skipped ("" when it gives
+// none: clusterTransactionSkip).
+func clusterTx(d Driver) (ok bool, why string) {
+	if t, is := d.(interface{ clusterTx() (bool, string) }); is {
+		return t.clusterTx()
+	}
+	return false, ""
+}
+
+// txOK reports whether the cluster configuration d runs transactions
+// through its cluster client's transaction API (see clusterTx).
+func txOK(d Driver) bool { ok, _ := clusterTx(d); return ok }
+
+// txWord is the transaction command step st sends (MULTI, EXEC, DISCARD,
+// WATCH or UNWATCH), or "".
+func txWord(st *cases.Step) string {
+	if st.Action != cases.ActSend || len(st.Send) == 0 {
+		return ""
+	}
+	for _, w := range []string{"MULTI", "EXEC", "DISCARD", "WATCH", "UNWATCH"} {
+		if st.Send[0].IsWord(w) {
+			return w
 		}
 	}
-	return false
+	return ""
+}
+
+// clusterTxSkip is why the cluster configuration d skips case c for its
+// transactions, or "" (c sends none, or each is a block d's transaction
+// API runs).
+func clusterTxSkip(d Driver, c *cases.Case) string {
+	if !slices.ContainsFunc(c.Steps, func(st *cases.Step) bool { return txWord(st) != "" }) {
+		return ""
+	}
+	if ok, why := clusterTx(d); !ok {
+		return cmp.Or(why, clusterTransactionSkip)
+	}
+	inBlock := map[*cases.Step]bool{}
+	for _, g := range planBatches(c) {
+		for _, st := range g.steps {
+			inBlock[st] = g.mode == modeMulti
+		}
+	}
+	for _, st := range c.Steps {
+		if w := txWord(st); w != "" && !inBlock[st] {
+			return fmt.Sprintf(clusterTxLoose, w+" at "+st.Pos.String())
+		}
+	}
+	return ""
 }
 
 // migratesSlots reports whether a step of c sends CLUSTER SETSLOT (the

@@ -112,7 +112,13 @@
 // redis-py-<v>/cluster) open the library's cluster client with every
 // listener as a seed, one client per case connection (no library pins a
 // connection of its cluster client and still follows redirects), and run
-// on a cluster only. The other configurations run on a cluster too,
+// on a cluster only. A MULTI … EXEC block of such a configuration goes
+// through its cluster client's transaction API (clusterTx: the
+// connection's Batcher.Transaction, judged as a "/pipeline"
+// configuration's), routed by the case's keys; a case whose MULTI, EXEC,
+// DISCARD or WATCH is not such a block, or a library with no transaction
+// on a cluster (redis-py 4.3.4), is skipped saying why (clusterTxSkip).
+// The other configurations run on a cluster too,
 // connected to the listener of the primary that owns the case's slot:
 // every key of a case that runs there is on that node (a case that
 // touches a key outside its hash tag, by COMMAND GETKEYS, is skipped),

@@ -109,8 +109,10 @@ func (g *goAdapter) handle(req goRequest) {
 	case "hello":
 		var libs []map[string]any
 		for _, d := range g.libs {
+			tx, noTx := clusterTx(d)
 			libs = append(libs, map[string]any{"name": d.Library(), "version": d.Version(), "protos": d.Protos(),
-				"api": d.API(), "typed": isTyped(d), "batch": isBatch(d), "pubsub": pubsubWhere(d), "source": SourceOf(d)})
+				"api": d.API(), "typed": isTyped(d), "batch": isBatch(d), "pubsub": pubsubWhere(d), "source": SourceOf(d),
+				"cluster_tx": tx, "no_tx": noTx})
 		}
 		g.send(map[string]any{"id": req.ID, "libraries": libs})
 	case "open":

@@ -17,6 +17,9 @@ type goLibrary struct {
 	// batch marks a "/pipeline" configuration (connections are
 	// Batchers).
 	batch bool
+	// tx marks a cluster configuration that runs MULTI … EXEC blocks
+	// through its cluster client's transaction API (see clusterTx).
+	tx bool
 	// pubsub marks a "/pubsub" configuration (connections are
 	// Subscribers): where its subscribe API runs (pubsubSame, pubsubOwn).
 	pubsub string
@@ -29,6 +32,10 @@ func (l *goLibrary) Protos() []int   { return l.protos }
 func (l *goLibrary) API() string     { return l.api }
 func (l *goLibrary) isTyped() bool   { return l.typed }
 func (l *goLibrary) isBatch() bool   { return l.batch }
+
+// clusterTx reports whether a cluster configuration runs transactions
+// through its cluster client's transaction API (see clusterTx).
+func (l *goLibrary) clusterTx() (bool, string) { return l.tx, "" }
 
 // pubsubWhere is where a "/pubsub" configuration's subscribe API runs.
 func (l *goLibrary) pubsubWhere() string { return l.pubsub }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"runtime/debug"
@@ -337,7 +338,8 @@ type session struct {
 	contr   *Contract
 	typedOK bool
 	// batched: the configuration sends pipelines and transactions
-	// through its Batcher (a "/pipeline" configuration).
+	// through its Batcher (a "/pipeline" configuration), or only
+	// transactions (a cluster configuration's, see clusterTx).
 	batched bool
 	// directs are respcheck's own connections on a cluster (see placed).
 	directs map[string]directConn
@@ -433,8 +435,8 @@ func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost 
 	case IsCluster(it.d) && t.Topology == nil:
 		res.Reason = notClusterTarget
 		return res
-	case IsCluster(it.d) && sendsTransaction(it.c):
-		res.Reason = clusterTransactionSkip
+	case IsCluster(it.d) && clusterTxSkip(it.d, it.c) != "":
+		res.Reason = clusterTxSkip(it.d, it.c)
 		return res
 	case it.skip != "":
 		res.Reason = it.skip
@@ -452,7 +454,7 @@ func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost 
 		return res
 	}
 	s := &session{it: it, opts: opts, client: client, proxy: p, t: t, lost: lost, conns: map[string]*pinned{}, owner: map[*proxyConn]*pinned{}, ctx: ctx,
-		contr: contractOf(it.d, client), typedOK: isTyped(it.d), batched: isBatch(it.d), pubsub: pubsubWhere(it.d) != "", env: env}
+		contr: contractOf(it.d, client), typedOK: isTyped(it.d), batched: isBatch(it.d) || IsCluster(it.d) && txOK(it.d), pubsub: pubsubWhere(it.d) != "", env: env}
 	addr := p.Addr()
 	if IsCluster(it.d) {
 		addr = strings.Join(p.Addrs(), ",")
@@ -511,12 +513,16 @@ func openProxy(t *target.Target, opts Options, keyPrefix string) (*proxy, error)
 }
 
 // steps runs the case's steps into res: step by step, except the batch
-// groups of a "/pipeline" configuration (see planBatches), each sent in
-// one library call.
+// groups of a "/pipeline" configuration (see planBatches), or the MULTI …
+// EXEC blocks of a cluster configuration with a transaction API (see
+// clusterTx), each sent in one library call.
 func (s *session) steps(res *Result) {
 	var plan map[int]*batchGroup
 	if s.batched {
 		plan = planBatches(s.it.c)
+	}
+	if IsCluster(s.it.d) {
+		maps.DeleteFunc(plan, func(_ int, g *batchGroup) bool { return g.mode != modeMulti })
 	}
 	steps := s.it.c.Steps
 	for i := 0; i < len(steps); i++ {

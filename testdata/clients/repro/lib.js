@@ -73,7 +73,32 @@ const libs = {
   'valkey-glide-cluster': {
     connect: (p, o) => { const { GlideClusterClient, ProtocolVersion, Logger } = require('@valkey/valkey-glide'); Logger.init('off'); return GlideClusterClient.createClient({ addresses: [{ host: o.host, port: o.port }], protocol: p === 3 ? ProtocolVersion.RESP3 : ProtocolVersion.RESP2 }); },
     call: (c, a) => c.customCommand(a),
+    // exec(new ClusterBatch(isAtomic), raiseOnError false).
+    batch: (c, mode, cmds) => {
+      const { ClusterBatch } = require('@valkey/valkey-glide');
+      const b = new ClusterBatch(mode === 'multi');
+      for (const a of cmds) b.customCommand(a);
+      return c.exec(b, false);
+    },
     close: (c) => c.close(),
+  },
+  // node-redis 6.3.1's createCluster, seeded with the repro's node (a
+  // cluster repro); each command routed by its second argument (the key).
+  'node-redis-cluster': {
+    connect: async (p, o) => {
+      const { createCluster } = require('redis');
+      const c = createCluster({ rootNodes: [{ socket: { host: o.host, port: o.port, reconnectStrategy: false } }], RESP: p });
+      c.on('error', () => {});
+      await c.connect();
+      return c;
+    },
+    call: (c, a) => c.sendCommand(a[1], false, a),
+    batch: (c, mode, cmds) => {
+      const m = c.multi();
+      for (const a of cmds) m.addCommand(a[1], false, a);
+      return mode === 'multi' ? m.exec() : m.execAsPipeline();
+    },
+    close: (c) => (c.destroy ? c.destroy() : c.disconnect()),
   },
 };
 

@@ -23,8 +23,6 @@
 # finds: attributes/attribute map before a blob string, then an ordinary reply [redis-py-6.4.0/cluster/resp3]
 # finds: attributes/attribute typed as an attribute on a blob string [redis-py-6.4.0/cluster/resp3]
 # finds: attributes/two attributed blob strings pipelined [redis-py-6.4.0/cluster/resp3]
-# finds: attributes/EXEC array whose first element carries an attribute [redis-py-6.4.0/cluster/resp3]
-# finds: attributes/EXEC array with an attributed element between a map and a set [redis-py-6.4.0/cluster/resp3]
 # finds: faults/attribute before a reply [redis-py-6.4.0/cluster/resp3]
 # finds: resp3-types/attribute before a blob string from DEBUG PROTOCOL attrib, the bare blob string in RESP2 [redis-py-6.4.0/cluster/resp3]
 # run: python-6.4.0

@@ -53,8 +53,6 @@
 # finds: transactions/simple string OK from DISCARD, then an EXEC without MULTI error [redis-py-6.4.0[decode_responses=True]/resp3]
 # finds: transactions/EXECABORT error after an unknown command at queue time [redis-py-6.4.0[decode_responses=True]/resp3]
 # finds: transactions/EXEC array with a WRONGTYPE error between two replies [redis-py-6.4.0[decode_responses=True]/resp3]
-# finds: transactions/EXEC array of a simple string, an integer, a blob string, a double, an empty map and a set [redis-py-4.3.4/cluster/resp2]
-# finds: transactions/EXEC array of a simple string, an integer, a blob string, a double, an empty map and a set [redis-py-6.4.0/cluster/resp2]
 # run: python-4.3.4
 # run: python-6.4.0
 # run: python-4.3.4+hiredis

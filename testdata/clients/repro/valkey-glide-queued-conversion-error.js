@@ -3,7 +3,6 @@
 // finds: transactions/EXEC array of a simple string, an integer, a blob string, a double, an empty map and a set [valkey-glide-2.5.2/resp3]
 // finds: transactions/EXEC array holding a map of fields and a nested array [valkey-glide-2.5.2/resp2]
 // finds: transactions/EXEC array holding a map of fields and a nested array [valkey-glide-2.5.2/resp3]
-// finds: transactions/EXEC array of a simple string, an integer, a blob string, a double, an empty map and a set [valkey-glide-2.5.2/cluster/resp2]
 // run: node
 // expect: (?s)RESP2 ZSCORE THROWN: RequestError: Response was of incompatible type.*RESP2 HGETALL THROWN: RequestError: Response couldn't be converted to map.*RESP3 ZSCORE THROWN: RequestError: Response was of incompatible type.*RESP3 HGETALL THROWN: RequestError: Response couldn't be converted to map
 const { client, step, main } = require('./lib');
