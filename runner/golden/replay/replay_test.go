@@ -150,6 +150,9 @@ func TestGoRedisDecodesEveryRecordedReply(t *testing.T) {
 			driven, skipped := 0, 0
 			for _, f := range d.Sorted() {
 				for _, c := range f.Cases {
+					if unreplayable(c) {
+						continue
+					}
 					clients := map[string]*redis.Client{}
 					// Connections of this case that sent a SUBSCRIBE.
 					subscribed := map[string]bool{}
@@ -213,6 +216,9 @@ func TestGoRedisDecodesEveryRecordedReply(t *testing.T) {
 						if !st.Reply.Full() {
 							// The large SET before it was not driven (see TestLargeReplyRebuilt).
 							continue
+						}
+						if st.Volatile {
+							continue // another recording's bytes may answer it
 						}
 						wv, werr := goValue(want)
 						switch {
