@@ -69,6 +69,10 @@ type caseRun struct {
 	// slot is the hash slot of the case's keys (its key prefix's tag): on
 	// a cluster its connections go to the node that serves it.
 	slot int
+	// scripts holds the bodies of the scripts the case sent (EVAL,
+	// SCRIPT LOAD) by their SHA1 in lower-case hex, for the guard of an
+	// EVALSHA (guardEval).
+	scripts map[string][]byte
 	// sentBig is set while the step being run streamed its command
 	// (sendBig): such a command is not sent again after a redirect.
 	sentBig bool

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"regexp"
 	"strings"
@@ -28,19 +29,19 @@ func (r *refusal) Error() string { return r.reason }
 // KEYS/ARGV-free literals it can check. It returns nil when the step may go.
 //
 // keys holds the positions of each command's key arguments (namespace).
-func (x *caseRun) guard(cmds [][][]byte, keys [][]int) error {
+func (x *caseRun) guard(ctx context.Context, cmds [][][]byte, keys [][]int) error {
 	if !x.guarded() {
 		return nil
 	}
 	for i, args := range cmds {
-		if err := x.guardCommand(args, keys[i]); err != nil {
+		if err := x.guardCommand(ctx, args, keys[i]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (x *caseRun) guardCommand(args [][]byte, keys []int) error {
+func (x *caseRun) guardCommand(ctx context.Context, args [][]byte, keys []int) error {
 	if len(args) == 0 {
 		return nil
 	}
@@ -85,7 +86,12 @@ func (x *caseRun) guardCommand(args [][]byte, keys []int) error {
 		if len(args) > 1 && !inNamespace(args[1]) {
 			return &refusal{fmt.Sprintf("sends %s to channel %s, outside the case's namespace", name, resp.Escape(args[1]))}
 		}
-	case "EVAL", "EVAL_RO", "SCRIPT", "FUNCTION":
+	case "EVAL", "EVAL_RO", "EVALSHA", "EVALSHA_RO", "FCALL", "FCALL_RO":
+		if err := x.guardEval(ctx, args); err != nil {
+			return err
+		}
+	case "SCRIPT", "FUNCTION":
+		x.noteScriptLoad(args)
 		for _, a := range args[1:] {
 			if err := guardScript(a); err != nil {
 				return err

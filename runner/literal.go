@@ -40,7 +40,7 @@ func (x *caseRun) prepare(ctx context.Context, args [][]byte) ([][]byte, error) 
 	if err != nil {
 		return nil, err
 	}
-	return args, x.guard([][][]byte{args}, [][]int{keys})
+	return args, x.guard(ctx, [][][]byte{args}, [][]int{keys})
 }
 
 // namespacing reports whether the case's literal keys are moved into its

@@ -1,0 +1,76 @@
+package runner_test
+
+import (
+	"testing"
+
+	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/servers"
+)
+
+// TestSharedGuardRefusesBypasses runs, against a shared server holding
+// other keys, cases that reached those keys before the guard read partial
+// raw bytes and script calls: raw bytes that end inside a command (the
+// server ran the whole commands before it and joined the rest with the
+// next step's bytes), a script that takes a key from ARGV, names one
+// literally for a command not on a list, or reaches redis.call by another
+// name, an EVALSHA of a script the case did not send and FCALL. Each is
+// refused and the data is intact; a split command, a script over KEYS and
+// a SCRIPT LOAD then EVALSHA in the namespace still pass.
+func TestSharedGuardRefusesBypasses(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	c := dialRaw(t, srv.Addr())
+	for _, k := range []string{"foo", "list", "h", "ARGV1"} {
+		c.do(t, "SET", k, "theirs")
+	}
+	sha := string(c.do(t, "SCRIPT", "LOAD", "return redis.call('DEL', 'foo')").Str)
+	c.do(t, "FUNCTION", "LOAD", "#!lua name=theirs\nredis.register_function('wipe', function() return redis.call('DEL', 'list') end)")
+	digest := string(c.do(t, "DEBUG", "DIGEST").Str)
+	files := load(t, `
+suite: bypasses
+cases:
+  - name: raw DEL then a partial command
+    steps: [{raw: "*2\r\n$3\r\nDEL\r\n$3\r\nfoo\r\n*1\r\n$4\r\nPI", any: true}]
+  - name: raw DEL split over two steps
+    steps:
+      - {raw: "*2\r\n$3\r\nDEL\r\n$4\r\nli", expect: no reply within 20ms}
+      - {raw: "st\r\n", any: true}
+  - name: a send after a partial inline line
+    steps:
+      - {raw: "DEL fo", expect: no reply within 20ms}
+      - {send: [PING], any: true}
+  - name: Lua key from ARGV
+    steps: [{send: [EVAL, "return redis.call('DEL', ARGV[1])", "0", foo], any: true}]
+  - name: Lua literal key of an unlisted command
+    steps: [{send: [EVAL, "return redis.call('GETEX', 'h')", "0"], any: true}]
+  - name: Lua redis.call under another name
+    steps: [{send: [EVAL, "local c = redis.call return c('DEL', 'ARGV1')", "0"], any: true}]
+  - name: Lua through _G
+    steps: [{send: [EVAL, "return _G['red'..'is'].call('DEL', 'foo')", "0"], any: true}]
+  - name: Lua KEYS changed
+    steps: [{send: [EVAL, "KEYS[1] = 'foo' return redis.call('DEL', KEYS[1])", "1", "{key}"], any: true}]
+  - name: EVALSHA of a script the case did not send
+    steps: [{send: [EVALSHA, "`+sha+`", "0"], any: true}]
+  - name: FCALL of a function the run did not load
+    steps: [{send: [FCALL, wipe, "0"], any: true}]
+  - name: allowed, in the namespace
+    steps:
+      - {raw: "*3\r\n$3\r\nSET\r\n$15\r\n{key:a}", expect: no reply within 20ms}
+      - {raw: "\r\n$1\r\nv\r\n", reply: "+OK\r\n"}
+      - {send: [EVAL, "for i = 1, #KEYS do redis.call('SET', KEYS[i], ARGV[1]) end return redis.call('GET', KEYS[1])", "2", "{key:a}", "{key:b}", w], reply: "$1\r\nw\r\n"}
+      - {send: [SCRIPT, LOAD, "return redis.call('GET', KEYS[1])"], capture: sha}
+      - {send: [EVALSHA, "{cap:sha}", "1", "{key:b}"], reply: "$1\r\nw\r\n"}
+`)
+	rep := run(t, srv.Addr(), files, runner.Options{Shared: true, RunID: runner.NewRunID(), Protos: []int{2}})
+	for _, r := range rep.Results {
+		want := runner.Skip
+		if r.Case.Name == "allowed, in the namespace" {
+			want = runner.Pass
+		}
+		if r.Status != want {
+			t.Errorf("%s: %s (%s), want %s", r.Case.Name, r.Status, r.Reason, want)
+		}
+	}
+	if after := string(c.do(t, "DEBUG", "DIGEST").Str); after != digest {
+		t.Errorf("the data changed: DEBUG DIGEST %s before, %s after", digest, after)
+	}
+}
