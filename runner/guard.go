@@ -69,10 +69,14 @@ func (x *caseRun) guardCommand(ctx context.Context, args [][]byte, keys []int) e
 			}
 		}
 	case "SCAN":
+		// The server uses the last MATCH: every one must be in the
+		// namespace.
 		ok := false
 		for i := 2; i+1 < len(args); i++ {
-			if strings.EqualFold(string(args[i]), "MATCH") && inNamespace(args[i+1]) {
-				ok = true
+			if strings.EqualFold(string(args[i]), "MATCH") {
+				if ok = inNamespace(args[i+1]); !ok {
+					break
+				}
 			}
 		}
 		if !ok {
@@ -81,6 +85,24 @@ func (x *caseRun) guardCommand(ctx context.Context, args [][]byte, keys []int) e
 	case "KEYS":
 		if len(args) > 1 && !inNamespace(args[1]) {
 			return &refusal{"sends KEYS with a pattern outside the case's namespace" + x.literalWhy()}
+		}
+	case "SORT", "SORT_RO":
+		for _, i := range patternPositions(args) {
+			if !inNamespace(args[i]) {
+				return &refusal{fmt.Sprintf("sends %s with the pattern %s, which reads keys that are not the run's%s", name, resp.Escape(args[i]), x.literalWhy())}
+			}
+		}
+	case "SUBSCRIBE", "SSUBSCRIBE", "PSUBSCRIBE":
+		// Invalidation messages go only to the client that a tracking
+		// client names with REDIRECT.
+		for _, ch := range args[1:] {
+			if !inNamespace(ch) && string(ch) != "__redis__:invalidate" {
+				return &refusal{fmt.Sprintf("sends %s to %s, outside the case's namespace, which reads other clients' messages", name, resp.Escape(ch))}
+			}
+		}
+	case "SLOWLOG", "COMMANDLOG":
+		if len(args) > 1 && strings.EqualFold(string(args[1]), "GET") && (len(args) < 3 || string(args[2]) != "0") {
+			return &refusal{fmt.Sprintf("sends %s GET, which shows other clients' commands and their arguments (only a count of 0 is let through)", name)}
 		}
 	case "PUBLISH", "SPUBLISH":
 		if len(args) > 1 && !inNamespace(args[1]) {

@@ -13,9 +13,14 @@ import (
 // server ran the whole commands before it and joined the rest with the
 // next step's bytes), a script that takes a key from ARGV, names one
 // literally for a command not on a list, or reaches redis.call by another
-// name, an EVALSHA of a script the case did not send and FCALL. Each is
-// refused and the data is intact; a split command, a script over KEYS and
-// a SCRIPT LOAD then EVALSHA in the namespace still pass.
+// name, an EVALSHA of a script the case did not send and FCALL; an inline
+// line whose words the server splits otherwise than at every space (a
+// vertical tab inside a word); SORT patterns and a second SCAN MATCH of a
+// literal_keys case; DEBUG DIGEST-VALUE of a literal key; PSUBSCRIBE *
+// and SLOWLOG GET, which show other clients' messages and commands. Each
+// is refused and the data is intact; a split command, a script over KEYS,
+// a SCRIPT LOAD then EVALSHA and DEBUG DIGEST-VALUE in the namespace still
+// pass.
 func TestSharedGuardRefusesBypasses(t *testing.T) {
 	srv := servers.ForTest(t, "redis-8.6.3")
 	c := dialRaw(t, srv.Addr())
@@ -52,6 +57,22 @@ cases:
     steps: [{send: [EVALSHA, "`+sha+`", "0"], any: true}]
   - name: FCALL of a function the run did not load
     steps: [{send: [FCALL, wipe, "0"], any: true}]
+  - name: inline MSET with a vertical tab inside a word
+    literal_keys: true
+    steps: [{raw: "MSET {key:a}{hex:0b}x {key:b} foo {key:c}{hex:0b}bar\r\n", any: true}]
+  - name: SORT GET pattern outside the namespace
+    literal_keys: true
+    steps: [{send: [RPUSH, "{key}", "1"]}, {send: [SORT, "{key}", BY, nosort, GET, "fo*"], any: true}]
+  - name: SCAN whose last MATCH is outside the namespace
+    literal_keys: true
+    steps: [{send: [SCAN, "0", MATCH, "{key}*", MATCH, "f*", COUNT, "1000"], any: true}]
+  - name: DEBUG DIGEST-VALUE of a key that is not the run's
+    literal_keys: true
+    steps: [{send: [DEBUG, DIGEST-VALUE, foo], any: true}]
+  - name: PSUBSCRIBE to every channel
+    steps: [{send: [PSUBSCRIBE, "*"], any: true}]
+  - name: SLOWLOG GET
+    steps: [{send: [SLOWLOG, GET, "1"], any: true}]
   - name: allowed, in the namespace
     steps:
       - {raw: "*3\r\n$3\r\nSET\r\n$15\r\n{key:a}", expect: no reply within 20ms}
@@ -59,6 +80,8 @@ cases:
       - {send: [EVAL, "for i = 1, #KEYS do redis.call('SET', KEYS[i], ARGV[1]) end return redis.call('GET', KEYS[1])", "2", "{key:a}", "{key:b}", w], reply: "$1\r\nw\r\n"}
       - {send: [SCRIPT, LOAD, "return redis.call('GET', KEYS[1])"], capture: sha}
       - {send: [EVALSHA, "{cap:sha}", "1", "{key:b}"], reply: "$1\r\nw\r\n"}
+      - {send: [DEBUG, DIGEST-VALUE, foo], reply: "*1\r\n+{gen:repeat:40:0}\r\n"}
+      - {send: [SLOWLOG, GET, "0"], reply: "*0\r\n"}
 `)
 	rep := run(t, srv.Addr(), files, runner.Options{Shared: true, RunID: runner.NewRunID(), Protos: []int{2}})
 	for _, r := range rep.Results {
