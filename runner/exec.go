@@ -93,7 +93,7 @@ func (r *run) runItem(ctx context.Context, it item, res *Result) {
 		return
 	}
 	res.Known = r.known(it)
-	if k := res.Known; k != nil && k.Crash && r.opts.Respawn == nil {
+	if k := r.crashAnyProto(it); k != nil && r.opts.Respawn == nil {
 		// The run could not start the server again: not this run's to kill.
 		res.Status = Skip
 		res.Reason = fmt.Sprintf("not run: %s: known to crash %s %s, and this run cannot start the server again (a throwaway server runs it): %s",
@@ -138,6 +138,19 @@ func (r *run) gated(ctx context.Context, it item, res *Result) bool {
 // in it.proto, or nil.
 func (r *run) known(it item) *cases.Known {
 	return it.c.KnownFor(r.srv.Info(it.proto))
+}
+
+// crashAnyProto returns the case's known crash for the server in either
+// protocol: a run that cannot start the server again skips the case in
+// both, since a crash declared for one protocol ("redis resp3") may well
+// happen in the other.
+func (r *run) crashAnyProto(it item) *cases.Known {
+	for _, proto := range []int{it.proto, 5 - it.proto} {
+		if k := it.c.KnownFor(r.srv.Info(proto)); k != nil && k.Crash {
+			return k
+		}
+	}
+	return nil
 }
 
 // applyKnown turns a failure into a known difference when the case declares
