@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"path"
 	"regexp"
 	"strings"
 
@@ -100,6 +101,10 @@ func (x *caseRun) guardCommand(ctx context.Context, args [][]byte, keys []int) e
 				return &refusal{fmt.Sprintf("sends %s to %s, outside the case's namespace, which reads other clients' messages", name, resp.Escape(ch))}
 			}
 		}
+	case "CLIENT", "CONFIG", "ACL":
+		if err := x.guardAdmin(name, args); err != nil {
+			return err
+		}
 	case "SLOWLOG", "COMMANDLOG":
 		if len(args) > 1 && strings.EqualFold(string(args[1]), "GET") && (len(args) < 3 || string(args[2]) != "0") {
 			return &refusal{fmt.Sprintf("sends %s GET, which shows other clients' commands and their arguments (only a count of 0 is let through)", name)}
@@ -124,6 +129,54 @@ func (x *caseRun) guardCommand(ctx context.Context, args [][]byte, keys []int) e
 		if !inNamespace(args[i]) {
 			return &refusal{fmt.Sprintf("sends %s touching key %s, which is not the run's%s", name, resp.Escape(args[i]), x.literalWhy())}
 		}
+	}
+	return nil
+}
+
+// configSecrets are the CONFIG parameters that hold passwords: Redis
+// 8.6.3 masks requirepass in CONFIG GET, but answers masterauth and the
+// TLS key passphrases as they are.
+var configSecrets = []string{"requirepass", "masterauth", "tls-key-file-pass", "tls-client-key-file-pass"}
+
+// guardAdmin refuses the CLIENT, CONFIG and ACL forms that read other
+// clients' keys or the server's secrets: CLIENT TRACKING ... BCAST
+// without a PREFIX (or with one outside the case's namespace: the
+// invalidations name every key any client changes), CONFIG GET of a
+// parameter or pattern that names a password, ACL LIST and ACL GETUSER
+// (the users' password hashes).
+func (x *caseRun) guardAdmin(name string, args [][]byte) error {
+	if len(args) < 2 {
+		return nil
+	}
+	sub := strings.ToUpper(string(args[1]))
+	switch name + " " + sub {
+	case "CLIENT TRACKING":
+		bcast, prefixes, ok := false, 0, true
+		for i := 2; i < len(args); i++ {
+			switch strings.ToUpper(string(args[i])) {
+			case "BCAST":
+				bcast = true
+			case "PREFIX":
+				if i+1 < len(args) {
+					prefixes++
+					ok = ok && bytes.HasPrefix(args[i+1], []byte(x.env.KeyPrefix))
+					i++
+				}
+			}
+		}
+		if bcast && (prefixes == 0 || !ok) {
+			return &refusal{"sends CLIENT TRACKING ... BCAST without a PREFIX in the case's namespace, which reads the names of other clients' keys"}
+		}
+	case "CONFIG GET":
+		for _, p := range args[2:] {
+			for _, secret := range configSecrets {
+				if m, err := path.Match(strings.ToLower(string(p)), secret); m || err != nil {
+					return &refusal{fmt.Sprintf("sends CONFIG GET %s, which reads the server's %s", resp.Escape(p), secret)}
+				}
+			}
+		}
+	case "ACL LIST", "ACL GETUSER":
+		return &refusal{fmt.Sprintf("sends %s, which reads the users' password hashes", name+" "+sub)}
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package runner_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/respcheck/respcheck/runner"
@@ -17,7 +18,9 @@ import (
 // line whose words the server splits otherwise than at every space (a
 // vertical tab inside a word); SORT patterns and a second SCAN MATCH of a
 // literal_keys case; DEBUG DIGEST-VALUE of a literal key; PSUBSCRIBE *
-// and SLOWLOG GET, which show other clients' messages and commands. Each
+// and SLOWLOG GET, which show other clients' messages and commands;
+// CONFIG GET of masterauth and ACL LIST (secrets), CLIENT TRACKING BCAST
+// without a prefix (every key any client changes). Each
 // is refused and the data is intact; a split command, a script over KEYS,
 // a SCRIPT LOAD then EVALSHA and DEBUG DIGEST-VALUE in the namespace still
 // pass.
@@ -27,6 +30,7 @@ func TestSharedGuardRefusesBypasses(t *testing.T) {
 	for _, k := range []string{"foo", "list", "h", "ARGV1"} {
 		c.do(t, "SET", k, "theirs")
 	}
+	c.do(t, "CONFIG", "SET", "masterauth", "their-secret")
 	sha := string(c.do(t, "SCRIPT", "LOAD", "return redis.call('DEL', 'foo')").Str)
 	c.do(t, "FUNCTION", "LOAD", "#!lua name=theirs\nredis.register_function('wipe', function() return redis.call('DEL', 'list') end)")
 	digest := string(c.do(t, "DEBUG", "DIGEST").Str)
@@ -73,6 +77,12 @@ cases:
     steps: [{send: [PSUBSCRIBE, "*"], any: true}]
   - name: SLOWLOG GET
     steps: [{send: [SLOWLOG, GET, "1"], any: true}]
+  - name: CONFIG GET of a pattern matching masterauth
+    steps: [{send: [CONFIG, GET, "*auth*"], any: true}]
+  - name: ACL LIST
+    steps: [{send: [ACL, LIST], any: true}]
+  - name: CLIENT TRACKING BCAST without a prefix
+    steps: [{send: [CLIENT, TRACKING, "on", BCAST], any: true}]
   - name: allowed, in the namespace
     steps:
       - {raw: "*3\r\n$3\r\nSET\r\n$15\r\n{key:a}", expect: no reply within 20ms}
@@ -82,6 +92,8 @@ cases:
       - {send: [EVALSHA, "{cap:sha}", "1", "{key:b}"], reply: "$1\r\nw\r\n"}
       - {send: [DEBUG, DIGEST-VALUE, foo], reply: "*1\r\n+{gen:repeat:40:0}\r\n"}
       - {send: [SLOWLOG, GET, "0"], reply: "*0\r\n"}
+      - {send: [CONFIG, GET, maxmemory-samples], value: {resp2: {array: [maxmemory-samples, "5"]}, resp3: {map: [[maxmemory-samples, "5"]]}}}
+      - {send: [CLIENT, TRACKING, "on", BCAST, PREFIX, "{key}"], reply: "+OK\r\n"}
 `)
 	rep := run(t, srv.Addr(), files, runner.Options{Shared: true, RunID: runner.NewRunID(), Protos: []int{2}})
 	for _, r := range rep.Results {
@@ -91,6 +103,11 @@ cases:
 		}
 		if r.Status != want {
 			t.Errorf("%s: %s (%s), want %s", r.Case.Name, r.Status, r.Reason, want)
+		}
+		for _, st := range r.Steps {
+			if strings.Contains(string(st.Reply), "their-secret") {
+				t.Errorf("%s: the reply holds masterauth: %q", r.Case.Name, st.Reply)
+			}
 		}
 	}
 	if after := string(c.do(t, "DEBUG", "DIGEST").Str); after != digest {
