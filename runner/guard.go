@@ -101,7 +101,7 @@ func (x *caseRun) guardCommand(ctx context.Context, args [][]byte, keys []int) e
 				return &refusal{fmt.Sprintf("sends %s to %s, outside the case's namespace, which reads other clients' messages", name, resp.Escape(ch))}
 			}
 		}
-	case "CLIENT", "CONFIG", "ACL":
+	case "CLIENT", "CONFIG", "ACL", "CLUSTER":
 		if err := x.guardAdmin(name, args); err != nil {
 			return err
 		}
@@ -138,12 +138,13 @@ func (x *caseRun) guardCommand(ctx context.Context, args [][]byte, keys []int) e
 // TLS key passphrases as they are.
 var configSecrets = []string{"requirepass", "masterauth", "tls-key-file-pass", "tls-client-key-file-pass"}
 
-// guardAdmin refuses the CLIENT, CONFIG and ACL forms that read other
+// guardAdmin refuses the CLIENT, CONFIG, ACL and CLUSTER forms that read other
 // clients' keys or the server's secrets: CLIENT TRACKING ... BCAST
 // without a PREFIX (or with one outside the case's namespace: the
 // invalidations name every key any client changes), CONFIG GET of a
 // parameter or pattern that names a password, ACL LIST and ACL GETUSER
-// (the users' password hashes).
+// (the users' password hashes), CLUSTER GETKEYSINSLOT (other keys share
+// the case's slot).
 func (x *caseRun) guardAdmin(name string, args [][]byte) error {
 	if len(args) < 2 {
 		return nil
@@ -177,6 +178,8 @@ func (x *caseRun) guardAdmin(name string, args [][]byte) error {
 		}
 	case "ACL LIST", "ACL GETUSER":
 		return &refusal{fmt.Sprintf("sends %s, which reads the users' password hashes", name+" "+sub)}
+	case "CLUSTER GETKEYSINSLOT":
+		return &refusal{"sends CLUSTER GETKEYSINSLOT, which names other clients' keys that hash to the slot"}
 	}
 	return nil
 }

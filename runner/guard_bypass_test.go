@@ -20,7 +20,8 @@ import (
 // literal_keys case; DEBUG DIGEST-VALUE of a literal key; PSUBSCRIBE *
 // and SLOWLOG GET, which show other clients' messages and commands;
 // CONFIG GET of masterauth and ACL LIST (secrets), CLIENT TRACKING BCAST
-// without a prefix (every key any client changes). Each
+// without a prefix (every key any client changes), CLUSTER
+// GETKEYSINSLOT (other keys in the case's slot). Each
 // is refused and the data is intact; a split command, a script over KEYS,
 // a SCRIPT LOAD then EVALSHA and DEBUG DIGEST-VALUE in the namespace still
 // pass.
@@ -83,6 +84,8 @@ cases:
     steps: [{send: [ACL, LIST], any: true}]
   - name: CLIENT TRACKING BCAST without a prefix
     steps: [{send: [CLIENT, TRACKING, "on", BCAST], any: true}]
+  - name: CLUSTER GETKEYSINSLOT
+    steps: [{send: [CLUSTER, GETKEYSINSLOT, "0", "10"], any: true}]
   - name: allowed, in the namespace
     steps:
       - {raw: "*3\r\n$3\r\nSET\r\n$15\r\n{key:a}", expect: no reply within 20ms}
