@@ -101,7 +101,7 @@ func (x *caseRun) guardCommand(ctx context.Context, args [][]byte, keys []int) e
 				return &refusal{fmt.Sprintf("sends %s to %s, outside the case's namespace, which reads other clients' messages", name, resp.Escape(ch))}
 			}
 		}
-	case "CLIENT", "CONFIG", "ACL", "CLUSTER":
+	case "CLIENT", "CONFIG", "ACL", "CLUSTER", "PUBSUB":
 		if err := x.guardAdmin(name, args); err != nil {
 			return err
 		}
@@ -118,6 +118,9 @@ func (x *caseRun) guardCommand(ctx context.Context, args [][]byte, keys []int) e
 			return err
 		}
 	case "SCRIPT", "FUNCTION":
+		if err := x.guardAdmin(name, args); err != nil {
+			return err
+		}
 		x.noteScriptLoad(args)
 		for _, a := range args[1:] {
 			if err := guardScript(a); err != nil {
@@ -138,13 +141,16 @@ func (x *caseRun) guardCommand(ctx context.Context, args [][]byte, keys []int) e
 // TLS key passphrases as they are.
 var configSecrets = []string{"requirepass", "masterauth", "tls-key-file-pass", "tls-client-key-file-pass"}
 
-// guardAdmin refuses the CLIENT, CONFIG, ACL and CLUSTER forms that read other
+// guardAdmin refuses the CLIENT, CONFIG, ACL, CLUSTER, FUNCTION and
+// PUBSUB forms that read other
 // clients' keys or the server's secrets: CLIENT TRACKING ... BCAST
 // without a PREFIX (or with one outside the case's namespace: the
 // invalidations name every key any client changes), CONFIG GET of a
 // parameter or pattern that names a password, ACL LIST and ACL GETUSER
 // (the users' password hashes), CLUSTER GETKEYSINSLOT (other keys share
-// the case's slot).
+// the case's slot), FUNCTION DUMP and a FUNCTION LIST not filtered to the
+// case's {id}, PUBSUB CHANNELS and SHARDCHANNELS without a pattern in the
+// namespace (other clients' libraries and channel names).
 func (x *caseRun) guardAdmin(name string, args [][]byte) error {
 	if len(args) < 2 {
 		return nil
@@ -178,6 +184,20 @@ func (x *caseRun) guardAdmin(name string, args [][]byte) error {
 		}
 	case "ACL LIST", "ACL GETUSER":
 		return &refusal{fmt.Sprintf("sends %s, which reads the users' password hashes", name+" "+sub)}
+	case "FUNCTION DUMP":
+		return &refusal{"sends FUNCTION DUMP, which reads every function library, not only the run's"}
+	case "FUNCTION LIST":
+		id := strings.TrimSuffix(strings.TrimPrefix(x.env.KeyPrefix, "rc:{"), "}:")
+		for i := 2; i+1 < len(args); i++ {
+			if strings.EqualFold(string(args[i]), "LIBRARYNAME") && strings.Contains(string(args[i+1]), id) {
+				return nil
+			}
+		}
+		return &refusal{"sends FUNCTION LIST without a LIBRARYNAME holding the case's {id}, which reads function libraries that are not the run's"}
+	case "PUBSUB CHANNELS", "PUBSUB SHARDCHANNELS":
+		if len(args) < 3 || !bytes.HasPrefix(args[2], []byte(x.env.KeyPrefix)) {
+			return &refusal{fmt.Sprintf("sends PUBSUB %s without a pattern in the case's namespace, which names other clients' channels", sub)}
+		}
 	case "CLUSTER GETKEYSINSLOT":
 		return &refusal{"sends CLUSTER GETKEYSINSLOT, which names other clients' keys that hash to the slot"}
 	}

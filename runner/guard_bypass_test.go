@@ -21,7 +21,8 @@ import (
 // and SLOWLOG GET, which show other clients' messages and commands;
 // CONFIG GET of masterauth and ACL LIST (secrets), CLIENT TRACKING BCAST
 // without a prefix (every key any client changes), CLUSTER
-// GETKEYSINSLOT (other keys in the case's slot). Each
+// GETKEYSINSLOT (other keys in the case's slot), FUNCTION LIST of every
+// library (their code) and PUBSUB CHANNELS of every channel. Each
 // is refused and the data is intact; a split command, a script over KEYS,
 // a SCRIPT LOAD then EVALSHA and DEBUG DIGEST-VALUE in the namespace still
 // pass.
@@ -86,6 +87,10 @@ cases:
     steps: [{send: [CLIENT, TRACKING, "on", BCAST], any: true}]
   - name: CLUSTER GETKEYSINSLOT
     steps: [{send: [CLUSTER, GETKEYSINSLOT, "0", "10"], any: true}]
+  - name: FUNCTION LIST of every library
+    steps: [{send: [FUNCTION, LIST, WITHCODE], any: true}]
+  - name: PUBSUB CHANNELS of every channel
+    steps: [{send: [PUBSUB, CHANNELS], any: true}]
   - name: allowed, in the namespace
     steps:
       - {raw: "*3\r\n$3\r\nSET\r\n$15\r\n{key:a}", expect: no reply within 20ms}
@@ -97,6 +102,8 @@ cases:
       - {send: [SLOWLOG, GET, "0"], reply: "*0\r\n"}
       - {send: [CONFIG, GET, maxmemory-samples], value: {resp2: {array: [maxmemory-samples, "5"]}, resp3: {map: [[maxmemory-samples, "5"]]}}}
       - {send: [CLIENT, TRACKING, "on", BCAST, PREFIX, "{key}"], reply: "+OK\r\n"}
+      - {send: [FUNCTION, LIST, LIBRARYNAME, "rc_fn_{id}"], reply: "*0\r\n"}
+      - {send: [PUBSUB, CHANNELS, "{key:ch}*"], reply: "*0\r\n"}
 `)
 	rep := run(t, srv.Addr(), files, runner.Options{Shared: true, RunID: runner.NewRunID(), Protos: []int{2}})
 	for _, r := range rep.Results {
