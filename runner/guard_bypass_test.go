@@ -22,7 +22,8 @@ import (
 // CONFIG GET of masterauth and ACL LIST (secrets), CLIENT TRACKING BCAST
 // without a prefix (every key any client changes), CLUSTER
 // GETKEYSINSLOT (other keys in the case's slot), FUNCTION LIST of every
-// library (their code) and PUBSUB CHANNELS of every channel. Each
+// library (their code) and PUBSUB CHANNELS of every channel; a streamed
+// command (over 1 MiB) whose key over 1 KiB is outside the namespace. Each
 // is refused and the data is intact; a split command, a script over KEYS,
 // a SCRIPT LOAD then EVALSHA and DEBUG DIGEST-VALUE in the namespace still
 // pass.
@@ -32,6 +33,7 @@ func TestSharedGuardRefusesBypasses(t *testing.T) {
 	for _, k := range []string{"foo", "list", "h", "ARGV1"} {
 		c.do(t, "SET", k, "theirs")
 	}
+	c.do(t, "SET", strings.Repeat("k", 2000), "theirs")
 	c.do(t, "CONFIG", "SET", "masterauth", "their-secret")
 	sha := string(c.do(t, "SCRIPT", "LOAD", "return redis.call('DEL', 'foo')").Str)
 	c.do(t, "FUNCTION", "LOAD", "#!lua name=theirs\nredis.register_function('wipe', function() return redis.call('DEL', 'list') end)")
@@ -91,6 +93,8 @@ cases:
     steps: [{send: [FUNCTION, LIST, WITHCODE], any: true}]
   - name: PUBSUB CHANNELS of every channel
     steps: [{send: [PUBSUB, CHANNELS], any: true}]
+  - name: a streamed SET of a literal key over 1 KiB
+    steps: [{send: [SET, "{gen:repeat:2000:k}", "{gen:random:2MiB}"], any: true}]
   - name: allowed, in the namespace
     steps:
       - {raw: "*3\r\n$3\r\nSET\r\n$15\r\n{key:a}", expect: no reply within 20ms}
@@ -104,6 +108,7 @@ cases:
       - {send: [CLIENT, TRACKING, "on", BCAST, PREFIX, "{key}"], reply: "+OK\r\n"}
       - {send: [FUNCTION, LIST, LIBRARYNAME, "rc_fn_{id}"], reply: "*0\r\n"}
       - {send: [PUBSUB, CHANNELS, "{key:ch}*"], reply: "*0\r\n"}
+      - {send: [SET, "{key}{gen:repeat:2000:k}", "{gen:random:2MiB}"], reply: "+OK\r\n"}
 `)
 	rep := run(t, srv.Addr(), files, runner.Options{Shared: true, RunID: runner.NewRunID(), Protos: []int{2}})
 	for _, r := range rep.Results {
