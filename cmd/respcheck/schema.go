@@ -75,6 +75,9 @@ func runSchema(_ context.Context, stdout, _ io.Writer, f schemaFlags, dirs []str
 		if err != nil {
 			return caseErr(err)
 		}
+		if len(d.Files) == 0 {
+			return usageErr("%s holds no golden files (*.golden, written by respcheck record)", dir)
+		}
 		build := d.Server.Family + "-" + d.Server.Version
 		sdir := f.dir
 		if sdir == "" {
