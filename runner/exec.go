@@ -118,6 +118,13 @@ func (r *run) gated(ctx context.Context, it item, res *Result) bool {
 			return true
 		}
 	}
+	if reason, err := r.guardProbes(ctx, it); err != nil || reason != "" {
+		res.Status, res.Reason = Skip, reason
+		if err != nil {
+			res.Status, res.Reason = Error, err.Error()
+		}
+		return true
+	}
 	reason, err := it.t.Skip(ctx, it.c, it.proto)
 	if err != nil {
 		// A gate that cannot be checked is not a skip: the server failed
@@ -132,6 +139,44 @@ func (r *run) gated(ctx context.Context, it item, res *Result) bool {
 		return true
 	}
 	return false
+}
+
+// guardProbes returns why the shared-server guard refuses one of the
+// case's gate probes (sent before the case, in an environment of their
+// own: target.ProbeEnv), or "": a probe's command is checked as a step's
+// is (guardCommand), its literal keys not moved into a namespace.
+func (r *run) guardProbes(ctx context.Context, it item) (string, error) {
+	if !r.opts.Shared || r.opts.AllowDestructive {
+		return "", nil
+	}
+	for _, g := range it.c.Gates() {
+		for _, p := range g.Probes {
+			env := target.ProbeEnv(p)
+			x := &caseRun{run: r, t: it.t, w: it.w, c: it.c, proto: it.proto, env: env, slot: target.KeySlot(env.KeyPrefix)}
+			args := make([][]byte, len(p.Send))
+			var err error
+			for i, tm := range p.Send {
+				if args[i], err = tm.Expand(env); err != nil {
+					return "", err
+				}
+			}
+			keys, err := x.keyPositions(ctx, args)
+			if err == nil {
+				err = x.guard(ctx, [][][]byte{args}, [][]int{keys})
+			}
+			if x.keysConn != nil {
+				x.keysConn.close()
+			}
+			var rf *refusal
+			if errors.As(err, &rf) {
+				return fmt.Sprintf("probe at %s %s (--allow-destructive runs it)", p.Pos, rf.reason), nil
+			}
+			if err != nil {
+				return "", err
+			}
+		}
+	}
+	return "", nil
 }
 
 // known returns the case's first known difference that matches the server

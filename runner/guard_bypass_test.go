@@ -23,7 +23,9 @@ import (
 // without a prefix (every key any client changes), CLUSTER
 // GETKEYSINSLOT (other keys in the case's slot), FUNCTION LIST of every
 // library (their code) and PUBSUB CHANNELS of every channel; a streamed
-// command (over 1 MiB) whose key over 1 KiB is outside the namespace. Each
+// command (over 1 MiB) whose key over 1 KiB is outside the namespace;
+// gate probes (sent before the case, and not namespaced) that delete
+// another client's key. Each
 // is refused and the data is intact; a split command, a script over KEYS,
 // a SCRIPT LOAD then EVALSHA and DEBUG DIGEST-VALUE in the namespace still
 // pass.
@@ -95,7 +97,14 @@ cases:
     steps: [{send: [PUBSUB, CHANNELS], any: true}]
   - name: a streamed SET of a literal key over 1 KiB
     steps: [{send: [SET, "{gen:repeat:2000:k}", "{gen:random:2MiB}"], any: true}]
+  - name: a gate probe that deletes a key that is not the run's
+    requires: {probes: [[DEL, foo]]}
+    steps: [{send: [PING], reply: "+PONG\r\n"}]
+  - name: a gate probe whose script deletes a key from ARGV
+    requires: {probes: [[EVAL, "return redis.call('DEL', ARGV[1])", "0", list]]}
+    steps: [{send: [PING], reply: "+PONG\r\n"}]
   - name: allowed, in the namespace
+    requires: {probes: [[SET, "{key:probe}", v, GET]]}
     steps:
       - {raw: "*3\r\n$3\r\nSET\r\n$15\r\n{key:a}", expect: no reply within 20ms}
       - {raw: "\r\n$1\r\nv\r\n", reply: "+OK\r\n"}

@@ -191,8 +191,14 @@ func (t *Target) probe(ctx context.Context, p *cases.Probe, proto int) probeResu
 	return r
 }
 
+// ProbeEnv is the environment a probe is expanded and sent in: a key
+// prefix of its own (made from its position), no captures.
+func ProbeEnv(p *cases.Probe) *cases.Env {
+	return &cases.Env{KeyPrefix: cases.KeyPrefix("probe " + p.Pos.String()), Captures: map[string][]byte{}}
+}
+
 func (t *Target) runProbe(ctx context.Context, p *cases.Probe, proto int) probeResult {
-	env := &cases.Env{KeyPrefix: cases.KeyPrefix("probe " + p.Pos.String()), Captures: map[string][]byte{}}
+	env := ProbeEnv(p)
 	args := make([][]byte, len(p.Send))
 	for i, tm := range p.Send {
 		b, err := tm.Expand(env)
