@@ -31,6 +31,10 @@ type conn struct {
 	// until is the deadline of c's reads and writes that extend set; the
 	// zero time once a read deadline was set by other means (strayGrace).
 	until time.Time
+	// rawTail holds, on a shared target, the bytes of the raw steps
+	// that do not end a command yet: the guard reads the next raw step's
+	// bytes after them (guardPartialRaw).
+	rawTail []byte
 	// noSentinel says a command may answer a later command with nothing,
 	// or with something else than its reply (a partial raw command,
 	// MONITOR): the end-of-case check waits strayGrace on this connection

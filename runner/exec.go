@@ -69,6 +69,10 @@ type caseRun struct {
 	// slot is the hash slot of the case's keys (its key prefix's tag): on
 	// a cluster its connections go to the node that serves it.
 	slot int
+	// scripts holds the bodies of the scripts the case sent (EVAL,
+	// SCRIPT LOAD) by their SHA1 in lower-case hex, for the guard of an
+	// EVALSHA (guardEval).
+	scripts map[string][]byte
 	// sentBig is set while the step being run streamed its command
 	// (sendBig): such a command is not sent again after a redirect.
 	sentBig bool
@@ -89,7 +93,7 @@ func (r *run) runItem(ctx context.Context, it item, res *Result) {
 		return
 	}
 	res.Known = r.known(it)
-	if k := res.Known; k != nil && k.Crash && r.opts.Respawn == nil {
+	if k := r.crashAnyProto(it); k != nil && r.opts.Respawn == nil {
 		// The run could not start the server again: not this run's to kill.
 		res.Status = Skip
 		res.Reason = fmt.Sprintf("not run: %s: known to crash %s %s, and this run cannot start the server again (a throwaway server runs it): %s",
@@ -114,6 +118,13 @@ func (r *run) gated(ctx context.Context, it item, res *Result) bool {
 			return true
 		}
 	}
+	if reason, err := r.guardProbes(ctx, it); err != nil || reason != "" {
+		res.Status, res.Reason = Skip, reason
+		if err != nil {
+			res.Status, res.Reason = Error, err.Error()
+		}
+		return true
+	}
 	reason, err := it.t.Skip(ctx, it.c, it.proto)
 	if err != nil {
 		// A gate that cannot be checked is not a skip: the server failed
@@ -130,10 +141,64 @@ func (r *run) gated(ctx context.Context, it item, res *Result) bool {
 	return false
 }
 
+// guardProbes returns why the shared-server guard refuses one of the
+// case's gate probes (sent before the case, in an environment of their
+// own: target.ProbeEnv), or "": a probe's command is checked as a step's
+// is (guardCommand), with its literal keys moved into the probe's
+// namespace as runProbe sends them (target.MoveKeys); its patterns are
+// not moved, so a KEYS * probe is refused.
+func (r *run) guardProbes(ctx context.Context, it item) (string, error) {
+	if !r.opts.Shared || r.opts.AllowDestructive {
+		return "", nil
+	}
+	for _, g := range it.c.Gates() {
+		for _, p := range g.Probes {
+			env := target.ProbeEnv(p)
+			x := &caseRun{run: r, t: it.t, w: it.w, c: it.c, proto: it.proto, env: env, slot: target.KeySlot(env.KeyPrefix)}
+			args := make([][]byte, len(p.Send))
+			var err error
+			for i, tm := range p.Send {
+				if args[i], err = tm.Expand(env); err != nil {
+					return "", err
+				}
+			}
+			keys, err := x.keyPositions(ctx, args)
+			if err == nil {
+				target.MoveKeys(args, keys, x.prefixBytes())
+				err = x.guard(ctx, [][][]byte{args}, [][]int{keys})
+			}
+			if x.keysConn != nil {
+				x.keysConn.close()
+			}
+			var rf *refusal
+			if errors.As(err, &rf) {
+				return fmt.Sprintf("probe at %s %s (--allow-destructive runs it)", p.Pos, rf.reason), nil
+			}
+			if err != nil {
+				return "", err
+			}
+		}
+	}
+	return "", nil
+}
+
 // known returns the case's first known difference that matches the server
 // in it.proto, or nil.
 func (r *run) known(it item) *cases.Known {
 	return it.c.KnownFor(r.srv.Info(it.proto))
+}
+
+// crashAnyProto returns the case's known crash for the server in either
+// protocol: a run that cannot start the server again skips the case in
+// both, since a crash declared for one protocol ("redis resp3") may well
+// happen in the other.
+func (r *run) crashAnyProto(it item) *cases.Known {
+	for _, proto := range []int{it.proto, 5 - it.proto} {
+		if k := it.c.KnownFor(r.srv.Info(proto)); k != nil && k.Crash {
+			return k
+		}
+	}
+	return nil
 }
 
 // applyKnown turns a failure into a known difference when the case declares

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -127,6 +128,9 @@ func (x *caseRun) send(ctx context.Context, c *conn, timeout time.Duration, st *
 // large, with its literal keys in the namespace, after the guard of shared
 // runs (prepare).
 func (x *caseRun) sendCommand(ctx context.Context, c *conn, timeout time.Duration, st *cases.Step, sr *StepResult) error {
+	if x.guarded() && len(c.rawTail) > 0 {
+		return &refusal{"sends a command after raw bytes that do not end a command, which the server would read as one"}
+	}
 	big, err := x.bigCommand(st)
 	if err != nil {
 		return err
@@ -167,12 +171,17 @@ func (x *caseRun) sendRaw(ctx context.Context, c *conn, timeout time.Duration, s
 		return err
 	}
 	cmds, complete := rawCommands(b)
-	if complete {
+	switch {
+	case x.guarded() && (!complete || len(c.rawTail) > 0):
+		if cmds, err = x.guardPartialRaw(ctx, c, b); err != nil {
+			return err
+		}
+	case complete:
 		var keys [][]int
 		if b, cmds, keys, err = x.namespaceRaw(ctx, b); err != nil {
 			return err
 		}
-		if err := x.guard(cmds, keys); err != nil {
+		if err := x.guard(ctx, cmds, keys); err != nil {
 			return err
 		}
 	}
@@ -188,6 +197,51 @@ func (x *caseRun) sendRaw(ctx context.Context, c *conn, timeout time.Duration, s
 		sr.SentSHA256 = hexSHA256(b, x.env.KeyPrefix)
 	}
 	return writeError(c.write(timeout, b))
+}
+
+// guardPartialRaw guards, on a shared target, a raw step whose bytes do
+// not end with a whole command, or that follows one on c: the commands
+// that c's unfinished bytes (c.rawTail) and b make are guarded as written
+// (not namespaced: the start of a command was sent by an earlier step),
+// and what is left unfinished becomes c.rawTail. Bytes that rawSpans
+// cannot read (a malformed frame: a server may read it more leniently,
+// as a command) are refused.
+func (x *caseRun) guardPartialRaw(ctx context.Context, c *conn, b []byte) ([][][]byte, error) {
+	all := append(slices.Clip(c.rawTail), b...)
+	cmds, spans, complete := rawSpans(all)
+	tail := all
+	if len(spans) > 0 {
+		tail = all[spans[len(spans)-1][1]:]
+	}
+	if !complete && !rawUnfinished(tail) {
+		return nil, &refusal{"sends raw bytes that are not commands, which the guard cannot check (a server may read them as one)"}
+	}
+	keys := make([][]int, len(cmds))
+	for i, args := range cmds {
+		var err error
+		if keys[i], err = x.keyPositions(ctx, args); err != nil {
+			return nil, err
+		}
+	}
+	if err := x.guard(ctx, cmds, keys); err != nil {
+		return nil, err
+	}
+	c.rawTail = nil
+	if !complete {
+		c.rawTail = slices.Clone(tail)
+	}
+	return cmds, nil
+}
+
+// rawUnfinished reports whether b (not empty) is the start of a command
+// that more bytes could finish: a RESP array that Parse needs more bytes
+// for, or an inline line without its end.
+func rawUnfinished(b []byte) bool {
+	if b[0] == '*' {
+		n, _, err := resp.Parse(b)
+		return n == 0 && err == nil
+	}
+	return !bytes.Contains(b, []byte("\n"))
 }
 
 // writeError is err from writing a step's bytes, said so, or nil.

@@ -5,12 +5,14 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash"
 	"io"
 	"time"
 
 	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/target"
 )
 
@@ -25,6 +27,9 @@ func (x *caseRun) sendBig(ctx context.Context, c *conn, timeout time.Duration, s
 	}
 	var over map[int][]byte
 	for i, a := range args {
+		if i < len(small) && !bytes.Equal(a, small[i]) && x.long(st, i) && x.guarded() {
+			return &refusal{fmt.Sprintf("sends %s with a key argument over %d bytes outside the case's namespace", resp.Escape(args[0]), target.MaxGetkeysArg)}
+		}
 		// A key over target.MaxGetkeysArg bytes (an "x" in small) keeps its name.
 		if i >= len(small) || !bytes.Equal(a, small[i]) && !x.long(st, i) {
 			if over == nil {
@@ -45,12 +50,19 @@ func (x *caseRun) long(st *cases.Step, i int) bool {
 }
 
 // smallArgs expands the arguments of a large command for the guard, each
-// longer than target.MaxGetkeysArg replaced by a byte (a value, not a key).
+// longer than target.MaxGetkeysArg replaced by "x", or by the key prefix
+// and "x" when it starts with the prefix (a key of the case): a long
+// argument that namespace renames is a key outside the namespace.
 func (x *caseRun) smallArgs(st *cases.Step) [][]byte {
 	args := make([][]byte, len(st.Send))
 	for i := range st.Send {
 		if x.long(st, i) {
+			head := &headWriter{capWriter{max: len(x.env.KeyPrefix)}}
+			st.Send[i].WriteTo(x.env, head)
 			args[i] = []byte("x")
+			if string(head.b) == x.env.KeyPrefix {
+				args[i] = []byte(x.env.KeyPrefix + "x")
+			}
 			continue
 		}
 		args[i], _ = st.Send[i].Expand(x.env)
@@ -126,6 +138,22 @@ func (w *capWriter) Write(p []byte) (int, error) {
 		w.b = append(w.b, p[:min(room, len(p))]...)
 	}
 	return len(p), nil
+}
+
+// headWriter is a capWriter that fails once full, which ends a
+// template's WriteTo: smallArgs reads the first bytes of a long argument
+// without generating the rest.
+type headWriter struct{ capWriter }
+
+// errFull ends a headWriter's writes.
+var errFull = errors.New("full")
+
+func (w *headWriter) Write(p []byte) (int, error) {
+	n, _ := w.capWriter.Write(p)
+	if len(w.b) >= w.max {
+		return n, errFull
+	}
+	return n, nil
 }
 
 // countWriter counts the bytes written through it.

@@ -2,7 +2,9 @@ package runner
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"path"
 	"regexp"
 	"strings"
 
@@ -28,19 +30,19 @@ func (r *refusal) Error() string { return r.reason }
 // KEYS/ARGV-free literals it can check. It returns nil when the step may go.
 //
 // keys holds the positions of each command's key arguments (namespace).
-func (x *caseRun) guard(cmds [][][]byte, keys [][]int) error {
+func (x *caseRun) guard(ctx context.Context, cmds [][][]byte, keys [][]int) error {
 	if !x.guarded() {
 		return nil
 	}
 	for i, args := range cmds {
-		if err := x.guardCommand(args, keys[i]); err != nil {
+		if err := x.guardCommand(ctx, args, keys[i]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (x *caseRun) guardCommand(args [][]byte, keys []int) error {
+func (x *caseRun) guardCommand(ctx context.Context, args [][]byte, keys []int) error {
 	if len(args) == 0 {
 		return nil
 	}
@@ -68,10 +70,14 @@ func (x *caseRun) guardCommand(args [][]byte, keys []int) error {
 			}
 		}
 	case "SCAN":
+		// The server uses the last MATCH: every one must be in the
+		// namespace.
 		ok := false
 		for i := 2; i+1 < len(args); i++ {
-			if strings.EqualFold(string(args[i]), "MATCH") && inNamespace(args[i+1]) {
-				ok = true
+			if strings.EqualFold(string(args[i]), "MATCH") {
+				if ok = inNamespace(args[i+1]); !ok {
+					break
+				}
 			}
 		}
 		if !ok {
@@ -81,11 +87,41 @@ func (x *caseRun) guardCommand(args [][]byte, keys []int) error {
 		if len(args) > 1 && !inNamespace(args[1]) {
 			return &refusal{"sends KEYS with a pattern outside the case's namespace" + x.literalWhy()}
 		}
+	case "SORT", "SORT_RO":
+		for _, i := range patternPositions(args) {
+			if !inNamespace(args[i]) {
+				return &refusal{fmt.Sprintf("sends %s with the pattern %s, which reads keys that are not the run's%s", name, resp.Escape(args[i]), x.literalWhy())}
+			}
+		}
+	case "SUBSCRIBE", "SSUBSCRIBE", "PSUBSCRIBE":
+		// Invalidation messages go only to the client that a tracking
+		// client names with REDIRECT.
+		for _, ch := range args[1:] {
+			if !inNamespace(ch) && string(ch) != "__redis__:invalidate" {
+				return &refusal{fmt.Sprintf("sends %s to %s, outside the case's namespace, which reads other clients' messages", name, resp.Escape(ch))}
+			}
+		}
+	case "CLIENT", "CONFIG", "ACL", "CLUSTER", "PUBSUB":
+		if err := x.guardAdmin(name, args); err != nil {
+			return err
+		}
+	case "SLOWLOG", "COMMANDLOG":
+		if len(args) > 1 && strings.EqualFold(string(args[1]), "GET") && (len(args) < 3 || string(args[2]) != "0") {
+			return &refusal{fmt.Sprintf("sends %s GET, which shows other clients' commands and their arguments (only a count of 0 is let through)", name)}
+		}
 	case "PUBLISH", "SPUBLISH":
 		if len(args) > 1 && !inNamespace(args[1]) {
 			return &refusal{fmt.Sprintf("sends %s to channel %s, outside the case's namespace", name, resp.Escape(args[1]))}
 		}
-	case "EVAL", "EVAL_RO", "SCRIPT", "FUNCTION":
+	case "EVAL", "EVAL_RO", "EVALSHA", "EVALSHA_RO", "FCALL", "FCALL_RO":
+		if err := x.guardEval(ctx, args); err != nil {
+			return err
+		}
+	case "SCRIPT", "FUNCTION":
+		if err := x.guardAdmin(name, args); err != nil {
+			return err
+		}
+		x.noteScriptLoad(args)
 		for _, a := range args[1:] {
 			if err := guardScript(a); err != nil {
 				return err
@@ -96,6 +132,74 @@ func (x *caseRun) guardCommand(args [][]byte, keys []int) error {
 		if !inNamespace(args[i]) {
 			return &refusal{fmt.Sprintf("sends %s touching key %s, which is not the run's%s", name, resp.Escape(args[i]), x.literalWhy())}
 		}
+	}
+	return nil
+}
+
+// configSecrets are the CONFIG parameters that hold passwords: Redis
+// 8.6.3 masks requirepass in CONFIG GET, but answers masterauth and the
+// TLS key passphrases as they are.
+var configSecrets = []string{"requirepass", "masterauth", "tls-key-file-pass", "tls-client-key-file-pass"}
+
+// guardAdmin refuses the CLIENT, CONFIG, ACL, CLUSTER, FUNCTION and
+// PUBSUB forms that read other
+// clients' keys or the server's secrets: CLIENT TRACKING ... BCAST
+// without a PREFIX (or with one outside the case's namespace: the
+// invalidations name every key any client changes), CONFIG GET of a
+// parameter or pattern that names a password, ACL LIST and ACL GETUSER
+// (the users' password hashes), CLUSTER GETKEYSINSLOT (other keys share
+// the case's slot), FUNCTION DUMP and a FUNCTION LIST not filtered to the
+// case's {id}, PUBSUB CHANNELS and SHARDCHANNELS without a pattern in the
+// namespace (other clients' libraries and channel names).
+func (x *caseRun) guardAdmin(name string, args [][]byte) error {
+	if len(args) < 2 {
+		return nil
+	}
+	sub := strings.ToUpper(string(args[1]))
+	switch name + " " + sub {
+	case "CLIENT TRACKING":
+		bcast, prefixes, ok := false, 0, true
+		for i := 2; i < len(args); i++ {
+			switch strings.ToUpper(string(args[i])) {
+			case "BCAST":
+				bcast = true
+			case "PREFIX":
+				if i+1 < len(args) {
+					prefixes++
+					ok = ok && bytes.HasPrefix(args[i+1], []byte(x.env.KeyPrefix))
+					i++
+				}
+			}
+		}
+		if bcast && (prefixes == 0 || !ok) {
+			return &refusal{"sends CLIENT TRACKING ... BCAST without a PREFIX in the case's namespace, which reads the names of other clients' keys"}
+		}
+	case "CONFIG GET":
+		for _, p := range args[2:] {
+			for _, secret := range configSecrets {
+				if m, err := path.Match(strings.ToLower(string(p)), secret); m || err != nil {
+					return &refusal{fmt.Sprintf("sends CONFIG GET %s, which reads the server's %s", resp.Escape(p), secret)}
+				}
+			}
+		}
+	case "ACL LIST", "ACL GETUSER":
+		return &refusal{fmt.Sprintf("sends %s, which reads the users' password hashes", name+" "+sub)}
+	case "FUNCTION DUMP":
+		return &refusal{"sends FUNCTION DUMP, which reads every function library, not only the run's"}
+	case "FUNCTION LIST":
+		id := strings.TrimSuffix(strings.TrimPrefix(x.env.KeyPrefix, "rc:{"), "}:")
+		for i := 2; i+1 < len(args); i++ {
+			if strings.EqualFold(string(args[i]), "LIBRARYNAME") && strings.Contains(string(args[i+1]), id) {
+				return nil
+			}
+		}
+		return &refusal{"sends FUNCTION LIST without a LIBRARYNAME holding the case's {id}, which reads function libraries that are not the run's"}
+	case "PUBSUB CHANNELS", "PUBSUB SHARDCHANNELS":
+		if len(args) < 3 || !bytes.HasPrefix(args[2], []byte(x.env.KeyPrefix)) {
+			return &refusal{fmt.Sprintf("sends PUBSUB %s without a pattern in the case's namespace, which names other clients' channels", sub)}
+		}
+	case "CLUSTER GETKEYSINSLOT":
+		return &refusal{"sends CLUSTER GETKEYSINSLOT, which names other clients' keys that hash to the slot"}
 	}
 	return nil
 }

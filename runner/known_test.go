@@ -205,3 +205,21 @@ func TestKnownCrashDidNotHappen(t *testing.T) {
 		t.Errorf("%s %q", r.Status, r.Reason)
 	}
 }
+
+// TestKnownCrashOneProtocolSkippedInBoth: a known crash declared for one
+// protocol ("valkey<9 resp3") is skipped in both by a run that cannot
+// start the server again: Valkey 8.0.1's Lua unpack crash happens in
+// RESP2 as well, and the RESP2 run would have killed the server.
+func TestKnownCrashOneProtocolSkippedInBoth(t *testing.T) {
+	files := load(t, strings.Replace(crashCase(t), `"valkey<9"`, `"valkey<9 resp3"`, 1))
+	srv := servers.ForTest(t, "valkey-8.0.1")
+	rep := run(t, srv.Addr(), files, runner.Options{Protos: []int{2, 3}})
+	for _, p := range []int{2, 3} {
+		if r := result(t, rep, "EVAL unpack of a huge range is an error", p); r.Status != runner.Skip || len(r.Steps) != 0 {
+			t.Errorf("RESP%d: %s %q, %d steps; want a skip", p, r.Status, r.Reason, len(r.Steps))
+		}
+	}
+	if srv.Exited() || rep.ServerLost != nil {
+		t.Errorf("the server died (lost: %v)", rep.ServerLost)
+	}
+}

@@ -3,6 +3,7 @@ package runner
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"slices"
 	"strings"
 
@@ -40,7 +41,7 @@ func (x *caseRun) prepare(ctx context.Context, args [][]byte) ([][]byte, error) 
 	if err != nil {
 		return nil, err
 	}
-	return args, x.guard([][][]byte{args}, [][]int{keys})
+	return args, x.guard(ctx, [][][]byte{args}, [][]int{keys})
 }
 
 // namespacing reports whether the case's literal keys are moved into its
@@ -137,7 +138,29 @@ func (x *caseRun) keyPositions(ctx context.Context, args [][]byte) ([]int, error
 		// allocation per step.
 		x.askKeys = func(q [][]byte) ([][]byte, error) { return x.getKeys(ctx, q) }
 	}
-	return x.t.KeyPositions(ctx, args, x.prefixBytes(), x.askKeys)
+	pos, err := x.t.KeyPositions(ctx, args, x.prefixBytes(), x.askKeys)
+	return append(pos, debugKeys(args)...), err
+}
+
+// debugKeys returns the key positions of DEBUG OBJECT, DIGEST-VALUE and
+// LISTPACK, which COMMAND INFO does not give (DEBUG has no key
+// specification: COMMAND GETKEYS DEBUG OBJECT k answers "ERR The command
+// has no key arguments" on redis-8.6.3).
+func debugKeys(args [][]byte) []int {
+	if len(args) < 3 || !strings.EqualFold(string(args[0]), "DEBUG") {
+		return nil
+	}
+	switch strings.ToUpper(string(args[1])) {
+	case "OBJECT", "LISTPACK":
+		return []int{2}
+	case "DIGEST-VALUE":
+		pos := make([]int, 0, len(args)-2)
+		for i := 2; i < len(args); i++ {
+			pos = append(pos, i)
+		}
+		return pos
+	}
+	return nil
 }
 
 // prefixBytes is the case's key prefix as bytes, made once.
@@ -185,16 +208,120 @@ func rawSpans(b []byte) (cmds [][][]byte, spans [][2]int, ok bool) {
 		if !found {
 			return cmds, spans, false
 		}
-		if f := bytes.Fields(bytes.TrimRight(line, "\r")); len(f) > 0 {
-			for i := range f {
-				f[i] = bytes.Trim(f[i], `"'`)
-			}
+		if f := splitInline(line); len(f) > 0 {
 			cmds = append(cmds, f)
 			spans = append(spans, [2]int{off, off + len(line) + 1})
 		}
 		off += len(line) + 1
 	}
 	return cmds, spans, true
+}
+
+// splitInline splits an inline command line (without its "\n") into its
+// arguments as the server does (sdssplitargs in Redis 7.0 to 8.6 and
+// Valkey's src/sds.c): words end at a space, tab, CR, LF or NUL (a
+// vertical tab or form feed inside a word is part of it), quotes may
+// start inside a word, "..." reads \xHH and \n-style escapes, '...'
+// reads \'. The server stops at a NUL (its line never ends: strchr finds
+// no newline past it), so the words before it are returned. A line with
+// unbalanced quotes, which the server refuses, is split at spaces with
+// the quotes trimmed.
+func splitInline(line []byte) [][]byte {
+	if args, ok := sdsSplitArgs(line); ok {
+		return args
+	}
+	f := bytes.Fields(bytes.TrimRight(line, "\r"))
+	for i := range f {
+		f[i] = bytes.Trim(f[i], `"'`)
+	}
+	return f
+}
+
+// sdsSplitArgs is sdssplitargs; ok is false for unbalanced quotes.
+func sdsSplitArgs(line []byte) (args [][]byte, ok bool) {
+	if i := bytes.IndexByte(line, 0); i >= 0 {
+		line = line[:i]
+	}
+	isSpace := func(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
+	at := func(i int) byte {
+		if i < len(line) {
+			return line[i]
+		}
+		return 0
+	}
+	p := 0
+	for {
+		for p < len(line) && isSpace(line[p]) {
+			p++
+		}
+		if p >= len(line) {
+			return args, true
+		}
+		cur := []byte{}
+		inq, insq := false, false
+		for done := false; !done; p++ {
+			c := at(p)
+			switch {
+			case c == 0:
+				if inq || insq {
+					return nil, false
+				}
+				done = true
+			case inq && c == '\\' && at(p+1) == 'x' && p+3 < len(line) && hexByte(line[p+2:p+4]) >= 0:
+				cur = append(cur, byte(hexByte(line[p+2:p+4])))
+				p += 3
+			case inq && c == '\\' && at(p+1) != 0:
+				p++
+				cur = append(cur, unescape(line[p]))
+			case inq && c == '"', insq && c == '\'':
+				if at(p+1) != 0 && !isSpace(at(p+1)) {
+					return nil, false
+				}
+				done = true
+			case insq && c == '\\' && at(p+1) == '\'':
+				cur = append(cur, '\'')
+				p++
+			case inq || insq:
+				cur = append(cur, c)
+			case c == ' ' || c == '\n' || c == '\r' || c == '\t':
+				done = true
+			case c == '"':
+				inq = true
+			case c == '\'':
+				insq = true
+			default:
+				cur = append(cur, c)
+			}
+		}
+		args = append(args, cur)
+	}
+}
+
+// unescape is the byte that \c stands for in a double-quoted inline
+// argument: \n, \r, \t, \b and \a, else c itself.
+func unescape(c byte) byte {
+	switch c {
+	case 'n':
+		return '\n'
+	case 'r':
+		return '\r'
+	case 't':
+		return '\t'
+	case 'b':
+		return '\b'
+	case 'a':
+		return '\a'
+	}
+	return c
+}
+
+// hexByte is the byte two hex digits give, or -1.
+func hexByte(b []byte) int {
+	var out [1]byte
+	if _, err := hex.Decode(out[:], b); err != nil {
+		return -1
+	}
+	return int(out[0])
 }
 
 // namespaceRaw is namespace for the bytes of a raw step that parse as

@@ -79,6 +79,9 @@ func runSchema(_ context.Context, stdout, _ io.Writer, f schemaFlags, dirs []str
 		if err != nil {
 			return caseErr(err)
 		}
+		if len(d.Files) == 0 {
+			return usageErr("%s holds no golden files (*.golden, written by respcheck record)", dir)
+		}
 		sdir := f.dir
 		if sdir == "" {
 			sdir = schema.Dir(d.Build())

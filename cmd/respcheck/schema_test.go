@@ -161,3 +161,13 @@ func TestSchemaDirWithoutSchemas(t *testing.T) {
 		t.Errorf("alone: exit %d %s", code, errs)
 	}
 }
+
+// TestSchemaNotAGoldenDir: a directory without golden files is a usage
+// error naming it (it said the schemas of build "-" were not installed).
+func TestSchemaNotAGoldenDir(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := respcheck(t, "schema", dir)
+	if code != 2 || !strings.Contains(errs, dir+" holds no golden files") {
+		t.Errorf("exit %d\n%s%s", code, out, errs)
+	}
+}

@@ -193,8 +193,26 @@ func (t *Target) probe(ctx context.Context, p *cases.Probe, proto int) probeResu
 	return r
 }
 
+// MoveKeys prefixes, in place, each key argument of args (at the
+// positions keys) that is not under prefix: a probe's literal key names
+// moved into the probe's namespace (the guard checks them moved, and
+// runProbe sends them moved).
+func MoveKeys(args [][]byte, keys []int, prefix []byte) {
+	for _, i := range keys {
+		if !bytes.HasPrefix(args[i], prefix) {
+			args[i] = append(slices.Clip(prefix), args[i]...)
+		}
+	}
+}
+
+// ProbeEnv is the environment a probe is expanded and sent in: a key
+// prefix of its own (made from its position), no captures.
+func ProbeEnv(p *cases.Probe) *cases.Env {
+	return &cases.Env{KeyPrefix: cases.KeyPrefix("probe " + p.Pos.String()), Captures: map[string][]byte{}}
+}
+
 func (t *Target) runProbe(ctx context.Context, p *cases.Probe, proto int) probeResult {
-	env := &cases.Env{KeyPrefix: cases.KeyPrefix("probe " + p.Pos.String()), Captures: map[string][]byte{}}
+	env := ProbeEnv(p)
 	args := make([][]byte, len(p.Send))
 	for i, tm := range p.Send {
 		b, err := tm.Expand(env)
@@ -215,11 +233,7 @@ func (t *Target) runProbe(ctx context.Context, p *cases.Probe, proto int) probeR
 	if err != nil {
 		return probeResult{err: err}
 	}
-	for _, i := range keys {
-		if !bytes.HasPrefix(args[i], prefix) {
-			args[i] = append(slices.Clip(prefix), args[i]...)
-		}
-	}
+	MoveKeys(args, keys, prefix)
 	v, err := c.doAny(resp.AppendCommand(nil, args...))
 	if err != nil {
 		return probeResult{err: err}
