@@ -100,6 +100,9 @@ type Row struct {
 	Cases  int   `json:"cases"`
 	Steps  int   `json:"steps"`
 	Protos []int `json:"protocols,omitempty"`
+	// Reason says why the bundled suite leaves an entry no case sends out
+	// on purpose (Reason), or is empty.
+	Reason string `json:"reason,omitempty"`
 }
 
 // Covered reports whether a case sends the command.
@@ -241,9 +244,12 @@ func (t *tally) add(key, step string, words []string, protos []int) {
 // report totals the rows.
 func (t *tally) report() *Report {
 	rep := t.rep
-	for _, r := range rep.Rows {
+	for i, r := range rep.Rows {
 		if r.Container {
 			continue
+		}
+		if !r.Covered() {
+			rep.Rows[i].Reason = Reason(r.Name)
 		}
 		rep.Counted++
 		if r.Covered() {

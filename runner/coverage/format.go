@@ -36,6 +36,7 @@ func WriteHuman(w io.Writer, r *Report, verbose bool) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	writeReasons(w, r)
 	if len(r.Unknown) > 0 {
 		names := make([]string, len(r.Unknown))
 		for i, n := range r.Unknown {
@@ -110,4 +111,26 @@ func protoText(ps []int) string {
 		s = append(s, fmt.Sprintf("RESP%d", p))
 	}
 	return strings.Join(s, " ")
+}
+
+// writeReasons lists the entries not sent on purpose, grouped by reason.
+func writeReasons(w io.Writer, r *Report) {
+	by := map[string][]string{}
+	var order []string
+	for _, row := range r.Rows {
+		if row.Reason == "" {
+			continue
+		}
+		if by[row.Reason] == nil {
+			order = append(order, row.Reason)
+		}
+		by[row.Reason] = append(by[row.Reason], row.Name)
+	}
+	if len(order) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "not sent on purpose:")
+	for _, reason := range order {
+		fmt.Fprintf(w, "  %s: %s\n", strings.Join(by[reason], " "), reason)
+	}
 }
