@@ -9,6 +9,7 @@ import (
 
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/report"
 )
 
 func newListCmd() *cobra.Command {
@@ -36,7 +37,7 @@ errors is reported with file:line:col and the exit status is 2.`,
 			for _, c := range selected {
 				fmt.Fprintf(w, "%s\t%s\t%s\n", c.Pos, runner.FullName(c), strings.Join(c.AllTags(), ","))
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "%d cases in %d files\n", len(selected), filesOf(selected))
+			fmt.Fprintf(cmd.ErrOrStderr(), "%s in %s\n", report.Count(len(selected), "case", "cases"), report.Count(filesOf(selected), "file", "files"))
 			if len(selected) == 0 {
 				return noCases(args, run, tags)
 			}

@@ -327,7 +327,7 @@ func TestListCountsTheFilesOfTheSelectedCases(t *testing.T) {
 	tagged := writeFile(t, "tagged.yaml", "suite: t\ncases:\n  - name: a\n    tags: [x]\n    steps:\n      - send: [PING]\n        reply: \"+PONG\\r\\n\"\n")
 	plain := writeFile(t, "plain.yaml", "suite: p\ncases:\n  - name: b\n    steps:\n      - send: [PING]\n        reply: \"+PONG\\r\\n\"\n")
 	code, out, errs := respcheck(t, "list", "--tags", "x", tagged, plain)
-	if code != exitOK || strings.Count(out, "\n") != 1 || !strings.Contains(errs, "1 cases in 1 files") {
+	if code != exitOK || strings.Count(out, "\n") != 1 || !strings.Contains(errs, "1 case in 1 file") {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
 }
