@@ -240,7 +240,7 @@ func (r *run) execute(ctx context.Context, items []item, pool []*target.Target, 
 			it.t, it.w = t, w
 			r.runItem(ictx, it, res)
 			if res.Status == Error {
-				w.confirm(ictx) // perhaps the server is gone: ask now
+				w.confirmDying(ictx) // perhaps the server is gone: ask now
 			}
 		})
 		if r.opts.FailFast && (res.Status == Fail || res.Status == Error) && !res.NotRun {

@@ -203,6 +203,29 @@ func (w *watchdog) confirm(ctx context.Context) {
 	}
 }
 
+// dyingGrace is how long after a case's error a server that still
+// answered is asked again: a process that is crashing (a Go emulator
+// printing its panic) can answer PING for a moment before it exits.
+const dyingGrace = 200 * time.Millisecond
+
+// confirmDying is confirm, then, if the server still answered, confirm
+// once more after dyingGrace (the loss of a dying server is recorded while
+// the case that killed it is still running, so the restart names it).
+func (w *watchdog) confirmDying(ctx context.Context) {
+	w.confirm(ctx)
+	if w.isLost() {
+		return
+	}
+	select {
+	case <-ctx.Done():
+		return
+	case <-w.lost:
+		return
+	case <-time.After(dyingGrace):
+	}
+	w.confirm(ctx)
+}
+
 // fail records the loss once: isLost is true from then on.
 func (w *watchdog) fail() {
 	w.once.Do(func() { close(w.lost) })

@@ -283,7 +283,7 @@ func TestMiniredisPanicIsADeadServer(t *testing.T) {
 	code, out, errs := respcheck(t, "run", "--server", "miniredis", "--proto", "2", f)
 	for _, want := range []string{"ERR  z/empty array [RESP2]", "panic: runtime error", "server restarted: "} {
 		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q", want)
+			t.Errorf("output lacks %q\n%s%s", want, out, errs)
 		}
 	}
 	if code != exitFindings {
