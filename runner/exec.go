@@ -153,15 +153,11 @@ func (r *run) guardProbes(ctx context.Context, it item) (string, error) {
 	}
 	for _, g := range it.c.Gates() {
 		for _, p := range g.Probes {
-			env := target.ProbeEnv(p)
-			x := &caseRun{run: r, t: it.t, w: it.w, c: it.c, proto: it.proto, env: env, slot: target.KeySlot(env.KeyPrefix)}
-			args := make([][]byte, len(p.Send))
-			var err error
-			for i, tm := range p.Send {
-				if args[i], err = tm.Expand(env); err != nil {
-					return "", err
-				}
+			env, args, err := target.ProbeArgs(p)
+			if err != nil {
+				return "", err
 			}
+			x := &caseRun{run: r, t: it.t, w: it.w, c: it.c, proto: it.proto, env: env, slot: target.KeySlot(env.KeyPrefix)}
 			keys, err := x.keyPositions(ctx, args)
 			if err == nil {
 				target.MoveKeys(args, keys, x.prefixBytes())

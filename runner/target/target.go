@@ -211,15 +211,25 @@ func ProbeEnv(p *cases.Probe) *cases.Env {
 	return &cases.Env{KeyPrefix: cases.KeyPrefix("probe " + p.Pos.String()), Captures: map[string][]byte{}}
 }
 
-func (t *Target) runProbe(ctx context.Context, p *cases.Probe, proto int) probeResult {
+// ProbeArgs expands probe p in its environment (ProbeEnv): the command
+// it sends, its literal keys not moved yet (MoveKeys).
+func ProbeArgs(p *cases.Probe) (*cases.Env, [][]byte, error) {
 	env := ProbeEnv(p)
 	args := make([][]byte, len(p.Send))
 	for i, tm := range p.Send {
 		b, err := tm.Expand(env)
 		if err != nil {
-			return probeResult{err: err}
+			return env, nil, err
 		}
 		args[i] = b
+	}
+	return env, args, nil
+}
+
+func (t *Target) runProbe(ctx context.Context, p *cases.Probe, proto int) probeResult {
+	env, args, err := ProbeArgs(p)
+	if err != nil {
+		return probeResult{err: err}
 	}
 	c, _, err := t.DialSlot(ctx, proto, KeySlot(env.KeyPrefix), "")
 	if err != nil {
