@@ -257,6 +257,7 @@ func (r *run) runCase(ctx context.Context, it item, res *Result) {
 	// A step that erred left res an error or a skip: the stray-reply check
 	// and the known differences concern passes and failures only.
 	x.cleanup(ctx, res)
+	x.settle(ctx, res)
 	x.checkStray(res)
 	r.applyKnown(res)
 	x.applyStepKnown(res)

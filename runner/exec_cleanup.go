@@ -56,6 +56,32 @@ func (x *caseRun) cleanup(ctx context.Context, res *Result) {
 	}
 }
 
+// settleLimit bounds the wait for a cluster to settle after an exclusive
+// case (target.Target.Settle).
+const settleLimit = 5 * time.Second
+
+// settle waits, after an exclusive case on a cluster (the only kind that
+// may move slots or change the topology), until the nodes agree on the
+// primaries again, so that the next case does not start from a
+// half-propagated configuration. A cluster that has not settled by
+// settleLimit turns a passing result into an error; other results gain a
+// note.
+func (x *caseRun) settle(ctx context.Context, res *Result) {
+	if !x.c.Exclusive || x.t.Current() == nil || x.run.unreachable.Load() {
+		return
+	}
+	cctx, cancel := x.cleanupContext(ctx)
+	defer cancel()
+	err := x.t.Settle(cctx, settleLimit)
+	switch {
+	case err == nil:
+	case res.Status == Pass:
+		res.Status, res.Reason = Error, "after the cleanup: "+err.Error()
+	default:
+		res.Reason += "; after the cleanup: " + err.Error()
+	}
+}
+
 // cleanupContext is the context of a case's cleanup: a Ctrl-C does not
 // cancel it, 30 s bound it, and once the case's server is lost (its
 // watchdog) it gets cleanupBudget more, one short attempt.

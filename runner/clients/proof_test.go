@@ -135,6 +135,9 @@ func proofFault(t *testing.T, res *Result) {
 		t.Logf("%s: %s without reading the injected frame", res.Client, res.Verdict)
 	case !read && !injectedNoted(res):
 		t.Errorf("%s: %s, and no step shows the injected frame", res.Client, res.Verdict)
+		for _, sv := range res.Steps {
+			t.Logf("  step %s: reply %q, pushes %q, injected %q, native %v, %s, notes %v", FormatArgs(sv.Args), sv.Reply, sv.Pushes, sv.Injected, sv.Native, sv.Verdict, sv.Notes)
+		}
 	}
 	t.Logf("%s: injected frame read: %v, %s", res.Client, read, res.Verdict)
 }
