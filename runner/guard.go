@@ -105,6 +105,11 @@ func (x *caseRun) guardCommand(ctx context.Context, args [][]byte, keys []int) e
 		if err := x.guardAdmin(name, args); err != nil {
 			return err
 		}
+		if name == "CLIENT" {
+			if err := x.guardClient(ctx, args); err != nil {
+				return err
+			}
+		}
 	case "SLOWLOG", "COMMANDLOG":
 		if len(args) > 1 && strings.EqualFold(string(args[1]), "GET") && (len(args) < 3 || string(args[2]) != "0") {
 			return &refusal{fmt.Sprintf("sends %s GET, which shows other clients' commands and their arguments (only a count of 0 is let through)", name)}

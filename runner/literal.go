@@ -174,14 +174,25 @@ func (x *caseRun) prefixBytes() []byte {
 // getKeys asks COMMAND GETKEYS which keys args would touch
 // (target.GetKeys), on the case's side connection (opened on first use).
 func (x *caseRun) getKeys(ctx context.Context, args [][]byte) ([][]byte, error) {
-	if x.keysConn == nil {
-		c, err := dial(ctx, x.t, x.slot, "", "getkeys", 2)
-		if err != nil {
-			return nil, err
-		}
-		x.keysConn = c
+	if err := x.sideConn(ctx); err != nil {
+		return nil, err
 	}
 	return target.GetKeys(func(q ...string) (resp.Value, error) { return x.keysConn.roundTrip(x.opts.StepTimeout, q...) }, args)
+}
+
+// sideConn opens the case's side connection (keysConn) unless it is
+// open: the guard's and the namespacing's questions to the server go
+// there, never on a connection of the case.
+func (x *caseRun) sideConn(ctx context.Context) error {
+	if x.keysConn != nil {
+		return nil
+	}
+	c, err := dial(ctx, x.t, x.slot, "", "getkeys", 2)
+	if err != nil {
+		return err
+	}
+	x.keysConn = c
+	return nil
 }
 
 // rawSpans is rawCommands with where each command is in b: b[spans[i][0]:

@@ -410,10 +410,34 @@ func precheck(ctx context.Context, it item, t *target.Target) *Result {
 		res.Reason = why
 		return res
 	}
+	if st := silentStep(it.c); st != nil {
+		res.Reason = fmt.Sprintf("%s expects no reply (closed, or no reply within a time): a library call waits for a reply, so the case is not run through libraries", st.Pos)
+		return res
+	}
 	if isBatch(it.d) && len(planBatches(it.c)) == 0 {
 		res.Reason = noBatch
 	}
 	return res
+}
+
+// silentStep returns the first send step of c that expects the server to
+// send nothing (cases.Expect.Silent, for any server), or nil. Through a
+// library such a step is a call that never returns: without this, every
+// library would be judged to hang on CLIENT REPLY OFF.
+func silentStep(c *cases.Case) *cases.Step {
+	for _, st := range c.Steps {
+		if st.Action != cases.ActSend {
+			continue
+		}
+		for _, vs := range append([]cases.Variants{st.Expect}, st.Replies...) {
+			for _, v := range vs {
+				if v.Expect != nil && v.Expect.Silent() {
+					return st
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // openTimeout is the least deadline of a session's open: an adapter's

@@ -1,0 +1,46 @@
+package clients
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/runner/servers"
+	"github.com/respcheck/respcheck/runner/target"
+)
+
+// TestSilentStepSkipsTheCase runs a case whose send expects no reply
+// (CLIENT REPLY OFF, then a SET the server does not answer) through the Go
+// libraries: a skip that names the step, never a hang blamed on the
+// library (every library was judged H before); a case beside it still
+// runs and is judged.
+func TestSilentStepSkipsTheCase(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	f, err := cases.Load("silent.yaml", []byte(`suite: silent
+cases:
+  - name: CLIENT REPLY OFF silences the connection
+    steps:
+      - {send: [CLIENT, REPLY, "OFF"], expect: no reply within 100ms}
+      - {send: [SET, "{key}", v], expect: no reply within 100ms}
+  - name: a reply
+    steps: [{send: [SET, "{key}", v], reply: "+OK\r\n"}]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), []*cases.File{f}, Options{Target: target.Config{Addr: srv.Addr()},
+		Drivers: []Driver{goRedisDriver, redigoDriver}, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, res := range rep.Results {
+		silent := strings.HasPrefix(res.Case.Name, "CLIENT REPLY OFF")
+		switch {
+		case silent && (res.Verdict != Skip || !strings.Contains(res.Reason, "silent.yaml:5:") || !strings.Contains(res.Reason, "expects no reply")):
+			t.Errorf("%s: %s %q, want a skip naming silent.yaml:5", res.Client, res.Verdict, res.Reason)
+		case !silent && (res.Verdict == Skip || res.Verdict.Finding()):
+			t.Errorf("%s %s: %s %q", res.Client, res.Case.Name, res.Verdict, res.Reason)
+		}
+	}
+}

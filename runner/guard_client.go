@@ -1,0 +1,117 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/respcheck/respcheck/resp"
+)
+
+// guardClient refuses, on a shared target, the CLIENT forms that act on
+// or read another client: CLIENT UNBLOCK of a client that is not one of
+// the case's connections (an UNBLOCK ... ERROR fails another
+// application's blocking call), CLIENT TRACKING ... REDIRECT to such a
+// client (the invalidations of the case's keys would reach it), and
+// CLIENT LIST without an ID filter or with IDs of such clients (the
+// addresses, names and last commands of every connection). An ID that no
+// connected client has is let through: the server answers its own
+// error. Which client an ID is comes from CLIENT LIST ID on the case's
+// side connection, whose reply is read by the guard and never recorded:
+// the ID is the case's when the client's addr= is the local address of
+// one of the case's connections.
+func (x *caseRun) guardClient(ctx context.Context, args [][]byte) error {
+	if len(args) < 2 {
+		return nil
+	}
+	sub := strings.ToUpper(string(args[1]))
+	var ids [][]byte
+	switch sub {
+	case "UNBLOCK":
+		if len(args) > 2 {
+			ids = args[2:3]
+		}
+	case "TRACKING":
+		for i := 2; i+1 < len(args); i++ {
+			if strings.EqualFold(string(args[i]), "REDIRECT") {
+				ids = append(ids, args[i+1])
+			}
+		}
+	case "LIST":
+		var ok bool
+		if ids, ok = clientListIDs(args); !ok {
+			return &refusal{"sends CLIENT LIST without ID, which reads the address, name and last command of every client (CLIENT INFO, or CLIENT LIST ID of the case's own connections, reads the case's)"}
+		}
+	default:
+		return nil
+	}
+	for _, id := range ids {
+		if err := x.ownClient(ctx, sub, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// clientListIDs returns the IDs a CLIENT LIST filters on, and false when
+// it has no ID filter.
+func clientListIDs(args [][]byte) ([][]byte, bool) {
+	for i := 2; i < len(args); i++ {
+		if !strings.EqualFold(string(args[i]), "ID") {
+			continue
+		}
+		j := i + 1
+		for j < len(args) && !strings.EqualFold(string(args[j]), "TYPE") {
+			j++
+		}
+		return args[i+1 : j], true
+	}
+	return nil, false
+}
+
+// ownClient refuses id unless no client has it or it is one of the
+// case's connections.
+func (x *caseRun) ownClient(ctx context.Context, sub string, id []byte) error {
+	if _, err := strconv.ParseUint(string(id), 10, 64); err != nil {
+		return nil // not an ID: the server refuses it
+	}
+	if err := x.sideConn(ctx); err != nil {
+		return fmt.Errorf("guard: opening a side connection: %w", err)
+	}
+	v, err := x.keysConn.roundTrip(x.opts.StepTimeout, "CLIENT", "LIST", "ID", string(id))
+	if err != nil {
+		return fmt.Errorf("guard: CLIENT LIST ID %s: %w", id, err)
+	}
+	if v.Kind != resp.BlobString && v.Kind != resp.VerbatimString {
+		return &refusal{fmt.Sprintf("sends CLIENT %s %s, and the guard cannot tell whose client that is (CLIENT LIST ID answered %s)", sub, id, resp.Escape(v.Raw))}
+	}
+	addr := clientField(string(v.Str), "addr")
+	if addr == "" || x.ownAddr(addr) {
+		return nil
+	}
+	return &refusal{fmt.Sprintf("sends CLIENT %s %s, a client that is not one of the case's connections", sub, id)}
+}
+
+// clientField returns the value of name= in a CLIENT LIST line.
+func clientField(line, name string) string {
+	for _, f := range strings.Fields(line) {
+		if v, ok := strings.CutPrefix(f, name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// ownAddr reports whether addr is the local address of one of the case's
+// connections (its side connection included).
+func (x *caseRun) ownAddr(addr string) bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, c := range x.conns {
+		if c.nc.LocalAddr().String() == addr {
+			return true
+		}
+	}
+	return x.keysConn != nil && x.keysConn.nc.LocalAddr().String() == addr
+}

@@ -1,0 +1,78 @@
+package runner_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/servers"
+)
+
+// TestSharedGuardKeepsOffOtherClients runs, on a shared server where
+// another client waits in BLPOP, cases that would unblock it (with and
+// without ERROR), redirect tracking to it, read it with CLIENT LIST (with
+// and without its ID): each is skipped with the guard's reason, and the
+// other client is still blocked afterwards, its own reply untouched. The
+// same commands on the case's own connections, and on an ID no client
+// has, still run.
+func TestSharedGuardKeepsOffOtherClients(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	other := dialRaw(t, srv.Addr())
+	id := strconv.FormatInt(other.do(t, "CLIENT", "ID").Int, 10)
+	other.send("BLPOP", "theirs", "0")
+	other.w.Flush()
+	files := load(t, `
+suite: clients
+cases:
+  - name: CLIENT UNBLOCK ERROR of another client
+    steps: [{send: [CLIENT, UNBLOCK, "`+id+`", ERROR], any: true}]
+  - name: CLIENT UNBLOCK of another client
+    steps: [{send: [CLIENT, UNBLOCK, "`+id+`"], any: true}]
+  - name: CLIENT TRACKING REDIRECT to another client
+    steps: [{send: [CLIENT, TRACKING, "on", REDIRECT, "`+id+`"], any: true}]
+  - name: CLIENT LIST of every client
+    steps: [{send: [CLIENT, LIST], any: true}]
+  - name: CLIENT LIST TYPE normal
+    steps: [{send: [CLIENT, LIST, TYPE, normal], any: true}]
+  - name: CLIENT LIST ID of another client among the case's
+    steps:
+      - {send: [CLIENT, ID], capture: me}
+      - {send: [CLIENT, LIST, ID, "{cap:me}", "`+id+`"], any: true}
+  - name: allowed, the case's own clients
+    steps:
+      - {conn: b, send: [CLIENT, ID], capture: bid}
+      - {conn: b, send: [BLPOP, "{key}", "0"], async: true}
+      - {send: [CLIENT, UNBLOCK, "{cap:bid}"], reply: ":1\r\n"}
+      - {conn: b, read: true, reply: "*-1\r\n"}
+      - {send: [CLIENT, ID], capture: me}
+      - {send: [CLIENT, LIST, ID, "{cap:me}", "{cap:bid}"], value: {match: '^(id=\d+ addr=\S+ .*\n){2}$'}}
+      - {conn: b, send: [SUBSCRIBE, "__redis__:invalidate"], any: true}
+      - {send: [CLIENT, TRACKING, "on", REDIRECT, "{cap:bid}"], reply: "+OK\r\n"}
+      - {send: [CLIENT, TRACKING, "off"], reply: "+OK\r\n"}
+      - {send: [CLIENT, UNBLOCK, "999999999"], reply: ":0\r\n"}
+`)
+	rep := run(t, srv.Addr(), files, runner.Options{Shared: true, RunID: runner.NewRunID(), Protos: []int{2}})
+	for _, r := range rep.Results {
+		want := runner.Skip
+		if strings.HasPrefix(r.Case.Name, "allowed") {
+			want = runner.Pass
+		}
+		if r.Status != want {
+			t.Errorf("%s: %s (%s), want %s", r.Case.Name, r.Status, r.Reason, want)
+		}
+		if want == runner.Skip && !strings.Contains(r.Reason, "CLIENT") {
+			t.Errorf("%s: skipped for %q", r.Case.Name, r.Reason)
+		}
+	}
+	// Still blocked: its BLPOP answers the push, not an unblocking.
+	c := dialRaw(t, srv.Addr())
+	c.do(t, "RPUSH", "theirs", "v")
+	other.nc.SetReadDeadline(time.Now().Add(5 * time.Second))
+	v, err := other.r.Read()
+	if err != nil || v.Kind != resp.Array || len(v.Elems) != 2 || string(v.Elems[1].Str) != "v" {
+		t.Errorf("the other client's BLPOP answered %q (%v), want its element", v.Raw, err)
+	}
+}
