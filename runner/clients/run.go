@@ -410,6 +410,12 @@ func precheck(ctx context.Context, it item, t *target.Target) *Result {
 		res.Reason = why
 		return res
 	}
+	for _, proto := range []int{it.proto, 5 - it.proto} {
+		if k := it.c.KnownFor(t.Server.Info(proto)); k != nil && k.Crash {
+			res.Reason = fmt.Sprintf("known to crash %s %s (%s: %s): not run through libraries, the server would die", t.Server.Family, t.Server.Version, k.Pos, k.Reason)
+			return res
+		}
+	}
 	if st := silentStep(it.c); st != nil {
 		res.Reason = fmt.Sprintf("%s expects no reply (closed, or no reply within a time): a library call waits for a reply, so the case is not run through libraries", st.Pos)
 		return res
