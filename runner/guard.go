@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // refusal is a step that a shared target must not receive: it would reach
@@ -88,7 +89,7 @@ func (x *caseRun) guardCommand(ctx context.Context, args [][]byte, keys []int) e
 			return &refusal{"sends KEYS with a pattern outside the case's namespace" + x.literalWhy()}
 		}
 	case "SORT", "SORT_RO":
-		for _, i := range patternPositions(args) {
+		for _, i := range target.PatternPositions(args) {
 			if !inNamespace(args[i]) {
 				return &refusal{fmt.Sprintf("sends %s with the pattern %s, which reads keys that are not the run's%s", name, resp.Escape(args[i]), x.literalWhy())}
 			}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/hex"
-	"slices"
 	"strings"
 
 	"github.com/respcheck/respcheck/cases"
@@ -69,64 +68,16 @@ func (x *caseRun) namespace(ctx context.Context, args [][]byte) ([][]byte, []int
 		}
 		return args, keys, err
 	}
-	out := args
-	put := func(i int, b []byte) {
-		if len(out) > 0 && &out[0] == &args[0] {
-			out = slices.Clone(args)
-		}
-		out[i] = b
-	}
-	under := func(i int) bool { return bytes.HasPrefix(args[i], prefix) }
-	for _, i := range keys {
-		if !under(i) {
-			named := append(slices.Clip(prefix), args[i]...)
-			put(i, named)
-			if len(args[i]) > 0 { // an empty name is no expected string's
-				if x.env.Renamed == nil {
-					x.env.Renamed = map[string]string{}
-				}
-				x.env.Renamed[string(args[i])] = string(named)
+	out, moved := target.Namespace(args, keys, prefix)
+	for _, i := range moved {
+		if len(args[i]) > 0 { // an empty name is no expected string's
+			if x.env.Renamed == nil {
+				x.env.Renamed = map[string]string{}
 			}
+			x.env.Renamed[string(args[i])] = string(out[i])
 		}
-	}
-	for _, i := range patternPositions(args) {
-		if !under(i) {
-			put(i, append(slices.Clip(prefix), args[i]...))
-		}
-	}
-	if len(args) >= 2 && strings.EqualFold(string(args[0]), "SCAN") && !slices.ContainsFunc(args[1:], func(a []byte) bool { return strings.EqualFold(string(a), "MATCH") }) {
-		out = append(slices.Clip(out), []byte("MATCH"), append(slices.Clip(prefix), '*'))
 	}
 	return out, keys, nil
-}
-
-// patternPositions returns the positions of args that are key patterns:
-// KEYS's pattern, SCAN's MATCH, SORT and SORT_RO's BY and GET (but BY
-// nosort and GET #).
-func patternPositions(args [][]byte) []int {
-	var pos []int
-	is := func(b []byte, word string) bool { return strings.EqualFold(string(b), word) }
-	switch name := args[0]; {
-	case is(name, "KEYS"):
-		if len(args) == 2 {
-			pos = append(pos, 1)
-		}
-	case is(name, "SCAN"):
-		for i := 2; i+1 < len(args); i++ {
-			if is(args[i], "MATCH") {
-				pos = append(pos, i+1)
-			}
-		}
-	case is(name, "SORT"), is(name, "SORT_RO"):
-		for i := 2; i+1 < len(args); i++ {
-			word, next := strings.ToUpper(string(args[i])), string(args[i+1])
-			if word == "BY" && !strings.EqualFold(next, "nosort") || word == "GET" && next != "#" {
-				pos = append(pos, i+1)
-				i++
-			}
-		}
-	}
-	return pos
 }
 
 // keyPositions returns the positions of the key arguments of args

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // TestPatternPositions finds the key patterns of KEYS, SCAN and SORT.
@@ -22,7 +24,7 @@ func TestPatternPositions(t *testing.T) {
 		{"SORT l BY nosort", nil},
 		{"sort_ro l by w_*", []int{3}},
 	} {
-		if got := patternPositions(bytes.Fields([]byte(tc.args))); !slices.Equal(got, tc.want) {
+		if got := target.PatternPositions(bytes.Fields([]byte(tc.args))); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.args, got, tc.want)
 		}
 	}

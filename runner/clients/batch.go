@@ -155,7 +155,7 @@ func (s *session) callBatch(c Conn, j *job) (out outcome) {
 func (s *session) batch(g *batchGroup) (views []StepView, ok bool) {
 	cmds := make([][][]byte, len(g.sends))
 	for i, st := range g.sends {
-		args, err := expandArgs(st, s.env)
+		args, err := s.args(st)
 		if err != nil {
 			return nil, false
 		}

@@ -142,11 +142,15 @@ func clusterSkips(ctx context.Context, t *target.Target, items []item) map[*case
 }
 
 // clusterCaseSkip says why case c cannot run on a cluster, or "": a step
-// of an unplaced connection touches a key (target.KeyPositions, with the
-// key prefix of a probe) that is not under the case's key prefix, so not in
-// the case's hash slot. Steps whose arguments need a capture are not
-// looked at.
+// of an unplaced connection of a literal_keys case touches a key
+// (target.KeyPositions, with the key prefix of a probe) that is not under
+// the case's key prefix, so not in the case's hash slot (the literal keys
+// of other cases are moved there, see session.args). Steps whose
+// arguments need a capture are not looked at.
 func clusterCaseSkip(ctx context.Context, t *target.Target, c *target.Conn, cs *cases.Case) string {
+	if !cs.LiteralKeys {
+		return ""
+	}
 	env := &cases.Env{KeyPrefix: cases.KeyPrefix("cluster probe " + cs.ID()), Captures: map[string][]byte{}}
 	for _, st := range cs.Steps {
 		if st.Action != cases.ActSend || cs.ConnNode(st.Conn) != "" {
@@ -191,7 +195,7 @@ func (s *session) placed(st *cases.Step) bool {
 // placed) and shows the reply, unjudged (Skip).
 func (s *session) placedStep(sv *StepView, st *cases.Step) {
 	sv.Verdict = Skip
-	args, err := expandArgs(st, s.env)
+	args, err := s.args(st)
 	if err != nil {
 		sv.Notes = []string{fmt.Sprintf("not sent: %v", err)}
 		return
@@ -249,7 +253,7 @@ func (s *session) cleanupCluster() {
 		if st.Action != cases.ActSend {
 			continue
 		}
-		args, err := expandArgs(st, s.env)
+		args, err := s.args(st)
 		if err != nil {
 			continue
 		}

@@ -347,6 +347,10 @@ type session struct {
 	// Subscriber and judges push steps against what it delivered (a
 	// "/pubsub" configuration).
 	pubsub bool
+	// side is respcheck's own connection for COMMAND GETKEYS, and
+	// literal the keys a literal_keys case named (see args).
+	side    *target.Conn
+	literal map[string]bool
 }
 
 // exclusiveDriver is a driver whose sessions each need a process of
@@ -518,6 +522,7 @@ func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost 
 		res.Wire = append(res.Wire, WireConn{ID: tp.ID, Node: tp.Node, Events: tp.Events()})
 	}
 	s.cleanupCluster()
+	s.deleteLiteral(context.WithoutCancel(ctx))
 	// The case's keys are its own (its key prefix): remove them, as run
 	// does, so that a shared server keeps none (on a cluster, from the
 	// node that owns their slot).
@@ -680,7 +685,7 @@ func (s *session) step(st *cases.Step) (*StepView, string) {
 	case cases.ActPush:
 		s.pushStep(sv, st, timeout)
 	case cases.ActSend:
-		args, err := expandArgs(st, s.env)
+		args, err := s.args(st)
 		if err != nil {
 			// The loader checked that every capture is made by an
 			// earlier step: this one's was not sent through the library
