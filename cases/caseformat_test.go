@@ -1,6 +1,7 @@
 package cases
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -44,6 +45,9 @@ func TestVariables(t *testing.T) {
 	e := &Env{KeyPrefix: KeyPrefix("x")}
 	if got, _ := f.Cases[0].Steps[0].Send[2].ExpandString(e); got != "db-1/ann" {
 		t.Errorf("send expands to %q", got)
+	}
+	if !slices.Equal(f.Vars, []string{"brace", "host"}) {
+		t.Errorf("File.Vars = %q, want the two {var:} names", f.Vars)
 	}
 	// A value is literal text: the {key} it holds is not a template.
 	if got, _ := f.Cases[0].Steps[1].Expect[0].Expect.Value.Text.ExpandString(e); got != "{key}" {

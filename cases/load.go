@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -32,15 +33,19 @@ type Options struct {
 	Vars map[string]string
 	// LookupEnv gives the values of {env:NAME}; nil means os.LookupEnv.
 	LookupEnv func(name string) (string, bool)
+	// used collects the names of the {var:NAME} the file uses (File.Vars).
+	used map[string]bool
 }
 
 // LoadWith is Load with the template variables of opts.
 func LoadWith(path string, data []byte, opts Options) (*File, error) {
+	opts.used = map[string]bool{}
 	l := &loader{path: path, opts: opts}
 	f := l.file(data)
 	if err := l.errs.err(); err != nil {
 		return nil, err
 	}
+	f.Vars = slices.Sorted(maps.Keys(l.opts.used))
 	return f, nil
 }
 

@@ -550,6 +550,9 @@ func (p *tparser) variable(fn, name string) (string, error) {
 		opts = *p.opts
 	}
 	if fn == "var" {
+		if opts.used != nil {
+			opts.used[name] = true
+		}
 		if v, ok := opts.Vars[name]; ok {
 			return v, nil
 		}

@@ -15,6 +15,10 @@ type File struct {
 	Requires *Gates // nil if the file has no requires
 	Cases    []*Case
 	Hash     string // hex SHA-256 of the file bytes
+	// Vars names the variables the file's templates use ({var:NAME}, set
+	// by --var NAME=VALUE), sorted: a command that loads the file again
+	// must give them.
+	Vars []string
 }
 
 // Case is one test case.

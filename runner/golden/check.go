@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -120,8 +121,9 @@ const maxStaleListed = 5
 // the directory holds goldens of, and the missing ones
 // (Dir.RecordCommand).
 func (c *Checker) Problems() []string {
-	var out, missing []string
+	var out, missing, vars []string
 	for f, s := range c.state {
+		vars = append(vars, f.Vars...) // the command records every file again
 		path := filepath.Join(c.Dir.Path, baseOf(f.Path)+Ext)
 		switch s {
 		case Stale:
@@ -139,7 +141,13 @@ func (c *Checker) Problems() []string {
 		if len(missing) > 0 {
 			what += ", with the missing ones"
 		}
-		out[len(out)-1] += "; " + what + ": " + c.Dir.RecordCommand(missing...)
+		cmd := c.Dir.RecordCommand(missing...)
+		slices.Sort(vars)
+		for _, v := range slices.Compact(vars) {
+			// Each command of a joined pair needs the variables.
+			cmd = strings.ReplaceAll(cmd, " --out ", " --var "+v+"=VALUE --out ")
+		}
+		out[len(out)-1] += "; " + what + ": " + cmd
 	}
 	return out
 }

@@ -83,6 +83,12 @@ func TestStaleGoldenOfOwnCaseFilesNamesTheRecordCommand(t *testing.T) {
 			"respcheck record --server redis-8.6.3 --out goldens/mine --proto 2 'my cases/rt.yaml' new.yaml other.yaml") {
 		t.Errorf("Problems =\n%s", strings.Join(p, "\n"))
 	}
+	// A file that uses {var:NAME}: the command says to give it.
+	rt.Vars = []string{"TOKEN"}
+	p = NewChecker(d, []*cases.File{rt, other}).Problems()
+	if len(p) != 1 || !strings.HasSuffix(p[0], "respcheck record --server redis-8.6.3 --var TOKEN=VALUE --out goldens/mine --proto 2 'my cases/rt.yaml' other.yaml") {
+		t.Errorf("Problems with a variable =\n%s", strings.Join(p, "\n"))
+	}
 	for _, l := range p {
 		if strings.Contains(l, "scripts/record-goldens") {
 			t.Errorf("a user's golden sent to the repository's script: %s", l)
