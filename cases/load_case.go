@@ -171,7 +171,8 @@ func (l *loader) placeConn(s *Step, cs *caseState) {
 	}
 }
 
-func plural(n int, one, many string) string {
+// Plural returns one when n is 1, else many: "1 case", "2 cases".
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}

@@ -247,7 +247,7 @@ func (l *loader) pairAsync(s *Step, act *action, ak *yaml.Node, cs *caseState) {
 		cs.pending[s.Conn] = append(q, s.Pos)
 	case act.sends && len(q) > 0:
 		l.errf(ak, "%s on connection %q while %d async repl%s pending: read %s first, or make this %s async too",
-			act.field, s.Conn, len(q), plural(len(q), "y is", "ies are"), plural(len(q), "it", "them"), act.field)
+			act.field, s.Conn, len(q), Plural(len(q), "y is", "ies are"), Plural(len(q), "it", "them"), act.field)
 	case act.readsAsync && len(q) == 0:
 		l.errf(ak, "%s on connection %q with no pending async send", act.field, s.Conn)
 	case act.readsAsync:

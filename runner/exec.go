@@ -302,11 +302,26 @@ func stepError(res *Result, st *cases.Step, err error) {
 	if errors.As(err, &rf) {
 		res.Status = Skip
 		res.Reason = fmt.Sprintf("%s: %s (--allow-destructive runs it)", st.Pos, rf.reason)
+		if ran := sentSteps(res.Steps[:max(len(res.Steps)-1, 0)]); ran > 0 {
+			// Not "nothing sent": the steps before it ran.
+			res.Reason += fmt.Sprintf("; the %s before it ran, and the case's keys were removed after it", fmt.Sprintf("%d %s", ran, cases.Plural(ran, "step", "steps")))
+		}
 		return
 	}
 	res.Status, res.Reason = Error, fmt.Sprintf("%s: %v", st.Pos, err)
 	var se *resp.SyntaxError
 	res.Malformed = errors.As(err, &se)
+}
+
+// sentSteps counts the steps of steps that sent something.
+func sentSteps(steps []StepResult) int {
+	n := 0
+	for _, sr := range steps {
+		if sr.SentSize > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // failAt records fail, the failure of step st.

@@ -66,6 +66,10 @@ cases:
 		if want == runner.Skip && !strings.Contains(r.Reason, "CLIENT") {
 			t.Errorf("%s: skipped for %q", r.Case.Name, r.Reason)
 		}
+		// A refusal after steps that ran says so (not "nothing sent").
+		if ran := strings.Contains(r.Reason, "the 1 step before it ran"); ran != strings.Contains(r.Case.Name, "among the case's") {
+			t.Errorf("%s: %q", r.Case.Name, r.Reason)
+		}
 	}
 	// Still blocked: its BLPOP answers the push, not an unblocking.
 	c := dialRaw(t, srv.Addr())

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
 )
 
@@ -369,24 +370,17 @@ func WriteReport(w io.Writer, changes []Change, opt ReportOptions) {
 		}
 	}
 	if len(changed) > 0 {
-		fmt.Fprintf(w, "\n%d %s whose bytes differ:\n", len(changed), plural(len(changed), "step", "steps"))
+		fmt.Fprintf(w, "\n%d %s whose bytes differ:\n", len(changed), cases.Plural(len(changed), "step", "steps"))
 		writeChanges(w, changed, opt.NameA, opt.NameB, true)
 	}
 	if len(other) > 0 {
 		lines := compactLines(other, opt.NameA, opt.NameB)
 		fmt.Fprintf(w, "\n%d %s recorded differently (status, steps in one recording only; -v shows every step):\n",
-			len(lines), plural(len(lines), "case", "cases"))
+			len(lines), cases.Plural(len(lines), "case", "cases"))
 		for _, l := range lines {
 			fmt.Fprintf(w, "  %s\n", l)
 		}
 	}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // compactLines renders changes that are not step bytes one line per file or

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner"
 )
@@ -281,8 +282,5 @@ func (p *printer) skipReasons(rep *runner.Report) {
 
 // Count is n followed by the singular or plural noun: "1 error", "2 errors".
 func Count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
+	return fmt.Sprintf("%d %s", n, cases.Plural(n, one, many))
 }
