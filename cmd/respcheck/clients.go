@@ -154,6 +154,9 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 		}
 		return err
 	}
+	if f.extra != "" && rep.InjectedFrames() == 0 {
+		fmt.Fprintf(stderr, "respcheck: note: --extra-after %s injected nothing: no library received a reply to %s in the cases run\n", f.extra, f.extra)
+	}
 	var buf bytes.Buffer
 	if err := format.Clients(&buf, rep, report.HumanOptions{Verbose: f.verbose}); err != nil {
 		return err

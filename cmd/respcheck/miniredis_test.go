@@ -42,3 +42,19 @@ func TestClientsSkipAKnownCrash(t *testing.T) {
 		t.Errorf("exit %d\nstdout:\n%.3000s\nstderr:\n%s", code, out, errs)
 	}
 }
+
+// TestExtraAfterThatNeverFires: --extra-after naming a command no step
+// sends injects nothing, and says so (it used to be silent, reading as a
+// library that survived the fault).
+func TestExtraAfterThatNeverFires(t *testing.T) {
+	f := writeFile(t, "echo.yaml", "suite: x\ncases:\n  - name: ECHO\n    steps: [{send: [ECHO, hi], reply: \"$2\\r\\nhi\\r\\n\"}]\n")
+	for _, tc := range []struct {
+		cmd  string
+		note bool
+	}{{"GET", true}, {"ECHO", false}} {
+		code, out, errs := respcheck(t, "clients", "--server", "miniredis", "--clients", "go-redis", "--extra-after", tc.cmd, f)
+		if strings.Contains(errs, "injected nothing") != tc.note || code == exitServer {
+			t.Errorf("--extra-after %s: exit %d\nstdout:\n%s\nstderr:\n%s", tc.cmd, code, out, errs)
+		}
+	}
+}

@@ -137,6 +137,26 @@ type WireConn struct {
 	Events []Event
 }
 
+// InjectedFrames counts the frames the proxy sent on its own in the run
+// (Event.Injected): the extra replies of Fault.ExtraAfter, and the
+// protocol errors it answered oversized commands with.
+func (r *Report) InjectedFrames() int {
+	n := 0
+	for _, res := range r.Results {
+		if res == nil {
+			continue
+		}
+		for _, w := range res.Wire {
+			for _, e := range w.Events {
+				if e.Injected {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}
+
 // Worst is the worst verdict of the report.
 func (r *Report) Worst() Verdict {
 	w := Skip
