@@ -126,6 +126,8 @@ func TestUsageErrorsAreExit2(t *testing.T) {
 		{"bench", "--trials", "0"},
 		{"bench", "--addr", "x:1", "-u", "redis://y"},
 		{"bench", "extra"},
+		{"run", "-o", "/nonexistent-dir/x.json"},
+		{"run", "-o", "main_test.go/x.json"},
 	} {
 		code, _, errs := respcheck(t, args...)
 		if code != exitUsage {

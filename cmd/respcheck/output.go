@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -46,6 +47,20 @@ func writeOutput(stdout io.Writer, path string, data []byte, hint bool) error {
 	}
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		return &exitError{code: exitUsage, err: err, hint: hint}
+	}
+	return nil
+}
+
+// checkDir is the usage error for an output file path whose directory
+// cannot hold it: missing, or not a directory (-o /tmp/file/x.json).
+func checkDir(path string) error {
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return usageErr("-o %s: the directory %s does not exist", path, dir)
+	case !st.IsDir():
+		return usageErr("-o %s: %s is not a directory", path, dir)
 	}
 	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -235,8 +234,8 @@ func (f *runFlags) checkOutput(k report.Kind) error {
 	if f.out == "" {
 		return nil
 	}
-	if st, err := os.Stat(filepath.Dir(f.out)); err != nil || !st.IsDir() {
-		return usageErr("-o %s: the directory %s does not exist", f.out, filepath.Dir(f.out))
+	if err := checkDir(f.out); err != nil {
+		return err
 	}
 	if f.format == "human" {
 		if format, ok := report.ForFile(f.out, k); ok {
