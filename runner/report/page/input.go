@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/runner"
@@ -133,6 +134,9 @@ func decode(data []byte) (Input, error) {
 		var r bench.Report
 		if err := dec.Decode(&r); err != nil {
 			return Input{}, fmt.Errorf("a bench report that does not decode: %v", err)
+		}
+		if i := slices.Index(r.Tables, nil); i >= 0 {
+			return Input{}, fmt.Errorf("a bench report whose table %d is null", i+1)
 		}
 		return Input{Bench: &r}, nil
 	}

@@ -158,7 +158,9 @@ func TestLoadRejects(t *testing.T) {
 	other := filepath.Join(dir, "other.json")
 	os.WriteFile(text, []byte("hello"), 0o644)
 	os.WriteFile(other, []byte(`{"a": 1}`), 0o644)
-	for _, p := range []string{empty, text, other} {
+	nullTable := filepath.Join(dir, "bench.json")
+	os.WriteFile(nullTable, []byte(`{"tables": [null], "machine": {}}`), 0o644)
+	for _, p := range []string{empty, text, other, nullTable} {
 		_, err := Load(p)
 		nr, ok := err.(*NotReportError)
 		if !ok || nr.Path != p || !strings.Contains(err.Error(), p) {
