@@ -13,6 +13,7 @@ import (
 
 	"github.com/respcheck/respcheck/runner/bench"
 	"github.com/respcheck/respcheck/runner/servers"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 const benchLong = `Bench times the seed articles' experiments against one server, as
@@ -150,6 +151,13 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags, _ []s
 		var te *bench.TargetError
 		if ctx.Err() != nil {
 			return &exitError{code: exitInterrupted, err: errors.New("interrupted; the bench's keys were removed")}
+		}
+		if !target.New(t.Config, target.Server{}).Alive() {
+			first, rest, _ := strings.Cut(err.Error(), "\n")
+			if rest != "" {
+				first += fmt.Sprintf(", and %d more", strings.Count(rest, "\n")+1)
+			}
+			return serverErr(fmt.Errorf("the server at %s stopped answering during the bench (%s); no table was written%s", t.Config.Addr, first, spawnedLog(t)))
 		}
 		if errors.As(err, &te) {
 			return serverErr(fmt.Errorf("%v%s", err, spawnedLog(t)))

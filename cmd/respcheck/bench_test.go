@@ -1,14 +1,19 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/respcheck/respcheck/runner/servers"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // TestBenchQuick runs "respcheck bench --quick" against Redis 8.6.3 and
@@ -203,4 +208,45 @@ func benchScripts(t *testing.T, build string) {
 	if kill == nil || len(kill.Rows) != 2 || kill.Rows[1].Cells[3].Median != 2 || kill.Rows[0].Cells[3].Note != "no writes" {
 		t.Errorf("script-kill: %+v", kill)
 	}
+}
+
+// TestBenchServerKilledIsExit3 kills the server once the bench has sent
+// some thousand commands: exit 3, and a message that says the server
+// stopped answering, with the first error only (a 50-client table joined
+// fifty "EOF" lines).
+func TestBenchServerKilledIsExit3(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	go func() {
+		c, err := target.Config{Addr: srv.Addr()}.Dial(context.Background(), 2)
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		for {
+			v, err := c.Do("INFO", "stats")
+			if err != nil || strings.Contains(string(v.Str), "total_commands_processed:") &&
+				statInt(string(v.Str), "total_commands_processed") > 5000 {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		srv.Signal(syscall.SIGKILL)
+	}()
+	code, out, errs := respcheck(t, "bench", "--addr", srv.Addr(), "--quick")
+	if code != exitServer || !strings.Contains(errs, "stopped answering during the bench") || strings.Count(errs, "\n") > 3 {
+		t.Errorf("exit %d, want 3\nstdout:\n%.2000s\nstderr:\n%s", code, out, errs)
+	}
+}
+
+// statInt returns the integer field name of an INFO reply, or -1.
+func statInt(info, name string) int64 {
+	for line := range strings.Lines(info) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), name+":"); ok {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err == nil {
+				return n
+			}
+		}
+	}
+	return -1
 }
