@@ -148,21 +148,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags, _ []s
 	}
 	rep, err := bench.Run(ctx, o)
 	if err != nil {
-		var te *bench.TargetError
-		if ctx.Err() != nil {
-			return &exitError{code: exitInterrupted, err: errors.New("interrupted; the bench's keys were removed")}
-		}
-		if !target.New(t.Config, target.Server{}).Alive() {
-			first, rest, _ := strings.Cut(err.Error(), "\n")
-			if rest != "" {
-				first += fmt.Sprintf(", and %d more", strings.Count(rest, "\n")+1)
-			}
-			return serverErr(fmt.Errorf("the server at %s stopped answering during the bench (%s); no table was written%s", t.Config.Addr, first, spawnedLog(t)))
-		}
-		if errors.As(err, &te) {
-			return serverErr(fmt.Errorf("%v%s", err, spawnedLog(t)))
-		}
-		return serverErr(err)
+		return benchError(ctx, t, err)
 	}
 	var buf bytes.Buffer
 	if f.format == "json" {
@@ -208,4 +194,25 @@ func startDurable(ctx context.Context, t endpoint, tables []string, stderr io.Wr
 		return "", none, fmt.Errorf("the appendfsync always server: %w", err)
 	}
 	return d.Addr(), func() { d.Stop() }, nil
+}
+
+// benchError is the exit error of a bench that failed: interrupted (130),
+// or the server lost (3: said so when it no longer answers, with the
+// first of the clients' errors only), or another server error.
+func benchError(ctx context.Context, t endpoint, err error) error {
+	if ctx.Err() != nil {
+		return &exitError{code: exitInterrupted, err: errors.New("interrupted; the bench's keys were removed")}
+	}
+	if !target.New(t.Config, target.Server{}).Alive() {
+		first, rest, _ := strings.Cut(err.Error(), "\n")
+		if rest != "" {
+			first += fmt.Sprintf(", and %d more", strings.Count(rest, "\n")+1)
+		}
+		return serverErr(fmt.Errorf("the server at %s stopped answering during the bench (%s); no table was written%s", t.Config.Addr, first, spawnedLog(t)))
+	}
+	var te *bench.TargetError
+	if errors.As(err, &te) {
+		return serverErr(fmt.Errorf("%v%s", err, spawnedLog(t)))
+	}
+	return serverErr(err)
 }
