@@ -58,3 +58,23 @@ func TestExtraAfterThatNeverFires(t *testing.T) {
 		}
 	}
 }
+
+// TestMiniredisMovesLiteralKeys: miniredis v2.40.0 answers COMMAND INFO
+// SET with its whole command table; the key range is read from the
+// table's SET entry, so SET foo is moved into the case's namespace as the
+// KEYS pattern is (before, foo was sent as written and KEYS found
+// nothing).
+func TestMiniredisMovesLiteralKeys(t *testing.T) {
+	f := writeFile(t, "lit.yaml", `suite: lit
+cases:
+  - name: literal
+    steps:
+      - {send: [SET, foo, v], reply: "+OK\r\n"}
+      - {send: [MSET, a, "1", b, "2"], reply: "+OK\r\n"}
+      - {send: [KEYS, "*"], value: {array_unordered: [foo, a, b]}}
+`)
+	code, out, errs := respcheck(t, "run", "--server", "miniredis", f)
+	if code != exitOK || !strings.Contains(out, "2 passed") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+}

@@ -43,11 +43,14 @@ func (t *Target) KeyPositions(ctx context.Context, args [][]byte, prefix []byte,
 			info = sub
 		}
 	}
-	if !info.Known || (info.Arity > 0 && len(args) != info.Arity) || (info.Arity < 0 && len(args) < -info.Arity) {
+	if !info.Known && !info.Listed || (info.Arity > 0 && len(args) != info.Arity) || (info.Arity < 0 && len(args) < -info.Arity) {
 		return nil, nil
 	}
 	if !info.Movable {
 		return info.KeyRange(len(args)), nil
+	}
+	if info.Listed {
+		return nil, nil
 	}
 	q := make([][]byte, len(args))
 	var shape []byte

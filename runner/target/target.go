@@ -76,6 +76,41 @@ type CommandInfo struct {
 	// Container reports a command with subcommands (OBJECT, XINFO,
 	// MEMORY): its keys are its subcommand's ("object|encoding").
 	Container bool
+	// Listed is set when the server answered COMMAND INFO with its whole
+	// command table (miniredis v2.40.0 answers every COMMAND subcommand
+	// so) and the table has the command: the key range above is the
+	// table's, but Known stays false (a table that lists commands the
+	// server lacks, SORT and BITFIELD among them, cannot tell which it
+	// has) and movable keys are not asked for (COMMAND GETKEYS answers the
+	// table too).
+	Listed bool
+}
+
+// fillInfo reads one COMMAND INFO entry into info.
+func fillInfo(info *CommandInfo, e []resp.Value) {
+	if len(e) < 6 {
+		return
+	}
+	info.Arity, info.FirstKey = int(e[1].Int), int(e[3].Int)
+	info.LastKey, info.Step = int(e[4].Int), int(e[5].Int)
+	info.Container = len(e) >= 10 && len(e[9].Elems) > 0
+	for _, f := range e[2].Elems {
+		info.Movable = info.Movable || string(f.Str) == "movablekeys"
+	}
+}
+
+// tableEntry returns the entry named name of a whole command table (a
+// COMMAND INFO reply of more than one entry), or nil.
+func tableEntry(v resp.Value, name string) []resp.Value {
+	if v.Kind != resp.Array || len(v.Elems) < 2 {
+		return nil
+	}
+	for _, e := range v.Elems {
+		if e.Kind == resp.Array && len(e.Elems) >= 6 && strings.EqualFold(string(e.Elems[0].Str), name) {
+			return e.Elems
+		}
+	}
+	return nil
 }
 
 // KeyRange returns the key positions of a command of argc arguments (its
@@ -124,16 +159,13 @@ func (t *Target) CommandInfo(ctx context.Context, name string) (CommandInfo, err
 	if err != nil {
 		return info, err
 	}
-	if v.Kind == resp.Array && len(v.Elems) == 1 && v.Elems[0].Kind == resp.Array {
+	switch {
+	case v.Kind == resp.Array && len(v.Elems) == 1 && v.Elems[0].Kind == resp.Array:
 		info.Known = true
-		if e := v.Elems[0].Elems; len(e) >= 6 {
-			info.Arity, info.FirstKey = int(e[1].Int), int(e[3].Int)
-			info.LastKey, info.Step = int(e[4].Int), int(e[5].Int)
-			info.Container = len(e) >= 10 && len(e[9].Elems) > 0
-			for _, f := range e[2].Elems {
-				info.Movable = info.Movable || string(f.Str) == "movablekeys"
-			}
-		}
+		fillInfo(&info, v.Elems[0].Elems)
+	case tableEntry(v, key) != nil:
+		info.Listed = true
+		fillInfo(&info, tableEntry(v, key))
 	}
 	t.mu.Lock()
 	t.infos[key] = info
