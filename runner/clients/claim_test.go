@@ -156,11 +156,11 @@ func TestClaimOnTheConnectionThatCarriedTheCall(t *testing.T) {
 		{"handshake on the library's other connections",
 			wireDriver{shared: args("INCR", "claim-1"), hello: args("INCR", "claim-1")},
 			"      - send: [INCR, claim-1]\n",
-			map[int]string{5: ":3\r\n"}},
+			map[int]string{6: ":3\r\n"}},
 		{"handshake on the connection dialed for the call",
 			wireDriver{hello: args("INCR", "claim-2"), lazy: true},
 			"      - send: [INCR, claim-2]\n",
-			map[int]string{5: ":2\r\n"}},
+			map[int]string{6: ":2\r\n"}},
 		{"two case connections sending the same command",
 			// a's INCR goes out first but after b's call began: b's reply
 			// is the one on b's connection.
@@ -171,10 +171,12 @@ func TestClaimOnTheConnectionThatCarriedTheCall(t *testing.T) {
 				"      - {conn: b, send: [INCR, claim-3], async: true}\n" +
 				"      - {conn: b, read: true}\n" +
 				"      - {conn: a, read: true}\n",
-			map[int]string{9: ":2\r\n", 10: ":1\r\n"}},
+			map[int]string{10: ":2\r\n", 11: ":1\r\n"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			files := loadCases(t, "suite: claim\ncases:\n  - name: c\n    steps:\n"+tc.steps)
+			// literal_keys: the driver's own commands name the counter as
+			// written, so the case must too.
+			files := loadCases(t, "suite: claim\ncases:\n  - name: c\n    literal_keys: true\n    steps:\n"+tc.steps)
 			rep, err := Run(context.Background(), files, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: []Driver{tc.d}})
 			if err != nil {
 				t.Fatal(err)
