@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strconv"
@@ -55,19 +56,47 @@ func (x *caseRun) guardClient(ctx context.Context, args [][]byte) error {
 }
 
 // clientListIDs returns the IDs a CLIENT LIST filters on, and false when
-// it has no ID filter.
+// it has no ID filter. The arguments are read as Valkey's filter parser
+// reads them (Redis takes ID only right after LIST, where this reads it
+// too): ID takes the decimal numbers after it, NOT-ID likewise, and
+// every other word is a filter that takes one value, so an "ID" in a
+// value's place (CLIENT LIST NOT-NAME ID: every client not named ID) is
+// no ID filter.
 func clientListIDs(args [][]byte) ([][]byte, bool) {
-	for i := 2; i < len(args); i++ {
-		if !strings.EqualFold(string(args[i]), "ID") {
-			continue
+	var ids [][]byte
+	found := false
+	for i := 2; i < len(args); {
+		word := strings.ToUpper(string(args[i]))
+		i++
+		switch word {
+		case "ID", "NOT-ID":
+			for i < len(args) && isDecimal(args[i]) {
+				if word == "ID" {
+					ids = append(ids, args[i])
+				}
+				i++
+			}
+			found = found || word == "ID"
+		default:
+			i++ // the filter's value
 		}
-		j := i + 1
-		for j < len(args) && !strings.EqualFold(string(args[j]), "TYPE") {
-			j++
-		}
-		return args[i+1 : j], true
 	}
-	return nil, false
+	return ids, found
+}
+
+// isDecimal reports whether b is an optionally signed run of decimal
+// digits, the words a server's string2ll may read as a number.
+func isDecimal(b []byte) bool {
+	b = bytes.TrimPrefix(b, []byte("-"))
+	if len(b) == 0 {
+		return false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // ownClient refuses id unless no client has it or it is one of the

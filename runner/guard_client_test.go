@@ -76,3 +76,47 @@ cases:
 		t.Errorf("the other client's BLPOP answered %q (%v), want its element", v.Raw, err)
 	}
 }
+
+// TestSharedGuardClientListFilterValues runs on Valkey 9.1.2, whose
+// CLIENT LIST takes filters (NOT-NAME, NOT-ADDR, NAME, ... each with a
+// value) beside ID: a case whose filter value is the word "ID" (CLIENT
+// LIST NOT-NAME ID lists every client not named ID, i.e. every client)
+// is refused on a shared server, as CLIENT LIST without an ID filter is,
+// while an ID filter of the case's own connection next to another filter
+// still runs.
+func TestSharedGuardClientListFilterValues(t *testing.T) {
+	srv := servers.ForTest(t, "valkey-9.1.2")
+	other := dialRaw(t, srv.Addr())
+	other.do(t, "CLIENT", "SETNAME", "theirs")
+	files := load(t, `
+suite: clients
+cases:
+  - name: CLIENT LIST NOT-NAME ID
+    steps: [{send: [CLIENT, LIST, NOT-NAME, ID], any: true}]
+  - name: CLIENT LIST NOT-ADDR ID TYPE normal
+    steps: [{send: [CLIENT, LIST, NOT-ADDR, ID, TYPE, normal], any: true}]
+  - name: CLIENT LIST NOT-LIB-NAME ID with the case's own ID after it
+    steps:
+      - {send: [CLIENT, ID], capture: me}
+      - {send: [CLIENT, LIST, NOT-LIB-NAME, ID, NOT-ID, "{cap:me}"], any: true}
+  - name: allowed, an ID filter of the case's own connection with another filter
+    steps:
+      - {send: [CLIENT, ID], capture: me}
+      - {send: [CLIENT, LIST, ID, "{cap:me}", NOT-NAME, theirs], value: {match: '^id=\d+ addr=\S+ .*\n$'}}
+`)
+	rep := run(t, srv.Addr(), files, runner.Options{Shared: true, RunID: runner.NewRunID(), Protos: []int{2}})
+	for _, r := range rep.Results {
+		want := runner.Skip
+		if strings.HasPrefix(r.Case.Name, "allowed") {
+			want = runner.Pass
+		}
+		if r.Status != want {
+			t.Errorf("%s: %s (%s), want %s", r.Case.Name, r.Status, r.Reason, want)
+		}
+		for _, sr := range r.Steps {
+			if strings.Contains(string(sr.Reply), "name=theirs") {
+				t.Errorf("%s: the other client's line reached the case (%d bytes)", r.Case.Name, len(sr.Reply))
+			}
+		}
+	}
+}
