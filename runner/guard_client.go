@@ -18,11 +18,13 @@ import (
 // CLIENT LIST without an ID filter or with IDs of such clients (the
 // addresses, names and last commands of every connection). An ID that no
 // connected client has is let through: the server answers its own
-// error. Which client an ID is comes from CLIENT LIST ID on the case's
-// side connection, whose reply is read by the guard and never recorded:
-// the ID is the case's when the client's addr= is the local address of
-// one of the case's connections.
-func (x *caseRun) guardClient(ctx context.Context, args [][]byte) error {
+// error. Which client an ID is comes from CLIENT LIST ID asked of the
+// node the command goes to (client IDs are each node's own on a cluster),
+// on the case's side connection when that is the node, else on a
+// connection of the guard's own; the reply is read by the guard and never
+// recorded: the ID is the case's when the client's addr= is the local
+// address of one of the case's connections to that node.
+func (x *caseRun) guardClient(ctx context.Context, c *conn, args [][]byte) error {
 	if len(args) < 2 {
 		return nil
 	}
@@ -48,7 +50,7 @@ func (x *caseRun) guardClient(ctx context.Context, args [][]byte) error {
 		return nil
 	}
 	for _, id := range ids {
-		if err := x.ownClient(ctx, sub, id); err != nil {
+		if err := x.ownClient(ctx, c, sub, id); err != nil {
 			return err
 		}
 	}
@@ -99,16 +101,26 @@ func isDecimal(b []byte) bool {
 	return true
 }
 
-// ownClient refuses id unless no client has it or it is one of the
-// case's connections.
-func (x *caseRun) ownClient(ctx context.Context, sub string, id []byte) error {
+// ownClient refuses id unless no client of the node c is on (the owner
+// of the case's slot for a nil c) has it or it is one of the case's
+// connections.
+func (x *caseRun) ownClient(ctx context.Context, c *conn, sub string, id []byte) error {
 	if _, err := strconv.ParseUint(string(id), 10, 64); err != nil {
 		return nil // not an ID: the server refuses it
 	}
 	if err := x.sideConn(ctx); err != nil {
 		return fmt.Errorf("guard: opening a side connection: %w", err)
 	}
-	v, err := x.keysConn.roundTrip(x.opts.StepTimeout, "CLIENT", "LIST", "ID", string(id))
+	ask := x.keysConn
+	if c != nil && c.node != x.keysConn.node {
+		q, err := dialAddr(ctx, x.t.NodeConfig(c.node), "guard", 2)
+		if err != nil {
+			return fmt.Errorf("guard: opening a connection to %s: %w", c.node, err)
+		}
+		defer q.close()
+		ask = q
+	}
+	v, err := ask.roundTrip(x.opts.StepTimeout, "CLIENT", "LIST", "ID", string(id))
 	if err != nil {
 		return fmt.Errorf("guard: CLIENT LIST ID %s: %w", id, err)
 	}
@@ -116,7 +128,7 @@ func (x *caseRun) ownClient(ctx context.Context, sub string, id []byte) error {
 		return &refusal{fmt.Sprintf("sends CLIENT %s %s, and the guard cannot tell whose client that is (CLIENT LIST ID answered %s)", sub, id, resp.Escape(v.Raw))}
 	}
 	addr := clientField(string(v.Str), "addr")
-	if addr == "" || x.ownAddr(addr) {
+	if addr == "" || x.ownAddr(ask.node, addr) {
 		return nil
 	}
 	return &refusal{fmt.Sprintf("sends CLIENT %s %s, a client that is not one of the case's connections", sub, id)}
@@ -133,14 +145,17 @@ func clientField(line, name string) string {
 }
 
 // ownAddr reports whether addr is the local address of one of the case's
-// connections (its side connection included).
-func (x *caseRun) ownAddr(addr string) bool {
+// connections to node (its side connection included). Connections to
+// other nodes do not count: a local port may be in use towards two
+// nodes at once, by the case towards one and by another client towards
+// the other.
+func (x *caseRun) ownAddr(node, addr string) bool {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for _, c := range x.conns {
-		if c.nc.LocalAddr().String() == addr {
+		if c.node == node && c.nc.LocalAddr().String() == addr {
 			return true
 		}
 	}
-	return x.keysConn != nil && x.keysConn.nc.LocalAddr().String() == addr
+	return x.keysConn != nil && x.keysConn.node == node && x.keysConn.nc.LocalAddr().String() == addr
 }

@@ -1,14 +1,18 @@
 package runner_test
 
 import (
+	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/servers"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // TestSharedGuardKeepsOffOtherClients runs, on a shared server where
@@ -118,5 +122,72 @@ cases:
 				t.Errorf("%s: the other client's line reached the case (%d bytes)", r.Case.Name, len(sr.Reply))
 			}
 		}
+	}
+}
+
+// TestSharedGuardClientOnOtherNode runs, on a shared cluster, a case
+// whose connection placed on another primary (node: other) sends CLIENT
+// UNBLOCK ... ERROR of a client blocked on that primary. Client IDs are
+// each node's own: the guard must ask the node the command goes to
+// whose the ID is. The victim's ID is made larger than any the owner of
+// the case's slot has given, so the owner knows no such client.
+func TestSharedGuardClientOnOtherNode(t *testing.T) {
+	cl := servers.ClusterForTest(t, "redis-8.6.3", servers.ClusterOptions{Primaries: 3})
+	ctx := context.Background()
+	tg, err := target.Open(ctx, target.Config{Addr: cl.Nodes[0].Addr()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const src = `
+suite: clients
+cases:
+  - name: CLIENT UNBLOCK ERROR of a client of another node
+    steps:
+      - {conn: {name: b, node: other}, send: [CLIENT, UNBLOCK, "%d", ERROR], any: true}
+`
+	runID := runner.NewRunID()
+	c := load(t, fmt.Sprintf(src, 0))[0].Cases[0]
+	slot := target.KeySlot(cases.KeyPrefix(runID + " " + c.ID() + " 2"))
+	owner, err := tg.Place(slot, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := tg.Place(slot, cases.NodeOther)
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := dialRaw(t, owner.Addr).do(t, "CLIENT", "ID").Int + 500
+	for {
+		c := dialRaw(t, other.Addr)
+		id := c.do(t, "CLIENT", "ID").Int
+		c.nc.Close()
+		if id > top {
+			break
+		}
+	}
+	key := "theirs"
+	for i := 0; ; i++ {
+		if n, _ := tg.Place(target.Slot([]byte(key)), ""); n.Addr == other.Addr {
+			break
+		}
+		key = fmt.Sprintf("theirs%d", i)
+	}
+	victim := dialRaw(t, other.Addr)
+	id := victim.do(t, "CLIENT", "ID").Int
+	victim.send("BLPOP", key, "0")
+	victim.w.Flush()
+
+	rep := run(t, owner.Addr, load(t, fmt.Sprintf(src, id)), runner.Options{Shared: true, RunID: runID, Protos: []int{2}})
+	for _, r := range rep.Results {
+		if r.Status != runner.Skip {
+			t.Errorf("%s: %s (%s), want skip", r.Case.Name, r.Status, r.Reason)
+		}
+	}
+	// Still blocked: its BLPOP answers the push, not an unblocking.
+	dialRaw(t, other.Addr).do(t, "RPUSH", key, "v")
+	victim.nc.SetReadDeadline(time.Now().Add(5 * time.Second))
+	v, err := victim.r.Read()
+	if err != nil || v.Kind != resp.Array || len(v.Elems) != 2 || string(v.Elems[1].Str) != "v" {
+		t.Errorf("the other client's BLPOP answered %q (%v), want its element", v.Raw, err)
 	}
 }
