@@ -114,6 +114,10 @@ func (x *caseRun) guardCommand(ctx context.Context, c *conn, args [][]byte, keys
 				return err
 			}
 		}
+	case "HOTKEYS":
+		if len(args) > 1 && strings.EqualFold(string(args[1]), "GET") {
+			return &refusal{"sends HOTKEYS GET, which names the keys of the server-wide tracking session, other clients' keys included"}
+		}
 	case "SLOWLOG", "COMMANDLOG":
 		if len(args) > 1 && strings.EqualFold(string(args[1]), "GET") && (len(args) < 3 || string(args[2]) != "0") {
 			return &refusal{fmt.Sprintf("sends %s GET, which shows other clients' commands and their arguments (only a count of 0 is let through)", name)}

@@ -191,3 +191,53 @@ cases:
 		t.Errorf("the other client's BLPOP answered %q (%v), want its element", v.Raw, err)
 	}
 }
+
+// TestSharedGuardHotkeys runs, on a shared Redis 8.6.3 where another
+// client tracks its hot keys (HOTKEYS START: one session server-wide),
+// cases that read that session (HOTKEYS GET names the other client's
+// keys) or stop or reset it: each is refused, and the other client's
+// session is still running afterwards. HOTKEYS HELP still runs.
+func TestSharedGuardHotkeys(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	other := dialRaw(t, srv.Addr())
+	if v := other.do(t, "HOTKEYS", "START", "METRICS", "1", "CPU"); string(v.Raw) != "+OK\r\n" {
+		t.Fatalf("HOTKEYS START answered %q", v.Raw)
+	}
+	other.do(t, "SET", "their-secret-key", "v")
+	files := load(t, `
+suite: hotkeys
+cases:
+  - name: HOTKEYS GET
+    steps: [{send: [HOTKEYS, GET], any: true}]
+  - name: HOTKEYS STOP
+    steps: [{send: [HOTKEYS, STOP], any: true}]
+  - name: HOTKEYS STOP then RESET
+    steps:
+      - {send: [HOTKEYS, STOP], any: true}
+      - {send: [HOTKEYS, RESET], any: true}
+  - name: HOTKEYS START
+    steps: [{send: [HOTKEYS, START, METRICS, "1", NET], any: true}]
+  - name: allowed, HOTKEYS HELP
+    steps: [{send: [HOTKEYS, HELP], value: {type: array}}]
+`)
+	rep := run(t, srv.Addr(), files, runner.Options{Shared: true, RunID: runner.NewRunID(), Protos: []int{2}})
+	for _, r := range rep.Results {
+		want := runner.Skip
+		if strings.HasPrefix(r.Case.Name, "allowed") {
+			want = runner.Pass
+		}
+		if r.Status != want {
+			t.Errorf("%s: %s (%s), want %s", r.Case.Name, r.Status, r.Reason, want)
+		}
+		for _, sr := range r.Steps {
+			if strings.Contains(string(sr.Reply), "their-secret-key") {
+				t.Errorf("%s: the other client's key name reached the case", r.Case.Name)
+			}
+		}
+	}
+	other.send("HOTKEYS", "START", "METRICS", "1", "CPU")
+	other.w.Flush()
+	if v, err := other.r.Read(); err != nil || !strings.Contains(string(v.Raw), "already in progress") {
+		t.Errorf("the other client's session was ended: HOTKEYS START answered %q (%v)", v.Raw, err)
+	}
+}
