@@ -521,7 +521,7 @@ func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost 
 	for _, tp := range p.Taps() {
 		res.Wire = append(res.Wire, WireConn{ID: tp.ID, Node: tp.Node, Events: tp.Events()})
 	}
-	s.cleanupCluster()
+	s.cleanupSteps()
 	s.deleteLiteral(context.WithoutCancel(ctx))
 	// The case's keys are its own (its key prefix): remove them, as run
 	// does, so that a shared server keeps none (on a cluster, from the
