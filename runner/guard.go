@@ -41,6 +41,14 @@ func (x *caseRun) guard(ctx context.Context, c *conn, cmds [][][]byte, keys [][]
 		if err := x.guardCommand(ctx, c, args, keys[i]); err != nil {
 			return err
 		}
+		if c != nil && len(args) > 0 {
+			switch strings.ToUpper(string(args[0])) {
+			case "MULTI":
+				c.multi = true
+			case "EXEC", "DISCARD", "RESET":
+				c.multi = false
+			}
+		}
 	}
 	return nil
 }

@@ -17,13 +17,14 @@ import (
 // client (the invalidations of the case's keys would reach it), and
 // CLIENT LIST without an ID filter or with IDs of such clients (the
 // addresses, names and last commands of every connection). An ID that no
-// connected client has is let through: the server answers its own
-// error. Which client an ID is comes from CLIENT LIST ID asked of the
-// node the command goes to (client IDs are each node's own on a cluster),
-// on the case's side connection when that is the node, else on a
-// connection of the guard's own; the reply is read by the guard and never
-// recorded: the ID is the case's when the client's addr= is the local
-// address of one of the case's connections to that node.
+// connected client has is let through (the server answers its own
+// error), except inside MULTI, where the command runs only at EXEC.
+// Which client an ID is comes from CLIENT LIST ID asked of the node the
+// command goes to (client IDs are each node's own on a cluster), on the
+// case's side connection when that is the node, else on a connection of
+// the guard's own; the reply is read by the guard and never recorded:
+// the ID is the case's when the client's addr= is the local address of
+// one of the case's connections to that node.
 func (x *caseRun) guardClient(ctx context.Context, c *conn, args [][]byte) error {
 	if len(args) < 2 {
 		return nil
@@ -128,6 +129,9 @@ func (x *caseRun) ownClient(ctx context.Context, c *conn, sub string, id []byte)
 		return &refusal{fmt.Sprintf("sends CLIENT %s %s, and the guard cannot tell whose client that is (CLIENT LIST ID answered %s)", sub, id, resp.Escape(v.Raw))}
 	}
 	addr := clientField(string(v.Str), "addr")
+	if addr == "" && c != nil && c.multi {
+		return &refusal{fmt.Sprintf("sends CLIENT %s %s inside MULTI: no client has that ID now, but another client may have it by EXEC", sub, id)}
+	}
 	if addr == "" || x.ownAddr(ask.node, addr) {
 		return nil
 	}

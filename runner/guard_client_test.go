@@ -241,3 +241,74 @@ cases:
 		t.Errorf("the other client's session was ended: HOTKEYS START answered %q (%v)", v.Raw, err)
 	}
 }
+
+// TestSharedGuardClientIDQueuedInMulti runs, on a shared server, a case
+// that queues CLIENT UNBLOCK ... ERROR of an ID no client has yet inside
+// MULTI, waits (a BLPOP the test ends), and runs EXEC once another
+// client with that ID is blocked: the guard let the unknown ID through
+// when it was queued, and EXEC unblocked the other client. Inside MULTI
+// an ID no client has is refused (by EXEC it may be someone's).
+func TestSharedGuardClientIDQueuedInMulti(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	next := dialRaw(t, srv.Addr()).do(t, "CLIENT", "ID").Int + 1000
+	files := load(t, fmt.Sprintf(`
+suite: clients
+cases:
+  - name: CLIENT UNBLOCK of a later client queued in MULTI
+    steps:
+      - {send: [MULTI], reply: "+OK\r\n"}
+      - {send: [CLIENT, UNBLOCK, "%d", ERROR], reply: "+QUEUED\r\n"}
+      - {conn: b, send: [BLPOP, "{key:gate}", "0"], any: true}
+      - {send: [EXEC], any: true}
+`, next))
+	runID := runner.NewRunID()
+	gate := cases.KeyPrefix(runID+" "+files[0].Cases[0].ID()+" 2") + "gate"
+	done := make(chan *runner.Report)
+	go func() {
+		done <- run(t, srv.Addr(), files, runner.Options{Shared: true, RunID: runID, Protos: []int{2}, StepTimeout: 30 * time.Second})
+	}()
+	// Once the case waits in its BLPOP (or has ended), the victim takes
+	// the queued ID and blocks; then the case goes on to EXEC.
+	watch := dialRaw(t, srv.Addr())
+	var rep *runner.Report
+	for rep == nil && !strings.Contains(string(watch.do(t, "CLIENT", "LIST").Str), "cmd=blpop") {
+		select {
+		case rep = <-done:
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	var victim *rawClient
+	for rep == nil {
+		c := dialRaw(t, srv.Addr())
+		id := c.do(t, "CLIENT", "ID").Int
+		if id == next {
+			victim = c
+			break
+		}
+		c.nc.Close()
+		if id > next {
+			t.Fatalf("client ID %d went past %d", id, next)
+		}
+	}
+	if victim != nil {
+		victim.send("BLPOP", "theirs", "0")
+		victim.w.Flush()
+		for !strings.Contains(string(watch.do(t, "CLIENT", "LIST", "ID", strconv.FormatInt(next, 10)).Str), "cmd=blpop") {
+		}
+		watch.do(t, "RPUSH", gate, "go")
+		rep = <-done
+	}
+	for _, r := range rep.Results {
+		if r.Status != runner.Skip {
+			t.Errorf("%s: %s (%s), want skip", r.Case.Name, r.Status, r.Reason)
+		}
+	}
+	if victim != nil {
+		watch.do(t, "RPUSH", "theirs", "v")
+		victim.nc.SetReadDeadline(time.Now().Add(5 * time.Second))
+		v, err := victim.r.Read()
+		if err != nil || v.Kind != resp.Array || len(v.Elems) != 2 || string(v.Elems[1].Str) != "v" {
+			t.Errorf("the other client's BLPOP answered %q (%v), want its element", v.Raw, err)
+		}
+	}
+}
