@@ -43,6 +43,10 @@ type conn struct {
 	// closed says the server closed the connection (a step expected it):
 	// the next step on the connection's name opens a new one.
 	closed bool
+	// multi says, on a shared target, that the commands the guard let
+	// through opened a MULTI that no EXEC, DISCARD or RESET ended yet:
+	// what is sent now runs at EXEC (see caseRun.guard).
+	multi bool
 }
 
 // noteCommand records what a command sent on c means for the end-of-case

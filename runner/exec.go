@@ -161,7 +161,7 @@ func (r *run) guardProbes(ctx context.Context, it item) (string, error) {
 			keys, err := x.keyPositions(ctx, args)
 			if err == nil {
 				target.MoveKeys(args, keys, x.prefixBytes())
-				err = x.guard(ctx, [][][]byte{args}, [][]int{keys})
+				err = x.guard(ctx, nil, [][][]byte{args}, [][]int{keys})
 			}
 			if x.keysConn != nil {
 				x.keysConn.close()

@@ -147,7 +147,7 @@ func (x *caseRun) sendCommand(ctx context.Context, c *conn, timeout time.Duratio
 			return err
 		}
 	}
-	if args, err = x.prepare(ctx, args); err != nil {
+	if args, err = x.prepare(ctx, c, args); err != nil {
 		return err
 	}
 	sr.Args = x.keepArgs(args)
@@ -181,7 +181,7 @@ func (x *caseRun) sendRaw(ctx context.Context, c *conn, timeout time.Duration, s
 		if b, cmds, keys, err = x.namespaceRaw(ctx, b); err != nil {
 			return err
 		}
-		if err := x.guard(ctx, cmds, keys); err != nil {
+		if err := x.guard(ctx, c, cmds, keys); err != nil {
 			return err
 		}
 	}
@@ -223,7 +223,7 @@ func (x *caseRun) guardPartialRaw(ctx context.Context, c *conn, b []byte) ([][][
 			return nil, err
 		}
 	}
-	if err := x.guard(ctx, cmds, keys); err != nil {
+	if err := x.guard(ctx, c, cmds, keys); err != nil {
 		return nil, err
 	}
 	c.rawTail = nil

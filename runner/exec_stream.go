@@ -21,7 +21,7 @@ import (
 // which sees the command's small arguments).
 func (x *caseRun) sendBig(ctx context.Context, c *conn, timeout time.Duration, st *cases.Step, sr *StepResult) error {
 	small := x.smallArgs(st)
-	args, err := x.prepare(ctx, small)
+	args, err := x.prepare(ctx, c, small)
 	if err != nil {
 		return err
 	}

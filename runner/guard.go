@@ -30,20 +30,31 @@ func (r *refusal) Error() string { return r.reason }
 // Lua script whose redis.call names its command or a key by anything but
 // KEYS/ARGV-free literals it can check. It returns nil when the step may go.
 //
-// keys holds the positions of each command's key arguments (namespace).
-func (x *caseRun) guard(ctx context.Context, cmds [][][]byte, keys [][]int) error {
+// keys holds the positions of each command's key arguments (namespace);
+// c is the connection the step goes to (nil for a gate's probe, which
+// goes to the owner of the case's slot).
+func (x *caseRun) guard(ctx context.Context, c *conn, cmds [][][]byte, keys [][]int) error {
 	if !x.guarded() {
 		return nil
 	}
 	for i, args := range cmds {
-		if err := x.guardCommand(ctx, args, keys[i]); err != nil {
+		if err := x.guardCommand(ctx, c, args, keys[i]); err != nil {
 			return err
+		}
+		if c != nil && len(args) > 0 {
+			switch strings.ToUpper(string(args[0])) {
+			case "MULTI":
+				c.multi = true
+			case "EXEC", "DISCARD", "RESET":
+				c.multi = false
+			}
 		}
 	}
 	return nil
 }
 
-func (x *caseRun) guardCommand(ctx context.Context, args [][]byte, keys []int) error {
+// guardCommand guards one command that goes on c (see guard).
+func (x *caseRun) guardCommand(ctx context.Context, c *conn, args [][]byte, keys []int) error {
 	if len(args) == 0 {
 		return nil
 	}
@@ -107,9 +118,13 @@ func (x *caseRun) guardCommand(ctx context.Context, args [][]byte, keys []int) e
 			return err
 		}
 		if name == "CLIENT" {
-			if err := x.guardClient(ctx, args); err != nil {
+			if err := x.guardClient(ctx, c, args); err != nil {
 				return err
 			}
+		}
+	case "HOTKEYS":
+		if len(args) > 1 && strings.EqualFold(string(args[1]), "GET") {
+			return &refusal{"sends HOTKEYS GET, which names the keys of the server-wide tracking session, other clients' keys included"}
 		}
 	case "SLOWLOG", "COMMANDLOG":
 		if len(args) > 1 && strings.EqualFold(string(args[1]), "GET") && (len(args) < 3 || string(args[2]) != "0") {

@@ -188,7 +188,8 @@ func (x *caseRun) guardScriptCall(ctx context.Context, text string, keys, argv [
 			return &refusal{fmt.Sprintf("sends a script whose %s call names a key the guard cannot read (pass it as KEYS[n])", strings.ToUpper(string(args[0])))}
 		}
 	}
-	if err := x.guardCommand(ctx, args, pos); err != nil {
+	// No connection: CLIENT, the command that needs one, is noscript.
+	if err := x.guardCommand(ctx, nil, args, pos); err != nil {
 		var rf *refusal
 		if errors.As(err, &rf) {
 			return &refusal{"runs a script whose call " + rf.reason}

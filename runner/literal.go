@@ -34,13 +34,14 @@ var keyEchoes = map[string]bool{
 }
 
 // prepare returns the command args as it is sent: its literal keys in the
-// namespace (namespace), checked by the guard of shared runs.
-func (x *caseRun) prepare(ctx context.Context, args [][]byte) ([][]byte, error) {
+// namespace (namespace), checked by the guard of shared runs for the
+// connection c it goes on.
+func (x *caseRun) prepare(ctx context.Context, c *conn, args [][]byte) ([][]byte, error) {
 	args, keys, err := x.namespace(ctx, args)
 	if err != nil {
 		return nil, err
 	}
-	return args, x.guard(ctx, [][][]byte{args}, [][]int{keys})
+	return args, x.guard(ctx, c, [][][]byte{args}, [][]int{keys})
 }
 
 // namespacing reports whether the case's literal keys are moved into its

@@ -29,6 +29,9 @@ var destructive = map[string][]string{
 	"LATENCY":  {"RESET"},
 	"SLOWLOG":  {"RESET"},
 	"MEMORY":   {"PURGE"},
+	// HOTKEYS (Redis 8.6): one tracking session server-wide, which
+	// START takes and STOP and RESET end for whoever started it.
+	"HOTKEYS": {"START", "STOP", "RESET"},
 	// DEBUG: every subcommand but these read-only ones.
 	"DEBUG": nil,
 }

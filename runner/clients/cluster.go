@@ -240,13 +240,15 @@ type directConn struct {
 	node string
 }
 
-// cleanupCluster runs the case's cleanup steps on respcheck's own
-// connections (a placed connection's node, else the owner of the case's
-// slot), whatever they answer: on a cluster a case that moves its slot
+// cleanupSteps runs the case's cleanup steps on respcheck's own
+// connections (on a cluster a placed connection's node, else the owner
+// of the case's slot), whatever they answer: a case that moves its slot
 // moves it back there, so that later cases find the topology the run
-// discovered. It closes the direct connections.
-func (s *session) cleanupCluster() {
-	if s.t == nil || s.t.Topology == nil {
+// discovered, and a case that changes the configuration (CONFIG SET
+// busy-reply-threshold) restores it on a standalone server as on a
+// cluster. It closes the direct connections.
+func (s *session) cleanupSteps() {
+	if s.t == nil {
 		return
 	}
 	for _, st := range s.it.c.Cleanup {

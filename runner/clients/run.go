@@ -441,7 +441,7 @@ func precheck(ctx context.Context, it item, t *target.Target) *Result {
 		}
 	}
 	if st := silentStep(it.c); st != nil {
-		res.Reason = fmt.Sprintf("%s expects no reply (closed, or no reply within a time): a library call waits for a reply, so the case is not run through libraries", st.Pos)
+		res.Reason = fmt.Sprintf("%s expects no reply within a time: a library call waits for a reply, so the case is not run through libraries", st.Pos)
 		return res
 	}
 	if isBatch(it.d) && len(planBatches(it.c)) == 0 {
@@ -450,10 +450,13 @@ func precheck(ctx context.Context, it item, t *target.Target) *Result {
 	return res
 }
 
-// silentStep returns the first send step of c that expects the server to
-// send nothing (cases.Expect.Silent, for any server), or nil. Through a
+// silentStep returns the first send step of c that expects no reply
+// within a time (cases.ExpectNoReply, for any server), or nil. Through a
 // library such a step is a call that never returns: without this, every
-// library would be judged to hang on CLIENT REPLY OFF.
+// library would be judged to hang on CLIENT REPLY OFF. A step that
+// expects the connection closed is not one: the library's call returns
+// at once (EOF, or a reconnection whose reply is judged), and the case's
+// other steps are judged.
 func silentStep(c *cases.Case) *cases.Step {
 	for _, st := range c.Steps {
 		if st.Action != cases.ActSend {
@@ -461,7 +464,7 @@ func silentStep(c *cases.Case) *cases.Step {
 		}
 		for _, vs := range append([]cases.Variants{st.Expect}, st.Replies...) {
 			for _, v := range vs {
-				if v.Expect != nil && v.Expect.Silent() {
+				if v.Expect != nil && v.Expect.Kind == cases.ExpectNoReply {
 					return st
 				}
 			}
@@ -541,7 +544,7 @@ func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost 
 	for _, tp := range p.Taps() {
 		res.Wire = append(res.Wire, WireConn{ID: tp.ID, Node: tp.Node, Events: tp.Events()})
 	}
-	s.cleanupCluster()
+	s.cleanupSteps()
 	s.deleteLiteral(context.WithoutCancel(ctx))
 	// The case's keys are its own (its key prefix): remove them, as run
 	// does, so that a shared server keeps none (on a cluster, from the

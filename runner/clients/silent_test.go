@@ -44,3 +44,39 @@ cases:
 		}
 	}
 }
+
+// TestClosedStepDoesNotSkipTheCase runs a case whose last send expects
+// the connection closed (CLIENT KILL ID of the case's own "victim"
+// connection, then a PING on it) through the Go libraries: a library
+// call on a closed connection returns at once (EOF, or a reconnection),
+// it does not wait as a call after CLIENT REPLY OFF does, so the case is
+// run and its other steps are judged (they were, before such cases were
+// skipped whole).
+func TestClosedStepDoesNotSkipTheCase(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	f, err := cases.Load("closed.yaml", []byte(`suite: closed
+cases:
+  - name: CLIENT KILL ID closes the victim
+    steps:
+      - {conn: victim, send: [CLIENT, ID], capture: vid}
+      - {send: [CLIENT, KILL, ID, "{cap:vid}"], reply: ":1\r\n"}
+      - {conn: victim, send: [PING], expect: closed}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), []*cases.File{f}, Options{Target: target.Config{Addr: srv.Addr()},
+		Drivers: []Driver{goRedisDriver, redigoDriver}, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, res := range rep.Results {
+		if res.Verdict == Skip || res.Verdict.Finding() {
+			t.Errorf("%s: %s %q, want the case judged", res.Client, res.Verdict, res.Reason)
+			continue
+		}
+		if len(res.Steps) < 2 || res.Steps[1].Verdict == Skip {
+			t.Errorf("%s: CLIENT KILL ID was not judged: %+v", res.Client, res.Steps)
+		}
+	}
+}
