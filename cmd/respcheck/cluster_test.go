@@ -226,3 +226,20 @@ func TestClusterAuthAndTLS(t *testing.T) {
 		})
 	}
 }
+
+// TestThrowawayClusterNodeDiesIsExit3: a node of a throwaway cluster
+// (--cluster 3) that dies mid-run ends the run with exit 3 naming it; a
+// cluster is not started again (respawn used to call the fleet's missing
+// spawn function: a nil-pointer panic, exit 2, found by a fresh user with
+// kill -9).
+func TestThrowawayClusterNodeDiesIsExit3(t *testing.T) {
+	f := writeFile(t, "dies.yaml", `suite: dies
+cases:
+  - name: the node crashes
+    steps: [{send: [DEBUG, SEGFAULT], any: true}]
+`)
+	code, out, errs := respcheck(t, "run", "--server", "redis-8.6.3", "--cluster", "3", "--proto", "2", f)
+	if code != exitServer || strings.Contains(errs, "panic") || !strings.Contains(out+errs, "the cluster node ") {
+		t.Errorf("exit %d, want 3\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+}
