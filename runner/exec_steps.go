@@ -306,8 +306,10 @@ func (x *caseRun) pushBefore(st *cases.Step, c *conn, before int) *Failure {
 // an error when there is none) and the golden.
 func (x *caseRun) judge(c *conn, st *cases.Step, exp *cases.Expect, v resp.Value, sr *StepResult) (*Failure, error) {
 	fail, err := x.judgeValue(c, st, exp, v, sr)
+	x.goldenOnly = false
 	if fail == nil && err == nil {
 		fail = x.checkGolden(st, exp, v.Raw, sr)
+		x.goldenOnly = fail != nil
 	}
 	return fail, err
 }

@@ -62,7 +62,11 @@ func (g *goldenRun) finish(w io.Writer, rep *runner.Report) error {
 	for _, p := range problems {
 		fmt.Fprintln(w, "golden: "+p)
 	}
-	if differ > 0 || len(problems) > 0 {
+	switch {
+	case (differ > 0 || len(problems) > 0) && live.Name() != g.dir.Server.Name():
+		// --update refuses another server's directory.
+		fmt.Fprintf(w, "golden: to keep %s's replies as goldens of their own: respcheck record --out DIR (same target and files)\n", live.Name())
+	case differ > 0 || len(problems) > 0:
 		fmt.Fprintf(w, "golden: to accept the server's replies as the new goldens: respcheck run --golden %s --update (same target and files)\n", g.dir.Path)
 	}
 	if len(problems) > 0 {
