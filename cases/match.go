@@ -249,6 +249,10 @@ func writeTyped(b *strings.Builder, t *TypedValue) {
 	case t.Any:
 		b.WriteString("any")
 		return
+	case t.MatchTemplate != nil:
+		// The pattern as written, its templates unexpanded.
+		fmt.Fprintf(b, "/%s/", t.MatchTemplate.Source())
+		return
 	case t.Match != nil:
 		fmt.Fprintf(b, "/%s/", t.Match)
 		return

@@ -57,6 +57,7 @@ cases:
       - {send: [CLIENT, TRACKING, "on", REDIRECT, "{cap:bid}"], reply: "+OK\r\n"}
       - {send: [CLIENT, TRACKING, "off"], reply: "+OK\r\n"}
       - {send: [CLIENT, UNBLOCK, "999999999"], reply: ":0\r\n"}
+      - {send: [CLIENT, LIST, TYPE, nosuchtype], error: "ERR Unknown client type 'nosuchtype'"}
 `)
 	rep := run(t, srv.Addr(), files, runner.Options{Shared: true, RunID: runner.NewRunID(), Protos: []int{2}})
 	for _, r := range rep.Results {
