@@ -146,7 +146,8 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 		runID = runner.NewRunID()
 	}
 	rep, err := clients.Run(ctx, files, clients.Options{Target: t.Config, Drivers: drivers, Protos: protos,
-		Run: runRE, StepTimeout: f.timeout, RunID: runID, Jobs: f.jobs, Fault: clients.Fault{Split: f.split, ExtraAfter: f.extra}})
+		Run: runRE, StepTimeout: f.timeout, RunID: runID, Jobs: f.jobs, Fault: clients.Fault{Split: f.split, ExtraAfter: f.extra},
+		Existing: external})
 	if err != nil {
 		var te *runner.TargetError
 		if errors.As(err, &te) {

@@ -58,14 +58,14 @@ func (s *session) getKeys(q [][]byte) ([][]byte, error) {
 }
 
 // deleteLiteral removes the keys a literal_keys case named outside its
-// namespace (clients never runs on a shared server without
-// --allow-destructive), and closes the side connection.
+// namespace, on a throwaway server only (Options.Existing: a user's
+// server keeps them, as run keeps them), and closes the side connection.
 func (s *session) deleteLiteral(ctx context.Context) {
 	if s.side != nil {
 		s.side.Close()
 		s.side = nil
 	}
-	if len(s.literal) == 0 {
+	if len(s.literal) == 0 || s.opts.Existing {
 		return
 	}
 	for k := range s.literal {

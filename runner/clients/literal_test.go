@@ -2,6 +2,7 @@ package clients
 
 import (
 	"context"
+	"regexp"
 	"testing"
 
 	"github.com/respcheck/respcheck/cases"
@@ -65,5 +66,15 @@ cases:
 	if v, _ := user.Do("DBSIZE"); v.Int != 1 {
 		keys, _ := user.Do("KEYS", "*")
 		t.Errorf("DBSIZE %d after the run: %q", v.Int, keys.Raw)
+	}
+	// On a server respcheck did not start, a literal_keys case's names
+	// stay as the case left them (as run leaves them).
+	rep, err = Run(ctx, []*cases.File{f}, Options{Target: target.Config{Addr: srv.Addr()},
+		Drivers: []Driver{goRedisDriver}, Jobs: 4, Existing: true, Run: regexp.MustCompile("names as written")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := user.Do("KEYS", "respcheck-literal-*"); len(v.Elems) != len(rep.Results) || len(rep.Results) == 0 {
+		t.Errorf("an existing server keeps %d literal_keys names after %d results, want one each", len(v.Elems), len(rep.Results))
 	}
 }

@@ -48,6 +48,11 @@ type Options struct {
 	Jobs int
 	// OnResult is called for each finished result, one at a time.
 	OnResult func(*Result)
+	// Existing says the target is a server respcheck did not start (an
+	// --addr with --allow-destructive): the literal key names of a
+	// literal_keys case are then left as the case left them, as run
+	// leaves them; on a throwaway server they are deleted after the case.
+	Existing bool
 }
 
 // Report is the outcome of Run.
