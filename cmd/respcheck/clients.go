@@ -71,6 +71,10 @@ func newClientsCmd() *cobra.Command {
 }
 
 func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, paths []string) error {
+	// Ctrl-C ends the command with 130 from the start, also while the
+	// adapters start (they take seconds).
+	ctx, stop := interruptible(ctx)
+	defer stop()
 	protos, runRE, format, err := f.reportSelection(report.ClientsReports)
 	if err != nil {
 		return err
@@ -96,13 +100,16 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	}
 	// Only the adapter processes of the libraries --clients names start;
 	// when a name selects none of them, all start, to list what there is.
-	all, notes := clients.AvailableFor(f.adapters, f.clients)
+	all, notes := clients.AvailableFor(ctx, f.adapters, f.clients)
 	defer func() { clients.CloseDrivers(all) }()
 	drivers, err := clients.Select(all, f.clients)
-	if err != nil {
+	if err != nil && ctx.Err() == nil {
 		clients.CloseDrivers(all)
-		all, notes = clients.Available(f.adapters)
+		all, notes = clients.AvailableFor(ctx, f.adapters, "all")
 		drivers, err = clients.Select(all, f.clients)
+	}
+	if ctx.Err() != nil {
+		return &exitError{code: exitInterrupted, err: errors.New("interrupted while the client adapters started; nothing was run")}
 	}
 	if err != nil {
 		// When some adapters are missing, the name may be one of theirs.
@@ -126,8 +133,6 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	if err := speaksOne(drivers, protos); err != nil {
 		return err
 	}
-	ctx, stop := interruptible(ctx)
-	defer stop()
 	t, stopServer, err := f.open(ctx)
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -294,4 +295,71 @@ func TestACLUser(t *testing.T) {
 	if code != exitServer || !strings.Contains(errs, "WRONGPASS") || strings.Contains(errs, "wrong-pw") {
 		t.Errorf("wrong password: exit %d, stderr %s", code, errs)
 	}
+}
+
+// TestClientsCtrlCWhileAdaptersStart sends SIGINT to the process group of
+// a clients run (as a terminal's Ctrl-C does) once its first adapter
+// process is up: exit 130, "interrupted", and no adapter left behind. The
+// adapters have process groups of their own, so the signal reaches
+// respcheck only (before, it was ignored until every adapter had
+// started, ~10 s, and the Node and Python adapters died of it: their
+// configurations silently dropped out of the results).
+func TestClientsCtrlCWhileAdaptersStart(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "clients", "--server", "redis-8.6.3", "../../testdata/clients/nil-kinds.yaml")
+	cmd.Env = append(os.Environ(), "RESPCHECK_TEST_MAIN=1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	deadline := time.Now().Add(30 * time.Second)
+	for len(children(pid)) == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	started := children(pid)
+	syscall.Kill(-pid, syscall.SIGINT)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitInterrupted || !strings.Contains(out.String(), "interrupted") {
+		t.Errorf("exit %v, want %d\n%s", err, exitInterrupted, out.String())
+	}
+	if len(started) == 0 {
+		t.Fatal("no adapter process started")
+	}
+	// An adapter ends when its stdin closes: give them a moment.
+	for _, c := range started {
+		for wait := time.Now().Add(10 * time.Second); alive(c) && time.Now().Before(wait); {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if alive(c) {
+			t.Errorf("adapter process %d left running", c)
+		}
+	}
+}
+
+// alive reports whether process pid exists and is not a zombie.
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	return i < 0 || i+2 >= len(b) || b[i+2] != 'Z'
+}
+
+// children returns the pids of the processes whose parent is pid (the
+// children of each of its threads: a Go program forks from any).
+func children(pid int) []int {
+	files, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	var out []int
+	for _, name := range files {
+		b, _ := os.ReadFile(name)
+		for _, f := range strings.Fields(string(b)) {
+			if n, err := strconv.Atoi(f); err == nil {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
 }

@@ -273,6 +273,7 @@ func (a *Adapter) start() error {
 	}
 	cmd := exec.Command(a.Cmd[0], a.Cmd[1:]...)
 	cmd.Env = append(os.Environ(), a.Env...)
+	cmd.SysProcAttr = ownGroup()
 	a.stderr = &tailBuffer{}
 	cmd.Stderr = a.stderr
 	if os.Getenv("RESPCHECK_ADAPTER_LOG") != "" {
@@ -823,15 +824,16 @@ func nodeConfigurations(nodeBin, dir string) ([]string, error) {
 // command-line clients of the installed server builds, with notes about
 // those that do not.
 func Available(adaptersDir string) ([]Driver, []string) {
-	return AvailableFor(adaptersDir, "all")
+	return AvailableFor(context.Background(), adaptersDir, "all")
 }
 
 // AvailableFor is Available for the clients that list (as Select reads
 // it) may select: only the adapter processes of the libraries it names
 // start ("all" or "": every one), so that a run of one library does not
 // wait for some fifty processes to boot. Select picks the drivers from
-// what it returns.
-func AvailableFor(adaptersDir, list string) ([]Driver, []string) {
+// what it returns. Once ctx is done (Ctrl-C), no further adapter starts;
+// each not started has a note.
+func AvailableFor(ctx context.Context, adaptersDir, list string) ([]Driver, []string) {
 	var ds []Driver
 	as, notes := externalAdapters(adaptersDir)
 	if exe, err := os.Executable(); err == nil {
@@ -859,7 +861,12 @@ func AvailableFor(adaptersDir, list string) ([]Driver, []string) {
 			defer wg.Done()
 			slots <- struct{}{}
 			defer func() { <-slots }()
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			if ctx.Err() != nil {
+				// Interrupted: the adapters not started yet are not.
+				hellos[i].notes = []string{fmt.Sprintf("adapter %s: not started: %v", a.Name, ctx.Err())}
+				return
+			}
+			ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 			defer cancel()
 			more, n, err := a.Drivers(ctx)
 			if err != nil {

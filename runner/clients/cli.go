@@ -241,6 +241,7 @@ func startCLI(bin string, args []string) (*cliProc, error) {
 	cmd := exec.Command(bin, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	cmd.Env = cliEnv()
+	cmd.SysProcAttr = ownGroup()
 	err = cmd.Start()
 	inR.Close()
 	outW.Close()

@@ -25,3 +25,10 @@ func pipeUnread(w *os.File) (int, error) {
 	}
 	return int(n), nil
 }
+
+// ownGroup puts an adapter or CLI process in a process group of its own,
+// so that a Ctrl-C at the terminal (SIGINT to the foreground group)
+// reaches respcheck only, which ends the run and closes them; without it
+// the Node and Python adapters died of the signal first and their
+// configurations dropped out of the results.
+func ownGroup() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }

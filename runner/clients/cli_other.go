@@ -5,9 +5,13 @@ package clients
 import (
 	"errors"
 	"os"
+	"syscall"
 )
 
 // pipeUnread is not known outside Linux: the end marker then follows the
 // command at once, and a step in subscribed mode may wait for its deadline
 // (see cliProc.run).
 func pipeUnread(w *os.File) (int, error) { return 0, errors.New("FIONREAD on a pipe: Linux only") }
+
+// ownGroup is Linux's process group of its own; elsewhere nil.
+func ownGroup() *syscall.SysProcAttr { return nil }
