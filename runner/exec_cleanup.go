@@ -20,6 +20,15 @@ func (x *caseRun) cleanup(ctx context.Context, res *Result) {
 	}
 	cctx, cancel := x.cleanupContext(ctx)
 	defer cancel()
+	if x.c.Exclusive && x.t.Current() != nil && !x.run.unreachable.Load() {
+		// A cleanup that moves a slot back must start from a settled
+		// cluster: the source takes the slot back with a new config epoch
+		// only if it has heard of the destination's (Redis 8.6.3 over
+		// TLS: the source kept epoch 8 under the destination's 9, and the
+		// nodes disagreed on the slot for good). Not settling is no error
+		// here: the case may have failed halfway; settle, after, says.
+		x.t.Settle(cctx, settleLimit)
+	}
 	// A cleanup step blocked on a server lost meanwhile ends with the
 	// budget (see cleanupContext).
 	defer context.AfterFunc(cctx, x.interrupt)()
