@@ -549,7 +549,17 @@ func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost 
 	for _, tp := range p.Taps() {
 		res.Wire = append(res.Wire, WireConn{ID: tp.ID, Node: tp.Node, Events: tp.Events()})
 	}
+	// As run does: a case that may have moved a slot is cleaned up, and
+	// followed, from a settled cluster (target.Target.Settle); a cluster
+	// that does not settle is left to the next case's own checks.
+	settle := it.c.Exclusive && t.Topology != nil
+	if settle {
+		t.Settle(context.WithoutCancel(ctx), 5*time.Second)
+	}
 	s.cleanupSteps()
+	if settle {
+		t.Settle(context.WithoutCancel(ctx), 5*time.Second)
+	}
 	s.deleteLiteral(context.WithoutCancel(ctx))
 	// The case's keys are its own (its key prefix): remove them, as run
 	// does, so that a shared server keeps none (on a cluster, from the
