@@ -93,9 +93,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 		Protos: protos, Run: runRE, Tags: f.tags, Jobs: f.jobs, StepTimeout: f.timeout,
 		RunID: runID, Shared: external, AllowDestructive: f.allowDestructive, Pool: fl.pool(),
 	}
-	if fl != nil && fl.spawn != nil {
-		// A throwaway cluster (no spawn) is not started again: a lost
-		// node ends the run, naming the node.
+	if fl != nil && fl.spawn != nil { // a throwaway cluster is not started again
 		opts.Respawn = fl.respawn
 	}
 	var gold *goldenRun
