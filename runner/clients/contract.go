@@ -106,7 +106,7 @@ var contracts = map[string]*Contract{
 		resp.Integer:      {"bool": Match},
 	}), &Conversion{Name: "RESP2 array of field-value pairs → dict (response callback, e.g. HGETALL)",
 		Source: "redis-py 4.3.4 redis/client.py RESPONSE_CALLBACKS and 6.4.0 redis/_parsers/helpers.py _RedisCallbacksRESP2: \"HGETALL\": lambda r: r and pairs_to_dict(r) or {}",
-		apply:  pairsToMap}, redisPyWatch, redisPyErrorClass),
+		apply:  pairsToMap}, redisPyWatch, redisPyErrorClass, redisPyScan),
 	"ioredis": withConversions(newContract("ioredis", []string{
 		"replyMapping legacy (the default): RESP3 maps flat arrays, doubles strings, booleans 1/0",
 	}, map[resp.Kind]map[string]Verdict{resp.Boolean: {"number": Erased, "int": Erased}}),
@@ -361,7 +361,17 @@ func (j *judger) judge(v *resp.Value, n *Native, path string, key bool) Verdict 
 	}
 	switch v.Kind {
 	case resp.Array, resp.Set, resp.Push:
-		return max(verdict, j.elems(v.Elems, n, path, v.Kind == resp.Set && n.Kind == "set"))
+		unordered := v.Kind == resp.Set && n.Kind == "set"
+		// A container whose elements are a finding as they are may be a
+		// documented reshaping of the whole (redis-py's SCAN cursor).
+		if len(j.c.Conversions) > 0 {
+			if probe := (&judger{c: j.c, frames: j.frames}); probe.elems(v.Elems, n, path, unordered) >= Mismatch {
+				if vd, ok := j.convert(v, n, path); ok {
+					return max(floor, vd)
+				}
+			}
+		}
+		return max(verdict, j.elems(v.Elems, n, path, unordered))
 	case resp.Map:
 		if n.Kind == "list" {
 			return max(verdict, j.elems(v.Elems, n, path, false))

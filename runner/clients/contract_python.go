@@ -2,6 +2,7 @@ package clients
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/respcheck/respcheck/resp"
@@ -58,6 +59,28 @@ func watchAborted(j *judger, v *resp.Value, n *Native, path string) (Verdict, bo
 var redisPyWatch = &Conversion{Name: "nil EXEC (a WATCH conflict) → WatchError raised by the transaction API",
 	Source: "redis-py 4.3.4 and 6.4.0 redis/client.py Pipeline._execute_transaction: if response is None: raise WatchError(\"Watched variable changed.\")",
 	apply:  watchAborted}
+
+// scanCursor: a SCAN, SSCAN or HSCAN reply [cursor, elements] decoded as
+// [int(cursor), elements]: the cursor, a blob string of decimal digits, as
+// the int of the same digits; the elements judged as they are (HSCAN's
+// pairs as a dict by pairsToMap). ZSCAN's (member, float score) tuples
+// are not this shape and stay a mismatch.
+func scanCursor(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+	if path != "" || v.Kind != resp.Array || len(v.Elems) != 2 || v.Elems[0].Kind != resp.BlobString ||
+		v.Elems[1].Kind != resp.Array || n.Kind != "list" || len(n.Elems) != 2 || n.Elems[0].Kind != "int" ||
+		n.Elems[0].Text == nil || *n.Elems[0].Text != string(v.Elems[0].Str) {
+		return 0, false
+	}
+	if _, err := strconv.ParseUint(string(v.Elems[0].Str), 10, 64); err != nil {
+		return 0, false
+	}
+	return max(Match, j.judge(&v.Elems[1], &n.Elems[1], at(path, 1), false)), true
+}
+
+// redisPyScan is the conversion of scanCursor.
+var redisPyScan = &Conversion{Name: "SCAN, SSCAN, HSCAN [cursor, elements] → (int(cursor), elements) (response callback)",
+	Source: "redis-py 4.3.4 redis/client.py and 6.4.0 redis/_parsers/helpers.py: parse_scan returns int(cursor), r; parse_hscan int(cursor), pairs_to_dict(r)",
+	apply:  scanCursor}
 
 // redisPyErrorClasses are the error codes redis-py raises as a class of
 // their own, the code dropped from the message (redis-py 6.4.0

@@ -62,6 +62,11 @@ func TestJudgeRedisPyConfigurations(t *testing.T) {
 		{"redis-py-4.3.4/resp2", "-EXECABORT Transaction discarded.\r\n", errNative("error", "ResponseError", "ResponseError", "Transaction discarded."), Mismatch},
 		{"redis-py-4.3.4/resp2", "-EXECABORT Transaction discarded.\r\n", errNative("error", "ExecAbortError", "ExecAbortError", "Transaction kept."), Mismatch},
 		{"redis-py-4.3.4/resp2", "-WRONGTYPE Operation\r\n", errNative("error", "ResponseError", "ResponseError", "Operation"), Mismatch},
+		// SCAN's cursor as an int (parse_scan), HSCAN's pairs a dict.
+		{"redis-py-6.4.0/resp2", "*2\r\n$2\r\n17\r\n*1\r\n$1\r\na\r\n", scanNative("17", Native{Kind: "list", Type: "list", Elems: []Native{bytesNative("bytes", []byte("a"))}}), Converted},
+		{"redis-py-4.3.4/resp2", "*2\r\n$1\r\n0\r\n" + pairs, scanNative("0", dict("dict", "f", "v")), Converted},
+		{"redis-py-6.4.0/resp2", "*2\r\n$2\r\n17\r\n*0\r\n", scanNative("18", Native{Kind: "list", Type: "list"}), Mismatch},
+		{"redis-py-6.4.0/resp2", "*2\r\n$2\r\n17\r\n*1\r\n$1\r\na\r\n", scanNative("17", Native{Kind: "list", Type: "list", Elems: []Native{bytesNative("bytes", []byte("b"))}}), Mismatch},
 		// The transaction API raises WatchError for a nil EXEC.
 		{"redis-py-6.4.0/pipeline/resp3", "_\r\n", errNative("error", "WatchError", "WatchError", "Watched variable changed."), Converted},
 		{"redis-py-4.3.4/pipeline/resp2", "*-1\r\n", errNative("error", "WatchError", "WatchError", "Watched variable changed."), Converted},
@@ -76,6 +81,11 @@ func TestJudgeRedisPyConfigurations(t *testing.T) {
 	}
 }
 
+// scanNative is redis-py's (int(cursor), elements).
+func scanNative(cursor string, elems Native) Native {
+	return Native{Kind: "list", Type: "tuple", Elems: []Native{tx("int", "int", cursor), elems}}
+}
+
 const redisPyConfigCases = `suite: redis-py configurations
 cases:
   - name: a blob string, +OK and RESP2 field-value pairs
@@ -84,6 +94,8 @@ cases:
       - {send: [GET, "{key}"], reply: "$2\r\nv1\r\n"}
       - {send: [HSET, "{key:h}", f, v], reply: ":1\r\n"}
       - {send: [HGETALL, "{key:h}"], reply: {resp2: "*2\r\n$1\r\nf\r\n$1\r\nv\r\n", resp3: "%1\r\n$1\r\nf\r\n$1\r\nv\r\n"}}
+      - {send: [SCAN, "0", MATCH, "{key}*", COUNT, "1000"], any: true}
+      - {send: [HSCAN, "{key:h}", "0"], any: true}
 `
 
 // TestRedisPyConfigurations runs one case through every redis-py
@@ -121,6 +133,14 @@ func TestRedisPyConfigurations(t *testing.T) {
 		}
 		if hget.Verdict.Finding() {
 			t.Errorf("%s: HGETALL %s (%v)", c.Name, hget.Verdict, hget.Notes)
+		}
+		// SCAN and HSCAN: the cursor an int where callbacks apply
+		// (parse_scan, parse_hscan), never a finding.
+		for _, line := range []int{9, 10} {
+			sv := stepView(t, rep, c.Name, name, line)
+			if sv.Verdict.Finding() || sv.Native == nil || len(sv.Native.Elems) != 2 || (sv.Native.Elems[0].Kind == "int") == noCallbacks {
+				t.Errorf("%s: step at line %d %s %v (%v)", c.Name, line, sv.Verdict, sv.Native, sv.Notes)
+			}
 		}
 		t.Logf("%s: SET %s, GET %s, HGETALL %s %s", c.Name, set.Native, get.Native, hget.Native, hget.Verdict)
 	}
