@@ -76,14 +76,7 @@ cases:
 			t.Errorf("%s: %q", r.Case.Name, r.Reason)
 		}
 	}
-	// Still blocked: its BLPOP answers the push, not an unblocking.
-	c := dialRaw(t, srv.Addr())
-	c.do(t, "RPUSH", "theirs", "v")
-	other.nc.SetReadDeadline(time.Now().Add(5 * time.Second))
-	v, err := other.r.Read()
-	if err != nil || v.Kind != resp.Array || len(v.Elems) != 2 || string(v.Elems[1].Str) != "v" {
-		t.Errorf("the other client's BLPOP answered %q (%v), want its element", v.Raw, err)
-	}
+	stillBlocked(t, other, dialRaw(t, srv.Addr()), "theirs")
 }
 
 // TestSharedGuardClientListFilterValues runs on Valkey 9.1.2, whose
@@ -183,18 +176,8 @@ cases:
 	victim.w.Flush()
 
 	rep := run(t, owner.Addr, load(t, fmt.Sprintf(src, id)), runner.Options{Shared: true, RunID: runID, Protos: []int{2}})
-	for _, r := range rep.Results {
-		if r.Status != runner.Skip {
-			t.Errorf("%s: %s (%s), want skip", r.Case.Name, r.Status, r.Reason)
-		}
-	}
-	// Still blocked: its BLPOP answers the push, not an unblocking.
-	dialRaw(t, other.Addr).do(t, "RPUSH", key, "v")
-	victim.nc.SetReadDeadline(time.Now().Add(5 * time.Second))
-	v, err := victim.r.Read()
-	if err != nil || v.Kind != resp.Array || len(v.Elems) != 2 || string(v.Elems[1].Str) != "v" {
-		t.Errorf("the other client's BLPOP answered %q (%v), want its element", v.Raw, err)
-	}
+	allSkipped(t, rep)
+	stillBlocked(t, victim, dialRaw(t, other.Addr), key)
 }
 
 // TestSharedGuardHotkeys runs, on a shared Redis 8.6.3 where another
@@ -303,17 +286,31 @@ cases:
 		watch.do(t, "RPUSH", gate, "go")
 		rep = <-done
 	}
+	allSkipped(t, rep)
+	if victim != nil {
+		stillBlocked(t, victim, watch, "theirs")
+	}
+}
+
+// allSkipped fails for each result of rep that is not a skip.
+func allSkipped(t *testing.T, rep *runner.Report) {
+	t.Helper()
 	for _, r := range rep.Results {
 		if r.Status != runner.Skip {
 			t.Errorf("%s: %s (%s), want skip", r.Case.Name, r.Status, r.Reason)
 		}
 	}
-	if victim != nil {
-		watch.do(t, "RPUSH", "theirs", "v")
-		victim.nc.SetReadDeadline(time.Now().Add(5 * time.Second))
-		v, err := victim.r.Read()
-		if err != nil || v.Kind != resp.Array || len(v.Elems) != 2 || string(v.Elems[1].Str) != "v" {
-			t.Errorf("the other client's BLPOP answered %q (%v), want its element", v.Raw, err)
-		}
+}
+
+// stillBlocked pushes v onto key through pusher and checks that victim,
+// blocked in BLPOP key, answers that element (it was not unblocked by the
+// run).
+func stillBlocked(t *testing.T, victim, pusher *rawClient, key string) {
+	t.Helper()
+	pusher.do(t, "RPUSH", key, "v")
+	victim.nc.SetReadDeadline(time.Now().Add(5 * time.Second))
+	v, err := victim.r.Read()
+	if err != nil || v.Kind != resp.Array || len(v.Elems) != 2 || string(v.Elems[1].Str) != "v" {
+		t.Errorf("the other client's BLPOP answered %q (%v), want its element", v.Raw, err)
 	}
 }
