@@ -46,6 +46,9 @@ type lanes struct {
 	silence time.Duration
 	ctx     context.Context // the run's; its cancel ends every lane
 	cancel  context.CancelCauseFunc
+	// parent is the context the run was given: done once the run is
+	// interrupted (Ctrl-C), whereas ctx also ends with the run itself.
+	parent context.Context
 	// wctx is the watchdogs': it outlives ctx (a Ctrl-C) until stop, so
 	// that the cleanup of an interrupted run learns of a frozen server.
 	wctx    context.Context
@@ -58,8 +61,10 @@ type lanes struct {
 }
 
 // newLanes starts a watchdog for each server.
-func newLanes(ctx context.Context, cancel context.CancelCauseFunc, r *run, targets []*target.Target, silence time.Duration) *lanes {
-	ls := &lanes{r: r, silence: silence, ctx: ctx, cancel: cancel}
+// parent is the context the run was given, ctx the run's own (cancel ends
+// it).
+func newLanes(parent, ctx context.Context, cancel context.CancelCauseFunc, r *run, targets []*target.Target, silence time.Duration) *lanes {
+	ls := &lanes{r: r, silence: silence, ctx: ctx, cancel: cancel, parent: parent}
 	ls.wctx, ls.wcancel = context.WithCancel(context.WithoutCancel(ctx))
 	for i, t := range targets {
 		l := &lane{index: i, t: t, running: map[*Result]context.CancelFunc{}, died: map[*Result]*death{}}
@@ -146,9 +151,17 @@ func (ls *lanes) lostServer(l *lane, w *watchdog, cause error) {
 	if len(names) > 0 {
 		d.during = " while " + strings.Join(names, ", ") + " ran"
 	}
-	if ls.ctx.Err() != nil {
-		// After Ctrl-C (or the run's end): nothing is started again, and
-		// the exit status stays the interruption's.
+	if lossHook != nil {
+		lossHook(ls.ctx)
+	}
+	// The verdict depends on what came first, never on how soon the
+	// items ended: the run's own end (its items all returned, which a
+	// loss makes quick) is no interruption, and the loss is recorded
+	// (exit 3) or the server started again all the same.
+	if ls.parent.Err() != nil || ls.lostErr() != nil {
+		// After Ctrl-C, or once another server's loss ended the run:
+		// nothing is started again, and the exit status stays the
+		// interruption's (or the first loss's).
 		ls.r.unreachable.Store(true)
 		return
 	}
@@ -162,6 +175,11 @@ func (ls *lanes) lostServer(l *lane, w *watchdog, cause error) {
 		ls.restart(l, d)
 	}()
 }
+
+// lossHook, if set (by tests), runs in lostServer once the items running
+// on the lost server were told, before the verdict, with the run's
+// context.
+var lossHook func(ctx context.Context)
 
 // restart replaces l's server once the items that ran on it have ended.
 func (ls *lanes) restart(l *lane, d *death) {

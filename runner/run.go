@@ -227,9 +227,10 @@ func selectItems(files []*cases.File, opts Options, protos []int) []item {
 // rep.Results, rep.ServerLost and rep.Restarts.
 func (r *run) execute(ctx context.Context, items []item, pool []*target.Target, rep *Report) {
 	results := sched.NewResults(len(items), r.opts.OnResult)
+	parent := ctx
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	ls := newLanes(ctx, cancel, r, pool, silence(items, r.opts.StepTimeout))
+	ls := newLanes(parent, ctx, cancel, r, pool, silence(items, r.opts.StepTimeout))
 	// --fail-fast stops handing out items; the running ones finish.
 	dispatch, stopDispatch := context.WithCancelCause(ctx)
 	defer stopDispatch(nil)

@@ -164,6 +164,24 @@ func (c *tcpClient) dbsize(t *testing.T) int {
 	return v
 }
 
+// blocked is the server's blocked_clients (INFO clients), or -1 when it
+// does not answer.
+func (c *tcpClient) blocked(t *testing.T) int {
+	c.nc.Write([]byte("INFO clients\r\n"))
+	c.nc.SetReadDeadline(time.Now().Add(5 * time.Second))
+	buf := make([]byte, 4096)
+	n, err := c.nc.Read(buf)
+	if err != nil {
+		return -1
+	}
+	_, rest, ok := strings.Cut(string(buf[:n]), "blocked_clients:")
+	if !ok {
+		return -1
+	}
+	v, _ := strconv.Atoi(strings.TrimSpace(strings.SplitN(rest, "\r\n", 2)[0]))
+	return v
+}
+
 // writeCerts makes a CA and a server certificate for 127.0.0.1 (see
 // servers.TestCerts) and returns the paths of ca.pem, server.pem and
 // server.key.
