@@ -115,22 +115,40 @@ func (ls *lanes) runOn(s int, res *Result, fn func(ctx context.Context, t *targe
 	if l.w.isLost() || ls.ctx.Err() != nil {
 		l.runMu.Unlock()
 		res.Status, res.Reason, res.NotRun = Error, "not run: the server stopped answering", true
+		if !l.w.isLost() && ls.lostErr() == nil {
+			ls.notRun(res) // interrupted
+		}
 		return
 	}
 	l.running[res] = cancel
 	l.runMu.Unlock()
 	fn(ctx, l.t, l.w)
+	if res.Status == Error && ls.parent.Err() != nil {
+		// The case in flight when the run was interrupted: its error is
+		// the interruption's (a cancelled step), not a finding.
+		ls.notRun(res)
+	}
 	l.runMu.Lock()
 	defer l.runMu.Unlock()
 	delete(l.running, res)
 	if d := l.died[res]; d != nil {
-		res.Status, res.Malformed = Error, false
+		res.Status, res.Malformed, res.NotRun = Error, false, false
 		res.Reason = d.cause.Error() + ", during this case (which saw: " + res.Reason + ")"
 		if k := res.Known; k != nil && k.Crash {
 			// The crash the case declares (cases.Known.Crash).
 			res.Status = KnownDiff
 			res.Reason = k.Reason + " (known crash: " + d.cause.Error() + ")"
 		}
+	}
+}
+
+// notRun marks res as not run because the run was interrupted: a skip
+// (Result.NotRun) whose reason names the interruption.
+func (ls *lanes) notRun(res *Result) {
+	res.Status, res.NotRun, res.Malformed = Skip, true, false
+	res.Reason = "not run: " + context.Cause(ls.parent).Error()
+	if ls.parent.Err() == nil {
+		res.Reason = "not run: " + context.Cause(ls.ctx).Error()
 	}
 }
 

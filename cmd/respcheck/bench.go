@@ -103,8 +103,6 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags, _ []s
 			return usageErr("bad --tables %q: want some of %s", id, strings.Join(bench.TableIDs, ", "))
 		}
 	}
-	ctx, stop := interruptible(ctx)
-	defer stop()
 	if t, err := f.resolve(); err != nil {
 		return err
 	} else if t.TLS != nil {

@@ -2,16 +2,20 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/clients"
 	"github.com/respcheck/respcheck/runner/report"
@@ -71,10 +75,6 @@ func newClientsCmd() *cobra.Command {
 }
 
 func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, paths []string) error {
-	// Ctrl-C ends the command with 130 from the start, also while the
-	// adapters start (they take seconds).
-	ctx, stop := interruptible(ctx)
-	defer stop()
 	protos, runRE, format, err := f.reportSelection(report.ClientsReports)
 	if err != nil {
 		return err
@@ -109,7 +109,11 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 		drivers, err = clients.Select(all, f.clients)
 	}
 	if ctx.Err() != nil {
-		return &exitError{code: exitInterrupted, err: errors.New("interrupted while the client adapters started; nothing was run")}
+		rep := notRunReport(ctx, f, files, drivers, protos, runRE)
+		if err := writeClientsReport(stdout, rep, format, f); err != nil {
+			return err
+		}
+		return interruptedErr("interrupted while the client adapters started; nothing was run")
 	}
 	if err != nil {
 		// When some adapters are missing, the name may be one of theirs.
@@ -135,6 +139,11 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	}
 	t, stopServer, err := f.open(ctx)
 	if err != nil {
+		if ctx.Err() != nil {
+			if werr := writeClientsReport(stdout, notRunReport(ctx, f, files, drivers, protos, runRE), format, f); werr != nil {
+				return werr
+			}
+		}
 		return err
 	}
 	defer stopServer()
@@ -163,6 +172,25 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	if f.extra != "" && rep.InjectedFrames() == 0 {
 		fmt.Fprintf(stderr, "respcheck: note: --extra-after %s injected nothing: no library received a reply to %s in the cases run\n", f.extra, f.extra)
 	}
+	if err := writeClientsReport(stdout, rep, format, f); err != nil {
+		return err
+	}
+	switch {
+	case rep.ServerLost != "":
+		return serverErr(fmt.Errorf("%s%s", rep.ServerLost, spawnedLog(t)))
+	case ctx.Err() != nil:
+		return interruptedErr("interrupted; the report above has the results gathered so far")
+	case rep.ServerLost != "":
+		return serverErr(fmt.Errorf("%s%s", rep.ServerLost, spawnedLog(t)))
+	case rep.Failed():
+		return &exitError{code: exitFindings, err: errSilent}
+	}
+	return nil
+}
+
+// writeClientsReport writes rep in format to stdout or -o; with -o and
+// another format, stdout still gets the human report.
+func writeClientsReport(stdout io.Writer, rep *clients.Report, format report.Format, f clientsFlags) error {
 	var buf bytes.Buffer
 	if err := format.Clients(&buf, rep, report.HumanOptions{Verbose: f.verbose}); err != nil {
 		return err
@@ -171,17 +199,46 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 		return err
 	}
 	if f.out != "" && f.format != "human" {
-		report.ClientsHuman(stdout, rep, report.HumanOptions{Verbose: f.verbose})
-	}
-	switch {
-	case ctx.Err() != nil:
-		return &exitError{code: exitInterrupted, err: errors.New("interrupted")}
-	case rep.ServerLost != "":
-		return serverErr(fmt.Errorf("%s%s", rep.ServerLost, spawnedLog(t)))
-	case rep.Failed():
-		return &exitError{code: exitFindings, err: errSilent}
+		return report.ClientsHuman(stdout, rep, report.HumanOptions{Verbose: f.verbose})
 	}
 	return nil
+}
+
+// notRunReport is the report of a clients run interrupted before it ran
+// anything (its adapters or its server starting): every selected case
+// through every client that started (or, when none had, each name
+// --clients gives), in each protocol, not run.
+func notRunReport(ctx context.Context, f clientsFlags, files []*cases.File, drivers []clients.Driver, protos []int, runRE *regexp.Regexp) *clients.Report {
+	rep := &clients.Report{Started: time.Now()}
+	why := "not run: " + context.Cause(ctx).Error()
+	if len(protos) == 0 {
+		protos = []int{2, 3}
+	}
+	if len(drivers) == 0 {
+		// No adapter answered yet: the clients --clients names.
+		for _, name := range strings.Split(cmp.Or(f.clients, "all"), ",") {
+			for _, p := range protos {
+				client := fmt.Sprintf("%s/resp%d", name, p)
+				rep.Clients = append(rep.Clients, clients.ClientInfo{Name: client, Library: name, Proto: p})
+				for _, c := range runner.Select(files, runRE, nil) {
+					rep.Results = append(rep.Results, &clients.Result{Client: client, Proto: p, Case: c, Verdict: clients.Skip, Reason: why, NotRun: true})
+				}
+			}
+		}
+	}
+	for _, d := range drivers {
+		for _, p := range d.Protos() {
+			if !slices.Contains(protos, p) {
+				continue
+			}
+			name := clients.ClientName(d, p)
+			rep.Clients = append(rep.Clients, clients.ClientInfo{Name: name, Library: d.Library(), Version: d.Version(), Proto: p, API: d.API()})
+			for _, c := range runner.Select(files, runRE, nil) {
+				rep.Results = append(rep.Results, &clients.Result{Client: name, Proto: p, Case: c, Verdict: clients.Skip, Reason: why, NotRun: true})
+			}
+		}
+	}
+	return rep
 }
 
 // speaksOne is a usage error when none of the chosen libraries speaks any

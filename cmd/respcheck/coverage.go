@@ -77,8 +77,6 @@ func runCoverage(ctx context.Context, stdout, stderr io.Writer, f coverageFlags,
 	if err != nil {
 		return err
 	}
-	ctx, stop := interruptible(ctx)
-	defer stop()
 	t, stopServer, err := f.open(ctx)
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -18,7 +19,7 @@ const (
 	exitUsage    = 2 // bad flags, arguments or case files
 	exitServer   = 3 // the server could not be reached, started or kept alive
 	// exitInterrupted follows the shell's 128+SIGINT: the run was stopped
-	// by Ctrl-C or SIGTERM after cleaning up.
+	// by Ctrl-C after cleaning up (mainRun makes it 143 for SIGTERM).
 	exitInterrupted = 130
 )
 
@@ -54,38 +55,66 @@ func main() {
 		}
 		return
 	}
+	realProcess = true
 	os.Exit(mainRun(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// mainRun runs the command line args and returns the exit status.
+// realProcess is set when respcheck runs as its own process (main, or
+// the test binary acting as respcheck): only then may a signal end the
+// process without the command's return (handleSignals).
+var realProcess bool
+
+// mainRun runs the command line args and returns the exit status. Every
+// command runs under the one signal handler (handleSignals): interrupted,
+// a command that ended with its findings or with none exits 130 (SIGINT)
+// or 143 (SIGTERM); a lost server (3) or a usage error (2) keeps its own.
 func mainRun(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := handleSignals(context.Background(), realProcess)
+	defer stop()
+	code, msg, hint := execute(ctx, args, stdout, stderr)
+	if in := interruption(ctx); in != nil && (code == exitOK || code == exitFindings || code == exitInterrupted) {
+		if code != exitInterrupted || msg == "" {
+			msg = "respcheck: " + in.Error()
+		}
+		code = in.code()
+	}
+	for _, m := range []string{msg, hint} {
+		if m != "" {
+			fmt.Fprintln(stderr, m)
+		}
+	}
+	return code
+}
+
+// execute runs the command line and returns the exit status, the
+// message that says why (or "") and the usage hint to print after it
+// (or "").
+func execute(ctx context.Context, args []string, stdout, stderr io.Writer) (code int, msg, hint string) {
 	cmd := newRootCmd()
 	cmd.SetArgs(args)
 	cmd.SetOut(stdout)
 	cmd.SetErr(stderr)
-	sub, err := cmd.ExecuteC()
+	sub, err := cmd.ExecuteContextC(ctx)
 	if err == nil {
-		return exitOK
+		return exitOK, "", ""
 	}
 	// The help of the command that failed ("respcheck run --help").
-	hint := "Run 'respcheck help' for usage."
+	hint = "Run 'respcheck help' for usage."
 	if sub != nil && sub != cmd {
 		hint = "Run '" + sub.CommandPath() + " --help' for usage."
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != errSilent {
-			fmt.Fprintln(stderr, "respcheck: "+ee.err.Error())
+			msg = "respcheck: " + ee.err.Error()
 		}
-		if ee.hint {
-			fmt.Fprintln(stderr, hint)
+		if !ee.hint {
+			hint = ""
 		}
-		return ee.code
+		return ee.code, msg, hint
 	}
 	// Errors from cobra itself: unknown command, bad flag.
-	fmt.Fprintln(stderr, "respcheck: "+err.Error())
-	fmt.Fprintln(stderr, hint)
-	return exitUsage
+	return exitUsage, "respcheck: " + err.Error(), hint
 }
 
 // errSilent marks an exit whose message was already printed.

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"os/signal"
 	"strings"
 	"sync"
 	"syscall"
@@ -123,9 +122,7 @@ func newMiniredisCmd() *cobra.Command {
 			}
 			defer m.Close()
 			fmt.Fprintf(cmd.OutOrStdout(), "listening %s\n", m.Addr())
-			sig := make(chan os.Signal, 1)
-			signal.Notify(sig, syscall.SIGTERM, os.Interrupt)
-			<-sig
+			<-cmd.Context().Done() // SIGTERM or SIGINT (handleSignals)
 			return nil
 		},
 	}

@@ -4,9 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -28,13 +26,6 @@ func newCommand[F any, PF interface {
 	}
 	PF(&f).register(cmd.Flags())
 	return cmd
-}
-
-// interruptible returns ctx cancelled on Ctrl-C or SIGTERM, so that a
-// command ends its work (and cleans up) instead of dying; stop releases the
-// signals.
-func interruptible(ctx context.Context) (_ context.Context, stop context.CancelFunc) {
-	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 }
 
 // writeOutput writes a command's output to the file path (-o), or to stdout

@@ -80,8 +80,6 @@ func runRecord(ctx context.Context, stdout, stderr io.Writer, f recordFlags, pat
 	if err != nil {
 		return err
 	}
-	ctx, stop := interruptible(ctx)
-	defer stop()
 	t, err := f.resolve()
 	if err != nil {
 		return err

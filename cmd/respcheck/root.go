@@ -22,8 +22,9 @@ from PATH, or --server-bin) on 127.0.0.1 and stops it afterwards.
 
 Exit status: 0 all passed, 1 a case failed or could not be judged,
 2 usage or case-file error, 3 the server could not be reached, started or
-kept alive, or sent bytes that are not RESP, 130 interrupted (Ctrl-C), after
-cleaning up.`,
+kept alive, or sent bytes that are not RESP, 130 interrupted (Ctrl-C) or 143
+(SIGTERM), after cleaning up and writing the report so far (its interrupted
+results "not run").`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

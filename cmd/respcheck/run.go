@@ -72,9 +72,6 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 		return noCases(paths, f.run, f.tags)
 	}
 
-	ctx, stop := interruptible(ctx)
-	defer stop()
-
 	t, fl, err := f.openFleet(ctx, f.servers)
 	if err != nil {
 		return err
@@ -125,7 +122,10 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	}
 	if err != nil {
 		var te *runner.TargetError
-		if errors.As(err, &te) {
+		switch {
+		case ctx.Err() != nil:
+			return interruptedErr("interrupted while connecting to the server; nothing was run")
+		case errors.As(err, &te):
 			return serverErr(fmt.Errorf("%v%s", err, spawnedLog(t)))
 		}
 		return err
@@ -163,7 +163,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	case rep.Fault() != nil:
 		return &exitError{code: exitServer, err: fmt.Errorf("%v%s", rep.Fault(), spawnedLog(t))}
 	case ctx.Err() != nil:
-		return &exitError{code: exitInterrupted, err: errors.New("interrupted; the report above has the results gathered so far")}
+		return interruptedErr("interrupted; the report above has the results gathered so far")
 	case rep.Failed():
 		return &exitError{code: exitFindings, err: errSilent}
 	}

@@ -26,6 +26,7 @@ func TestMain(m *testing.M) {
 		return
 	}
 	if os.Getenv("RESPCHECK_TEST_MAIN") == "1" {
+		realProcess = true
 		os.Exit(mainRun(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())

@@ -33,8 +33,7 @@ longer one); Ctrl-C ends the wait (exit 130).`,
 			if proto != 2 && proto != 3 {
 				return usageErr("bad --proto %d: want 2 or 3", proto)
 			}
-			ctx, stop := interruptible(cmd.Context())
-			defer stop()
+			ctx := cmd.Context()
 			t, stopServer, err := f.open(ctx)
 			if err != nil {
 				return err

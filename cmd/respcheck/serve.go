@@ -104,8 +104,6 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, f serveFlags, _ []s
 		return usageErr("--listen: %v", err)
 	}
 	fmt.Fprintf(stdout, "serving %s (%s, %d golden files) on %s\n", f.dir, d.Server.Name(), len(d.Files), ln.Addr())
-	ctx, stop := interruptible(ctx)
-	defer stop()
 	go func() {
 		<-ctx.Done()
 		srv.Close()

@@ -104,8 +104,12 @@ type Result struct {
 	Case    *cases.Case
 	Verdict Verdict // the worst of the steps; Skip when skipped
 	Reason  string  // why skipped, or an infrastructure problem
-	Steps   []StepView
-	Wire    []WireConn
+	// NotRun says the case did not run through the client, or was cut
+	// short, because the run was interrupted (Verdict Skip, Reason "not
+	// run: interrupted ...") or the server was lost (Verdict Error).
+	NotRun bool
+	Steps  []StepView
+	Wire   []WireConn
 	// Duration is how long the item took once its adapter process was
 	// its own (the wait for that process left out).
 	Duration time.Duration
@@ -225,6 +229,7 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 		cancel(errors.New("the server stopped answering"))
 	}
 	order := startOrder(items)
+	parent := ctx
 	sched.Run(ctx, len(items), opts.Jobs, func(k int) bool { return items[order[k]].c.Exclusive }, func(k int) {
 		i := order[k]
 		start := time.Now()
@@ -244,17 +249,28 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 			}
 			res = runItem(ctx, it, t, opts, lost, res)
 		}
+		if parent.Err() != nil && cutShort(res) {
+			// In flight when the run was interrupted: not judged.
+			res.Verdict, res.Reason, res.NotRun = Skip, "not run: "+context.Cause(parent).Error(), true
+		}
 		res.Duration = time.Since(start)
 		results.Put(i, res)
 	})
 	rep.Results = results.All
 	for i, res := range rep.Results {
-		if res != nil && rep.ServerLost != "" && res.Verdict == Skip && strings.HasPrefix(res.Reason, "not run") {
-			res.Verdict = Error // not judged, because the server was lost
+		if res != nil && strings.HasPrefix(res.Reason, "not run: ") && res.Verdict == Skip {
+			res.NotRun = true
+			if rep.ServerLost != "" {
+				res.Verdict = Error // not judged, because the server was lost
+			}
 		}
 		if res == nil {
+			why := "interrupted"
+			if parent.Err() != nil {
+				why = context.Cause(parent).Error()
+			}
 			rep.Results[i] = &Result{Client: ClientName(items[i].d, items[i].proto), Proto: items[i].proto,
-				Case: items[i].c, Verdict: Skip, Reason: "not run: interrupted"}
+				Case: items[i].c, Verdict: Skip, Reason: "not run: " + why, NotRun: true}
 			if rep.ServerLost != "" {
 				rep.Results[i].Verdict, rep.Results[i].Reason = Error, "not run: the server stopped answering"
 			}
@@ -262,6 +278,23 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	}
 	rep.Duration = time.Since(rep.Started)
 	return rep, nil
+}
+
+// cutShort reports whether res was ended by the run's end rather than
+// judged to its end: never started, stopped between steps, or a call not
+// judged.
+func cutShort(res *Result) bool {
+	if strings.HasPrefix(res.Reason, "not run: ") || strings.HasPrefix(res.Reason, "stopped: ") {
+		return true
+	}
+	for _, sv := range res.Steps {
+		for _, n := range sv.Notes {
+			if strings.HasPrefix(n, "not judged: ") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // outcome is what a library call returned.

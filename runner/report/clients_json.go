@@ -21,14 +21,17 @@ type ClientsJSONReport struct {
 
 // ClientsJSONResult is one case through one client.
 type ClientsJSONResult struct {
-	ID      string            `json:"id"`
-	Name    string            `json:"name"`
-	Client  string            `json:"client"`
-	Proto   int               `json:"proto"`
-	Verdict clients.Verdict   `json:"verdict"`
-	Reason  string            `json:"reason,omitempty"`
-	Steps   []ClientsJSONStep `json:"steps,omitempty"`
-	Wire    []ClientsJSONWire `json:"wire,omitempty"`
+	ID      string          `json:"id"`
+	Name    string          `json:"name"`
+	Client  string          `json:"client"`
+	Proto   int             `json:"proto"`
+	Verdict clients.Verdict `json:"verdict"`
+	// NotRun: the case did not run through the client, or was cut short
+	// (clients.Result.NotRun).
+	NotRun bool              `json:"not_run,omitempty"`
+	Reason string            `json:"reason,omitempty"`
+	Steps  []ClientsJSONStep `json:"steps,omitempty"`
+	Wire   []ClientsJSONWire `json:"wire,omitempty"`
 }
 
 // ClientsJSONStep is what one client made of one step. Byte fields are
@@ -87,7 +90,7 @@ func ClientsToJSON(rep *clients.Report) ClientsJSONReport {
 	for _, res := range rep.Results {
 		jr.Counts[res.Verdict.String()]++
 		r := ClientsJSONResult{ID: res.Case.ID(), Name: runner.FullName(res.Case), Client: res.Client, Proto: res.Proto,
-			Verdict: res.Verdict, Reason: res.Reason}
+			Verdict: res.Verdict, NotRun: res.NotRun, Reason: res.Reason}
 		for _, sv := range res.Steps {
 			js := ClientsJSONStep{Pos: sv.Step.Pos.String(), Conn: sv.Conn, Native: sv.Native, Verdict: sv.Verdict,
 				Notes: sv.Notes, Canary: sv.Canary, Typed: sv.Typed, Cluster: sv.Cluster}

@@ -24,7 +24,12 @@ func ClientsHuman(w io.Writer, rep *clients.Report, o HumanOptions) error {
 		fmt.Fprintf(w, " %s(%s)", c.Name, c.Version)
 	}
 	fmt.Fprintln(w)
+	notRun, why := 0, ""
 	for _, res := range rep.Results {
+		if res.NotRun && res.Verdict == clients.Skip && !o.Verbose {
+			notRun, why = notRun+1, res.Reason
+			continue
+		}
 		if res.Verdict < clients.Mismatch && !(o.Verbose && res.Verdict == clients.Erased) && !(res.Verdict == clients.Skip && res.Reason != "" && o.Verbose) {
 			continue
 		}
@@ -43,10 +48,18 @@ func ClientsHuman(w io.Writer, rep *clients.Report, o HumanOptions) error {
 			clientsWire(w, res.Wire)
 		}
 	}
+	if notRun > 0 {
+		fmt.Fprintf(w, "\n%s %s\n", Count(notRun, "result", "results"), why)
+	}
 	fmt.Fprintln(w)
 	clientsMatrix(w, rep)
 	counts := map[clients.Verdict]int{}
+	interrupted := 0
 	for _, res := range rep.Results {
+		if res.NotRun && res.Verdict == clients.Skip {
+			interrupted++
+			continue
+		}
 		counts[res.Verdict]++
 	}
 	var parts []string
@@ -54,6 +67,9 @@ func ClientsHuman(w io.Writer, rep *clients.Report, o HumanOptions) error {
 		if counts[v] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", counts[v], v))
 		}
+	}
+	if interrupted > 0 {
+		parts = append(parts, fmt.Sprintf("%d not run", interrupted))
 	}
 	fmt.Fprintf(w, "\n%d results: %s (%.1fs)\n", len(rep.Results), strings.Join(parts, ", "), rep.Duration.Seconds())
 	return sw.err

@@ -35,13 +35,16 @@ type JSONReport struct {
 
 // JSONResult is one case in one protocol.
 type JSONResult struct {
-	File       string        `json:"file"`
-	Case       string        `json:"case"`
-	Pos        string        `json:"pos"`
-	Proto      int           `json:"proto"`
-	Status     runner.Status `json:"status"`
-	Reason     string        `json:"reason,omitempty"`
-	DurationMS float64       `json:"duration_ms"`
+	File   string        `json:"file"`
+	Case   string        `json:"case"`
+	Pos    string        `json:"pos"`
+	Proto  int           `json:"proto"`
+	Status runner.Status `json:"status"`
+	// NotRun says the case never ran, or was cut short: the run was
+	// interrupted (status skip) or its server lost (status error).
+	NotRun     bool    `json:"not_run,omitempty"`
+	Reason     string  `json:"reason,omitempty"`
+	DurationMS float64 `json:"duration_ms"`
 	// KeyPrefix is the run's prefix of the case's key names (unique per
 	// run and case): replacing it with golden.Placeholder (golden.Normalize)
 	// makes the bytes of two runs comparable. Empty for a case with no
@@ -111,7 +114,7 @@ func ToJSON(rep *runner.Report) JSONReport {
 	}
 	for _, res := range rep.Results {
 		jr := JSONResult{File: res.Case.File.Path, Case: res.Case.Name, Pos: res.Case.Pos.String(),
-			Proto: res.Proto, Status: res.Status, Reason: res.Reason, DurationMS: ms(res.Duration), Metrics: res.Metrics,
+			Proto: res.Proto, Status: res.Status, NotRun: res.NotRun, Reason: res.Reason, DurationMS: ms(res.Duration), Metrics: res.Metrics,
 			KeyPrefix: res.KeyPrefix}
 		info := rep.Server.Info(res.Proto)
 		info.Cluster = rep.Topology != nil

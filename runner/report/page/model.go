@@ -16,6 +16,7 @@ var statuses = []struct{ name, sym, label string }{
 	{"pass", "✓", "passed"},
 	{"known", "≈", "known difference"},
 	{"skip", "○", "skipped"},
+	{"notrun", "–", "not run"},
 	{"fail", "✗", "failed"},
 	{"error", "!", "error"},
 }
@@ -37,7 +38,7 @@ type Count struct {
 
 // Cell is one server's counts for one case file (or all, for totals).
 type Cell struct {
-	counts [5]int
+	counts [6]int
 	// Worst is the most severe status counted ("" for an empty cell).
 	Worst string
 }

@@ -114,7 +114,11 @@ func Build(inputs []Input) *Page {
 			col := m.addServer(Server{Name: in.name(), Kind: "run", Path: in.Path})
 			gs, gcols = append(gs, runDir(in)), append(gcols, col)
 			for _, r := range in.Run.Results {
-				m.add(col, r.File, r.Case, r.Proto, r.Status.String(), r.Reason, in.Tags).Failure = failureOf(r)
+				status := r.Status.String()
+				if r.NotRun && r.Status == runner.Skip {
+					status = "notrun" // interrupted: neither a skip nor a finding
+				}
+				m.add(col, r.File, r.Case, r.Proto, status, r.Reason, in.Tags).Failure = failureOf(r)
 			}
 		case in.Clients != nil:
 			p.Clients = append(p.Clients, clientsTable(len(p.Clients)+1, in, m))
