@@ -37,6 +37,29 @@ type death struct {
 	cause  error
 	during string // " while "a" (RESP2), ... ran"
 	note   string // what the restart learned: the dead server's log tail
+	// known lists the cases that ran, when each declares the crash
+	// (cases.Known.Crash): the restart is then one line, with the note's
+	// first line only.
+	known []string
+}
+
+// KnownCrashRestart starts each line of Report.Restarts that a known
+// crash caused: `the known crash of "a" (RESP2): the server at ADDR died
+// (CAUSE); a fresh server took its place at ADDR`.
+const KnownCrashRestart = "the known crash of "
+
+// firstLine is s up to its first newline.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// knownCrash reports whether res's case declares a crash of the run's
+// server in res's protocol (read from the case, never from res's fields
+// that its item writes).
+func (r *run) knownCrash(res *Result) bool {
+	k := res.Case.KnownFor(r.srv.Info(res.Proto))
+	return k != nil && k.Crash
 }
 
 // lanes are the servers of a run and what the run does when one is lost.
@@ -159,13 +182,18 @@ func (ls *lanes) lostServer(l *lane, w *watchdog, cause error) {
 	l.runMu.Lock()
 	w.fail()
 	var names []string
+	known := true
 	for res, cancel := range l.running {
 		l.died[res] = d
 		names = append(names, fmt.Sprintf("%q (RESP%d)", res.Case.Name, res.Proto))
+		known = known && ls.r.knownCrash(res)
 		cancel()
 	}
 	l.runMu.Unlock()
 	slices.Sort(names)
+	if known && len(names) > 0 {
+		d.known = names
+	}
 	if len(names) > 0 {
 		d.during = " while " + strings.Join(names, ", ") + " ran"
 	}
@@ -208,6 +236,17 @@ func (ls *lanes) restart(l *lane, d *death) {
 		ls.endRun(fmt.Errorf("%w%s; it was not started again: %v", d.cause, d.during, err))
 		return
 	}
+	line := fmt.Sprintf("%v%s; a fresh server took its place at %s; %s", d.cause, d.during, addr, note)
+	if d.known != nil {
+		note = firstLine(note)
+		died := "the server at " + l.t.Addr + " died"
+		if rest, ok := strings.CutPrefix(note, "the server died"); ok {
+			died += rest // " (CAUSE)"
+		} else if note != "" {
+			died += ": " + note
+		}
+		line = fmt.Sprintf("%s%s: %s; a fresh server took its place at %s", KnownCrashRestart, strings.Join(d.known, ", "), died, addr)
+	}
 	l.runMu.Lock()
 	d.note = note
 	l.runMu.Unlock()
@@ -215,7 +254,7 @@ func (ls *lanes) restart(l *lane, d *death) {
 	cfg.Addr = addr
 	l.t = target.New(cfg, l.t.Server)
 	ls.mu.Lock()
-	ls.restarts = append(ls.restarts, fmt.Sprintf("%v%s; a fresh server took its place at %s; %s", d.cause, d.during, addr, note))
+	ls.restarts = append(ls.restarts, line)
 	ls.mu.Unlock()
 	if ls.ctx.Err() == nil {
 		ls.watch(l)

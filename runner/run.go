@@ -47,7 +47,8 @@ type Options struct {
 	// Respawn, if set, starts a fresh server in place of server i (0 is
 	// Addr, then Pool) once it stopped answering, and returns its address
 	// and a note on the dead one (its log tail) for the cases that ran on
-	// it; the run goes on. An error (the process is still running, frozen;
+	// it; the run goes on. The note's first line is a summary: a crash the
+	// cases that ran declare (cases.Known.Crash) shows it alone. An error (the process is still running, frozen;
 	// or it is not the run's to restart) ends the run as without Respawn.
 	Respawn func(i int) (addr, note string, err error)
 	// Pool lists the addresses of further servers started from the same

@@ -106,7 +106,13 @@ func (f *fleet) respawn(i int) (addr, note string, err error) {
 	if !dead.Exited() {
 		return "", "", fmt.Errorf("its process (pid %d) is still running, but does not answer", dead.Pid())
 	}
-	note = "the server died" + logTail(dead)
+	// The note's first line says it alone (a known crash shows only that
+	// line, see runner.Options.Respawn); the log's last lines follow.
+	note = "the server died"
+	if cause := logCause(dead); cause != "" {
+		note += " (" + cause + ")"
+	}
+	note += logTail(dead)
 	dead.Stop()
 	s, err := f.spawn()
 	if err != nil {
@@ -152,6 +158,17 @@ func logTail(s throwaway) string {
 		lines = append([]string{cause, "..."}, lines...)
 	}
 	return "\nserver log (last lines):\n  " + strings.Join(lines, "\n  ")
+}
+
+// logCause is the line of a throwaway server's log that says why it
+// died, trimmed, or "".
+func logCause(s throwaway) string {
+	for _, l := range strings.Split(s.Log(), "\n") {
+		if crashLine.MatchString(l) {
+			return strings.TrimSpace(l)
+		}
+	}
+	return ""
 }
 
 // crashLine matches the line of a server's log that says why it died.

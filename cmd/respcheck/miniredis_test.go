@@ -78,3 +78,19 @@ cases:
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
 }
+
+// TestKnownCrashIsOneLine: miniredis's panic on XTRIM key MAXLEN -1 is a
+// crash the bundled suite declares (known: crash), in both protocols: the
+// run says so in one line, with the panic's message, and prints no log
+// (before: two Go panic stack traces under "server restarted").
+func TestKnownCrashIsOneLine(t *testing.T) {
+	code, out, errs := respcheck(t, "run", "--server", "miniredis", "--run", "stream/XTRIM refuses a negative MAXLEN")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "server restarted 2 times after known crashes: \"XTRIM refuses a negative MAXLEN\" (RESP2): the server at ") ||
+		!strings.Contains(lines[0], "died (panic: runtime error: slice bounds out of range") || !strings.Contains(lines[1], "2 known differences") {
+		t.Errorf("want the restarts in one line, then the summary:\n%s%s", out, errs)
+	}
+}

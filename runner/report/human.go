@@ -55,9 +55,7 @@ func Human(w io.Writer, rep *runner.Report, o HumanOptions) error {
 		p.skipReasons(rep)
 	}
 	p.redirects(rep)
-	for _, r := range rep.Restarts {
-		p.line(p.red("server restarted: ") + r)
-	}
+	p.restarts(rep.Restarts)
 	if rep.ServerLost != nil {
 		p.line(p.red("server lost: ") + rep.ServerLost.Error())
 	}
@@ -115,6 +113,27 @@ func (p *printer) red(s string) string    { return p.paint("31", s) }
 func (p *printer) green(s string) string  { return p.paint("32", s) }
 func (p *printer) yellow(s string) string { return p.paint("33", s) }
 func (p *printer) dim(s string) string    { return p.paint("2", s) }
+
+// restarts writes a line per server restarted, but one line for all the
+// restarts after known crashes (runner.KnownCrashRestart): crashes the
+// cases declare, which print no log.
+func (p *printer) restarts(rs []string) {
+	var known []string
+	for _, r := range rs {
+		if k, ok := strings.CutPrefix(r, runner.KnownCrashRestart); ok {
+			known = append(known, k)
+			continue
+		}
+		p.line(p.red("server restarted: ") + r)
+	}
+	switch len(known) {
+	case 0:
+	case 1:
+		p.line("server restarted: " + runner.KnownCrashRestart + known[0])
+	default:
+		p.line(fmt.Sprintf("server restarted %d times after known crashes: %s", len(known), strings.Join(known, " | ")))
+	}
+}
 
 // Title is how a result is named in every format: "file/case [RESP2]".
 func Title(res *runner.Result) string {
