@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/respcheck/respcheck/runner/servers"
 )
@@ -73,7 +75,14 @@ func TestServerRepros(t *testing.T) {
 		}
 		// A port free now (the script's random one may be taken); stdout
 		// only: bash reports the dead server on stderr.
-		out, err := exec.Command("bash", "../../testdata/servers/repro/"+tc.script, b.Bin, freePort(t)).Output()
+		// A deadline: the scripts' CLI calls have one each (timeout 20),
+		// and a server frozen in its crash handler once left the CLI, and
+		// the package, waiting for go test's 60 minutes.
+		ctx, cancel := context.WithTimeout(context.Background(), 55*time.Second)
+		cmd := exec.CommandContext(ctx, "bash", "../../testdata/servers/repro/"+tc.script, b.Bin, freePort(t))
+		cmd.WaitDelay = time.Second
+		out, err := cmd.Output()
+		cancel()
 		if err != nil || !strings.HasPrefix(string(out), tc.want) {
 			t.Errorf("%s on %s: %v\n%s", tc.script, tc.build, err, out)
 		}

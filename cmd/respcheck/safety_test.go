@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -114,7 +115,9 @@ cases:
       - send: [BLPOP, "{key:c}", "30"]
         timeout: 60s
 `)
-	cmd := exec.Command(os.Args[0], "run", "--addr", srv.Addr(), "--proto", "2", f)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "run", "--addr", srv.Addr(), "--proto", "2", f)
 	cmd.Env = append(os.Environ(), "RESPCHECK_TEST_MAIN=1")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -324,7 +327,9 @@ func TestACLUser(t *testing.T) {
 // started, ~10 s, and the Node and Python adapters died of it: their
 // configurations silently dropped out of the results).
 func TestClientsCtrlCWhileAdaptersStart(t *testing.T) {
-	cmd := exec.Command(os.Args[0], "clients", "--server", "redis-8.6.3", "../../testdata/clients/nil-kinds.yaml")
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "clients", "--server", "redis-8.6.3", "../../testdata/clients/nil-kinds.yaml")
 	cmd.Env = append(os.Environ(), "RESPCHECK_TEST_MAIN=1")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var out bytes.Buffer

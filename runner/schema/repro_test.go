@@ -1,11 +1,13 @@
 package schema
 
 import (
+	"context"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/respcheck/respcheck/runner/servers"
 )
@@ -31,7 +33,9 @@ func TestSchemaRepros(t *testing.T) {
 				srv := servers.ForTest(t, build)
 				ForTest(t, build)
 				cli := filepath.Join(filepath.Dir(srv.Build().Bin), strings.SplitN(build, "-", 2)[0]+"-cli")
-				out, err := exec.Command("sh", p, srv.Addr(), cli, Dir(build)).CombinedOutput()
+				ctx, cancel := context.WithTimeout(context.Background(), 50*time.Second)
+				out, err := exec.CommandContext(ctx, "sh", p, srv.Addr(), cli, Dir(build)).CombinedOutput()
+				cancel()
 				if err != nil || !expect.Match(out) {
 					t.Errorf("%v; output does not match %q:\n%s", err, expect, out)
 				}

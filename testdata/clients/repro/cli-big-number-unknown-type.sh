@@ -61,7 +61,7 @@ err=$(mktemp)
 for mode in raw no-raw; do
 	flag=
 	[ "$mode" = no-raw ] && flag=--no-raw
-	out=$(printf 'DEBUG PROTOCOL bignum\nPING\n' | "$cli" -h "$host" -p "$port" -3 $flag 2>"$err")
+	out=$(printf 'DEBUG PROTOCOL bignum\nPING\n' | timeout 20 "$cli" -h "$host" -p "$port" -3 $flag 2>"$err")
 	echo "$mode: exit $?, stdout \"$out\", stderr \"$(cat "$err")\""
 done
 rm -f "$err"

@@ -14,7 +14,7 @@ err=$(mktemp)
 for mode in raw no-raw; do
 	flag=
 	[ "$mode" = no-raw ] && flag=--no-raw
-	out=$(printf 'EVAL "redis.setresp(3); return {double=0/0}" 0\nPING\n' | "$cli" -h "$host" -p "$port" -3 $flag 2>"$err")
+	out=$(printf 'EVAL "redis.setresp(3); return {double=0/0}" 0\nPING\n' | timeout 20 "$cli" -h "$host" -p "$port" -3 $flag 2>"$err")
 	rc=$?
 	echo "$mode: exit $rc, stdout (lines joined by |) \"$(printf '%s' "$out" | tr '\n' '|')\", stderr \"$(cat "$err")\""
 done

@@ -10,7 +10,7 @@ host=${addr%:*} port=${addr##*:}
 # (--no-raw: "(nil)" for a null, "(integer) 1", "1) ...").
 send() {
 	printf '%s => ' "$*"
-	"$cli" -h "$host" -p "$port" -3 --no-raw "$@" | tr '\n' ' '
+	timeout 20 "$cli" -h "$host" -p "$port" -3 --no-raw "$@" | tr '\n' ' '
 	echo
 }
 

@@ -22,10 +22,9 @@ eval_pid=$!
 sleep 0.5
 "$cli" -p "$port" SCRIPT KILL | head -1 | cut -d' ' -f1
 "$cli" -p "$port" SHUTDOWN NOSAVE >/dev/null 2>&1
-wait "$pid" 2>/dev/null
+stop_server # SHUTDOWN ended it (else, within 5 s)
 wait "$eval_pid" 2>/dev/null
 start_server "$1" "$port" "${args[@]}"
 echo "AFTER RESTART: control=$("$cli" -p "$port" EXISTS '{k}0') script=$("$cli" -p "$port" EXISTS '{k}1' '{k}2')"
-kill "$pid"
-{ wait "$pid"; } 2>/dev/null
+stop_server
 rm -rf "$dir" "$log"

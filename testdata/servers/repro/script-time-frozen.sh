@@ -21,6 +21,5 @@ start=$(date +%s%N)
 "$cli" -p "$port" EVAL "local function now() local t = redis.call('TIME') return t[1] * 1000000 + t[2] end
 local stop = now() + 100000 repeat until now() >= stop return 1" 0 >/dev/null
 echo "a 100 ms loop on TIME answered after $(( ($(date +%s%N) - start) / 1000000 )) ms (busy-reply-threshold 300 ms)"
-kill "$pid"
-{ wait "$pid"; } 2>/dev/null
+stop_server
 rm -f "$log"
