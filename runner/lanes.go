@@ -231,6 +231,10 @@ var lossHook func(ctx context.Context)
 func (ls *lanes) restart(l *lane, d *death) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if d.known != nil && ls.r.opts.Kill != nil {
+		// A known crash whose server froze instead of exiting.
+		ls.r.opts.Kill(l.index)
+	}
 	addr, note, err := ls.r.opts.Respawn(l.index)
 	if err != nil {
 		ls.endRun(fmt.Errorf("%w%s; it was not started again: %v", d.cause, d.during, err))

@@ -51,6 +51,12 @@ type Options struct {
 	// cases that ran declare (cases.Known.Crash) shows it alone. An error (the process is still running, frozen;
 	// or it is not the run's to restart) ends the run as without Respawn.
 	Respawn func(i int) (addr, note string, err error)
+	// Kill, if set, ends the process of server i at once (SIGKILL). A
+	// server that stopped answering while only cases that declare its
+	// crash (cases.Known.Crash) ran is killed before Respawn: a crash
+	// handler that froze (every thread waiting) ends as a frozen server
+	// does, the watchdog's verdict then SIGKILL, and the cases are known.
+	Kill func(i int) error
 	// Pool lists the addresses of further servers started from the same
 	// build with the same configuration as Addr (throwaway servers): cases
 	// are spread over Addr and these, and an exclusive case runs alone on one

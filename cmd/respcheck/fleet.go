@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/respcheck/respcheck/runner"
@@ -120,6 +121,17 @@ func (f *fleet) respawn(i int) (addr, note string, err error) {
 	}
 	f.all[i] = s
 	return s.Addr(), note, nil
+}
+
+// kill is runner.Options.Kill: SIGKILL to server i's process (a known
+// crash that froze its server: see respawn, which then finds it exited).
+func (f *fleet) kill(i int) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.all[i].Exited() {
+		return nil
+	}
+	return syscall.Kill(f.all[i].Pid(), syscall.SIGKILL)
 }
 
 // stop ends every server of the fleet.

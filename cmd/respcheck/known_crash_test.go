@@ -4,6 +4,7 @@ import (
 	"context"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -85,6 +86,46 @@ func TestServerRepros(t *testing.T) {
 		cancel()
 		if err != nil || !strings.HasPrefix(string(out), tc.want) {
 			t.Errorf("%s on %s: %v\n%s", tc.script, tc.build, err, out)
+		}
+	}
+}
+
+// TestFrozenKnownCrashIsKilled: a known crash whose server freezes
+// instead of exiting (as valkey-8.1.1 once did, deadlocked in its own
+// crash handler; here the test SIGSTOPs the throwaway server while the
+// case runs) ends as the watchdog ends a frozen server: its verdict
+// after the step deadline, then SIGKILL of the throwaway server, a fresh
+// one, the case known and the run going on, exit 0 (before: exit 3, "its
+// process is still running, but does not answer").
+func TestFrozenKnownCrashIsKilled(t *testing.T) {
+	if _, err := servers.Find("redis-7.0.15"); err != nil && !servers.InCI() {
+		t.Skip(err)
+	}
+	f := writeFile(t, "freeze.yaml", `suite: freeze
+cases:
+  - name: first
+    steps: [{send: [PING], reply: "+PONG\r\n"}]
+  - name: freezes the server
+    known: [{server: redis, crash: true, reason: "the test freezes the server"}]
+    steps: [{send: [BLPOP, "{key}", "0"], reply: "*-1\r\n"}]
+  - name: after
+    steps: [{send: [PING], reply: "+PONG\r\n"}]
+`)
+	cmd, stdout, stderr := startRespcheck(t, "run", "--server", "redis-7.0.15", "--servers", "1", "--jobs", "1", "--proto", "2", "--timeout", "2s", "-v", f)
+	waitFor(t, "the first case's result", func() bool { return strings.Contains(stdout.String(), "freeze/first [RESP2]") })
+	kids := children(cmd.Process.Pid)
+	if len(kids) != 1 {
+		t.Fatalf("children %v, want the one server", kids)
+	}
+	syscall.Kill(kids[0], syscall.SIGSTOP)
+	t.Cleanup(func() { syscall.Kill(kids[0], syscall.SIGKILL) })
+	if code := exitCode(t, cmd, time.Now()); code != exitOK {
+		t.Errorf("exit %d, want 0\n%s%s", code, stdout, stderr)
+	}
+	for _, want := range []string{`know freeze/freezes the server [RESP2] (known difference: the test freezes the server (known crash: the server at `,
+		`server restarted: the known crash of "freezes the server" (RESP2): the server at `, "2 passed, 0 failed, 0 skipped, 1 known difference"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("output lacks %q\n%s%s", want, stdout, stderr)
 		}
 	}
 }

@@ -91,7 +91,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 		RunID: runID, Shared: external, AllowDestructive: f.allowDestructive, Pool: fl.pool(),
 	}
 	if fl != nil && fl.spawn != nil { // a throwaway cluster is not started again
-		opts.Respawn = fl.respawn
+		opts.Respawn, opts.Kill = fl.respawn, fl.kill
 	}
 	var gold *goldenRun
 	if f.golden != "" {
