@@ -233,7 +233,7 @@ func selectItems(files []*cases.File, opts Options, protos []int) []item {
 // execute runs items on the servers of pool, each watched, and fills
 // rep.Results, rep.ServerLost and rep.Restarts.
 func (r *run) execute(ctx context.Context, items []item, pool []*target.Target, rep *Report) {
-	results := sched.NewResults(len(items), r.opts.OnResult)
+	results := sched.NewResults(len(items), r.opts.OnResult, nil)
 	parent := ctx
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)

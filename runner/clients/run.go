@@ -216,7 +216,7 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	for i := range items {
 		items[i].skip = skips[items[i].c]
 	}
-	results := sched.NewResults(len(items), opts.OnResult)
+	results := sched.NewResults(len(items), opts.OnResult, nil)
 	var mu sync.Mutex
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)

@@ -141,25 +141,72 @@ func Defaults(timeout *time.Duration, jobs *int, protos []int) []int {
 }
 
 // Results gathers the results of Run's items by index, under one lock, and
-// hands each to an optional callback as it arrives, one at a time.
+// hands each on, one at a time, to two optional callbacks: done as it
+// arrives (completion order, for a progress count), ordered in item order.
+// ordered is a reorder buffer keyed by the item's index: a result that
+// arrives before an earlier item's is held until every earlier one has been
+// handed on, then the held ones follow in order. Release ends the holding.
 type Results[R any] struct {
 	mu sync.Mutex
 	// All holds the results by item index; the zero R for items not run.
-	All  []R
-	each func(R)
+	All []R
+	// have[i] says All[i] was put; next is the first index not handed to
+	// ordered yet; released says ordered gets each result as it arrives.
+	have          []bool
+	next          int
+	released      bool
+	done, ordered func(R)
 }
 
-// NewResults returns Results for n items; each may be nil.
-func NewResults[R any](n int, each func(R)) *Results[R] {
-	return &Results[R]{All: make([]R, n), each: each}
+// NewResults returns Results for n items; done and ordered may be nil.
+func NewResults[R any](n int, done, ordered func(R)) *Results[R] {
+	return &Results[R]{All: make([]R, n), have: make([]bool, n), done: done, ordered: ordered}
 }
 
-// Put records item i's result and calls the callback.
+// Put records item i's result and calls the callbacks: done at once,
+// ordered for it and each held result after it once every earlier item's
+// result has been put (or at once after Release). A second Put of i
+// replaces All[i] and calls done alone.
 func (r *Results[R]) Put(i int, v R) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.All[i] = v
-	if r.each != nil {
-		r.each(v)
+	if r.done != nil {
+		r.done(v)
+	}
+	if r.have[i] {
+		return
+	}
+	r.have[i] = true
+	if r.released && r.ordered != nil {
+		r.ordered(v)
+		return
+	}
+	r.flush()
+}
+
+// flush hands the results from next on to ordered while they are there.
+func (r *Results[R]) flush() {
+	for ; r.next < len(r.All) && r.have[r.next]; r.next++ {
+		if r.ordered != nil {
+			r.ordered(r.All[r.next])
+		}
+	}
+}
+
+// Release ends the holding: every held result is handed to ordered now, in
+// item order, and each result put later at once. For a run that is
+// interrupted: what finished is shown even if an earlier item never ends.
+func (r *Results[R]) Release() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.released {
+		return
+	}
+	r.released = true
+	for ; r.next < len(r.All); r.next++ {
+		if r.have[r.next] && r.ordered != nil {
+			r.ordered(r.All[r.next])
+		}
 	}
 }

@@ -101,3 +101,43 @@ func TestPoolRunsExclusiveItemsSideBySide(t *testing.T) {
 		t.Error("an exclusive item never ran while the other server ran other items")
 	}
 }
+
+// TestResultsInOrder: done sees the results as they are put, ordered in
+// item order, each held until every earlier one is there; after Release,
+// the held ones at once (in order) and the later ones as they come.
+func TestResultsInOrder(t *testing.T) {
+	var done, ordered []int
+	r := NewResults(6, func(v int) { done = append(done, v) }, func(v int) { ordered = append(ordered, v) })
+	for _, i := range []int{2, 0, 1, 4, 5} {
+		r.Put(i, i)
+	}
+	if want := []int{2, 0, 1, 4, 5}; !slices.Equal(done, want) {
+		t.Errorf("done got %v, want %v", done, want)
+	}
+	if want := []int{0, 1, 2}; !slices.Equal(ordered, want) {
+		t.Fatalf("ordered got %v, want %v (3 not put yet)", ordered, want)
+	}
+	r.Release()
+	r.Put(3, 3)
+	if want := []int{0, 1, 2, 4, 5, 3}; !slices.Equal(ordered, want) {
+		t.Errorf("after Release, ordered got %v, want %v", ordered, want)
+	}
+	if want := []int{0, 1, 2, 3, 4, 5}; !slices.Equal(r.All, want) {
+		t.Errorf("All = %v, want %v", r.All, want)
+	}
+}
+
+// TestResultsHandsEachOnOnce: every result reaches ordered once, in order,
+// whatever order Run's items finish in.
+func TestResultsHandsEachOnOnce(t *testing.T) {
+	const n = 40
+	var ordered []int
+	r := NewResults(n, nil, func(v int) { ordered = append(ordered, v) })
+	Run(context.Background(), n, 8, nil, func(i int) {
+		time.Sleep(time.Duration((n-i)%7) * time.Millisecond) // finish out of order
+		r.Put(i, i)
+	})
+	if len(ordered) != n || !slices.IsSorted(ordered) {
+		t.Errorf("ordered got %v, want 0..%d", ordered, n-1)
+	}
+}
