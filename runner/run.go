@@ -84,9 +84,16 @@ type Options struct {
 	AllowDestructive bool
 	// Limits bound what the reader accepts; zero means resp.DefaultLimits.
 	Limits resp.Limits
-	// OnResult, if set, is called once per finished result, from one
-	// goroutine at a time.
+	// OnResult, if set, is called once per result, from one goroutine at
+	// a time, in the order of the items: the cases in file order, each
+	// case's protocols together. A result that finishes before an earlier
+	// item's is held until that one's has been passed (so a slow case
+	// holds back the ones after it); the items that never started are
+	// passed, NotRun, at the end.
 	OnResult func(*Result)
+	// OnDone, if set, is called once per result as it finishes (completion
+	// order), from one goroutine at a time: for a progress count.
+	OnDone func(*Result)
 	// FailFast stops the run at the first case that fails or errs: no
 	// further case starts (the rest are NotRun), the running ones finish
 	// and clean up.
@@ -233,7 +240,7 @@ func selectItems(files []*cases.File, opts Options, protos []int) []item {
 // execute runs items on the servers of pool, each watched, and fills
 // rep.Results, rep.ServerLost and rep.Restarts.
 func (r *run) execute(ctx context.Context, items []item, pool []*target.Target, rep *Report) {
-	results := sched.NewResults(len(items), r.opts.OnResult, nil)
+	results := sched.NewResults(len(items), r.opts.OnDone, r.opts.OnResult)
 	parent := ctx
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)

@@ -107,13 +107,15 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	if isTTY && f.format == "human" {
 		bar = newProgress(stderr)
 		opts.OnStart = bar.start
-		opts.OnResult = bar.result
+		opts.OnDone = bar.result
 	}
 	// On a pipe or a CI log, each case shows as it ends (failures always,
-	// every case with -v), so a slow server never looks like a frozen tool.
+	// every case with -v), so a slow server never looks like a frozen tool;
+	// in file order, each case's protocols together (Options.OnResult holds
+	// a result back until the earlier ones are shown).
 	streamed := !isTerminal(stdout) && (f.format == "human" || f.out != "")
 	if streamed {
-		opts.OnResult = streamResults(stdout, f.verbose, opts.OnResult)
+		opts.OnResult = streamResults(stdout, f.verbose)
 	}
 	opts.FailFast = f.failFast
 	rep, err := runner.Run(ctx, files, opts)
@@ -272,11 +274,9 @@ func loadFiles(paths []string, vars ...string) ([]*cases.File, error) {
 	return files, nil
 }
 
-// writeReport writes rep in format to stdout or to --out; with --out,
-// stdout gets the human report.
 // writeReport writes the report in its format to stdout or -o; with -o,
 // stdout still gets the human report. streamed says the results were
-// already shown on stdout as they finished (streamResults).
+// already shown on stdout as they finished (streamResults, in file order).
 func writeReport(stdout io.Writer, rep *runner.Report, format report.Format, f runFlags, tty, streamed bool) error {
 	var buf bytes.Buffer
 	err := format.Run(&buf, rep, report.HumanOptions{Verbose: f.verbose, Color: tty && !f.noColor && os.Getenv("NO_COLOR") == "" && f.out == "",
@@ -292,15 +292,11 @@ func writeReport(stdout io.Writer, rep *runner.Report, format report.Format, f r
 		Streamed: streamed})
 }
 
-// streamResults returns a Options.OnResult that writes each result to w
-// as it finishes (report.HumanResult), then calls next (the progress bar)
-// if set.
-func streamResults(w io.Writer, verbose bool, next func(*runner.Result)) func(*runner.Result) {
+// streamResults returns an Options.OnResult that writes each result to w
+// (report.HumanResult).
+func streamResults(w io.Writer, verbose bool) func(*runner.Result) {
 	return func(res *runner.Result) {
 		report.HumanResult(w, res, report.HumanOptions{Verbose: verbose})
-		if next != nil {
-			next(res)
-		}
 	}
 }
 

@@ -43,6 +43,46 @@ cases:
 	}
 }
 
+// TestStreamInFileOrder: with --jobs 4, a first case that takes 300 ms
+// ends after the fast cases behind it, yet the streamed -v lines list the
+// cases in file order, each case's RESP2 and RESP3 lines together, the
+// failure's block in its place; the summary is last (before, the lines came
+// in completion order: the slow case's after the others).
+func TestStreamInFileOrder(t *testing.T) {
+	if _, err := servers.Find("redis-7.0.15"); err != nil && !servers.InCI() {
+		t.Skip(err)
+	}
+	f := writeFile(t, "order.yaml", `suite: order
+cases:
+  - {name: slow, steps: [{sleep: 300ms}, {send: [PING], reply: "+PONG\r\n"}]}
+  - {name: b, steps: [{send: [PING], reply: "+PONG\r\n"}]}
+  - {name: c, steps: [{send: [PING], reply: "+WRONG\r\n"}]}
+  - {name: d, steps: [{send: [PING], reply: "+PONG\r\n"}]}
+  - {name: e, steps: [{send: [PING], reply: "+PONG\r\n"}]}
+`)
+	code, out, errs := respcheck(t, "run", "--server", "redis-7.0.15", "--servers", "1", "--jobs", "4", "-v", f)
+	if code != exitFindings {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	var titles []string
+	for _, l := range strings.Split(out, "\n") {
+		if i := strings.Index(l, " order/"); i >= 0 && (strings.HasPrefix(l, "ok ") || strings.HasPrefix(l, "FAIL ")) {
+			titles = append(titles, strings.TrimSpace(l[i:]))
+		}
+	}
+	var want []string
+	for _, c := range []string{"slow", "b", "c", "d", "e"} {
+		want = append(want, "order/"+c+" [RESP2]", "order/"+c+" [RESP3]")
+	}
+	if strings.Join(titles, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the results in this order:\n%s\nwant file order:\n%s\noutput:\n%s", strings.Join(titles, "\n"), strings.Join(want, "\n"), out)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if !strings.Contains(lines[len(lines)-1], "8 passed, 2 failed, 0 skipped") {
+		t.Errorf("want the summary last:\n%s", out)
+	}
+}
+
 // TestUnknownServerIsAUsageError: a build name respcheck does not know is
 // the user's mistake (exit 2) naming the installed builds, not a server
 // fault (exit 3).
