@@ -89,7 +89,10 @@ type Options struct {
 	// case's protocols together. A result that finishes before an earlier
 	// item's is held until that one's has been passed (so a slow case
 	// holds back the ones after it); the items that never started are
-	// passed, NotRun, at the end.
+	// passed, NotRun, at the end. A second after the context passed to Run
+	// is done (an interrupted run), the held results are passed at once and
+	// the rest as they finish, so what finished is shown even if a case in
+	// flight does not end.
 	OnResult func(*Result)
 	// OnDone, if set, is called once per result as it finishes (completion
 	// order), from one goroutine at a time: for a progress count.
@@ -242,6 +245,7 @@ func selectItems(files []*cases.File, opts Options, protos []int) []item {
 func (r *run) execute(ctx context.Context, items []item, pool []*target.Target, rep *Report) {
 	results := sched.NewResults(len(items), r.opts.OnDone, r.opts.OnResult)
 	parent := ctx
+	defer releaseOnInterrupt(parent, results.Release)()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	ls := newLanes(parent, ctx, cancel, r, pool, silence(items, r.opts.StepTimeout))
@@ -286,6 +290,34 @@ func (r *run) execute(ctx context.Context, items []item, pool []*target.Target, 
 		}
 		results.Put(i, res)
 	}
+}
+
+// releaseAfter is how long, once a run is interrupted, the results that
+// finished after a case still in flight are held (Options.OnResult): a
+// case in flight usually ends well within it, keeping the order; one that
+// does not must not take the others' lines with it when the process ends
+// (cmd/respcheck ends it 5 s after the signal).
+const releaseAfter = time.Second
+
+// releaseOnInterrupt calls release releaseAfter after ctx is done, unless
+// stop is called first.
+func releaseOnInterrupt(ctx context.Context, release func()) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-done:
+			return
+		}
+		t := time.NewTimer(releaseAfter)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			release()
+		case <-done:
+		}
+	}()
+	return func() { close(done) }
 }
 
 // errFailFast is why the cases after the first failure did not run.
