@@ -101,7 +101,7 @@ func TestLooseValueErrors(t *testing.T) {
 		{"one_of of one", "one_of: [{value: 1}]", []string{`6:17: one_of needs at least two expectations`}},
 		{"one_of not a list", "one_of: {value: 1}", []string{`6:17: one_of must be a sequence, not a mapping`}},
 		{"one_of item of two", "one_of: [{value: 1, any: true}, {any: true}]", []string{`6:18: one_of item must hold exactly one expectation field (want one of: reply, value, error, error_code, error_match, any, one_of)`}},
-		{"one_of unknown field", "one_of: [{valeu: 1}, {any: true}]", []string{`6:19: unknown field "valeu" in one_of item (want one of: reply, value, error, error_code, error_match, any, one_of)`}},
+		{"one_of unknown field", "one_of: [{valeu: 1}, {any: true}]", []string{`6:19: unknown field "valeu" in one_of item: did you mean "value"? (want one of: reply, value, error, error_code, error_match, any, one_of)`}},
 		{"one_of selector map", "one_of: [{value: {resp2: 1, resp3: 2}}, {any: true}]", []string{`6:26: a selector map inside one_of: put one_of inside the selector map instead, or use expect with when`}},
 		{"one_of bad member", "one_of: [{reply: \"+OK\"}, {any: true}]", []string{`6:26: reply is not one complete RESP frame: incomplete frame (missing "\r\n"?): unexpected EOF at offset 0 in simple string (stream ended at offset 3): "+OK"`}},
 	} {

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -265,11 +266,77 @@ func (l *loader) yamlErr(err error, data []byte) {
 	} else {
 		msg = strings.TrimPrefix(msg, "yaml: ")
 	}
-	if tl, col := indentTab(data, line); tl > 0 {
+	pos := Pos{File: l.path, Line: line, Col: 1}
+	if pl, col := yamlProblemAt(data, msg); pl > 0 {
+		pos.Line, pos.Col = pl, col
+	}
+	if tl, col := indentTab(data, max(line, pos.Line)); tl > 0 {
 		l.errAt(Pos{File: l.path, Line: tl, Col: col}, "YAML syntax error: a tab in the indentation: YAML indents with spaces only (%s)", msg)
 		return
 	}
-	l.errAt(Pos{File: l.path, Line: line, Col: 1}, "YAML syntax error: %s", msg)
+	l.errAt(pos, "YAML syntax error: %s", msg)
+}
+
+// yamlProblemAt returns the line and column (1-based) of the token where
+// data stops being YAML with the problem msg, which yaml.v3's errors do not
+// say (they name the line of the construct around it, without a column):
+// the end of the shortest prefix of data that fails to decode with the
+// same problem, found line by line (a binary search), then byte by byte in
+// that line. 0, 0 when no prefix does.
+func yamlProblemAt(data []byte, msg string) (int, int) {
+	var ends []int // ends[i]: the offset just past line i+1's newline
+	for i, c := range data {
+		if c == '\n' {
+			ends = append(ends, i+1)
+		}
+	}
+	if len(ends) == 0 || ends[len(ends)-1] != len(data) {
+		ends = append(ends, len(data))
+	}
+	fails := func(n int) bool {
+		return yamlProblem(append(data[:n:n], '\n')) == msg
+	}
+	k, ok := sort.Find(len(ends), func(i int) int {
+		if fails(ends[i]) {
+			return 0
+		}
+		return 1
+	})
+	if !ok && (k == len(ends) || !fails(ends[k])) {
+		return 0, 0
+	}
+	start := 0
+	if k > 0 {
+		start = ends[k-1]
+	}
+	line := data[start:ends[k]]
+	first := len(line) - len(bytes.TrimLeft(line, " "))
+	for c := first + 1; c <= len(line) && c <= first+400; c++ {
+		if fails(start + c) {
+			return k + 1, c
+		}
+	}
+	return k + 1, first + 1
+}
+
+// yamlProblem is the problem yaml.v3 finds in data's documents (its
+// message without the "yaml: line N: " part), or "".
+func yamlProblem(data []byte) string {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if err == io.EOF {
+			return ""
+		}
+		if err != nil {
+			msg := err.Error()
+			if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+				return m[2]
+			}
+			return strings.TrimPrefix(msg, "yaml: ")
+		}
+	}
 }
 
 // indentTab returns the first line (1-based) up to line whose leading

@@ -265,6 +265,8 @@ func frameProblem(b []byte, err error) string {
 	}
 	msg := strings.TrimPrefix(se.Error(), "resp: ")
 	switch {
+	case errors.Is(err, resp.ErrWrongLength):
+		return msg
 	case errors.Is(err, resp.ErrTrailing):
 		return fmt.Sprintf("%d unexpected bytes after the end of the frame: %s", len(b)-int(se.Offset), se.Excerpt)
 	case errors.Is(err, io.ErrUnexpectedEOF):

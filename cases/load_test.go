@@ -246,8 +246,8 @@ func TestLoadPaths(t *testing.T) {
 		t.Fatalf("err = %T %v", err, err)
 	}
 	want := []string{
-		dir + "/c.yaml:5:9: unknown field \"sned\" in step (want one of: " + strings.Join(stepFields, ", ") + ")",
-		dir + "/d.yaml:3:1: YAML syntax error: did not find expected node content",
+		dir + "/c.yaml:5:9: unknown field \"sned\" in step: did you mean \"send\"? (want one of: " + strings.Join(stepFields, ", ") + ")",
+		dir + "/d.yaml:2:8: YAML syntax error: did not find expected node content",
 		dir + "/missing.yaml: stat: no such file or directory",
 	}
 	if diff := cmp.Diff(want, strings.Split(el.Error(), "\n")); diff != "" {

@@ -77,7 +77,7 @@ func (l *loader) mapping(n *yaml.Node, what string, allowed ...string) *fields {
 			continue
 		}
 		if len(allowed) > 0 && !slices.Contains(allowed, k.Value) {
-			l.errf(k, "unknown field %q in %s (want one of: %s)", k.Value, what, strings.Join(allowed, ", "))
+			l.errf(k, "unknown field %q in %s%s (want one of: %s)", k.Value, what, didYouMean(k.Value, allowed), strings.Join(allowed, ", "))
 			m.unknown++
 			continue
 		}
@@ -257,4 +257,53 @@ func (l *loader) selector(n *yaml.Node, what string) (Selector, bool) {
 	}
 	sel.Pos = l.pos(n)
 	return sel, true
+}
+
+// didYouMean returns `: did you mean "send"?` for the known name nearest
+// to word (edit distance with transpositions, letter case ignored) when
+// it is near enough to be a typo: at most 2 edits, and fewer than half
+// of word's letters. "" otherwise, and when two names are as near.
+func didYouMean(word string, known []string) string {
+	best, bestD, tie := "", 3, false
+	w := strings.ToLower(word)
+	for _, k := range known {
+		d := editDistance(w, strings.ToLower(k))
+		switch {
+		case d < bestD:
+			best, bestD, tie = k, d, false
+		case d == bestD:
+			tie = true
+		}
+	}
+	if best == "" || tie || 2*bestD >= len(w) {
+		return ""
+	}
+	return fmt.Sprintf(": did you mean %q?", best)
+}
+
+// editDistance is the optimal string alignment distance between a and b
+// (insertions, deletions, substitutions and swaps of two neighbours, each
+// one edit), over bytes.
+func editDistance(a, b string) int {
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
 }

@@ -73,7 +73,7 @@ func TestScenarioErrors(t *testing.T) {
 		want      []string
 	}{
 		{"unknown field", scenarioFile("      pattern: incr\n      iterations: 5\n      conections: 3\n"),
-			[]string{`7:7: unknown field "conections" in scenario (want one of: pattern, connections, iterations, value_size, max_attempts, ttl, crash, expect)`}},
+			[]string{`7:7: unknown field "conections" in scenario: did you mean "connections"? (want one of: pattern, connections, iterations, value_size, max_attempts, ttl, crash, expect)`}},
 		{"unknown pattern", scenarioFile("      pattern: incr-by\n      iterations: 5\n"),
 			[]string{`5:16: unknown pattern "incr-by" (want one of: naive-get-set, ifeq-retry, ifdeq-retry, watch-retry, lua-cas, lua-incr, incr, incr-expire, multi-incr-expire, set-ex, lua-incr-expire, increx)`}},
 		{"missing iterations", scenarioFile("      pattern: incr\n"),
@@ -89,7 +89,7 @@ func TestScenarioErrors(t *testing.T) {
 		{"crash on a counter", scenarioFile("      pattern: incr\n      iterations: 5\n      crash: {probability: 0.1}\n"),
 			[]string{`7:7: "crash" does not apply to pattern incr (crashes are injected into rate-limiter patterns)`}},
 		{"bad crash", scenarioFile("      pattern: set-ex\n      iterations: 5\n      crash: {probability: 1.5, seed: -1, sed: 3}\n"),
-			[]string{`7:28: probability must be a number from 0 to 1, not "1.5"`, `7:39: seed must be a non-negative integer, not "-1"`, `7:43: unknown field "sed" in crash (want one of: probability, seed)`}},
+			[]string{`7:28: probability must be a number from 0 to 1, not "1.5"`, `7:39: seed must be a non-negative integer, not "-1"`, `7:43: unknown field "sed" in crash: did you mean "seed"? (want one of: probability, seed)`}},
 		{"bad ttl", scenarioFile("      pattern: set-ex\n      iterations: 5\n      ttl: 1500ms\n"),
 			[]string{`7:12: ttl must be a whole number of seconds, at least 1s`}},
 		{"timing invariant", scenarioFile("      pattern: incr\n      iterations: 5\n      expect: {p99_ms: \"< 5\"}\n"),

@@ -32,6 +32,14 @@ var (
 	// malformed streamed string chunk, a streamed map with an odd number of
 	// children.
 	ErrBadValue = errors.New("resp: bad value")
+	// ErrWrongLength: a declared length or count does not match the bytes:
+	// a blob string's CRLF comes before or after the end its length
+	// says, or (ParseExact only, whose input is whole) an aggregate's
+	// input ends before the elements it declares, or a streamed
+	// aggregate's before its "." end marker. The error also wraps what
+	// the decoder met there (ErrBadLineEnd, io.ErrUnexpectedEOF), and
+	// SyntaxError.Context says what the length said and what came.
+	ErrWrongLength = errors.New("resp: wrong length")
 	// ErrTrailing: bytes follow the frame (ParseExact only).
 	// SyntaxError.Offset is the end of the frame.
 	ErrTrailing = errors.New("resp: bytes after the frame")
@@ -85,6 +93,12 @@ type eofValueErr struct{}
 
 func (eofValueErr) Error() string   { return "resp: attribute at end of stream" }
 func (eofValueErr) Unwrap() []error { return []error{io.ErrUnexpectedEOF, ErrBadValue} }
+
+// lengthErr is ErrWrongLength and what the decoder met at once.
+type lengthErr struct{ met error }
+
+func (e lengthErr) Error() string   { return ErrWrongLength.Error() }
+func (e lengthErr) Unwrap() []error { return []error{ErrWrongLength, e.met} }
 
 // errIncomplete is the internal signal that Parse needs more bytes.
 var errIncomplete = errors.New("resp: incomplete")

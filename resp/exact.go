@@ -13,7 +13,10 @@ import (
 //   - malformed input is Parse's *SyntaxError;
 //   - a truncated frame is a *SyntaxError whose Err is io.ErrUnexpectedEOF
 //     and whose Context says in which value the bytes ran out (where Parse
-//     would ask for more bytes);
+//     would ask for more bytes); where a length or count promised more
+//     than the input holds, the error also wraps ErrWrongLength and says
+//     so ("array of 3 has 2 elements", "blob string of length 5 has 3
+//     bytes before its CRLF");
 //   - bytes after the frame are a *SyntaxError whose Err is ErrTrailing and
 //     whose Offset is the end of the frame.
 //
@@ -28,7 +31,9 @@ func ParseExact(b []byte) (Value, error) {
 	case n == 0:
 		// Parse only says "more bytes needed"; a Reader that meets the end
 		// of b says where.
-		_, err := NewReader(bytes.NewReader(b)).Read()
+		rd := NewReader(bytes.NewReader(b))
+		rd.p.whole = true
+		_, err := rd.Read()
 		if err == nil || err == io.EOF {
 			// Not reached: Parse and Reader decode alike.
 			err = &SyntaxError{Context: "(incomplete frame)", Excerpt: excerpt(b, 0, len(b)), Err: io.ErrUnexpectedEOF}

@@ -45,9 +45,10 @@ func TestParseExactRejects(t *testing.T) {
 		{"", io.ErrUnexpectedEOF, "at offset 0 at start of value (no bytes)"},
 		{"+OK", io.ErrUnexpectedEOF, "in simple string (stream ended at offset 3)"},
 		{"+OK\r", io.ErrUnexpectedEOF, "in simple string"},
-		{"*2\r\n:1\r\n", io.ErrUnexpectedEOF, "at offset 8 at start of value"},
-		{"$3\r\nab\r\n", io.ErrUnexpectedEOF, "at offset 0 in 3-byte blob string payload (stream ended at offset 8)"},
-		{"%1\r\n+a\r\n", io.ErrUnexpectedEOF, "at offset 8"},
+		{"*2\r\n:1\r\n", io.ErrUnexpectedEOF, "wrong length at offset 0 (array of 2 has 1 element)"},
+		{"$3\r\nab\r\n", io.ErrUnexpectedEOF, "wrong length at offset 0 (blob string of length 3 has 2 bytes before its CRLF)"},
+		{"$3\r\nab", io.ErrUnexpectedEOF, "at offset 0 in 3-byte blob string payload (stream ended at offset 6)"},
+		{"%1\r\n+a\r\n", io.ErrUnexpectedEOF, "at offset 0 (map of 1 pair has 1 value, want 2)"},
 		{"|1\r\n+a\r\n:1\r\n", io.ErrUnexpectedEOF, ""},
 		{"*?\r\n:1\r\n", io.ErrUnexpectedEOF, ""},
 		{"+OK\r\nextra", resp.ErrTrailing, `at offset 5 after the end of the frame: "extra"`},
@@ -55,7 +56,8 @@ func TestParseExactRejects(t *testing.T) {
 		{"+OK\n", resp.ErrBadLineEnd, `bare \n in simple string`},
 		{"*1\r\n+OK\n", resp.ErrBadLineEnd, `at offset 4 bare \n in simple string`},
 		{"+O\rK\r\n", resp.ErrBadLineEnd, `bare \r`},
-		{"$3\r\nabcd\r\n", resp.ErrBadLineEnd, "after 3-byte blob string payload"},
+		{"$3\r\nabcd\r\n", resp.ErrBadLineEnd, "wrong length at offset 0 (blob string of length 3 has 4 bytes before its CRLF)"},
+		{"$3\r\nabc\rx", resp.ErrBadLineEnd, "at offset 0 after 3-byte blob string payload"},
 		{":x\r\n", resp.ErrBadValue, "integer"},
 		{":\r\n", resp.ErrBadValue, "integer"},
 		{"$x\r\n", resp.ErrBadLength, "blob string header"},
@@ -72,6 +74,26 @@ func TestParseExactRejects(t *testing.T) {
 		var se *resp.SyntaxError
 		if !errors.As(err, &se) || !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.ctx) {
 			t.Errorf("ParseExact(%s) = %v; want a *SyntaxError for %v containing %q", resp.Escape([]byte(tc.in)), err, tc.want, tc.ctx)
+		}
+	}
+}
+
+// A length or count that promises more or fewer bytes than come is
+// ErrWrongLength, saying what the length said and what came, at the
+// offset of the value whose length lies.
+func TestParseExactWrongLength(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"$3\r\nabcde\r\n", `wrong length at offset 0 (blob string of length 3 has 5 bytes before its CRLF)`},
+		{"$5\r\nabc\r\n", `wrong length at offset 0 (blob string of length 5 has 3 bytes before its CRLF)`},
+		{"*3\r\n:1\r\n:2\r\n", `wrong length at offset 0 (array of 3 has 2 elements)`},
+		{"*2\r\n*2\r\n:1\r\n", `wrong length at offset 4 (array of 2 has 1 element)`},
+		{"%2\r\n+a\r\n:1\r\n+b\r\n", `wrong length at offset 0 (map of 2 pairs has 3 values, want 4)`},
+		{"*?\r\n:1\r\n", `wrong length at offset 0 (streamed array has 1 value and no "." end marker)`},
+		{"*1\r\n!2\r\nERR\r\n", `wrong length at offset 4 (blob error of length 2 has 3 bytes before its CRLF)`},
+	} {
+		_, err := resp.ParseExact([]byte(tc.in))
+		if !errors.Is(err, resp.ErrWrongLength) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseExact(%s) = %v; want ErrWrongLength with %q", resp.Escape([]byte(tc.in)), err, tc.want)
 		}
 	}
 }

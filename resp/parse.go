@@ -1,9 +1,12 @@
 package resp
 
 import (
+	"bytes"
+	"errors"
 	"io"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Limits bounds what the decoder accepts, so that hostile or broken servers
@@ -100,6 +103,9 @@ type parser struct {
 	// scratch holds the payloads of streamed blob strings decoded by a
 	// Reader in this frame (Parse allocates them instead).
 	scratch []byte
+	// whole says the input is all there is (ParseExact): where it ends
+	// early, a length or count that promised more is the problem.
+	whole bool
 }
 
 // minValueLen is the length of the shortest encoded value ("_\r\n",
@@ -563,15 +569,24 @@ func (p *parser) blob(v *Value, k Kind, s int) error {
 	end := h + int(n) + 2
 	if end > len(p.buf) {
 		if err := p.morePayload(end); err != nil {
+			if err == io.ErrUnexpectedEOF && p.whole {
+				if lerr := p.payloadLength(s, h, n, what, err); lerr != nil {
+					return lerr
+				}
+			}
 			return p.wrap(err, s, "in "+strconv.FormatInt(n, 10)+"-byte "+what+" payload")
 		}
 	}
 	b := p.buf
-	if b[end-2] != '\r' {
-		return p.fail(ErrBadLineEnd, s, end-2, "after "+strconv.FormatInt(n, 10)+"-byte "+what+" payload")
-	}
-	if b[end-1] != '\n' {
-		return p.fail(ErrBadLineEnd, s, end-1, "after "+strconv.FormatInt(n, 10)+"-byte "+what+" payload")
+	if b[end-2] != '\r' || b[end-1] != '\n' {
+		if lerr := p.payloadLength(s, h, n, what, ErrBadLineEnd); lerr != nil {
+			return lerr
+		}
+		bad := end - 2
+		if b[bad] == '\r' {
+			bad++
+		}
+		return p.fail(ErrBadLineEnd, s, bad, "after "+strconv.FormatInt(n, 10)+"-byte "+what+" payload")
 	}
 	p.pos = end
 	if k != VerbatimString {
@@ -584,6 +599,29 @@ func (p *parser) blob(v *Value, k Kind, s int) error {
 	p.put(v, k, b[s:end:end], b[h+4:end-2:end-2])
 	copy(v.Format[:], b[h:h+3])
 	return nil
+}
+
+// payloadLength is the error of a blob whose CRLF is not where its
+// length n says (the payload starts at h): "blob string of length 3 has
+// 5 bytes before its CRLF", wrapping met; nil when no CRLF follows the
+// payload's start in the bytes at hand.
+func (p *parser) payloadLength(s, h int, n int64, what string, met error) error {
+	j := bytes.Index(p.buf[h:], crlf)
+	if j < 0 || int64(j) == n {
+		return nil
+	}
+	return p.fail(lengthErr{met}, s, h+j, "("+what+" of length "+strconv.FormatInt(n, 10)+" has "+
+		strconv.Itoa(j)+" "+plural(j, "byte", "bytes")+" before its CRLF)")
+}
+
+var crlf = []byte("\r\n")
+
+// plural returns one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // streamedBlob decodes the chunks after "$?\r\n" into v. A Reader
@@ -664,6 +702,9 @@ func (p *parser) aggregate(v *Value, k Kind, s, depth int) error {
 		return p.fail(ErrTooLong, s, p.pos-2, "in "+what+" header: count "+strconv.FormatInt(n, 10)+" over limit "+strconv.FormatInt(p.lim.MaxAggregateLen, 10))
 	} else {
 		elems, err = p.children(n*per, depth)
+		if err != nil && p.whole {
+			err = p.shortAggregate(err, s, k, n)
+		}
 	}
 	if err != nil {
 		return err
@@ -691,6 +732,45 @@ func (p *parser) children(m int64, depth int) ([]Value, error) {
 	return es, nil
 }
 
+// shortAggregate turns err, the input of a whole frame ending where the
+// next child of the aggregate of kind k at s should start, into "array of
+// 3 has 2 elements" (ErrWrongLength and io.ErrUnexpectedEOF); other errors
+// pass through.
+func (p *parser) shortAggregate(err error, s int, k Kind, n int64) error {
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Err != io.ErrUnexpectedEOF || se.Offset != p.base+int64(len(p.buf)) ||
+		!strings.HasPrefix(se.Context, "at start of value") {
+		return err
+	}
+	got := p.countChildren(s)
+	what := kindNames[k]
+	ctx := "(" + what + " of " + strconv.FormatInt(n, 10) + " has " + strconv.Itoa(got) + " " + plural(got, "element", "elements") + ")"
+	if k.isPairs() {
+		ctx = "(" + what + " of " + strconv.FormatInt(n, 10) + " " + plural(int(n), "pair", "pairs") + " has " +
+			strconv.Itoa(got) + " " + plural(got, "value", "values") + ", want " + strconv.FormatInt(2*n, 10) + ")"
+	}
+	return p.fail(lengthErr{io.ErrUnexpectedEOF}, s, len(p.buf), ctx)
+}
+
+// countChildren counts the complete values after the header of the
+// aggregate at s, up to the end of the input (a whole frame that ended
+// early: each child decodes on its own).
+func (p *parser) countChildren(s int) int {
+	q := parser{buf: p.buf, lim: p.lim}
+	if _, err := q.header(s, "aggregate", true, false); err != nil {
+		return 0
+	}
+	got := 0
+	for q.pos < len(q.buf) {
+		var v Value
+		if err := q.value(&v, 2); err != nil {
+			break
+		}
+		got++
+	}
+	return got
+}
+
 // streamedChildren decodes the children of the streamed aggregate at s up
 // to its "." end marker, per (1, or 2 for maps) values an element.
 func (p *parser) streamedChildren(s int, what string, per int64, depth int) ([]Value, error) {
@@ -700,6 +780,10 @@ func (p *parser) streamedChildren(s int, what string, per int64, depth int) ([]V
 		c := p.pos
 		t, err := p.byteAt(c)
 		if err != nil {
+			if err == io.ErrUnexpectedEOF && p.whole {
+				return nil, p.fail(lengthErr{err}, s, c, "(streamed "+what+" has "+strconv.Itoa(count)+" "+
+					plural(count, "value", "values")+" and no \".\" end marker)")
+			}
 			return nil, p.wrap(err, s, "in streamed "+what)
 		}
 		if t == '.' {

@@ -78,6 +78,12 @@ func (r *Reader) Offset() int64 { return r.off + int64(r.r) }
 // consumed by a Read.
 func (r *Reader) Buffered() int { return len(r.mem) - r.r }
 
+// Pending returns the bytes read from the stream but not yet consumed by
+// a Read: after a Read that failed for want of bytes (a deadline), the
+// start of the unfinished frame. It aliases the Reader's buffer, valid
+// until the next Read.
+func (r *Reader) Pending() []byte { return r.mem[r.r:len(r.mem):len(r.mem)] }
+
 // Read decodes and returns the next complete frame; it is ReadInto a
 // Value of its own. An attribute is not a frame of its own: it is attached
 // (Value.Attr) to the value that follows it, whose Raw then starts at the

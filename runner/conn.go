@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"time"
 
@@ -108,7 +109,10 @@ func (c *conn) readReply(timeout time.Duration, acceptPush func(resp.Value) bool
 	for {
 		v, err := c.r.Read()
 		if err != nil {
-			return resp.Value{}, err
+			return resp.Value{}, c.unfinished(err)
+		}
+		if err := resp.CheckFrame(v); err != nil {
+			return v, malformedFrame(err)
 		}
 		// Out of band only in RESP3: on a RESP2 connection a push is a
 		// reply in a type RESP2 does not have (checked by the caller).
@@ -131,7 +135,10 @@ func (c *conn) readPush(timeout time.Duration) (resp.Value, error) {
 	c.extend(timeout)
 	v, err := c.r.Read()
 	if err != nil {
-		return resp.Value{}, err
+		return resp.Value{}, c.unfinished(err)
+	}
+	if err := resp.CheckFrame(v); err != nil {
+		return v, malformedFrame(err)
 	}
 	if v.Kind != resp.Push && c.proto == 3 {
 		return v, errNotPush
@@ -140,6 +147,34 @@ func (c *conn) readPush(timeout time.Duration) (resp.Value, error) {
 }
 
 var errNotPush = errors.New("a reply arrived where a push was expected")
+
+// malformedFrame is the error of a frame that decodes but breaks a rule of
+// RESP3 (resp.CheckFrame): a server finding, whose *resp.SyntaxError makes
+// the case's result Malformed.
+func malformedFrame(err error) error {
+	return fmt.Errorf("the server's frame is malformed (offsets count from the frame's first byte): %w", err)
+}
+
+// unfinished adds to err, a read that ended for want of bytes (a deadline
+// passed), what the frame the server started lacks, from the bytes it
+// sent of it. A length or count the bytes contradict (a streamed
+// aggregate without its end marker, an array one element short) is a
+// server finding, as malformedFrame is; other errors pass through.
+func (c *conn) unfinished(err error) error {
+	var ne net.Error
+	if !errors.As(err, &ne) || !ne.Timeout() || c.r.Buffered() == 0 {
+		return err
+	}
+	_, perr := resp.ParseExact(c.r.Pending())
+	if perr == nil {
+		return err
+	}
+	if errors.Is(perr, resp.ErrWrongLength) {
+		return fmt.Errorf("the server's frame is malformed: it stopped after %d bytes until the deadline passed (offsets count from the frame's first byte): %w (%w)",
+			c.r.Buffered(), perr, err)
+	}
+	return fmt.Errorf("the server's frame stopped after %d bytes until the deadline passed: %v (%w)", c.r.Buffered(), perr, err)
+}
 
 // extend makes the deadline of c's next reads and writes at least timeout
 // and at most timeout/8 more away. Moving a deadline costs two runtime timer

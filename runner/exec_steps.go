@@ -272,6 +272,13 @@ func (x *caseRun) receive(c *conn, timeout time.Duration, st *cases.Step, exp *c
 		}
 	}
 	if err != nil {
+		// A malformed frame is kept, for the report to show the bytes.
+		if b := v.Raw; b != nil || c.r.Buffered() > 0 {
+			if b == nil {
+				b = c.r.Pending()
+			}
+			sr.Reply, sr.ReplySize = x.keep(b), len(b)
+		}
 		return v, nil, fmt.Errorf("read: %w", err)
 	}
 	sr.Reply, sr.ReplySize = x.keep(v.Raw), len(v.Raw)

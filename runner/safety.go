@@ -219,3 +219,24 @@ func redactRaw(b []byte) []byte {
 		return nil
 	})
 }
+
+// DestructiveUse is a command of a case that reaches beyond the case's
+// own keys (FLUSHALL, CONFIG SET, ...), and where the case file sends it.
+type DestructiveUse struct {
+	Case *cases.Case
+	Cmd  string
+	Pos  cases.Pos
+}
+
+// DestructiveUses returns the first destructive command of each of cs
+// that has one (in their order): what --allow-destructive lets through
+// on an existing server.
+func DestructiveUses(cs []*cases.Case) []DestructiveUse {
+	var out []DestructiveUse
+	for _, c := range cs {
+		if cmd, pos, ok := destructiveUse(c); ok {
+			out = append(out, DestructiveUse{Case: c, Cmd: cmd, Pos: pos})
+		}
+	}
+	return out
+}

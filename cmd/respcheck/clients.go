@@ -155,6 +155,11 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 		// cleanup do not apply, so an existing server is refused.
 		return errSharedClients
 	}
+	if external {
+		if err := confirmDestructive(ctx, stderr, t.Config, runner.Select(files, runRE, nil), f.confirmDestructive); err != nil {
+			return err
+		}
+	}
 	runID := f.runID
 	if runID == "" && external {
 		runID = runner.NewRunID()

@@ -28,11 +28,14 @@ type runFlags struct {
 	runID   string
 
 	allowDestructive bool
-	failFast         bool   // run only
-	checkSchema      bool   // run only (schema.go)
-	golden           string // run --golden DIR (golden.go)
-	update           bool
-	vars             []string // --var NAME=VALUE (run, record, clients)
+	// confirmDestructive confirms --allow-destructive on a server that
+	// holds keys (destructive.go).
+	confirmDestructive bool
+	failFast           bool   // run only
+	checkSchema        bool   // run only (schema.go)
+	golden             string // run --golden DIR (golden.go)
+	update             bool
+	vars               []string // --var NAME=VALUE (run, record, clients)
 }
 
 // register registers the flags of respcheck run.
@@ -51,6 +54,7 @@ func (f *runFlags) register(fl *pflag.FlagSet) {
 	fl.BoolVar(&f.checkSchema, "check-schema", false, "also check every RESP3 reply against the build's reply schemas (installed by scripts/install-schemas.sh); findings are listed, they do not change the exit status")
 	fl.BoolVar(&f.failFast, "fail-fast", false, "stop at the first case that fails or errs (the running ones finish and clean up); exit 1")
 	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "against --addr/-u, also run cases that send commands reaching beyond the run's keys (FLUSHALL, CONFIG SET, DEBUG SLEEP, SCRIPT KILL, ...)")
+	fl.BoolVar(&f.confirmDestructive, "confirm-destructive", false, "with --allow-destructive, run the cases that reach beyond their keys although the database holds keys (else respcheck lists them and asks, or refuses without a terminal)")
 	fl.StringVar(&f.golden, "golden", "", "also compare every reply with the goldens in this `directory` (see respcheck record)")
 	fl.BoolVar(&f.update, "update", false, "with --golden: rewrite the goldens whose replies changed instead of failing (the target must be the build the directory was recorded on)")
 	fl.StringVar(&f.runID, "run-id", "", "key-name salt (default: random against --addr/-u, fixed for a throwaway server)")
@@ -100,6 +104,7 @@ func (f *clientsFlags) register(fl *pflag.FlagSet) {
 	f.targetFlags.register(fl)
 	f.cluster.register(fl)
 	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "run against an existing server (--addr/-u) although client libraries run the cases without run's shared-server guard and key cleanup")
+	fl.BoolVar(&f.confirmDestructive, "confirm-destructive", false, "with --allow-destructive, run the cases that reach beyond their keys although the database holds keys (else respcheck lists them and asks, or refuses without a terminal)")
 	f.registerSelection(fl, "run", "")
 	fl.IntVar(&f.jobs, "jobs", 0, "(client, case) pairs run at once (0: the number of CPUs)")
 	fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "deadline of one library call (verdict hang)")

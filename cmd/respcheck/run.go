@@ -68,7 +68,8 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	if err != nil {
 		return err
 	}
-	if len(runner.Select(files, runRE, f.tags)) == 0 {
+	selected := runner.Select(files, runRE, f.tags)
+	if len(selected) == 0 {
 		return noCases(paths, f.run, f.tags)
 	}
 
@@ -79,6 +80,11 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	defer fl.stop()
 	t.printNotes(stderr)
 	external := t.spawned == nil
+	if external && f.allowDestructive {
+		if err := confirmDestructive(ctx, stderr, t.Config, selected, f.confirmDestructive); err != nil {
+			return err
+		}
+	}
 	runID := f.runID
 	if runID == "" && external {
 		runID = runner.NewRunID()
@@ -156,9 +162,12 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 		}
 		fmt.Fprintf(note, "cleanup: removed %d keys of this run; database size %d before, %s\n",
 			rep.KeysRemoved, rep.DBSize[0], after)
-		if rep.DBSize[0] >= 0 && rep.DBSize[1] >= 0 && rep.DBSize[0] != rep.DBSize[1] {
-			fmt.Fprintf(stderr, "respcheck: warning: the database size changed by %+d during the run: something other than respcheck wrote to it\n",
-				rep.DBSize[1]-rep.DBSize[0])
+		if d := rep.DBSize[1] - rep.DBSize[0]; rep.DBSize[0] >= 0 && rep.DBSize[1] >= 0 && d != 0 {
+			if ran := ranDestructive(rep); ran != "" {
+				fmt.Fprintf(stderr, "respcheck: note: the database size changed by %+d during the run; cases reaching beyond their keys ran (--allow-destructive): %s\n", d, ran)
+			} else {
+				fmt.Fprintf(stderr, "respcheck: warning: the database size changed by %+d during the run: something other than respcheck wrote to it\n", d)
+			}
 		}
 	}
 	switch {

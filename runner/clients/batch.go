@@ -318,6 +318,13 @@ func libraryRead(sv *StepView, sent bool, what string) {
 func (s *session) judgeQueued(sv *StepView, pc *pinned, i int, q exchange, sent bool, exec exchange, out outcome) {
 	n := out.vals[i]
 	sv.Native = &n
+	if exec.fault != nil && sent {
+		// Which element the library took depends on how it read EXEC's
+		// malformed frame.
+		sv.Verdict = Error
+		sv.Notes = append(sv.Notes, notJudgedMalformed+exec.fault.Error())
+		return
+	}
 	queued := "no reply"
 	if q.reply != nil {
 		queued = resp.Escape(q.reply.Raw)

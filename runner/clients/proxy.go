@@ -394,6 +394,11 @@ type exchange struct {
 	injected []resp.Value
 	bad      []byte
 	pending  bool // the command was seen but its reply has not arrived
+	// fault is the first frame the server sent on the connection, up to
+	// this exchange's reply, that breaks RESP3 (see frameFault): what the
+	// library made of the reply depends on how it read that frame, so
+	// the step is not judged.
+	fault error
 }
 
 // wanted describes the command one library call sent, for claim.
@@ -567,6 +572,11 @@ func (p *proxy) replyOf(x exchange) exchange {
 	defer t.mu.Unlock()
 	x.pushes, x.reply, x.bad, x.injected = nil, nil, nil, nil
 	pr := pairEvents(t.events)[x.cmd]
+	upto := len(t.events)
+	if pr != nil && pr.reply >= 0 {
+		upto = pr.reply + 1
+	}
+	x.fault = frameFault(t.events[:upto])
 	if pr == nil {
 		// The command came after bytes from the server that are not RESP,
 		// where pairing stops (the server's side is forwarded raw since):
@@ -632,4 +642,46 @@ func keyword(a []byte) bool {
 		}
 	}
 	return true
+}
+
+// fault is frameFault of every frame recorded on t so far.
+func (t *proxyConn) fault() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return frameFault(t.events)
+}
+
+// frameFault returns why the first frame the server sent among events
+// breaks RESP3, or nil: bytes that are not RESP (a length that lies, say),
+// or a frame that decodes but breaks a rule (a push frame nested in an
+// aggregate: resp.CheckFrame). Offsets count from that frame's first
+// byte; a frame before the last one is named by its first bytes.
+func frameFault(events []Event) error {
+	for i, e := range events {
+		if e.Dir != ToClient {
+			continue
+		}
+		var err error
+		switch {
+		case e.Bad != nil:
+			if _, err = resp.ParseExact(e.Bad); err == nil {
+				err = fmt.Errorf("bytes that are not RESP: %s", resp.Escape(e.Bad[:min(len(e.Bad), 40)]))
+			}
+		case e.Injected:
+		default:
+			err = resp.CheckFrame(e.Value)
+		}
+		if err == nil {
+			continue
+		}
+		if i < len(events)-1 {
+			raw := e.Value.Raw
+			if e.Bad != nil {
+				raw = e.Bad
+			}
+			return fmt.Errorf("%w (in the earlier frame %s... on this connection)", err, resp.Escape(raw[:min(len(raw), 24)]))
+		}
+		return err
+	}
+	return nil
 }

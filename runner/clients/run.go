@@ -932,11 +932,20 @@ func fillWire(sv *StepView, x exchange) {
 // judge gives the step's verdict from what the library returned (n) and
 // what it received (x).
 func (s *session) judge(sv *StepView, pc *pinned, x exchange, sent bool, n Native) {
+	fault := x.fault
+	if !sent && pc != nil && pc.tap != nil {
+		// A value returned without a command of its own may be a piece
+		// of an earlier malformed frame the library read.
+		fault = pc.tap.fault()
+	}
 	switch {
 	case n.Kind == kindUnsupported:
 		sv.Verdict = Skip
 		sv.Notes = append(sv.Notes, "not sent: "+errText(n))
 		return
+	case fault != nil:
+		sv.Verdict = Error
+		sv.Notes = append(sv.Notes, notJudgedMalformed+fault.Error())
 	case !sent && (n.Kind == "exception" || n.Kind == "error"):
 		sv.Verdict = Skip
 		msg, _, _ := strings.Cut(n.String(), "\\n") // a panic's stack stays in Native
@@ -945,8 +954,8 @@ func (s *session) judge(sv *StepView, pc *pinned, x exchange, sent bool, n Nativ
 		sv.Verdict = Mismatch
 		sv.Notes = append(sv.Notes, "the library returned a value without sending the command")
 	case x.bad != nil:
-		sv.Verdict = max(Match, verdictForBad(n))
-		sv.Notes = append(sv.Notes, "the server sent bytes that are not RESP")
+		sv.Verdict = Error
+		sv.Notes = append(sv.Notes, notJudgedMalformed+"bytes that are not RESP")
 	case x.reply == nil && n.Kind == "exception":
 		sv.Verdict = Crash
 		sv.Notes = append(sv.Notes, "no reply reached the library: "+n.String())
@@ -972,7 +981,8 @@ func (s *session) judge(sv *StepView, pc *pinned, x exchange, sent bool, n Nativ
 // probe waits for EXEC or DISCARD), PING instead of ECHO on a RESP2
 // subscribed connection (which refuses ECHO).
 func (s *session) probe(sv *StepView, pc *pinned, args [][]byte, x exchange, timeout time.Duration) {
-	surprise := sv.Verdict >= Mismatch && sv.Verdict != Hang
+	// An error is not the library's: no canary after it.
+	surprise := sv.Verdict >= Mismatch && sv.Verdict != Hang && sv.Verdict != Error
 	switch strings.ToUpper(string(args[0])) {
 	case "MULTI":
 		pc.inMulti = x.reply != nil && x.reply.Kind == resp.SimpleString
@@ -1031,12 +1041,10 @@ func (s *session) serverCheck(sv *StepView) {
 	s.abandon("skipped: the server stopped answering")
 }
 
-func verdictForBad(n Native) Verdict {
-	if n.Kind == "exception" || n.Kind == "error" {
-		return Match
-	}
-	return Mismatch
-}
+// notJudgedMalformed starts the note of a step whose reply depends on a
+// frame of the server that breaks RESP3: whatever the library made of
+// it, the step is the server's finding (Error), never a match.
+const notJudgedMalformed = "not judged: the server's frame is malformed: "
 
 // abandoner is implemented by sessions that can give up on a hung
 // library (an adapter kills its process, which restarts on next use).

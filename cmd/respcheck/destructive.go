@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/target"
+)
+
+// confirmDestructive stands between --allow-destructive and an existing
+// server that holds keys: before any case is sent it says which selected
+// cases send commands reaching beyond their keys (runner.DestructiveUses)
+// and how many keys the database holds, and goes on only when the
+// database is empty, --confirm-destructive is given, or a person types
+// "yes" on a terminal; otherwise it refuses with a usage error (exit 2).
+// Only INFO, HELLO and DBSIZE reach the server meanwhile.
+func confirmDestructive(ctx context.Context, stderr io.Writer, cfg target.Config, cs []*cases.Case, confirmed bool) error {
+	uses := runner.DestructiveUses(cs)
+	if len(uses) == 0 {
+		return nil
+	}
+	tg, err := target.Open(ctx, cfg)
+	if err != nil {
+		return serverErr(err)
+	}
+	n, err := tg.DBSize(ctx)
+	if err != nil {
+		return serverErr(fmt.Errorf("DBSIZE: %w", err))
+	}
+	if n == 0 {
+		return nil
+	}
+	list := destructiveList(uses)
+	what := fmt.Sprintf("--allow-destructive: %d selected %s commands that reach beyond their own keys, on %s, whose database holds %d %s:\n%s",
+		len(uses), cases.Plural(len(uses), "case sends", "cases send"), cfg.Addr, n, cases.Plural(int(n), "key", "keys"), list)
+	if confirmed {
+		fmt.Fprintf(stderr, "respcheck: %s\nrespcheck: running them (--confirm-destructive)\n", what)
+		return nil
+	}
+	if isTerminal(stderr) && isTerminal(os.Stdin) {
+		fmt.Fprintf(stderr, "respcheck: %s\nType yes to run them: ", what)
+		line, _ := bufio.NewReader(os.Stdin).ReadString('\n')
+		if strings.TrimSpace(line) == "yes" {
+			return nil
+		}
+	}
+	return usageErr("%s\nnothing was sent; --confirm-destructive runs them, and without --allow-destructive they are skipped", what)
+}
+
+// destructiveList is one line per use: "  name (file:line:col): FLUSHALL".
+func destructiveList(uses []runner.DestructiveUse) string {
+	var b strings.Builder
+	for i, u := range uses {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "  %s (%s): %s", runner.FullName(u.Case), u.Pos, u.Cmd)
+	}
+	return b.String()
+}
+
+// ranDestructive names the cases of rep that sent a command reaching
+// beyond their keys and ran (not skipped): "name (FLUSHALL at pos)", or
+// "" when none did.
+func ranDestructive(rep *runner.Report) string {
+	var ran []*cases.Case
+	for _, res := range rep.Results {
+		if res.Status != runner.Skip && !res.NotRun {
+			ran = append(ran, res.Case)
+		}
+	}
+	var names []string
+	seen := map[*cases.Case]bool{}
+	for _, u := range runner.DestructiveUses(ran) {
+		if !seen[u.Case] {
+			seen[u.Case] = true
+			names = append(names, fmt.Sprintf("%q (%s at %s)", runner.FullName(u.Case), u.Cmd, u.Pos))
+		}
+	}
+	return strings.Join(names, ", ")
+}

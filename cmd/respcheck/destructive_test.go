@@ -1,0 +1,72 @@
+package main
+
+import (
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/respcheck/respcheck/runner/servers"
+)
+
+const flushCase = `suite: flush
+cases:
+  - name: FLUSHALL empties the database
+    exclusive: true # its RESP2 and RESP3 runs would flush each other's key
+    steps:
+      - {send: [SET, "{key}", v], reply: "+OK\r\n"}
+      - {send: [FLUSHALL], reply: "+OK\r\n"}
+      - {send: [DBSIZE], reply: ":0\r\n"}
+`
+
+// TestAllowDestructiveAsksFirst: --allow-destructive against a server
+// given by --addr that holds keys lists the commands reaching beyond the
+// cases' keys and the key count and refuses (exit 2, the keys untouched),
+// for run and clients; --confirm-destructive runs them, and the size
+// check after the run names the case that changed the database instead
+// of blaming something else; an empty database needs no confirmation.
+func TestAllowDestructiveAsksFirst(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	addr := srv.Addr()
+	f := writeFile(t, "flush.yaml", flushCase)
+	c := dialRawTCP(t, addr)
+	c.nc.SetDeadline(time.Now().Add(10 * time.Second))
+	c.nc.Write([]byte("SET user:1 a\r\nSET user:2 b\r\nSET user:3 c\r\n"))
+	if _, err := io.ReadFull(c.nc, make([]byte, 15)); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"run", "clients"} {
+		args := []string{cmd, "--addr", addr, "--allow-destructive", f}
+		if cmd == "clients" {
+			args = append(args, "--clients", "go-redis", "--proto", "2")
+		}
+		code, out, errs := respcheck(t, args...)
+		for _, want := range []string{"--allow-destructive: 1 selected case sends commands that reach beyond their own keys, on " + addr + ", whose database holds 3 keys:",
+			"flush/FLUSHALL empties the database (" + f + ":7:9): FLUSHALL", "nothing was sent; --confirm-destructive runs them"} {
+			if !strings.Contains(errs, want) {
+				t.Errorf("%s: stderr lacks %q:\n%s", cmd, want, errs)
+			}
+		}
+		if code != exitUsage || strings.Contains(out, "passed") {
+			t.Errorf("%s: exit %d, stdout %q; want %d and nothing run", cmd, code, out, exitUsage)
+		}
+		if n := c.dbsize(t); n != 3 {
+			t.Fatalf("%s: %d keys after the refusal, want the server's 3", cmd, n)
+		}
+	}
+	code, out, errs := respcheck(t, "run", "--addr", addr, "--allow-destructive", "--confirm-destructive", f)
+	if code != 0 || !strings.Contains(errs, "running them (--confirm-destructive)") {
+		t.Fatalf("confirmed: exit %d\n%s%s", code, out, errs)
+	}
+	want := `the database size changed by -3 during the run; cases reaching beyond their keys ran (--allow-destructive): "flush/FLUSHALL empties the database" (FLUSHALL at ` + f + ":7:9)"
+	if !strings.Contains(errs, want) || strings.Contains(errs, "something other than respcheck") {
+		t.Errorf("confirmed: stderr lacks %q or blames something else:\n%s", want, errs)
+	}
+	if n := c.dbsize(t); n != 0 {
+		t.Fatalf("%d keys after the confirmed FLUSHALL", n)
+	}
+	code, out, errs = respcheck(t, "run", "--addr", addr, "--allow-destructive", f)
+	if code != 0 || strings.Contains(errs, "--allow-destructive:") {
+		t.Errorf("empty database: exit %d, want 0 without a question\n%s%s", code, out, errs)
+	}
+}
