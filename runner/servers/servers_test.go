@@ -511,4 +511,3 @@ func TestPinnedIsTheInstallScriptsList(t *testing.T) {
 		t.Errorf("install-servers.sh ALL_BUILDS = %s, Pinned = %s", got, want)
 	}
 }
-
