@@ -112,19 +112,49 @@ func (x *caseRun) untilSentinel(name, token string) (*Failure, error) {
 }
 
 // afterError tells apart an error that refused the sentinel (BUSY, NOAUTH,
-// ...), which nothing follows, from a stray error, which the sentinel's
-// reply follows at once: it waits strayGrace for another frame.
+// ...) from a stray error, which the sentinel's reply follows. It sends a
+// second sentinel and reads on: a server that refused the first refuses the
+// second too (or, its state changed, answers it), while after a stray error
+// the first sentinel's reply comes next. Waiting a fixed grace for that
+// reply instead took a stray error for the refusal whenever the machine was
+// slow for longer than the grace (TestStrayRepliesAreFound under CI load).
 func (x *caseRun) afterError(name, token string, e resp.Value) (*Failure, error) {
 	fail := strayFailure(x, name, e)
+	c := x.conns[name]
+	second := token + "-again"
+	if err := c.write(x.opts.StepTimeout, resp.AppendCommandString(nil, "PING", second)); err != nil {
+		// The connection is gone: only what is buffered is left.
+		return x.strayReply(name)
+	}
+	for {
+		v, err := c.r.Read()
+		if done, f, err := x.endOfStream(name, err); done {
+			return f, err
+		}
+		switch {
+		case v.Kind == resp.Push:
+			continue
+		case v.Kind == resp.SimpleString && string(v.Str) == "QUEUED":
+			// Inside MULTI both sentinels answer +QUEUED: whether one or
+			// two come is all that tells them apart (strayGrace for a second).
+			return x.queuedAfterError(name, fail)
+		case isSentinelReply(v, token):
+			return fail, nil // e came before the first sentinel's reply
+		}
+		// The second sentinel's reply or refusal: e refused the first.
+		return nil, nil
+	}
+}
+
+// queuedAfterError: a +QUEUED read after an error (see afterError) answered
+// the first sentinel, and e was a stray, when another +QUEUED follows.
+func (x *caseRun) queuedAfterError(name string, fail *Failure) (*Failure, error) {
 	c := x.conns[name]
 	for {
 		c.until = time.Time{}
 		c.nc.SetReadDeadline(time.Now().Add(strayGrace))
 		v, err := c.r.Read()
 		if done, f, err := x.endOfStream(name, err); done {
-			if f == nil && err == nil {
-				return nil, nil // the error was the sentinel's reply
-			}
 			return f, err
 		}
 		if v.Kind != resp.Push {

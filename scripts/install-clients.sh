@@ -35,6 +35,9 @@
 #           npm/            npm cache
 #           logs/
 # Idempotent: a second run only checks stamps. Needs root for apt-get install.
+# Two copies may run at once (another checkout, CI): the second waits for the
+# cache's "clients" lock (saying whose it is), apt-get for its "apt" lock, and
+# every tree is made in a private temporary folder renamed into place.
 # Usage: scripts/install-clients.sh [-q] [--only node|python|hiredis|ruby|php|adapters]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,8 +56,9 @@ ONLY=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-q) QUIET=1 ;;
-	--only) ONLY="$2"; shift ;;
-	-h|--help) sed -n '2,38p' "$0"; exit 0 ;;
+	--only) [ $# -ge 2 ] || { echo "install-clients: --only needs a value" >&2; exit 2; }
+		ONLY="$2"; shift ;;
+	-h|--help) sed -n '2,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "install-clients: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -65,14 +69,16 @@ APTDIR="$CACHE/apt"
 LOGDIR="$CACHE/logs"
 mkdir -p "$CACHE" "$LOGDIR"
 LOG="$LOGDIR/install-clients.log"
-: >"$LOG"
 export DEBIAN_FRONTEND=noninteractive
+LOCKDIR="${RESPCHECK_CACHE:-$HOME/.cache/respcheck}/locks"
 
 say() { [ "$QUIET" = 1 ] || echo "install-clients: $*"; }
 die() { echo "install-clients: $*" >&2; exit 1; }
 # run: scripts/lib/run-logged.sh
 RUN_NAME=install-clients
 . "$(dirname "${BASH_SOURCE[0]}")/lib/run-logged.sh"
+# with_lock: scripts/lib/lock.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/lock.sh"
 installed_pkg() {
 	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null || true)" = installed ]
 }
@@ -108,8 +114,7 @@ install_python() {
 		installed_pkg "$pkg" && continue
 		[ "$(id -u)" = 0 ] || die "must run as root to apt-get install $pkg"
 		say "apt-get install $pkg (bookworm)"
-		apt-cache policy "$pkg" 2>/dev/null | grep -q 'Candidate: [0-9]' || run apt-get update
-		run apt-get install -y --no-install-recommends "$pkg"
+		with_lock apt "apt-get install $pkg" apt_get_install "$pkg"
 	done
 	v=$(/usr/bin/python3.11 -c 'import redis; print(redis.__version__)')
 	[ "$v" = "$PY_BOOKWORM_VERSION" ] || say "warning: system redis-py is $v, not $PY_BOOKWORM_VERSION"
@@ -142,11 +147,13 @@ install_python() {
 		(cd "$APTDIR/download" && run env APT_CONFIG="$APTDIR/apt.conf" apt-get download "python3-redis=$PY_SID_DEB_VERSION")
 		deb="$APTDIR/download/python3-redis_${PY_SID_DEB_VERSION}_all.deb"
 	fi
+	local tmp
 	rm -rf "$dest.tmp"
-	mkdir -p "$dest.tmp"
-	run dpkg-deb -x "$deb" "$dest.tmp"
+	tmp=$(mktemp -d "$CACHE/.redis-py.XXXXXX")
+	run dpkg-deb -x "$deb" "$tmp"
 	rm -rf "$dest"
-	mv "$dest.tmp" "$dest"
+	mkdir -p "$(dirname "$dest")"
+	mv "$tmp" "$dest"
 	v=$(PYTHONPATH="$dest/usr/lib/python3/dist-packages" /usr/bin/python3.11 -c 'import redis; print(redis.__version__)')
 	[ "$v" = "$PY_SID_VERSION" ] || die "unpacked redis-py reports $v, not $PY_SID_VERSION"
 	printf 'deb=%s\ndate=%s\n' "$(basename "$deb")" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$dest/.stamp"
@@ -177,17 +184,19 @@ install_hiredis() {
 		return
 	fi
 	say "hiredis $HIREDIS_VERSION: make static (deps/hiredis of $(basename "$tarball")), gcc adapters/hiredis/adapter.c"
-	rm -rf "$dest.tmp"
-	mkdir -p "$dest.tmp/bin"
-	run tar -xzf "$tarball" -C "$dest.tmp" --strip-components=2 "redis-$HIREDIS_REDIS_SRC/deps/hiredis"
-	v=$(awk '/#define HIREDIS_(MAJOR|MINOR|PATCH) /{ printf "%s%s", sep, $3; sep="." }' "$dest.tmp/hiredis/hiredis.h")
+	local tmp
+	rm -rf "$dest.tmp" "$CACHE/.hiredis".*
+	tmp=$(mktemp -d "$CACHE/.hiredis.XXXXXX")
+	mkdir -p "$tmp/bin"
+	run tar -xzf "$tarball" -C "$tmp" --strip-components=2 "redis-$HIREDIS_REDIS_SRC/deps/hiredis"
+	v=$(awk '/#define HIREDIS_(MAJOR|MINOR|PATCH) /{ printf "%s%s", sep, $3; sep="." }' "$tmp/hiredis/hiredis.h")
 	[ "$v" = "$HIREDIS_VERSION" ] || die "deps/hiredis of Redis $HIREDIS_REDIS_SRC is hiredis $v, not $HIREDIS_VERSION"
-	run make -C "$dest.tmp/hiredis" static
-	run gcc -O2 -Wall -std=c11 -pthread -I"$dest.tmp/hiredis" adapters/hiredis/adapter.c \
-		"$dest.tmp/hiredis/libhiredis.a" -lm -o "$dest.tmp/bin/hiredis-adapter"
-	printf 'want=%s\ndate=%s\n' "$want" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$dest.tmp/.stamp"
+	run make -C "$tmp/hiredis" static
+	run gcc -O2 -Wall -std=c11 -pthread -I"$tmp/hiredis" adapters/hiredis/adapter.c \
+		"$tmp/hiredis/libhiredis.a" -lm -o "$tmp/bin/hiredis-adapter"
+	printf 'want=%s\ndate=%s\n' "$want" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$tmp/.stamp"
 	rm -rf "$dest"
-	mv "$dest.tmp" "$dest"
+	mv "$tmp" "$dest"
 }
 
 # ---- ruby, php: Debian bookworm packages -------------------------------------------
@@ -198,8 +207,13 @@ apt_install() {
 	[ ${#missing[@]} -gt 0 ] || return 0
 	[ "$(id -u)" = 0 ] || die "must run as root to apt-get install ${missing[*]}"
 	say "apt-get install ${missing[*]} (bookworm)"
-	apt-cache policy "${missing[@]}" 2>/dev/null | grep -q 'Candidate: [0-9]' || run apt-get update
-	run apt-get install -y --no-install-recommends "${missing[@]}"
+	with_lock apt "apt-get install ${missing[*]}" apt_get_install "${missing[@]}"
+}
+# apt_get_install PKG...: apt-get install (after apt-get update when a package has
+# no candidate yet); the caller holds the "apt" lock.
+apt_get_install() {
+	apt-cache policy "$@" 2>/dev/null | grep -q 'Candidate: [0-9]' || run apt-get update
+	run apt-get install -y -o DPkg::Lock::Timeout=600 --no-install-recommends "$@"
 }
 
 install_ruby() {
@@ -234,15 +248,19 @@ copy_adapters() {
 	say "adapters copied to $dst"
 }
 
+install_selected() {
+	: >"$LOG"
+	case "$ONLY" in
+	"") install_node; install_python; install_hiredis; install_ruby; install_php; copy_adapters ;;
+	node) install_node ;;
+	python) install_python ;;
+	hiredis) install_hiredis ;;
+	ruby) install_ruby ;;
+	php) install_php ;;
+	adapters) copy_adapters ;;
+	*) die "--only wants node, python, hiredis, ruby, php or adapters" ;;
+	esac
+}
 start=$(date +%s)
-case "$ONLY" in
-"") install_node; install_python; install_hiredis; install_ruby; install_php; copy_adapters ;;
-node) install_node ;;
-python) install_python ;;
-hiredis) install_hiredis ;;
-ruby) install_ruby ;;
-php) install_php ;;
-adapters) copy_adapters ;;
-*) die "--only wants node, python, hiredis, ruby, php or adapters" ;;
-esac
+with_lock clients "client libraries" install_selected
 say "done in $(( $(date +%s) - start ))s (cache: $CACHE)"

@@ -4,11 +4,18 @@
 #
 #   scripts/install-servers.sh                      # all pinned builds
 #   scripts/install-servers.sh --only redis-8.6.3   # a subset (comma-separated)
-#   scripts/install-servers.sh --list               # "name version path" per installed build
+#   scripts/install-servers.sh --list               # "name version path" per installed build,
+#                                                   # "name building pid ..." per build in progress
 #   scripts/install-servers.sh -q                   # quiet: one line per build, errors, paths
 #
 # Layout: ${RESPCHECK_CACHE:-$HOME/.cache/respcheck}/servers/<family>-<version>/bin/<family>-server
-# with a .stamp file written only after the build succeeded; rerunning takes seconds.
+# with a .stamp file (how it was made; for a source build the SHA-256 of the source
+# tarball it was built from: a different tarball is built again). A build is made in
+# private temporary folders and renamed into place with its stamp when complete, so a
+# killed or failed build never leaves a tree that looks installed; rerunning takes seconds.
+# Two copies may run at once (another checkout, CI): package installs and downloads
+# take the cache's "apt" lock, each build its own lock (locks/NAME.lock); the second
+# copy says what it waits for and whose PID, then finds the build done.
 #
 # Sources (all Debian, no other network needed):
 #   redis-7.0.15  bookworm binary packages redis-server redis-tools (system install)
@@ -43,13 +50,17 @@ APTDIR="$CACHE/apt"
 LOGDIR="$CACHE/logs"
 SRCDIR="$CACHE/src"
 BUILDDIR="$CACHE/build"
+LOCKDIR="$CACHE/locks"
+RUN_NAME=install-servers
+# with_lock, lock_busy, lock_holder: scripts/lib/lock.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/lock.sh"
 
 QUIET=0
 ONLY=""
 LIST=0
 
 usage() {
-	sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 while [ $# -gt 0 ]; do
@@ -77,6 +88,12 @@ if [ "$LIST" = 1 ]; then
 		fam=${name%%-*}
 		echo "$name ${name#*-} ${d}bin/${fam}-server"
 	done
+	for f in "$LOCKDIR"/*.lock; do
+		[ -e "$f" ] || continue
+		name=$(basename "$f" .lock)
+		lock_busy "$name" || continue
+		echo "$name in-progress $(lock_holder "$f")"
+	done
 	exit 0
 fi
 
@@ -97,7 +114,6 @@ mkdir -p "$SERVERS" "$LOGDIR" "$SRCDIR" "$BUILDDIR"
 # Run a noisy command with its output in a log; on failure show the log's tail.
 LOG=""
 # run: scripts/lib/run-logged.sh
-RUN_NAME=install-servers
 . "$(dirname "${BASH_SOURCE[0]}")/lib/run-logged.sh"
 
 # ---- system apt -----------------------------------------------------------------
@@ -140,7 +156,7 @@ sys_install() {
 	sys_update
 	forbid_services
 	say "apt-get install ${missing[*]}"
-	run apt-get install -y --no-install-recommends --allow-downgrades "${missing[@]}"
+	run apt-get install -y -o DPkg::Lock::Timeout=600 --no-install-recommends --allow-downgrades "${missing[@]}"
 }
 
 # ---- private apt (bookworm-backports, sid, experimental) ------------------------
@@ -209,11 +225,34 @@ is_cached() {
 		[ "$(server_version "$dir/bin/$fam-server")" = "$ver" ] || return 1
 	case "$1" in
 	redis-"$REDIS_SRC_VERSION" | valkey-"$VALKEY_SRC_VERSION" | redis-"$REDIS80_SRC_VERSION" | valkey-"$VALKEY81_SRC_VERSION")
-		grep -qx 'tls=yes' "$dir/.stamp" ;;
+		grep -qx 'tls=yes' "$dir/.stamp" || return 1
+		# Keyed by the source's SHA-256: a stamp of another tarball than the
+		# cached one is rebuilt (a stamp without one predates the key: kept).
+		local want have
+		have=$(sed -n 's/^source-sha256=//p' "$dir/.stamp")
+		want=$(src_sha256 "$1")
+		[ -z "$have" ] || [ -z "$want" ] || [ "$have" = "$want" ] ;;
 	esac
 }
-stamp() { # stamp NAME HOW
-	printf 'name=%s\nhow=%s\ndate=%s\n' "$1" "$2" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$SERVERS/$1/.stamp"
+# src_sha256 NAME: SHA-256 of the cached source tarball of NAME, or nothing.
+src_sha256() {
+	local f
+	f=$(ls "$SRCDIR/$1"/*.orig.tar.* 2>/dev/null | head -n1 || true)
+	[ -z "$f" ] || sha256sum "$f" | cut -d' ' -f1
+}
+stamp() { # stamp NAME HOW [DIR]: DIR (default the build's folder) gets its .stamp
+	printf 'name=%s\nhow=%s\ndate=%s\n' "$1" "$2" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"${3:-$SERVERS/$1}/.stamp"
+}
+# put_in_place NAME TMP: TMP (complete, stamped) becomes $SERVERS/NAME. The
+# caller holds NAME's lock; the old folder is moved aside first, so --list
+# never sees a half tree under the build's name.
+put_in_place() {
+	local dir="$SERVERS/$1"
+	if [ -e "$dir" ]; then
+		mv "$dir" "$2.old"
+		rm -rf "$2.old"
+	fi
+	mv "$2" "$dir"
 }
 check_libs() { # check_libs BIN: fail if a shared library is missing
 	local missing
@@ -240,17 +279,20 @@ install_redis_apt() {
 	else
 		RESULT="installed (Debian package already present)"
 	fi
-	rm -rf "$dir"
-	mkdir -p "$dir/bin"
-	ln -s /usr/bin/redis-server "$dir/bin/redis-server"
-	ln -s /usr/bin/redis-cli "$dir/bin/redis-cli"
-	stamp "$name" "debian bookworm redis-server"
+	local tmp
+	tmp=$(mktemp -d "$SERVERS/.$name.XXXXXX")
+	mkdir -p "$tmp/bin"
+	ln -s /usr/bin/redis-server "$tmp/bin/redis-server"
+	ln -s /usr/bin/redis-cli "$tmp/bin/redis-cli"
+	stamp "$name" "debian bookworm redis-server" "$tmp"
+	put_in_place "$name" "$tmp"
 }
 
 # ---- valkey 8.0.1: bookworm-backports packages, extracted --------------------------
 install_valkey_bpo() {
 	local name="valkey-$VALKEY_BPO_VERSION" v deps
-	local dir="$SERVERS/$name" tmp="$SERVERS/.$name.tmp"
+	local dir="$SERVERS/$name" tmp
+	tmp=$(mktemp -d "$SERVERS/.$name.XXXXXX")
 	priv_setup
 	v=$(bpo_version valkey-server "$VALKEY_BPO_VERSION")
 	if [ -z "$v" ]; then
@@ -258,7 +300,6 @@ install_valkey_bpo() {
 		v=$(bpo_version valkey-server "$VALKEY_BPO_VERSION")
 	fi
 	[ -n "$v" ] || die "Debian package valkey-server $VALKEY_BPO_VERSION is no longer in bookworm-backports on $(detect_mirror); update the pin VALKEY_BPO_VERSION"
-	rm -rf "$tmp"
 	mkdir -p "$tmp/dl" "$tmp/root" "$tmp/bin"
 	say "$name: apt-get download valkey-server=$v valkey-tools=$v"
 	if ! (cd "$tmp/dl" && papt apt-get download "valkey-server=$v" "valkey-tools=$v" >>"$LOG" 2>&1); then
@@ -290,11 +331,13 @@ install_valkey_bpo() {
 	done
 	rm -rf "$tmp/dl"
 	check_libs "$tmp/bin/valkey-server"
-	rm -rf "$dir"
-	mv "$tmp" "$dir"
-	[ "$(server_version "$dir/bin/valkey-server")" = "$VALKEY_BPO_VERSION" ] ||
+	# The links point at ../root, so the version is asked once in place.
+	stamp "$name" "debian bookworm-backports valkey-server $v, extracted" "$tmp"
+	put_in_place "$name" "$tmp"
+	[ "$(server_version "$dir/bin/valkey-server")" = "$VALKEY_BPO_VERSION" ] || {
+		rm -f "$dir/.stamp"
 		die "$dir/bin/valkey-server --version reports '$(server_version "$dir/bin/valkey-server")', expected $VALKEY_BPO_VERSION"
-	stamp "$name" "debian bookworm-backports valkey-server $v, extracted"
+	}
 	RESULT="installed (bookworm-backports $v, extracted into the cache)"
 }
 
@@ -318,14 +361,16 @@ fetch_src() {
 	local name="$1" pkg="$2" debver="$3" suite="$4" src="$SRCDIR/$1" orig sum
 	[ -f "$src/.complete" ] && return 0
 	priv_setup
-	rm -rf "$src"
-	mkdir -p "$src"
+	# A dot folder: install-schemas.sh and install-clients.sh read src/NAME/ only.
+	rm -rf "$src" "$SRCDIR/.$1.part".*
+	src=$(mktemp -d "$SRCDIR/.$1.part.XXXXXX")
 	say "$name: apt-get source --download-only $pkg=$debver ($suite)"
 	# Lists from an earlier run may be stale (version gone from the pool): on any
 	# failure refresh them once, then say clearly whether the pin is still there.
 	if have_src "$pkg" "$debver" &&
 		(cd "$src" && papt apt-get source --download-only "$pkg=$debver" >>"$LOG" 2>&1); then
 		touch "$src/.complete"
+		mv "$src" "$SRCDIR/$name"
 		return 0
 	fi
 	priv_update
@@ -343,15 +388,19 @@ fetch_src() {
 		find "$src" -mindepth 1 ! -name "$orig" -delete
 	fi
 	touch "$src/.complete"
+	mv "$src" "$SRCDIR/$name"
 }
 # build_src NAME SRCPKG DEBVER SUITE: build the downloaded source (fetch_src) with TLS and
 # without modules, install server, cli and benchmark into the cache and stamp it.
 build_src() {
 	local name="$1" pkg="$2" debver="$3" suite="$4"
-	local fam="${name%%-*}" dir="$SERVERS/$name" src="$SRCDIR/$name" bdir="$BUILDDIR/$name/tree"
-	local start=$SECONDS dsc orig
-	rm -rf "$BUILDDIR/$name"
-	mkdir -p "$BUILDDIR/$name"
+	local fam="${name%%-*}" dir="$SERVERS/$name" src="$SRCDIR/$name" bdir tmp
+	local start=$SECONDS dsc orig f
+	# Private folders: a killed build leaves only these (removed by the next
+	# build of NAME, which holds its lock), never a tree under servers/NAME.
+	rm -rf "$BUILDDIR/$name" "$BUILDDIR/$name".* "$SERVERS/.$name".*
+	mkdir -p "$BUILDDIR"
+	bdir=$(mktemp -d "$BUILDDIR/$name.XXXXXX")/tree
 	# Upstream tree as released: Debian's patches (system jemalloc/lua/hiredis, ...) are skipped.
 	dsc=$(ls "$src"/*.dsc 2>/dev/null | head -n1 || true)
 	if [ -n "$dsc" ]; then
@@ -363,20 +412,18 @@ build_src() {
 	fi
 	say "$name: make -j$MAKE_JOBS BUILD_WITH_MODULES=no BUILD_TLS=yes (log: $LOG)"
 	run make -C "$bdir" -j"$MAKE_JOBS" BUILD_WITH_MODULES=no BUILD_TLS=yes
-	local tmp="$SERVERS/.$name.tmp" f
-	rm -rf "$tmp"
+	tmp=$(mktemp -d "$SERVERS/.$name.XXXXXX")
 	mkdir -p "$tmp/bin"
 	for f in server cli benchmark; do
 		install -m 755 "$bdir/src/$fam-$f" "$tmp/bin/$fam-$f"
 	done
 	check_libs "$tmp/bin/$fam-server"
-	rm -rf "$dir"
-	mv "$tmp" "$dir"
-	[ "$(server_version "$dir/bin/$fam-server")" = "${name#*-}" ] ||
-		die "$dir/bin/$fam-server --version reports '$(server_version "$dir/bin/$fam-server")', expected ${name#*-}"
-	stamp "$name" "built from Debian $suite source $pkg $debver${orig:+ (upstream tarball only)}"
-	echo tls=yes >>"$SERVERS/$name/.stamp"
-	rm -rf "$BUILDDIR/$name"
+	[ "$(server_version "$tmp/bin/$fam-server")" = "${name#*-}" ] ||
+		die "$tmp/bin/$fam-server --version reports '$(server_version "$tmp/bin/$fam-server")', expected ${name#*-}"
+	stamp "$name" "built from Debian $suite source $pkg $debver${orig:+ (upstream tarball only)}" "$tmp"
+	printf 'tls=yes\nsource-sha256=%s\n' "$(src_sha256 "$name")" >>"$tmp/.stamp"
+	put_in_place "$name" "$tmp"
+	rm -rf "$(dirname "$bdir")"
 	RESULT="built in $((SECONDS - start)) s (Debian $suite source $pkg $debver)"
 }
 # src_pin NAME: "SRCPKG DEBVER SUITE" of a source build, or nothing.
@@ -390,57 +437,83 @@ src_pin() {
 }
 
 # ---- main -----------------------------------------------------------------------------------
-# Packages first, one at a time (apt and dpkg take locks), with every source download;
-# then the source builds compile at once, each in its own process and log, so a fresh
-# machine waits for the longest build rather than their sum (on 2 CPUs the serial
-# parts of one build -- configure of jemalloc, linking -- leave a CPU to the others).
+# Packages first, one at a time (apt and dpkg take locks), with every source download,
+# under the cache's "apt" lock; then the source builds compile at once, each in its own
+# process, log and lock, so a fresh machine waits for the longest build rather than
+# their sum (on 2 CPUs the serial parts of one build -- configure of jemalloc, linking --
+# leave a CPU to the others). At most $RESPCHECK_BUILD_SLOTS builds run at once (default:
+# one per GiB of available memory beyond the first, at most 4; measured here: 4 at once
+# with make -j2 on 2 CPUs, about 9 minutes for all four, each build's cc1 below 400 MB).
 # RESPCHECK_SERIAL_BUILDS=1 builds one after the other; RESPCHECK_MAKE_JOBS sets make -j
 # (default 2).
 MAKE_JOBS="${RESPCHECK_MAKE_JOBS:-2}"
+build_slots() {
+	local mem
+	if [ -n "${RESPCHECK_BUILD_SLOTS:-}" ]; then echo "$RESPCHECK_BUILD_SLOTS"; return; fi
+	if [ "${RESPCHECK_SERIAL_BUILDS:-}" = 1 ]; then echo 1; return; fi
+	mem=$(awk '/^MemAvailable:/ { print int($2 / 1048576) }' /proc/meminfo 2>/dev/null || echo 2)
+	mem=$((mem - 1))
+	[ "$mem" -ge 1 ] || mem=1
+	[ "$mem" -le 4 ] || mem=4
+	echo "$mem"
+}
+
+# prepare NAME: install a package build, or download a source build's source and
+# add NAME to BUILDS. Runs under the "apt" lock.
 BUILDS=()
-for b in "${WANTED[@]}"; do
+prepare() {
+	local b="$1"
 	LOG="$LOGDIR/$b.log"
 	if is_cached "$b"; then
 		out "$b: cached"
-		continue
+		return
 	fi
 	: >"$LOG"
 	say "$b: installing (log: $LOG)"
 	RESULT=""
 	case "$b" in
-	"redis-$REDIS_APT_VERSION") install_redis_apt ;;
-	"valkey-$VALKEY_BPO_VERSION") install_valkey_bpo ;;
+	"redis-$REDIS_APT_VERSION") with_lock "$b" "$b" install_redis_apt ;;
+	"valkey-$VALKEY_BPO_VERSION") with_lock "$b" "$b" install_valkey_bpo ;;
 	*)
 		sys_install $BUILD_DEPS
 		# shellcheck disable=SC2046
 		fetch_src "$b" $(src_pin "$b")
 		BUILDS+=("$b")
-		continue
+		return
 		;;
 	esac
 	is_cached "$b" || die "$b: installed but $SERVERS/$b/bin/${b%%-*}-server does not report ${b#*-}"
 	out "$b: $RESULT"
-done
+}
+prepare_all() {
+	local b
+	for b in "${WANTED[@]}"; do prepare "$b"; done
+}
+with_lock apt "packages and downloads" prepare_all
 
-# build_one NAME: build_src in a child process; its last line on stdout is the result.
+# build_one NAME: build_src under NAME's lock (in a child process); a build that another
+# installer finished while this one waited is not built again.
 build_one() {
 	LOG="$LOGDIR/$1.log"
 	RESULT=""
+	if is_cached "$1"; then
+		out "$1: cached (built by another installer)"
+		return
+	fi
+	: >"$LOG"
 	# shellcheck disable=SC2046
 	build_src "$1" $(src_pin "$1")
 	is_cached "$1" || die "$1: installed but $SERVERS/$1/bin/${1%%-*}-server does not report ${1#*-}"
 	out "$1: $RESULT"
 }
+SLOTS=$(build_slots)
 PIDS=()
-for b in "${BUILDS[@]}"; do
-	if [ "${RESPCHECK_SERIAL_BUILDS:-}" = 1 ]; then
-		build_one "$b"
-	else
-		build_one "$b" &
-		PIDS+=("$!")
-	fi
-done
 FAILED=0
+for b in "${BUILDS[@]}"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$SLOTS" ]; do wait -n || FAILED=1; done
+	with_lock "$b" "$b: build" build_one "$b" &
+	PIDS+=("$!")
+done
 for p in "${PIDS[@]}"; do wait "$p" || FAILED=1; done
 [ "$FAILED" = 0 ] || die "a source build failed (see the messages above)"
 
