@@ -926,7 +926,7 @@ func (s *session) judge(sv *StepView, pc *pinned, x exchange, sent bool, n Nativ
 		st.prevArgs, st.prevFrames = s.proxy.previous(x)
 		sv.Verdict, sv.Notes = s.contr.output(st, n)
 	default:
-		sv.Verdict, sv.Notes = s.contr.JudgeFrames(append([]resp.Value{*x.reply}, x.more...), n)
+		sv.Verdict, sv.Notes = s.contr.JudgeContext(s.ctx, append([]resp.Value{*x.reply}, x.more...), n)
 	}
 	if sv.Wire != nil {
 		sv.Verdict = max(sv.Verdict, Mismatch)
