@@ -911,6 +911,9 @@ func (s *session) judge(sv *StepView, pc *pinned, x exchange, sent bool, n Nativ
 	case !sent:
 		sv.Verdict = Mismatch
 		sv.Notes = append(sv.Notes, "the library returned a value without sending the command")
+	case x.overLimit != "":
+		sv.Verdict = Error
+		sv.Notes = append(sv.Notes, "not the library's fault: "+x.overLimit)
 	case x.bad != nil:
 		sv.Verdict = max(Match, verdictForBad(n))
 		sv.Notes = append(sv.Notes, "the server sent bytes that are not RESP")
