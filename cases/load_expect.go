@@ -248,7 +248,7 @@ func (l *loader) checkReplyBytes(n *yaml.Node, t *Template) {
 	if err != nil {
 		return
 	}
-	if _, err := resp.ParseExact(b); err != nil {
+	if _, err := resp.ParseExactLimits(b, resp.AnyDepth(b)); err != nil {
 		hint := ""
 		if strings.Contains(t.src, `\r`) || strings.Contains(t.src, `\n`) {
 			hint = ` (the text holds a backslash sequence such as \r: write the reply as a double-quoted YAML string, "+OK\r\n")`

@@ -44,7 +44,7 @@ func RenameFrame(b []byte, names map[string]string) []byte {
 	if len(names) == 0 {
 		return b
 	}
-	v, err := resp.ParseExact(b)
+	v, err := resp.ParseExactLimits(b, resp.AnyDepth(b))
 	if err != nil {
 		return b
 	}

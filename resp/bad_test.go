@@ -69,7 +69,7 @@ var badInputs = []struct {
 	{"streamed-chunk-minus-1", "$?\r\n;-1\r\n", resp.ErrBadLength, 4},
 	{"streamed-chunk-no-crlf", "$?\r\n;2\r\nabcd", resp.ErrBadLineEnd, 4},
 	{"attribute-then-end-marker", "*?\r\n|0\r\n.\r\n", resp.ErrBadValue, 4},
-	{"too-deep", strings.Repeat("*1\r\n", 1001) + ":1\r\n", resp.ErrTooDeep, 4000},
+	{"too-deep", strings.Repeat("*1\r\n", resp.DefaultLimits.MaxDepth+1) + ":1\r\n", resp.ErrTooDeep, 4 * int64(resp.DefaultLimits.MaxDepth)},
 }
 
 func TestBadInput(t *testing.T) {
@@ -157,9 +157,9 @@ func TestDeepNestingNoStackOverflow(t *testing.T) {
 		t.Fatalf("chained attributes: %v", err)
 	}
 	// Exactly at the limit is fine.
-	in = []byte(strings.Repeat("*1\r\n", 999) + ":1\r\n")
+	in = []byte(strings.Repeat("*1\r\n", resp.DefaultLimits.MaxDepth-1) + ":1\r\n")
 	if n, _, err := resp.Parse(in); err != nil || n != len(in) {
-		t.Fatalf("depth 1000: %d %v", n, err)
+		t.Fatalf("depth %d: %d %v", resp.DefaultLimits.MaxDepth, n, err)
 	}
 }
 

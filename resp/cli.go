@@ -65,7 +65,7 @@ func (e *CLIUnprintableError) Error() string {
 // Every format but CLIVerbatim ends the reply with "\n".
 func (v Value) CLIOutput(mode CLIMode) ([]byte, error) {
 	p := cliPrinter{raw: mode != CLIStandard}
-	out := p.reply(nil, &v, "")
+	out := p.reply(nil, &v, nil)
 	if p.err != nil {
 		return nil, p.err
 	}
@@ -82,7 +82,7 @@ func (v Value) CLIOutput(mode CLIMode) ([]byte, error) {
 // as its pairs `|1) key => value`, one line each, before the value.
 func (v Value) CLI() string {
 	p := cliPrinter{display: true}
-	return strings.TrimSuffix(string(p.reply(nil, &v, "")), "\n")
+	return strings.TrimSuffix(string(p.reply(nil, &v, nil)), "\n")
 }
 
 // cliPrinter is one rendering: raw or standard; display renders what
@@ -90,9 +90,10 @@ func (v Value) CLI() string {
 type cliPrinter struct {
 	raw, display bool
 	err          error
+	multi        map[*Value]bool // multiline's answers
 }
 
-func (p *cliPrinter) reply(out []byte, v *Value, prefix string) []byte {
+func (p *cliPrinter) reply(out []byte, v *Value, prefix []byte) []byte {
 	if v.Attr != nil && v.Attr.Kind == Attribute {
 		if !p.display {
 			p.err = &CLIUnprintableError{Kind: Attribute}
@@ -170,16 +171,16 @@ func (p *cliPrinter) rawReply(out []byte, v *Value) []byte {
 			if i > 0 {
 				out = append(out, '\n')
 			}
-			out = p.reply(out, &v.Elems[i], "")
+			out = p.reply(out, &v.Elems[i], nil)
 		}
 	case Map:
 		for i := 0; i+1 < len(v.Elems); i += 2 {
 			if i > 0 {
 				out = append(out, '\n')
 			}
-			out = p.reply(out, &v.Elems[i], "")
+			out = p.reply(out, &v.Elems[i], nil)
 			out = append(out, ' ')
-			out = p.reply(out, &v.Elems[i+1], "")
+			out = p.reply(out, &v.Elems[i+1], nil)
 		}
 	default:
 		return p.unprintable(out, v)
@@ -203,7 +204,7 @@ func upToNUL(b []byte) []byte {
 }
 
 // attribute is respcheck's display of an attribute (redis-cli has none).
-func (p *cliPrinter) attribute(out []byte, a *Value, prefix string) []byte {
+func (p *cliPrinter) attribute(out []byte, a *Value, prefix []byte) []byte {
 	for i := 0; i+1 < len(a.Elems); i += 2 {
 		if i > 0 {
 			out = append(out, prefix...)
@@ -211,10 +212,10 @@ func (p *cliPrinter) attribute(out []byte, a *Value, prefix string) []byte {
 		out = append(out, '|')
 		out = strconv.AppendInt(out, int64(i/2+1), 10)
 		out = append(out, ')', ' ')
-		out = p.reply(out, &a.Elems[i], prefix+"    ")
+		out = p.reply(out, &a.Elems[i], indent(prefix, 4))
 		out = trimNL(out)
 		out = append(out, " => "...)
-		out = p.reply(out, &a.Elems[i+1], prefix+"    ")
+		out = p.reply(out, &a.Elems[i+1], indent(prefix, 4))
 	}
 	if len(a.Elems) > 1 {
 		out = append(out, prefix...)
@@ -229,23 +230,60 @@ func trimNL(b []byte) []byte {
 	return b
 }
 
-// cliMultiline is cliIsMultilineValueTTY: whether the standard format
-// renders v on several lines (a map's value then starts on a line of its
-// own).
-func cliMultiline(v *Value) bool {
-	switch v.Kind {
-	case Array, Set, Push:
-		return len(v.Elems) > 1 || len(v.Elems) == 1 && cliMultiline(&v.Elems[0])
-	case Map:
-		return len(v.Elems) > 2 || len(v.Elems) == 2 && cliMultiline(&v.Elems[1])
+// indent is prefix and n spaces. It appends to prefix's array: the
+// prefixes of a rendering share one buffer, each level's a longer slice of
+// it (a level's own bytes are never written again while it renders), so
+// a reply nested n deep costs n bytes of prefix, not n²/2.
+func indent(prefix []byte, n int) []byte {
+	for range n {
+		prefix = append(prefix, ' ')
 	}
-	return false
+	return prefix
+}
+
+// multiline is cliIsMultilineValueTTY: whether the standard format
+// renders v on several lines (a map's value then starts on a line of its
+// own). The answer depends on the chain of single-element aggregates
+// below v; it is kept for every node of the chain, so that the map values
+// of maps nested n deep cost n steps, not n²/2.
+func (p *cliPrinter) multiline(v *Value) bool {
+	var chain []*Value
+	res := false
+	for v != nil {
+		res = false
+		if r, ok := p.multi[v]; ok {
+			res = r
+			break
+		}
+		chain = append(chain, v)
+		var next *Value
+		switch v.Kind {
+		case Array, Set, Push:
+			res = len(v.Elems) > 1
+			if len(v.Elems) == 1 {
+				next = &v.Elems[0]
+			}
+		case Map:
+			res = len(v.Elems) > 2
+			if len(v.Elems) == 2 {
+				next = &v.Elems[1]
+			}
+		}
+		v = next
+	}
+	if p.multi == nil {
+		p.multi = map[*Value]bool{}
+	}
+	for _, c := range chain {
+		p.multi[c] = res
+	}
+	return res
 }
 
 var emptyAggregate = map[Kind]string{Array: "(empty array)\n", Map: "(empty hash)\n", Set: "(empty set)\n", Push: "(empty push)\n"}
 
 // aggregate is cliFormatReplyTTY's array, map, set and push case.
-func (p *cliPrinter) aggregate(out []byte, v *Value, prefix string) []byte {
+func (p *cliPrinter) aggregate(out []byte, v *Value, prefix []byte) []byte {
 	if len(v.Elems) == 0 {
 		if s, ok := emptyAggregate[v.Kind]; ok {
 			return append(out, s...)
@@ -258,7 +296,7 @@ func (p *cliPrinter) aggregate(out []byte, v *Value, prefix string) []byte {
 		n /= 2
 	}
 	width := len(strconv.Itoa(n))
-	sub := prefix + strings.Repeat(" ", width+2)
+	sub := indent(prefix, width+2)
 	sep := byte(')')
 	switch v.Kind {
 	case Set:
@@ -287,7 +325,7 @@ func (p *cliPrinter) aggregate(out []byte, v *Value, prefix string) []byte {
 			i++
 			out = trimNL(out)
 			out = append(out, " => "...)
-			if cliMultiline(&v.Elems[i]) {
+			if p.multiline(&v.Elems[i]) {
 				out = append(out, '\n')
 				out = append(out, sub...)
 			}

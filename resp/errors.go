@@ -45,6 +45,14 @@ var (
 	ErrTrailing = errors.New("resp: bytes after the frame")
 )
 
+// OverLimit reports whether err is a *SyntaxError for a frame over the
+// decoder's Limits (ErrTooLong, ErrTooDeep) rather than malformed RESP: a
+// server may send such a frame, and a larger limit would read it.
+func OverLimit(err error) bool {
+	var se *SyntaxError
+	return errors.As(err, &se) && (errors.Is(se.Err, ErrTooLong) || errors.Is(se.Err, ErrTooDeep))
+}
+
 // SyntaxError describes malformed or truncated input. Error renders as
 //
 //	resp: bad length at offset 12 in blob string header: "$abc\r\n"

@@ -22,7 +22,13 @@ import (
 //
 // The returned Value aliases b, as Parse's does.
 func ParseExact(b []byte) (Value, error) {
-	n, v, err := Parse(b)
+	return ParseExactLimits(b, DefaultLimits)
+}
+
+// ParseExactLimits is ParseExact with explicit limits (zero fields mean
+// defaults). AnyDepth(b) accepts every nesting b can hold.
+func ParseExactLimits(b []byte, l Limits) (Value, error) {
+	n, v, err := ParseLimits(b, l)
 	switch {
 	case err != nil:
 		return Value{}, err
@@ -33,6 +39,7 @@ func ParseExact(b []byte) (Value, error) {
 		// of b says where.
 		rd := NewReader(bytes.NewReader(b))
 		rd.p.whole = true
+		rd.SetLimits(l)
 		_, err := rd.Read()
 		if err == nil || err == io.EOF {
 			// Not reached: Parse and Reader decode alike.
@@ -43,4 +50,14 @@ func ParseExact(b []byte) (Value, error) {
 		return Value{}, &SyntaxError{Offset: int64(n), Context: "after the end of the frame", Excerpt: excerpt(b, n, n), Err: ErrTrailing}
 	}
 	return v, nil
+}
+
+// AnyDepth is DefaultLimits with a MaxDepth that no frame within b can
+// exceed (every value takes at least 3 bytes): for input written by hand,
+// such as a case file's expected reply, whose depth is the writer's
+// choice and is read back at run time under the reader's own limits.
+func AnyDepth(b []byte) Limits {
+	l := DefaultLimits
+	l.MaxDepth = max(l.MaxDepth, len(b)/minValueLen+1)
+	return l
 }

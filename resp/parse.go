@@ -29,10 +29,14 @@ type Limits struct {
 
 // DefaultLimits are the limits used by Parse and by a new Reader.
 // MaxBlobLen matches Redis's default proto-max-bulk-len (512 MiB).
+// MaxDepth is above the deepest reply a server sends: a Lua script's
+// nested tables reach 7,996 levels on Redis 8.6.3 and Valkey 9.1.2
+// (7,995 arrays around "-ERR reached lua stack limit"), 7,997 inside
+// EXEC's array.
 var DefaultLimits = Limits{
 	MaxBlobLen:      512 << 20,
 	MaxAggregateLen: 1<<32 - 1,
-	MaxDepth:        1000,
+	MaxDepth:        10000,
 }
 
 func (l Limits) norm() Limits {

@@ -190,3 +190,16 @@ func equal(a, b *Value) bool {
 	}
 	return true
 }
+
+// Depth is the nesting depth of v as Limits.MaxDepth counts it: 1 for a
+// scalar, one more for each aggregate or attribute around a value.
+func (v *Value) Depth() int {
+	d := 0
+	if v.Attr != nil {
+		d = v.Attr.Depth()
+	}
+	for i := range v.Elems {
+		d = max(d, v.Elems[i].Depth())
+	}
+	return d + 1
+}

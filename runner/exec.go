@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/respcheck/respcheck/cases"
-	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/target"
 )
 
@@ -134,9 +133,8 @@ func (r *run) gated(ctx context.Context, it item, res *Result) bool {
 	if err != nil {
 		// A gate that cannot be checked is not a skip: the server failed
 		// to answer a probe or COMMAND INFO.
-		res.Status, res.Reason = Error, err.Error()
-		var se *resp.SyntaxError
-		res.Malformed = errors.As(err, &se)
+		res.Status, res.Reason = Error, LimitText(err)
+		res.Malformed = malformed(err)
 		return true
 	}
 	if reason != "" {
@@ -328,9 +326,8 @@ func stepError(res *Result, st *cases.Step, err error) {
 		}
 		return
 	}
-	res.Status, res.Reason = Error, fmt.Sprintf("%s: %v", st.Pos, err)
-	var se *resp.SyntaxError
-	res.Malformed = errors.As(err, &se)
+	res.Status, res.Reason = Error, fmt.Sprintf("%s: %s", st.Pos, LimitText(err))
+	res.Malformed = malformed(err)
 }
 
 // sentSteps counts the steps of steps that sent something.

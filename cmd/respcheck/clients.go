@@ -164,6 +164,7 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	if runID == "" && external {
 		runID = runner.NewRunID()
 	}
+	t.Config.Limits = f.limits()
 	rep, err := clients.Run(ctx, files, clients.Options{Target: t.Config, Drivers: drivers, Protos: protos,
 		Run: runRE, StepTimeout: f.timeout, RunID: runID, Jobs: f.jobs, Fault: clients.Fault{Split: f.split, ExtraAfter: f.extra},
 		Existing: external})

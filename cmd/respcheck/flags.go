@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/report"
 )
 
@@ -36,6 +37,7 @@ type runFlags struct {
 	golden             string // run --golden DIR (golden.go)
 	update             bool
 	vars               []string // --var NAME=VALUE (run, record, clients)
+	maxDepth           int      // --max-depth (run, record, clients)
 }
 
 // register registers the flags of respcheck run.
@@ -47,6 +49,7 @@ func (f *runFlags) register(fl *pflag.FlagSet) {
 	fl.IntVar(&f.jobs, "jobs", 0, "cases run at once, each on its own connections (0: 4 per CPU, at most 8 against --addr/-u)")
 	fl.IntVar(&f.servers, "servers", 0, "throwaway servers of the build to spread the cases over, so that a case that must run alone does not stop the others (0: one per CPU, at least 4; ignored against --addr/-u)")
 	fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "deadline of one step")
+	registerMaxDepth(fl, &f.maxDepth)
 	formatFlag(fl, &f.format, report.RunReports)
 	outFlag(fl, &f.out, report.RunReports)
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "list every case and every step of failures")
@@ -66,6 +69,11 @@ func (f *runFlags) registerSelection(fl *pflag.FlagSet, verb, about string) {
 	fl.StringVar(&f.proto, "proto", "both", "protocols to "+verb+": 2, 3 or both")
 	fl.StringVar(&f.run, "run", "", verb+" only cases whose file/name matches this `regexp`"+about)
 	registerVars(fl, &f.vars)
+}
+
+// registerMaxDepth registers --max-depth, the reader's nesting limit.
+func registerMaxDepth(fl *pflag.FlagSet, depth *int) {
+	fl.IntVar(depth, "max-depth", resp.DefaultLimits.MaxDepth, "read replies nested at most this many levels deep (a deeper reply is an error of its step, not malformed RESP; Lua scripts on Redis 8.6 and Valkey 9.1 nest up to 7,996)")
 }
 
 // registerVars registers --var, the values of the {var:NAME} templates.
@@ -108,6 +116,7 @@ func (f *clientsFlags) register(fl *pflag.FlagSet) {
 	f.registerSelection(fl, "run", "")
 	fl.IntVar(&f.jobs, "jobs", 0, "(client, case) pairs run at once (0: the number of CPUs)")
 	fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "deadline of one library call (verdict hang)")
+	registerMaxDepth(fl, &f.maxDepth)
 	formatFlag(fl, &f.format, report.ClientsReports)
 	outFlag(fl, &f.out, report.ClientsReports)
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "show every step of non-matching results and the wire (handshakes, pushes)")
@@ -135,6 +144,7 @@ func (f *recordFlags) register(fl *pflag.FlagSet) {
 	fl.StringSliceVar(&f.tags, "tags", nil, "record only cases with one of these tags")
 	fl.IntVar(&f.jobs, "jobs", 0, "cases run at once (0: the number of CPUs)")
 	fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "deadline of one step")
+	registerMaxDepth(fl, &f.maxDepth)
 	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "against --addr/-u, also record cases that reach beyond the run's keys")
 }
 

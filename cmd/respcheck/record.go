@@ -184,7 +184,7 @@ func recordPass(ctx context.Context, f recordFlags, t endpoint, external bool, f
 	opts := runner.Options{
 		Addr: addr, Username: t.Username, Password: t.Password, DB: t.DB, TLS: t.TLS,
 		Protos: protos, Run: runRE, Tags: f.tags, Jobs: f.jobs, StepTimeout: f.timeout,
-		Shared: true, AllowDestructive: !external || f.allowDestructive,
+		Shared: true, AllowDestructive: !external || f.allowDestructive, Limits: f.limits(),
 	}
 	if external {
 		opts.RunID = runner.NewRunID()

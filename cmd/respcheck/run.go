@@ -15,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/report"
 )
@@ -95,6 +96,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 		TLS:    t.TLS,
 		Protos: protos, Run: runRE, Tags: f.tags, Jobs: f.jobs, StepTimeout: f.timeout,
 		RunID: runID, Shared: external, AllowDestructive: f.allowDestructive, Pool: fl.pool(),
+		Limits: f.limits(),
 	}
 	if fl != nil && fl.spawn != nil { // a throwaway cluster is not started again
 		opts.Respawn, opts.Kill = fl.respawn, fl.kill
@@ -209,6 +211,12 @@ func noCases(paths []string, run string, tags []string) error {
 }
 
 // selection parses --proto and --run.
+// limits are the reader's limits with --max-depth (0 or less: the
+// default); the other fields are zero, the defaults of each reader.
+func (f runFlags) limits() resp.Limits {
+	return resp.Limits{MaxDepth: max(f.maxDepth, 0)}
+}
+
 func (f runFlags) selection() ([]int, *regexp.Regexp, error) {
 	protos, err := parseProto(f.proto)
 	if err != nil {

@@ -196,6 +196,8 @@ type adapterResp struct {
 	Exec   *Native  `json:"exec"`
 	// Thrown answers a "settle": what the library threw outside any call.
 	Thrown []string `json:"thrown"`
+	// Deep holds the subtrees cut from deeply nested natives (cutDeep).
+	Deep []Native `json:"deep"`
 }
 
 type adapterLibrary struct {
@@ -338,6 +340,7 @@ func (a *Adapter) read(out io.Reader) {
 func decodeResponse(line []byte) (adapterResp, error) {
 	var r adapterResp
 	err := json.Unmarshal(line, &r)
+	resolveResponse(&r)
 	return r, err
 }
 

@@ -2,7 +2,6 @@ package clients
 
 import (
 	"bytes"
-	"fmt"
 	"math"
 	"math/big"
 	"strconv"
@@ -38,7 +37,7 @@ type Conversion struct {
 	Source string
 	// apply reports whether n is this reshaping of v, and the verdict of
 	// its parts (judged by j).
-	apply func(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool)
+	apply func(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool)
 }
 
 // baseKinds is what every library may do.
@@ -149,21 +148,21 @@ func withConversions(c *Contract, cs ...*Conversion) *Contract {
 
 // pairsToMap: a RESP2 array of an even number of elements decoded as a map
 // whose entries are its consecutive pairs.
-func pairsToMap(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+func pairsToMap(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool) {
 	if v.Kind != resp.Array || len(v.Elems)%2 != 0 || n.Kind != "map" || len(n.Pairs) != len(v.Elems)/2 {
 		return 0, false
 	}
-	sub := judger{c: j.c, frames: j.frames}
-	if sub.pairs(v, n, path) >= Mismatch {
-		return 0, false
+	// Judged once: a mismatch is rolled back by convert.
+	if vd := j.pairs(v, n, path); vd < Mismatch {
+		return vd, true
 	}
-	return j.pairs(v, n, path), true
+	return 0, false
 }
 
 // txFailed: the nil reply of an aborted EXEC decoded as go-redis's
 // TxFailedErr.
-func txFailed(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
-	if path != "" || (v.Kind != resp.NilArray && v.Kind != resp.Null) || n.Kind != "error" || n.Err == nil ||
+func txFailed(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool) {
+	if !path.root() || (v.Kind != resp.NilArray && v.Kind != resp.Null) || n.Kind != "error" || n.Err == nil ||
 		n.Err.Message != "redis: transaction failed" {
 		return 0, false
 	}
@@ -172,7 +171,7 @@ func txFailed(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) 
 
 // verbatimWhole: a verbatim string whose text keeps the format and colon
 // ("txt:..."), in a native that says it is a verbatim string.
-func verbatimWhole(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+func verbatimWhole(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool) {
 	if n.RESP() != "verbatim string" {
 		return 0, false
 	}
@@ -181,7 +180,7 @@ func verbatimWhole(j *judger, v *resp.Value, n *Native, path string) (Verdict, b
 
 // verbatimText: a verbatim string decoded as its whole payload, format and
 // colon included ("txt:...").
-func verbatimText(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+func verbatimText(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool) {
 	if v.Kind != resp.VerbatimString || n.Kind != "string" && n.Kind != "bytes" {
 		return 0, false
 	}
@@ -195,7 +194,7 @@ func verbatimText(j *judger, v *resp.Value, n *Native, path string) (Verdict, bo
 
 // subscribeCount: a (p|s)subscribe or unsubscribe confirmation decoded as
 // its count (the channel and the kind are the command's own).
-func subscribeCount(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+func subscribeCount(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool) {
 	if (v.Kind != resp.Push && v.Kind != resp.Array) || len(v.Elems) != 3 || v.Elems[2].Kind != resp.Integer {
 		return 0, false
 	}
@@ -206,7 +205,7 @@ func subscribeCount(j *judger, v *resp.Value, n *Native, path string) (Verdict, 
 		return 0, false
 	}
 	count := &v.Elems[2]
-	if last := j.frames[len(j.frames)-1]; path == "" && len(j.frames) > 1 && len(last.Elems) == 3 {
+	if last := j.frames[len(j.frames)-1]; path.root() && len(j.frames) > 1 && len(last.Elems) == 3 {
 		count = &last.Elems[2] // the command settles with its last confirmation
 	}
 	if ok, _ := numberEqual(count, n); !ok {
@@ -218,7 +217,7 @@ func subscribeCount(j *judger, v *resp.Value, n *Native, path string) (Verdict, 
 // attributeKept: a reply with an attribute decoded as {value, attributes}:
 // the value judged against the reply, the attributes against the
 // attribute's map.
-func attributeKept(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+func attributeKept(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool) {
 	if v.Attr == nil || n.Kind != "map" || len(n.Pairs) != 2 {
 		return 0, false
 	}
@@ -236,22 +235,16 @@ func attributeKept(j *judger, v *resp.Value, n *Native, path string) (Verdict, b
 	}
 	bare := *v
 	bare.Attr = nil
-	sub := judger{c: j.c, frames: j.frames}
-	if sub.judge(&bare, val, path+".value", false) >= Mismatch || sub.pairs(v.Attr, attrs, path+".attributes") >= Mismatch {
+	// Judged once: a mismatch is rolled back by convert.
+	vd := j.judge(&bare, val, path.field(".value"), false)
+	if vd >= Mismatch {
 		return 0, false
 	}
-	return max(j.judge(&bare, val, path+".value", false), j.pairs(v.Attr, attrs, path+".attributes")), true
-}
-
-// convert tries the contract's conversions on v and n.
-func (j *judger) convert(v *resp.Value, n *Native, path string) (Verdict, bool) {
-	for _, cv := range j.c.Conversions {
-		if vd, ok := cv.apply(j, v, n, path); ok {
-			j.note(path, "converted: %s (%s)", cv.Name, cv.Source)
-			return max(Converted, vd), true
-		}
+	va := j.pairs(v.Attr, attrs, path.field(".attributes"))
+	if va >= Mismatch {
+		return 0, false
 	}
-	return 0, false
+	return max(vd, va), true
 }
 
 // contractOf returns the contract of driver d's client name: its own when
@@ -289,106 +282,6 @@ func contractFor(client string) *Contract {
 		l = l[:i]
 	}
 	return newContract(lib, nil, nil)
-}
-
-// Judge compares the library's native value n with the reply bytes the
-// library received (v) under contract c. It returns the verdict and notes
-// that explain anything but a plain match.
-func (c *Contract) Judge(v resp.Value, n Native) (Verdict, []string) {
-	return c.JudgeFrames([]resp.Value{v}, n)
-}
-
-// JudgeFrames is Judge for a reply of several frames (SUBSCRIBE a b gets one
-// confirmation per channel): the value is judged against the first frame,
-// and a conversion may look at the others (a count library returns the
-// last confirmation's count).
-func (c *Contract) JudgeFrames(frames []resp.Value, n Native) (Verdict, []string) {
-	j := judger{c: c, frames: frames}
-	verdict := j.judge(&frames[0], &n, "", false)
-	return verdict, j.notes
-}
-
-type judger struct {
-	c      *Contract
-	notes  []string
-	frames []resp.Value // every frame of the reply, the first judged
-}
-
-func (j *judger) note(path, format string, a ...any) {
-	if path == "" {
-		path = "reply"
-	}
-	j.notes = append(j.notes, path+": "+fmt.Sprintf(format, a...))
-}
-
-func at(path string, i int) string { return fmt.Sprintf("%s[%d]", path, i) }
-
-// judge judges one node; key is true for map keys (a host that can only key
-// by string may turn a scalar key into its text: erased).
-func (j *judger) judge(v *resp.Value, n *Native, path string, key bool) Verdict {
-	if n.Kind == "exception" {
-		j.note(path, "%s", n.String())
-		return Crash
-	}
-	floor := Match
-	if v.Attr != nil && n.Attr == nil {
-		if vd, ok := j.convert(v, n, path); ok {
-			return vd
-		}
-		j.note(path, "attribute %s dropped", resp.Escape(attrBytes(v)))
-		floor = Erased
-	}
-	allowed, ok := j.c.Kinds[v.Kind][n.Kind]
-	if !ok && key && (n.Kind == "string" || n.Kind == "bytes") && scalar(v.Kind) {
-		allowed, ok = Erased, true
-	}
-	if !ok {
-		if vd, ok := j.convert(v, n, path); ok {
-			return max(floor, vd)
-		}
-		j.note(path, "RESP %s decoded as %s", v.Kind, n.String())
-		return Mismatch
-	}
-	if n.RESP() != "" && n.RESP() == v.Kind.String() {
-		allowed = Match
-	}
-	if v.Kind == resp.NilArray && n.Type == "[]interface {}(nil)" {
-		allowed = Match // a nil slice: not the nil []byte of a nil blob string
-	}
-	verdict := max(floor, allowed)
-	if allowed == Erased {
-		j.note(path, "RESP %s decoded as %s (%s)", v.Kind, n.Type, erasedWhat(v.Kind, n.Kind, key))
-	}
-	switch v.Kind {
-	case resp.Array, resp.Set, resp.Push:
-		unordered := v.Kind == resp.Set && n.Kind == "set"
-		// A container whose elements are a finding as they are may be a
-		// documented reshaping of the whole (redis-py's SCAN cursor).
-		if len(j.c.Conversions) > 0 {
-			if probe := (&judger{c: j.c, frames: j.frames}); probe.elems(v.Elems, n, path, unordered) >= Mismatch {
-				if vd, ok := j.convert(v, n, path); ok {
-					return max(floor, vd)
-				}
-			}
-		}
-		return max(verdict, j.elems(v.Elems, n, path, unordered))
-	case resp.Map:
-		if n.Kind == "list" {
-			return max(verdict, j.elems(v.Elems, n, path, false))
-		}
-		return max(verdict, j.pairs(v, n, path))
-	}
-	if ok, why := scalarEqual(v, n); !ok {
-		if vd, ok := j.convert(v, n, path); ok {
-			return max(floor, vd)
-		}
-		j.note(path, "RESP %s %s decoded as %s: %s", v.Kind, cliShort(v), n.String(), why)
-		return Mismatch
-	} else if why != "" {
-		j.note(path, "%s", why)
-		verdict = max(verdict, Erased)
-	}
-	return verdict
 }
 
 // erasures says, per RESP type, what a library that erases it loses.
@@ -431,7 +324,11 @@ func attrBytes(v *resp.Value) []byte {
 }
 
 func cliShort(v *resp.Value) string {
-	s := resp.Escape(v.Raw)
+	raw := v.Raw
+	if len(raw) > 84 {
+		raw = raw[:84] // each byte escapes to one byte or more: enough for 80
+	}
+	s := resp.Escape(raw)
 	if len(s) > 80 {
 		s = s[:80] + "…"
 	}
@@ -458,72 +355,6 @@ func respName(t string) string {
 		return "double"
 	}
 	return t
-}
-
-func (j *judger) elems(ve []resp.Value, n *Native, path string, unordered bool) Verdict {
-	if len(ve) != len(n.Elems) {
-		j.note(path, "%d elements on the wire, %d decoded", len(ve), len(n.Elems))
-		return Mismatch
-	}
-	worst := Match
-	if !unordered {
-		for i := range ve {
-			worst = max(worst, j.judge(&ve[i], &n.Elems[i], at(path, i), false))
-		}
-		return worst
-	}
-	used := make([]bool, len(n.Elems))
-	for i := range ve {
-		best, bi := Error+1, -1
-		for k := range n.Elems {
-			if used[k] {
-				continue
-			}
-			sub := judger{c: j.c, frames: j.frames}
-			if vd := sub.judge(&ve[i], &n.Elems[k], at(path, i), false); vd < best {
-				best, bi = vd, k
-			}
-		}
-		if bi < 0 || best >= Mismatch {
-			j.note(at(path, i), "no decoded element matches %s", cliShort(&ve[i]))
-			return Mismatch
-		}
-		used[bi] = true
-		worst = max(worst, j.judge(&ve[i], &n.Elems[bi], at(path, i), false))
-	}
-	return worst
-}
-
-func (j *judger) pairs(v *resp.Value, n *Native, path string) Verdict {
-	np := len(v.Elems) / 2
-	if np != len(n.Pairs) {
-		j.note(path, "%d map entries on the wire, %d decoded (keys merged or lost?)", np, len(n.Pairs))
-		return Mismatch
-	}
-	worst := Match
-	used := make([]bool, len(n.Pairs))
-	for i := 0; i < np; i++ {
-		k := &v.Elems[2*i]
-		bi, best := -1, Error+1
-		for x := range n.Pairs {
-			if used[x] {
-				continue
-			}
-			sub := judger{c: j.c, frames: j.frames}
-			if vd := sub.judge(k, &n.Pairs[x][0], path, true); vd < best {
-				best, bi = vd, x
-			}
-		}
-		kp := fmt.Sprintf("%s{%s}", path, cliShort(k))
-		if bi < 0 || best >= Mismatch {
-			j.note(kp, "key not found among the decoded keys")
-			return Mismatch
-		}
-		used[bi] = true
-		worst = max(worst, j.judge(k, &n.Pairs[bi][0], kp+"(key)", true))
-		worst = max(worst, j.judge(&v.Elems[2*i+1], &n.Pairs[bi][1], kp, false))
-	}
-	return worst
 }
 
 // scalarEqual compares a non-aggregate reply with an allowed native kind.
@@ -620,6 +451,9 @@ func numberEqual(v *resp.Value, n *Native) (bool, string) {
 	t := text(n)
 	switch v.Kind {
 	case resp.Integer, resp.BigNumber:
+		if (n.Kind == "int" || n.Kind == "bigint") && t == string(v.Str) {
+			return true, "" // the same digits: no need to parse them
+		}
 		want, ok := new(big.Int).SetString(strings.TrimPrefix(string(v.Str), "+"), 10)
 		if !ok {
 			return false, "unparsable server integer"

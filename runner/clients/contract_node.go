@@ -77,8 +77,8 @@ func nodeRedisWatch(source string) *Conversion {
 
 // watchError: the nil reply of an aborted EXEC decoded as node-redis's
 // WatchError.
-func watchError(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
-	if path != "" || (v.Kind != resp.NilArray && v.Kind != resp.Null) || n.Kind != "error" || n.Err == nil || n.Err.Class != "WatchError" {
+func watchError(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool) {
+	if !path.root() || (v.Kind != resp.NilArray && v.Kind != resp.Null) || n.Kind != "error" || n.Err == nil || n.Err.Class != "WatchError" {
 		return 0, false
 	}
 	return Match, true
@@ -93,7 +93,7 @@ func ioredisSubscribeCount(version string) *Conversion {
 }
 
 // subscribeCountText: subscribeCount for a count decoded as its text.
-func subscribeCountText(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+func subscribeCountText(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool) {
 	if n.Kind != "string" {
 		return 0, false
 	}
@@ -132,8 +132,8 @@ func init() {
 
 // pongPayload: a subscribed RESP2 PING's ["pong", payload] decoded as
 // the payload's text (the first element's when the payload is empty).
-func pongPayload(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
-	if path != "" || v.Kind != resp.Array || len(v.Elems) != 2 || string(v.Elems[0].Str) != "pong" || n.Kind != "string" {
+func pongPayload(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool) {
+	if !path.root() || v.Kind != resp.Array || len(v.Elems) != 2 || string(v.Elems[0].Str) != "pong" || n.Kind != "string" {
 		return 0, false
 	}
 	want := v.Elems[1]

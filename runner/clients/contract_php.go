@@ -19,7 +19,7 @@ func init() {
 }
 
 // nilAsFalse: a nil blob string decoded as the boolean false.
-func nilAsFalse(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+func nilAsFalse(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool) {
 	if v.Kind != resp.NilBlobString || n.Kind != "bool" || text(n) != "false" {
 		return 0, false
 	}
@@ -31,7 +31,7 @@ func nilAsFalse(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool
 // on redis-8.6.3).
 var phpredisWatch = &Conversion{Name: "nil EXEC (a WATCH conflict) → false from exec()",
 	Source: "phpredis 5.3.7 exec() after a WATCH conflict, testdata/clients/repro/phpredis-batch.php",
-	apply: func(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+	apply: func(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool) {
 		if v.Kind != resp.NilArray || n.Kind != "bool" || text(n) != "false" {
 			return 0, false
 		}

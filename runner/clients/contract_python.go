@@ -48,7 +48,7 @@ func versionless(lib string) string {
 
 // watchAborted: the nil EXEC of a transaction aborted by a WATCH, raised
 // by redis-py's transaction API as WatchError.
-func watchAborted(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+func watchAborted(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool) {
 	if (v.Kind != resp.NilArray && v.Kind != resp.Null) || n.Kind != "error" || n.Err == nil || n.Err.Class != "WatchError" {
 		return 0, false
 	}
@@ -65,8 +65,8 @@ var redisPyWatch = &Conversion{Name: "nil EXEC (a WATCH conflict) → WatchError
 // the int of the same digits; the elements judged as they are (HSCAN's
 // pairs as a dict by pairsToMap). ZSCAN's (member, float score) tuples
 // are not this shape and stay a mismatch.
-func scanCursor(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
-	if path != "" || v.Kind != resp.Array || len(v.Elems) != 2 || v.Elems[0].Kind != resp.BlobString ||
+func scanCursor(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool) {
+	if !path.root() || v.Kind != resp.Array || len(v.Elems) != 2 || v.Elems[0].Kind != resp.BlobString ||
 		v.Elems[1].Kind != resp.Array || n.Kind != "list" || len(n.Elems) != 2 || n.Elems[0].Kind != "int" ||
 		n.Elems[0].Text == nil || *n.Elems[0].Text != string(v.Elems[0].Str) {
 		return 0, false
@@ -74,7 +74,7 @@ func scanCursor(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool
 	if _, err := strconv.ParseUint(string(v.Elems[0].Str), 10, 64); err != nil {
 		return 0, false
 	}
-	return max(Match, j.judge(&v.Elems[1], &n.Elems[1], at(path, 1), false)), true
+	return max(Match, j.judge(&v.Elems[1], &n.Elems[1], path.at(1), false)), true
 }
 
 // redisPyScan is the conversion of scanCursor.
@@ -95,7 +95,7 @@ var redisPyErrorClasses = map[string]string{
 
 // errorClass: an error reply whose code is one of redisPyErrorClasses,
 // decoded as that class with the rest of the text as its message.
-func errorClass(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
+func errorClass(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool) {
 	if (v.Kind != resp.SimpleError && v.Kind != resp.BlobError) || n.Kind != "error" || n.Err == nil {
 		return 0, false
 	}
@@ -123,8 +123,8 @@ func init() {
 }
 
 // emptyPong: +PONG decoded as an empty payload.
-func emptyPong(j *judger, v *resp.Value, n *Native, path string) (Verdict, bool) {
-	if b, ok := n.Bytes(); path != "" || v.Kind != resp.SimpleString || string(v.Str) != "PONG" || !ok || len(b) != 0 {
+func emptyPong(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool) {
+	if b, ok := n.Bytes(); !path.root() || v.Kind != resp.SimpleString || string(v.Str) != "PONG" || !ok || len(b) != 0 {
 		return 0, false
 	}
 	return Converted, true

@@ -47,6 +47,8 @@ type piece struct {
 	bytes []byte     // pieceBad, pieceRaw, pieceTooLong: the bytes read and not framed
 	// typ is the type byte of the value over the limits (pieceTooLong).
 	typ byte
+	// err is the reader's error for a frame over the limits (pieceTooLong).
+	err error
 }
 
 // framer splits a proxied byte stream into frames with a resp.Reader,
@@ -113,8 +115,10 @@ func (fr *framer) next() (piece, error) {
 	}
 	unread := fr.kept[fr.r.Offset()-fr.base:]
 	pc := piece{kind: pieceBad, bytes: unread}
-	if errors.Is(se.Err, resp.ErrTooLong) {
-		pc.kind = pieceTooLong
+	if resp.OverLimit(err) {
+		// A valid frame too long or too deep for the limits: not RESP's
+		// fault, and nothing after it can be framed.
+		pc.kind, pc.err = pieceTooLong, err
 		if i := se.Offset - fr.base; i >= 0 && i < int64(len(fr.kept)) {
 			pc.typ = fr.kept[i]
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"io"
 	"math"
 	"net"
@@ -170,11 +169,11 @@ func (fm framing) check(t *testing.T, in []byte) {
 			t.Fatalf("clean end %v with %q left, %q not framed (%v)", fm.eof, rest, fm.rest, perr)
 		}
 	case pieceBad:
-		if !bytes.Equal(fm.rest, rest) || perr == nil || errors.Is(perr, resp.ErrTooLong) {
+		if !bytes.Equal(fm.rest, rest) || perr == nil || resp.OverLimit(perr) {
 			t.Fatalf("bad bytes %q: want the rest %q, which ParseLimits refuses (%v)", fm.rest, rest, perr)
 		}
 	case pieceTooLong:
-		if !bytes.HasPrefix(rest, fm.rest) || !errors.Is(perr, resp.ErrTooLong) {
+		if !bytes.HasPrefix(rest, fm.rest) || !resp.OverLimit(perr) {
 			t.Fatalf("too long %q: the rest %q, ParseLimits says %v", fm.rest, rest, perr)
 		}
 	}

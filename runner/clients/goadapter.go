@@ -174,7 +174,11 @@ func (g *goAdapter) call(req goRequest) {
 		g.send(map[string]any{"id": req.ID, "error": "bad argument: " + err.Error()})
 		return
 	}
-	s.worker(req.Conn) <- func() { g.send(g.run(s, req, args, cmds)) }
+	s.worker(req.Conn) <- func() {
+		resp := g.run(s, req, args, cmds)
+		cutResponse(resp)
+		g.send(resp)
+	}
 }
 
 func decodeArgs(enc []string) ([][]byte, error) {

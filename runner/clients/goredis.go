@@ -138,31 +138,31 @@ func goNative(v any) Native {
 			// slice of *0 and from the nil []byte of $-1.
 			return Native{Kind: "nil", Type: "[]interface {}(nil)"}
 		}
-		n := Native{Kind: "list", Type: typ, Elems: []Native{}}
+		n := Native{Kind: "list", Type: typ, Elems: make([]Native, 0, len(x))}
 		for _, e := range x {
 			n.Elems = append(n.Elems, goNative(e))
 		}
 		return n
 	case []string:
-		n := Native{Kind: "list", Type: typ, Elems: []Native{}}
+		n := Native{Kind: "list", Type: typ, Elems: make([]Native, 0, len(x))}
 		for _, e := range x {
 			n.Elems = append(n.Elems, stringNative("string", e))
 		}
 		return n
 	case map[any]any:
-		n := Native{Kind: "map", Type: typ, Pairs: [][2]Native{}}
+		n := Native{Kind: "map", Type: typ, Pairs: make([][2]Native, 0, len(x))}
 		for k, e := range x {
 			n.Pairs = append(n.Pairs, [2]Native{goNative(k), goNative(e)})
 		}
 		return n
 	case map[string]any:
-		n := Native{Kind: "map", Type: typ, Pairs: [][2]Native{}}
+		n := Native{Kind: "map", Type: typ, Pairs: make([][2]Native, 0, len(x))}
 		for k, e := range x {
 			n.Pairs = append(n.Pairs, [2]Native{stringNative("string", k), goNative(e)})
 		}
 		return n
 	case map[any]struct{}:
-		n := Native{Kind: "set", Type: typ, Elems: []Native{}}
+		n := Native{Kind: "set", Type: typ, Elems: make([]Native, 0, len(x))}
 		for k := range x {
 			n.Elems = append(n.Elems, goNative(k))
 		}

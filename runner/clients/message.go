@@ -63,7 +63,7 @@ func decodeMessage(prefix string, b []byte) (Native, []byte) {
 		case '~':
 			return Native{Kind: "set", Type: name, Elems: elems}, b
 		}
-		n := Native{Kind: "map", Type: name, Pairs: [][2]Native{}}
+		n := Native{Kind: "map", Type: name, Pairs: make([][2]Native, 0, len(elems)/2)}
 		for i := 0; i+1 < len(elems); i += 2 {
 			n.Pairs = append(n.Pairs, [2]Native{elems[i], elems[i+1]})
 		}

@@ -35,6 +35,10 @@ type Native struct {
 	// Attr is the attribute the library attached to the value, if it
 	// exposes attributes at all.
 	Attr *Native `json:"attr,omitempty"`
+	// Ref is transport only: in an adapter response, a native that stands
+	// for entry Ref-1 of the response's deep table (see cutDeep); 0
+	// otherwise.
+	Ref int `json:"ref,omitempty"`
 }
 
 // NativeErr is an error value or exception.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/target"
 )
 
@@ -53,8 +54,12 @@ type Event struct {
 	Value resp.Value // cloned; Raw is the exact bytes
 	// Bad holds bytes that were not valid RESP (Value is then zero); from
 	// there on the direction is forwarded without framing.
-	Bad  []byte
-	Time time.Time
+	Bad []byte
+	// OverLimit, with Bad, says the bytes start a frame over the proxy's
+	// limits (runner.LimitText: the limit and the flag that raises it):
+	// not forwarded, the connection ended.
+	OverLimit string
+	Time      time.Time
 	// Injected marks a frame the proxy sent on its own (Fault.ExtraAfter):
 	// the client received it, but it replies to no command.
 	Injected bool
@@ -309,7 +314,7 @@ func (t *proxyConn) pump(src, dst net.Conn, dir Dir, f Fault, lim resp.Limits) {
 		case pieceRaw:
 			_, err = dst.Write(pc.bytes)
 		case pieceTooLong:
-			t.record(Event{Dir: dir, Bad: bytes.Clone(pc.bytes), Time: time.Now()})
+			t.record(Event{Dir: dir, Bad: bytes.Clone(pc.bytes), OverLimit: runner.LimitText(pc.err), Time: time.Now()})
 			if dir == ToServer {
 				t.refuse(src, pc.typ)
 			}
@@ -393,7 +398,10 @@ type exchange struct {
 	// before the reply; they are not in pushes.
 	injected []resp.Value
 	bad      []byte
-	pending  bool // the command was seen but its reply has not arrived
+	// overLimit is the reader's error when bad starts a frame over the
+	// proxy's limits.
+	overLimit string
+	pending   bool // the command was seen but its reply has not arrived
 	// fault is the first frame the server sent on the connection, up to
 	// this exchange's reply, that breaks RESP3 (see frameFault): what the
 	// library made of the reply depends on how it read that frame, so
@@ -570,7 +578,7 @@ func (p *proxy) replyOf(x exchange) exchange {
 	t := x.tap
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	x.pushes, x.reply, x.bad, x.injected = nil, nil, nil, nil
+	x.pushes, x.reply, x.bad, x.injected, x.overLimit = nil, nil, nil, nil, ""
 	pr := pairEvents(t.events)[x.cmd]
 	upto := len(t.events)
 	if pr != nil && pr.reply >= 0 {
@@ -583,7 +591,7 @@ func (p *proxy) replyOf(x exchange) exchange {
 		// they are what the library got.
 		for _, e := range t.events[:x.cmd] {
 			if e.Dir == ToClient && e.Bad != nil {
-				x.bad, x.pending = e.Bad, false
+				x.bad, x.overLimit, x.pending = e.Bad, e.OverLimit, false
 				break
 			}
 		}
@@ -608,7 +616,7 @@ func (p *proxy) replyOf(x exchange) exchange {
 	// No reply yet: bytes that are not RESP after the command end it.
 	for _, e := range t.events[x.cmd:] {
 		if e.Dir == ToClient && e.Bad != nil {
-			x.bad, x.pending = e.Bad, false
+			x.bad, x.overLimit, x.pending = e.Bad, e.OverLimit, false
 		}
 	}
 	return x

@@ -953,6 +953,9 @@ func (s *session) judge(sv *StepView, pc *pinned, x exchange, sent bool, n Nativ
 	case !sent:
 		sv.Verdict = Mismatch
 		sv.Notes = append(sv.Notes, "the library returned a value without sending the command")
+	case x.overLimit != "":
+		sv.Verdict = Error
+		sv.Notes = append(sv.Notes, "not the library's fault: "+x.overLimit)
 	case x.bad != nil:
 		sv.Verdict = Error
 		sv.Notes = append(sv.Notes, notJudgedMalformed+"bytes that are not RESP")
@@ -968,7 +971,7 @@ func (s *session) judge(sv *StepView, pc *pinned, x exchange, sent bool, n Nativ
 		st.prevArgs, st.prevFrames = s.proxy.previous(x)
 		sv.Verdict, sv.Notes = s.contr.output(st, n)
 	default:
-		sv.Verdict, sv.Notes = s.contr.JudgeFrames(append([]resp.Value{*x.reply}, x.more...), n)
+		sv.Verdict, sv.Notes = s.contr.JudgeContext(s.ctx, append([]resp.Value{*x.reply}, x.more...), n)
 	}
 	if sv.Wire != nil {
 		sv.Verdict = max(sv.Verdict, Mismatch)

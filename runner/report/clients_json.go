@@ -92,7 +92,7 @@ func ClientsToJSON(rep *clients.Report) ClientsJSONReport {
 		r := ClientsJSONResult{ID: res.Case.ID(), Name: runner.FullName(res.Case), Client: res.Client, Proto: res.Proto,
 			Verdict: res.Verdict, NotRun: res.NotRun, Reason: res.Reason}
 		for _, sv := range res.Steps {
-			js := ClientsJSONStep{Pos: sv.Step.Pos.String(), Conn: sv.Conn, Native: sv.Native, Verdict: sv.Verdict,
+			js := ClientsJSONStep{Pos: sv.Step.Pos.String(), Conn: sv.Conn, Native: jsonNative(sv.Native), Verdict: sv.Verdict,
 				Notes: sv.Notes, Canary: sv.Canary, Typed: sv.Typed, Cluster: sv.Cluster}
 			if sv.Args != nil {
 				js.Command, js.Args = clients.FormatArgs(sv.Args), bytesList(sv.Args)
@@ -102,10 +102,9 @@ func ClientsToJSON(rep *clients.Report) ClientsJSONReport {
 			}
 			if sv.Reply != nil {
 				js.Reply = Bytes(sv.Reply)
-				if n, v, err := resp.Parse(sv.Reply); err == nil && n > 0 { // one whole frame
+				if n, v, err := resp.ParseLimits(sv.Reply, resp.AnyDepth(sv.Reply)); err == nil && n > 0 { // one whole frame
 					js.CLI = v.CLI()
-					vv := v.Clone()
-					js.Value = &vv
+					js.Value = jsonValue(v)
 				}
 			}
 			js.Pushes, js.Injected = bytesList(sv.Pushes), bytesList(sv.Injected)

@@ -137,8 +137,8 @@ func ToJSON(rep *runner.Report) JSONReport {
 					// A 1 MiB reply would be megabytes of JSON: its start,
 					// its size and (for goldens) its hash say enough.
 					js.Reply, js.ReplyTruncated = Bytes(sr.Reply[:maxJSONReply]), true
-				} else if n, v, err := resp.Parse(sr.Reply); err == nil && n > 0 {
-					js.Value, _ = v.MarshalJSON()
+				} else if n, v, err := resp.ParseLimits(sr.Reply, resp.AnyDepth(sr.Reply)); err == nil && n > 0 && v.Depth() <= maxJSONValueDepth {
+					js.Value, _ = v.MarshalJSON() // deeper: left out (jsonValue)
 				}
 			}
 			js.Pushes = bytesList(sr.Pushes)
