@@ -671,6 +671,9 @@ func frameFault(events []Event) error {
 		}
 		var err error
 		switch {
+		case e.OverLimit != "":
+			// Valid RESP over respcheck's own limits (--max-depth): not
+			// the server's fault, and the step says so itself.
 		case e.Bad != nil:
 			if _, err = resp.ParseExact(e.Bad); err == nil {
 				err = fmt.Errorf("bytes that are not RESP: %s", resp.Escape(e.Bad[:min(len(e.Bad), 40)]))
