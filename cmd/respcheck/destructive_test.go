@@ -70,3 +70,28 @@ func TestAllowDestructiveAsksFirst(t *testing.T) {
 		t.Errorf("empty database: exit %d, want 0 without a question\n%s%s", code, out, errs)
 	}
 }
+
+// TestAllowDestructiveCountsEveryDatabase: the selected database (db0)
+// is empty but db3 holds the server's data, which FLUSHALL would remove:
+// --allow-destructive asks first, naming the databases and their keys,
+// and db3 keeps its key. (It took DBSIZE of db0 alone for the whole
+// server's data and flushed db3 without a question.)
+func TestAllowDestructiveCountsEveryDatabase(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	addr := srv.Addr()
+	f := writeFile(t, "flush.yaml", flushCase)
+	c := dialRawTCP(t, addr)
+	c.nc.SetDeadline(time.Now().Add(10 * time.Second))
+	c.nc.Write([]byte("SELECT 3\r\nSET precious 1\r\n"))
+	if _, err := io.ReadFull(c.nc, make([]byte, 10)); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := respcheck(t, "run", "--addr", addr, "--allow-destructive", f)
+	want := "on " + addr + ", whose databases hold 1 key (db3 1; the selected one is db0):"
+	if code != exitUsage || !strings.Contains(errs, want) || strings.Contains(out, "passed") {
+		t.Errorf("exit %d, want %d and stderr with %q\n%s%s", code, exitUsage, want, out, errs)
+	}
+	if n := c.dbsize(t); n != 1 {
+		t.Fatalf("db3 holds %d keys after the refusal, want its 1", n)
+	}
+}
