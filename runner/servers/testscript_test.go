@@ -1,0 +1,52 @@
+package servers
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestScriptsTestFailsWhenAPackageCannotList: scripts/test's tests phase
+// (its tests function, run with a stand-in go) fails when a package's test
+// binary does not build or start (go test -list fails), saying so; before,
+// the package's tests were left out of the plan in silence and the phase
+// passed.
+func TestScriptsTestFailsWhenAPackageCannotList(t *testing.T) {
+	script, err := filepath.Abs("../../scripts/test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	harness := `set -euo pipefail
+go() {
+	case "$1 $2" in
+	"list -m") echo example.com/m ;;
+	"list ./...") printf 'example.com/m/%s\n' resp cases broken ;;
+	"test -list") if [[ $4 == */broken ]]; then echo "broken/x_test.go:1:1: syntax error"; return 1; fi
+		printf 'TestA\nTestB\nok  %s 0.1s\n' "$4" ;;
+	*) echo "ran: go $*" ;;
+	esac
+}
+eval "$(sed -n '/^RACE_PKGS=/,/^wanted tests/p' "$1" | sed '$d')"
+rc=0
+tests || rc=$?
+echo "tests rc=$rc"
+`
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "bash", "-c", harness, "harness", script).CombinedOutput()
+	if err != nil {
+		t.Fatalf("harness: %v\n%s", err, out)
+	}
+	s := string(out)
+	if !strings.Contains(s, "tests rc=1") || !strings.Contains(s, "go test -list example.com/m/broken failed") {
+		t.Errorf("a package whose tests cannot be listed did not fail the phase:\n%s", s)
+	}
+	for _, want := range []string{"-run ^(TestA)$ example.com/m/cases", "-run ^(TestB)$ example.com/m/cases"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the other packages' tests did not run (%q):\n%s", want, s)
+		}
+	}
+}
