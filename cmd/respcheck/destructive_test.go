@@ -95,3 +95,31 @@ func TestAllowDestructiveCountsEveryDatabase(t *testing.T) {
 		t.Fatalf("db3 holds %d keys after the refusal, want its 1", n)
 	}
 }
+
+// TestRecordAllowDestructiveAsksFirst: record --allow-destructive against
+// a server given by --addr that holds keys asks first, as run does, and
+// the keys stay (it flushed them without a question, once per pass);
+// --confirm-destructive records.
+func TestRecordAllowDestructiveAsksFirst(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	addr := srv.Addr()
+	f := writeFile(t, "flush.yaml", flushCase)
+	c := dialRawTCP(t, addr)
+	c.nc.SetDeadline(time.Now().Add(10 * time.Second))
+	c.nc.Write([]byte("SET user:1 a\r\n"))
+	if _, err := io.ReadFull(c.nc, make([]byte, 5)); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	code, out, errs := respcheck(t, "record", "--addr", addr, "--allow-destructive", "--out", dir, f)
+	if code != exitUsage || !strings.Contains(errs, "whose database holds 1 key:") || strings.Contains(out, "recorded") {
+		t.Errorf("exit %d, want %d and the question\n%s%s", code, exitUsage, out, errs)
+	}
+	if n := c.dbsize(t); n != 1 {
+		t.Fatalf("%d keys after the refusal, want the server's 1", n)
+	}
+	code, out, errs = respcheck(t, "record", "--addr", addr, "--allow-destructive", "--confirm-destructive", "--passes", "1", "--out", dir, f)
+	if code != 0 || !strings.Contains(out, "recorded") {
+		t.Errorf("confirmed: exit %d\n%s%s", code, out, errs)
+	}
+}
