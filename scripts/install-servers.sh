@@ -468,13 +468,14 @@ prepare() {
 		out "$b: cached"
 		return
 	fi
-	: >"$LOG"
 	say "$b: installing (log: $LOG)"
 	RESULT=""
 	case "$b" in
-	"redis-$REDIS_APT_VERSION") with_lock "$b" "$b" install_redis_apt ;;
-	"valkey-$VALKEY_BPO_VERSION") with_lock "$b" "$b" install_valkey_bpo ;;
+	"redis-$REDIS_APT_VERSION") : >"$LOG"; with_lock "$b" "$b" install_redis_apt ;;
+	"valkey-$VALKEY_BPO_VERSION") : >"$LOG"; with_lock "$b" "$b" install_valkey_bpo ;;
 	*)
+		# Not emptied here: another installer may be building $b and
+		# writing this log; build_one empties it under $b's lock.
 		sys_install $BUILD_DEPS
 		# shellcheck disable=SC2046
 		fetch_src "$b" $(src_pin "$b")
