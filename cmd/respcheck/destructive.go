@@ -64,9 +64,21 @@ func confirmDestructive(ctx context.Context, stderr io.Writer, cfg target.Config
 	}
 	if isTerminal(stderr) && isTerminal(os.Stdin) {
 		fmt.Fprintf(stderr, "respcheck: %s\nType yes to run them: ", what)
-		line, _ := bufio.NewReader(os.Stdin).ReadString('\n')
-		if strings.TrimSpace(line) == "yes" {
-			return nil
+		// Ctrl-C at the question ends it at once (the read would hold
+		// the process until the forced exit, 5 s later).
+		answer := make(chan string, 1)
+		go func() {
+			line, _ := bufio.NewReader(os.Stdin).ReadString('\n')
+			answer <- line
+		}()
+		select {
+		case line := <-answer:
+			if strings.TrimSpace(line) == "yes" {
+				return nil
+			}
+		case <-ctx.Done():
+			fmt.Fprintln(stderr)
+			return interruptedErr("interrupted at the question; nothing was sent")
 		}
 	}
 	return usageErr("%s\nnothing was sent; --confirm-destructive runs them, and without --allow-destructive they are skipped", what)

@@ -1,7 +1,11 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"io"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -121,5 +125,50 @@ func TestRecordAllowDestructiveAsksFirst(t *testing.T) {
 	code, out, errs = respcheck(t, "record", "--addr", addr, "--allow-destructive", "--confirm-destructive", "--passes", "1", "--out", dir, f)
 	if code != 0 || !strings.Contains(out, "recorded") {
 		t.Errorf("confirmed: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// TestCtrlCAtTheQuestion: Ctrl-C typed at --allow-destructive's question
+// on a terminal (a pty from script(1)) ends respcheck at once, exit 130,
+// nothing sent; the read of the answer held it until the forced exit 5 s
+// after the signal.
+func TestCtrlCAtTheQuestion(t *testing.T) {
+	scriptBin, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("script(1) is not installed")
+	}
+	srv := servers.ForTest(t, "redis-8.6.3")
+	addr := srv.Addr()
+	f := writeFile(t, "flush.yaml", flushCase)
+	c := dialRawTCP(t, addr)
+	c.nc.SetDeadline(time.Now().Add(10 * time.Second))
+	c.nc.Write([]byte("SET user:1 a\r\n"))
+	if _, err := io.ReadFull(c.nc, make([]byte, 5)); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	line := fmt.Sprintf("exec %q run --addr %s --allow-destructive %q", os.Args[0], addr, f)
+	cmd := exec.CommandContext(ctx, scriptBin, "-qec", line, "/dev/null")
+	cmd.Env = append(os.Environ(), "RESPCHECK_TEST_MAIN=1")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	var out lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the question", func() bool { return strings.Contains(out.String(), "Type yes to run them: ") })
+	sent := time.Now()
+	stdin.Write([]byte{3}) // Ctrl-C
+	code := exitCode(t, cmd, sent)
+	if took := time.Since(sent); code != exitInterrupted || took > 3*time.Second {
+		t.Errorf("exit %d %v after Ctrl-C, want %d at once\n%s", code, took, exitInterrupted, out.String())
+	}
+	if n := c.dbsize(t); n != 1 {
+		t.Fatalf("%d keys after Ctrl-C, want the server's 1", n)
 	}
 }
