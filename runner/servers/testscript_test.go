@@ -50,3 +50,38 @@ echo "tests rc=$rc"
 		}
 	}
 }
+
+// TestScriptsTestRefusesZeroShards: RESPCHECK_SHARDS=0 (or a word) fails
+// the tests phase; it started no shard, so every test outside the race run
+// was left out and the phase passed.
+func TestScriptsTestRefusesZeroShards(t *testing.T) {
+	script, err := filepath.Abs("../../scripts/test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	harness := `set -euo pipefail
+go() {
+	case "$1 $2" in
+	"list -m") echo example.com/m ;;
+	"list ./...") echo example.com/m/cases ;;
+	"test -list") printf 'TestA\nok  %s 0.1s\n' "$4" ;;
+	*) echo "ran: go $*" ;;
+	esac
+}
+eval "$(sed -n '/^RACE_PKGS=/,/^wanted tests/p' "$1" | sed '$d')"
+for n in 0 abc; do
+	rc=0
+	RESPCHECK_SHARDS=$n tests >/dev/null 2>&1 || rc=$?
+	echo "shards=$n rc=$rc"
+done
+`
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "bash", "-c", harness, "harness", script).CombinedOutput()
+	if err != nil {
+		t.Fatalf("harness: %v\n%s", err, out)
+	}
+	if s := string(out); strings.Contains(s, "rc=0") {
+		t.Errorf("RESPCHECK_SHARDS without a shard passed the phase:\n%s", s)
+	}
+}
