@@ -85,3 +85,15 @@ done
 		t.Errorf("RESPCHECK_SHARDS without a shard passed the phase:\n%s", s)
 	}
 }
+
+// TestScriptsTestRefusesAnUnknownPhase: scripts/test --phase test (for
+// tests) is a usage error; it ran no phase and passed.
+func TestScriptsTestRefusesAnUnknownPhase(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "../../scripts/test", "--no-setup", "--phase", "test")
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "unknown phase 'test'") {
+		t.Errorf("--phase test: %v, want exit 2 naming the phase\n%s", err, out)
+	}
+}
