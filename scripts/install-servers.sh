@@ -5,7 +5,8 @@
 #   scripts/install-servers.sh                      # all pinned builds
 #   scripts/install-servers.sh --only redis-8.6.3   # a subset (comma-separated)
 #   scripts/install-servers.sh --list               # "name version path" per installed build,
-#                                                   # "name building pid ..." per build in progress
+#                                                   # "name in-progress pid N (...)" per lock held (a build,
+#                                                   # or the cache's apt, clients or schemas lock)
 #   scripts/install-servers.sh -q                   # quiet: one line per build, errors, paths
 #
 # Layout: ${RESPCHECK_CACHE:-$HOME/.cache/respcheck}/servers/<family>-<version>/bin/<family>-server
@@ -60,7 +61,7 @@ ONLY=""
 LIST=0
 
 usage() {
-	sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 while [ $# -gt 0 ]; do
