@@ -97,3 +97,31 @@ func TestScriptsTestRefusesAnUnknownPhase(t *testing.T) {
 		t.Errorf("--phase test: %v, want exit 2 naming the phase\n%s", err, out)
 	}
 }
+
+// TestScriptsHelp: every script's --help exits 0 and prints comment text
+// only: scripts/test and install-schemas.sh printed "set -euo pipefail"
+// (and a cd) after it, their line ranges being off.
+func TestScriptsHelp(t *testing.T) {
+	for _, s := range []string{"install-servers.sh", "install-clients.sh", "install-schemas.sh", "setup", "test", "run-suite", "record-goldens"} {
+		path := filepath.Join("../../scripts", s)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		out, err := exec.CommandContext(ctx, "bash", path, "--help").CombinedOutput()
+		cancel()
+		if err != nil {
+			t.Errorf("%s --help: %v\n%s", s, err, out)
+			continue
+		}
+		src := readFile(t, path)
+		comments := map[string]bool{}
+		for _, l := range strings.Split(string(src), "\n") {
+			if strings.HasPrefix(l, "#") {
+				comments[strings.TrimPrefix(strings.TrimPrefix(l, "#"), " ")] = true
+			}
+		}
+		for _, l := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
+			if !comments[l] && strings.TrimSpace(l) != "" && !strings.Contains(l, "respcheck run --help") {
+				t.Errorf("%s --help prints %q, which is no comment of the script", s, l)
+			}
+		}
+	}
+}
