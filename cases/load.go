@@ -293,16 +293,20 @@ func yamlProblemAt(data []byte, msg string) (int, int) {
 	if len(ends) == 0 || ends[len(ends)-1] != len(data) {
 		ends = append(ends, len(data))
 	}
-	fails := func(n int) bool {
-		return yamlProblem(append(data[:n:n], '\n')) == msg
+	fails := func(n int, closed bool) bool {
+		p := append(data[:n:n], '\n')
+		if closed {
+			p = append(data[:n:n], closeFlow(data[:n])...)
+		}
+		return yamlProblem(p) == msg
 	}
 	k, ok := sort.Find(len(ends), func(i int) int {
-		if fails(ends[i]) {
+		if fails(ends[i], false) {
 			return 0
 		}
 		return 1
 	})
-	if !ok && (k == len(ends) || !fails(ends[k])) {
+	if !ok && (k == len(ends) || !fails(ends[k], false)) {
 		return 0, 0
 	}
 	start := 0
@@ -311,12 +315,74 @@ func yamlProblemAt(data []byte, msg string) (int, int) {
 	}
 	line := data[start:ends[k]]
 	first := len(line) - len(bytes.TrimLeft(line, " "))
-	for c := first + 1; c <= len(line) && c <= first+400; c++ {
-		if fails(start + c) {
-			return k + 1, c
+	// A prefix cut inside a flow collection or a quoted string fails
+	// because it is cut, with the same problem ("did not find expected
+	// ',' or '}'") from its first token on: in the line, the prefixes are
+	// closed first (closeFlow), so that only the token that breaks the
+	// line fails them ({send: [PING], reply: "+PONG\r\n" x}: the x); a
+	// line that breaks nothing when closed (an unclosed bracket) is shown
+	// at the first token that fails unclosed, inside the bracket.
+	for _, closed := range []bool{true, false} {
+		for c := first + 1; c <= len(line) && c <= first+400; c++ {
+			if fails(start+c, closed) {
+				return k + 1, c
+			}
 		}
 	}
 	return k + 1, first + 1
+}
+
+// closeFlow returns what ends prefix's open quoted string and flow
+// collections ("\"]}" for `{a: ["b`), then a newline; a prefix cut inside
+// a comment gets the newline first. It reads YAML roughly (a bracket in a
+// block plain scalar counts as one), which only makes a prefix fail or
+// pass for another reason than the cut.
+func closeFlow(prefix []byte) []byte {
+	var stack []byte
+	var quote byte
+	escaped, comment := false, false
+	for i, c := range prefix {
+		switch {
+		case comment:
+			comment = c != '\n'
+		case quote == '"':
+			if escaped {
+				escaped = false
+			} else if c == '\\' {
+				escaped = true
+			} else if c == '"' {
+				quote = 0
+			}
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			}
+		case c == '#' && (i == 0 || prefix[i-1] == ' ' || prefix[i-1] == '\t' || prefix[i-1] == '\n'):
+			comment = true
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '[':
+			stack = append(stack, ']')
+		case c == '{':
+			stack = append(stack, '}')
+		case (c == ']' || c == '}') && len(stack) > 0 && stack[len(stack)-1] == c:
+			stack = stack[:len(stack)-1]
+		}
+	}
+	var out []byte
+	if comment {
+		out = append(out, '\n')
+	}
+	if escaped {
+		out = append(out, '\\')
+	}
+	if quote != 0 {
+		out = append(out, quote)
+	}
+	for i := len(stack) - 1; i >= 0; i-- {
+		out = append(out, stack[i])
+	}
+	return append(out, '\n')
 }
 
 // yamlProblem is the problem yaml.v3 finds in data's documents (its

@@ -118,6 +118,13 @@ func (x *caseRun) untilSentinel(name, token string) (*Failure, error) {
 // the first sentinel's reply comes next. Waiting a fixed grace for that
 // reply instead took a stray error for the refusal whenever the machine was
 // slow for longer than the grace (TestStrayRepliesAreFound under CI load).
+//
+// Two sentinels get two replies, e's included when it refused the first: a
+// frame that answers neither (not an error, not a sentinel's reply), or a
+// third error, is a stray too; an error followed by the second sentinel's
+// reply leaves one frame too many. Only an error that ends the frames (both
+// sentinels refused, or a stray error, then the first sentinel refused,
+// whose second reply has not come within strayGrace) counts as refusals.
 func (x *caseRun) afterError(name, token string, e resp.Value) (*Failure, error) {
 	fail := strayFailure(x, name, e)
 	c := x.conns[name]
@@ -126,6 +133,7 @@ func (x *caseRun) afterError(name, token string, e resp.Value) (*Failure, error)
 		// The connection is gone: only what is buffered is left.
 		return x.strayReply(name)
 	}
+	errs := 0 // errors read after e
 	for {
 		v, err := c.r.Read()
 		if done, f, err := x.endOfStream(name, err); done {
@@ -134,15 +142,28 @@ func (x *caseRun) afterError(name, token string, e resp.Value) (*Failure, error)
 		switch {
 		case v.Kind == resp.Push:
 			continue
-		case v.Kind == resp.SimpleString && string(v.Str) == "QUEUED":
+		case v.Kind == resp.SimpleString && string(v.Str) == "QUEUED" && errs == 0:
 			// Inside MULTI both sentinels answer +QUEUED: whether one or
 			// two come is all that tells them apart (strayGrace for a second).
 			return x.queuedAfterError(name, fail)
 		case isSentinelReply(v, token):
 			return fail, nil // e came before the first sentinel's reply
+		case isSentinelReply(v, second):
+			if errs > 0 {
+				return fail, nil // e and another error for one sentinel
+			}
+			return nil, nil // e refused the first sentinel
+		case v.Kind == resp.SimpleError || v.Kind == resp.BlobError:
+			if errs++; errs > 1 {
+				return fail, nil // three errors for two sentinels
+			}
+			// The second sentinel refused too, or the first after a
+			// stray e: the second's reply, if it comes, says which.
+			c.until = time.Time{}
+			c.nc.SetReadDeadline(time.Now().Add(strayGrace))
+			continue
 		}
-		// The second sentinel's reply or refusal: e refused the first.
-		return nil, nil
+		return strayFailure(x, name, v), nil // an answer to no sentinel
 	}
 }
 

@@ -62,8 +62,9 @@ func TestStrayCheckPassesInEveryConnectionState(t *testing.T) {
 // TestStrayRepliesAreFound: a reply after the last step fails the case,
 // whether it is a second reply to one command (Redis 8.6.3's SET ... IFDEQ
 // with a malformed digest and GET on an existing key answers the old value,
-// then an error), an array nobody read on a RESP2 subscribed connection, or a
-// reply to an async send never read.
+// then an error), an array nobody read on a RESP2 subscribed connection, a
+// reply to an async send never read, or two stray frames of which the first
+// is an error (both were taken for the two sentinels' refusals).
 func TestStrayRepliesAreFound(t *testing.T) {
 	src := `suite: stray
 cases:
@@ -81,6 +82,12 @@ cases:
   - name: a raw write of two commands read once
     steps:
       - {raw: "PING\r\nPING\r\n", reply: "+PONG\r\n"}
+  - name: two stray errors
+    steps:
+      - {raw: "GET\r\nGET\r\nGET\r\n", reply: "-ERR wrong number of arguments for 'get' command\r\n"}
+  - name: a stray error, then a stray reply
+    steps:
+      - {raw: "GET\r\nGET\r\nPING\r\n", reply: "-ERR wrong number of arguments for 'get' command\r\n"}
 `
 	rep := runInline(t, "redis-8.6.3", src, runner.Options{})
 	for _, r := range rep.Results {

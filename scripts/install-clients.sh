@@ -40,6 +40,8 @@
 # every tree is made in a private temporary folder renamed into place.
 # Usage: scripts/install-clients.sh [-q] [--only node|python|hiredis|ruby|php|adapters]
 set -euo pipefail
+# This file, named before the cd (for --help from another directory).
+SELF="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 cd "$(dirname "$0")/.."
 
 PY_SID_DEB_VERSION=6.4.0-3
@@ -58,7 +60,7 @@ while [ $# -gt 0 ]; do
 	-q) QUIET=1 ;;
 	--only) [ $# -ge 2 ] || { echo "install-clients: --only needs a value" >&2; exit 2; }
 		ONLY="$2"; shift ;;
-	-h|--help) sed -n '2,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$SELF"; exit 0 ;;
 	*) echo "install-clients: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift

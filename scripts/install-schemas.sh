@@ -22,7 +22,7 @@ QUIET=0
 case "${1:-}" in
 -q | --quiet) QUIET=1 ;;
 "") ;;
--h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 *) echo "install-schemas: unknown argument: $1" >&2; exit 2 ;;
 esac
 

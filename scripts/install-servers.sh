@@ -5,7 +5,8 @@
 #   scripts/install-servers.sh                      # all pinned builds
 #   scripts/install-servers.sh --only redis-8.6.3   # a subset (comma-separated)
 #   scripts/install-servers.sh --list               # "name version path" per installed build,
-#                                                   # "name building pid ..." per build in progress
+#                                                   # "name in-progress pid N (...)" per lock held (a build,
+#                                                   # or the cache's apt, clients or schemas lock)
 #   scripts/install-servers.sh -q                   # quiet: one line per build, errors, paths
 #
 # Layout: ${RESPCHECK_CACHE:-$HOME/.cache/respcheck}/servers/<family>-<version>/bin/<family>-server
@@ -60,7 +61,7 @@ ONLY=""
 LIST=0
 
 usage() {
-	sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 while [ $# -gt 0 ]; do
@@ -468,13 +469,14 @@ prepare() {
 		out "$b: cached"
 		return
 	fi
-	: >"$LOG"
 	say "$b: installing (log: $LOG)"
 	RESULT=""
 	case "$b" in
-	"redis-$REDIS_APT_VERSION") with_lock "$b" "$b" install_redis_apt ;;
-	"valkey-$VALKEY_BPO_VERSION") with_lock "$b" "$b" install_valkey_bpo ;;
+	"redis-$REDIS_APT_VERSION") : >"$LOG"; with_lock "$b" "$b" install_redis_apt ;;
+	"valkey-$VALKEY_BPO_VERSION") : >"$LOG"; with_lock "$b" "$b" install_valkey_bpo ;;
 	*)
+		# Not emptied here: another installer may be building $b and
+		# writing this log; build_one empties it under $b's lock.
 		sys_install $BUILD_DEPS
 		# shellcheck disable=SC2046
 		fetch_src "$b" $(src_pin "$b")

@@ -1,7 +1,11 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"io"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -68,5 +72,103 @@ func TestAllowDestructiveAsksFirst(t *testing.T) {
 	code, out, errs = respcheck(t, "run", "--addr", addr, "--allow-destructive", f)
 	if code != 0 || strings.Contains(errs, "--allow-destructive:") {
 		t.Errorf("empty database: exit %d, want 0 without a question\n%s%s", code, out, errs)
+	}
+}
+
+// TestAllowDestructiveCountsEveryDatabase: the selected database (db0)
+// is empty but db3 holds the server's data, which FLUSHALL would remove:
+// --allow-destructive asks first, naming the databases and their keys,
+// and db3 keeps its key. (It took DBSIZE of db0 alone for the whole
+// server's data and flushed db3 without a question.)
+func TestAllowDestructiveCountsEveryDatabase(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	addr := srv.Addr()
+	f := writeFile(t, "flush.yaml", flushCase)
+	c := dialRawTCP(t, addr)
+	c.nc.SetDeadline(time.Now().Add(10 * time.Second))
+	c.nc.Write([]byte("SELECT 3\r\nSET precious 1\r\n"))
+	if _, err := io.ReadFull(c.nc, make([]byte, 10)); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := respcheck(t, "run", "--addr", addr, "--allow-destructive", f)
+	want := "on " + addr + ", whose databases hold 1 key (db3 1; the selected one is db0):"
+	if code != exitUsage || !strings.Contains(errs, want) || strings.Contains(out, "passed") {
+		t.Errorf("exit %d, want %d and stderr with %q\n%s%s", code, exitUsage, want, out, errs)
+	}
+	if n := c.dbsize(t); n != 1 {
+		t.Fatalf("db3 holds %d keys after the refusal, want its 1", n)
+	}
+}
+
+// TestRecordAllowDestructiveAsksFirst: record --allow-destructive against
+// a server given by --addr that holds keys asks first, as run does, and
+// the keys stay (it flushed them without a question, once per pass);
+// --confirm-destructive records.
+func TestRecordAllowDestructiveAsksFirst(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	addr := srv.Addr()
+	f := writeFile(t, "flush.yaml", flushCase)
+	c := dialRawTCP(t, addr)
+	c.nc.SetDeadline(time.Now().Add(10 * time.Second))
+	c.nc.Write([]byte("SET user:1 a\r\n"))
+	if _, err := io.ReadFull(c.nc, make([]byte, 5)); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	code, out, errs := respcheck(t, "record", "--addr", addr, "--allow-destructive", "--out", dir, f)
+	if code != exitUsage || !strings.Contains(errs, "whose database holds 1 key:") || strings.Contains(out, "recorded") {
+		t.Errorf("exit %d, want %d and the question\n%s%s", code, exitUsage, out, errs)
+	}
+	if n := c.dbsize(t); n != 1 {
+		t.Fatalf("%d keys after the refusal, want the server's 1", n)
+	}
+	code, out, errs = respcheck(t, "record", "--addr", addr, "--allow-destructive", "--confirm-destructive", "--passes", "1", "--out", dir, f)
+	if code != 0 || !strings.Contains(out, "recorded") {
+		t.Errorf("confirmed: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// TestCtrlCAtTheQuestion: Ctrl-C typed at --allow-destructive's question
+// on a terminal (a pty from script(1)) ends respcheck at once, exit 130,
+// nothing sent; the read of the answer held it until the forced exit 5 s
+// after the signal.
+func TestCtrlCAtTheQuestion(t *testing.T) {
+	scriptBin, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("script(1) is not installed")
+	}
+	srv := servers.ForTest(t, "redis-8.6.3")
+	addr := srv.Addr()
+	f := writeFile(t, "flush.yaml", flushCase)
+	c := dialRawTCP(t, addr)
+	c.nc.SetDeadline(time.Now().Add(10 * time.Second))
+	c.nc.Write([]byte("SET user:1 a\r\n"))
+	if _, err := io.ReadFull(c.nc, make([]byte, 5)); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	line := fmt.Sprintf("exec %q run --addr %s --allow-destructive %q", os.Args[0], addr, f)
+	cmd := exec.CommandContext(ctx, scriptBin, "-qec", line, "/dev/null")
+	cmd.Env = append(os.Environ(), "RESPCHECK_TEST_MAIN=1")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	var out lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the question", func() bool { return strings.Contains(out.String(), "Type yes to run them: ") })
+	sent := time.Now()
+	stdin.Write([]byte{3}) // Ctrl-C
+	code := exitCode(t, cmd, sent)
+	if took := time.Since(sent); code != exitInterrupted || took > 3*time.Second {
+		t.Errorf("exit %d %v after Ctrl-C, want %d at once\n%s", code, took, exitInterrupted, out.String())
+	}
+	if n := c.dbsize(t); n != 1 {
+		t.Fatalf("%d keys after Ctrl-C, want the server's 1", n)
 	}
 }

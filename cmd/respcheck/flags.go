@@ -146,6 +146,7 @@ func (f *recordFlags) register(fl *pflag.FlagSet) {
 	fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "deadline of one step")
 	registerMaxDepth(fl, &f.maxDepth)
 	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "against --addr/-u, also record cases that reach beyond the run's keys")
+	fl.BoolVar(&f.confirmDestructive, "confirm-destructive", false, "with --allow-destructive, record the cases that reach beyond their keys although the database holds keys (else respcheck lists them and asks, or refuses without a terminal)")
 }
 
 type benchFlags struct {

@@ -89,6 +89,13 @@ func runRecord(ctx context.Context, stdout, stderr io.Writer, f recordFlags, pat
 	}
 	t.printNotes(stderr)
 	external := t.Addr != ""
+	if external && f.allowDestructive {
+		// As run: cases reaching beyond their keys (FLUSHALL, SWAPDB...)
+		// on a server holding data need --confirm-destructive or a "yes".
+		if err := confirmDestructive(ctx, stderr, t.Config, runner.Select(files, runRE, f.tags), f.confirmDestructive); err != nil {
+			return err
+		}
+	}
 
 	var first []*golden.File
 	var srv golden.Server

@@ -252,7 +252,7 @@ func (s *session) pipelineViews(g *batchGroup, pc *pinned, cmds [][][]byte, xs [
 		sv := StepView{Step: st, Conn: g.conn, Args: cmds[k]}
 		fillWire(&sv, xs[k])
 		if out.hung {
-			s.hungView(&sv, len(views) == 0, xs[k], sent[k])
+			s.hungView(&sv, pc, len(views) == 0, xs, xs[k], sent[k])
 		} else {
 			n := out.vals[k]
 			sv.Native = &n
@@ -278,7 +278,7 @@ func (s *session) multiViews(g *batchGroup, pc *pinned, cmds [][][]byte, xs []ex
 		fillWire(sv, xs[i])
 		switch {
 		case out.hung:
-			s.hungView(sv, i == 0, xs[i], sent[i])
+			s.hungView(sv, pc, i == 0, xs, xs[i], sent[i])
 		case i == 0:
 			libraryRead(sv, sent[i], "MULTI")
 		case i == last && out.exec == nil:
@@ -366,14 +366,24 @@ func (s *session) judgeQueued(sv *StepView, pc *pinned, i int, q exchange, sent 
 }
 
 // hungView marks a view of a batch that did not return: the first with
-// what reached the library, the others skipped.
-func (s *session) hungView(sv *StepView, first bool, x exchange, sent bool) {
+// what reached the library, the others skipped. When a frame the server
+// sent for the batch (all its exchanges, xs) or earlier on the connection
+// breaks RESP3, the first is not judged either (an error, the server's
+// finding): the library may be waiting for the rest of that frame.
+func (s *session) hungView(sv *StepView, pc *pinned, first bool, xs []exchange, x exchange, sent bool) {
 	if !first {
 		sv.Verdict = Skip
 		sv.Notes = append(sv.Notes, "not judged: the batch did not return")
 		return
 	}
 	sv.Verdict = Hang
+	for _, bx := range xs {
+		if fault := hungFault(pc, bx); fault != nil {
+			sv.Verdict = Error
+			sv.Notes = append(sv.Notes, notJudgedMalformed+fault.Error())
+			break
+		}
+	}
 	sv.Notes = append(sv.Notes, fmt.Sprintf("the batch returned no result within the deadline (%s)", s.opts.StepTimeout))
 	switch {
 	case x.reply != nil:

@@ -70,3 +70,53 @@ func TestNestedPushIsNotJudged(t *testing.T) {
 		t.Fatal("no library sent EXEC")
 	}
 }
+
+// subscribeInMultiCase: every build writes SUBSCRIBE's confirmation, a
+// push in RESP3, inside EXEC's array when SUBSCRIBE is queued in MULTI.
+const subscribeInMultiCase = `suite: nested
+cases:
+  - name: SUBSCRIBE queued in MULTI
+    requires: {proto: 3}
+    steps:
+      - {send: [MULTI], reply: "+OK\r\n"}
+      - {send: [SUBSCRIBE, "{key:ch}"], reply: "+QUEUED\r\n"}
+      - {send: [EXEC], any: true}
+`
+
+// TestHangOnNestedPushIsNotJudged: a library that never returns after the
+// server nested a push in EXEC's array (redis-py 6.4.0 waits for more, on
+// its own and in its transaction pipeline) is not judged either, like a
+// library that returned a value: an error naming the malformed frame, not
+// a hang blamed on the library.
+func TestHangOnNestedPushIsNotJudged(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	f, err := cases.Load("nested.yaml", []byte(subscribeInMultiCase))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := externalDrivers(t, "redis-py-6.4.0")
+	ds = slices.DeleteFunc(ds, func(d Driver) bool { return IsCluster(d) || strings.HasSuffix(d.Library(), "/pubsub") })
+	rep, err := Run(context.Background(), []*cases.File{f}, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: ds, Jobs: 2,
+		Protos: []int{3}, StepTimeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	judged := 0
+	for _, res := range rep.Results {
+		if res.Verdict == Skip {
+			continue
+		}
+		judged++
+		if res.Verdict != Error {
+			t.Errorf("%s: %s, want error (the server's malformed frame)", res.Client, res.Verdict)
+		}
+		for _, sv := range res.Steps {
+			if note := strings.Join(sv.Notes, "; "); sv.Verdict == Hang || sv.Verdict == Error && !strings.Contains(note, notJudgedMalformed+"resp: push frame inside an aggregate") {
+				t.Errorf("%s line %d: %s %q, want not judged for the malformed frame", res.Client, sv.Step.Pos.Line, sv.Verdict, note)
+			}
+		}
+	}
+	if judged == 0 {
+		t.Fatal("no library ran the case")
+	}
+}

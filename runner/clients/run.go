@@ -840,6 +840,12 @@ func (s *session) finish(sv *StepView, pc *pinned, ps *pendingStep, timeout time
 	if out.hung {
 		sv.Verdict = Hang
 		sv.Notes = append(sv.Notes, fmt.Sprintf("no result within %v", timeout))
+		if fault := hungFault(pc, x); fault != nil {
+			// The library may be waiting for the rest of a frame that
+			// breaks RESP3: the server's finding, as for a value.
+			sv.Verdict = Error
+			sv.Notes = append([]string{notJudgedMalformed + fault.Error()}, sv.Notes...)
+		}
 		if x.reply != nil {
 			sv.Notes = append(sv.Notes, "the server's reply had reached the library")
 		} else if sent {
@@ -1042,6 +1048,19 @@ func (s *session) serverCheck(sv *StepView) {
 	sv.Verdict = Error
 	s.lost(fmt.Sprintf("the server at %s stopped answering (during %q through %s)", s.t.Addr, s.it.c.Name, s.client))
 	s.abandon("skipped: the server stopped answering")
+}
+
+// hungFault is why a frame the server sent for x, or earlier on pc's
+// connection, breaks RESP3, or nil: a library that does not return after
+// such a frame is not judged (hung).
+func hungFault(pc *pinned, x exchange) error {
+	if x.fault != nil {
+		return x.fault
+	}
+	if pc != nil && pc.tap != nil {
+		return pc.tap.fault()
+	}
+	return nil
 }
 
 // notJudgedMalformed starts the note of a step whose reply depends on a

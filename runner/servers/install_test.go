@@ -68,6 +68,7 @@ wait-other)
 	i=0; while [ "$(ls ` + f.fake + `/*.started | wc -l)" -lt 2 ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i+1)); done
 	[ $i -lt 200 ] || echo "make: the other build never started" >&2 ;;
 slow)
+	echo "make: compiling $name"
 	echo "$name" >>"` + f.fake + `/makes.log"
 	sleep "$FAKE_MAKE_SLEEP" ;;
 esac
@@ -181,6 +182,32 @@ func TestTwoInstallersAtOnce(t *testing.T) {
 	}
 	if out := f.run(t, nil, "--list"); !strings.Contains(out, "redis-8.0.6 8.0.6 ") {
 		t.Errorf("--list after both:\n%s", out)
+	}
+}
+
+// TestWaiterKeepsTheBuildLog: an installer started while another one's
+// build of the same server is in make waits for it and leaves its log
+// alone (it emptied the log the build was writing, so a failing build
+// showed a tail without make's output).
+func TestWaiterKeepsTheBuildLog(t *testing.T) {
+	f := newInstallFixture(t, "redis-8.0.6")
+	env := []string{"FAKE_MAKE=slow", "FAKE_MAKE_SLEEP=3"}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	first := f.command(ctx, env, "--only", "redis-8.0.6")
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForMakes(t, f, 1)
+	out := f.run(t, env, "--only", "redis-8.0.6")
+	if err := first.Wait(); err != nil {
+		t.Fatalf("the first installer: %v", err)
+	}
+	if !strings.Contains(out, "cached (built by another installer)") {
+		t.Errorf("the second installer did not wait for the build:\n%s", out)
+	}
+	if l := string(readFile(t, filepath.Join(f.cache, "logs", "redis-8.0.6.log"))); !strings.Contains(l, "make: compiling redis-8.0.6") {
+		t.Errorf("the build's log lost make's output:\n%s", l)
 	}
 }
 

@@ -444,6 +444,50 @@ func dbSize(ctx context.Context, cfg Config) (int64, error) {
 	return v.Int, nil
 }
 
+// KeysByDB counts the keys of every database of the server (of every
+// primary in a cluster), from INFO keyspace: "db0:keys=3,...". FLUSHALL,
+// SWAPDB and MOVE reach databases other than the selected one, so an
+// empty selected database does not make an existing server empty. A
+// server whose INFO keyspace is refused (a proxy) counts the selected
+// database alone (DBSIZE), under its number.
+func (t *Target) KeysByDB(ctx context.Context) (map[int]int64, error) {
+	cfgs := []Config{t.Config}
+	if topo := t.Current(); topo != nil {
+		cfgs = cfgs[:0]
+		for _, s := range topo.Shards {
+			cfgs = append(cfgs, t.NodeConfig(s.Primary.Addr))
+		}
+	}
+	keys := map[int]int64{}
+	for _, cfg := range cfgs {
+		c, err := cfg.Dial(ctx, 2)
+		if err != nil {
+			return nil, err
+		}
+		v, err := c.Do("INFO", "keyspace")
+		c.Close()
+		if err != nil {
+			return nil, fmt.Errorf("INFO keyspace: %w", err)
+		}
+		if v.Kind != resp.BlobString && v.Kind != resp.VerbatimString {
+			n, err := dbSize(ctx, cfg)
+			if err != nil {
+				return nil, fmt.Errorf("DBSIZE: %w", err)
+			}
+			keys[cfg.DB] += n
+			continue
+		}
+		for _, line := range strings.Split(string(v.Str), "\n") {
+			var db int
+			var n int64
+			if _, err := fmt.Sscanf(strings.TrimSpace(line), "db%d:keys=%d", &db, &n); err == nil && n > 0 {
+				keys[db] += n
+			}
+		}
+	}
+	return keys, nil
+}
+
 // DeleteKeys removes every key whose name starts with prefix, with SCAN
 // MATCH and UNLINK, and returns how many it removed. Keys that SCAN returns
 // without the prefix (a server or proxy that ignores MATCH) are never
