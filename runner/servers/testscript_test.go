@@ -31,7 +31,7 @@ go() {
 }
 eval "$(sed -n '/^RACE_PKGS=/,/^wanted tests/p' "$1" | sed '$d')"
 rc=0
-tests || rc=$?
+RESPCHECK_SHARDS=2 tests || rc=$?
 echo "tests rc=$rc"
 `
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
