@@ -237,8 +237,7 @@ func matrixCorpus(t *testing.T, cluster bool) ([]*cases.File, []clients.Driver, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, notes := clients.Available("")
-	t.Cleanup(func() { clients.CloseDrivers(all) })
+	all, notes := matrixDrivers()
 	var ds []clients.Driver
 	for _, d := range all {
 		if clients.IsCluster(d) == cluster {
@@ -364,4 +363,27 @@ func TestMatrixCells(t *testing.T) {
 func sameClass(a, b string) bool {
 	noFinding := func(s string) bool { return s == "." || s == "=" || s == "~" }
 	return a == b || noFinding(a) && noFinding(b)
+}
+
+// sharedDrivers holds every installed library's drivers, their adapter
+// processes started once per test binary (by the first matrix test) for
+// both matrices, and ended by TestMain: each matrix used to start its own
+// fifty processes.
+var sharedDrivers struct {
+	once  sync.Once
+	ds    []clients.Driver
+	notes []string
+}
+
+// matrixDrivers is clients.Available, started once; callers must not
+// close the drivers or change the slice.
+func matrixDrivers() ([]clients.Driver, []string) {
+	sharedDrivers.once.Do(func() { sharedDrivers.ds, sharedDrivers.notes = clients.Available("") })
+	return sharedDrivers.ds, sharedDrivers.notes
+}
+
+// closeMatrixDrivers ends the shared adapter processes, if any started.
+func closeMatrixDrivers() {
+	sharedDrivers.once.Do(func() {})
+	clients.CloseDrivers(sharedDrivers.ds)
 }

@@ -30,7 +30,9 @@ func TestMain(m *testing.M) {
 		realProcess = true
 		os.Exit(mainRun(os.Args[1:], os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	closeMatrixDrivers()
+	os.Exit(code)
 }
 
 func TestCanaryPasswordAppearsNowhere(t *testing.T) {

@@ -28,8 +28,7 @@ func loadTestdata(t *testing.T, name string) []*cases.File {
 // CI and is skipped loudly otherwise.
 func externalDrivers(t *testing.T, want ...string) []Driver {
 	t.Helper()
-	ds, notes := Available(filepath.Join("..", "..", "adapters"))
-	t.Cleanup(func() { CloseDrivers(ds) })
+	ds, notes := allDrivers()
 	var out []Driver
 	for _, w := range want {
 		sel, err := Select(ds, w)
@@ -253,5 +252,7 @@ func TestMain(m *testing.M) {
 		ServeGoAdapter(os.Stdin, os.Stdout)
 		return
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	closeShared()
+	os.Exit(code)
 }

@@ -2,7 +2,6 @@ package clients
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -44,8 +43,7 @@ func TestConfigurationProof(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds, notes := Available(filepath.Join("..", "..", "adapters"))
-	t.Cleanup(func() { CloseDrivers(ds) })
+	ds, notes := allDrivers()
 	// The /pubsub configurations skip a case without a subscribe (their
 	// proof is TestPubsubWrongMessage), the /cluster ones a standalone
 	// server (theirs is TestClusterClients).

@@ -136,6 +136,10 @@ type proxyConn struct {
 	client  net.Conn
 	server  net.Conn
 	closed  bool
+	// serverEnded says the server ended the connection (its side read
+	// EOF or failed while the proxy had not closed it): a library's error
+	// on a later command is the closed connection it was told about.
+	serverEnded bool
 	// injected says Fault.ExtraAfter has fired on this connection.
 	injected bool
 }
@@ -289,6 +293,11 @@ func (t *proxyConn) pump(src, dst net.Conn, dir Dir, f Fault, lim resp.Limits) {
 	for {
 		pc, err := fr.next()
 		if err != nil {
+			if dir == ToClient {
+				t.mu.Lock()
+				t.serverEnded = !t.closed
+				t.mu.Unlock()
+			}
 			return
 		}
 		switch pc.kind {
@@ -402,6 +411,9 @@ type exchange struct {
 	// proxy's limits.
 	overLimit string
 	pending   bool // the command was seen but its reply has not arrived
+	// serverEnded says the server had ended the connection when the
+	// exchange was read (proxyConn.serverEnded).
+	serverEnded bool
 	// fault is the first frame the server sent on the connection, up to
 	// this exchange's reply, that breaks RESP3 (see frameFault): what the
 	// library made of the reply depends on how it read that frame, so
@@ -585,6 +597,7 @@ func (p *proxy) replyOf(x exchange) exchange {
 		upto = pr.reply + 1
 	}
 	x.fault = frameFault(t.events[:upto])
+	x.serverEnded = t.serverEnded
 	if pr == nil {
 		// The command came after bytes from the server that are not RESP,
 		// where pairing stops (the server's side is forwarded raw since):

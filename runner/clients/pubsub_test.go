@@ -3,7 +3,6 @@ package clients
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -113,8 +112,7 @@ func TestJudgeDelivered(t *testing.T) {
 // process, the others through their adapters.
 func pubsubDrivers(t *testing.T) []Driver {
 	t.Helper()
-	ds, notes := Available(filepath.Join("..", "..", "adapters"))
-	t.Cleanup(func() { CloseDrivers(ds) })
+	ds, notes := allDrivers()
 	out := []Driver{goRedisPubsubDriver, rueidisPubsubDriver, valkeyGoPubsubDriver}
 	for _, d := range ds {
 		if _, ok := d.(*adapterDriver); ok && pubsubWhere(d) != "" && !strings.HasPrefix(d.Library(), "go-") &&

@@ -488,6 +488,22 @@ func precheck(ctx context.Context, it item, t *target.Target) *Result {
 	return res
 }
 
+// expectsClosed says whether st expects the server to close the
+// connection (cases.ExpectClosed) in one of its variants.
+func expectsClosed(st *cases.Step) bool {
+	if st == nil {
+		return false
+	}
+	for _, vs := range append([]cases.Variants{st.Expect}, st.Replies...) {
+		for _, v := range vs {
+			if v.Expect != nil && v.Expect.Kind == cases.ExpectClosed {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // silentStep returns the first send step of c that expects no reply
 // within a time (cases.ExpectNoReply, for any server), or nil. Through a
 // library such a step is a call that never returns: without this, every
@@ -965,6 +981,11 @@ func (s *session) judge(sv *StepView, pc *pinned, x exchange, sent bool, n Nativ
 	case x.bad != nil:
 		sv.Verdict = Error
 		sv.Notes = append(sv.Notes, notJudgedMalformed+"bytes that are not RESP")
+	case x.reply == nil && x.serverEnded && expectsClosed(sv.Step) && (n.Kind == "exception" || n.Kind == "error"):
+		// The step expects the server to close the connection, it did,
+		// and the library said so to its user.
+		sv.Verdict = Match
+		sv.Notes = append(sv.Notes, "the server closed the connection, as the step expects; the library raised: "+errText(n))
 	case x.reply == nil && n.Kind == "exception":
 		sv.Verdict = Crash
 		sv.Notes = append(sv.Notes, "no reply reached the library: "+n.String())

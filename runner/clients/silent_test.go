@@ -2,6 +2,7 @@ package clients
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -72,11 +73,21 @@ cases:
 	}
 	for _, res := range rep.Results {
 		if res.Verdict == Skip || res.Verdict.Finding() {
-			t.Errorf("%s: %s %q, want the case judged", res.Client, res.Verdict, res.Reason)
+			t.Errorf("%s: %s %q, want the case judged; steps:%s", res.Client, res.Verdict, res.Reason, stepsText(res.Steps))
 			continue
 		}
 		if len(res.Steps) < 2 || res.Steps[1].Verdict == Skip {
 			t.Errorf("%s: CLIENT KILL ID was not judged: %+v", res.Client, res.Steps)
 		}
 	}
+}
+
+// stepsText is a failure message's account of steps: each step's line,
+// command, verdict, notes and what the library gave.
+func stepsText(steps []StepView) string {
+	var b strings.Builder
+	for _, sv := range steps {
+		fmt.Fprintf(&b, "\n  line %d %s: %s %v native %v canary %q", sv.Step.Pos.Line, FormatArgs(sv.Args), sv.Verdict, sv.Notes, sv.Native, sv.Canary)
+	}
+	return b.String()
 }

@@ -202,7 +202,13 @@ func (s *Server) waitReady(ctx context.Context, timeout time.Duration) error {
 			return fmt.Errorf("no PONG on %s within %v (last error: %v); log tail:", s.addr, timeout, last)
 		}
 		if last = ping(s.addr, 500*time.Millisecond); last == nil {
-			return nil
+			// The port was free when picked, but another process (another
+			// test binary) may have bound it since: then this server exits
+			// ("Address already in use", retried) while the other answers
+			// the PING. Only this process's PONG counts.
+			if last = s.answersAsItself(500 * time.Millisecond); last == nil {
+				return nil
+			}
 		}
 		select {
 		case <-s.done:
@@ -213,6 +219,44 @@ func (s *Server) waitReady(ctx context.Context, timeout time.Duration) error {
 			delay *= 2
 		}
 	}
+}
+
+// answersAsItself checks that the server answering on s's port is s's
+// own process: INFO server's process_id is its pid. A server that wants a
+// password (-NOAUTH), or an INFO without process_id, cannot tell and is
+// taken as itself.
+func (s *Server) answersAsItself(timeout time.Duration) error {
+	c, err := net.DialTimeout("tcp", s.addr, timeout)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(timeout))
+	if _, err := io.WriteString(c, "INFO server\r\n"); err != nil {
+		return err
+	}
+	r := bufio.NewReader(c)
+	head, err := r.ReadString('\n')
+	if err != nil {
+		return err
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(head, "$")))
+	if !strings.HasPrefix(head, "$") || err != nil || n < 0 || n > 1<<20 {
+		return nil // -NOAUTH or another answer: cannot tell
+	}
+	body := make([]byte, n)
+	if _, err := io.ReadFull(r, body); err != nil {
+		return err
+	}
+	for _, line := range strings.Split(string(body), "\r\n") {
+		if pid, ok := strings.CutPrefix(line, "process_id:"); ok {
+			if s.cmd.Process != nil && pid != strconv.Itoa(s.cmd.Process.Pid) {
+				return fmt.Errorf("another server (process_id %s) answers on %s", pid, s.addr)
+			}
+			return nil
+		}
+	}
+	return nil
 }
 
 // ping sends an inline PING on a new connection and expects +PONG, or

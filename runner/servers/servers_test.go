@@ -511,3 +511,24 @@ func TestPinnedIsTheInstallScriptsList(t *testing.T) {
 		t.Errorf("install-servers.sh ALL_BUILDS = %s, Pinned = %s", got, want)
 	}
 }
+
+// TestAnotherServerOnThePort: a server whose port another process's server
+// answers on (it took the port between pickPort and the bind) is not
+// taken as started: answersAsItself names the other's process_id, and a
+// server's own process passes.
+func TestAnotherServerOnThePort(t *testing.T) {
+	other := ForTest(t, "redis-8.6.3")
+	if err := other.answersAsItself(2 * time.Second); err != nil {
+		t.Fatalf("the server itself: %v", err)
+	}
+	sleeper := exec.Command("sleep", "30")
+	if err := sleeper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { sleeper.Process.Kill(); sleeper.Wait() }()
+	mine := &Server{addr: other.Addr(), cmd: sleeper}
+	err := mine.answersAsItself(2 * time.Second)
+	if err == nil || !strings.Contains(err.Error(), "another server (process_id "+strconv.Itoa(other.cmd.Process.Pid)+")") {
+		t.Fatalf("a server that is not this process's: %v", err)
+	}
+}

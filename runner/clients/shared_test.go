@@ -1,0 +1,37 @@
+package clients
+
+import (
+	"path/filepath"
+	"slices"
+	"sync"
+)
+
+// shared holds the drivers of every installed library, their adapter
+// processes started once per test binary, on the first test that wants
+// one (allDrivers), and ended by TestMain. Each test used to start its
+// own set of some fifty processes (Available) and end it: the package's
+// tests spent most of their CPU starting Node and Python runtimes. A
+// session takes a process of its configuration from the adapter's pool,
+// as in a respcheck run over many case files, so tests sharing them see
+// what one long run would.
+var shared struct {
+	once  sync.Once
+	ds    []Driver
+	notes []string
+}
+
+// allDrivers is Available for the repository's adapters, started once.
+// The callers must not close the drivers.
+func allDrivers() ([]Driver, []string) {
+	shared.once.Do(func() {
+		shared.ds, shared.notes = Available(filepath.Join("..", "..", "adapters"))
+	})
+	// A copy: callers filter it in place (slices.DeleteFunc).
+	return slices.Clone(shared.ds), shared.notes
+}
+
+// closeShared ends the shared adapter processes, if any started.
+func closeShared() {
+	shared.once.Do(func() {}) // none started: none will be
+	CloseDrivers(shared.ds)
+}
