@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -149,9 +150,20 @@ var updateMatrix = flag.Bool("update-matrix", false, "rewrite docs/server-matrix
 // which case files run, skip or differ on which server, up to date
 // (-update-matrix rewrites it).
 func TestBundledSuite(t *testing.T) {
+	// The servers run side by side (two at a time: go test's -parallel),
+	// and the matrix is compared once all have reported: each run waits
+	// on its server about half of the time.
+	var mu sync.Mutex
 	reports := map[string]*runner.Report{}
+	keep := func(name string, rep *runner.Report) {
+		mu.Lock()
+		reports[name] = rep
+		mu.Unlock()
+	}
+	t.Cleanup(func() { compareServerMatrix(t, reports) })
 	for _, name := range clusterBuilds {
 		t.Run(name+" cluster", func(t *testing.T) {
+			t.Parallel()
 			cl := servers.ClusterForTest(t, name, servers.ClusterOptions{Primaries: 3, Replicas: 1})
 			files, err := cases.Bundled()
 			if err != nil {
@@ -159,11 +171,12 @@ func TestBundledSuite(t *testing.T) {
 			}
 			rep := run(t, cl.Nodes[0].Addr(), files, runner.Options{Jobs: 8})
 			checkClusterRun(t, rep)
-			reports[name+" cluster"] = rep
+			keep(name+" cluster", rep)
 		})
 	}
 	for _, name := range servers.Pinned {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			srv := servers.ForTest(t, name)
 			files, err := cases.Bundled()
 			if err != nil {
@@ -174,13 +187,14 @@ func TestBundledSuite(t *testing.T) {
 				t.Errorf("identified %s %s, want %s", rep.Server.Family, rep.Server.Version, name)
 			}
 			wantNoFailures(t, name, rep)
-			reports[name] = rep
+			keep(name, rep)
 		})
 	}
 	// The embedded emulator of --server miniredis, in this process: every
 	// difference of it is a miniredis expectation, a known difference or a
 	// gate in the cases.
 	t.Run("miniredis", func(t *testing.T) {
+		t.Parallel()
 		files, err := cases.Bundled()
 		if err != nil {
 			t.Fatal(err)
@@ -190,8 +204,14 @@ func TestBundledSuite(t *testing.T) {
 			t.Errorf("identified %s %s, want miniredis", rep.Server.Family, rep.Server.Version)
 		}
 		wantNoFailures(t, "miniredis", rep)
-		reports["miniredis"] = rep
+		keep("miniredis", rep)
 	})
+}
+
+// compareServerMatrix checks docs/server-matrix.md against the reports of
+// every server (or rewrites it with -update-matrix); with a server missing
+// or a failed run it says nothing.
+func compareServerMatrix(t *testing.T, reports map[string]*runner.Report) {
 	if len(reports) != len(matrixColumns()) || t.Failed() {
 		return
 	}

@@ -20,6 +20,7 @@ func TestSharedServerKeepsOtherData(t *testing.T) {
 	}
 	for _, name := range []string{"redis-8.6.3", "valkey-9.1.2"} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // two servers side by side
 			srv := servers.ForTest(t, name)
 			c := dialRaw(t, srv.Addr())
 			loadMixed(t, c, 100000)

@@ -79,6 +79,9 @@ func TestClusterNodeKilledIsExit3(t *testing.T) {
 func TestClusterGoldens(t *testing.T) {
 	for _, build := range []string{"redis-8.6.3", "valkey-9.1.2"} {
 		t.Run(build, func(t *testing.T) {
+			// The two builds side by side: most of each one's time is
+			// waiting for clusters to form and settle (81% idle here).
+			t.Parallel()
 			other := servers.ClusterForTest(t, build, servers.ClusterOptions{Primaries: 3, Replicas: 1})
 			sel := []string{"--server", build, "--run", "^(cluster|scripting|strings)/"}
 			dir := t.TempDir()
