@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/respcheck/respcheck/runner/servers"
@@ -131,9 +132,25 @@ func stampHow(path string) string {
 	return ""
 }
 
+// debianSources caches debianSource by path: dpkg-query -S reads every
+// package's file list (about 0.3 s of CPU here), and a process that lists
+// the CLIs more than once (the tests; a library embedding respcheck)
+// asked it each time.
+var debianSources sync.Map // path -> string
+
 // debianSource is "Debian package P V" for a file dpkg knows, else its
 // path.
 func debianSource(path string) string {
+	if s, ok := debianSources.Load(path); ok {
+		return s.(string)
+	}
+	s := queryDebianSource(path)
+	debianSources.Store(path, s)
+	return s
+}
+
+// queryDebianSource is debianSource, asked of dpkg-query.
+func queryDebianSource(path string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, "dpkg-query", "-S", path).Output()
