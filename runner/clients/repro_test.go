@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -209,49 +210,72 @@ func pyRun(run string) (string, string) {
 }
 
 // TestRepros runs every repro against redis 8.6.3, once per run: line, and
-// checks its output against its expect: regexp.
+// checks its output against its expect: regexp. The standalone repros run
+// reproParallel at a time, each on a server of its own (they subscribe,
+// track keys and wait out hangs: most of their time is waiting); the
+// cluster ones run one after the other on one cluster.
 func TestRepros(t *testing.T) {
 	rs := loadRepros(t)
 	if len(rs) == 0 {
 		t.Fatal("no repros in " + reproDir)
 	}
-	srv := servers.ForTest(t, "redis-8.6.3")
 	var cl *servers.Cluster // started for the first cluster repro
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, reproParallel)
 	for _, r := range rs {
-		addr := srv.Addr()
-		if r.cluster {
-			if cl == nil {
-				cl = servers.ClusterForTest(t, "redis-8.6.3", servers.ClusterOptions{Primaries: 3})
-			}
-			addr = cl.Nodes[0].Addr()
-		}
 		for i, run := range r.runs {
 			name := r.file
 			if len(r.runs) > 1 {
 				name += "/" + run
 			}
-			expect := r.expectFor(i)
-			t.Run(name, func(t *testing.T) {
-				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-				defer cancel()
-				cmd, why := reproCommand(ctx, r, run, addr)
-				if cmd == nil {
-					if servers.InCI() {
-						t.Fatal(why)
-					}
-					t.Skip(why)
+			if r.cluster {
+				if cl == nil {
+					cl = servers.ClusterForTest(t, "redis-8.6.3", servers.ClusterOptions{Primaries: 3})
 				}
-				out, err := cmd.CombinedOutput()
-				if ctx.Err() != nil {
-					t.Fatalf("no end within 30s; output:\n%s", out)
-				}
-				if !expect.Match(out) {
-					t.Fatalf("output does not match %q (err %v):\n%s", expect, err, out)
-				}
-				t.Logf("%s", strings.TrimSpace(lastLines(string(out), 6)))
-			})
+				t.Run(name, func(t *testing.T) { runRepro(t, r, run, i, cl.Nodes[0].Addr()) })
+				continue
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				slots <- struct{}{}
+				defer func() { <-slots }()
+				// t.Run may be called from several goroutines; each
+				// returns before TestRepros does (wg).
+				t.Run(name, func(t *testing.T) {
+					srv := servers.ForTest(t, "redis-8.6.3")
+					runRepro(t, r, run, i, srv.Addr())
+				})
+			}()
 		}
 	}
+	wg.Wait()
+}
+
+// reproParallel is how many standalone repros run at once.
+const reproParallel = 4
+
+// runRepro runs the i-th run: line of r against addr and checks its
+// output, within 30 s.
+func runRepro(t *testing.T, r repro, run string, i int, addr string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd, why := reproCommand(ctx, r, run, addr)
+	if cmd == nil {
+		if servers.InCI() {
+			t.Fatal(why)
+		}
+		t.Skip(why)
+	}
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("no end within 30s; output:\n%s", out)
+	}
+	expect := r.expectFor(i)
+	if !expect.Match(out) {
+		t.Fatalf("output does not match %q (err %v):\n%s", expect, err, out)
+	}
+	t.Logf("%s", strings.TrimSpace(lastLines(string(out), 6)))
 }
 
 // findingLine is a finding of the matrix; the client name may hold
