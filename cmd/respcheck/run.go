@@ -56,14 +56,8 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	if err != nil {
 		return err
 	}
-	if f.timeout <= 0 {
-		return usageErr("bad --timeout %v: want a positive duration", f.timeout)
-	}
-	if f.jobs < 0 {
-		return usageErr("bad --jobs %d: want 0 (4 per CPU, at most 8 against --addr/-u) or more", f.jobs)
-	}
-	if f.servers < 0 {
-		return usageErr("bad --servers %d: want 0 (one per CPU, at least 4) or more", f.servers)
+	if err := f.checkNumbers(); err != nil {
+		return err
 	}
 	files, err := loadFiles(paths, f.vars...)
 	if err != nil {
@@ -96,7 +90,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 		TLS:    t.TLS,
 		Protos: protos, Run: runRE, Tags: f.tags, Jobs: f.jobs, StepTimeout: f.timeout,
 		RunID: runID, Shared: external, AllowDestructive: f.allowDestructive, Pool: fl.pool(),
-		Limits: f.limits(),
+		Limits: f.limits(), FailFast: f.failFast,
 	}
 	if fl != nil && fl.spawn != nil { // a throwaway cluster is not started again
 		opts.Respawn, opts.Kill = fl.respawn, fl.kill
@@ -125,7 +119,6 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	if streamed {
 		opts.OnResult = streamResults(stdout, f.verbose)
 	}
-	opts.FailFast = f.failFast
 	rep, err := runner.Run(ctx, files, opts)
 	if bar != nil {
 		bar.wait()
@@ -158,19 +151,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 		if f.format != "human" && f.out == "" {
 			note = stderr
 		}
-		after := "unknown after (the server stopped answering)"
-		if rep.DBSize[1] >= 0 {
-			after = fmt.Sprintf("%d after", rep.DBSize[1])
-		}
-		fmt.Fprintf(note, "cleanup: removed %d keys of this run; database size %d before, %s\n",
-			rep.KeysRemoved, rep.DBSize[0], after)
-		if d := rep.DBSize[1] - rep.DBSize[0]; rep.DBSize[0] >= 0 && rep.DBSize[1] >= 0 && d != 0 {
-			if ran := ranDestructive(rep); ran != "" {
-				fmt.Fprintf(stderr, "respcheck: note: the database size changed by %+d during the run; cases reaching beyond their keys ran (--allow-destructive): %s\n", d, ran)
-			} else {
-				fmt.Fprintf(stderr, "respcheck: warning: the database size changed by %+d during the run: something other than respcheck wrote to it\n", d)
-			}
-		}
+		cleanupNote(note, stderr, rep)
 	}
 	switch {
 	case rep.Fault() != nil:
@@ -181,6 +162,39 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 		return &exitError{code: exitFindings, err: errSilent}
 	}
 	return goldErr
+}
+
+// checkNumbers refuses a non-positive --timeout and a negative --jobs or
+// --servers (usage errors, exit 2).
+func (f runFlags) checkNumbers() error {
+	switch {
+	case f.timeout <= 0:
+		return usageErr("bad --timeout %v: want a positive duration", f.timeout)
+	case f.jobs < 0:
+		return usageErr("bad --jobs %d: want 0 (4 per CPU, at most 8 against --addr/-u) or more", f.jobs)
+	case f.servers < 0:
+		return usageErr("bad --servers %d: want 0 (one per CPU, at least 4) or more", f.servers)
+	}
+	return nil
+}
+
+// cleanupNote says, after a run on a shared server, how many of the run's
+// keys were removed and the database size before and after (to note), and
+// warns on stderr when the size changed.
+func cleanupNote(note, stderr io.Writer, rep *runner.Report) {
+	after := "unknown after (the server stopped answering)"
+	if rep.DBSize[1] >= 0 {
+		after = fmt.Sprintf("%d after", rep.DBSize[1])
+	}
+	fmt.Fprintf(note, "cleanup: removed %d keys of this run; database size %d before, %s\n",
+		rep.KeysRemoved, rep.DBSize[0], after)
+	if d := rep.DBSize[1] - rep.DBSize[0]; rep.DBSize[0] >= 0 && rep.DBSize[1] >= 0 && d != 0 {
+		if ran := ranDestructive(rep); ran != "" {
+			fmt.Fprintf(stderr, "respcheck: note: the database size changed by %+d during the run; cases reaching beyond their keys ran (--allow-destructive): %s\n", d, ran)
+		} else {
+			fmt.Fprintf(stderr, "respcheck: warning: the database size changed by %+d during the run: something other than respcheck wrote to it\n", d)
+		}
+	}
 }
 
 func spawnedLog(t endpoint) string {
