@@ -226,13 +226,49 @@ func (s *Server) waitReady(ctx context.Context, timeout time.Duration) error {
 // password (-NOAUTH), or an INFO without process_id, cannot tell and is
 // taken as itself.
 func (s *Server) answersAsItself(timeout time.Duration) error {
-	c, err := net.DialTimeout("tcp", s.addr, timeout)
+	return inline(s.addr, "INFO server", timeout, func(head string, r *bufio.Reader) error {
+		n, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(head, "$")))
+		if !strings.HasPrefix(head, "$") || err != nil || n < 0 || n > 1<<20 {
+			return nil // -NOAUTH or another answer: cannot tell
+		}
+		body := make([]byte, n)
+		if _, err := io.ReadFull(r, body); err != nil {
+			return err
+		}
+		for _, line := range strings.Split(string(body), "\r\n") {
+			if pid, ok := strings.CutPrefix(line, "process_id:"); ok {
+				if s.cmd.Process != nil && pid != strconv.Itoa(s.cmd.Process.Pid) {
+					return fmt.Errorf("another server (process_id %s) answers on %s", pid, s.addr)
+				}
+				return nil
+			}
+		}
+		return nil
+	})
+}
+
+// ping sends an inline PING on a new connection and expects +PONG, or
+// -NOAUTH from a server started with --requirepass (it is up, and says so).
+func ping(addr string, timeout time.Duration) error {
+	return inline(addr, "PING", timeout, func(head string, _ *bufio.Reader) error {
+		if head != "+PONG\r\n" && !strings.HasPrefix(head, "-NOAUTH ") {
+			return fmt.Errorf("PING answered %q", head)
+		}
+		return nil
+	})
+}
+
+// inline sends cmd as an inline command on a new connection to addr and
+// hands the reply's first line (with its CRLF) and the rest of the
+// connection to read; dialling, writing and reading all end by timeout.
+func inline(addr, cmd string, timeout time.Duration, read func(head string, r *bufio.Reader) error) error {
+	c, err := net.DialTimeout("tcp", addr, timeout)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(timeout))
-	if _, err := io.WriteString(c, "INFO server\r\n"); err != nil {
+	if _, err := io.WriteString(c, cmd+"\r\n"); err != nil {
 		return err
 	}
 	r := bufio.NewReader(c)
@@ -240,45 +276,7 @@ func (s *Server) answersAsItself(timeout time.Duration) error {
 	if err != nil {
 		return err
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(head, "$")))
-	if !strings.HasPrefix(head, "$") || err != nil || n < 0 || n > 1<<20 {
-		return nil // -NOAUTH or another answer: cannot tell
-	}
-	body := make([]byte, n)
-	if _, err := io.ReadFull(r, body); err != nil {
-		return err
-	}
-	for _, line := range strings.Split(string(body), "\r\n") {
-		if pid, ok := strings.CutPrefix(line, "process_id:"); ok {
-			if s.cmd.Process != nil && pid != strconv.Itoa(s.cmd.Process.Pid) {
-				return fmt.Errorf("another server (process_id %s) answers on %s", pid, s.addr)
-			}
-			return nil
-		}
-	}
-	return nil
-}
-
-// ping sends an inline PING on a new connection and expects +PONG, or
-// -NOAUTH from a server started with --requirepass (it is up, and says so).
-func ping(addr string, timeout time.Duration) error {
-	c, err := net.DialTimeout("tcp", addr, timeout)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	c.SetDeadline(time.Now().Add(timeout))
-	if _, err := io.WriteString(c, "PING\r\n"); err != nil {
-		return err
-	}
-	line, err := bufio.NewReader(c).ReadString('\n')
-	if err != nil {
-		return err
-	}
-	if line != "+PONG\r\n" && !strings.HasPrefix(line, "-NOAUTH ") {
-		return fmt.Errorf("PING answered %q", line)
-	}
-	return nil
+	return read(head, r)
 }
 
 // Exited reports whether the server's process has ended (it crashed, was
