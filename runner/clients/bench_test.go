@@ -3,7 +3,6 @@ package clients
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -30,7 +29,7 @@ func BenchmarkClientsCorpus(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ds, _ := Available(filepath.Join("..", "..", "adapters"))
+	ds, _ := Available("")
 	b.Cleanup(func() { CloseDrivers(ds) })
 	if sel := os.Getenv("RESPCHECK_BENCH_CLIENTS"); sel != "" {
 		if ds, err = Select(ds, sel); err != nil {
@@ -140,7 +139,7 @@ func benchAdapters(b *testing.B) []*Adapter {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ext, _ := externalAdapters(filepath.Join("..", "..", "adapters"))
+	ext, _ := externalAdapters(adaptersDir(""))
 	all := append(GoAdapters(exe), ext...)
 	var out []*Adapter
 	for _, w := range []struct{ runtime, name string }{

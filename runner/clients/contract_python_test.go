@@ -157,7 +157,7 @@ func TestRedisPyHiredisMissing(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(block, "hiredis.py"), []byte("raise ImportError('blocked by the test')\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a := &Adapter{Name: "redis-py (no hiredis)", Cmd: []string{pythonBin, filepath.Join(adaptersDir(filepath.Join("..", "..", "adapters")), "python", "adapter.py")},
+	a := &Adapter{Name: "redis-py (no hiredis)", Cmd: []string{pythonBin, filepath.Join(adaptersDir(""), "python", "adapter.py")},
 		Env: []string{"PYTHONPATH=" + block, "PYTHONNOUSERSITE=1"}}
 	defer a.Close()
 	ds, notes, err := a.Drivers(context.Background())

@@ -117,7 +117,7 @@ func nodeLabels(t *testing.T) []string {
 		}
 		t.Skip("node not on PATH")
 	}
-	all, err := nodeConfigurations(node, filepath.Join(adaptersDir(filepath.Join("..", "..", "adapters")), "node"))
+	all, err := nodeConfigurations(node, filepath.Join(adaptersDir(""), "node"))
 	if err != nil {
 		t.Fatal(err)
 	}

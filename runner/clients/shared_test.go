@@ -1,7 +1,6 @@
 package clients
 
 import (
-	"path/filepath"
 	"slices"
 	"sync"
 )
@@ -20,11 +19,14 @@ var shared struct {
 	notes []string
 }
 
-// allDrivers is Available for the repository's adapters, started once.
-// The callers must not close the drivers.
+// allDrivers is Available, started once: the checkout's adapters when
+// scripts/install-clients.sh installed their libraries there, else the
+// cache's copy (as respcheck finds them; a worktree without its own
+// node_modules still has every library). The callers must not close the
+// drivers.
 func allDrivers() ([]Driver, []string) {
 	shared.once.Do(func() {
-		shared.ds, shared.notes = Available(filepath.Join("..", "..", "adapters"))
+		shared.ds, shared.notes = Available("")
 	})
 	// A copy: callers filter it in place (slices.DeleteFunc).
 	return slices.Clone(shared.ds), shared.notes
