@@ -490,13 +490,14 @@ func precheck(ctx context.Context, it item, t *target.Target) *Result {
 
 // expectsClosed says whether st expects the server to close the
 // connection (cases.ExpectClosed) in one of its variants.
-func expectsClosed(st *cases.Step) bool {
-	if st == nil {
-		return false
-	}
+func expectsClosed(st *cases.Step) bool { return st != nil && stepExpects(st, cases.ExpectClosed) }
+
+// stepExpects says whether one of st's variants (Expect or Replies) is an
+// expectation of kind k.
+func stepExpects(st *cases.Step, k cases.ExpectKind) bool {
 	for _, vs := range append([]cases.Variants{st.Expect}, st.Replies...) {
 		for _, v := range vs {
-			if v.Expect != nil && v.Expect.Kind == cases.ExpectClosed {
+			if v.Expect != nil && v.Expect.Kind == k {
 				return true
 			}
 		}
@@ -513,15 +514,8 @@ func expectsClosed(st *cases.Step) bool {
 // other steps are judged.
 func silentStep(c *cases.Case) *cases.Step {
 	for _, st := range c.Steps {
-		if st.Action != cases.ActSend {
-			continue
-		}
-		for _, vs := range append([]cases.Variants{st.Expect}, st.Replies...) {
-			for _, v := range vs {
-				if v.Expect != nil && v.Expect.Kind == cases.ExpectNoReply {
-					return st
-				}
-			}
+		if st.Action == cases.ActSend && stepExpects(st, cases.ExpectNoReply) {
+			return st
 		}
 	}
 	return nil
