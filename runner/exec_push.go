@@ -35,6 +35,16 @@ func pushAccepter(e *cases.Expect, env *cases.Env) func(resp.Value) bool {
 // conn.noSentinel).
 const strayGrace = 2 * time.Millisecond
 
+// refusalGrace is how long the end-of-case check waits, after a server
+// refused or answered with errors both sentinels' worth of frames, for a
+// sentinel's reply that would make one of those errors a stray (see
+// afterError). Its reply is one round trip away, which took more than 2 ms
+// under CI load (TestStrayRepliesAreFound passed two stray errors, stop 38).
+// Only a case that ends with its connection refusing PING (an ACL user
+// without it, BUSY) waits it out: none in the bundled suite on Redis
+// 7.0.15, 8.6.3 or Valkey 9.1.2.
+const refusalGrace = 500 * time.Millisecond
+
 // checkStray fails (or errs) a passing case whose connections hold a reply
 // after its last step (see strayReplies).
 func (x *caseRun) checkStray(res *Result) {
@@ -124,7 +134,7 @@ func (x *caseRun) untilSentinel(name, token string) (*Failure, error) {
 // third error, is a stray too; an error followed by the second sentinel's
 // reply leaves one frame too many. Only an error that ends the frames (both
 // sentinels refused, or a stray error, then the first sentinel refused,
-// whose second reply has not come within strayGrace) counts as refusals.
+// whose second reply has not come within refusalGrace) counts as refusals.
 func (x *caseRun) afterError(name, token string, e resp.Value) (*Failure, error) {
 	fail := strayFailure(x, name, e)
 	c := x.conns[name]
@@ -144,7 +154,7 @@ func (x *caseRun) afterError(name, token string, e resp.Value) (*Failure, error)
 			continue
 		case v.Kind == resp.SimpleString && string(v.Str) == "QUEUED" && errs == 0:
 			// Inside MULTI both sentinels answer +QUEUED: whether one or
-			// two come is all that tells them apart (strayGrace for a second).
+			// two come is all that tells them apart (refusalGrace for a second).
 			return x.queuedAfterError(name, fail)
 		case isSentinelReply(v, token):
 			return fail, nil // e came before the first sentinel's reply
@@ -160,7 +170,7 @@ func (x *caseRun) afterError(name, token string, e resp.Value) (*Failure, error)
 			// The second sentinel refused too, or the first after a
 			// stray e: the second's reply, if it comes, says which.
 			c.until = time.Time{}
-			c.nc.SetReadDeadline(time.Now().Add(strayGrace))
+			c.nc.SetReadDeadline(time.Now().Add(refusalGrace))
 			continue
 		}
 		return strayFailure(x, name, v), nil // an answer to no sentinel
@@ -173,7 +183,7 @@ func (x *caseRun) queuedAfterError(name string, fail *Failure) (*Failure, error)
 	c := x.conns[name]
 	for {
 		c.until = time.Time{}
-		c.nc.SetReadDeadline(time.Now().Add(strayGrace))
+		c.nc.SetReadDeadline(time.Now().Add(refusalGrace))
 		v, err := c.r.Read()
 		if done, f, err := x.endOfStream(name, err); done {
 			return f, err

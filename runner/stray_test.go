@@ -102,3 +102,30 @@ cases:
 		t.Errorf("the stray reply shown is %v, want the error that followed the value", f)
 	}
 }
+
+// TestStrayCheckRefusedSentinels: a connection that ends the case as a user
+// who may not run PING refuses both sentinels (NOPERM twice), which is no
+// stray; a stray error before those refusals still fails the case.
+func TestStrayCheckRefusedSentinels(t *testing.T) {
+	src := `suite: stray
+cases:
+  - name: refused
+    steps:
+      - {send: [ACL, SETUSER, "rc-noping-{id}", "on", nopass, "~*", "+@all", "-ping"], reply: "+OK\r\n"}
+      - {send: [AUTH, "rc-noping-{id}", x], reply: "+OK\r\n"}
+  - name: a stray error, then refused
+    steps:
+      - {send: [ACL, SETUSER, "rc-noping-{id}", "on", nopass, "~*", "+@all", "-ping"], reply: "+OK\r\n"}
+      - {raw: "AUTH rc-noping-{id} x\r\nGET\r\n", reply: "+OK\r\n"}
+`
+	rep := runInline(t, "redis-8.6.3", src, runner.Options{})
+	for _, proto := range []int{2, 3} {
+		if r := result(t, rep, "refused", proto); r.Status != runner.Pass {
+			t.Errorf("refused RESP%d: %s %q (%+v), want a pass", proto, r.Status, r.Reason, r.Failure)
+		}
+		r := result(t, rep, "a stray error, then refused", proto)
+		if r.Status != runner.Fail || !strings.Contains(r.Reason, "after the last step") {
+			t.Errorf("a stray error, then refused RESP%d: %s %q, want a failure for a reply after the last step", proto, r.Status, r.Reason)
+		}
+	}
+}
