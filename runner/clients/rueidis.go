@@ -1,5 +1,7 @@
 package clients
 
+//go:generate go run ./internal/valkeygen rueidis.go valkeygo.go
+
 import (
 	"context"
 	"fmt"
@@ -8,6 +10,10 @@ import (
 
 	"github.com/redis/rueidis"
 )
+
+// This file is also valkey-go's: valkeygo.go is generated from it by
+// renaming (valkey-go is a fork of rueidis with the same API under Valkey
+// names: see internal/valkeygen). Edit this file, then run go generate.
 
 // rueidisDriver drives github.com/redis/rueidis through Client.Dedicate()
 // and Arbitrary commands; RESP3 by default, AlwaysRESP2 for RESP2.
@@ -88,3 +94,41 @@ func rueidisToAny(ctx context.Context, dc rueidis.DedicatedClient, args [][]byte
 	}
 	return errNative("exception", fmt.Sprintf("%T", err), fmt.Sprintf("%T", err), err.Error())
 }
+
+// rueidisPubsubDriver is rueidis's "/pubsub" configuration: each case
+// connection is a DedicatedClient with DedicatedClient.SetPubSubHooks
+// (OnMessage, OnSubscription: the non-blocking alternative to Receive,
+// which blocks until the unsubscribe) and SetOnInvalidations (the
+// invalidations of CLIENT TRACKING on a dedicated connection; DoCache, the
+// client-side cache, exists on Client only, not on a DedicatedClient);
+// (P|S)(UN)SUBSCRIBE go through the command builder (B().Subscribe()...,
+// Arbitrary refuses them), and their first confirmation is the one
+// OnSubscription delivered; each push step is the next item a hook
+// delivered (PubSubMessage, PubSubSubscription, []RedisMessage).
+var rueidisPubsubDriver = &goLibrary{name: "rueidis/pubsub", module: "github.com/redis/rueidis", protos: []int{2, 3},
+	pubsub: pubsubSame, api: dedicatedPubsubAPI,
+	open: rueidisOpen(dedicatedCalls[rueidis.DedicatedClient]{do: rueidisDo,
+		pubsub: func(dc rueidis.DedicatedClient) Subscriber {
+			p := newDedicatedPubsub("rueidis")
+			dc.SetPubSubHooks(rueidis.PubSubHooks{
+				OnMessage:      func(m rueidis.PubSubMessage) { p.message(m.Pattern, m.Channel, m.Message) },
+				OnSubscription: func(s rueidis.PubSubSubscription) { p.subscription(s.Kind, s.Channel, s.Count) },
+			})
+			dc.SetOnInvalidations(func(keys []rueidis.RedisMessage) { p.invalidation(keys == nil, marshalAll(keys)) })
+			b := dc.B()
+			p.send = func(ctx context.Context, args [][]byte) Native {
+				cmd, ok := subscribeBuilder(args, map[string]func(...string) rueidis.Completed{
+					"SUBSCRIBE":    func(c ...string) rueidis.Completed { return b.Subscribe().Channel(c...).Build() },
+					"PSUBSCRIBE":   func(c ...string) rueidis.Completed { return b.Psubscribe().Pattern(c...).Build() },
+					"SSUBSCRIBE":   func(c ...string) rueidis.Completed { return b.Ssubscribe().Channel(c...).Build() },
+					"UNSUBSCRIBE":  func(c ...string) rueidis.Completed { return b.Unsubscribe().Channel(c...).Build() },
+					"PUNSUBSCRIBE": func(c ...string) rueidis.Completed { return b.Punsubscribe().Pattern(c...).Build() },
+					"SUNSUBSCRIBE": func(c ...string) rueidis.Completed { return b.Sunsubscribe().Channel(c...).Build() },
+				})
+				if !ok {
+					return unsupported("not a subscribe command: " + string(args[0]))
+				}
+				return rueidisNative(dc.Do(ctx, cmd))
+			}
+			return p
+		}})}
