@@ -2,6 +2,7 @@ package clients
 
 import (
 	"bytes"
+	"maps"
 	"math"
 	"math/big"
 	"strconv"
@@ -80,8 +81,27 @@ func newContract(lib string, notes []string, extra map[resp.Kind]map[string]Verd
 }
 
 // contracts are the decoding contracts of the known libraries, by library
-// name (the part of a client name before "/").
-var contracts = map[string]*Contract{
+// name (the part of a client name before "/") or client name.
+var contracts = buildContracts()
+
+// buildContracts is contracts: the Go and Node libraries' written here,
+// then each other language's from its file, a derived contract ("/pubsub",
+// "/pipeline") after the one it derives from.
+func buildContracts() map[string]*Contract {
+	m := maps.Clone(baseContracts)
+	for _, add := range []func(map[string]*Contract){
+		addHiredisContract, addPHPContract, addRedisRbContract, addRedisPyContracts,
+		addRedisPyPubsubContract, addNodeContracts, addNodePubsubContracts,
+		addPipelineContracts, addPubsubContracts,
+	} {
+		add(m)
+	}
+	return m
+}
+
+// baseContracts are the contracts of the Go libraries, redis-py and the
+// Node libraries whose configurations do not change decoding.
+var baseContracts = map[string]*Contract{
 	"go-redis": withConversions(newContract("go-redis", []string{
 		"blob and simple strings are string; integers int64; RESP3 doubles float64; big numbers *big.Int;",
 		"nil replies are nil with the redis.Nil error; arrays []interface{}; maps map[interface{}]interface{}",

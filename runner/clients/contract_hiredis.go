@@ -46,8 +46,8 @@ func (n *Native) declaredFormat() (string, bool) {
 	return f, ok
 }
 
-func init() {
-	contracts["hiredis"] = newContract("hiredis", []string{
+func addHiredisContract(m map[string]*Contract) {
+	m["hiredis"] = newContract("hiredis", []string{
 		"a redisReply keeps its RESP type (REDIS_REPLY_STATUS, _STRING, _VERB with its vtype, _BIGNUM with its digits, _DOUBLE with the text received and dval): " +
 			"the type kept is a match (" + hiredisSource + " read.c processItem, hiredis.c createStringObject, createDoubleObject)",
 		"REDIS_REPLY_NIL for $-1, *-1 and _ alike (" + hiredisSource + " read.c processBulkItem, processAggregateItem, processLineItem)",

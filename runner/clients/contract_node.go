@@ -102,9 +102,9 @@ func subscribeCountText(j *judger, v *resp.Value, n *Native, path *jpath) (Verdi
 	return subscribeCount(j, v, &num, path)
 }
 
-func init() {
+func addNodeContracts(m map[string]*Contract) {
 	for k, c := range nodeContracts {
-		contracts[k] = c
+		m[k] = c
 	}
 }
 
@@ -118,7 +118,7 @@ var nodeRedisPubsubPong = map[string]string{
 	"node-redis-6.3.1":  "@redis/client 6.3.1 dist/lib/client/commands-queue.js line 278",
 }
 
-func init() {
+func addNodePubsubContracts(m map[string]*Contract) {
 	for lib, where := range nodeRedisPubsubPong {
 		c := *nodeContracts[lib]
 		c.Library += "/pubsub"
@@ -126,7 +126,7 @@ func init() {
 			Name:   "RESP2 [\"pong\", payload] on a subscribed connection → PING resolved with the payload (\"pong\" when it is empty)",
 			Source: where + ": if (PONG.equals(reply[0])) resolve(reply[1].length === 0 ? reply[0] : reply[1])",
 			apply:  pongPayload})
-		contracts[lib+"/pubsub"] = &c
+		m[lib+"/pubsub"] = &c
 	}
 }
 

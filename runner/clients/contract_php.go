@@ -5,8 +5,8 @@ import "github.com/respcheck/respcheck/resp"
 // phpredisSource is the file the phpredis contract's claims come from.
 const phpredisSource = "phpredis 5.3.7 (Debian bookworm php-redis) library.c"
 
-func init() {
-	contracts["phpredis"] = withConversions(newContract("phpredis", []string{
+func addPHPContract(m map[string]*Contract) {
+	m["phpredis"] = withConversions(newContract("phpredis", []string{
 		"RESP2 only: redis_read_reply_type knows - + : $ * (" + phpredisSource + "); any other type byte is \"protocol error, got '%' as reply-type byte\"",
 		"rawCommand returns true for every simple string (redis_read_variant_line: ZVAL_TRUE): true is acceptable for +OK only, the text of any other status is lost",
 		"a server error is false with the text in getLastError(), or a RedisException when its code is not ERR, WRONGTYPE, NOSCRIPT, NOQUORUM, NOGOODSLAVE, BUSYGROUP or NOGROUP " +

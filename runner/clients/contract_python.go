@@ -13,13 +13,13 @@ import (
 // its label without the version ("redis-py-6.4.0[callbacks=none]" →
 // "redis-py[callbacks=none]", see versionless); "/pipeline" has the
 // library's own.
-func init() {
-	py := contracts["redis-py"]
-	contracts["redis-py+hiredis"] = py.derive("redis-py+hiredis",
+func addRedisPyContracts(m map[string]*Contract) {
+	py := m["redis-py"]
+	m["redis-py+hiredis"] = py.derive("redis-py+hiredis",
 		"parser: hiredis-py 1.0.1 through redis-py 4.3.4's HiredisParser (redis/connection.py: hiredis.Reader(protocolError=InvalidResponse, replyError=self.parse_error)), the same Python types as PythonParser; response callbacks applied")
-	contracts["redis-py[decode_responses=True]"] = py.derive("redis-py[decode_responses=True]",
+	m["redis-py[decode_responses=True]"] = py.derive("redis-py[decode_responses=True]",
 		"decode_responses=True: blob, simple and verbatim strings are str, decoded by Encoder.decode with encoding_errors 'strict' (redis-py 4.3.4 redis/connection.py Encoder and PythonParser; 6.4.0 redis/_parsers/encoders.py, called by _RESP2Parser and _RESP3Parser in redis/_parsers/resp2.py and resp3.py): bytes that are not UTF-8 raise UnicodeDecodeError")
-	contracts["redis-py[callbacks=none]"] = withConversions(newContract("redis-py[callbacks=none]", []string{
+	m["redis-py[callbacks=none]"] = withConversions(newContract("redis-py[callbacks=none]", []string{
 		"response callbacks cleared: Redis.parse_response applies response_callbacks[command] only when the command is in the dict (redis-py 4.3.4 and 6.4.0 redis/client.py), so a value is what the parser read:",
 		"RESP2 (4.3.4 redis/connection.py PythonParser.read_response, 6.4.0 redis/_parsers/resp2.py _RESP2Parser): simple and blob strings bytes, integers int, nils None, arrays list, errors ResponseError;",
 		"RESP3 (6.4.0 redis/_parsers/resp3.py _RESP3Parser): doubles float, big numbers int, booleans bool, maps dict, sets list, verbatim strings bytes without their format",
@@ -114,12 +114,12 @@ var redisPyErrorClass = &Conversion{Name: "error code → its exception class (E
 // redis-py 6.4.0's "/pubsub" configuration: PubSub.handle_message reads a
 // RESP3 PING reply on a subscribed connection as the RESP2 shape, so +PONG
 // is the message {"type": "pong", "data": b""}.
-func init() {
-	c := contracts["redis-py"].derive("redis-py-6.4.0/pubsub")
+func addRedisPyPubsubContract(m map[string]*Contract) {
+	c := m["redis-py"].derive("redis-py-6.4.0/pubsub")
 	c.Conversions = append(c.Conversions, &Conversion{Name: "RESP3 +PONG on a subscribed connection → the pong message's data b\"\"",
 		Source: "redis-py 6.4.0 redis/client.py PubSub.handle_message line 1150: response = [b\"pong\", response] if response != b\"PONG\" else [b\"pong\", b\"\"]",
 		apply:  emptyPong})
-	contracts["redis-py-6.4.0/pubsub"] = c
+	m["redis-py-6.4.0/pubsub"] = c
 }
 
 // emptyPong: +PONG decoded as an empty payload.
