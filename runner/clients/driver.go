@@ -80,9 +80,16 @@ func SourceOf(d Driver) string {
 // ClientName is "library/respN".
 func ClientName(d Driver, proto int) string { return fmt.Sprintf("%s/resp%d", d.Library(), proto) }
 
-// goDrivers returns the built-in Go drivers.
-func goDrivers() []Driver {
-	return []Driver{goRedisDriver, rueidisDriver, valkeyGoDriver, redigoDriver, radixDriver}
+// goLibraries are the built-in Go drivers, one per configuration, all
+// served by the Go adapter (goadapter.go): each library's generic command
+// API first, then the typed, pipeline, to-any, cluster and pub/sub
+// configurations. A new Go client is one file with its goLibrary values and
+// their entries here.
+func goLibraries() []Driver {
+	return []Driver{goRedisDriver, rueidisDriver, valkeyGoDriver, redigoDriver, radixDriver,
+		goRedisTypedDriver, goRedisPipelineDriver, rueidisPipelineDriver, valkeyGoPipelineDriver,
+		rueidisToAnyDriver, valkeyGoToAnyDriver, goRedisClusterDriver, rueidisClusterDriver, valkeyGoClusterDriver,
+		goRedisPubsubDriver, rueidisPubsubDriver, valkeyGoPubsubDriver}
 }
 
 // Select filters drivers by a comma-separated list of library names (a name

@@ -20,13 +20,6 @@ import (
 // finds GoAdapterEnv=1 calls ServeGoAdapter instead of doing its own job.
 const GoAdapterEnv = "RESPCHECK_GO_ADAPTER"
 
-// goLibraries are the built-in Go drivers, served by the Go adapter.
-func goLibraries() []Driver {
-	return append(goDrivers(), goRedisTypedDriver, goRedisPipelineDriver, rueidisPipelineDriver, valkeyGoPipelineDriver,
-		rueidisToAnyDriver, valkeyGoToAnyDriver, goRedisClusterDriver, rueidisClusterDriver, valkeyGoClusterDriver,
-		goRedisPubsubDriver, rueidisPubsubDriver, valkeyGoPubsubDriver)
-}
-
 // GoAdapters returns one Adapter process per built-in Go library, each
 // running the executable exe (respcheck itself) with GoAdapterEnv=1. A
 // library that panics in a goroutine of its own (rueidis on a reply out of

@@ -2,6 +2,7 @@ package clients
 
 import (
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -36,4 +37,17 @@ func allDrivers() ([]Driver, []string) {
 func closeShared() {
 	shared.once.Do(func() {}) // none started: none will be
 	CloseDrivers(shared.ds)
+}
+
+// goDrivers are the built-in Go libraries' generic-API configurations
+// (go-redis, rueidis, valkey-go, redigo, radix): goLibraries' names
+// without a "/" or a "-typed".
+func goDrivers() []Driver {
+	var ds []Driver
+	for _, d := range goLibraries() {
+		if !strings.Contains(d.Library(), "/") && !strings.HasSuffix(d.Library(), "-typed") {
+			ds = append(ds, d)
+		}
+	}
+	return ds
 }
