@@ -18,29 +18,27 @@
 # take the cache's "apt" lock, each build its own lock (locks/NAME.lock); the second
 # copy says what it waits for and whose PID, then finds the build done.
 #
-# Sources (all Debian, no other network needed):
-#   redis-7.0.15  bookworm binary packages redis-server redis-tools (system install)
-#   valkey-8.0.1  bookworm-backports binary packages, extracted into the cache (no system install)
-#   redis-8.0.6   sid source package redis 5:8.0.6-3, built from the upstream tree
-#   valkey-8.1.1  trixie source package valkey 8.1.1+dfsg1-3+deb13u3, built from the upstream tree
-#   redis-8.6.3   experimental source package redis 5:8.6.3-1, built from the upstream tree
-#   valkey-9.1.2  sid source package valkey 9.1.2-1, built from the upstream tree
+# Sources (all Debian, no other network needed): the pins are runner/servers/pinned.tsv,
+# one line a build (name, how it is installed, Debian source package, version, suite),
+# which Go embeds (servers.Pinned): edit that file to move a pin.
 # The extra suites are reached through a private APT_CONFIG under the cache; the system's
 # apt sources are never edited. Needs root for apt-get install (except --list).
 set -euo pipefail
 
 # ---- pins -------------------------------------------------------------------
-REDIS_APT_VERSION=7.0.15            # bookworm: redis-server redis-tools
-VALKEY_BPO_VERSION=8.0.1            # bookworm-backports: valkey-server valkey-tools
-REDIS_SRC_VERSION=8.6.3             # experimental
-REDIS_SRC_DEBVER=5:8.6.3-1
-VALKEY_SRC_VERSION=9.1.2            # sid
-VALKEY_SRC_DEBVER=9.1.2-1
-REDIS80_SRC_VERSION=8.0.6           # sid (trixie has 8.0.2: sid's is the newest 8.0 patch release)
-REDIS80_SRC_DEBVER=5:8.0.6-3
-VALKEY81_SRC_VERSION=8.1.1          # trixie (sid and experimental have 9.x only)
-VALKEY81_SRC_DEBVER=8.1.1+dfsg1-3+deb13u3
-ALL_BUILDS="redis-${REDIS_APT_VERSION},valkey-${VALKEY_BPO_VERSION},redis-${REDIS80_SRC_VERSION},valkey-${VALKEY81_SRC_VERSION},redis-${REDIS_SRC_VERSION},valkey-${VALKEY_SRC_VERSION}"
+PINS="$(dirname "${BASH_SOURCE[0]}")/../runner/servers/pinned.tsv"
+[ -r "$PINS" ] || { echo "install-servers: ERROR: $PINS is missing" >&2; exit 1; }
+# pins [INSTALL]: the lines of the pinned builds (of that install kind), comments dropped.
+pins() { awk -v k="${1:-}" '!/^#/ && NF == 5 && (k == "" || $2 == k)' "$PINS"; }
+# pin_names [INSTALL]: their names, comma-separated.
+pin_names() { pins "${1:-}" | awk '{ printf "%s%s", (NR > 1 ? "," : ""), $1 }'; }
+# install_kind NAME: apt, backports or source.
+install_kind() { pins | awk -v n="$1" '$1 == n { print $2 }'; }
+ALL_BUILDS=$(pin_names)
+REDIS_APT_VERSION=$(pin_names apt)                # bookworm: redis-server redis-tools
+REDIS_APT_VERSION=${REDIS_APT_VERSION#redis-}
+VALKEY_BPO_VERSION=$(pin_names backports)        # bookworm-backports: valkey-server valkey-tools
+VALKEY_BPO_VERSION=${VALKEY_BPO_VERSION#valkey-}
 # Packages needed to unpack and build the source builds (TLS, no modules, no tcl).
 BUILD_DEPS="build-essential dpkg-dev pkg-config xz-utils libssl-dev"
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
@@ -61,7 +59,7 @@ ONLY=""
 LIST=0
 
 usage() {
-	sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 while [ $# -gt 0 ]; do
@@ -224,8 +222,8 @@ is_cached() {
 	local dir="$SERVERS/$1" fam="${1%%-*}" ver="${1#*-}"
 	[ -f "$dir/.stamp" ] && [ -x "$dir/bin/$fam-server" ] &&
 		[ "$(server_version "$dir/bin/$fam-server")" = "$ver" ] || return 1
-	case "$1" in
-	redis-"$REDIS_SRC_VERSION" | valkey-"$VALKEY_SRC_VERSION" | redis-"$REDIS80_SRC_VERSION" | valkey-"$VALKEY81_SRC_VERSION")
+	case "$(install_kind "$1")" in
+	source)
 		grep -qx 'tls=yes' "$dir/.stamp" || return 1
 		# Keyed by the source's SHA-256: a stamp of another tarball than the
 		# cached one is rebuilt (a stamp without one predates the key: kept).
@@ -262,7 +260,7 @@ check_libs() { # check_libs BIN: fail if a shared library is missing
 $missing"
 }
 
-# ---- redis 7.0.15: Debian bookworm packages ------------------------------------------
+# ---- redis (install "apt" in pinned.tsv): Debian bookworm packages ------------------
 install_redis_apt() {
 	local name="redis-$REDIS_APT_VERSION" v have=""
 	local dir="$SERVERS/$name"
@@ -271,7 +269,7 @@ install_redis_apt() {
 		sys_update
 		v=$(apt-cache madison redis-server | awk -F'|' '{ gsub(/ /, "", $2); print $2 }' |
 			grep -E "^([0-9]+:)?${REDIS_APT_VERSION//./\\.}([+~-]|$)" | head -n1 || true)
-		[ -n "$v" ] || die "Debian package redis-server $REDIS_APT_VERSION is not available from the system's apt sources (apt-cache madison redis-server); update the pin REDIS_APT_VERSION"
+		[ -n "$v" ] || die "Debian package redis-server $REDIS_APT_VERSION is not available from the system's apt sources (apt-cache madison redis-server); update its line in runner/servers/pinned.tsv"
 		sys_install "redis-server=$v" "redis-tools=$v"
 		have=$(server_version /usr/bin/redis-server)
 		[ "$have" = "$REDIS_APT_VERSION" ] ||
@@ -289,7 +287,7 @@ install_redis_apt() {
 	put_in_place "$name" "$tmp"
 }
 
-# ---- valkey 8.0.1: bookworm-backports packages, extracted --------------------------
+# ---- valkey (install "backports" in pinned.tsv): bookworm-backports packages, extracted --
 install_valkey_bpo() {
 	local name="valkey-$VALKEY_BPO_VERSION" v deps
 	local dir="$SERVERS/$name" tmp
@@ -300,14 +298,14 @@ install_valkey_bpo() {
 		priv_update
 		v=$(bpo_version valkey-server "$VALKEY_BPO_VERSION")
 	fi
-	[ -n "$v" ] || die "Debian package valkey-server $VALKEY_BPO_VERSION is no longer in bookworm-backports on $(detect_mirror); update the pin VALKEY_BPO_VERSION"
+	[ -n "$v" ] || die "Debian package valkey-server $VALKEY_BPO_VERSION is no longer in bookworm-backports on $(detect_mirror); update its line in runner/servers/pinned.tsv"
 	mkdir -p "$tmp/dl" "$tmp/root" "$tmp/bin"
 	say "$name: apt-get download valkey-server=$v valkey-tools=$v"
 	if ! (cd "$tmp/dl" && papt apt-get download "valkey-server=$v" "valkey-tools=$v" >>"$LOG" 2>&1); then
 		[ "$PRIV_UPDATED" = 0 ] || die "apt-get download valkey-server=$v failed (log: $LOG)"
 		priv_update # stale lists from an earlier run
 		v=$(bpo_version valkey-server "$VALKEY_BPO_VERSION")
-		[ -n "$v" ] || die "Debian package valkey-server $VALKEY_BPO_VERSION is no longer in bookworm-backports on $(detect_mirror); update the pin VALKEY_BPO_VERSION"
+		[ -n "$v" ] || die "Debian package valkey-server $VALKEY_BPO_VERSION is no longer in bookworm-backports on $(detect_mirror); update its line in runner/servers/pinned.tsv"
 		rm -f "$tmp"/dl/*
 		(cd "$tmp/dl" && run papt apt-get download "valkey-server=$v" "valkey-tools=$v")
 	fi
@@ -342,8 +340,7 @@ install_valkey_bpo() {
 	RESULT="installed (bookworm-backports $v, extracted into the cache)"
 }
 
-# ---- source builds: redis 8.0.6 (sid), valkey 8.1.1 (trixie), redis 8.6.3 (experimental),
-# valkey 9.1.2 (sid) -------------------------------------------------------------------------
+# ---- source builds (install "source" in pinned.tsv) ----------------------------------------
 # orig_sha256 PKG DEBVER FILE: the SHA-256 the private Sources index gives for FILE.
 orig_sha256() {
 	papt apt-cache showsrc "$1" 2>/dev/null | awk -v v="$2" -v f="$3" '
@@ -376,7 +373,7 @@ fetch_src() {
 	fi
 	priv_update
 	have_src "$pkg" "$debver" ||
-		die "Debian source package $pkg version $debver is no longer in $suite on $(detect_mirror); update the pin in scripts/install-servers.sh"
+		die "Debian source package $pkg version $debver is no longer in $suite on $(detect_mirror); update its line in runner/servers/pinned.tsv"
 	rm -rf "$src"
 	mkdir -p "$src"
 	if ! (cd "$src" && papt apt-get source --download-only "$pkg=$debver" >>"$LOG" 2>&1); then
@@ -428,14 +425,7 @@ build_src() {
 	RESULT="built in $((SECONDS - start)) s (Debian $suite source $pkg $debver)"
 }
 # src_pin NAME: "SRCPKG DEBVER SUITE" of a source build, or nothing.
-src_pin() {
-	case "$1" in
-	"redis-$REDIS80_SRC_VERSION") echo "redis $REDIS80_SRC_DEBVER sid" ;;
-	"valkey-$VALKEY81_SRC_VERSION") echo "valkey $VALKEY81_SRC_DEBVER trixie" ;;
-	"redis-$REDIS_SRC_VERSION") echo "redis $REDIS_SRC_DEBVER experimental" ;;
-	"valkey-$VALKEY_SRC_VERSION") echo "valkey $VALKEY_SRC_DEBVER sid" ;;
-	esac
-}
+src_pin() { pins source | awk -v n="$1" '$1 == n { print $3, $4, $5 }'; }
 
 # ---- main -----------------------------------------------------------------------------------
 # Packages first, one at a time (apt and dpkg take locks), with every source download,
@@ -471,10 +461,10 @@ prepare() {
 	fi
 	say "$b: installing (log: $LOG)"
 	RESULT=""
-	case "$b" in
-	"redis-$REDIS_APT_VERSION") : >"$LOG"; with_lock "$b" "$b" install_redis_apt ;;
-	"valkey-$VALKEY_BPO_VERSION") : >"$LOG"; with_lock "$b" "$b" install_valkey_bpo ;;
-	*)
+	case "$(install_kind "$b")" in
+	apt) : >"$LOG"; with_lock "$b" "$b" install_redis_apt ;;
+	backports) : >"$LOG"; with_lock "$b" "$b" install_valkey_bpo ;;
+	source)
 		# Not emptied here: another installer may be building $b and
 		# writing this log; build_one empties it under $b's lock.
 		sys_install $BUILD_DEPS

@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/respcheck/respcheck/runner/servers"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -83,7 +84,7 @@ type fileEntry struct {
 func Load(dir string) (*Set, error) {
 	paths, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	if len(paths) == 0 {
-		if b := filepath.Base(dir); b == "redis-7.0.15" || b == "valkey-8.0.1" {
+		if b := filepath.Base(dir); servers.FromBinaryPackage(b) {
 			// Debian's binary packages ship no command files.
 			return nil, fmt.Errorf("%w for %s: it comes from a binary package, which has no command files (%s extracts them from the source tarballs of the builds built from source)", ErrNotInstalled, b, Install)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"debug/elf"
+	_ "embed"
 	"errors"
 	"fmt"
 	"os"
@@ -17,9 +18,48 @@ import (
 	"time"
 )
 
+// pinnedTSV is pinned.tsv: a line a pinned build (name, install kind,
+// Debian source package, version, suite), read by scripts/install-servers.sh
+// and scripts/record-goldens too.
+//
+//go:embed pinned.tsv
+var pinnedTSV string
+
 // Pinned lists the builds that scripts/install-servers.sh installs and that
-// CI requires, by Build.Name.
-var Pinned = []string{"redis-7.0.15", "valkey-8.0.1", "redis-8.0.6", "valkey-8.1.1", "redis-8.6.3", "valkey-9.1.2"}
+// CI requires, by Build.Name, in pinned.tsv's order ("redis-7.0.15", ...,
+// "valkey-9.1.2").
+var Pinned = pinnedNames(pinnedTSV)
+
+// FromBinaryPackage reports whether the pinned build name is installed from
+// Debian binary packages (install "apt" or "backports" in pinned.tsv:
+// redis-7.0.15, valkey-8.0.1), which ship no source tree and so no command
+// files (reply schemas, argument docs).
+func FromBinaryPackage(name string) bool {
+	for _, line := range strings.Split(pinnedTSV, "\n") {
+		if f := strings.Fields(line); len(f) == 5 && f[0] == name && !strings.HasPrefix(line, "#") {
+			return f[1] == "apt" || f[1] == "backports"
+		}
+	}
+	return false
+}
+
+// pinnedNames is the first column of pinned.tsv's lines that are not
+// comments; it panics on a line without five columns (a broken file fails
+// every test at once).
+func pinnedNames(tsv string) []string {
+	var names []string
+	for i, line := range strings.Split(tsv, "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) != 5 {
+			panic(fmt.Sprintf("runner/servers/pinned.tsv:%d: %d columns, want 5 (name install package version suite)", i+1, len(f)))
+		}
+		names = append(names, f[0])
+	}
+	return names
+}
 
 // installHint is the command that installs the pinned builds.
 const installHint = "scripts/install-servers.sh"

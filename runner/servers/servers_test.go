@@ -490,8 +490,9 @@ func TestFindByPrefix(t *testing.T) {
 }
 
 // TestPinnedIsTheInstallScriptsList: Pinned and scripts/install-servers.sh's
-// ALL_BUILDS (read from the script's pins block by bash itself) name the same
-// builds in the same order.
+// ALL_BUILDS (the script's pins block run by bash itself, reading
+// pinned.tsv) name the same builds in the same order, and its binary-package
+// pins are the builds FromBinaryPackage names.
 func TestPinnedIsTheInstallScriptsList(t *testing.T) {
 	script, err := os.ReadFile("../../scripts/install-servers.sh")
 	if err != nil {
@@ -503,12 +504,21 @@ func TestPinnedIsTheInstallScriptsList(t *testing.T) {
 	if !ok || !ok2 {
 		t.Fatal("scripts/install-servers.sh: no '# ---- pins' block ending before '# Packages needed'")
 	}
-	out, err := exec.Command("bash", "-c", "set -eu\n"+pins+"\necho \"$ALL_BUILDS\"").Output()
+	// The block finds pinned.tsv beside the script it is in.
+	pins = strings.ReplaceAll(pins, `$(dirname "${BASH_SOURCE[0]}")`, "../../scripts")
+	cmd := exec.Command("bash", "-c", "set -eu\n"+pins+"\necho \"$ALL_BUILDS\"; echo \"redis-$REDIS_APT_VERSION,valkey-$VALKEY_BPO_VERSION\"")
+	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("bash: %v", err)
 	}
-	if got, want := strings.TrimSpace(string(out)), strings.Join(Pinned, ","); got != want {
-		t.Errorf("install-servers.sh ALL_BUILDS = %s, Pinned = %s", got, want)
+	all, binary, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	if want := strings.Join(Pinned, ","); all != want {
+		t.Errorf("install-servers.sh ALL_BUILDS = %s, Pinned = %s", all, want)
+	}
+	for _, b := range strings.Split(binary, ",") {
+		if !FromBinaryPackage(b) {
+			t.Errorf("install-servers.sh installs %s from binary packages, FromBinaryPackage says not", b)
+		}
 	}
 }
 
