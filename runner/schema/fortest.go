@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"testing"
 
 	"github.com/respcheck/respcheck/runner/servers"
 )
@@ -14,7 +13,7 @@ import (
 // not installed the test fails if the CI environment variable is set
 // (scripts/setup installs them there) and is skipped otherwise; either
 // way the message names scripts/install-schemas.sh.
-func ForTest(t testing.TB, build string) *Set {
+func ForTest(t servers.TB, build string) *Set {
 	t.Helper()
 	s, err := Load(Dir(build))
 	switch {

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"testing"
 	"time"
 
 	"github.com/respcheck/respcheck/resp"
@@ -267,7 +266,7 @@ func (c *Cluster) Stop() error {
 // ClusterForTest starts a cluster of the named build for a test and stops
 // it in t.Cleanup; a missing build fails under CI and skips otherwise (see
 // ForTest), and so does, for opt.TLS, a build without TLS.
-func ClusterForTest(t testing.TB, name string, opt ClusterOptions) *Cluster {
+func ClusterForTest(t TB, name string, opt ClusterOptions) *Cluster {
 	t.Helper()
 	b := requireBuild(t, name)
 	if opt.TLS != nil && !b.TLS() {

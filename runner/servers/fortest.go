@@ -1,6 +1,7 @@
 package servers
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -12,9 +13,22 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"testing"
 	"time"
 )
+
+// TB is the part of testing.TB that ForTest and its kin use: a *testing.T
+// or *testing.B is one (this package does not import testing).
+type TB interface {
+	Helper()
+	Context() context.Context
+	Cleanup(func())
+	TempDir() string
+	Errorf(format string, args ...any)
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+	Skip(args ...any)
+	Skipf(format string, args ...any)
+}
 
 // InCI reports whether the CI environment variable is set to something
 // other than "", "0", "false" or "no": tests then fail where a build or a
@@ -29,7 +43,7 @@ func InCI() bool {
 
 // requireBuild finds the named build; when it is missing the test fails
 // loudly under CI and is skipped otherwise, naming the install command.
-func requireBuild(t testing.TB, name string) Build {
+func requireBuild(t TB, name string) Build {
 	t.Helper()
 	b, err := Find(name)
 	if err == nil {
@@ -46,14 +60,14 @@ func requireBuild(t testing.TB, name string) Build {
 // a test and stops it in t.Cleanup. When the build is not installed the
 // test fails if the CI environment variable is set, and is skipped
 // otherwise; either way the message names the install command.
-func ForTest(t testing.TB, name string) *Server {
+func ForTest(t TB, name string) *Server {
 	t.Helper()
 	return ForTestWith(t, name, Options{})
 }
 
 // ForTestWith is ForTest with start options, e.g. ExtraArgs for a password
 // or a TLS port.
-func ForTestWith(t testing.TB, name string, opt Options) *Server {
+func ForTestWith(t TB, name string, opt Options) *Server {
 	t.Helper()
 	b := requireBuild(t, name)
 	s, err := Start(t.Context(), b, opt)
@@ -72,7 +86,7 @@ func ForTestWith(t testing.TB, name string, opt Options) *Server {
 // signed by it for 127.0.0.1 (and the name redis.test), valid for an hour
 // either side of now, for servers and for clients (cluster nodes present
 // it to each other on the TLS cluster bus), and returns the PEM files.
-func TestCerts(t testing.TB) TLSFiles {
+func TestCerts(t TB) TLSFiles {
 	t.Helper()
 	dir := t.TempDir()
 	caKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
