@@ -2,18 +2,17 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
+	"github.com/respcheck/respcheck/runner/servers"
 	"github.com/spf13/cobra"
 )
 
@@ -41,7 +40,7 @@ type throwaway interface {
 type embedded struct {
 	cmd  *exec.Cmd
 	addr string
-	log  *tailBuffer
+	log  *servers.Tail
 	done chan struct{}
 }
 
@@ -50,7 +49,7 @@ func startMiniredis() (*embedded, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &embedded{log: &tailBuffer{max: 16 << 10}, done: make(chan struct{})}
+	e := &embedded{log: &servers.Tail{}, done: make(chan struct{})}
 	e.cmd = exec.Command(self, "emulate")
 	e.cmd.Env = append(os.Environ(), "RESPCHECK_TEST_MAIN=1") // lets a test binary act as respcheck
 	e.cmd.Stderr = e.log
@@ -126,27 +125,4 @@ func newMiniredisCmd() *cobra.Command {
 			return nil
 		},
 	}
-}
-
-// tailBuffer keeps the last max bytes written to it.
-type tailBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-	max int
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf.Write(p)
-	if over := t.buf.Len() - t.max; over > 0 {
-		t.buf.Next(over)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.buf.String()
 }

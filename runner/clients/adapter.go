@@ -17,6 +17,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/respcheck/respcheck/runner/servers"
 )
 
 // Adapter is an external process that drives client libraries of another
@@ -130,7 +132,7 @@ type Adapter struct {
 	nextSes atomic.Int64
 	dead    error
 	served  bool
-	stderr  *tailBuffer
+	stderr  *servers.Tail
 	// sessionMark is the stderr mark when the current session opened.
 	sessionMark atomic.Int64
 	// pool holds the processes of this configuration that no session
@@ -223,49 +225,6 @@ type adapterLibrary struct {
 	Source string `json:"source"`
 }
 
-// tailBuffer keeps the last bytes written to it.
-type tailBuffer struct {
-	mu    sync.Mutex
-	b     []byte
-	total int64 // bytes ever written
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	t.total += int64(len(p))
-	t.b = append(t.b, p...)
-	if len(t.b) > 16<<10 {
-		t.b = t.b[len(t.b)-16<<10:]
-	}
-	t.mu.Unlock()
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.b)
-}
-
-// mark is the count of bytes written so far, for since.
-func (t *tailBuffer) mark() int64 {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.total
-}
-
-// since returns what was written after mark m (as much as is kept).
-func (t *tailBuffer) since(m int64) string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	n := t.total - m
-	if n < 0 {
-		n = t.total // a restarted process: a new buffer
-	}
-	n = min(n, int64(len(t.b)))
-	return string(t.b[int64(len(t.b))-n:])
-}
-
 // start launches the process (once).
 func (a *Adapter) start() error {
 	a.mu.Lock()
@@ -276,7 +235,7 @@ func (a *Adapter) start() error {
 	cmd := exec.Command(a.Cmd[0], a.Cmd[1:]...)
 	cmd.Env = append(os.Environ(), a.Env...)
 	cmd.SysProcAttr = ownGroup()
-	a.stderr = &tailBuffer{}
+	a.stderr = &servers.Tail{}
 	cmd.Stderr = a.stderr
 	if os.Getenv("RESPCHECK_ADAPTER_LOG") != "" {
 		cmd.Stderr = io.MultiWriter(a.stderr, os.Stderr)
@@ -319,7 +278,7 @@ func (a *Adapter) read(out io.Reader) {
 		}
 	}
 	a.mu.Lock()
-	err := fmt.Errorf("adapter %s exited: %s", a.Name, exitText(a.stderr.since(a.sessionMark.Load())))
+	err := fmt.Errorf("adapter %s exited: %s", a.Name, exitText(a.stderr.Since(a.sessionMark.Load())))
 	for id, ch := range a.waiters {
 		ch <- adapterResp{ID: id, Error: err.Error()}
 		delete(a.waiters, id)
@@ -555,7 +514,7 @@ func (d *adapterDriver) Open(ctx context.Context, addr string, proto int) (Sessi
 	id := "s" + strconv.FormatInt(d.a.nextSes.Add(1), 10)
 	d.a.mu.Lock()
 	if d.a.stderr != nil {
-		d.a.sessionMark.Store(d.a.stderr.mark())
+		d.a.sessionMark.Store(d.a.stderr.Mark())
 	}
 	d.a.mu.Unlock()
 	r, err := d.a.call(ctx, map[string]any{"op": "open", "session": id, "lib": d.lib.Name, "proto": proto, "addr": addr})

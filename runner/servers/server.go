@@ -42,7 +42,7 @@ type Server struct {
 	port  int
 	dir   string
 	cmd   *exec.Cmd
-	log   *ring
+	log   *Tail
 
 	done    chan struct{} // closed once the process has been waited for
 	waitErr error         // set before done is closed
@@ -144,7 +144,7 @@ func startOnce(ctx context.Context, b Build, opt Options) (s *Server, retry bool
 		addr:  net.JoinHostPort("127.0.0.1", strconv.Itoa(port)),
 		port:  port,
 		dir:   dir,
-		log:   &ring{max: logKeep},
+		log:   &Tail{Max: logKeep},
 		done:  make(chan struct{}),
 	}
 	cmd := exec.Command(b.Bin, args...)
@@ -376,27 +376,4 @@ func indentLog(log string) string {
 		return "\t(no output)"
 	}
 	return "\t" + strings.Join(lines, "\n\t")
-}
-
-// ring keeps the last max bytes written to it.
-type ring struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
-}
-
-func (r *ring) Write(p []byte) (int, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.buf = append(r.buf, p...)
-	if over := len(r.buf) - r.max; over > 0 {
-		r.buf = append(r.buf[:0], r.buf[over:]...)
-	}
-	return len(p), nil
-}
-
-func (r *ring) String() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return string(r.buf)
 }
