@@ -1,7 +1,10 @@
 package cases
 
 import (
+	"path"
 	"regexp"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/respcheck/respcheck/resp"
@@ -319,3 +322,46 @@ const (
 	// blob strings) ({double: "0.3", within: 1e-9}).
 	FamilyNumber
 )
+
+// FullName is the name --run matches: the file's base name without its
+// extension, a slash, and the case name ("strings/SET then GET").
+func (c *Case) FullName() string {
+	base := ""
+	if c.File != nil {
+		base = strings.TrimSuffix(path.Base(c.File.Path), path.Ext(c.File.Path))
+	}
+	return base + "/" + c.Name
+}
+
+// Selected reports whether a run with these --run and --tags filters runs
+// c: its FullName matches run (when run is not nil), and it or its file has
+// one of tags (when there are any).
+func (c *Case) Selected(run *regexp.Regexp, tags []string) bool {
+	if run != nil && !run.MatchString(c.FullName()) {
+		return false
+	}
+	if len(tags) == 0 {
+		return true
+	}
+	for _, t := range tags {
+		if slices.Contains(c.Tags, t) || (c.File != nil && slices.Contains(c.File.Tags, t)) {
+			return true
+		}
+	}
+	return false
+}
+
+// Select returns the cases of files that a run with these --run and --tags
+// filters would run (see Case.Selected), in order, without contacting a
+// server.
+func Select(files []*File, run *regexp.Regexp, tags []string) []*Case {
+	var out []*Case
+	for _, f := range files {
+		for _, c := range f.Cases {
+			if c.Selected(run, tags) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}

@@ -134,3 +134,19 @@ func excerpt(b []byte, start, bad int) string {
 	// head ... tail, 16 + 24 bytes.
 	return Escape(b[start:start+16]) + "..." + Escape(b[end-24:end])
 }
+
+// LimitText is the text of a read error for a frame over respcheck's
+// limits (OverLimit) with what raises the limit; any other error's
+// text as it is.
+func LimitText(err error) string {
+	var se *SyntaxError
+	switch {
+	case !errors.As(err, &se):
+		return err.Error()
+	case errors.Is(se.Err, ErrTooDeep):
+		return err.Error() + " (a valid reply nested deeper than respcheck reads: --max-depth raises the limit)"
+	case errors.Is(se.Err, ErrTooLong):
+		return err.Error() + " (a valid reply longer than respcheck reads: resp.Limits' MaxBlobLen or MaxAggregateLen, not malformed RESP)"
+	}
+	return err.Error()
+}

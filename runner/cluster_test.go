@@ -25,7 +25,7 @@ func checkClusterRun(t *testing.T, rep *runner.Report) {
 	t.Helper()
 	clusterCases, standalone := 0, 0
 	for _, res := range rep.Results {
-		name := runner.FullName(res.Case)
+		name := res.Case.FullName()
 		switch {
 		case res.Status == runner.Fail || res.Status == runner.Error:
 			t.Errorf("%s [RESP%d]: %s: %s", name, res.Proto, res.Status, res.Reason)

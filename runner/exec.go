@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/target"
 )
 
@@ -133,7 +134,7 @@ func (r *run) gated(ctx context.Context, it item, res *Result) bool {
 	if err != nil {
 		// A gate that cannot be checked is not a skip: the server failed
 		// to answer a probe or COMMAND INFO.
-		res.Status, res.Reason = Error, LimitText(err)
+		res.Status, res.Reason = Error, resp.LimitText(err)
 		res.Malformed = malformed(err)
 		return true
 	}
@@ -326,7 +327,7 @@ func stepError(res *Result, st *cases.Step, err error) {
 		}
 		return
 	}
-	res.Status, res.Reason = Error, fmt.Sprintf("%s: %s", st.Pos, LimitText(err))
+	res.Status, res.Reason = Error, fmt.Sprintf("%s: %s", st.Pos, resp.LimitText(err))
 	res.Malformed = malformed(err)
 }
 

@@ -6,11 +6,8 @@ import (
 	"crypto/tls"
 	"encoding/hex"
 	"errors"
-	"path"
 	"regexp"
 	"runtime"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/respcheck/respcheck/cases"
@@ -129,16 +126,6 @@ func DefaultJobs(shared bool) int {
 // 2, 3.0 s on 3 and 2.6 s on 4 (8 jobs; median of 3).
 func DefaultServers() int { return max(4, runtime.NumCPU()) }
 
-// TargetError means the target could not be reached or identified at the
-// start of a run; no case ran.
-type TargetError struct{ Err error }
-
-// Error returns "target: " and the cause.
-func (e *TargetError) Error() string { return "target: " + e.Err.Error() }
-
-// Unwrap returns the cause.
-func (e *TargetError) Unwrap() error { return e.Err }
-
 // NewRunID returns a random 8-hex-digit run id for Options.RunID.
 func NewRunID() string {
 	var b [4]byte
@@ -156,7 +143,7 @@ type item struct {
 }
 
 // Run executes the cases of files against opts.Addr and returns the report.
-// It returns a *TargetError, and no report, when the target cannot be
+// It returns a *target.Error, and no report, when the target cannot be
 // reached or identified; problems during the run are in the report
 // (Report.ServerLost, results with status Error).
 //
@@ -180,7 +167,7 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	rep := &Report{RunID: opts.RunID, Started: time.Now()}
 	t, err := target.Open(ctx, cfg)
 	if err != nil {
-		return nil, &TargetError{Err: err}
+		return nil, &target.Error{Err: err}
 	}
 	rep.Server = t.Server
 	rep.DBSize = [2]int64{-1, -1}
@@ -338,43 +325,5 @@ func silence(items []item, stepTimeout time.Duration) time.Duration {
 	return d
 }
 
-// Select returns the cases of files that a run with these --run and --tags
-// filters would run (in order), without contacting a server.
-func Select(files []*cases.File, run *regexp.Regexp, tags []string) []*cases.Case {
-	var out []*cases.Case
-	opts := Options{Run: run, Tags: tags}
-	for _, f := range files {
-		for _, c := range f.Cases {
-			if selected(c, opts) {
-				out = append(out, c)
-			}
-		}
-	}
-	return out
-}
-
-// selected applies Options.Run and Options.Tags.
-func selected(c *cases.Case, opts Options) bool {
-	if opts.Run != nil && !opts.Run.MatchString(FullName(c)) {
-		return false
-	}
-	if len(opts.Tags) == 0 {
-		return true
-	}
-	for _, t := range opts.Tags {
-		if slices.Contains(c.Tags, t) || (c.File != nil && slices.Contains(c.File.Tags, t)) {
-			return true
-		}
-	}
-	return false
-}
-
-// FullName is the name --run matches: the file's base name without its
-// extension, a slash, and the case name ("strings/SET then GET").
-func FullName(c *cases.Case) string {
-	base := ""
-	if c.File != nil {
-		base = strings.TrimSuffix(path.Base(c.File.Path), path.Ext(c.File.Path))
-	}
-	return base + "/" + c.Name
-}
+// selected applies Options.Run and Options.Tags (see cases.Case.Selected).
+func selected(c *cases.Case, opts Options) bool { return c.Selected(opts.Run, opts.Tags) }

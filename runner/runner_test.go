@@ -15,10 +15,12 @@ import (
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
+
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/servers"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // load parses an inline case file.
@@ -240,7 +242,7 @@ func wantNoFailures(t *testing.T, name string, rep *runner.Report) {
 			if r.Failure != nil {
 				msg += "\n want: " + r.Failure.Expected + "\n  got: " + resp.Escape(r.Failure.Actual)
 			}
-			t.Errorf("%s [RESP%d]: %s", runner.FullName(r.Case), r.Proto, msg)
+			t.Errorf("%s [RESP%d]: %s", r.Case.FullName(), r.Proto, msg)
 		}
 	}
 	if rep.Summary.Passed < 20 {
@@ -540,8 +542,8 @@ cases:
 
 func TestTargetUnreachable(t *testing.T) {
 	_, err := runner.Run(context.Background(), nil, runner.Options{Addr: "127.0.0.1:1", StepTimeout: time.Second})
-	if _, ok := err.(*runner.TargetError); !ok {
-		t.Fatalf("err = %v, want a *TargetError", err)
+	if _, ok := err.(*target.Error); !ok {
+		t.Fatalf("err = %v, want a *target.Error", err)
 	}
 }
 

@@ -40,7 +40,7 @@ func TestSharedServerKeepsOtherData(t *testing.T) {
 			}
 			for _, r := range rep.Results {
 				if r.Status == runner.Fail || r.Status == runner.Error {
-					t.Errorf("%s [RESP%d]: %s", runner.FullName(r.Case), r.Proto, r.Reason)
+					t.Errorf("%s [RESP%d]: %s", r.Case.FullName(), r.Proto, r.Reason)
 				}
 			}
 			refused := 0

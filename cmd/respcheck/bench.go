@@ -208,7 +208,7 @@ func benchError(ctx context.Context, t endpoint, err error) error {
 		}
 		return serverErr(fmt.Errorf("the server at %s stopped answering during the bench (%s); no table was written%s", t.Config.Addr, first, spawnedLog(t)))
 	}
-	var te *bench.TargetError
+	var te *target.Error
 	if errors.As(err, &te) {
 		return serverErr(fmt.Errorf("%v%s", err, spawnedLog(t)))
 	}

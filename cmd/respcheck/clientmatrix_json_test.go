@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/respcheck/respcheck/cases"
-	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/clients"
 	"github.com/respcheck/respcheck/runner/report/page"
 	"github.com/respcheck/respcheck/runner/servers"
@@ -83,7 +82,7 @@ func TestClientMatrixJSON(t *testing.T) {
 	}
 	data, _ := os.ReadFile(path)
 	t.Logf("%d cells (%d with steps) of %d cases: %d bytes for two sections", len(got.Results), withSteps, len(in.Matrix.Sections[1].Cases), len(data))
-	if withSteps == 0 || !strings.Contains(string(data), runner.FullName(rep.Results[0].Case)) {
+	if withSteps == 0 || !strings.Contains(string(data), rep.Results[0].Case.FullName()) {
 		t.Errorf("no cell with steps, or no case name, in the file:\n%.2000s", data)
 	}
 }

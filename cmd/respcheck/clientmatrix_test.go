@@ -13,7 +13,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/respcheck/respcheck/cases"
-	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/clients"
 	"github.com/respcheck/respcheck/runner/report"
 	"github.com/respcheck/respcheck/runner/servers"
@@ -253,8 +252,8 @@ func rerunCell(t *testing.T, files []*cases.File, opts clients.Options, rep *cli
 	var name string
 	var proto int
 	for _, res := range rep.Results {
-		if matrixLabel(runner.FullName(res.Case)) == k[0] && res.Client == k[1] {
-			name, proto = runner.FullName(res.Case), res.Proto
+		if matrixLabel(res.Case.FullName()) == k[0] && res.Client == k[1] {
+			name, proto = res.Case.FullName(), res.Proto
 		}
 	}
 	lib := k[1][:strings.LastIndex(k[1], "/resp")] // the configuration's label

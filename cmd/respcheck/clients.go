@@ -19,6 +19,7 @@ import (
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/clients"
 	"github.com/respcheck/respcheck/runner/report"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 const clientsLong = `Clients replays the send steps of case files through client libraries
@@ -156,7 +157,7 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 		return errSharedClients
 	}
 	if external {
-		if err := confirmDestructive(ctx, stderr, t.Config, runner.Select(files, runRE, nil), f.confirmDestructive); err != nil {
+		if err := confirmDestructive(ctx, stderr, t.Config, cases.Select(files, runRE, nil), f.confirmDestructive); err != nil {
 			return err
 		}
 	}
@@ -169,7 +170,7 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 		Run: runRE, StepTimeout: f.timeout, RunID: runID, Jobs: f.jobs, Fault: clients.Fault{Split: f.split, ExtraAfter: f.extra},
 		Existing: external})
 	if err != nil {
-		var te *runner.TargetError
+		var te *target.Error
 		if errors.As(err, &te) {
 			return serverErr(fmt.Errorf("%v%s", err, spawnedLog(t)))
 		}
@@ -226,7 +227,7 @@ func notRunReport(ctx context.Context, f clientsFlags, files []*cases.File, driv
 			for _, p := range protos {
 				client := fmt.Sprintf("%s/resp%d", name, p)
 				rep.Clients = append(rep.Clients, clients.ClientInfo{Name: client, Library: name, Proto: p})
-				for _, c := range runner.Select(files, runRE, nil) {
+				for _, c := range cases.Select(files, runRE, nil) {
 					rep.Results = append(rep.Results, &clients.Result{Client: client, Proto: p, Case: c, Verdict: clients.Skip, Reason: why, NotRun: true})
 				}
 			}
@@ -239,7 +240,7 @@ func notRunReport(ctx context.Context, f clientsFlags, files []*cases.File, driv
 			}
 			name := clients.ClientName(d, p)
 			rep.Clients = append(rep.Clients, clients.ClientInfo{Name: name, Library: d.Library(), Version: d.Version(), Proto: p, API: d.API()})
-			for _, c := range runner.Select(files, runRE, nil) {
+			for _, c := range cases.Select(files, runRE, nil) {
 				rep.Results = append(rep.Results, &clients.Result{Client: name, Proto: p, Case: c, Verdict: clients.Skip, Reason: why, NotRun: true})
 			}
 		}

@@ -91,7 +91,7 @@ func destructiveList(uses []runner.DestructiveUse) string {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		fmt.Fprintf(&b, "  %s (%s): %s", runner.FullName(u.Case), u.Pos, u.Cmd)
+		fmt.Fprintf(&b, "  %s (%s): %s", u.Case.FullName(), u.Pos, u.Cmd)
 	}
 	return b.String()
 }
@@ -111,7 +111,7 @@ func ranDestructive(rep *runner.Report) string {
 	for _, u := range runner.DestructiveUses(ran) {
 		if !seen[u.Case] {
 			seen[u.Case] = true
-			names = append(names, fmt.Sprintf("%q (%s at %s)", runner.FullName(u.Case), u.Cmd, u.Pos))
+			names = append(names, fmt.Sprintf("%q (%s at %s)", u.Case.FullName(), u.Cmd, u.Pos))
 		}
 	}
 	return strings.Join(names, ", ")

@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/respcheck/respcheck/cases"
-	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/report"
 )
 
@@ -33,9 +32,9 @@ errors is reported with file:line:col and the exit status is 2.`,
 				}
 			}
 			w := cmd.OutOrStdout()
-			selected := runner.Select(files, runRE, tags)
+			selected := cases.Select(files, runRE, tags)
 			for _, c := range selected {
-				fmt.Fprintf(w, "%s\t%s\t%s\n", c.Pos, runner.FullName(c), strings.Join(c.AllTags(), ","))
+				fmt.Fprintf(w, "%s\t%s\t%s\n", c.Pos, c.FullName(), strings.Join(c.AllTags(), ","))
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "%s in %s\n", report.Count(len(selected), "case", "cases"), report.Count(filesOf(selected), "file", "files"))
 			if len(selected) == 0 {

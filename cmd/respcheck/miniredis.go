@@ -12,8 +12,9 @@ import (
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
-	"github.com/respcheck/respcheck/runner/servers"
 	"github.com/spf13/cobra"
+
+	"github.com/respcheck/respcheck/runner/servers"
 )
 
 // throwaway is a server started for one command and stopped at its end: a

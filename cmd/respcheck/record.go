@@ -16,6 +16,7 @@ import (
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/golden"
 	"github.com/respcheck/respcheck/runner/report"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 const recordLong = `Record runs case files (by default the bundled suite) against a target, like
@@ -92,7 +93,7 @@ func runRecord(ctx context.Context, stdout, stderr io.Writer, f recordFlags, pat
 	if external && f.allowDestructive {
 		// As run: cases reaching beyond their keys (FLUSHALL, SWAPDB...)
 		// on a server holding data need --confirm-destructive or a "yes".
-		if err := confirmDestructive(ctx, stderr, t.Config, runner.Select(files, runRE, f.tags), f.confirmDestructive); err != nil {
+		if err := confirmDestructive(ctx, stderr, t.Config, cases.Select(files, runRE, f.tags), f.confirmDestructive); err != nil {
 			return err
 		}
 	}
@@ -211,7 +212,7 @@ func recordPass(ctx context.Context, f recordFlags, t endpoint, external bool, f
 	}
 	rep, err := runner.Run(ctx, files, opts)
 	if err != nil {
-		var te *runner.TargetError
+		var te *target.Error
 		if errors.As(err, &te) {
 			return nil, srv, serverErr(err)
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/report"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 const runLong = `Run executes YAML case files against a server and reports, case by case
@@ -63,7 +64,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	if err != nil {
 		return err
 	}
-	selected := runner.Select(files, runRE, f.tags)
+	selected := cases.Select(files, runRE, f.tags)
 	if len(selected) == 0 {
 		return noCases(paths, f.run, f.tags)
 	}
@@ -124,7 +125,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 		bar.wait()
 	}
 	if err != nil {
-		var te *runner.TargetError
+		var te *target.Error
 		switch {
 		case ctx.Err() != nil:
 			return interruptedErr("interrupted while connecting to the server; nothing was run")

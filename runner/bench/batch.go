@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // batchKeys returns the n keys, the n fields and the hash of a row of the
@@ -168,7 +169,7 @@ func (b *bencher) batchDurable() (*Table, error) {
 	o.Target = cfg
 	c, err := dial(b.ctx, &o)
 	if err != nil {
-		return nil, &TargetError{err}
+		return nil, &target.Error{Err: err}
 	}
 	shared := b.c
 	b.c = c

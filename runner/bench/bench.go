@@ -137,13 +137,13 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	b.prefix = "rcbench:{" + hex.EncodeToString(salt[:]) + "}:"
 	c, err := dial(ctx, &o)
 	if err != nil {
-		return nil, &TargetError{err}
+		return nil, &target.Error{Err: err}
 	}
 	defer c.close()
 	b.c = c
 	tg, err := target.Open(ctx, o.Target)
 	if err != nil {
-		return nil, &TargetError{err}
+		return nil, &target.Error{Err: err}
 	}
 	srv := tg.Server
 	srv.Addr = addr
@@ -192,15 +192,6 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	rep.Duration = time.Since(rep.Started)
 	return rep, nil
 }
-
-// TargetError means the target could not be reached or identified.
-type TargetError struct{ Err error }
-
-// Error returns "target: " and the cause.
-func (e *TargetError) Error() string { return "target: " + e.Err.Error() }
-
-// Unwrap returns the cause.
-func (e *TargetError) Unwrap() error { return e.Err }
 
 func (b *bencher) progress(title string) {
 	if b.o.Progress != nil {

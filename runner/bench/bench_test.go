@@ -91,14 +91,14 @@ func TestOlderServer(t *testing.T) {
 
 func TestTargetError(t *testing.T) {
 	_, err := bench.Run(context.Background(), bench.Options{Target: target.Config{Addr: "127.0.0.1:1"}})
-	var te *bench.TargetError
+	var te *target.Error
 	if err == nil || !asTarget(err, &te) {
-		t.Errorf("got %v, want a *TargetError", err)
+		t.Errorf("got %v, want a *target.Error", err)
 	}
 }
 
-func asTarget(err error, te **bench.TargetError) bool {
-	e, ok := err.(*bench.TargetError)
+func asTarget(err error, te **target.Error) bool {
+	e, ok := err.(*target.Error)
 	*te = e
 	return ok
 }

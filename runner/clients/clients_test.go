@@ -10,7 +10,6 @@ import (
 
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
-	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/servers"
 	"github.com/respcheck/respcheck/runner/target"
 )
@@ -123,11 +122,11 @@ func TestGoClientsFaults(t *testing.T) {
 	logReport(t, rep, false)
 	for _, res := range rep.Results {
 		if res.Verdict == Hang {
-			t.Errorf("%s %s: hang: a Go client should not hang on these replies", res.Client, runner.FullName(res.Case))
+			t.Errorf("%s %s: hang: a Go client should not hang on these replies", res.Client, res.Case.FullName())
 		}
 		for _, sv := range res.Steps {
 			if sv.Verdict.Finding() && len(sv.Notes) == 0 {
-				t.Errorf("%s %s: a finding without an explanation", res.Client, runner.FullName(res.Case))
+				t.Errorf("%s %s: a finding without an explanation", res.Client, res.Case.FullName())
 			}
 		}
 	}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/respcheck/respcheck/runner"
 )
 
 // logReport logs each result and its steps (with allSteps, the matching
@@ -15,7 +13,7 @@ func logReport(t *testing.T, rep *Report, allSteps bool) {
 	t.Helper()
 	var b strings.Builder
 	for _, res := range rep.Results {
-		fmt.Fprintf(&b, "%s %s [%s] %s\n", res.Verdict, runner.FullName(res.Case), res.Client, res.Reason)
+		fmt.Fprintf(&b, "%s %s [%s] %s\n", res.Verdict, res.Case.FullName(), res.Client, res.Reason)
 		for _, sv := range res.Steps {
 			if allSteps || sv.Verdict > Match {
 				fmt.Fprintf(&b, "  %s %s: %s, received %q, decoded %v %q\n", sv.Step.Pos, FormatArgs(sv.Args), sv.Verdict, sv.Reply, sv.Native, sv.Notes)

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/respcheck/respcheck/resp"
-	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/target"
 )
 
@@ -56,7 +55,7 @@ type Event struct {
 	// there on the direction is forwarded without framing.
 	Bad []byte
 	// OverLimit, with Bad, says the bytes start a frame over the proxy's
-	// limits (runner.LimitText: the limit and the flag that raises it):
+	// limits (resp.LimitText: the limit and the flag that raises it):
 	// not forwarded, the connection ended.
 	OverLimit string
 	Time      time.Time
@@ -323,7 +322,7 @@ func (t *proxyConn) pump(src, dst net.Conn, dir Dir, f Fault, lim resp.Limits) {
 		case pieceRaw:
 			_, err = dst.Write(pc.bytes)
 		case pieceTooLong:
-			t.record(Event{Dir: dir, Bad: bytes.Clone(pc.bytes), OverLimit: runner.LimitText(pc.err), Time: time.Now()})
+			t.record(Event{Dir: dir, Bad: bytes.Clone(pc.bytes), OverLimit: resp.LimitText(pc.err), Time: time.Now()})
 			if dir == ToServer {
 				t.refuse(src, pc.typ)
 			}

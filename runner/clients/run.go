@@ -18,7 +18,6 @@ import (
 
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
-	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/internal/sched"
 	"github.com/respcheck/respcheck/runner/target"
 )
@@ -196,7 +195,7 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	}
 	t, err := target.Open(ctx, opts.Target)
 	if err != nil {
-		return nil, &runner.TargetError{Err: err}
+		return nil, &target.Error{Err: err}
 	}
 	rep := &Report{Server: t.Server, Started: time.Now()}
 	var items []item
@@ -207,7 +206,7 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 			}
 			rep.Clients = append(rep.Clients, ClientInfo{Name: ClientName(d, p), Library: d.Library(),
 				Version: d.Version(), Proto: p, API: d.API(), Contract: contractOf(d, ClientName(d, p)).Notes})
-			for _, c := range runner.Select(files, opts.Run, nil) {
+			for _, c := range cases.Select(files, opts.Run, nil) {
 				items = append(items, item{d: d, proto: p, c: c})
 			}
 		}

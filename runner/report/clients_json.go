@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/respcheck/respcheck/resp"
-	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/clients"
 )
 
@@ -89,7 +88,7 @@ func ClientsToJSON(rep *clients.Report) ClientsJSONReport {
 		Duration: rep.Duration.Seconds()}
 	for _, res := range rep.Results {
 		jr.Counts[res.Verdict.String()]++
-		r := ClientsJSONResult{ID: res.Case.ID(), Name: runner.FullName(res.Case), Client: res.Client, Proto: res.Proto,
+		r := ClientsJSONResult{ID: res.Case.ID(), Name: res.Case.FullName(), Client: res.Client, Proto: res.Proto,
 			Verdict: res.Verdict, NotRun: res.NotRun, Reason: res.Reason}
 		for _, sv := range res.Steps {
 			js := ClientsJSONStep{Pos: sv.Step.Pos.String(), Conn: sv.Conn, Native: jsonNative(sv.Native), Verdict: sv.Verdict,

@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/clients"
 )
 
@@ -24,7 +23,7 @@ func ClientsJUnit(w io.Writer, rep *clients.Report) error {
 			bySuite[res.Client] = s
 			order = append(order, res.Client)
 		}
-		jc := junitCase{Name: runner.FullName(res.Case), Classname: res.Client}
+		jc := junitCase{Name: res.Case.FullName(), Classname: res.Client}
 		var b strings.Builder
 		fmt.Fprintf(&b, "client: %s\n", rep.Client(res.Client).Label())
 		for _, sv := range res.Steps {

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/respcheck/respcheck/resp"
-	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/clients"
 )
 
@@ -33,7 +32,7 @@ func ClientsHuman(w io.Writer, rep *clients.Report, o HumanOptions) error {
 		if res.Verdict < clients.Mismatch && !(o.Verbose && res.Verdict == clients.Erased) && !(res.Verdict == clients.Skip && res.Reason != "" && o.Verbose) {
 			continue
 		}
-		fmt.Fprintf(w, "\n%s  %s  [%s]", strings.ToUpper(res.Verdict.String()), runner.FullName(res.Case), rep.Client(res.Client).Label())
+		fmt.Fprintf(w, "\n%s  %s  [%s]", strings.ToUpper(res.Verdict.String()), res.Case.FullName(), rep.Client(res.Client).Label())
 		if res.Reason != "" {
 			fmt.Fprintf(w, "  (%s)", res.Reason)
 		}
@@ -240,7 +239,7 @@ func ClientsMarkdown(w io.Writer, rep *clients.Report, _ HumanOptions) error {
 			continue
 		}
 		n++
-		fmt.Fprintf(w, "- **%s** `%s` [%s]: %s\n", res.Verdict, runner.FullName(res.Case), res.Client, mdCell(explain(res)))
+		fmt.Fprintf(w, "- **%s** `%s` [%s]: %s\n", res.Verdict, res.Case.FullName(), res.Client, mdCell(explain(res)))
 	}
 	if n == 0 {
 		fmt.Fprintln(w, "None.")

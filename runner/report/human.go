@@ -137,7 +137,7 @@ func (p *printer) restarts(rs []string) {
 
 // Title is how a result is named in every format: "file/case [RESP2]".
 func Title(res *runner.Result) string {
-	return fmt.Sprintf("%s [RESP%d]", runner.FullName(res.Case), res.Proto)
+	return fmt.Sprintf("%s [RESP%d]", res.Case.FullName(), res.Proto)
 }
 
 func (p *printer) result(res *runner.Result) {

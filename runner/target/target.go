@@ -48,6 +48,18 @@ func Open(ctx context.Context, cfg Config) (*Target, error) {
 	return t, nil
 }
 
+// Error means the target could not be reached or identified at the start
+// of a run (Open failed, or a cluster's nodes could not be reached): no
+// case ran. run, record, clients and bench return it, and respcheck exits
+// 3 for it.
+type Error struct{ Err error }
+
+// Error returns "target: " and the cause.
+func (e *Error) Error() string { return "target: " + e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
 // New returns a Target for a server already identified.
 func New(cfg Config, srv Server) *Target {
 	return &Target{Config: cfg, Server: srv, infos: map[string]CommandInfo{}, probes: map[string]probeResult{}}
