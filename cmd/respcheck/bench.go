@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/respcheck/respcheck/runner/bench"
+	"github.com/respcheck/respcheck/runner/report"
 	"github.com/respcheck/respcheck/runner/servers"
 	"github.com/respcheck/respcheck/runner/target"
 )
@@ -70,8 +71,9 @@ func newBenchCmd() *cobra.Command {
 }
 
 func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags, _ []string) error {
-	if f.format != "text" && f.format != "json" {
-		return usageErr("bad --format %q: want text or json", f.format)
+	format, err := reportFormat(f.format, report.BenchReports)
+	if err != nil {
+		return err
 	}
 	proto := 2
 	switch f.proto {
@@ -149,7 +151,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags, _ []s
 		return benchError(ctx, t, err)
 	}
 	var buf bytes.Buffer
-	if f.format == "json" {
+	if format.Name == "json" {
 		err = rep.WriteJSON(&buf)
 	} else {
 		err = rep.WriteText(&buf)

@@ -280,14 +280,14 @@ func protoList(ps []int) string {
 // with its version, configuration, API, source and protocols, or why it is
 // not installed; --format json prints them as one JSON document.
 func listClients(w io.Writer, cs []clients.Configuration, format string) error {
-	switch format {
-	case "json":
+	f, ok := report.Lookup(format, report.ClientListReports)
+	if !ok {
+		return usageErr("--list-clients prints %s, not %s", report.Choices(report.ClientListReports), format)
+	}
+	if f.Name == "json" {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{"clients": cs})
-	case "human", "":
-	default:
-		return usageErr("--list-clients prints human or json, not %s", format)
 	}
 	installed := 0
 	for _, c := range cs {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/respcheck/respcheck/runner/coverage"
 	"github.com/respcheck/respcheck/runner/golden"
+	"github.com/respcheck/respcheck/runner/report"
 	"github.com/respcheck/respcheck/runner/target"
 )
 
@@ -53,7 +54,7 @@ type coverageFlags struct {
 
 func (f *coverageFlags) register(fl *pflag.FlagSet) {
 	f.targetFlags.register(fl)
-	fl.StringVar(&f.format, "format", "human", "output format: human or json")
+	formatFlag(fl, &f.format, report.CoverageReports)
 	fl.StringVarP(&f.out, "out", "o", "", "write the output to `file` instead of stdout")
 	fl.Float64Var(&f.failUnder, "fail-under", 0, "exit 1 when less than this `percent` of the commands and subcommands is sent")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "one line per command instead of one per group")
@@ -67,8 +68,9 @@ func newCoverageCmd() *cobra.Command {
 }
 
 func runCoverage(ctx context.Context, stdout, stderr io.Writer, f coverageFlags, paths []string) error {
-	if f.format != "human" && f.format != "json" {
-		return usageErr("bad --format %q: want human or json", f.format)
+	format, err := reportFormat(f.format, report.CoverageReports)
+	if err != nil {
+		return err
 	}
 	if f.failUnder < 0 || f.failUnder > 100 {
 		return usageErr("bad --fail-under %v: want a percent from 0 to 100", f.failUnder)
@@ -98,7 +100,7 @@ func runCoverage(ctx context.Context, stdout, stderr io.Writer, f coverageFlags,
 	}
 	rep := measure(tg.Server.Family+" "+tg.Server.Version, docs)
 	var buf bytes.Buffer
-	if f.format == "json" {
+	if format.Name == "json" {
 		err = coverage.WriteJSON(&buf, rep)
 	} else {
 		err = coverage.WriteHuman(&buf, rep, f.verbose)

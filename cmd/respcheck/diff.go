@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/respcheck/respcheck/runner/golden"
+	"github.com/respcheck/respcheck/runner/report"
 )
 
 const diffLong = `Diff compares two golden directories written by "respcheck record" (for
@@ -58,8 +59,9 @@ type diffSide struct {
 
 func runDiff(_ context.Context, stdout, _ io.Writer, f diffFlags, args []string) error {
 	a, b := args[0], args[1]
-	if f.format != "human" && f.format != "json" {
-		return usageErr("bad --format %q: want human or json", f.format)
+	format, err := reportFormat(f.format, report.DiffReports)
+	if err != nil {
+		return err
 	}
 	da, err := golden.Load(a)
 	if err != nil {
@@ -82,7 +84,7 @@ func runDiff(_ context.Context, stdout, _ io.Writer, f diffFlags, args []string)
 		nameA, nameB = a, b
 	}
 	switch {
-	case f.format == "json":
+	case format.Name == "json":
 		files, total := golden.Summarize(changes)
 		doc := diffJSON{A: diffSide{nameA, a}, B: diffSide{nameB, b}, Files: files, Total: total, Changes: changes, Excluded: ex}
 		if doc.Files == nil {

@@ -178,7 +178,7 @@ func (f *benchFlags) register(fl *pflag.FlagSet) {
 	fl.IntVar(&f.trials, "trials", 50, "timed trials per cell")
 	fl.IntVar(&f.warmup, "warmup", 5, "untimed trials before them")
 	fl.BoolVar(&f.quick, "quick", false, "few trials (5 after 1 warm-up, unless --trials or --warmup is given; contention: 2 runs of a fifth of the updates): a smoke run of every table")
-	fl.StringVar(&f.format, "format", "text", "output format: text or json")
+	formatFlag(fl, &f.format, report.BenchReports)
 	fl.StringVarP(&f.out, "out", "o", "", "write the output to `file` instead of stdout")
 	fl.StringVar(&f.chart, "chart", "", "also draw the tables as an SVG chart in `file`")
 	fl.DurationVar(&f.timeout, "timeout", 10*time.Second, "deadline of one command")
@@ -198,7 +198,7 @@ type diffFlags struct {
 func (f *diffFlags) register(fl *pflag.FlagSet) {
 	fl.BoolVar(&f.volatile, "volatile", false, "also compare steps marked volatile")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "show every change in full, steps in one recording only and long replies too")
-	fl.StringVar(&f.format, "format", "human", "output format: human or json")
+	formatFlag(fl, &f.format, report.DiffReports)
 }
 
 type serveFlags struct {

@@ -16,6 +16,7 @@ import (
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/golden"
+	"github.com/respcheck/respcheck/runner/report"
 	"github.com/respcheck/respcheck/runner/schema"
 )
 
@@ -56,7 +57,7 @@ type schemaFlags struct {
 }
 
 func (f *schemaFlags) register(fl *pflag.FlagSet) {
-	fl.StringVar(&f.format, "format", "human", "output format: human or json")
+	formatFlag(fl, &f.format, report.SchemaReports)
 	fl.StringVar(&f.dir, "schemas", "", "read the command files from this `directory` instead of the cache's schemas/<build>")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also list the commands without a schema and the schema branches no reply took")
 	fl.BoolVar(&f.fail, "fail-on-findings", false, "exit 1 when a reply does not fit its schema")
@@ -68,8 +69,9 @@ func newSchemaCmd() *cobra.Command {
 }
 
 func runSchema(_ context.Context, stdout, _ io.Writer, f schemaFlags, dirs []string) error {
-	if f.format != "human" && f.format != "json" {
-		return usageErr("bad --format %q: want human or json", f.format)
+	format, err := reportFormat(f.format, report.SchemaReports)
+	if err != nil {
+		return err
 	}
 	var reps []*schema.Report
 	var missing []error
@@ -102,7 +104,7 @@ func runSchema(_ context.Context, stdout, _ io.Writer, f schemaFlags, dirs []str
 		return caseErr(errors.Join(missing...))
 	}
 	var buf bytes.Buffer
-	if f.format == "json" {
+	if format.Name == "json" {
 		enc := json.NewEncoder(&buf)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(reps); err != nil {

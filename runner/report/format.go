@@ -3,6 +3,7 @@ package report
 import (
 	"io"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/respcheck/respcheck/runner"
@@ -26,33 +27,51 @@ type Format struct {
 	// Clients writes the report of respcheck clients; nil where the format
 	// has none.
 	Clients func(w io.Writer, rep *clients.Report, o HumanOptions) error
+	// Also lists the other kinds of report (bench, coverage, ...) that
+	// the format is a --format of; their packages write them.
+	Also []Kind
 }
 
 // Kind is which report a format is asked to write.
 type Kind int
 
-// The reports respcheck writes.
+// The reports respcheck writes. Run and clients reports have their writers
+// in the registry (Format.Run, Format.Clients); the others are one
+// document each, written by their own package in the formats whose Also
+// lists their kind (human and json).
 const (
-	RunReports     Kind = iota // respcheck run: cases against a server
-	ClientsReports             // respcheck clients: cases through client libraries
+	RunReports        Kind = iota // respcheck run: cases against a server
+	ClientsReports                // respcheck clients: cases through client libraries
+	BenchReports                  // respcheck bench: the measurement tables
+	CoverageReports               // respcheck coverage: commands and the cases that send them
+	DiffReports                   // respcheck diff: two golden directories compared
+	SchemaReports                 // respcheck schema: recorded replies against reply schemas
+	ClientListReports             // respcheck clients --list-clients: the client configurations
 )
 
-// Writes reports whether f has a writer for reports of kind k.
+// documents are the kinds written by their own package (see Kind).
+var documents = []Kind{BenchReports, CoverageReports, DiffReports, SchemaReports, ClientListReports}
+
+// Writes reports whether f writes reports of kind k.
 func (f Format) Writes(k Kind) bool {
-	if k == ClientsReports {
+	switch k {
+	case RunReports:
+		return f.Run != nil
+	case ClientsReports:
 		return f.Clients != nil
 	}
-	return f.Run != nil
+	return slices.Contains(f.Also, k)
 }
 
 // registry is every format, the default (human) first. The writers that
 // take no options ignore them.
 var registry = []Format{
 	{Name: "human", Description: "text for a terminal: each finding at its file:line:col, then a summary",
-		Run: Human, Clients: ClientsHuman},
+		Run: Human, Clients: ClientsHuman, Also: documents},
 	{Name: "json", Ext: ".json", Description: "one indented JSON document: every result and step (schema: runner/report/schema)",
 		Run:     func(w io.Writer, rep *runner.Report, _ HumanOptions) error { return JSON(w, rep) },
-		Clients: func(w io.Writer, rep *clients.Report, _ HumanOptions) error { return ClientsJSON(w, rep) }},
+		Clients: func(w io.Writer, rep *clients.Report, _ HumanOptions) error { return ClientsJSON(w, rep) },
+		Also:    documents},
 	{Name: "junit", Ext: ".xml", Description: "JUnit XML for CI: findings are failures, skips are skipped",
 		Run:     func(w io.Writer, rep *runner.Report, _ HumanOptions) error { return JUnit(w, rep) },
 		Clients: func(w io.Writer, rep *clients.Report, _ HumanOptions) error { return ClientsJUnit(w, rep) }},
@@ -87,7 +106,11 @@ func Formats(k Kind) []Format {
 }
 
 // Lookup returns the format called name if it writes reports of kind k.
+// For bench, "text" (its human format's old name) is human.
 func Lookup(name string, k Kind) (Format, bool) {
+	if name == "text" && k == BenchReports {
+		name = "human"
+	}
 	for _, f := range Formats(k) {
 		if f.Name == name {
 			return f, true

@@ -39,6 +39,19 @@ func TestRegistry(t *testing.T) {
 	if _, ok := report.Lookup("nope", report.RunReports); ok {
 		t.Error(`"nope" found`)
 	}
+	// The one-document reports (bench, coverage, diff, schema, the
+	// client list) are human or json, and bench takes "text" for human.
+	for _, k := range []report.Kind{report.BenchReports, report.CoverageReports, report.DiffReports, report.SchemaReports, report.ClientListReports} {
+		if got := report.Choices(k); got != "human or json" {
+			t.Errorf("kind %d: choices %q, want human or json", k, got)
+		}
+		if f, ok := report.Lookup("text", k); ok != (k == report.BenchReports) || ok && f.Name != "human" {
+			t.Errorf("kind %d: text is %v %v, want human for bench only", k, f.Name, ok)
+		}
+	}
+	if _, ok := report.Lookup("text", report.RunReports); ok {
+		t.Error("text found for run reports")
+	}
 	for _, f := range report.Formats(report.RunReports) {
 		if f.Description == "" || strings.Contains(f.Description, "\n") {
 			t.Errorf("%s: description %q, want one line", f.Name, f.Description)
