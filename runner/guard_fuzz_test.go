@@ -2,6 +2,8 @@ package runner
 
 import (
 	"testing"
+
+	"github.com/respcheck/respcheck/resp"
 )
 
 // FuzzGuardParsers feeds arbitrary text to the guard's readers of inline
@@ -14,7 +16,7 @@ func FuzzGuardParsers(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		splitInline([]byte(s))
+		resp.ReadCommand([]byte(s + "\n"))
 		luaArgs(s)
 		for i := 0; i < len(s); {
 			j, _ := luaNext(s, i)

@@ -3,7 +3,7 @@ package runner
 import (
 	"bytes"
 	"context"
-	"encoding/hex"
+	"errors"
 	"strings"
 
 	"github.com/respcheck/respcheck/cases"
@@ -148,143 +148,25 @@ func (x *caseRun) sideConn(ctx context.Context) error {
 }
 
 // rawSpans is rawCommands with where each command is in b: b[spans[i][0]:
-// spans[i][1]] holds command i (an inline line with its end of line).
+// spans[i][1]] holds command i (an inline line with its end of line). The
+// commands are read as the server reads them (resp.ReadCommand); a command
+// the server refuses (unbalanced quotes, an array of other types) is read
+// as well as it can be, and ok is false when b ends inside a command or
+// holds bytes that are not one.
 func rawSpans(b []byte) (cmds [][][]byte, spans [][2]int, ok bool) {
 	off := 0
 	for off < len(b) {
-		rest := b[off:]
-		if rest[0] == '*' {
-			n, v, err := resp.Parse(rest)
-			if err != nil || n == 0 || v.Kind != resp.Array {
-				return cmds, spans, false
-			}
-			args := make([][]byte, len(v.Elems))
-			for i, e := range v.Elems {
-				args[i] = e.Str
-			}
-			cmds = append(cmds, args)
-			spans = append(spans, [2]int{off, off + n})
-			off += n
-			continue
-		}
-		line, _, found := bytes.Cut(rest, []byte("\n"))
-		if !found {
+		args, n, err := resp.ReadCommand(b[off:])
+		if n == 0 || err != nil && !errors.Is(err, resp.ErrUnbalancedQuotes) && !errors.Is(err, resp.ErrNotBlobStrings) {
 			return cmds, spans, false
 		}
-		if f := splitInline(line); len(f) > 0 {
-			cmds = append(cmds, f)
-			spans = append(spans, [2]int{off, off + len(line) + 1})
+		if len(args) > 0 {
+			cmds = append(cmds, args)
+			spans = append(spans, [2]int{off, off + n})
 		}
-		off += len(line) + 1
+		off += n
 	}
 	return cmds, spans, true
-}
-
-// splitInline splits an inline command line (without its "\n") into its
-// arguments as the server does (sdssplitargs in Redis 7.0 to 8.6 and
-// Valkey's src/sds.c): words end at a space, tab, CR, LF or NUL (a
-// vertical tab or form feed inside a word is part of it), quotes may
-// start inside a word, "..." reads \xHH and \n-style escapes, '...'
-// reads \'. The server stops at a NUL (its line never ends: strchr finds
-// no newline past it), so the words before it are returned. A line with
-// unbalanced quotes, which the server refuses, is split at spaces with
-// the quotes trimmed.
-func splitInline(line []byte) [][]byte {
-	if args, ok := sdsSplitArgs(line); ok {
-		return args
-	}
-	f := bytes.Fields(bytes.TrimRight(line, "\r"))
-	for i := range f {
-		f[i] = bytes.Trim(f[i], `"'`)
-	}
-	return f
-}
-
-// sdsSplitArgs is sdssplitargs; ok is false for unbalanced quotes.
-func sdsSplitArgs(line []byte) (args [][]byte, ok bool) {
-	if i := bytes.IndexByte(line, 0); i >= 0 {
-		line = line[:i]
-	}
-	isSpace := func(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
-	at := func(i int) byte {
-		if i < len(line) {
-			return line[i]
-		}
-		return 0
-	}
-	p := 0
-	for {
-		for p < len(line) && isSpace(line[p]) {
-			p++
-		}
-		if p >= len(line) {
-			return args, true
-		}
-		cur := []byte{}
-		inq, insq := false, false
-		for done := false; !done; p++ {
-			c := at(p)
-			switch {
-			case c == 0:
-				if inq || insq {
-					return nil, false
-				}
-				done = true
-			case inq && c == '\\' && at(p+1) == 'x' && p+3 < len(line) && hexByte(line[p+2:p+4]) >= 0:
-				cur = append(cur, byte(hexByte(line[p+2:p+4])))
-				p += 3
-			case inq && c == '\\' && at(p+1) != 0:
-				p++
-				cur = append(cur, unescape(line[p]))
-			case inq && c == '"', insq && c == '\'':
-				if at(p+1) != 0 && !isSpace(at(p+1)) {
-					return nil, false
-				}
-				done = true
-			case insq && c == '\\' && at(p+1) == '\'':
-				cur = append(cur, '\'')
-				p++
-			case inq || insq:
-				cur = append(cur, c)
-			case c == ' ' || c == '\n' || c == '\r' || c == '\t':
-				done = true
-			case c == '"':
-				inq = true
-			case c == '\'':
-				insq = true
-			default:
-				cur = append(cur, c)
-			}
-		}
-		args = append(args, cur)
-	}
-}
-
-// unescape is the byte that \c stands for in a double-quoted inline
-// argument: \n, \r, \t, \b and \a, else c itself.
-func unescape(c byte) byte {
-	switch c {
-	case 'n':
-		return '\n'
-	case 'r':
-		return '\r'
-	case 't':
-		return '\t'
-	case 'b':
-		return '\b'
-	case 'a':
-		return '\a'
-	}
-	return c
-}
-
-// hexByte is the byte two hex digits give, or -1.
-func hexByte(b []byte) int {
-	var out [1]byte
-	if _, err := hex.Decode(out[:], b); err != nil {
-		return -1
-	}
-	return int(out[0])
 }
 
 // namespaceRaw is namespace for the bytes of a raw step that parse as

@@ -134,42 +134,28 @@ const (
 )
 
 // nextCommand reads the first command of buf (not empty) as a server
-// does: a RESP array of blob strings, or an inline command (one line,
-// split on spaces; a quoted one is unparsed). rest is what follows it.
+// does (resp.ReadCommand): a RESP array of blob strings, or an inline
+// command. A command the server refuses with a protocol error (unbalanced
+// quotes, an array of other types) is unparsed: its reply is that error.
+// rest is what follows it.
 func nextCommand(buf []byte) (args [][]byte, rest []byte, st cmdStatus) {
-	if buf[0] != '*' {
-		line, rest, found := bytes.Cut(buf, []byte("\n"))
-		switch fields := bytes.Fields(line); {
-		case !found:
-			return nil, buf, cmdMore
-		case len(fields) == 0:
-			return nil, rest, cmdSkip
-		case bytes.ContainsAny(line, "\"'"):
-			return unparsed, rest, cmdOK
-		default:
-			return fields, rest, cmdOK
-		}
-	}
-	n, v, err := resp.Parse(buf)
+	args, n, err := resp.ReadCommand(buf)
 	switch {
-	case err != nil || (n > 0 && v.Kind != resp.Array):
-		return nil, nil, cmdBad
-	case n == 0:
+	case n == 0 && err == nil:
 		return nil, buf, cmdMore
-	}
-	args = make([][]byte, len(v.Elems))
-	for i, e := range v.Elems {
-		if e.Kind != resp.BlobString {
-			return unparsed, buf[n:], cmdOK
-		}
-		args[i] = e.Str
+	case n == 0:
+		return nil, nil, cmdBad
+	case err != nil:
+		return unparsed, buf[n:], cmdOK
+	case args == nil:
+		return nil, buf[n:], cmdSkip
 	}
 	return args, buf[n:], cmdOK
 }
 
 // Commands returns the commands of one write, in order, as a server reads
-// them (arrays of blob strings and inline lines; a quoted inline line or
-// an array holding other kinds is an empty command). A write cut short,
+// them (arrays of blob strings and inline lines; an inline line with
+// unbalanced quotes or an array holding other kinds is an empty command). A write cut short,
 // as a golden file keeps the head of a long command, gives the arguments
 // its head holds, the rest nil; bytes that are not a command end the list.
 func Commands(sent []byte) [][][]byte {

@@ -1,4 +1,4 @@
-package runner
+package resp_test
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"github.com/respcheck/respcheck/runner/servers"
 )
 
-// TestSplitInlineLikeServer: splitInline splits each inline line into
+// TestSplitInlineLikeServer: SplitInline splits each inline line into
 // the arguments redis-8.6.3 reads from it, as RPUSH of the line's words
 // then LRANGE shows (a vertical tab or form feed inside a word, quotes
 // starting inside a word, \xHH and \n escapes, \' in single quotes, a
@@ -44,7 +44,11 @@ func TestSplitInlineLikeServer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := splitInline([]byte(line))[2:]
+		words, ok := resp.SplitInline([]byte(line))
+		if !ok {
+			t.Fatalf("%q: unbalanced quotes", line)
+		}
+		got := words[2:]
 		if len(got) != len(v.Elems) {
 			t.Errorf("%q: split into %q, the server read %d words (%q)", line, got, len(v.Elems), v.Raw)
 			continue
