@@ -450,6 +450,19 @@ func (w wanted) matches(v resp.Value) bool {
 	return sameCommand(v, w.args)
 }
 
+// rank orders the connections a call's command is looked for on: 0 the
+// call's own connection (wanted.own), 1 any other, 2 one seen carrying
+// another pinned connection's commands (wanted.foreign), looked at last.
+func (w wanted) rank(t *proxyConn) int {
+	switch {
+	case t == w.own:
+		return 0
+	case w.foreign != nil && w.foreign(t):
+		return 2
+	}
+	return 1
+}
+
 // claim finds the command a library call sent, among the unclaimed
 // commands the proxy saw within the call's bounds, and the reply the
 // server sent to it (the n-th non-push frame for the n-th command of its
@@ -468,13 +481,7 @@ func (p *proxy) claim(w wanted) (exchange, bool) {
 	var best *proxyConn
 	bestRank, bestFirst, bestIdx := 0, uint64(0), -1
 	for _, t := range p.Taps() {
-		rank := 1
-		switch {
-		case t == w.own:
-			rank = 0
-		case w.foreign != nil && w.foreign(t):
-			rank = 2
-		}
+		rank := w.rank(t)
 		t.mu.Lock()
 		first, last, opening := uint64(0), -1, -1
 		for i, e := range t.events {
@@ -525,13 +532,7 @@ func (p *proxy) claimSeq(w wanted, cmds [][][]byte, commit bool) ([]exchange, []
 	var bestIdx []int
 	bestRank, bestFound, bestFirst := 0, 0, uint64(0)
 	for _, t := range p.Taps() {
-		rank := 1
-		switch {
-		case t == w.own:
-			rank = 0
-		case w.foreign != nil && w.foreign(t):
-			rank = 2
-		}
+		rank := w.rank(t)
 		t.mu.Lock()
 		idx, found, first := t.seqMatches(w, cmds)
 		t.mu.Unlock()

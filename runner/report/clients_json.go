@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"io"
 
 	"github.com/respcheck/respcheck/resp"
@@ -76,9 +75,7 @@ type ClientsJSONFrame struct {
 // ClientsJSON writes a clients report as one indented JSON document
 // (ClientsJSONReport).
 func ClientsJSON(w io.Writer, rep *clients.Report) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(ClientsToJSON(rep))
+	return writeIndented(w, ClientsToJSON(rep))
 }
 
 // ClientsToJSON is the JSON form of a clients report (what ClientsJSON

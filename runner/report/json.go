@@ -94,10 +94,13 @@ type JSONStep struct {
 }
 
 // JSON writes the report as one indented JSON document (JSONReport).
-func JSON(w io.Writer, rep *runner.Report) error {
+func JSON(w io.Writer, rep *runner.Report) error { return writeIndented(w, ToJSON(rep)) }
+
+// writeIndented writes v as one JSON document indented by two spaces.
+func writeIndented(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(ToJSON(rep))
+	return enc.Encode(v)
 }
 
 // ToJSON is the JSON form of a run's report (what JSON writes), for
