@@ -22,7 +22,7 @@ const maxKept = 1 << 20
 type run struct {
 	opts Options
 	t    *target.Target
-	srv  Server
+	srv  target.Server
 	// keysRemoved counts keys deleted by the cleanup of Shared runs.
 	keysRemoved atomic.Int64
 	// unreachable is set when a server was found lost after the run was

@@ -148,7 +148,7 @@ type Summary struct {
 // Report is the outcome of a run.
 type Report struct {
 	RunID  string
-	Server Server
+	Server target.Server
 	// Topology is the cluster's topology at the end of the run (as
 	// discovered, or as last read again after a MOVED to an unknown node),
 	// nil for a standalone server.
@@ -231,6 +231,3 @@ func (r *Report) count() {
 		}
 	}
 }
-
-// Server is what the runner learned about the target (see target.Server).
-type Server = target.Server

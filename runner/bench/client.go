@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/respcheck/respcheck/resp"
-	"github.com/respcheck/respcheck/runner/target"
 )
 
 // client is one raw connection that counts the bytes it writes and the
@@ -106,6 +105,3 @@ func want(cmd string, v resp.Value, ok bool) error {
 }
 
 func isOK(v resp.Value) bool { return v.Kind == resp.SimpleString && string(v.Str) == "OK" }
-
-// Server is what the bench learned about the target.
-type Server = target.Server

@@ -12,13 +12,15 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // Report is the outcome of a bench run.
 type Report struct {
-	Server  Server  `json:"server"`
-	Proto   int     `json:"proto"`
-	Machine Machine `json:"machine"`
+	Server  target.Server `json:"server"`
+	Proto   int           `json:"proto"`
+	Machine Machine       `json:"machine"`
 	// Link describes the network between the bench and the server:
 	// "loopback" or the injected latency, jitter and bandwidth
 	// (LinkConfig.String).

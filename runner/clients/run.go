@@ -56,7 +56,7 @@ type Options struct {
 
 // Report is the outcome of Run.
 type Report struct {
-	Server  Server
+	Server  target.Server
 	Clients []ClientInfo
 	Results []*Result
 	// ServerLost says why the run ended early when the server stopped

@@ -5,11 +5,12 @@ import (
 
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/clients"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // ClientsJSONReport is the JSON form of a clients report.
 type ClientsJSONReport struct {
-	Server   clients.Server       `json:"server"`
+	Server   target.Server        `json:"server"`
 	Clients  []clients.ClientInfo `json:"clients"`
 	Worst    clients.Verdict      `json:"worst"`
 	Counts   map[string]int       `json:"counts"`

@@ -11,6 +11,7 @@ import (
 	"github.com/respcheck/respcheck/runner/clients"
 	"github.com/respcheck/respcheck/runner/report"
 	"github.com/respcheck/respcheck/runner/report/schema"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 func frame(t *testing.T, dir clients.Dir, b string) clients.Event {
@@ -39,7 +40,7 @@ func clientsReport(t *testing.T) *clients.Report {
 	ok := clients.StepView{Step: c[1].Steps[0], Conn: "default", Args: args("SET", "k", "v"), Reply: []byte("+OK\r\n"),
 		Native: &clients.Native{Kind: "string", Type: "string", Text: text("OK")}, Verdict: clients.Match}
 	return &clients.Report{
-		Server:   clients.Server{Addr: "127.0.0.1:6379", Family: "redis", Version: "7.0.15"},
+		Server:   target.Server{Addr: "127.0.0.1:6379", Family: "redis", Version: "7.0.15"},
 		Clients:  []clients.ClientInfo{{Name: "go-redis", Library: "go-redis", Version: "9.7.0", Proto: 3, API: "Conn.Do"}, {Name: "rueidis", Library: "rueidis", Version: "1.0.50", Proto: 3}},
 		Duration: 2 * time.Second,
 		Results: []*clients.Result{

@@ -9,13 +9,14 @@ import (
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/golden"
 	"github.com/respcheck/respcheck/runner/schema"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // JSONReport is the shape of the JSON format (version 1).
 type JSONReport struct {
 	Version    int           `json:"version"`
 	RunID      string        `json:"run_id,omitempty"`
-	Server     runner.Server `json:"server"`
+	Server     target.Server `json:"server"`
 	Started    time.Time     `json:"started"`
 	DurationMS float64       `json:"duration_ms"`
 	ServerLost string        `json:"server_lost,omitempty"`

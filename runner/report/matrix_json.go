@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/respcheck/respcheck/runner/clients"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // ClientMatrix is the machine-readable client matrix (docs/client-matrix.json,
@@ -29,8 +30,8 @@ type ClientMatrix struct {
 // MatrixSection is one clients run: cases × client configurations.
 type MatrixSection struct {
 	// Name names the section ("redis-8.6.3", "redis-8.6.3 cluster").
-	Name   string         `json:"name"`
-	Server clients.Server `json:"server"`
+	Name   string        `json:"name"`
+	Server target.Server `json:"server"`
 	// Clients are the configurations, without their contracts.
 	Clients []clients.ClientInfo `json:"clients"`
 	Cases   []MatrixCase         `json:"cases,omitempty"`

@@ -15,6 +15,7 @@ import (
 	"github.com/respcheck/respcheck/runner/clients"
 	"github.com/respcheck/respcheck/runner/report"
 	"github.com/respcheck/respcheck/runner/report/schema"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // stringsYAML is the case file behind the hand-built reports: the
@@ -68,7 +69,7 @@ func runReport(t *testing.T) *runner.Report {
 	c := f.Cases
 	fails := c[1].Steps[1]
 	return &runner.Report{
-		Server:  runner.Server{Addr: "127.0.0.1:6379", Family: "redis", Version: "7.0.15"},
+		Server:  target.Server{Addr: "127.0.0.1:6379", Family: "redis", Version: "7.0.15"},
 		Started: time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC), Duration: 1500 * time.Millisecond,
 		Summary: runner.Summary{Passed: 2, Failed: 1, Skipped: 1, Errors: 1, Known: 1},
 		DBSize:  [2]int64{-1, -1},

@@ -15,6 +15,7 @@ import (
 	"github.com/respcheck/respcheck/runner/coverage"
 	"github.com/respcheck/respcheck/runner/golden"
 	"github.com/respcheck/respcheck/runner/report"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // Input is one source of the page: exactly one of Run, Clients, Matrix,
@@ -187,7 +188,7 @@ func (in Input) name() string {
 	}
 }
 
-func serverName(s clients.Server) string {
+func serverName(s target.Server) string {
 	n := s.Family + " " + s.Version
 	if s.Mode == "cluster" {
 		n += " cluster"

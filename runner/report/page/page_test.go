@@ -16,6 +16,7 @@ import (
 	"github.com/respcheck/respcheck/runner/coverage"
 	"github.com/respcheck/respcheck/runner/golden"
 	"github.com/respcheck/respcheck/runner/report"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // committedGoldens loads testdata/golden/* of the repository.
@@ -336,7 +337,7 @@ func TestCoverageSection(t *testing.T) {
 // HTML, sized by the page) and its tables of medians, an unsupported cell
 // as a dash.
 func TestBenchSection(t *testing.T) {
-	rep := &bench.Report{Server: bench.Server{Family: "valkey", Version: "9.1.2"}, Trials: 5, Tables: []*bench.Table{{
+	rep := &bench.Report{Server: target.Server{Family: "valkey", Version: "9.1.2"}, Trials: 5, Tables: []*bench.Table{{
 		ID: "t", Title: "Conditional <overwrite> by value size", Unit: "ms", RowHeader: "size", Columns: []string{"GET-then-SET", "SET IFEQ"},
 		Rows: []bench.Row{
 			{Label: "100 B", X: 100, Cells: []bench.Stat{{Supported: true, N: 5, Median: 0.12, P10: 0.1, P90: 0.2}, {Note: "needs IFEQ"}}},

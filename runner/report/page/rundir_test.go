@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/respcheck/respcheck/runner"
-	"github.com/respcheck/respcheck/runner/clients"
 	"github.com/respcheck/respcheck/runner/report"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // runOf is a run report of one case whose steps have the given replies,
@@ -25,7 +25,7 @@ func runOf(version, prefix string, noIndex bool, replies ...string) Input {
 		}
 		res.Steps = append(res.Steps, st)
 	}
-	rep := &report.JSONReport{Server: clients.Server{Family: "redis", Version: version}, Results: []report.JSONResult{res}}
+	rep := &report.JSONReport{Server: target.Server{Family: "redis", Version: version}, Results: []report.JSONResult{res}}
 	return Input{Path: version + ".json", Run: rep}
 }
 
