@@ -22,7 +22,7 @@ var (
 // ReadCommand reads the first client command of b as Redis and Valkey read
 // a query buffer: a RESP array of blob strings, or an inline command (a
 // line that does not start with '*', up to its "\n", split into arguments
-// as sdssplitargs does: see SplitInline). It returns the arguments and n,
+// as sdssplitargs does). It returns the arguments and n,
 // the bytes the command takes, and:
 //   - args nil and err nil for an inline line with no words (the server
 //     skips it);
@@ -42,7 +42,7 @@ func ReadCommand(b []byte) (args [][]byte, n int, err error) {
 		if !found {
 			return nil, 0, nil
 		}
-		args, ok := SplitInline(line)
+		args, ok := splitInline(line)
 		if !ok {
 			args, err = quotesTrimmed(line), ErrUnbalancedQuotes
 		}
@@ -77,7 +77,7 @@ func quotesTrimmed(line []byte) [][]byte {
 	return f
 }
 
-// SplitInline splits an inline command line (without its "\n") into its
+// splitInline splits an inline command line (without its "\n") into its
 // arguments as the server does (sdssplitargs in Redis 7.0 to 8.6 and
 // Valkey's src/sds.c): words end at a space, tab, CR, LF or NUL (a
 // vertical tab or form feed inside a word is part of it), quotes may start
@@ -85,7 +85,7 @@ func quotesTrimmed(line []byte) [][]byte {
 // The server stops at a NUL (its line never ends: strchr finds no newline
 // past it), so the words before it are returned. ok is false for
 // unbalanced quotes, which the server refuses.
-func SplitInline(line []byte) (args [][]byte, ok bool) {
+func splitInline(line []byte) (args [][]byte, ok bool) {
 	if i := bytes.IndexByte(line, 0); i >= 0 {
 		line = line[:i]
 	}

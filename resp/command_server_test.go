@@ -9,7 +9,7 @@ import (
 	"github.com/respcheck/respcheck/runner/servers"
 )
 
-// TestSplitInlineLikeServer: SplitInline splits each inline line into
+// TestSplitInlineLikeServer: ReadCommand splits each inline line into
 // the arguments redis-8.6.3 reads from it, as RPUSH of the line's words
 // then LRANGE shows (a vertical tab or form feed inside a word, quotes
 // starting inside a word, \xHH and \n escapes, \' in single quotes, a
@@ -44,9 +44,9 @@ func TestSplitInlineLikeServer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		words, ok := resp.SplitInline([]byte(line))
-		if !ok {
-			t.Fatalf("%q: unbalanced quotes", line)
+		words, _, err := resp.ReadCommand([]byte(line + "\n"))
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
 		}
 		got := words[2:]
 		if len(got) != len(v.Elems) {
