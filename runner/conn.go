@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"sync/atomic"
 	"time"
 
 	"github.com/respcheck/respcheck/resp"
@@ -32,6 +33,9 @@ type conn struct {
 	// until is the deadline of c's reads and writes that extend set; the
 	// zero time once a read deadline was set by other means (strayGrace).
 	until time.Time
+	// halted says the run was cancelled (caseRun.interrupt): c's deadline
+	// is in the past for good, and extend leaves it there.
+	halted atomic.Bool
 	// rawTail holds, on a shared target, the bytes of the raw steps
 	// that do not end a command yet: the guard reads the next raw step's
 	// bytes after them (guardPartialRaw).
@@ -182,6 +186,9 @@ func (c *conn) unfinished(err error) error {
 // timeout/8 instead of on every round trip. An interrupted connection
 // (caseRun.interrupt) keeps its past deadline: until is not touched there.
 func (c *conn) extend(timeout time.Duration) {
+	if c.halted.Load() {
+		return
+	}
 	now := time.Now()
 	if left := c.until.Sub(now); left < timeout || left > timeout+timeout/8 {
 		c.until = now.Add(timeout + timeout/8)
@@ -190,5 +197,11 @@ func (c *conn) extend(timeout time.Duration) {
 }
 
 func (c *conn) close() error { return c.nc.Close() }
+
+// halt unblocks c's reads and writes for good (see caseRun.interrupt).
+func (c *conn) halt() {
+	c.halted.Store(true)
+	c.nc.SetDeadline(time.Unix(1, 0))
+}
 
 var isError = target.IsError

@@ -350,12 +350,28 @@ func failAt(res *Result, st *cases.Step, fail *Failure) {
 }
 
 // interrupt unblocks every read and write of the case at once, for a
-// cancelled run (Ctrl-C): the case ends and cleans up its keys.
+// cancelled run (Ctrl-C): the case ends and cleans up its keys (its
+// cleanup opens new connections). A step that starts after it cannot move
+// the deadline back (conn.halt), and a connection added once ctx is done
+// is halted as it is added (addConn): before, a SIGINT that came between a
+// connection's dial and its first step left a blocking step (BLPOP 0)
+// waiting out its timeout, and respcheck was ended after 5 s without its
+// report (TestSIGINTOnAThrowawayServer, 6 of 20 under load).
 func (x *caseRun) interrupt() {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for _, c := range x.conns {
-		c.nc.SetDeadline(time.Unix(1, 0))
+		c.halt()
+	}
+}
+
+// addConn makes c the case's connection name, halted if ctx is done.
+func (x *caseRun) addConn(ctx context.Context, name string, c *conn) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.conns[name] = c
+	if ctx.Err() != nil {
+		c.halt()
 	}
 }
 
@@ -413,9 +429,7 @@ func (x *caseRun) conn(ctx context.Context, st *cases.Step) (*conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connection %q: %w", name, err)
 	}
-	x.mu.Lock()
-	x.conns[name] = c
-	x.mu.Unlock()
+	x.addConn(ctx, name, c)
 	if ok {
 		old.close() // the server closed it
 	} else {

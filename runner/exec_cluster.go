@@ -155,9 +155,7 @@ func (x *caseRun) moveConn(ctx context.Context, c *conn, addr string) (*conn, er
 	if err != nil {
 		return nil, err
 	}
-	x.mu.Lock()
-	x.conns[c.name] = nc
-	x.mu.Unlock()
+	x.addConn(ctx, c.name, nc)
 	c.close()
 	return nc, nil
 }
@@ -175,9 +173,7 @@ func (x *caseRun) askConn(ctx context.Context, addr string, timeout time.Duratio
 		if ac, err = dialAddr(ctx, x.t.NodeConfig(addr), name, x.proto); err != nil {
 			return nil, err
 		}
-		x.mu.Lock()
-		x.conns[name] = ac
-		x.mu.Unlock()
+		x.addConn(ctx, name, ac)
 		x.order = append(x.order, name)
 	}
 	v, err := ac.roundTrip(timeout, "ASKING")
