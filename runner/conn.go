@@ -183,8 +183,8 @@ func (c *conn) unfinished(err error) error {
 // extend makes the deadline of c's next reads and writes at least timeout
 // and at most timeout/8 more away. Moving a deadline costs two runtime timer
 // updates: a connection sending many steps of one timeout moves it once per
-// timeout/8 instead of on every round trip. An interrupted connection
-// (caseRun.interrupt) keeps its past deadline: until is not touched there.
+// timeout/8 instead of on every round trip. A halted connection
+// (caseRun.interrupt) keeps its past deadline: extend does nothing there.
 func (c *conn) extend(timeout time.Duration) {
 	if c.halted.Load() {
 		return
