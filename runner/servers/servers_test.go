@@ -5,6 +5,7 @@ package servers
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -506,7 +507,9 @@ func TestPinnedIsTheInstallScriptsList(t *testing.T) {
 	}
 	// The block finds pinned.tsv beside the script it is in.
 	pins = strings.ReplaceAll(pins, `$(dirname "${BASH_SOURCE[0]}")`, "../../scripts")
-	cmd := exec.Command("bash", "-c", "set -eu\n"+pins+"\necho \"$ALL_BUILDS\"; echo \"redis-$REDIS_APT_VERSION,valkey-$VALKEY_BPO_VERSION\"")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "-c", "set -eu\n"+pins+"\necho \"$ALL_BUILDS\"; echo \"redis-$REDIS_APT_VERSION,valkey-$VALKEY_BPO_VERSION\"")
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("bash: %v", err)
