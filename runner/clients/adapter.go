@@ -142,6 +142,9 @@ type Adapter struct {
 	poolMu sync.Mutex
 	pool   chan *Adapter
 	clones []*Adapter
+	// softAbandons counts the hung sessions the current process
+	// outlived (see adapterSession.Abandon).
+	softAbandons atomic.Int32
 	// booted is the process whose hello boot saw answered.
 	bootMu sync.Mutex
 	booted *exec.Cmd
@@ -253,6 +256,7 @@ func (a *Adapter) start() error {
 		return err
 	}
 	a.proc, a.stdin, a.waiters = cmd, in, map[int64]chan adapterResp{}
+	a.softAbandons.Store(0)
 	go a.read(out)
 	return nil
 }
@@ -532,22 +536,50 @@ type adapterSession struct {
 	id string
 	// proc is the process the session was opened in.
 	proc *exec.Cmd
+	// closed is set when Abandon closed the session.
+	closed bool
 }
 
-// Abandon kills the adapter process after a hang, so one stuck library
-// call cannot stall later cases, and starts the next process at once: it
-// boots while this session ends, not in the next one's first call.
+// Abandon ends the session after a hang (its proxied connections are
+// already closed, so a library waiting on one sees it end). The process
+// is kept when it answers the session's "close" within abandonGrace:
+// calls of one session never queue behind another's, and what the
+// abandoned library throws later is its session's, which is gone (see the
+// adapters' close). Otherwise, or after maxSoftAbandons in one process
+// (each may leave a stuck thread or timer behind), the process is killed,
+// so one stuck library call cannot stall later cases, and the next one
+// started at once: it boots while this session ends, not in the next
+// one's first call. Keeping it saved the restarts that were most of the
+// Node libraries' time (a Node process takes 0.3-0.5 s of CPU to start).
 func (s *adapterSession) Abandon() {
-	s.d.a.kill()
-	go s.d.a.boot()
+	a := s.d.a
+	if a.current() == s.proc && a.softAbandons.Add(1) <= maxSoftAbandons {
+		ctx, cancel := context.WithTimeout(context.Background(), abandonGrace)
+		r, err := a.call(ctx, map[string]any{"op": "close", "session": s.id})
+		cancel()
+		if err == nil && r.Error == "" && a.current() == s.proc {
+			s.closed = true
+			return
+		}
+	}
+	a.kill()
+	go a.boot()
 }
+
+// abandonGrace bounds the wait for a hung session's "close": a process
+// that does not answer it in time is killed.
+const abandonGrace = time.Second
+
+// maxSoftAbandons is how many hung sessions one adapter process may
+// outlive before it is restarted anyway.
+const maxSoftAbandons = 16
 
 func (s *adapterSession) Conn(ctx context.Context, name string) (Conn, error) {
 	return &adapterConn{s: s, name: name}, nil
 }
 
 func (s *adapterSession) Close() error {
-	if s.d.a.current() != s.proc {
+	if s.closed || s.d.a.current() != s.proc {
 		return nil // the process that held the session is gone, and it with it
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
