@@ -612,8 +612,9 @@ glideFamily.pubsub = pubsubOps['valkey-glide'];
 // resolves with the first line's payload, except that ECHO throw-outside
 // throws from an event handler after the reply (as a library's parser
 // callback might), ECHO throw-later throws from a timer once the call has
-// answered (outside any call), and ECHO throw-empty rejects with an AggregateError whose
-// message is empty.
+// answered (outside any call), ECHO throw-empty rejects with an AggregateError whose
+// message is empty, ECHO hang never resolves (the reply is dropped) and
+// ECHO freeze blocks the event loop for 4 s before dropping its reply.
 if (process.env.RESPCHECK_ADAPTER_SELFTEST === '1') {
   const net = require('net');
   libs.selftest = {
@@ -633,6 +634,8 @@ if (process.env.RESPCHECK_ADAPTER_SELFTEST === '1') {
         buf = buf.slice(m[0].length + Number(m[1]) + 2);
         const w = waiting; waiting = null;
         if (payload === 'throw-outside') throw new Error('thrown in the data handler');
+        if (payload === 'hang') return;
+        if (payload === 'freeze') { for (const end = Date.now() + 4000; Date.now() < end;); return; }
         w.resolve(payload);
         if (payload === 'throw-later') setTimeout(() => { throw new Error('thrown after the call'); }, 5);
       });

@@ -6,6 +6,7 @@ import (
 	"net"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
@@ -197,4 +198,59 @@ func selftestDrivers(t *testing.T) []Driver {
 	}
 	t.Fatal("no selftest driver")
 	return nil
+}
+
+// TestAdapterOutlivesAHang: a session that hangs is closed in its adapter
+// process, which runs the next case (no restart); a process that cannot
+// answer the close (its event loop blocked) is killed, and the next case
+// runs in a new one.
+func TestAdapterOutlivesAHang(t *testing.T) {
+	ds := selftestDrivers(t)
+	a := ds[0].(*adapterDriver).a
+	if err := a.boot(); err != nil {
+		t.Fatal(err)
+	}
+	srv := servers.ForTest(t, "redis-7.0.15")
+	run := func(src string) *Report {
+		t.Helper()
+		f, err := cases.Load("inline.yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Run(context.Background(), []*cases.File{f}, Options{Target: target.Config{Addr: srv.Addr()},
+			Drivers: ds, Jobs: 1, StepTimeout: 500 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	const next = `
+  - name: the next case
+    steps:
+      - {send: [ECHO, next], reply: "$4\r\nnext\r\n"}
+`
+	first := a.current()
+	rep := run(`suite: hang
+cases:
+  - name: a hang
+    steps:
+      - {send: [ECHO, hang], reply: "$4\r\nhang\r\n"}
+      - {send: [ECHO, skipped], reply: "$7\r\nskipped\r\n"}` + next)
+	if v := verdictsOf(rep); len(v) != 2 || rep.Results[0].Verdict != Hang || rep.Results[1].Verdict != Match {
+		t.Fatalf("verdicts: %v", v)
+	}
+	if a.current() != first {
+		t.Errorf("the adapter process was restarted after a hang whose session closed")
+	}
+	rep = run(`suite: freeze
+cases:
+  - name: a frozen event loop
+    steps:
+      - {send: [ECHO, freeze], reply: "$6\r\nfreeze\r\n"}` + next)
+	if v := verdictsOf(rep); len(v) != 2 || rep.Results[0].Verdict != Hang || rep.Results[1].Verdict != Match {
+		t.Fatalf("verdicts: %v", v)
+	}
+	if p := a.current(); p == first || p == nil {
+		t.Errorf("the process that could not close the hung session was kept")
+	}
 }
