@@ -291,6 +291,26 @@ async function ioredisBatch(c, mode, cmds) {
 // execAsPipeline(); a reply that is an error makes exec reject with a
 // MultiErrorReply that holds every reply (.replies), and a nil EXEC with a
 // WatchError.
+// nodeRedisCreate is m.mod.createClient(opts). node-redis 5 and later
+// build the client's class (every command attached) in createClient unless
+// the options serialise as the last call's did (a single-entry cache keyed
+// by their JSON: @redis/client lib/single-entry-cache.js); every session's
+// proxy listens on a port of its own, so each createClient built the class
+// again (30-100 ms of CPU). For those versions the class createClient built
+// first, per configuration and options but the socket, makes the later
+// clients as createClient does: Object.create(new Client(opts)) (the
+// constructor reads no module, function or script option).
+const nodeRedisClasses = new Map(); // m -> JSON of opts but socket -> Client
+function nodeRedisCreate(m, opts) {
+  const key = JSON.stringify({ ...opts, socket: undefined });
+  if (!nodeRedisClasses.has(m)) nodeRedisClasses.set(m, new Map());
+  const Client = nodeRedisClasses.get(m).get(key);
+  if (Client) return Object.create(new Client(opts));
+  const c = m.mod.createClient(opts);
+  if (Number(m.version.split('.')[0]) >= 5) nodeRedisClasses.get(m).set(key, Object.getPrototypeOf(c).constructor);
+  return c;
+}
+
 const nodeRedisFamily = {
   api(cfg) {
     if (cfg.typed) return 'typed wrappers (set(key, value, { condition, ... }), digest(key), ...)';
@@ -307,7 +327,7 @@ const nodeRedisFamily = {
     // connection reports each invalidated key by the cache's 'invalidate'
     // event.
     if (cfg.pubsub && proto === 3) opts.clientSideCache = { ttl: 0, maxEntries: 0 };
-    const base = m.mod.createClient(opts);
+    const base = nodeRedisCreate(m, opts);
     base.on('error', (e) => log(label, 'error event:', e && e.message));
     await base.connect();
     let c = base;
