@@ -634,7 +634,7 @@ glideFamily.pubsub = pubsubOps['valkey-glide'];
 // callback might), ECHO throw-later throws from a timer once the call has
 // answered (outside any call), ECHO throw-empty rejects with an AggregateError whose
 // message is empty, ECHO hang never resolves (the reply is dropped) and
-// ECHO freeze blocks the event loop for 4 s before dropping its reply.
+// ECHO freeze blocks the event loop for 6 s before dropping its reply.
 if (process.env.RESPCHECK_ADAPTER_SELFTEST === '1') {
   const net = require('net');
   libs.selftest = {
@@ -655,7 +655,7 @@ if (process.env.RESPCHECK_ADAPTER_SELFTEST === '1') {
         const w = waiting; waiting = null;
         if (payload === 'throw-outside') throw new Error('thrown in the data handler');
         if (payload === 'hang') return;
-        if (payload === 'freeze') { for (const end = Date.now() + 4000; Date.now() < end;); return; }
+        if (payload === 'freeze') { for (const end = Date.now() + 6000; Date.now() < end;); return; }
         w.resolve(payload);
         if (payload === 'throw-later') setTimeout(() => { throw new Error('thrown after the call'); }, 5);
       });
@@ -884,6 +884,12 @@ function handle(req) {
       const s = sessions.get(req.session);
       sessions.delete(req.session);
       thrownOutside.delete(req.session);
+      // Calls still in flight (a hung session's) are answered now: the
+      // caller stopped waiting, and a promise that never settles would
+      // keep its waiter for the life of the process.
+      for (const [cid, f] of inflight) {
+        if (f.session === req.session) send({ id: cid, error: 'session closed' });
+      }
       if (s) {
         for (const c of s.conns.values()) {
           try { if (c.client) c.client.close(); } catch (e) { log('close:', e.message); }

@@ -536,8 +536,9 @@ type adapterSession struct {
 	id string
 	// proc is the process the session was opened in.
 	proc *exec.Cmd
-	// closed is set when Abandon closed the session.
-	closed bool
+	// closed is set when Abandon closed the session; abandoned when
+	// Abandon ran (it may be called again after a server check).
+	closed, abandoned bool
 }
 
 // Abandon ends the session after a hang (its proxied connections are
@@ -552,6 +553,10 @@ type adapterSession struct {
 // one's first call. Keeping it saved the restarts that were most of the
 // Node libraries' time (a Node process takes 0.3-0.5 s of CPU to start).
 func (s *adapterSession) Abandon() {
+	if s.abandoned {
+		return // once: a second kill would take the next session's process
+	}
+	s.abandoned = true
 	a := s.d.a
 	if a.current() == s.proc && a.softAbandons.Add(1) <= maxSoftAbandons {
 		ctx, cancel := context.WithTimeout(context.Background(), abandonGrace)

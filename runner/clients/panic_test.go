@@ -218,7 +218,7 @@ func TestAdapterOutlivesAHang(t *testing.T) {
 			t.Fatal(err)
 		}
 		rep, err := Run(context.Background(), []*cases.File{f}, Options{Target: target.Config{Addr: srv.Addr()},
-			Drivers: ds, Jobs: 1, StepTimeout: 500 * time.Millisecond})
+			Drivers: ds, Jobs: 1, StepTimeout: 2 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
