@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -49,6 +50,7 @@ type cliDriver struct {
 	tool  *cliTool
 	noRaw bool
 	contr *Contract
+	pool  cliPool
 }
 
 func newCLIDriver(t *cliTool, noRaw bool) *cliDriver {
@@ -90,15 +92,18 @@ func (d *cliDriver) Open(ctx context.Context, addr string, proto int) (Session, 
 	if d.noRaw {
 		args = append(args, "--no-raw")
 	}
-	return &cliSession{d: d, args: args, procs: map[string]*cliProc{}}, nil
+	return &cliSession{d: d, host: host, port: port, proto: proto, args: args, procs: map[string]*cliProc{}}, nil
 }
 
-// cliSession is one case: a CLI process per case connection.
+// cliSession is one case: a CLI process per case connection, new or
+// reused (see cliPool).
 type cliSession struct {
-	d     *cliDriver
-	args  []string
-	mu    sync.Mutex
-	procs map[string]*cliProc
+	d          *cliDriver
+	host, port string
+	proto      int
+	args       []string
+	mu         sync.Mutex
+	procs      map[string]*cliProc
 }
 
 func (s *cliSession) Conn(ctx context.Context, name string) (Conn, error) {
@@ -107,7 +112,7 @@ func (s *cliSession) Conn(ctx context.Context, name string) (Conn, error) {
 	if p, ok := s.procs[name]; ok {
 		return &cliConn{d: s.d, p: p}, nil
 	}
-	p, err := startCLI(s.d.tool.bin, s.args)
+	p, err := s.d.get(ctx, s.proto, s.host, s.port, s.args)
 	if err != nil {
 		return nil, err
 	}
@@ -115,12 +120,17 @@ func (s *cliSession) Conn(ctx context.Context, name string) (Conn, error) {
 	return &cliConn{d: s.d, p: p}, nil
 }
 
-// Close ends every process: stdin closed (the loop ends at EOF), killed
-// if it has not exited a second later.
+// Close gives every process that can serve another case back to the
+// driver's pool (cliReusable) and ends the others: stdin closed (the loop
+// ends at EOF), killed if it has not exited a second later.
 func (s *cliSession) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, p := range s.procs {
+		if !p.tainted.Load() && !p.exited() {
+			s.d.pool.put(s.proto, p)
+			continue
+		}
 		p.stop(time.Second)
 	}
 	return nil
@@ -131,6 +141,7 @@ func (s *cliSession) Abandon() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, p := range s.procs {
+		p.tainted.Store(true)
 		p.stop(0)
 	}
 }
@@ -152,6 +163,14 @@ func (c *cliConn) Do(ctx context.Context, args [][]byte) Native {
 	if p := c.p; p.exited() {
 		return errNative("exception", c.d.tool.name, "not sent", c.d.tool.name+" exited at an earlier step, "+p.exitText(""))
 	}
+	n := c.do(ctx, args)
+	if !cliReusable(args, n) {
+		c.p.tainted.Store(true)
+	}
+	return n
+}
+
+func (c *cliConn) do(ctx context.Context, args [][]byte) Native {
 	out, err := c.p.run(ctx, c.d.tool.name, cliLine(args))
 	stderr := strings.TrimSpace(c.p.drainStderr())
 	switch {
@@ -223,6 +242,9 @@ type cliProc struct {
 	err    error         // the process's exit status
 	errLog []byte        // stderr read at the exit
 	marks  int
+	// tainted: a step left state a connect does not reset, or failed
+	// (cliReusable); written by the step's Do, read at Close.
+	tainted atomic.Bool
 }
 
 func startCLI(bin string, args []string) (*cliProc, error) {

@@ -170,13 +170,20 @@ func TestCLIClients(t *testing.T) {
 	for _, name := range []string{"aggregates.yaml", "numbers.yaml", "pubsub.yaml", "transactions.yaml", "attributes.yaml", "resp3-types.yaml", "blobs.yaml", "errors.yaml", "protocol-switch.yaml"} {
 		files = append(files, loadTestdata(t, name)...)
 	}
+	// 6 s under -race: redis-cli --no-raw printing a 1 MiB blob escaped
+	// took over 2 s there (judged a hang); 2 s is the client matrix's.
+	step := 2 * time.Second
+	if raceEnabled {
+		step = 6 * time.Second
+	}
 	for _, server := range []string{"redis-8.6.3", "valkey-9.1.2"} {
 		t.Run(server, func(t *testing.T) {
+			// The two servers side by side: the run mostly waits (on the
+			// CLIs' hangs, on their processes).
+			t.Parallel()
 			srv := servers.ForTest(t, server)
 			start := time.Now()
-			// 6 s: under -race in CI, redis-cli --no-raw printing a 1 MiB
-			// blob escaped took over 2 s (judged a hang).
-			rep, err := Run(context.Background(), files, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: ds, Jobs: 4, StepTimeout: 6 * time.Second})
+			rep, err := Run(context.Background(), files, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: ds, Jobs: 4, StepTimeout: step})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -230,5 +237,70 @@ func TestParseLabel(t *testing.T) {
 		if got := ParseLabel(in); !reflect.DeepEqual(got, want) {
 			t.Errorf("ParseLabel(%q) = %+v, want %+v", in, got, want)
 		}
+	}
+}
+
+// TestCLIProcessReuse: a case connection whose steps left no state gives
+// its CLI process to the next case of the same driver and protocol, which
+// connects it to its own address in its own protocol (`connect`); a step
+// that leaves state (MULTI) does not.
+func TestCLIProcessReuse(t *testing.T) {
+	ds := cliTestDrivers(t)
+	a, b := servers.ForTest(t, "redis-8.6.3"), servers.ForTest(t, "valkey-9.1.2")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for _, drv := range ds {
+		d := drv.(*cliDriver)
+		t.Run(d.Library(), func(t *testing.T) {
+			// step runs one command on a new session's connection and
+			// returns the process's pid and what the CLI printed.
+			step := func(addr string, cmd ...string) (pid int, out string, s Session) {
+				t.Helper()
+				s, err := d.Open(ctx, addr, 3)
+				if err != nil {
+					t.Fatal(err)
+				}
+				c, err := s.Conn(ctx, "c")
+				if err != nil {
+					t.Fatal(err)
+				}
+				var args [][]byte
+				for _, a := range cmd {
+					args = append(args, []byte(a))
+				}
+				n := c.Do(ctx, args)
+				if n.Kind != outputKind {
+					t.Fatalf("%v: %+v", cmd, n)
+				}
+				return c.(*cliConn).p.cmd.Process.Pid, *n.Text, s
+			}
+			pid1, out, s := step(a.Addr(), "ECHO", "one")
+			if strings.TrimSpace(out) != `"one"` && strings.TrimSpace(out) != "one" {
+				t.Fatalf("ECHO printed %q", out)
+			}
+			s.Close()
+			pid2, out, s := step(b.Addr(), "INFO", "server")
+			if pid2 != pid1 {
+				t.Errorf("a clean case's process was not reused: pid %d, then %d", pid1, pid2)
+			}
+			if !strings.Contains(out, "server_name:valkey") {
+				t.Errorf("the reused process did not connect to the next case's server: INFO server printed %q", out)
+			}
+			c, _ := s.Conn(ctx, "c")
+			if n := c.Do(ctx, [][]byte{[]byte("CLIENT"), []byte("INFO")}); n.Text == nil || !strings.Contains(*n.Text, "resp=3") {
+				t.Errorf("the reused process's connection is not RESP3: CLIENT INFO printed %+v", n)
+			}
+			s.Close()
+			pid3, _, s := step(a.Addr(), "MULTI")
+			if pid3 == pid2 {
+				t.Errorf("a process was reused after CLIENT INFO")
+			}
+			s.Close()
+			pid4, _, s := step(a.Addr(), "PING")
+			if pid4 == pid3 {
+				t.Errorf("a process was reused after MULTI")
+			}
+			s.Close()
+		})
 	}
 }

@@ -98,6 +98,7 @@ func TestClusterClients(t *testing.T) {
 	ds := clusterDrivers(t)
 	for _, build := range []string{"redis-8.6.3", "valkey-9.1.2"} {
 		t.Run(build, func(t *testing.T) {
+			t.Parallel() // the two clusters side by side: the run mostly waits
 			cl := servers.ClusterForTest(t, build, servers.ClusterOptions{Primaries: 3, Replicas: 1})
 			opts := Options{Target: target.Config{Addr: cl.Nodes[0].Addr()}, Drivers: ds[:3], RunID: "cluster-test"}
 			rep, err := Run(context.Background(), all, opts)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
@@ -160,8 +161,11 @@ func TestPubsubConfigurations(t *testing.T) {
 	ds := pubsubDrivers(t)
 	for _, server := range []string{"redis-8.6.3", "valkey-9.1.2"} {
 		t.Run(server, func(t *testing.T) {
+			// The two servers side by side, with the client matrix's
+			// step deadline: the run mostly waits (on hangs).
+			t.Parallel()
 			srv := servers.ForTest(t, server)
-			rep, err := Run(context.Background(), files, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: ds, Jobs: 2})
+			rep, err := Run(context.Background(), files, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: ds, Jobs: 2, StepTimeout: 2 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}
