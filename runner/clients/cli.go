@@ -21,7 +21,9 @@ import (
 // a terminal: linenoiseNoTTY), started with -2 or -3 and, for the
 // [--no-raw] configurations, --no-raw (stdout is a pipe, so the default is
 // the raw format). State carries over between steps as it does for a user
-// typing commands: MULTI, SUBSCRIBE, HELLO.
+// typing commands: MULTI, SUBSCRIBE, HELLO. A process whose case left no
+// such state serves a later case's connection after the loop's `connect`
+// (see cliPool).
 //
 // Each step writes one command line, its arguments double-quoted with
 // \xNN escapes (sdssplitargs reads them back byte for byte), then, once
