@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -86,13 +87,26 @@ func TestClusterGoldens(t *testing.T) {
 			sel := []string{"--server", build, "--run", "^(cluster|scripting|strings)/"}
 			dir := t.TempDir()
 			a, b, s := filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "standalone")
-			for _, rec := range [][]string{
+			// The three recordings side by side (each mostly waits on its
+			// own throwaway cluster or server).
+			recs := [][]string{
 				{"record", "--cluster", "3", "--replicas", "1", "--out", a},
 				{"record", "--cluster", "3", "--replicas", "1", "--passes", "1", "--out", b},
 				{"record", "--passes", "1", "--out", s},
-			} {
-				if code, out, errs := respcheck(t, append(rec, sel...)...); code != exitOK {
-					t.Fatalf("%v: exit %d\n%s%s", rec, code, out, errs)
+			}
+			fails := make([]string, len(recs))
+			var wg sync.WaitGroup
+			for i, rec := range recs {
+				wg.Go(func() {
+					if code, out, errs := respcheck(t, append(rec, sel...)...); code != exitOK {
+						fails[i] = fmt.Sprintf("%v: exit %d\n%s%s", rec, code, out, errs)
+					}
+				})
+			}
+			wg.Wait()
+			for _, f := range fails {
+				if f != "" {
+					t.Fatal(f)
 				}
 			}
 			if code, out, errs := respcheck(t, "diff", a, b); code != exitOK || !strings.Contains(out, "identical recordings") {
