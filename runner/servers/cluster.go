@@ -69,7 +69,6 @@ type Cluster struct {
 	TLSAddrs []string
 	build    Build
 	password string
-	tlsPorts []int
 }
 
 // Cli returns the build's command-line client: redis-cli or valkey-cli next
@@ -104,14 +103,11 @@ func StartCluster(ctx context.Context, b Build, opt ClusterOptions) (*Cluster, e
 			"--cluster-node-timeout", "3000",
 		}
 		if opt.TLS != nil {
-			p, err := pickPort()
-			if err != nil {
-				c.Stop()
-				return nil, err
-			}
-			c.tlsPorts = append(c.tlsPorts, p)
-			c.TLSAddrs = append(c.TLSAddrs, net.JoinHostPort("127.0.0.1", strconv.Itoa(p)))
-			nodeOpt.ExtraArgs = append(nodeOpt.ExtraArgs, "--tls-port", strconv.Itoa(p),
+			// The TLS port is picked at each start attempt, as the main
+			// port: a port taken meanwhile (its cluster bus port is the TLS
+			// port + 10000) is retried with others.
+			nodeOpt.TLSPort = true
+			nodeOpt.ExtraArgs = append(nodeOpt.ExtraArgs,
 				"--tls-cert-file", opt.TLS.Cert, "--tls-key-file", opt.TLS.Key, "--tls-ca-cert-file", opt.TLS.CA,
 				"--tls-cluster", "yes", "--tls-replication", "yes", "--tls-auth-clients", "no")
 		}
@@ -122,6 +118,9 @@ func StartCluster(ctx context.Context, b Build, opt ClusterOptions) (*Cluster, e
 			return nil, err
 		}
 		c.Nodes = append(c.Nodes, s)
+		if p := s.TLSPort(); p != 0 {
+			c.TLSAddrs = append(c.TLSAddrs, net.JoinHostPort("127.0.0.1", strconv.Itoa(p)))
+		}
 	}
 	if err := c.create(ctx, opt.Replicas); err != nil {
 		c.Stop()
@@ -256,10 +255,6 @@ func (c *Cluster) Stop() error {
 	for _, s := range c.Nodes {
 		errs = append(errs, s.Stop())
 	}
-	for _, p := range c.tlsPorts {
-		releasePort(p)
-	}
-	c.tlsPorts = nil
 	return errors.Join(errs...)
 }
 

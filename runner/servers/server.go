@@ -33,16 +33,21 @@ type Options struct {
 	// (its log, since it logs to stdout). The tail is always kept for Log
 	// and for error messages.
 	Stdout, Stderr io.Writer
+	// TLSPort adds --tls-port with a second free port, picked again at
+	// every attempt as the main port is (Server.TLSPort); the certificate
+	// arguments go in ExtraArgs.
+	TLSPort bool
 }
 
 // Server is one running throwaway server started by Start.
 type Server struct {
-	build Build
-	addr  string
-	port  int
-	dir   string
-	cmd   *exec.Cmd
-	log   *Tail
+	build   Build
+	addr    string
+	port    int
+	tlsPort int // 0 without Options.TLSPort
+	dir     string
+	cmd     *exec.Cmd
+	log     *Tail
 
 	done    chan struct{} // closed once the process has been waited for
 	waitErr error         // set before done is closed
@@ -58,7 +63,11 @@ var (
 	ports   = map[int]bool{}
 )
 
-func pickPort() (int, error) {
+// pickPort picks a free port of 127.0.0.1 (a variable: a test makes it
+// return a port it holds).
+var pickPort = pickFreePort
+
+func pickFreePort() (int, error) {
 	for range 20 {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -119,9 +128,17 @@ func startOnce(ctx context.Context, b Build, opt Options) (s *Server, retry bool
 	if err != nil {
 		return nil, false, err
 	}
+	tlsPort := 0
+	if opt.TLSPort {
+		if tlsPort, err = pickPort(); err != nil {
+			releasePort(port)
+			return nil, false, err
+		}
+	}
 	dir, err := os.MkdirTemp("", "respcheck-"+b.Name+"-")
 	if err != nil {
 		releasePort(port)
+		releasePort(tlsPort)
 		return nil, false, err
 	}
 	args := []string{
@@ -137,15 +154,19 @@ func startOnce(ctx context.Context, b Build, opt Options) (s *Server, retry bool
 	if acceptsDebugFlag(b) {
 		args = append(args, "--enable-debug-command", "yes")
 	}
+	if tlsPort != 0 {
+		args = append(args, "--tls-port", strconv.Itoa(tlsPort))
+	}
 	args = append(args, opt.ExtraArgs...)
 
 	s = &Server{
-		build: b,
-		addr:  net.JoinHostPort("127.0.0.1", strconv.Itoa(port)),
-		port:  port,
-		dir:   dir,
-		log:   &Tail{Max: logKeep},
-		done:  make(chan struct{}),
+		build:   b,
+		addr:    net.JoinHostPort("127.0.0.1", strconv.Itoa(port)),
+		port:    port,
+		tlsPort: tlsPort,
+		dir:     dir,
+		log:     &Tail{Max: logKeep},
+		done:    make(chan struct{}),
 	}
 	cmd := exec.Command(b.Bin, args...)
 	cmd.Dir = dir
@@ -165,6 +186,7 @@ func startOnce(ctx context.Context, b Build, opt Options) (s *Server, retry bool
 	s.cmd = cmd
 	if err := startCmd(cmd); err != nil {
 		releasePort(port)
+		releasePort(tlsPort)
 		os.RemoveAll(dir)
 		return nil, false, err
 	}
@@ -329,12 +351,16 @@ func (s *Server) Stop() error {
 			errs = append(errs, err)
 		}
 		releasePort(s.port)
+		releasePort(s.tlsPort)
 		if err := errors.Join(errs...); err != nil {
 			s.stopErr = fmt.Errorf("servers: stop %s on %s: %w", s.build.Name, s.addr, err)
 		}
 	})
 	return s.stopErr
 }
+
+// TLSPort is the port of --tls-port (Options.TLSPort), or 0.
+func (s *Server) TLSPort() int { return s.tlsPort }
 
 // Kill sends SIGKILL to the server's process group now and waits for the
 // process to go; call Stop afterwards to remove its directory.

@@ -545,3 +545,45 @@ func TestAnotherServerOnThePort(t *testing.T) {
 		t.Fatalf("a server that is not this process's: %v", err)
 	}
 }
+
+// TestStartRetriesATakenTLSPort: a TLS port taken between its pick and the
+// server's bind (by another test binary, or an outgoing connection's
+// ephemeral port) is picked again at the next attempt, as the main port
+// is; before, a cluster node's TLS port was picked once, and its start
+// failed on every attempt.
+func TestStartRetriesATakenTLSPort(t *testing.T) {
+	b := ForTest(t, "redis-8.6.3").Build()
+	if !b.TLS() {
+		t.Skip("redis-8.6.3 built without TLS")
+	}
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	taken := held.Addr().(*net.TCPAddr).Port
+	calls := 0
+	pickPort = func() (int, error) {
+		calls++
+		if calls == 2 { // the first attempt's TLS port
+			return taken, nil
+		}
+		return pickFreePort()
+	}
+	defer func() { pickPort = pickFreePort }()
+	certs := TestCerts(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := Start(ctx, b, Options{TLSPort: true, ExtraArgs: []string{
+		"--tls-cert-file", certs.Cert, "--tls-key-file", certs.Key, "--tls-ca-cert-file", certs.CA, "--tls-auth-clients", "no"}})
+	if err != nil {
+		t.Fatalf("start with the first TLS port taken: %v", err)
+	}
+	defer s.Stop()
+	if p := s.TLSPort(); p == 0 || p == taken {
+		t.Errorf("TLS port %d (the taken one was %d)", p, taken)
+	}
+	if calls < 4 {
+		t.Errorf("%d ports picked: the start was not retried", calls)
+	}
+}
