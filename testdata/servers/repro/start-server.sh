@@ -2,7 +2,9 @@
 # starts the build's server on 127.0.0.1:PORT without persistence (ARGs
 # after, which may turn it on), sets cli (its *-cli beside it), pid and
 # log, and waits for PING; on failure it prints NOT STARTED and the log,
-# and exits 1.
+# and exits 1. A PORT another process took meanwhile ("Address already in
+# use") is replaced by a random one of 20000-29999, at most 5 times: the
+# script's $port is set to the port the server listens on.
 # Every call of "$cli" has a deadline (timeout 20): a server that froze
 # (a crash handler deadlocked, every thread in futex_wait) must not leave
 # the CLI, and the test that runs the script, waiting forever; stop_server
@@ -14,13 +16,26 @@ start_server() {
 		chmod +x "$cli"
 		trap 'rm -f "$cli"' EXIT
 	fi
-	log=$(mktemp)
-	"$1" --port "$2" --bind 127.0.0.1 --save '' --appendonly no "${@:3}" >"$log" 2>&1 &
-	pid=$!
-	local up=
-	for _ in $(seq 50); do "$cli" -p "$2" PING >/dev/null 2>&1 && up=1 && break; sleep 0.1; done
+	port=$2
+	local up= attempt
+	for attempt in 1 2 3 4 5; do
+		log=$(mktemp)
+		"$1" --port "$port" --bind 127.0.0.1 --save '' --appendonly no "${@:3}" >"$log" 2>&1 &
+		pid=$!
+		for _ in $(seq 50); do
+			# A server that could not bind exits within milliseconds: the
+			# PING would go to the port's other owner (which may never
+			# answer), and only this server's PONG counts.
+			sleep 0.1
+			kill -0 "$pid" 2>/dev/null || break
+			"$cli" -p "$port" PING >/dev/null 2>&1 && kill -0 "$pid" 2>/dev/null && up=1 && break
+		done
+		[ -z "$up" ] && [ "$attempt" -lt 5 ] && ! kill -0 "$pid" 2>/dev/null && grep -q 'Address already in use' "$log" || break
+		rm -f "$log"
+		port=$((20000 + RANDOM % 10000))
+	done
 	if [ -z "$up" ]; then
-		echo "NOT STARTED on port $2:"
+		echo "NOT STARTED on port $port:"
 		cat "$log"
 		kill "$pid" 2>/dev/null
 		exit 1
