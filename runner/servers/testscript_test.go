@@ -2,6 +2,7 @@ package servers
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -10,45 +11,71 @@ import (
 	"time"
 )
 
-// TestScriptsTestFailsWhenAPackageCannotList: scripts/test's tests phase
-// (its tests function, run with a stand-in go) fails when a package's test
-// binary does not build or start (go test -list fails), saying so; before,
-// the package's tests were left out of the plan in silence and the phase
-// passed.
-func TestScriptsTestFailsWhenAPackageCannotList(t *testing.T) {
+// fakeGo is a stand-in go command for scripts/test's tests function: a
+// module example.com/m of the packages named in $FAKE_PKGS (directories
+// of the current one), whose test binaries list TestA and TestB and say
+// what they ran; a package named broken does not build.
+const fakeGo = `#!/bin/bash
+case "$1 $2" in
+"list -m") echo example.com/m ;;
+"list ./...") for p in $FAKE_PKGS; do echo "example.com/m/$p"; done ;;
+"test -c" | "test -race")
+	while [ $# -gt 1 ]; do [ "$1" = -o ] && out=$2; shift; done
+	if [[ $1 == */broken ]]; then echo "broken/x_test.go:1:1: syntax error"; exit 1; fi
+	printf '#!/bin/bash\ncase "$1" in -test.list) printf "TestA\\nTestB\\n" ;; *) echo "ran: %s $*" ;; esac\n' "$1" >"$out"
+	chmod +x "$out" ;;
+*) echo "ran: go $*" ;;
+esac
+`
+
+// testsHarness runs scripts/test's tests function (the lines from
+// RACE_PKGS= to the phase call) with fakeGo first in PATH, in a directory
+// holding the packages pkgs, with the shell lines body; it returns the
+// output.
+func testsHarness(t *testing.T, pkgs []string, body string) string {
+	t.Helper()
 	script, err := filepath.Abs("../../scripts/test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	harness := `set -euo pipefail
-go() {
-	case "$1 $2" in
-	"list -m") echo example.com/m ;;
-	"list ./...") printf 'example.com/m/%s\n' resp cases broken ;;
-	"test -list") if [[ $4 == */broken ]]; then echo "broken/x_test.go:1:1: syntax error"; return 1; fi
-		printf 'TestA\nTestB\nok  %s 0.1s\n' "$4" ;;
-	*) echo "ran: go $*" ;;
-	esac
-}
-eval "$(sed -n '/^RACE_PKGS=/,/^wanted tests/p' "$1" | sed '$d')"
-rc=0
-RESPCHECK_SHARDS=2 tests || rc=$?
-echo "tests rc=$rc"
-`
+	dir := t.TempDir()
+	for _, p := range append([]string{"bin"}, pkgs...) {
+		if err := os.MkdirAll(filepath.Join(dir, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bin", "go"), []byte(fakeGo), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	harness := "set -euo pipefail\n" + `eval "$(sed -n '/^RACE_PKGS=/,/^wanted tests/p' "$1" | sed '$d')"` + "\n" + body
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, "bash", "-c", harness, "harness", script).CombinedOutput()
+	cmd := exec.CommandContext(ctx, "bash", "-c", harness, "harness", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Join(dir, "bin")+":"+os.Getenv("PATH"), "FAKE_PKGS="+strings.Join(pkgs, " "))
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("harness: %v\n%s", err, out)
 	}
-	s := string(out)
-	if !strings.Contains(s, "tests rc=1") || !strings.Contains(s, "go test -list example.com/m/broken failed") {
-		t.Errorf("a package whose tests cannot be listed did not fail the phase:\n%s", s)
+	return string(out)
+}
+
+// TestScriptsTestFailsWhenAPackageCannotList: scripts/test's tests phase
+// fails when a package's test binary does not build, saying so, and still
+// runs the other packages' tests; before, the package's tests were left
+// out of the plan in silence and the phase passed.
+func TestScriptsTestFailsWhenAPackageCannotList(t *testing.T) {
+	s := testsHarness(t, []string{"resp", "cases", "broken"}, `rc=0
+RESPCHECK_SHARDS=2 tests || rc=$?
+echo "tests rc=$rc"
+`)
+	if !strings.Contains(s, "tests rc=1") || !strings.Contains(s, "go test -c ./broken failed") {
+		t.Errorf("a package whose tests cannot be built did not fail the phase:\n%s", s)
 	}
-	// Dealt to either shard, alone or together with the other.
-	for _, test := range []string{"TestA", "TestB"} {
-		if !regexp.MustCompile(`-run \^\((\w+\|)*` + test + `(\|\w+)*\)\$ example\.com/m/cases`).MatchString(s) {
-			t.Errorf("the other packages' tests did not run (%s):\n%s", test, s)
+	// cases' tests, in one job (neither is heavy); resp's in the race run.
+	for _, pkg := range []string{"cases", "resp"} {
+		if !regexp.MustCompile(`ran: \./` + pkg + ` -test\.count=1 -test\.timeout=\d+m -test\.run \^\(TestA\|TestB\)\$`).MatchString(s) {
+			t.Errorf("the tests of %s did not run:\n%s", pkg, s)
 		}
 	}
 }
@@ -57,33 +84,13 @@ echo "tests rc=$rc"
 // the tests phase; it started no shard, so every test outside the race run
 // was left out and the phase passed.
 func TestScriptsTestRefusesZeroShards(t *testing.T) {
-	script, err := filepath.Abs("../../scripts/test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	harness := `set -euo pipefail
-go() {
-	case "$1 $2" in
-	"list -m") echo example.com/m ;;
-	"list ./...") echo example.com/m/cases ;;
-	"test -list") printf 'TestA\nok  %s 0.1s\n' "$4" ;;
-	*) echo "ran: go $*" ;;
-	esac
-}
-eval "$(sed -n '/^RACE_PKGS=/,/^wanted tests/p' "$1" | sed '$d')"
-for n in 0 abc; do
+	s := testsHarness(t, []string{"cases"}, `for n in 0 abc; do
 	rc=0
 	RESPCHECK_SHARDS=$n tests >/dev/null 2>&1 || rc=$?
 	echo "shards=$n rc=$rc"
 done
-`
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, "bash", "-c", harness, "harness", script).CombinedOutput()
-	if err != nil {
-		t.Fatalf("harness: %v\n%s", err, out)
-	}
-	if s := string(out); strings.Contains(s, "rc=0") {
+`)
+	if strings.Contains(s, "rc=0") {
 		t.Errorf("RESPCHECK_SHARDS without a shard passed the phase:\n%s", s)
 	}
 }
