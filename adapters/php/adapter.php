@@ -146,6 +146,15 @@ function worker(string $host, int $port, string $config): void {
     while (($line = fgets(STDIN)) !== false) {
         $req = json_decode($line, true);
         if (!is_array($req)) continue;
+        // The router reuses an idle worker for another session's
+        // connection (see Router::idle): "unbind" closes the connection as
+        // the session ends, "bind" names the next one's server.
+        if (($req['op'] ?? '') === 'unbind' || ($req['op'] ?? '') === 'bind') {
+            if ($r !== null) $r->close();
+            $r = null;
+            if ($req['op'] === 'bind') { $host = $req['host']; $port = (int)$req['port']; }
+            continue;
+        }
         if (isset($req['op'])) {
             $r ??= connect_worker($host, $port, $config);
             Subscriber::outside($r, $req);
@@ -154,14 +163,7 @@ function worker(string $host, int $port, string $config): void {
         $mode = $req['mode'] ?? null;
         $cmds = array_map(fn($c) => array_map('base64_decode', $c), $mode !== null ? $req['cmds'] : [$req['args']]);
         try {
-            if ($r === null) {
-                $c = new Redis();
-                $c->connect($host, $port, 5.0);
-                // respcheck enforces the deadline (hang): no read timeout.
-                $c->setOption(Redis::OPT_READ_TIMEOUT, -1);
-                foreach (configurations()[$config] as $opt => $val) $c->setOption($opt, $val);
-                $r = $c;
-            }
+            $r ??= connect_worker($host, $port, $config);
             $r->clearLastError();
             if ($mode !== null) {
                 out_line(['id' => $req['id']] + batch($r, $mode, $cmds));
@@ -316,14 +318,39 @@ final class Router {
     private string $inBuf = '';
     private int $seq = 0;
 
-    private function spawn(array $s): array {
-        $addr = $s['addr'];
-        $i = strrpos($addr, ':');
-        $cmd = [PHP_BINARY, __FILE__, 'worker', substr($addr, 0, $i), substr($addr, $i + 1), $s['config']];
+    /** @var array<string, string[]> keys of idle workers by configuration */
+    private array $idle = [];
+
+    /** IDLE_MAX is how many idle workers a configuration keeps for reuse. */
+    private const IDLE_MAX = 4;
+
+    /**
+     * worker returns the key of a worker for a session's connection: an
+     * idle one of its configuration, bound to the session's server, or a
+     * new process (starting PHP took most of a short case's time).
+     */
+    private function worker(array $s, string $key): string {
+        [$host, $port] = self::hostPort($s['addr']);
+        $this->idle[$s['config']] ??= [];
+        while (($old = array_pop($this->idle[$s['config']])) !== null) {
+            if (!isset($this->workers[$old])) continue; // it exited meanwhile
+            $this->workers[$key] = $this->workers[$old];
+            unset($this->workers[$old]);
+            fwrite($this->workers[$key]['in'], json_encode(['op' => 'bind', 'host' => $host, 'port' => $port]) . "\n");
+            return $key;
+        }
+        $cmd = [PHP_BINARY, __FILE__, 'worker', $host, (string)$port, $s['config']];
         $p = proc_open($cmd, [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => STDERR], $pipes);
         if ($p === false) throw new RuntimeException('proc_open failed');
         stream_set_blocking($pipes[1], false);
-        return ['proc' => $p, 'in' => $pipes[0], 'out' => $pipes[1], 'buf' => '', 'pending' => [], 'config' => $s['config']];
+        $this->workers[$key] = ['proc' => $p, 'in' => $pipes[0], 'out' => $pipes[1], 'buf' => '', 'pending' => [], 'config' => $s['config']];
+        return $key;
+    }
+
+    /** hostPort splits "host:port" at its last colon. */
+    private static function hostPort(string $addr): array {
+        $i = strrpos($addr, ':');
+        return [substr($addr, 0, $i), (int)substr($addr, $i + 1)];
     }
 
     private function handle(array $req): void {
@@ -378,7 +405,7 @@ final class Router {
                     $fwd = ['id' => $id, 'mode' => $req['mode'], 'cmds' => $req['cmds']];
                 }
                 $key = $req['session'] . "\0" . ($req['conn'] ?? 'default');
-                $this->workers[$key] ??= $this->spawn($s);
+                if (!isset($this->workers[$key])) $this->worker($s, $key);
                 $w = &$this->workers[$key];
                 $w['pending'][$id] = true;
                 fwrite($w['in'], json_encode($fwd) . "\n");
@@ -396,9 +423,25 @@ final class Router {
         out_line(['id' => $id, 'error' => 'unknown op ' . ($req['op'] ?? '')]);
     }
 
-    /** stop closes a worker's stdin: it ends after its queued calls, whose answers are still read. */
+    /**
+     * stop ends a closed session's worker: one with no call in flight (a
+     * call that hung leaves its process busy) and not subscribed is kept
+     * idle for another session, its connection closed; any other has its
+     * stdin closed: it ends after its queued calls, whose answers are
+     * still read.
+     */
     private function stop(string $key): void {
         $w = $this->workers[$key];
+        $idle = &$this->idle[$w['config']];
+        $idle ??= [];
+        if ($w['config'] !== PUBSUB && $w['pending'] === [] && $w['buf'] === '' && count($idle) < self::IDLE_MAX) {
+            fwrite($w['in'], json_encode(['op' => 'unbind']) . "\n");
+            $k = 'idle:' . (++$this->seq);
+            unset($this->workers[$key]);
+            $this->workers[$k] = $w;
+            $idle[] = $k;
+            return;
+        }
         unset($this->workers[$key]);
         fclose($w['in']);
         $w['in'] = null;
