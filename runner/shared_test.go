@@ -10,23 +10,30 @@ import (
 	"github.com/respcheck/respcheck/runner/servers"
 )
 
-// TestSharedServerKeepsOtherData loads 100,000 keys of mixed types, runs the
+// otherKeys is how many keys of their own TestSharedServerKeepsOtherData
+// gives the servers: 20 rounds of the cleanup's SCAN COUNT 1000 per case.
+// It was 100,000, and the cleanup's SCAN of the whole keyspace after each
+// case was most of the test's CPU (a server's scanCallback in a CI
+// profile); that cost on a large shared server is the overhead issue's.
+const otherKeys = 20000
+
+// TestSharedServerKeepsOtherData loads otherKeys keys of mixed types, runs the
 // whole bundled suite against the server as a shared (external) target, and
 // proves the data set is unchanged (DEBUG DIGEST, DBSIZE) and no key of the
 // run is left behind.
 func TestSharedServerKeepsOtherData(t *testing.T) {
 	if testing.Short() {
-		t.Skip("loads 100,000 keys")
+		t.Skip("loads 20,000 keys")
 	}
 	for _, name := range []string{"redis-8.6.3", "valkey-9.1.2"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel() // two servers side by side
 			srv := servers.ForTest(t, name)
 			c := dialRaw(t, srv.Addr())
-			loadMixed(t, c, 100000)
+			loadMixed(t, c, otherKeys)
 			digest := string(c.do(t, "DEBUG", "DIGEST").Str)
 			size := c.do(t, "DBSIZE").Int
-			if size != 100000 {
+			if size != otherKeys {
 				t.Fatalf("DBSIZE %d after loading", size)
 			}
 			files, err := cases.Bundled()
@@ -53,7 +60,7 @@ func TestSharedServerKeepsOtherData(t *testing.T) {
 			if rep.KeysRemoved == 0 {
 				t.Error("the cleanup removed no keys: the suite writes keys, so it should")
 			}
-			if rep.DBSize != [2]int64{100000, 100000} {
+			if rep.DBSize != [2]int64{otherKeys, otherKeys} {
 				t.Errorf("DBSize before/after = %v", rep.DBSize)
 			}
 			if after := string(c.do(t, "DEBUG", "DIGEST").Str); after != digest {
