@@ -95,9 +95,15 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 		return err
 	}
 	if f.list {
+		// A format it cannot print is a usage error before the some
+		// fifty adapter processes start (it took 9 s to say so).
+		lf, ok := report.Lookup(f.format, report.ClientListReports)
+		if !ok {
+			return usageErr("--list-clients prints %s, not %s", report.Choices(report.ClientListReports), f.format)
+		}
 		all, notes := clients.Available(f.adapters)
 		defer clients.CloseDrivers(all)
-		return listClients(stdout, clients.Configurations(all, notes), f.format)
+		return listClients(stdout, clients.Configurations(all, notes), lf)
 	}
 	// Only the adapter processes of the libraries --clients names start;
 	// when a name selects none of them, all start, to list what there is.
@@ -276,14 +282,11 @@ func protoList(ps []int) string {
 	return strings.Join(s, " and ")
 }
 
-// listClients prints the client configurations (--list-clients): each
+// listClients prints the client configurations (--list-clients) in f (one
+// of report.ClientListReports): each
 // with its version, configuration, API, source and protocols, or why it is
 // not installed; --format json prints them as one JSON document.
-func listClients(w io.Writer, cs []clients.Configuration, format string) error {
-	f, ok := report.Lookup(format, report.ClientListReports)
-	if !ok {
-		return usageErr("--list-clients prints %s, not %s", report.Choices(report.ClientListReports), format)
-	}
+func listClients(w io.Writer, cs []clients.Configuration, f report.Format) error {
 	if f.Name == "json" {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
