@@ -14,7 +14,8 @@ import (
 // fakeGo is a stand-in go command for scripts/test's tests function: a
 // module example.com/m of the packages named in $FAKE_PKGS (directories
 // of the current one), whose test binaries list TestA and TestB and say
-// what they ran; a package named broken does not build.
+// what they ran; a package named broken does not build, the one named in
+// $FAKE_FAIL fails its tests.
 const fakeGo = `#!/bin/bash
 case "$1 $2" in
 "list -m") echo example.com/m ;;
@@ -22,7 +23,7 @@ case "$1 $2" in
 "test -c" | "test -race")
 	while [ $# -gt 1 ]; do [ "$1" = -o ] && out=$2; shift; done
 	if [[ $1 == */broken ]]; then echo "broken/x_test.go:1:1: syntax error"; exit 1; fi
-	printf '#!/bin/bash\ncase "$1" in -test.list) printf "TestA\\nTestB\\n" ;; *) echo "ran: %s $*" ;; esac\n' "$1" >"$out"
+	printf '#!/bin/bash\ncase "$1" in -test.list) printf "TestA\\nTestB\\n" ;; *) echo "ran: %s $*"; [ "%s" != "./$FAKE_FAIL" ] ;; esac\n' "$1" "$1" >"$out"
 	chmod +x "$out" ;;
 *) echo "ran: go $*" ;;
 esac
@@ -76,6 +77,26 @@ echo "tests rc=$rc"
 	for _, pkg := range []string{"cases", "resp"} {
 		if !regexp.MustCompile(`ran: \./` + pkg + ` -test\.count=1 -test\.timeout=\d+m -test\.run \^\(TestA\|TestB\)\$`).MatchString(s) {
 			t.Errorf("the tests of %s did not run:\n%s", pkg, s)
+		}
+	}
+}
+
+// TestScriptsTestFailsWhenAJobFails: a job whose tests fail fails the
+// tests phase, the race run's and the others', and every other job still
+// runs.
+func TestScriptsTestFailsWhenAJobFails(t *testing.T) {
+	// cases runs without -race, resp in the race run (RACE_PKGS).
+	for _, c := range [][2]string{{"cases", "resp"}, {"resp", "cases"}} {
+		failing, other := c[0], c[1]
+		s := testsHarness(t, []string{"cases", "resp"}, `rc=0
+FAKE_FAIL=`+failing+` RESPCHECK_SHARDS=2 tests || rc=$?
+echo "tests rc=$rc"
+`)
+		if !strings.Contains(s, "tests rc=1") || !strings.Contains(s, "FAIL\t./"+failing) {
+			t.Errorf("%s failing did not fail the phase:\n%s", failing, s)
+		}
+		if !strings.Contains(s, "ok\t./"+other) {
+			t.Errorf("%s failing: %s did not run:\n%s", failing, other, s)
 		}
 	}
 }
