@@ -95,15 +95,7 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 		return err
 	}
 	if f.list {
-		// A format it cannot print is a usage error before the some
-		// fifty adapter processes start (it took 9 s to say so).
-		lf, ok := report.Lookup(f.format, report.ClientListReports)
-		if !ok {
-			return usageErr("--list-clients prints %s, not %s", report.Choices(report.ClientListReports), f.format)
-		}
-		all, notes := clients.Available(f.adapters)
-		defer clients.CloseDrivers(all)
-		return listClients(stdout, clients.Configurations(all, notes), lf)
+		return listClientsCommand(stdout, f)
 	}
 	// Only the adapter processes of the libraries --clients names start;
 	// when a name selects none of them, all start, to list what there is.
@@ -280,6 +272,19 @@ func protoList(ps []int) string {
 		s = append(s, fmt.Sprintf("RESP%d", p))
 	}
 	return strings.Join(s, " and ")
+}
+
+// listClientsCommand is clients --list-clients: a format it cannot print
+// is a usage error before the some fifty adapter processes start (it took
+// 9 s to say so).
+func listClientsCommand(stdout io.Writer, f clientsFlags) error {
+	lf, ok := report.Lookup(f.format, report.ClientListReports)
+	if !ok {
+		return usageErr("--list-clients prints %s, not %s", report.Choices(report.ClientListReports), f.format)
+	}
+	all, notes := clients.Available(f.adapters)
+	defer clients.CloseDrivers(all)
+	return listClients(stdout, clients.Configurations(all, notes), lf)
 }
 
 // listClients prints the client configurations (--list-clients) in f (one
