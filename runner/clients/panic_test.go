@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"net"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -179,24 +181,31 @@ cases:
 }
 
 // selftestDrivers returns the Node adapter's self-test library (see
-// adapter.js), once: every Node adapter process offers it.
+// adapter.js), in a Node process of its own started with
+// RESPCHECK_ADAPTER_SELFTEST=1 (the shared ones, allDrivers, started
+// without it). Only that process starts: Available would start every
+// adapter (some sixty, the Go ones this race-built binary) for one driver.
 func selftestDrivers(t *testing.T) []Driver {
 	t.Helper()
-	t.Setenv("RESPCHECK_ADAPTER_SELFTEST", "1")
-	t.Setenv("RESPCHECK_LIBS", "selftest")
-	// Adapters of their own: the environment above is read as a process
-	// starts, and the shared ones (allDrivers) started without it.
-	ds, notes := Available("")
-	t.Cleanup(func() { CloseDrivers(ds) })
-	if len(ds) == 0 {
-		t.Log(notes)
+	nodeBin, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node not on PATH")
+	}
+	a := &Adapter{Name: "node selftest", Cmd: []string{nodeBin, filepath.Join(adaptersDir(""), "node", "adapter.js")},
+		Env: []string{"RESPCHECK_ADAPTER_SELFTEST=1", "RESPCHECK_LIBS=selftest"}, Label: "selftest"}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	ds, notes, err := a.Drivers(ctx)
+	t.Cleanup(func() { CloseDrivers(ds); a.Close() })
+	if err != nil {
+		t.Fatalf("node adapter: %v", err)
 	}
 	for _, d := range ds {
 		if d.Library() == "selftest" {
 			return []Driver{d}
 		}
 	}
-	t.Fatal("no selftest driver")
+	t.Fatalf("no selftest driver: %v", notes)
 	return nil
 }
 
