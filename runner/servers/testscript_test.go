@@ -101,22 +101,6 @@ echo "tests rc=$rc"
 	}
 }
 
-// TestScriptsTestHeavyTestsAloneButTogether: a HEAVY test of at least SOLO
-// seconds is a job of its own, unless TOGETHER names it: then it runs in its
-// package's job with the others (they share what the test binary starts
-// once, such as the adapter processes).
-func TestScriptsTestHeavyTestsAloneButTogether(t *testing.T) {
-	for _, c := range []struct{ together, want string }{
-		{"", `-test\.run \^TestA\$`},
-		{"TestA", `-test\.run \^\(TestA\|TestB\)\$`},
-	} {
-		s := testsHarness(t, []string{"cases"}, `HEAVY="TestA=30" SOLO=25 TOGETHER="`+c.together+`" RESPCHECK_SHARDS=2 tests || echo "tests rc=$?"`)
-		if !regexp.MustCompile(`ran: \./cases -test\.count=1 -test\.timeout=\d+m ` + c.want).MatchString(s) {
-			t.Errorf("TOGETHER=%q: no job %s:\n%s", c.together, c.want, s)
-		}
-	}
-}
-
 // TestScriptsTestRefusesZeroShards: RESPCHECK_SHARDS=0 (or a word) fails
 // the tests phase; it started no shard, so every test outside the race run
 // was left out and the phase passed.
