@@ -165,6 +165,8 @@ func (c *cliConn) Do(ctx context.Context, args [][]byte) Native {
 	if p := c.p; p.exited() {
 		return errNative("exception", c.d.tool.name, "not sent", c.d.tool.name+" exited at an earlier step, "+p.exitText(""))
 	}
+	c.p.sending.Store(true)
+	defer c.p.sending.Store(false)
 	n := c.do(ctx, args)
 	if !cliReusable(args, n) {
 		c.p.tainted.Store(true)
@@ -247,6 +249,11 @@ type cliProc struct {
 	// tainted: a step left state a connect does not reset, or failed
 	// (cliReusable); written by the step's Do, read at Close.
 	tainted atomic.Bool
+	// sending: a step's Do is building its line or writing it to stdin
+	// (a 10 MiB argument takes the race-built harness seconds).
+	sending atomic.Bool
+	// searched is how much of out run has searched for its end marker.
+	searched int
 }
 
 func startCLI(bin string, args []string) (*cliProc, error) {
@@ -353,7 +360,9 @@ func (p *cliProc) exitText(more string) string {
 // run writes line, waits until the CLI has read it, writes the end
 // marker and returns the output before it.
 func (p *cliProc) run(ctx context.Context, name, line string) (string, error) {
-	if _, err := p.stdin.WriteString(line); err != nil {
+	_, err := p.stdin.WriteString(line)
+	p.sending.Store(false)
+	if err != nil {
 		return p.rest(), errCLIExited
 	}
 	if err := p.waitRead(ctx); err != nil {
@@ -365,14 +374,20 @@ func (p *cliProc) run(ctx context.Context, name, line string) (string, error) {
 		return p.rest(), errCLIExited
 	}
 	end := []byte(fmt.Sprintf("unknown %s internal command '%s'\nInvalid argument(s)\n", name, mark))
+	p.searched = 0
 	for {
 		p.mu.Lock()
-		if i := bytes.Index(p.out, end); i >= 0 {
-			out := string(p.out[:i])
-			p.out = p.out[i+len(end):]
+		// Only the output that came since the last search (and an end
+		// marker's length before it): a 10 MiB reply, printed escaped,
+		// arrives in some 500 pipe reads.
+		from := max(0, p.searched-len(end))
+		if i := bytes.Index(p.out[from:], end); i >= 0 {
+			out := string(p.out[:from+i])
+			p.out = p.out[from+i+len(end):]
 			p.mu.Unlock()
 			return out, nil
 		}
+		p.searched = len(p.out)
 		p.mu.Unlock()
 		select {
 		case <-p.more:
@@ -453,4 +468,17 @@ func (p *cliProc) stop(grace time.Duration) {
 	if p.cmd.Process != nil {
 		p.cmd.Process.Kill()
 	}
+}
+
+// Sending is whether the harness is still building or writing the
+// current step's line (see busyConn).
+func (c *cliConn) Sending() bool { return c.p.sending.Load() }
+
+// CPU is the CPU time the connection's CLI process has used so far (see
+// busyConn).
+func (c *cliConn) CPU() (time.Duration, bool) {
+	if c.p.cmd.Process == nil {
+		return 0, false
+	}
+	return procCPU(c.p.cmd.Process.Pid)
 }

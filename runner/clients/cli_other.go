@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"syscall"
+	"time"
 )
 
 // pipeUnread is not known outside Linux: the end marker then follows the
@@ -15,3 +16,7 @@ func pipeUnread(w *os.File) (int, error) { return 0, errors.New("FIONREAD on a p
 
 // ownGroup is Linux's process group of its own; elsewhere nil.
 func ownGroup() *syscall.SysProcAttr { return nil }
+
+// procCPU is not read outside Linux: a slow CLI call is judged a hang at
+// its step timeout there (see busyConn).
+func procCPU(pid int) (time.Duration, bool) { return 0, false }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"strings"
 	"sync"
@@ -111,7 +112,15 @@ type proxy struct {
 	done bool
 	// seq is the number of events recorded so far on every connection.
 	seq atomic.Uint64
+	// moved is the number of bytes read so far from every connection's
+	// client and server: a wait that sees it grow sees the proxy at work
+	// (see await).
+	moved atomic.Int64
 }
+
+// Moved is the number of bytes the proxy has read so far, from clients
+// and servers.
+func (p *proxy) Moved() int64 { return p.moved.Load() }
 
 // proxyListener is one listener of the proxy and the server it forwards
 // to.
@@ -128,6 +137,7 @@ type proxyConn struct {
 	Node   string
 	addrs  *addrMap       // rewrites server→client frames on a cluster, or nil
 	seq    *atomic.Uint64 // the proxy's event counter
+	moved  *atomic.Int64  // the proxy's byte counter, or nil
 	mu     sync.Mutex
 	events []Event
 	// claimed marks ToServer events already matched to a request.
@@ -242,7 +252,7 @@ func (p *proxy) accept(l proxyListener) {
 			s.Close()
 			return
 		}
-		t := &proxyConn{ID: len(p.taps) + 1, Node: l.upstream.Addr, addrs: p.addrs, seq: &p.seq, client: c, server: s, claimed: map[int]bool{}}
+		t := &proxyConn{ID: len(p.taps) + 1, Node: l.upstream.Addr, addrs: p.addrs, seq: &p.seq, moved: &p.moved, client: c, server: s, claimed: map[int]bool{}}
 		p.taps = append(p.taps, t)
 		p.wg.Add(2)
 		p.mu.Unlock()
@@ -288,7 +298,11 @@ func (t *proxyConn) record(e Event) {
 func (t *proxyConn) pump(src, dst net.Conn, dir Dir, f Fault, lim resp.Limits) {
 	defer dst.Close()
 	defer src.Close()
-	fr := newFramer(src, lim)
+	var r io.Reader = src
+	if t.moved != nil {
+		r = countingReader{src, t.moved}
+	}
+	fr := newFramer(r, lim)
 	for {
 		pc, err := fr.next()
 		if err != nil {
@@ -708,4 +722,16 @@ func frameFault(events []Event) error {
 		return err
 	}
 	return nil
+}
+
+// countingReader adds the bytes read from r to n.
+type countingReader struct {
+	r io.Reader
+	n *atomic.Int64
+}
+
+func (c countingReader) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	c.n.Add(int64(k))
+	return k, err
 }

@@ -823,17 +823,17 @@ func isTyped(d Driver) bool {
 // finish waits for a call, finds the bytes the library received and judges.
 func (s *session) finish(sv *StepView, pc *pinned, ps *pendingStep, timeout time.Duration) {
 	sv.Args = ps.args
-	var out outcome
-	select {
-	case out = <-ps.j.done:
-	case <-time.After(time.Until(ps.start.Add(timeout))):
-		out.hung = true
-	case <-s.ctx.Done():
+	a, ok := await(s.ctx, pc.c, s.proxy.Moved, ps.j.done, ps.start, timeout)
+	out := a.out
+	if !ok {
 		// The run ended meanwhile: this call is not judged.
 		sv.Verdict = Error
 		sv.Notes = append(sv.Notes, "not judged: "+context.Cause(s.ctx).Error())
 		s.abandon("skipped: the run ended")
 		return
+	}
+	if note := a.note(timeout); note != "" {
+		defer func() { sv.Notes = append(sv.Notes, note) }()
 	}
 	if !out.hung && ps.j.noWrapper {
 		sv.Verdict = Skip

@@ -1,0 +1,99 @@
+package clients
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/runner/servers"
+	"github.com/respcheck/respcheck/runner/target"
+)
+
+// TestSlowCLIIsNotAHang runs, through valkey-cli 9.1.2 --no-raw, a SET and
+// a GET of a 10 MiB random blob with a 1 ms step timeout (escaping the
+// line and printing the reply take the CLI about a second of CPU), then a
+// BLPOP that blocks with a 200 ms one: the blob steps match, with the note
+// that they were slow and not hung; the BLPOP, whose CLI waits on its
+// socket without using CPU, is a hang within a second of its timeout.
+// Before busyConn, every step past its timeout was a hang (CI saw
+// valkey-cli judged hung on the 1 MiB blob case under load).
+func TestSlowCLIIsNotAHang(t *testing.T) {
+	var d Driver
+	for _, c := range cliTestDrivers(t) {
+		if c.Library() == "valkey-cli-9.1.2[--no-raw]" {
+			d = c
+		}
+	}
+	if d == nil {
+		t.Skip("valkey-cli 9.1.2 not installed")
+	}
+	srv := servers.ForTest(t, "valkey-9.1.2")
+	f, err := cases.Load("slow.yaml", []byte(`suite: slow
+cases:
+  - name: a 10 MiB blob, then a BLPOP that blocks
+    steps:
+      - {send: [SET, "{key}", "{gen:random:10MiB}"], reply: "+OK\r\n", timeout: 1ms}
+      - {send: [GET, "{key}"], reply: "$10485760\r\n{gen:random:10MiB}\r\n", timeout: 1ms}
+      - {send: [BLPOP, "{key}:list", "0"], reply: "*-1\r\n", timeout: 200ms}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), []*cases.File{f}, Options{Target: target.Config{Addr: srv.Addr()},
+		Drivers: []Driver{d}, Protos: []int{3}, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 1 || len(rep.Results[0].Steps) != 3 {
+		for _, r := range rep.Results {
+			t.Logf("%s %s %q %d steps", r.Client, r.Verdict, r.Reason, len(r.Steps))
+		}
+		t.Fatalf("%d results", len(rep.Results))
+	}
+	steps := rep.Results[0].Steps
+	for _, sv := range steps[:2] {
+		if sv.Verdict != Match || !strings.Contains(strings.Join(sv.Notes, "\n"), "slow, not hung") {
+			t.Errorf("line %d %s: %s %v, want a match noted slow", sv.Step.Pos.Line, FormatArgs(sv.Args), sv.Verdict, sv.Notes)
+		}
+	}
+	for _, sv := range steps {
+		t.Logf("line %d: %s %v", sv.Step.Pos.Line, sv.Verdict, sv.Notes)
+	}
+	if sv := steps[2]; sv.Verdict != Hang || !strings.Contains(strings.Join(sv.Notes, "\n"), "used no CPU and the proxy read no byte") {
+		t.Errorf("BLPOP: %s %v, want a hang noted waiting", sv.Verdict, sv.Notes)
+	}
+}
+
+// TestProcCPU reads the CPU time of a process that spins and of one that
+// sleeps: the first grows by about a window's time, the second not at all.
+func TestProcCPU(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	grow := func(args ...string) time.Duration {
+		cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { cmd.Process.Kill(); cmd.Wait() }()
+		time.Sleep(100 * time.Millisecond)
+		a, ok1 := procCPU(cmd.Process.Pid)
+		time.Sleep(busyWindow)
+		b, ok2 := procCPU(cmd.Process.Pid)
+		if !ok1 || !ok2 {
+			t.Fatalf("%v: CPU time not read", args)
+		}
+		return b - a
+	}
+	if g := grow("sh", "-c", "while :; do :; done"); g < busyMinCPU {
+		t.Errorf("a spinning shell used %v in %v, want at least %v", g, busyWindow, busyMinCPU)
+	}
+	if g := grow("sleep", "9"); g != 0 {
+		t.Errorf("sleep used %v in %v, want 0", g, busyWindow)
+	}
+	if _, ok := procCPU(1 << 30); ok {
+		t.Error("a process that does not exist has a CPU time")
+	}
+}
