@@ -40,7 +40,8 @@ against them under the library's decoding contract:
              string, nil kinds, set vs array): informational
   mismatch   a wrong value or a wrong type
   crash      an exception, a panic or a dead process on a valid reply
-  hang       no result before the step deadline
+  hang       no result before the step deadline (for a command-line client,
+             not while its process still works: up to 20 s more)
   desync     after a surprise, a canary (ECHO, or PING on a RESP2
              subscribed connection) came back wrong: later replies shifted
   error      not the library's fault: the server stopped answering, or a
