@@ -13,20 +13,23 @@ type busyConn interface {
 	// CPU is the process's CPU time so far, user and system; ok is false
 	// when it cannot be read (the process ended, not Linux).
 	CPU() (cpu time.Duration, ok bool)
-	// Sending is whether the harness is still handing the call's command
-	// to the process (building or writing it): the library has not had
-	// it yet, and waits without working.
-	Sending() bool
+	// IO is how many bytes the harness has read from the process so far
+	// (what it printed), and whether the harness is at work on the call
+	// (building or writing its command, converting its output) rather
+	// than waiting for the process: a process blocked on a full pipe, or
+	// waiting for its command, works once the harness does.
+	IO() (read int64, harness bool)
 }
 
 // A call on a busyConn that gave no result within its step timeout is
-// watched for busyWindow at a time: it is hung once, in a window, its
-// process used less than busyMinCPU, the harness was not sending it the
-// command and the session's proxy read nothing, and at the latest busyMaxPast after its
-// timeout (a library spinning at full CPU is hung too). Without this, valkey-cli 9.1.2 printing a 1 MiB blob
-// with --no-raw on a loaded 2-CPU machine (CI, with the client matrix
-// alongside) was judged a hang after 2 s while it was still escaping the
-// bytes; a CLI waiting on its socket uses no CPU at all.
+// watched for busyWindow at a time: it is hung once nothing moved (see
+// workedSince) for a window, or for a quarter of the time it has run past
+// its timeout if that is longer, and at the latest busyMaxPast after its
+// timeout (a library spinning at full CPU is hung too). Without this,
+// valkey-cli 9.1.2 printing a 1 MiB blob with --no-raw on a loaded 2-CPU
+// machine (CI, with the client matrix alongside) was judged a hang after
+// 2 s while it was still escaping the bytes; a CLI waiting on its socket
+// uses no CPU at all.
 const (
 	busyWindow  = 500 * time.Millisecond
 	busyMinCPU  = 20 * time.Millisecond // two clock ticks of /proc/PID/stat
@@ -43,10 +46,11 @@ type awaited struct {
 }
 
 // await waits for a call's outcome on done: until timeout after start,
-// then, for a busyConn, as long as its process or the proxy (moved: the
-// bytes it read so far) keeps working (see busyWindow). ok is false when
+// then, for a busyConn, as long as its process or the proxy (proxyWork:
+// the bytes it read so far, whether it is writing a frame on) keeps
+// working (see busyWindow). ok is false when
 // ctx ended first.
-func await(ctx context.Context, c Conn, moved func() int64, done <-chan outcome, start time.Time, timeout time.Duration) (a awaited, ok bool) {
+func await(ctx context.Context, c Conn, proxyWork func() (int64, bool), done <-chan outcome, start time.Time, timeout time.Duration) (a awaited, ok bool) {
 	timer := time.NewTimer(time.Until(start.Add(timeout)))
 	defer timer.Stop()
 	select {
@@ -62,9 +66,9 @@ func await(ctx context.Context, c Conn, moved func() int64, done <-chan outcome,
 		return a, true
 	}
 	end := start.Add(timeout + busyMaxPast)
+	prev := sampleWork(b, proxyWork)
+	quiet := time.Now() // since when nothing has moved
 	for {
-		before, ok1 := b.CPU()
-		read := moved()
 		timer.Reset(busyWindow)
 		select {
 		case a.out = <-done:
@@ -74,15 +78,43 @@ func await(ctx context.Context, c Conn, moved func() int64, done <-chan outcome,
 		case <-ctx.Done():
 			return a, false
 		}
-		after, ok2 := b.CPU()
-		a.past = time.Since(start) - timeout
-		working := ok1 && ok2 && after-before >= busyMinCPU || b.Sending() || moved() > read
-		if !working || time.Now().After(end) {
+		now, cur := time.Now(), sampleWork(b, proxyWork)
+		a.past = now.Sub(start) - timeout
+		if cur.workedSince(prev) {
+			quiet, a.worked = now, true
+		}
+		prev = cur
+		// A call that worked a while may stall a quarter of that (the
+		// machine's other work) before it counts as stopped.
+		if now.Sub(quiet) >= max(busyWindow, a.past/4) || now.After(end) {
 			a.out.hung = true
 			return a, true
 		}
-		a.worked = true
 	}
+}
+
+// workSample is what await reads of a call at the end of a window.
+type workSample struct {
+	cpu                 time.Duration
+	cpuOK               bool
+	printed, moved      int64
+	harness, forwarding bool
+}
+
+func sampleWork(b busyConn, proxyWork func() (int64, bool)) workSample {
+	var w workSample
+	w.cpu, w.cpuOK = b.CPU()
+	w.printed, w.harness = b.IO()
+	w.moved, w.forwarding = proxyWork()
+	return w
+}
+
+// workedSince says whether anything moved between prev and w: the
+// process's CPU time (by busyMinCPU), its output, the proxy's bytes, or
+// the harness or proxy being at work now.
+func (w workSample) workedSince(prev workSample) bool {
+	return w.cpuOK && prev.cpuOK && w.cpu-prev.cpu >= busyMinCPU || w.printed > prev.printed ||
+		w.moved > prev.moved || w.harness || w.forwarding
 }
 
 // note is what a wait past the step timeout adds to the step's notes, or
@@ -93,9 +125,9 @@ func (a awaited) note(timeout time.Duration) string {
 	case a.past == 0:
 		return ""
 	case !a.out.hung:
-		return fmt.Sprintf("slow, not hung: no result within %v, but its process was working (CPU time) or the harness still passing it bytes, and it answered %v later", timeout, past)
+		return fmt.Sprintf("slow, not hung: no result within %v, but its process was working (CPU time) or the harness still passing its bytes, and it answered %v later", timeout, past)
 	case a.worked:
 		return fmt.Sprintf("its process kept working %v past the timeout, then stopped working or reached the limit of %v", past, busyMaxPast)
 	}
-	return fmt.Sprintf("then, for %v, its process used no CPU and the proxy read no byte: waiting, not working", busyWindow)
+	return fmt.Sprintf("then, for %v, its process used no CPU, printed nothing, and the proxy moved no byte: waiting, not working", busyWindow)
 }

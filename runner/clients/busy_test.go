@@ -62,7 +62,7 @@ cases:
 	for _, sv := range steps {
 		t.Logf("line %d: %s %v", sv.Step.Pos.Line, sv.Verdict, sv.Notes)
 	}
-	if sv := steps[2]; sv.Verdict != Hang || !strings.Contains(strings.Join(sv.Notes, "\n"), "used no CPU and the proxy read no byte") {
+	if sv := steps[2]; sv.Verdict != Hang || !strings.Contains(strings.Join(sv.Notes, "\n"), "printed nothing, and the proxy moved no byte") {
 		t.Errorf("BLPOP: %s %v, want a hang noted waiting", sv.Verdict, sv.Notes)
 	}
 }

@@ -165,8 +165,8 @@ func (c *cliConn) Do(ctx context.Context, args [][]byte) Native {
 	if p := c.p; p.exited() {
 		return errNative("exception", c.d.tool.name, "not sent", c.d.tool.name+" exited at an earlier step, "+p.exitText(""))
 	}
-	c.p.sending.Store(true)
-	defer c.p.sending.Store(false)
+	c.p.harness.Store(true)
+	defer c.p.harness.Store(false)
 	n := c.do(ctx, args)
 	if !cliReusable(args, n) {
 		c.p.tainted.Store(true)
@@ -249,9 +249,12 @@ type cliProc struct {
 	// tainted: a step left state a connect does not reset, or failed
 	// (cliReusable); written by the step's Do, read at Close.
 	tainted atomic.Bool
-	// sending: a step's Do is building its line or writing it to stdin
-	// (a 10 MiB argument takes the race-built harness seconds).
-	sending atomic.Bool
+	// harness: a step's Do is at work (building its line, writing it,
+	// reading and converting the output: a 10 MiB argument takes the
+	// race-built harness seconds), not waiting for the CLI's output.
+	harness atomic.Bool
+	// printed counts the bytes read from stdout.
+	printed atomic.Int64
 	// searched is how much of out run has searched for its end marker.
 	searched int
 }
@@ -307,6 +310,7 @@ func (p *cliProc) read(out *os.File) {
 	for {
 		n, err := out.Read(buf)
 		if n > 0 {
+			p.printed.Add(int64(n))
 			p.mu.Lock()
 			p.out = append(p.out, buf[:n]...)
 			p.mu.Unlock()
@@ -360,9 +364,7 @@ func (p *cliProc) exitText(more string) string {
 // run writes line, waits until the CLI has read it, writes the end
 // marker and returns the output before it.
 func (p *cliProc) run(ctx context.Context, name, line string) (string, error) {
-	_, err := p.stdin.WriteString(line)
-	p.sending.Store(false)
-	if err != nil {
+	if _, err := p.stdin.WriteString(line); err != nil {
 		return p.rest(), errCLIExited
 	}
 	if err := p.waitRead(ctx); err != nil {
@@ -389,6 +391,7 @@ func (p *cliProc) run(ctx context.Context, name, line string) (string, error) {
 		}
 		p.searched = len(p.out)
 		p.mu.Unlock()
+		p.harness.Store(false)
 		select {
 		case <-p.more:
 		case <-p.done:
@@ -402,6 +405,7 @@ func (p *cliProc) run(ctx context.Context, name, line string) (string, error) {
 		case <-ctx.Done():
 			return p.rest(), ctx.Err()
 		}
+		p.harness.Store(true)
 	}
 }
 
@@ -422,6 +426,7 @@ func (p *cliProc) waitRead(ctx context.Context) error {
 		if err != nil || n == 0 {
 			return nil // unknown: go on (see pipeUnread)
 		}
+		p.harness.Store(false)
 		select {
 		case <-p.done:
 			return errCLIExited
@@ -429,6 +434,7 @@ func (p *cliProc) waitRead(ctx context.Context) error {
 			return ctx.Err()
 		case <-time.After(delay):
 		}
+		p.harness.Store(true)
 		delay = min(2*delay, 5*time.Millisecond)
 	}
 }
@@ -470,9 +476,10 @@ func (p *cliProc) stop(grace time.Duration) {
 	}
 }
 
-// Sending is whether the harness is still building or writing the
-// current step's line (see busyConn).
-func (c *cliConn) Sending() bool { return c.p.sending.Load() }
+// IO is how much of the CLI's stdout the harness has read, and whether it
+// is at work on the current step rather than waiting for the CLI (see
+// busyConn).
+func (c *cliConn) IO() (int64, bool) { return c.p.printed.Load(), c.p.harness.Load() }
 
 // CPU is the CPU time the connection's CLI process has used so far (see
 // busyConn).

@@ -113,14 +113,19 @@ type proxy struct {
 	// seq is the number of events recorded so far on every connection.
 	seq atomic.Uint64
 	// moved is the number of bytes read so far from every connection's
-	// client and server: a wait that sees it grow sees the proxy at work
-	// (see await).
-	moved atomic.Int64
+	// client and server, forwarding the number of frames read whole and
+	// not yet written on: a wait that sees moved grow, or forwarding not
+	// 0, sees the proxy at work (see await).
+	moved      atomic.Int64
+	forwarding atomic.Int32
 }
 
-// Moved is the number of bytes the proxy has read so far, from clients
-// and servers.
-func (p *proxy) Moved() int64 { return p.moved.Load() }
+// Work is the number of bytes the proxy has read so far, from clients and
+// servers, and whether it is writing on a frame it has read (a 10 MiB one
+// takes the race-built proxy a while on a loaded machine).
+func (p *proxy) Work() (moved int64, forwarding bool) {
+	return p.moved.Load(), p.forwarding.Load() > 0
+}
 
 // proxyListener is one listener of the proxy and the server it forwards
 // to.
@@ -138,6 +143,7 @@ type proxyConn struct {
 	addrs  *addrMap       // rewrites server→client frames on a cluster, or nil
 	seq    *atomic.Uint64 // the proxy's event counter
 	moved  *atomic.Int64  // the proxy's byte counter, or nil
+	fwd    *atomic.Int32  // the proxy's count of frames being forwarded, or nil
 	mu     sync.Mutex
 	events []Event
 	// claimed marks ToServer events already matched to a request.
@@ -252,7 +258,7 @@ func (p *proxy) accept(l proxyListener) {
 			s.Close()
 			return
 		}
-		t := &proxyConn{ID: len(p.taps) + 1, Node: l.upstream.Addr, addrs: p.addrs, seq: &p.seq, moved: &p.moved, client: c, server: s, claimed: map[int]bool{}}
+		t := &proxyConn{ID: len(p.taps) + 1, Node: l.upstream.Addr, addrs: p.addrs, seq: &p.seq, moved: &p.moved, fwd: &p.forwarding, client: c, server: s, claimed: map[int]bool{}}
 		p.taps = append(p.taps, t)
 		p.wg.Add(2)
 		p.mu.Unlock()
@@ -313,39 +319,54 @@ func (t *proxyConn) pump(src, dst net.Conn, dir Dir, f Fault, lim resp.Limits) {
 			}
 			return
 		}
-		switch pc.kind {
-		case pieceFrame:
-			e := Event{Dir: dir, Value: pc.frame.Clone(), Time: time.Now()}
-			if dir == ToClient && t.addrs != nil {
-				// What is recorded (and judged) is what the client gets.
-				if v, ok := t.addrs.rewrite(e.Value); ok {
-					e.Upstream, e.Value = e.Value.Raw, v
-				}
-			}
-			t.record(e)
-			frame := e.Value.Raw
-			if extra := t.extraAfter(f); extra != nil {
-				// Recorded before the reply is delivered, so no later
-				// command can come between them.
-				frame = append(append([]byte(nil), frame...), extra...)
-			}
-			err = writeSplit(dst, frame, f)
-		case pieceBad:
-			t.record(Event{Dir: dir, Bad: bytes.Clone(pc.bytes), Time: time.Now()})
-			_, err = dst.Write(pc.bytes)
-		case pieceRaw:
-			_, err = dst.Write(pc.bytes)
-		case pieceTooLong:
-			t.record(Event{Dir: dir, Bad: bytes.Clone(pc.bytes), OverLimit: resp.LimitText(pc.err), Time: time.Now()})
-			if dir == ToServer {
-				t.refuse(src, pc.typ)
-			}
-			return
+		if t.fwd != nil {
+			t.fwd.Add(1)
 		}
-		if err != nil {
+		more := t.forward(pc, src, dst, dir, f)
+		if t.fwd != nil {
+			t.fwd.Add(-1)
+		}
+		if !more {
 			return
 		}
 	}
+}
+
+// forward records one piece of src's stream and writes it on to dst; more
+// is false when the connection must end (a write failed, or the piece was
+// over the limits).
+func (t *proxyConn) forward(pc piece, src, dst net.Conn, dir Dir, f Fault) (more bool) {
+	var err error
+	switch pc.kind {
+	case pieceFrame:
+		e := Event{Dir: dir, Value: pc.frame.Clone(), Time: time.Now()}
+		if dir == ToClient && t.addrs != nil {
+			// What is recorded (and judged) is what the client gets.
+			if v, ok := t.addrs.rewrite(e.Value); ok {
+				e.Upstream, e.Value = e.Value.Raw, v
+			}
+		}
+		t.record(e)
+		frame := e.Value.Raw
+		if extra := t.extraAfter(f); extra != nil {
+			// Recorded before the reply is delivered, so no later
+			// command can come between them.
+			frame = append(append([]byte(nil), frame...), extra...)
+		}
+		err = writeSplit(dst, frame, f)
+	case pieceBad:
+		t.record(Event{Dir: dir, Bad: bytes.Clone(pc.bytes), Time: time.Now()})
+		_, err = dst.Write(pc.bytes)
+	case pieceRaw:
+		_, err = dst.Write(pc.bytes)
+	case pieceTooLong:
+		t.record(Event{Dir: dir, Bad: bytes.Clone(pc.bytes), OverLimit: resp.LimitText(pc.err), Time: time.Now()})
+		if dir == ToServer {
+			t.refuse(src, pc.typ)
+		}
+		return false
+	}
+	return err == nil
 }
 
 // refuse answers a client's command over the limits as Redis does, and

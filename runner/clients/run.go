@@ -823,7 +823,7 @@ func isTyped(d Driver) bool {
 // finish waits for a call, finds the bytes the library received and judges.
 func (s *session) finish(sv *StepView, pc *pinned, ps *pendingStep, timeout time.Duration) {
 	sv.Args = ps.args
-	a, ok := await(s.ctx, pc.c, s.proxy.Moved, ps.j.done, ps.start, timeout)
+	a, ok := await(s.ctx, pc.c, s.proxy.Work, ps.j.done, ps.start, timeout)
 	out := a.out
 	if !ok {
 		// The run ended meanwhile: this call is not judged.
