@@ -32,7 +32,7 @@ type busyConn interface {
 // uses no CPU at all.
 const (
 	busyWindow  = 500 * time.Millisecond
-	busyMinCPU  = 20 * time.Millisecond // two clock ticks of /proc/PID/stat
+	busyMinCPU  = 10 * time.Millisecond // one clock tick of /proc/PID/stat
 	busyMaxPast = 20 * time.Second
 )
 
@@ -60,13 +60,23 @@ func await(ctx context.Context, c Conn, proxyWork func() (int64, bool), done <-c
 	case <-ctx.Done():
 		return a, false
 	}
+	// A deadline already past when the wait began (an async step's start
+	// is when it was queued) fires with the outcome maybe ready too:
+	// select picks either, so an outcome that is there wins.
+	if out, ok := ready(done); ok {
+		a.out = out
+		return a, true
+	}
 	b, isBusy := c.(busyConn)
 	if !isBusy {
 		a.out.hung = true
 		return a, true
 	}
 	end := start.Add(timeout + busyMaxPast)
-	prev := sampleWork(b, proxyWork)
+	// base: the sample when something last moved. Measured from there,
+	// a process using a little CPU at a steady pace (less than busyMinCPU
+	// per window) is seen working within a few windows.
+	base := sampleWork(b, proxyWork)
 	quiet := time.Now() // since when nothing has moved
 	for {
 		timer.Reset(busyWindow)
@@ -80,16 +90,29 @@ func await(ctx context.Context, c Conn, proxyWork func() (int64, bool), done <-c
 		}
 		now, cur := time.Now(), sampleWork(b, proxyWork)
 		a.past = now.Sub(start) - timeout
-		if cur.workedSince(prev) {
-			quiet, a.worked = now, true
+		if cur.workedSince(base) {
+			quiet, a.worked, base = now, true, cur
 		}
-		prev = cur
 		// A call that worked a while may stall a quarter of that (the
 		// machine's other work) before it counts as stopped.
 		if now.Sub(quiet) >= max(busyWindow, a.past/4) || now.After(end) {
+			if out, ok := ready(done); ok {
+				a.out = out
+				return a, true
+			}
 			a.out.hung = true
 			return a, true
 		}
+	}
+}
+
+// ready takes an outcome from done if one is there, without waiting.
+func ready(done <-chan outcome) (outcome, bool) {
+	select {
+	case out := <-done:
+		return out, true
+	default:
+		return outcome{}, false
 	}
 }
 
@@ -109,12 +132,12 @@ func sampleWork(b busyConn, proxyWork func() (int64, bool)) workSample {
 	return w
 }
 
-// workedSince says whether anything moved between prev and w: the
-// process's CPU time (by busyMinCPU), its output, the proxy's bytes, or
-// the harness or proxy being at work now.
-func (w workSample) workedSince(prev workSample) bool {
-	return w.cpuOK && prev.cpuOK && w.cpu-prev.cpu >= busyMinCPU || w.printed > prev.printed ||
-		w.moved > prev.moved || w.harness || w.forwarding
+// workedSince says whether anything moved since base (the sample when
+// something last moved): the process's CPU time (by busyMinCPU), its
+// output, the proxy's bytes, or the harness or proxy being at work now.
+func (w workSample) workedSince(base workSample) bool {
+	return w.cpuOK && base.cpuOK && w.cpu-base.cpu >= busyMinCPU || w.printed > base.printed ||
+		w.moved > base.moved || w.harness || w.forwarding
 }
 
 // note is what a wait past the step timeout adds to the step's notes, or
@@ -127,7 +150,7 @@ func (a awaited) note(timeout time.Duration) string {
 	case !a.out.hung:
 		return fmt.Sprintf("slow, not hung: no result within %v, but its process was working (CPU time) or the harness still passing its bytes, and it answered %v later", timeout, past)
 	case a.worked:
-		return fmt.Sprintf("its process kept working %v past the timeout, then stopped working or reached the limit of %v", past, busyMaxPast)
+		return fmt.Sprintf("no result %v past the timeout: its process worked for a while, then nothing moved for a quarter of that time (or it reached the limit of %v)", past, busyMaxPast)
 	}
-	return fmt.Sprintf("then, for %v, its process used no CPU, printed nothing, and the proxy moved no byte: waiting, not working", busyWindow)
+	return fmt.Sprintf("then, for %v, its process used less than %v of CPU, printed nothing, and the proxy moved no byte: waiting, not working", busyWindow, busyMinCPU)
 }

@@ -17,7 +17,8 @@ import (
 // line and printing the reply take the CLI about a second of CPU), then a
 // BLPOP that blocks with a 200 ms one: the blob steps match, with the note
 // that they were slow and not hung; the BLPOP, whose CLI waits on its
-// socket without using CPU, is a hang within a second of its timeout.
+// socket without using CPU, is a hang noted waiting (after one quiet
+// window).
 // Before busyConn, every step past its timeout was a hang (CI saw
 // valkey-cli judged hung on the 1 MiB blob case under load).
 func TestSlowCLIIsNotAHang(t *testing.T) {
@@ -64,6 +65,64 @@ cases:
 	}
 	if sv := steps[2]; sv.Verdict != Hang || !strings.Contains(strings.Join(sv.Notes, "\n"), "printed nothing, and the proxy moved no byte") {
 		t.Errorf("BLPOP: %s %v, want a hang noted waiting", sv.Verdict, sv.Notes)
+	}
+}
+
+// steadyConn is a busyConn whose process uses a steady share of a CPU
+// (perMille of the time since it started), read in whole clock ticks as
+// /proc/PID/stat gives it.
+type steadyConn struct {
+	start    time.Time
+	perMille int64
+}
+
+func (c steadyConn) Do(context.Context, [][]byte) Native { return Native{} }
+func (c steadyConn) CPU() (time.Duration, bool) {
+	used := time.Since(c.start) * time.Duration(c.perMille) / 1000
+	return used.Truncate(10 * time.Millisecond), true
+}
+func (c steadyConn) IO() (int64, bool) { return 0, false }
+
+// TestAwaitSteadyCPUIsNotAHang: a call whose CLI uses 3% of a CPU (15 ms
+// of CPU time in each 500 ms window: a loaded machine's share) and
+// answers 2 s past its 1 ms timeout is not hung (judged window against
+// window with a 20 ms floor, it was); one whose CLI uses no CPU is.
+func TestAwaitSteadyCPUIsNotAHang(t *testing.T) {
+	idle := func() (int64, bool) { return 0, false }
+	for _, tc := range []struct {
+		perMille int64
+		hung     bool
+	}{{30, false}, {0, true}} {
+		done := make(chan outcome, 1)
+		start := time.Now()
+		go func() {
+			time.Sleep(2 * time.Second)
+			done <- outcome{n: Native{Kind: "nil"}}
+		}()
+		a, ok := await(context.Background(), steadyConn{start, tc.perMille}, idle, done, start, time.Millisecond)
+		if !ok || a.out.hung != tc.hung {
+			t.Errorf("%d‰ of a CPU: hung %v (ok %v, %v past), want hung %v", tc.perMille, a.out.hung, ok, a.past, tc.hung)
+		}
+	}
+}
+
+// TestAwaitTakesAReadyOutcome: a wait whose deadline was already past
+// when it began (an async step's start is when it was queued) takes the
+// outcome that is there, every time (a select on the fired timer and
+// done picked either).
+func TestAwaitTakesAReadyOutcome(t *testing.T) {
+	idle := func() (int64, bool) { return 0, false }
+	for i := range 200 {
+		done := make(chan outcome, 1)
+		done <- outcome{n: Native{Kind: "nil"}}
+		var c Conn = steadyConn{time.Now(), 0}
+		if i%2 == 1 {
+			c = nil // not a busyConn
+		}
+		a, ok := await(context.Background(), c, idle, done, time.Now().Add(-time.Second), time.Millisecond)
+		if !ok || a.out.hung {
+			t.Fatalf("try %d: hung %v (ok %v), want the ready outcome", i, a.out.hung, ok)
+		}
 	}
 }
 

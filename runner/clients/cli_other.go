@@ -17,6 +17,6 @@ func pipeUnread(w *os.File) (int, error) { return 0, errors.New("FIONREAD on a p
 // ownGroup is Linux's process group of its own; elsewhere nil.
 func ownGroup() *syscall.SysProcAttr { return nil }
 
-// procCPU is not read outside Linux: a slow CLI call is judged a hang at
-// its step timeout there (see busyConn).
+// procCPU is not read outside Linux: a CLI call past its step timeout is
+// watched there by its output and the proxy's bytes only (see busyConn).
 func procCPU(pid int) (time.Duration, bool) { return 0, false }

@@ -27,7 +27,8 @@ const (
 	// Crash: an exception or a broken connection on a valid reply.
 	Crash
 	// Hang: the library did not return before the deadline (for a
-	// busyConn, a CLI, and while it kept working: see await).
+	// busyConn, a CLI: nor while its process, its output or the proxy
+	// kept moving, up to busyMaxPast; see await).
 	Hang
 	// Desync: after a surprise, a canary ECHO on the same connection came
 	// back with something else: every later reply is shifted.
