@@ -60,17 +60,9 @@ func await(ctx context.Context, c Conn, proxyWork func() (int64, bool), done <-c
 	case <-ctx.Done():
 		return a, false
 	}
-	// A deadline already past when the wait began (an async step's start
-	// is when it was queued) fires with the outcome maybe ready too:
-	// select picks either, so an outcome that is there wins.
-	if out, ok := ready(done); ok {
-		a.out = out
-		return a, true
-	}
 	b, isBusy := c.(busyConn)
 	if !isBusy {
-		a.out.hung = true
-		return a, true
+		return a.hungUnless(done), true
 	}
 	end := start.Add(timeout + busyMaxPast)
 	// base: the sample when something last moved. Measured from there,
@@ -96,24 +88,22 @@ func await(ctx context.Context, c Conn, proxyWork func() (int64, bool), done <-c
 		// A call that worked a while may stall a quarter of that (the
 		// machine's other work) before it counts as stopped.
 		if now.Sub(quiet) >= max(busyWindow, a.past/4) || now.After(end) {
-			if out, ok := ready(done); ok {
-				a.out = out
-				return a, true
-			}
-			a.out.hung = true
-			return a, true
+			return a.hungUnless(done), true
 		}
 	}
 }
 
-// ready takes an outcome from done if one is there, without waiting.
-func ready(done <-chan outcome) (outcome, bool) {
+// hungUnless ends a wait whose time is up: hung, unless an outcome is on
+// done already. A deadline already past when the wait began (an async
+// step's start is when it was queued) fires with the outcome maybe there
+// too, and select picks either.
+func (a awaited) hungUnless(done <-chan outcome) awaited {
 	select {
-	case out := <-done:
-		return out, true
+	case a.out = <-done:
 	default:
-		return outcome{}, false
+		a.out.hung = true
 	}
+	return a
 }
 
 // workSample is what await reads of a call at the end of a window.
