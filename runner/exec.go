@@ -59,13 +59,9 @@ type caseRun struct {
 	args [][]byte
 	// keysConn asks COMMAND GETKEYS for key positions (keyPositions).
 	keysConn *conn
-	// literal holds the keys a literal_keys case named outside its
-	// namespace, for deleteLiteral.
-	literal map[string]bool
-	// prefix is env.KeyPrefix as bytes and askKeys asks COMMAND GETKEYS
-	// on keysConn (keyPositions), each made once per case.
-	prefix  []byte
-	askKeys func([][]byte) ([][]byte, error)
+	// keys moves the case's literal keys into its namespace, or notes
+	// those of a literal_keys case for deleteLiteral (caseKeys).
+	keys *target.CaseKeys
 	// slot is the hash slot of the case's keys (its key prefix's tag): on
 	// a cluster its connections go to the node that serves it.
 	slot int
@@ -98,7 +94,7 @@ func (r *run) runItem(ctx context.Context, it item, res *Result) {
 		return
 	}
 	res.Known = r.known(it)
-	if k := r.crashAnyProto(it); k != nil && r.opts.Respawn == nil {
+	if k := r.srv.KnownCrash(it.c, it.proto); k != nil && r.opts.Respawn == nil {
 		// The run could not start the server again: not this run's to kill.
 		res.Status = Skip
 		res.Reason = fmt.Sprintf("not run: %s: known to crash %s %s, and this run cannot start the server again (a throwaway server runs it): %s",
@@ -164,7 +160,7 @@ func (r *run) guardProbes(ctx context.Context, it item) (string, error) {
 			x := &caseRun{run: r, t: it.t, w: it.w, c: it.c, proto: it.proto, env: env, slot: target.KeySlot(env.KeyPrefix)}
 			keys, err := x.keyPositions(ctx, args)
 			if err == nil {
-				target.MoveKeys(args, keys, x.prefixBytes())
+				target.MoveKeys(args, keys, x.caseKeys(ctx).Prefix())
 				err = x.guard(ctx, nil, [][][]byte{args}, [][]int{keys})
 			}
 			if x.keysConn != nil {
@@ -186,19 +182,6 @@ func (r *run) guardProbes(ctx context.Context, it item) (string, error) {
 // in it.proto, or nil.
 func (r *run) known(it item) *cases.Known {
 	return it.c.KnownFor(r.srv.Info(it.proto))
-}
-
-// crashAnyProto returns the case's known crash for the server in either
-// protocol: a run that cannot start the server again skips the case in
-// both, since a crash declared for one protocol ("redis resp3") may well
-// happen in the other.
-func (r *run) crashAnyProto(it item) *cases.Known {
-	for _, proto := range []int{it.proto, 5 - it.proto} {
-		if k := it.c.KnownFor(r.srv.Info(proto)); k != nil && k.Crash {
-			return k
-		}
-	}
-	return nil
 }
 
 // applyKnown turns a failure into a known difference when the case declares

@@ -127,7 +127,7 @@ func (x *caseRun) close() {
 	if x.opts.Shared && len(x.conns) > 0 {
 		x.deleteKeys(x.t, x.w, x.env.KeyPrefix)
 	}
-	if !x.opts.Shared && len(x.literal) > 0 {
+	if !x.opts.Shared && x.keys != nil && len(x.keys.Literal) > 0 {
 		x.deleteLiteral()
 	}
 	for _, name := range x.order {

@@ -44,83 +44,31 @@ func (x *caseRun) prepare(ctx context.Context, c *conn, args [][]byte) ([][]byte
 	return args, x.guard(ctx, c, [][][]byte{args}, [][]int{keys})
 }
 
-// namespacing reports whether the case's literal keys are moved into its
-// namespace: always, unless it says literal_keys: true.
-func (x *caseRun) namespacing() bool { return !x.c.LiteralKeys }
+// caseKeys returns the case's keys (target.CaseKeys), made on first use:
+// COMMAND GETKEYS is asked on the case's side connection (getKeys).
+func (x *caseRun) caseKeys(ctx context.Context) *target.CaseKeys {
+	if x.keys == nil {
+		x.keys = x.t.CaseKeys(x.env.KeyPrefix, x.c.LiteralKeys, func(q [][]byte) ([][]byte, error) { return x.getKeys(ctx, q) })
+	}
+	return x.keys
+}
 
-// namespace returns args with its literal keys and key patterns moved into
-// the case's namespace (args itself when nothing changes; without
-// namespacing, always), and the positions of its key arguments. Each
-// renamed literal is noted in x.env.Renamed.
+// namespace returns args as the case sends it and the positions of its
+// key arguments (target.CaseKeys.Prepare): its literal keys and key
+// patterns moved into the case's namespace, each renamed literal noted
+// in x.env.Renamed; or for a literal_keys case, as written.
 func (x *caseRun) namespace(ctx context.Context, args [][]byte) ([][]byte, []int, error) {
-	if len(args) == 0 {
-		return args, nil, nil
-	}
-	keys, err := x.keyPositions(ctx, args)
-	prefix := x.prefixBytes()
-	if err != nil || !x.namespacing() {
-		for _, i := range keys {
-			if !bytes.HasPrefix(args[i], prefix) {
-				if x.literal == nil {
-					x.literal = map[string]bool{}
-				}
-				x.literal[string(args[i])] = true
-			}
-		}
-		return args, keys, err
-	}
-	out, moved := target.Namespace(args, keys, prefix)
-	for _, i := range moved {
-		if len(args[i]) > 0 { // an empty name is no expected string's
-			if x.env.Renamed == nil {
-				x.env.Renamed = map[string]string{}
-			}
-			x.env.Renamed[string(args[i])] = string(out[i])
-		}
-	}
-	return out, keys, nil
+	k := x.caseKeys(ctx)
+	out, keys, err := k.Prepare(ctx, args)
+	x.env.Renamed = k.Renamed
+	return out, keys, err
 }
 
 // keyPositions returns the positions of the key arguments of args
 // (target.KeyPositions, asking COMMAND GETKEYS on a side connection of the
 // case).
 func (x *caseRun) keyPositions(ctx context.Context, args [][]byte) ([]int, error) {
-	if x.askKeys == nil {
-		// Made once per case: a closure per command would cost an
-		// allocation per step.
-		x.askKeys = func(q [][]byte) ([][]byte, error) { return x.getKeys(ctx, q) }
-	}
-	pos, err := x.t.KeyPositions(ctx, args, x.prefixBytes(), x.askKeys)
-	return append(pos, debugKeys(args)...), err
-}
-
-// debugKeys returns the key positions of DEBUG OBJECT, DIGEST-VALUE and
-// LISTPACK, which COMMAND INFO does not give (DEBUG has no key
-// specification: COMMAND GETKEYS DEBUG OBJECT k answers "ERR The command
-// has no key arguments" on redis-8.6.3).
-func debugKeys(args [][]byte) []int {
-	if len(args) < 3 || !strings.EqualFold(string(args[0]), "DEBUG") {
-		return nil
-	}
-	switch strings.ToUpper(string(args[1])) {
-	case "OBJECT", "LISTPACK":
-		return []int{2}
-	case "DIGEST-VALUE":
-		pos := make([]int, 0, len(args)-2)
-		for i := 2; i < len(args); i++ {
-			pos = append(pos, i)
-		}
-		return pos
-	}
-	return nil
-}
-
-// prefixBytes is the case's key prefix as bytes, made once.
-func (x *caseRun) prefixBytes() []byte {
-	if x.prefix == nil {
-		x.prefix = []byte(x.env.KeyPrefix)
-	}
-	return x.prefix
+	return x.caseKeys(ctx).Positions(ctx, args)
 }
 
 // getKeys asks COMMAND GETKEYS which keys args would touch
@@ -249,25 +197,11 @@ func (x *caseRun) expectEnv(st *cases.Step) *cases.Env {
 	return x.env
 }
 
-// deleteLiteral deletes the keys a literal_keys case named literally (on
-// a server that is not shared: a shared one never received them), one
-// DEL per hash slot on the node that serves it, so that the case's run in
-// the other protocol, or the next literal_keys case, starts without them.
-// Errors are ignored: the server is the run's own.
+// deleteLiteral deletes the keys a literal_keys case named literally
+// (target.CaseKeys.DeleteLiteral), on a server that is not shared (a
+// shared one never received them), within twice the step timeout.
 func (x *caseRun) deleteLiteral() {
 	ctx, cancel := budgeted(context.Background(), x.w, x.opts.StepTimeout, 2*x.opts.StepTimeout)
 	defer cancel()
-	bySlot := map[int][]string{}
-	for k := range x.literal {
-		s := target.Slot([]byte(k))
-		bySlot[s] = append(bySlot[s], k)
-	}
-	for slot, keys := range bySlot {
-		c, _, err := x.t.DialSlot(ctx, 2, slot, "")
-		if err != nil {
-			continue
-		}
-		c.Do(append([]string{"DEL"}, keys...)...)
-		c.Close()
-	}
+	x.keys.DeleteLiteral(ctx)
 }

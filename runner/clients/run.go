@@ -404,10 +404,10 @@ type session struct {
 	// Subscriber and judges push steps against what it delivered (a
 	// "/pubsub" configuration).
 	pubsub bool
-	// side is respcheck's own connection for COMMAND GETKEYS, and
-	// literal the keys a literal_keys case named (see args).
-	side    *target.Conn
-	literal map[string]bool
+	// side is respcheck's own connection for COMMAND GETKEYS, and keys
+	// the case's keys as the session sends them (see args).
+	side *target.Conn
+	keys *target.CaseKeys
 }
 
 // exclusiveDriver is a driver whose sessions each need a process of
@@ -471,11 +471,9 @@ func precheck(ctx context.Context, it item, t *target.Target) *Result {
 		res.Reason = why
 		return res
 	}
-	for _, proto := range []int{it.proto, 5 - it.proto} {
-		if k := it.c.KnownFor(t.Server.Info(proto)); k != nil && k.Crash {
-			res.Reason = fmt.Sprintf("known to crash %s %s (%s: %s): not run through libraries, the server would die", t.Server.Family, t.Server.Version, k.Pos, k.Reason)
-			return res
-		}
+	if k := t.Server.KnownCrash(it.c, it.proto); k != nil {
+		res.Reason = fmt.Sprintf("known to crash %s %s (%s: %s): not run through libraries, the server would die", t.Server.Family, t.Server.Version, k.Pos, k.Reason)
+		return res
 	}
 	if st := silentStep(it.c); st != nil {
 		res.Reason = fmt.Sprintf("%s expects no reply within a time: a library call waits for a reply, so the case is not run through libraries", st.Pos)

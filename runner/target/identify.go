@@ -43,6 +43,20 @@ func (s Server) Info(proto int) cases.ServerInfo {
 		Proto: proto, Cluster: s.Mode == "cluster"}
 }
 
+// KnownCrash returns c's known crash (a known difference that says
+// crash) for the server in proto or in the other protocol, or nil: a
+// crash declared for one protocol ("redis resp3") may well happen in the
+// other, so a run that cannot start the server again, and the client
+// view, which never sends such a case through libraries, skip it in both.
+func (s Server) KnownCrash(c *cases.Case, proto int) *cases.Known {
+	for _, p := range []int{proto, 5 - proto} {
+		if k := c.KnownFor(s.Info(p)); k != nil && k.Crash {
+			return k
+		}
+	}
+	return nil
+}
+
 // RedisAPI returns the parsed redis_version: the Redis API version the
 // server claims (see cases.ServerInfo.RedisVersion). A Redis server without
 // one (identified by HELLO 3) claims its own version; anything else without

@@ -25,10 +25,15 @@ const maxShapes = 4096
 // by keyIndexes. Movable results are cached by the command's shape: its
 // arguments with those under prefix (the case's keys, whose names do not
 // move positions) and those over MaxGetkeysArg replaced. A command that is
-// unknown, has no keys or has the wrong arity has none.
+// unknown, has no keys or has the wrong arity has none. DEBUG OBJECT,
+// DIGEST-VALUE and LISTPACK, which have no key specification, have theirs
+// (debugKeys).
 func (t *Target) KeyPositions(ctx context.Context, args [][]byte, prefix []byte, getKeys func([][]byte) ([][]byte, error)) ([]int, error) {
 	if len(args) < 2 {
 		return nil, nil
+	}
+	if pos := debugKeys(args); pos != nil {
+		return pos, nil
 	}
 	info, err := t.commandInfo(ctx, args[0])
 	if err != nil {

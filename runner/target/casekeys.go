@@ -1,0 +1,132 @@
+package target
+
+import (
+	"bytes"
+	"context"
+	"strings"
+)
+
+// CaseKeys are the keys of one case in one protocol on a target, as both of
+// respcheck's executors send them (run's, and the client view's session
+// behind its proxy): each command's literal key names and key patterns
+// moved into the case's namespace (its key prefix, cases.KeyPrefix) before
+// it is sent, so that `send: [SET, foo, bar]` writes {key:foo} and is
+// deleted with the case's keys; or, for a case that says literal_keys:
+// true, sent as written and remembered, so that DeleteLiteral removes them
+// afterwards. A CaseKeys is used by one goroutine.
+type CaseKeys struct {
+	t       *Target
+	prefix  []byte
+	literal bool
+	ask     func([][]byte) ([][]byte, error)
+	// Renamed maps each literal name moved into the namespace to the
+	// name it was sent as (cases.Env.Renamed: an expectation that names
+	// the literal reads it as the sent name); nil until one moves.
+	Renamed map[string]string
+	// Literal holds the key names a literal_keys case sent outside its
+	// namespace (DeleteLiteral); nil until one is sent.
+	Literal map[string]bool
+}
+
+// CaseKeys returns the keys of a case whose key prefix is prefix;
+// literal is the case's literal_keys. ask answers COMMAND GETKEYS for a
+// command whose keys move with its arguments (GetKeys, on a connection of
+// respcheck's own, never one of the case's).
+func (t *Target) CaseKeys(prefix string, literal bool, ask func(args [][]byte) ([][]byte, error)) *CaseKeys {
+	return &CaseKeys{t: t, prefix: []byte(prefix), literal: literal, ask: ask}
+}
+
+// Prefix is the case's key prefix.
+func (k *CaseKeys) Prefix() []byte { return k.prefix }
+
+// Positions returns the positions of the key arguments of args
+// (KeyPositions, with ask).
+func (k *CaseKeys) Positions(ctx context.Context, args [][]byte) ([]int, error) {
+	return k.t.KeyPositions(ctx, args, k.prefix, k.ask)
+}
+
+// Prepare returns args (the command name first) as the case sends it and
+// the positions of its key arguments: its literal keys and key patterns
+// moved into the namespace (Namespace; each moved name noted in Renamed),
+// or for a literal_keys case args as written, its keys outside the
+// namespace noted in Literal. It returns args itself when nothing changes,
+// else a copy (args is never written). When the key positions cannot be
+// had (COMMAND INFO or GETKEYS failed), it returns args as written with
+// the error: the caller decides whether the command goes out so.
+func (k *CaseKeys) Prepare(ctx context.Context, args [][]byte) ([][]byte, []int, error) {
+	if len(args) == 0 {
+		return args, nil, nil
+	}
+	keys, err := k.Positions(ctx, args)
+	if err != nil {
+		return args, nil, err
+	}
+	if k.literal {
+		for _, i := range keys {
+			if !bytes.HasPrefix(args[i], k.prefix) {
+				if k.Literal == nil {
+					k.Literal = map[string]bool{}
+				}
+				k.Literal[string(args[i])] = true
+			}
+		}
+		return args, keys, nil
+	}
+	out, moved := Namespace(args, keys, k.prefix)
+	for _, i := range moved {
+		if len(args[i]) > 0 { // an empty name is no expected string's
+			if k.Renamed == nil {
+				k.Renamed = map[string]string{}
+			}
+			k.Renamed[string(args[i])] = string(out[i])
+		}
+	}
+	return out, keys, nil
+}
+
+// DeleteLiteral deletes the keys a literal_keys case sent outside its
+// namespace (Literal), one DEL per hash slot on the node that serves it,
+// so that the case's run in the other protocol, or the next literal_keys
+// case, starts without them. It is for a server of the run's own (a
+// user's server keeps what the case wrote, as the case wrote it). ctx
+// bounds the dials (each DEL, the connection's round-trip deadline);
+// errors are ignored.
+func (k *CaseKeys) DeleteLiteral(ctx context.Context) {
+	bySlot := map[int][]string{}
+	for name := range k.Literal {
+		s := Slot([]byte(name))
+		bySlot[s] = append(bySlot[s], name)
+	}
+	for slot, names := range bySlot {
+		if ctx.Err() != nil {
+			return
+		}
+		c, _, err := k.t.DialSlot(ctx, 2, slot, "")
+		if err != nil {
+			continue
+		}
+		c.Do(append([]string{"DEL"}, names...)...)
+		c.Close()
+	}
+}
+
+// debugKeys returns the key positions of DEBUG OBJECT, DIGEST-VALUE and
+// LISTPACK, which COMMAND INFO does not give (DEBUG has no key
+// specification: COMMAND GETKEYS DEBUG OBJECT k answers "ERR The command
+// has no key arguments" on redis-8.6.3), or nil for another command.
+func debugKeys(args [][]byte) []int {
+	if len(args) < 3 || !strings.EqualFold(string(args[0]), "DEBUG") {
+		return nil
+	}
+	switch strings.ToUpper(string(args[1])) {
+	case "OBJECT", "LISTPACK":
+		return []int{2}
+	case "DIGEST-VALUE":
+		pos := make([]int, 0, len(args)-2)
+		for i := 2; i < len(args); i++ {
+			pos = append(pos, i)
+		}
+		return pos
+	}
+	return nil
+}

@@ -1,0 +1,94 @@
+package target
+
+import (
+	"bytes"
+	"context"
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
+)
+
+// TestCaseKeys sends a case's commands as both executors send them, on a
+// real server: literal keys and patterns moved into the namespace (and
+// noted as renamed), DEBUG OBJECT's key too; a literal_keys case's keys
+// sent as written, noted, and deleted afterwards, one DEL per slot.
+func TestCaseKeys(t *testing.T) {
+	ctx := context.Background()
+	tg, c := serverForKeys(t, "redis-8.6.3")
+	ask := func(q [][]byte) ([][]byte, error) { return GetKeys(c.Do, q) }
+	prefix := "rc:{case}:"
+	fields := func(s string) [][]byte { return bytes.Fields([]byte(s)) }
+	join := func(args [][]byte) string { return string(bytes.Join(args, []byte(" "))) }
+
+	k := tg.CaseKeys(prefix, false, ask)
+	for _, tc := range []struct{ args, want string }{
+		{"SET foo bar", "SET rc:{case}:foo bar"},
+		{"SET rc:{case}:own v", "SET rc:{case}:own v"},
+		{"MSET a 1 b 2", "MSET rc:{case}:a 1 rc:{case}:b 2"},
+		{"KEYS f*", "KEYS rc:{case}:f*"},
+		{"DEBUG OBJECT foo", "DEBUG OBJECT rc:{case}:foo"},
+		{"PING x", "PING x"},
+	} {
+		args := fields(tc.args)
+		got, _, err := k.Prepare(ctx, args)
+		if err != nil || join(got) != tc.want {
+			t.Errorf("Prepare(%s) = %s, %v; want %s", tc.args, join(got), err, tc.want)
+		}
+		if join(args) != tc.args {
+			t.Errorf("Prepare(%s) wrote its argument: %s", tc.args, join(args))
+		}
+	}
+	if want := map[string]string{"foo": "rc:{case}:foo", "a": "rc:{case}:a", "b": "rc:{case}:b"}; !maps.Equal(k.Renamed, want) || k.Literal != nil {
+		t.Errorf("renamed %v, literal %v; want %v and none", k.Renamed, k.Literal, want)
+	}
+
+	lit := tg.CaseKeys(prefix, true, ask)
+	for _, cmd := range []string{"SET lit:a 1", "SET lit:b 2", "SET {x}c 3", "SET rc:{case}:own 4"} {
+		args := fields(cmd)
+		got, keys, err := lit.Prepare(ctx, args)
+		if err != nil || join(got) != cmd || !slices.Equal(keys, []int{1}) {
+			t.Fatalf("literal Prepare(%s) = %s %v, %v; want it as written, key at 1", cmd, join(got), keys, err)
+		}
+		if v, err := c.DoBytes(resp.AppendCommand(nil, got...)); err != nil || IsError(v) {
+			t.Fatalf("%s: %v %v", cmd, v, err)
+		}
+	}
+	if want := map[string]bool{"lit:a": true, "lit:b": true, "{x}c": true}; !maps.Equal(lit.Literal, want) {
+		t.Errorf("literal keys %v, want %v", lit.Literal, want)
+	}
+	lit.DeleteLiteral(ctx)
+	if v, err := c.Do("EXISTS", "lit:a", "lit:b", "{x}c", "rc:{case}:own"); err != nil || v.Int != 1 {
+		t.Errorf("after DeleteLiteral, EXISTS of the three literal keys and the namespaced one: %v %v, want 1 (the namespaced key is the case's cleanup's)", v, err)
+	}
+}
+
+// TestKnownCrash finds a crash declared for either protocol, and only a
+// crash.
+func TestKnownCrash(t *testing.T) {
+	sel := func(s string) cases.Selector {
+		x, err := cases.ParseSelector(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	srv := Server{Family: "redis", Version: "8.6.3"}
+	crash3 := &cases.Known{Server: sel("redis resp3"), Crash: true, Reason: "dies"}
+	diff := &cases.Known{Server: sel("redis"), Reason: "differs"}
+	c := &cases.Case{Known: []*cases.Known{diff, crash3}}
+	if got := srv.KnownCrash(c, 2); got != nil {
+		t.Errorf("RESP2 with a difference listed first: %v, want nil (the first match is no crash)", got)
+	}
+	c = &cases.Case{Known: []*cases.Known{crash3}}
+	for _, proto := range []int{2, 3} {
+		if got := srv.KnownCrash(c, proto); got != crash3 {
+			t.Errorf("RESP%d: %v, want the RESP3 crash", proto, got)
+		}
+	}
+	if got := (Server{Family: "valkey", Version: "9.1.2"}).KnownCrash(c, 3); got != nil {
+		t.Errorf("valkey: %v, want nil", got)
+	}
+}
