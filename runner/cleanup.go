@@ -3,8 +3,6 @@ package runner
 import (
 	"context"
 	"time"
-
-	"github.com/respcheck/respcheck/runner/target"
 )
 
 // sweepGrace is how long the final sweep waits for the server to finish
@@ -35,12 +33,7 @@ func (r *run) sweep(results []*Result) {
 
 // sweepPrefix deletes the keys under p on the node that serves its slot.
 func (r *run) sweepPrefix(p string) error {
-	c, _, err := r.t.DialSlot(context.Background(), 2, target.KeySlot(p), "")
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	n, err := target.DeleteKeys(c, p)
+	n, err := r.t.DeleteCaseKeys(context.Background(), p)
 	r.keysRemoved.Add(int64(n))
 	return err
 }

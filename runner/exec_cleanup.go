@@ -138,24 +138,16 @@ func (x *caseRun) close() {
 	}
 }
 
-// deleteKeys deletes every key under prefix on a fresh connection to t (the
-// node that serves the prefix's slot, on a cluster),
+// deleteKeys deletes every key under prefix (target.DeleteCaseKeys)
 // with a context that a Ctrl-C does not cancel, bounded once w's server is
 // lost; a shared run counts them in Report.KeysRemoved, and lists the
 // prefix in Report.KeysLeft when they could not be deleted.
 func (r *run) deleteKeys(t *target.Target, w *watchdog, prefix string) {
 	ctx, cancel := budgeted(context.Background(), w, r.opts.StepTimeout, 2*r.opts.StepTimeout+30*time.Second)
 	defer cancel()
-	c, _, err := t.DialSlot(ctx, 2, target.KeySlot(prefix), "")
-	if err == nil {
-		defer c.Close()
-		stop := context.AfterFunc(ctx, func() { c.NC.SetDeadline(time.Unix(1, 0)) })
-		defer stop()
-		var n int
-		n, err = target.DeleteKeys(c, prefix)
-		if r.opts.Shared {
-			r.keysRemoved.Add(int64(n))
-		}
+	n, err := t.DeleteCaseKeys(ctx, prefix)
+	if r.opts.Shared {
+		r.keysRemoved.Add(int64(n))
 	}
 	if err != nil && r.opts.Shared {
 		r.leftMu.Lock()

@@ -603,11 +603,10 @@ func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost 
 	s.deleteLiteral(context.WithoutCancel(ctx))
 	// The case's keys are its own (its key prefix): remove them, as run
 	// does, so that a shared server keeps none (on a cluster, from the
-	// node that owns their slot).
-	if c, _, err := t.DialSlot(context.WithoutCancel(ctx), 2, target.KeySlot(s.env.KeyPrefix), ""); err == nil {
-		target.DeleteKeys(c, s.env.KeyPrefix)
-		c.Close()
-	}
+	// node that owns their slot), within run's bound of a cleanup.
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*s.opts.StepTimeout+30*time.Second)
+	t.DeleteCaseKeys(dctx, s.env.KeyPrefix)
+	cancel()
 	return res
 }
 

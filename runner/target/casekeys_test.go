@@ -5,10 +5,13 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/servers"
 )
 
 // TestCaseKeys sends a case's commands as both executors send them, on a
@@ -90,5 +93,44 @@ func TestKnownCrash(t *testing.T) {
 	}
 	if got := (Server{Family: "valkey", Version: "9.1.2"}).KnownCrash(c, 3); got != nil {
 		t.Errorf("valkey: %v, want nil", got)
+	}
+}
+
+// TestDeleteCaseKeys deletes the keys under a case's prefix and no other,
+// and ends by its context's deadline on a server that froze (SIGSTOP).
+func TestDeleteCaseKeys(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	tg := New(Config{Addr: srv.Addr()}, Server{})
+	c, err := tg.Config.Dial(context.Background(), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	prefix := "rc:{0000dead}:"
+	if v, err := c.Do("MSET", prefix+"a", "1", prefix+"b", "2", "rc:{0000beef}:a", "3", "other", "4"); err != nil || IsError(v) {
+		t.Fatal(v, err)
+	}
+	n, err := tg.DeleteCaseKeys(context.Background(), prefix)
+	if err != nil || n != 2 {
+		t.Errorf("DeleteCaseKeys = %d, %v; want 2", n, err)
+	}
+	if v, err := c.Do("DBSIZE"); err != nil || v.Int != 2 {
+		t.Errorf("DBSIZE after: %v %v, want 2 (the other case's key and the user's)", v, err)
+	}
+	if err := srv.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Signal(syscall.SIGCONT)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { _, err := tg.DeleteCaseKeys(ctx, "rc:{0000beef}:"); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("DeleteCaseKeys on a frozen server: no error")
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("DeleteCaseKeys on a frozen server did not end by its context's deadline (300ms) in 20s")
 	}
 }

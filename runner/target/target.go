@@ -500,6 +500,22 @@ func (t *Target) KeysByDB(ctx context.Context) (map[int]int64, error) {
 	return keys, nil
 }
 
+// DeleteCaseKeys removes every key under a case's key prefix (DeleteKeys)
+// on a connection of its own to the node that serves the prefix's slot
+// (the server itself, off a cluster), and returns how many it removed.
+// ctx bounds the whole of it: its end breaks off the dial or the
+// round trip under way.
+func (t *Target) DeleteCaseKeys(ctx context.Context, prefix string) (int, error) {
+	c, _, err := t.DialSlot(ctx, 2, KeySlot(prefix), "")
+	if err != nil {
+		return 0, err
+	}
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { c.NC.SetDeadline(time.Unix(1, 0)) })
+	defer stop()
+	return DeleteKeys(c, prefix)
+}
+
 // DeleteKeys removes every key whose name starts with prefix, with SCAN
 // MATCH and UNLINK, and returns how many it removed. Keys that SCAN returns
 // without the prefix (a server or proxy that ignores MATCH) are never
