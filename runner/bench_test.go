@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/servers"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 const pingSteps = 10000
@@ -141,4 +143,56 @@ func BenchmarkSmallCases(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkSharedSmallCases is 350 small cases (1,050 case commands, see
+// smallCases) in one protocol against an existing server (Options.Shared:
+// each case's keys deleted after it) that holds 0 or 200,000 keys of
+// its own, with the server's command calls per case command (INFO
+// commandstats, CONFIG RESETSTAT before each run) as calls/cmd: what a
+// run costs the server beyond the cases' own commands.
+func BenchmarkSharedSmallCases(b *testing.B) {
+	srv := servers.ForTest(b, "redis-8.6.3")
+	files := smallCases(b, 350)
+	c, err := target.Config{Addr: srv.Addr()}.Dial(context.Background(), 2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	for _, keys := range []int{0, 200000} {
+		if keys > 0 {
+			if v, err := c.Do("EVAL", fmt.Sprintf("for i = 1, %d do redis.call('SET', 'user:' .. i, 'x') end", keys), "0"); err != nil || target.IsError(v) {
+				b.Fatal(v, err)
+			}
+		}
+		b.Run(fmt.Sprintf("keys=%d", keys), func(b *testing.B) {
+			var calls int64
+			for b.Loop() {
+				c.Do("CONFIG", "RESETSTAT")
+				rep, err := runner.Run(context.Background(), files, runner.Options{Addr: srv.Addr(), Shared: true, Protos: []int{3}, RunID: runner.NewRunID()})
+				if err != nil || rep.Failed() || rep.Summary.Passed != 350 {
+					b.Fatalf("run: %v %+v", err, rep.Summary)
+				}
+				calls += commandCalls(b, c)
+			}
+			b.ReportMetric(float64(calls)/float64(b.N*350*3), "calls/cmd")
+		})
+	}
+}
+
+// commandCalls is the number of commands the server ran since CONFIG
+// RESETSTAT (INFO commandstats), the RESETSTAT and this INFO left out.
+func commandCalls(b *testing.B, c *target.Conn) int64 {
+	v, err := c.Do("INFO", "commandstats")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var n int64
+	for _, line := range strings.Split(string(v.Str), "\r\n") {
+		if _, rest, ok := strings.Cut(line, ":calls="); ok && strings.HasPrefix(line, "cmdstat_") {
+			calls, _ := strconv.ParseInt(rest[:strings.IndexByte(rest, ',')], 10, 64)
+			n += calls
+		}
+	}
+	return n - 1 // CONFIG RESETSTAT
 }

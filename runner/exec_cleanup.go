@@ -125,7 +125,7 @@ func budgeted(ctx context.Context, w *watchdog, stepTimeout, limit time.Duration
 // literal_keys case elsewhere (deleteLiteral), and closes its connections.
 func (x *caseRun) close() {
 	if x.opts.Shared && len(x.conns) > 0 {
-		x.deleteKeys(x.t, x.w, x.env.KeyPrefix)
+		x.deleteKeys(x.t, x.w, x.env.KeyPrefix, x.keys)
 	}
 	if !x.opts.Shared && x.keys != nil && len(x.keys.Literal) > 0 {
 		x.deleteLiteral()
@@ -138,14 +138,22 @@ func (x *caseRun) close() {
 	}
 }
 
-// deleteKeys deletes every key under prefix (target.DeleteCaseKeys)
-// with a context that a Ctrl-C does not cancel, bounded once w's server is
-// lost; a shared run counts them in Report.KeysRemoved, and lists the
+// deleteKeys deletes every key under prefix with a context that a Ctrl-C
+// does not cancel, bounded once w's server is lost: the keys the case
+// named (target.CaseKeys.Delete: one UNLINK when its commands named every
+// key they could write), or with keys nil a scan of the prefix
+// (target.DeleteCaseKeys); a shared run counts them in Report.KeysRemoved, and lists the
 // prefix in Report.KeysLeft when they could not be deleted.
-func (r *run) deleteKeys(t *target.Target, w *watchdog, prefix string) {
+func (r *run) deleteKeys(t *target.Target, w *watchdog, prefix string, keys *target.CaseKeys) {
 	ctx, cancel := budgeted(context.Background(), w, r.opts.StepTimeout, 2*r.opts.StepTimeout+30*time.Second)
 	defer cancel()
-	n, err := t.DeleteCaseKeys(ctx, prefix)
+	var n int
+	var err error
+	if keys != nil {
+		n, err = keys.Delete(ctx)
+	} else {
+		n, err = t.DeleteCaseKeys(ctx, prefix)
+	}
 	if r.opts.Shared {
 		r.keysRemoved.Add(int64(n))
 	}

@@ -171,6 +171,9 @@ func (x *caseRun) sendRaw(ctx context.Context, c *conn, timeout time.Duration, s
 		return err
 	}
 	cmds, complete := rawCommands(b)
+	// Raw bytes may hold what is read otherwise than as whole commands:
+	// the case's keys are deleted by a scan of its namespace.
+	x.caseKeys(ctx).Open()
 	switch {
 	case x.guarded() && (!complete || len(c.rawTail) > 0):
 		if cmds, err = x.guardPartialRaw(ctx, c, b); err != nil {

@@ -21,6 +21,14 @@ import (
 // which sees the command's small arguments).
 func (x *caseRun) sendBig(ctx context.Context, c *conn, timeout time.Duration, st *cases.Step, sr *StepResult) error {
 	small := x.smallArgs(st)
+	for i := range small {
+		if x.long(st, i) {
+			// A long argument is an "x" to prepare: if it is a key, its
+			// name is not the one prepare notes for the case's cleanup.
+			x.caseKeys(ctx).Open()
+			break
+		}
+	}
 	args, err := x.prepare(ctx, c, small)
 	if err != nil {
 		return err

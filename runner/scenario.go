@@ -18,7 +18,7 @@ type Metrics = scenario.Metrics
 func (r *run) runScenario(ctx context.Context, it item, res *Result) {
 	sc := it.c.Scenario
 	res.KeyPrefix = r.keyPrefix(it)
-	defer r.deleteKeys(it.t, it.w, res.KeyPrefix)
+	defer r.deleteKeys(it.t, it.w, res.KeyPrefix, nil)
 	var err error
 	res.Metrics, err = scenario.Run(ctx, it.t, sc, it.proto, res.KeyPrefix, r.opts.StepTimeout)
 	if err != nil {

@@ -3,7 +3,12 @@ package target
 import (
 	"bytes"
 	"context"
+	"maps"
+	"slices"
 	"strings"
+	"time"
+
+	"github.com/respcheck/respcheck/resp"
 )
 
 // CaseKeys are the keys of one case in one protocol on a target, as both of
@@ -26,7 +31,19 @@ type CaseKeys struct {
 	// Literal holds the key names a literal_keys case sent outside its
 	// namespace (DeleteLiteral); nil until one is sent.
 	Literal map[string]bool
+	// named holds the key names under the prefix the case's commands
+	// named, as sent; open is set once a command may have written a key
+	// under the prefix that it did not name (see Prepare): Delete then
+	// scans the namespace.
+	named map[string]struct{}
+	open  bool
 }
+
+// unnamedWriters are the commands that can write keys they do not name
+// in their key arguments: a script or a function (redis.call on any
+// key, on a server that is not a cluster), and DEBUG (POPULATE makes
+// keys from a prefix argument).
+var unnamedWriters = map[string]bool{"EVAL": true, "EVALSHA": true, "FCALL": true, "DEBUG": true}
 
 // CaseKeys returns the keys of a case whose key prefix is prefix;
 // literal is the case's literal_keys. ask answers COMMAND GETKEYS for a
@@ -49,18 +66,24 @@ func (k *CaseKeys) Positions(ctx context.Context, args [][]byte) ([]int, error) 
 // the positions of its key arguments: its literal keys and key patterns
 // moved into the namespace (Namespace; each moved name noted in Renamed),
 // or for a literal_keys case args as written, its keys outside the
-// namespace noted in Literal. It returns args itself when nothing changes,
-// else a copy (args is never written). When the key positions cannot be
-// had (COMMAND INFO or GETKEYS failed), it returns args as written with
-// the error: the caller decides whether the command goes out so.
+// namespace noted in Literal. The key names under the prefix are noted
+// for Delete. It returns args itself when nothing changes, else a copy
+// (args is never written). When the key positions cannot be had (COMMAND
+// INFO or GETKEYS failed), it returns args as written with the error: the
+// caller decides whether the command goes out so.
 func (k *CaseKeys) Prepare(ctx context.Context, args [][]byte) ([][]byte, []int, error) {
 	if len(args) == 0 {
 		return args, nil, nil
 	}
-	keys, err := k.Positions(ctx, args)
+	keys, exact, err := k.t.keyPositions(ctx, args, k.prefix, k.ask)
 	if err != nil {
+		k.open = true
 		return args, nil, err
 	}
+	if !exact || unnamedWriters[strings.ToUpper(string(args[0]))] {
+		k.open = true
+	}
+	out := args
 	if k.literal {
 		for _, i := range keys {
 			if !bytes.HasPrefix(args[i], k.prefix) {
@@ -70,18 +93,75 @@ func (k *CaseKeys) Prepare(ctx context.Context, args [][]byte) ([][]byte, []int,
 				k.Literal[string(args[i])] = true
 			}
 		}
-		return args, keys, nil
-	}
-	out, moved := Namespace(args, keys, k.prefix)
-	for _, i := range moved {
-		if len(args[i]) > 0 { // an empty name is no expected string's
-			if k.Renamed == nil {
-				k.Renamed = map[string]string{}
+	} else {
+		var moved []int
+		out, moved = Namespace(args, keys, k.prefix)
+		for _, i := range moved {
+			if len(args[i]) > 0 { // an empty name is no expected string's
+				if k.Renamed == nil {
+					k.Renamed = map[string]string{}
+				}
+				k.Renamed[string(args[i])] = string(out[i])
 			}
-			k.Renamed[string(args[i])] = string(out[i])
+		}
+	}
+	for _, i := range keys {
+		if bytes.HasPrefix(out[i], k.prefix) {
+			if k.named == nil {
+				k.named = map[string]struct{}{}
+			}
+			k.named[string(out[i])] = struct{}{}
 		}
 	}
 	return out, keys, nil
+}
+
+// Open says that the case sent a command whose keys it could not tell
+// (bytes that are not whole commands): Delete scans the namespace.
+func (k *CaseKeys) Open() { k.open = true }
+
+// unlinkBatch bounds the key names of one UNLINK of Delete.
+const unlinkBatch = 512
+
+// Delete removes the case's keys under its prefix on a connection of its
+// own to the node that serves the prefix's slot, and returns how many it
+// removed. When every command the case sent named all the keys it could
+// write (Prepare), that is one UNLINK of the names they named (a case
+// costs no SCAN, whose rounds grow with the whole keyspace: 200 per case
+// on a server of 200,000 keys); otherwise, or when UNLINK is refused, it
+// is DeleteCaseKeys (SCAN MATCH prefix*). ctx bounds the whole of it.
+func (k *CaseKeys) Delete(ctx context.Context) (int, error) {
+	if k.open {
+		return k.t.DeleteCaseKeys(ctx, string(k.prefix))
+	}
+	if len(k.named) == 0 {
+		return 0, nil
+	}
+	c, _, err := k.t.DialSlot(ctx, 2, KeySlot(string(k.prefix)), "")
+	if err != nil {
+		return 0, err
+	}
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { c.NC.SetDeadline(time.Unix(1, 0)) })
+	defer stop()
+	names := slices.Sorted(maps.Keys(k.named))
+	n := 0
+	for len(names) > 0 {
+		batch := names[:min(len(names), unlinkBatch)]
+		names = names[len(batch):]
+		v, err := c.Do(append([]string{"UNLINK"}, batch...)...)
+		if err != nil {
+			return n, err
+		}
+		if v.Kind != resp.Integer {
+			// Refused (an ACL without UNLINK, a renamed command): the
+			// namespace is scanned instead, as before.
+			m, err := DeleteKeys(c, string(k.prefix))
+			return n + m, err
+		}
+		n += int(v.Int)
+	}
+	return n, nil
 }
 
 // DeleteLiteral deletes the keys a literal_keys case sent outside its

@@ -3,8 +3,11 @@ package target
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"maps"
 	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -132,5 +135,76 @@ func TestDeleteCaseKeys(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("DeleteCaseKeys on a frozen server did not end by its context's deadline (300ms) in 20s")
+	}
+}
+
+// TestCaseKeysDelete deletes a case's keys with one UNLINK of the names
+// its commands named (no SCAN, whose rounds grow with the keyspace), and
+// scans the namespace once a command may have written a key it did not
+// name (a script) or its keys could not be told (a key argument too long
+// for COMMAND GETKEYS); keys outside the namespace are never touched.
+func TestCaseKeysDelete(t *testing.T) {
+	ctx := context.Background()
+	tg, c := serverForKeys(t, "redis-8.6.3")
+	ask := func(q [][]byte) ([][]byte, error) { return GetKeys(c.Do, q) }
+	stat := func(cmd string) int64 {
+		v, err := c.Do("INFO", "commandstats")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(v.Str), "\r\n") {
+			if rest, ok := strings.CutPrefix(line, "cmdstat_"+cmd+":calls="); ok {
+				n, _ := strconv.ParseInt(rest[:strings.IndexByte(rest, ',')], 10, 64)
+				return n
+			}
+		}
+		return 0
+	}
+	send := func(k *CaseKeys, cmd ...string) {
+		args := make([][]byte, len(cmd))
+		for i, a := range cmd {
+			args[i] = []byte(a)
+		}
+		out, _, err := k.Prepare(ctx, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, err := c.DoBytes(resp.AppendCommand(nil, out...)); err != nil || IsError(v) {
+			t.Fatalf("%q: %v %v", cmd, v, err)
+		}
+	}
+	if v, err := c.Do("SET", "user:1", "keep"); err != nil || IsError(v) {
+		t.Fatal(v, err)
+	}
+	for _, tc := range []struct {
+		name    string
+		cmds    [][]string
+		removed int
+		scans   int64
+	}{
+		{"named keys", [][]string{{"SET", "a", "1"}, {"RPUSH", "{key}l", "x"}, {"ZADD", "z", "1", "m"}, {"ZUNIONSTORE", "u", "1", "z"}, {"GET", "missing"}}, 4, 0},
+		{"nothing written", [][]string{{"GET", "a"}, {"PING", "x"}}, 0, 0},
+		{"a script", [][]string{{"SET", "a", "1"}, {"EVAL", "redis.call('SET', KEYS[1] .. 'unnamed', 1)", "1", "s"}}, 2, 1},
+		{"a long key", [][]string{{"ZADD", "z", "1", "m"}, {"ZUNIONSTORE", strings.Repeat("k", MaxGetkeysArg+1), "1", "z"}}, 2, 1},
+	} {
+		prefix := "rc:{" + fmt.Sprintf("%08x", len(tc.name)) + "}:"
+		k := tg.CaseKeys(prefix, false, ask)
+		for _, cmd := range tc.cmds {
+			for i, a := range cmd {
+				cmd[i] = strings.ReplaceAll(a, "{key}", prefix)
+			}
+			send(k, cmd...)
+		}
+		before := stat("scan")
+		n, err := k.Delete(ctx)
+		if err != nil || n != tc.removed {
+			t.Errorf("%s: Delete = %d, %v; want %d", tc.name, n, err, tc.removed)
+		}
+		if scans := stat("scan") - before; scans != tc.scans {
+			t.Errorf("%s: %d SCAN, want %d", tc.name, scans, tc.scans)
+		}
+		if v, err := c.Do("DBSIZE"); err != nil || v.Int != 1 {
+			t.Errorf("%s: DBSIZE after Delete %v %v, want 1 (the user's key)", tc.name, v, err)
+		}
 	}
 }

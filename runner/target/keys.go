@@ -29,41 +29,58 @@ const maxShapes = 4096
 // DIGEST-VALUE and LISTPACK, which have no key specification, have theirs
 // (debugKeys).
 func (t *Target) KeyPositions(ctx context.Context, args [][]byte, prefix []byte, getKeys func([][]byte) ([][]byte, error)) ([]int, error) {
+	pos, _, err := t.keyPositions(ctx, args, prefix, getKeys)
+	return pos, err
+}
+
+// keyPositions is KeyPositions, and whether the positions are all of the
+// command's keys as far as the server's command table tells: false for a
+// command the server does not list (unknown, or a table that cannot say)
+// and for a command with movable keys whose table cannot be asked
+// (CommandInfo.Listed).
+func (t *Target) keyPositions(ctx context.Context, args [][]byte, prefix []byte, getKeys func([][]byte) ([][]byte, error)) (_ []int, exact bool, _ error) {
 	if len(args) < 2 {
-		return nil, nil
+		return nil, true, nil
 	}
 	if pos := debugKeys(args); pos != nil {
-		return pos, nil
+		return pos, true, nil
 	}
 	info, err := t.commandInfo(ctx, args[0])
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if info.Container && len(args[1]) <= 64 && !bytes.ContainsAny(args[1], " |") {
 		sub, err := t.CommandInfo(ctx, string(args[0])+"|"+string(args[1]))
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if sub.Known {
 			info = sub
 		}
 	}
-	if !info.Known && !info.Listed || (info.Arity > 0 && len(args) != info.Arity) || (info.Arity < 0 && len(args) < -info.Arity) {
-		return nil, nil
+	if !info.Known && !info.Listed {
+		return nil, false, nil
+	}
+	if (info.Arity > 0 && len(args) != info.Arity) || (info.Arity < 0 && len(args) < -info.Arity) {
+		return nil, true, nil // refused by the server: it touches no key
 	}
 	if !info.Movable {
-		return info.KeyRange(len(args)), nil
+		return info.KeyRange(len(args)), true, nil
 	}
 	if info.Listed {
-		return nil, nil
+		return nil, false, nil
 	}
 	q := make([][]byte, len(args))
 	var shape []byte
+	exact = true
 	for i, a := range args {
 		switch {
 		case len(a) > MaxGetkeysArg:
+			// Never found to be a key: if it is one, the positions are
+			// not all of them.
 			a = []byte("x")
 			shape = append(shape, "\x00L"...)
+			exact = false
 		case len(prefix) > 0 && bytes.HasPrefix(a, prefix):
 			shape = append(shape, "\x00K"...)
 		default:
@@ -75,14 +92,14 @@ func (t *Target) KeyPositions(ctx context.Context, args [][]byte, prefix []byte,
 	pos, found := t.shapes[string(shape)]
 	t.mu.Unlock()
 	if found {
-		return pos, nil
+		return pos, exact, nil
 	}
 	keys, err := getKeys(q)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if pos, err = keyIndexes(q, keys, getKeys); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	t.mu.Lock()
 	if t.shapes == nil {
@@ -92,7 +109,7 @@ func (t *Target) KeyPositions(ctx context.Context, args [][]byte, prefix []byte,
 		t.shapes[string(shape)] = pos
 	}
 	t.mu.Unlock()
-	return pos, nil
+	return pos, exact, nil
 }
 
 // keyIndexes maps the key names COMMAND GETKEYS gave for args to their
