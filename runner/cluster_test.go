@@ -232,3 +232,45 @@ func moveSlotToNewNode(t *testing.T, cl *servers.Cluster, addr string, slot int)
 	do(addr, "CLUSTER", "SETSLOT", s, "NODE", newID)
 	do(owner.Primary.Addr, "CLUSTER", "SETSLOT", s, "NODE", newID)
 }
+
+// TestRedirectSendsTheNamespacedCommand: a command whose literal key was
+// moved into the case's namespace, sent on a connection to a node that
+// does not serve that slot, is sent again after the MOVED as it was sent
+// the first time, namespaced (the redirect sent the command as written:
+// SET foo outside the run's keys, on a user's cluster).
+func TestRedirectSendsTheNamespacedCommand(t *testing.T) {
+	f, err := cases.Load("redirect.yaml", []byte(`suite: redirect
+cases:
+  - name: a literal key on another node's connection
+    steps:
+      - {conn: {name: b, node: other}, send: [SET, foo, v], reply: "+OK\r\n"}
+      - {send: [GET, foo], value: v}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := servers.ClusterForTest(t, "redis-8.6.3", servers.ClusterOptions{Primaries: 3})
+	rep := run(t, cl.Nodes[0].Addr(), []*cases.File{f}, runner.Options{Shared: true, Protos: []int{2}})
+	for _, res := range rep.Results {
+		if res.Status != runner.Pass {
+			t.Errorf("RESP%d: %s: %s", res.Proto, res.Status, res.Reason)
+		}
+		redirects := 0
+		for _, sr := range res.Steps {
+			redirects += len(sr.Redirects)
+		}
+		if redirects != 1 {
+			t.Errorf("RESP%d: %d redirects followed, want 1", res.Proto, redirects)
+		}
+	}
+	for _, n := range cl.Nodes {
+		c, err := target.Config{Addr: n.Addr()}.Dial(context.Background(), 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, err := c.Do("DBSIZE"); err != nil || v.Int != 0 {
+			t.Errorf("node %s after the run: DBSIZE %v %v, want 0", n.Addr(), v, err)
+		}
+		c.Close()
+	}
+}

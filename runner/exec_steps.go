@@ -150,6 +150,8 @@ func (x *caseRun) sendCommand(ctx context.Context, c *conn, timeout time.Duratio
 	if args, err = x.prepare(ctx, c, args); err != nil {
 		return err
 	}
+	// As sent (namespaced): a redirect sends x.args again.
+	x.args = args
 	sr.Args = x.keepArgs(args)
 	c.noteCommand(args)
 	sent, size, err := c.writeCommand(timeout, args)

@@ -3,6 +3,7 @@ package target
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -206,5 +207,48 @@ func TestCaseKeysDelete(t *testing.T) {
 		if v, err := c.Do("DBSIZE"); err != nil || v.Int != 1 {
 			t.Errorf("%s: DBSIZE after Delete %v %v, want 1 (the user's key)", tc.name, v, err)
 		}
+	}
+}
+
+// TestCaseKeysGetkeysRefused: when COMMAND GETKEYS is refused (here
+// NOPERM, for an ACL user without it; BUSY and LOADING alike), a command
+// with movable keys has no known positions: the case's keys are scanned
+// for, and the refusal is not remembered for the command's shape.
+func TestCaseKeysGetkeysRefused(t *testing.T) {
+	ctx := context.Background()
+	tg, c := serverForKeys(t, "redis-8.6.3")
+	if v, err := c.Do("ACL", "SETUSER", "nogetkeys", "on", ">pw", "~*", "&*", "+@all", "-command|getkeys"); err != nil || IsError(v) {
+		t.Fatal(v, err)
+	}
+	limited, err := Config{Addr: tg.Config.Addr, Username: "nogetkeys", Password: "pw"}.Dial(ctx, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer limited.Close()
+	if _, err := GetKeys(limited.Do, [][]byte{[]byte("ZUNIONSTORE"), []byte("d"), []byte("1"), []byte("s")}); !errors.Is(err, ErrKeysUnknown) {
+		t.Fatalf("GetKeys refused: %v, want ErrKeysUnknown", err)
+	}
+	if keys, err := GetKeys(c.Do, [][]byte{[]byte("PING"), []byte("x")}); err != nil || keys != nil {
+		t.Errorf("GetKeys of a command without keys: %q %v, want none and no error", keys, err)
+	}
+	prefix := "rc:{0000feed}:"
+	k := tg.CaseKeys(prefix, false, func(q [][]byte) ([][]byte, error) { return GetKeys(limited.Do, q) })
+	for _, cmd := range []string{"ZADD " + prefix + "s 1 m", "ZUNIONSTORE " + prefix + "d 1 " + prefix + "s"} {
+		args := bytes.Fields([]byte(cmd))
+		out, _, err := k.Prepare(ctx, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, err := c.DoBytes(resp.AppendCommand(nil, out...)); err != nil || IsError(v) {
+			t.Fatalf("%s: %v %v", cmd, v, err)
+		}
+	}
+	if n, err := k.Delete(ctx); err != nil || n != 2 {
+		t.Errorf("Delete = %d, %v; want 2 (the union's destination, which no position named, found by the scan)", n, err)
+	}
+	// The same shape asked again with GETKEYS allowed: positions known.
+	pos, err := tg.KeyPositions(ctx, bytes.Fields([]byte("ZUNIONSTORE "+prefix+"d 1 "+prefix+"s")), []byte(prefix), func(q [][]byte) ([][]byte, error) { return GetKeys(c.Do, q) })
+	if err != nil || !slices.Equal(pos, []int{1, 3}) {
+		t.Errorf("after a refusal, KeyPositions with GETKEYS allowed: %v %v, want [1 3]", pos, err)
 	}
 }

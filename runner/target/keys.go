@@ -3,6 +3,7 @@ package target
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -95,10 +96,13 @@ func (t *Target) keyPositions(ctx context.Context, args [][]byte, prefix []byte,
 		return pos, exact, nil
 	}
 	keys, err := getKeys(q)
-	if err != nil {
-		return nil, false, err
+	if err == nil {
+		pos, err = keyIndexes(q, keys, getKeys)
 	}
-	if pos, err = keyIndexes(q, keys, getKeys); err != nil {
+	if errors.Is(err, ErrKeysUnknown) {
+		return nil, false, nil // not remembered: the next ask may answer
+	}
+	if err != nil {
 		return nil, false, err
 	}
 	t.mu.Lock()
@@ -151,9 +155,25 @@ func keyIndexes(args, keys [][]byte, getKeys func([][]byte) ([][]byte, error)) (
 	return pos, nil
 }
 
+// ErrKeysUnknown is GetKeys' error for an error reply that does not say
+// the command touches no key: a refusal (NOPERM from an ACL without
+// COMMAND GETKEYS, BUSY while another client's script runs, LOADING, a
+// proxy without the subcommand). KeyPositions then knows no positions,
+// and does not remember that for the command's shape.
+var ErrKeysUnknown = errors.New("COMMAND GETKEYS did not say which keys")
+
+// noKeysReplies are the error replies of COMMAND GETKEYS that say the
+// command touches no key (redis-7.0.15, redis-8.6.3, valkey-8.0.1 and
+// valkey-9.1.2: "ERR The command has no key arguments", "ERR Invalid
+// command specified", "ERR Invalid number of arguments specified for
+// command", "ERR Invalid arguments specified for command", "ERR wrong
+// number of arguments for 'command|getkeys' command").
+var noKeysReplies = []string{"no key arguments", "Invalid command specified", "Invalid number of arguments", "Invalid arguments specified", "wrong number of arguments"}
+
 // GetKeys asks COMMAND GETKEYS which keys args would touch through do (a
-// round trip on some connection), for KeyPositions: an error reply (no key
-// arguments, bad arity) is no keys.
+// round trip on some connection), for KeyPositions: an error reply that
+// says the command has none (no key arguments, an unknown command, bad
+// arity) is no keys; another error reply is ErrKeysUnknown.
 func GetKeys(do func(args ...string) (resp.Value, error), args [][]byte) ([][]byte, error) {
 	q := make([]string, 0, len(args)+2)
 	q = append(q, "COMMAND", "GETKEYS")
@@ -165,6 +185,9 @@ func GetKeys(do func(args ...string) (resp.Value, error), args [][]byte) ([][]by
 		return nil, fmt.Errorf("COMMAND GETKEYS: %w", err)
 	}
 	if v.Kind != resp.Array {
+		if IsError(v) && !slices.ContainsFunc(noKeysReplies, func(m string) bool { return bytes.Contains(v.Str, []byte(m)) }) {
+			return nil, fmt.Errorf("%w: %s", ErrKeysUnknown, resp.Escape(v.Raw))
+		}
 		return nil, nil
 	}
 	keys := make([][]byte, len(v.Elems))
