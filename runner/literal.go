@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/respcheck/respcheck/cases"
@@ -56,11 +57,20 @@ func (x *caseRun) caseKeys(ctx context.Context) *target.CaseKeys {
 // namespace returns args as the case sends it and the positions of its
 // key arguments (target.CaseKeys.Prepare): its literal keys and key
 // patterns moved into the case's namespace, each renamed literal noted
-// in x.env.Renamed; or for a literal_keys case, as written.
+// in x.env.Renamed; or for a literal_keys case, as written. A command
+// whose keys the server would not name (COMMAND GETKEYS refused) goes out
+// as written, or on a guarded shared target is refused.
 func (x *caseRun) namespace(ctx context.Context, args [][]byte) ([][]byte, []int, error) {
 	k := x.caseKeys(ctx)
 	out, keys, err := k.Prepare(ctx, args)
 	x.env.Renamed = k.Renamed
+	if errors.Is(err, target.ErrKeysUnknown) {
+		if x.guarded() {
+			// Its literal names would go out as written.
+			return nil, nil, &refusal{fmt.Sprintf("sends %s, whose keys the server would not name (%v): they could be outside the case's namespace", resp.Escape(args[0]), err)}
+		}
+		return out, keys, nil
+	}
 	return out, keys, err
 }
 

@@ -1,6 +1,7 @@
 package runner_test
 
 import (
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -174,5 +175,48 @@ func TestLiteralKeysThrowaway(t *testing.T) {
 				t.Errorf("%s: key %q is not in a case's namespace", n.Addr(), k.Str)
 			}
 		}
+	}
+}
+
+// TestSharedWithoutGetkeys: on a shared server whose user may not run
+// COMMAND GETKEYS (an ACL without it), a command with movable keys
+// cannot be namespaced: the guard refuses it (a literal name would go out
+// as written, into the server's own keys); with --allow-destructive it
+// goes out as written, and the case's keys, which the server would not
+// name, are found by a scan of its namespace, so none is left.
+func TestSharedWithoutGetkeys(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	c := dialRaw(t, srv.Addr())
+	c.do(t, "SET", "d", "theirs")
+	c.do(t, "ACL", "SETUSER", "nogetkeys", "on", ">pw", "~*", "&*", "+@all", "-command|getkeys")
+	files := load(t, `suite: getkeys
+cases:
+  - name: a literal destination
+    steps:
+      - {send: [ZADD, "{key:s}", "1", m], reply: ":1\r\n"}
+      - {send: [ZUNIONSTORE, d, "1", "{key:s}"], reply: ":1\r\n"}
+  - name: a namespaced destination
+    steps:
+      - {send: [ZADD, "{key:s}", "1", m], reply: ":1\r\n"}
+      - {send: [ZUNIONSTORE, "{key:d}", "1", "{key:s}"], reply: ":1\r\n"}
+`)
+	opts := runner.Options{Shared: true, Username: "nogetkeys", Password: "pw", RunID: runner.NewRunID()}
+	for _, r := range run(t, srv.Addr(), files, opts).Results {
+		if r.Status != runner.Skip || !strings.Contains(r.Reason, "would not name") {
+			t.Errorf("%s [RESP%d]: %s (%s), want refused: its keys cannot be namespaced", r.Case.Name, r.Proto, r.Status, r.Reason)
+		}
+	}
+	opts.AllowDestructive, opts.Run = true, regexp.MustCompile("namespaced")
+	rep := run(t, srv.Addr(), files, opts)
+	for _, r := range rep.Results {
+		if r.Status != runner.Pass {
+			t.Errorf("--allow-destructive: %s [RESP%d]: %s: %s", r.Case.Name, r.Proto, r.Status, r.Reason)
+		}
+	}
+	if got := string(c.do(t, "GET", "d").Str); got != "theirs" {
+		t.Errorf("the server's key d: %q after the runs, want theirs", got)
+	}
+	if n := c.do(t, "DBSIZE").Int; n != 1 {
+		t.Errorf("DBSIZE %d after the runs, want 1 (the server's own key): %v left", n, rep.KeysLeft)
 	}
 }

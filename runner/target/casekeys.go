@@ -69,8 +69,9 @@ func (k *CaseKeys) Positions(ctx context.Context, args [][]byte) ([]int, error) 
 // namespace noted in Literal. The key names under the prefix are noted
 // for Delete. It returns args itself when nothing changes, else a copy
 // (args is never written). When the key positions cannot be had (COMMAND
-// INFO or GETKEYS failed), it returns args as written with the error: the
-// caller decides whether the command goes out so.
+// INFO failed, or GETKEYS was refused: ErrKeysUnknown), it returns args as
+// written with the error: the caller decides whether the command goes out
+// so (its keys, if any, outside the namespace).
 func (k *CaseKeys) Prepare(ctx context.Context, args [][]byte) ([][]byte, []int, error) {
 	if len(args) == 0 {
 		return args, nil, nil

@@ -31,6 +31,9 @@ const maxShapes = 4096
 // (debugKeys).
 func (t *Target) KeyPositions(ctx context.Context, args [][]byte, prefix []byte, getKeys func([][]byte) ([][]byte, error)) ([]int, error) {
 	pos, _, err := t.keyPositions(ctx, args, prefix, getKeys)
+	if errors.Is(err, ErrKeysUnknown) {
+		return nil, nil
+	}
 	return pos, err
 }
 
@@ -38,7 +41,8 @@ func (t *Target) KeyPositions(ctx context.Context, args [][]byte, prefix []byte,
 // command's keys as far as the server's command table tells: false for a
 // command the server does not list (unknown, or a table that cannot say)
 // and for a command with movable keys whose table cannot be asked
-// (CommandInfo.Listed).
+// (CommandInfo.Listed). A command with movable keys for which COMMAND
+// GETKEYS was refused is an ErrKeysUnknown (KeyPositions: no positions).
 func (t *Target) keyPositions(ctx context.Context, args [][]byte, prefix []byte, getKeys func([][]byte) ([][]byte, error)) (_ []int, exact bool, _ error) {
 	if len(args) < 2 {
 		return nil, true, nil
@@ -99,10 +103,8 @@ func (t *Target) keyPositions(ctx context.Context, args [][]byte, prefix []byte,
 	if err == nil {
 		pos, err = keyIndexes(q, keys, getKeys)
 	}
-	if errors.Is(err, ErrKeysUnknown) {
-		return nil, false, nil // not remembered: the next ask may answer
-	}
 	if err != nil {
+		// An ErrKeysUnknown is not remembered: the next ask may answer.
 		return nil, false, err
 	}
 	t.mu.Lock()
