@@ -49,8 +49,13 @@ var unnamedWriters = map[string]bool{"EVAL": true, "EVALSHA": true, "FCALL": tru
 // literal is the case's literal_keys. ask answers COMMAND GETKEYS for a
 // command whose keys move with its arguments (GetKeys, on a connection of
 // respcheck's own, never one of the case's).
+//
+// On a server with modules loaded (Server.Modules), the case's keys are
+// always scanned for: a module command may write keys it does not name
+// (RedisTimeSeries' compaction rules make a key per rule from the key's
+// name; RedisGears' TFCALL runs a function).
 func (t *Target) CaseKeys(prefix string, literal bool, ask func(args [][]byte) ([][]byte, error)) *CaseKeys {
-	return &CaseKeys{t: t, prefix: []byte(prefix), literal: literal, ask: ask}
+	return &CaseKeys{t: t, prefix: []byte(prefix), literal: literal, ask: ask, open: len(t.Server.Modules) > 0}
 }
 
 // Prefix is the case's key prefix.

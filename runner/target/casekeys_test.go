@@ -252,3 +252,19 @@ func TestCaseKeysGetkeysRefused(t *testing.T) {
 		t.Errorf("after a refusal, KeyPositions with GETKEYS allowed: %v %v, want [1 3]", pos, err)
 	}
 }
+
+// TestCaseKeysWithModules: on a server with modules loaded, whose commands
+// may write keys they do not name, the case's keys are scanned for.
+func TestCaseKeysWithModules(t *testing.T) {
+	tg, c := serverForKeys(t, "redis-8.6.3")
+	tg.Server.Modules = []string{"timeseries"}
+	prefix := "rc:{0000abcd}:"
+	k := tg.CaseKeys(prefix, false, func(q [][]byte) ([][]byte, error) { return GetKeys(c.Do, q) })
+	// As a compaction rule would: a key the command did not name.
+	if v, err := c.Do("SET", prefix+"k_AVG_60000", "1"); err != nil || IsError(v) {
+		t.Fatal(v, err)
+	}
+	if n, err := k.Delete(context.Background()); err != nil || n != 1 {
+		t.Errorf("Delete = %d, %v; want 1 (found by the scan)", n, err)
+	}
+}
