@@ -50,13 +50,20 @@ var unnamedWriters = map[string]bool{"EVAL": true, "EVALSHA": true, "FCALL": tru
 // command whose keys move with its arguments (GetKeys, on a connection of
 // respcheck's own, never one of the case's).
 //
-// On a server with modules loaded (Server.Modules), the case's keys are
-// always scanned for: a module command may write keys it does not name
-// (RedisTimeSeries' compaction rules make a key per rule from the key's
-// name; RedisGears' TFCALL runs a function).
+// On a server with modules loaded (Server.Modules) other than those of
+// namedKeysModules, the case's keys are always scanned for: a module
+// command may write keys it does not name (RedisTimeSeries' compaction
+// rules make a key per rule from the key's name; RedisGears' TFCALL runs
+// a function).
 func (t *Target) CaseKeys(prefix string, literal bool, ask func(args [][]byte) ([][]byte, error)) *CaseKeys {
-	return &CaseKeys{t: t, prefix: []byte(prefix), literal: literal, ask: ask, open: len(t.Server.Modules) > 0}
+	open := slices.ContainsFunc(t.Server.Modules, func(m string) bool { return !namedKeysModules[m] })
+	return &CaseKeys{t: t, prefix: []byte(prefix), literal: literal, ask: ask, open: open}
 }
+
+// namedKeysModules are the modules whose commands write only the keys
+// they name: Redis 8's built-in vectorset (MODULE LIST names it on
+// redis-8.0.6 and redis-8.6.3; every V* command takes its key first).
+var namedKeysModules = map[string]bool{"vectorset": true}
 
 // Prefix is the case's key prefix.
 func (k *CaseKeys) Prefix() []byte { return k.prefix }

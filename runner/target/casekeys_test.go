@@ -257,9 +257,14 @@ func TestCaseKeysGetkeysRefused(t *testing.T) {
 // may write keys they do not name, the case's keys are scanned for.
 func TestCaseKeysWithModules(t *testing.T) {
 	tg, c := serverForKeys(t, "redis-8.6.3")
-	tg.Server.Modules = []string{"timeseries"}
+	ask := func(q [][]byte) ([][]byte, error) { return GetKeys(c.Do, q) }
+	tg.Server.Modules = []string{"vectorset"}
+	if k := tg.CaseKeys("rc:{0000abcd}:", false, ask); k.open {
+		t.Error("Redis 8's built-in vectorset module: the case's keys are scanned for, want named")
+	}
+	tg.Server.Modules = []string{"vectorset", "timeseries"}
 	prefix := "rc:{0000abcd}:"
-	k := tg.CaseKeys(prefix, false, func(q [][]byte) ([][]byte, error) { return GetKeys(c.Do, q) })
+	k := tg.CaseKeys(prefix, false, ask)
 	// As a compaction rule would: a key the command did not name.
 	if v, err := c.Do("SET", prefix+"k_AVG_60000", "1"); err != nil || IsError(v) {
 		t.Fatal(v, err)
