@@ -67,18 +67,35 @@ func (x *caseRun) namespace(ctx context.Context, args [][]byte) ([][]byte, []int
 	if errors.Is(err, target.ErrKeysUnknown) {
 		if x.guarded() {
 			// Its literal names would go out as written.
-			return nil, nil, &refusal{fmt.Sprintf("sends %s, whose keys the server would not name (%v): they could be outside the case's namespace", resp.Escape(args[0]), err)}
+			return nil, nil, unknownKeys(args, err)
 		}
 		return out, keys, nil
 	}
 	return out, keys, err
 }
 
+// unknownKeys is the guard's refusal of a command whose keys the server
+// would not name (target.ErrKeysUnknown: COMMAND GETKEYS refused).
+func unknownKeys(args [][]byte, err error) *refusal {
+	return &refusal{fmt.Sprintf("sends %s, whose keys the server would not name to this user (%v): they could be outside the case's namespace (an ACL user needs +command|getkeys)", resp.Escape(args[0]), err)}
+}
+
 // keyPositions returns the positions of the key arguments of args
 // (target.KeyPositions, asking COMMAND GETKEYS on a side connection of the
 // case).
+//
+// A command whose keys the server would not name has none, or on a
+// guarded shared target is refused (unknownKeys): the guard and a probe
+// would let its literal names through as written.
 func (x *caseRun) keyPositions(ctx context.Context, args [][]byte) ([]int, error) {
-	return x.caseKeys(ctx).Positions(ctx, args)
+	pos, err := x.caseKeys(ctx).Positions(ctx, args)
+	if errors.Is(err, target.ErrKeysUnknown) {
+		if x.guarded() {
+			return nil, unknownKeys(args, err)
+		}
+		return nil, nil
+	}
+	return pos, err
 }
 
 // getKeys asks COMMAND GETKEYS which keys args would touch

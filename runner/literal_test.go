@@ -220,3 +220,34 @@ cases:
 		t.Errorf("DBSIZE %d after the runs, want 1 (the server's own key): %v left", n, rep.KeysLeft)
 	}
 }
+
+// TestSharedWithoutGetkeysGuardPaths: the guard's other ways to a
+// command's keys refuse a command whose keys the server would not name
+// too: a raw step split across two steps, and a gate's probe (both sent
+// ZUNIONSTORE d as written, over the server's own d, found by a
+// reviewer).
+func TestSharedWithoutGetkeysGuardPaths(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	c := dialRaw(t, srv.Addr())
+	c.do(t, "SET", "d", "theirs")
+	c.do(t, "ACL", "SETUSER", "nogetkeys", "on", ">pw", "~*", "&*", "+@all", "-command|getkeys")
+	files := load(t, `suite: getkeys paths
+cases:
+  - name: split raw
+    steps:
+      - {raw: "*4\r\n$11\r\nZUNIONSTORE\r\n$1\r\nd\r\n", expect: no reply within 20ms}
+      - {raw: "$1\r\n1\r\n$1\r\na\r\n", any: true}
+  - name: a probe
+    requires: {probes: [[ZUNIONSTORE, d, "1", a]]}
+    steps: [{send: [PING], reply: "+PONG\r\n"}]
+`)
+	rep := run(t, srv.Addr(), files, runner.Options{Shared: true, Username: "nogetkeys", Password: "pw", RunID: runner.NewRunID()})
+	for _, r := range rep.Results {
+		if r.Status != runner.Skip || !strings.Contains(r.Reason, "+command|getkeys") {
+			t.Errorf("%s [RESP%d]: %s (%s), want refused: its keys cannot be told", r.Case.Name, r.Proto, r.Status, r.Reason)
+		}
+	}
+	if got := string(c.do(t, "GET", "d").Str); got != "theirs" {
+		t.Errorf("the server's key d: %q after the run, want theirs", got)
+	}
+}

@@ -69,9 +69,11 @@ var namedKeysModules = map[string]bool{"vectorset": true}
 func (k *CaseKeys) Prefix() []byte { return k.prefix }
 
 // Positions returns the positions of the key arguments of args
-// (KeyPositions, with ask).
+// (KeyPositions, with ask), or ErrKeysUnknown for a command with movable
+// keys whose COMMAND GETKEYS was refused.
 func (k *CaseKeys) Positions(ctx context.Context, args [][]byte) ([]int, error) {
-	return k.t.KeyPositions(ctx, args, k.prefix, k.ask)
+	pos, _, err := k.t.keyPositions(ctx, args, k.prefix, k.ask)
+	return pos, err
 }
 
 // Prepare returns args (the command name first) as the case sends it and

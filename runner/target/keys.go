@@ -188,7 +188,7 @@ func GetKeys(do func(args ...string) (resp.Value, error), args [][]byte) ([][]by
 	}
 	if v.Kind != resp.Array {
 		if IsError(v) && !slices.ContainsFunc(noKeysReplies, func(m string) bool { return bytes.Contains(v.Str, []byte(m)) }) {
-			return nil, fmt.Errorf("%w: %s", ErrKeysUnknown, resp.Escape(v.Raw))
+			return nil, fmt.Errorf("%w: %.200s", ErrKeysUnknown, v.Str)
 		}
 		return nil, nil
 	}
