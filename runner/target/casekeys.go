@@ -51,12 +51,12 @@ var unnamedWriters = map[string]bool{"EVAL": true, "EVALSHA": true, "FCALL": tru
 // respcheck's own, never one of the case's).
 //
 // On a server with modules loaded (Server.Modules) other than those of
-// namedKeysModules, the case's keys are always scanned for: a module
-// command may write keys it does not name (RedisTimeSeries' compaction
-// rules make a key per rule from the key's name; RedisGears' TFCALL runs
-// a function).
+// namedKeysModules, or whose modules are not known (Server.ModulesHidden),
+// the case's keys are always scanned for: a module command may write keys
+// it does not name (RedisTimeSeries' compaction rules make a key per rule
+// from the key's name; RedisGears' TFCALL runs a function).
 func (t *Target) CaseKeys(prefix string, literal bool, ask func(args [][]byte) ([][]byte, error)) *CaseKeys {
-	open := slices.ContainsFunc(t.Server.Modules, func(m string) bool { return !namedKeysModules[m] })
+	open := t.Server.ModulesHidden || slices.ContainsFunc(t.Server.Modules, func(m string) bool { return !namedKeysModules[m] })
 	return &CaseKeys{t: t, prefix: []byte(prefix), literal: literal, ask: ask, open: open}
 }
 

@@ -262,6 +262,12 @@ func TestCaseKeysWithModules(t *testing.T) {
 	if k := tg.CaseKeys("rc:{0000abcd}:", false, ask); k.open {
 		t.Error("Redis 8's built-in vectorset module: the case's keys are scanned for, want named")
 	}
+	tg.Server.Modules = nil
+	tg.Server.ModulesHidden = true
+	if k := tg.CaseKeys("rc:{0000abcd}:", false, ask); !k.open {
+		t.Error("MODULE LIST refused: the case's keys are not scanned for")
+	}
+	tg.Server.ModulesHidden = false
 	tg.Server.Modules = []string{"vectorset", "timeseries"}
 	prefix := "rc:{0000abcd}:"
 	k := tg.CaseKeys(prefix, false, ask)
@@ -271,5 +277,24 @@ func TestCaseKeysWithModules(t *testing.T) {
 	}
 	if n, err := k.Delete(context.Background()); err != nil || n != 1 {
 		t.Errorf("Delete = %d, %v; want 1 (found by the scan)", n, err)
+	}
+}
+
+// TestModulesHidden: MODULE LIST refused to an ACL user leaves the loaded
+// modules unknown (Server.ModulesHidden), which CaseKeys reads as "scan";
+// the default user sees Redis 8's built-in vectorset.
+func TestModulesHidden(t *testing.T) {
+	ctx := context.Background()
+	tg, c := serverForKeys(t, "redis-8.6.3")
+	if v, err := c.Do("ACL", "SETUSER", "nomodules", "on", ">pw", "~*", "&*", "+@all", "-module"); err != nil || IsError(v) {
+		t.Fatal(v, err)
+	}
+	s, err := Identify(ctx, tg.Config)
+	if err != nil || s.ModulesHidden || !slices.Contains(s.Modules, "vectorset") {
+		t.Errorf("default user: modules %v, hidden %v, %v; want vectorset, not hidden", s.Modules, s.ModulesHidden, err)
+	}
+	s, err = Identify(ctx, Config{Addr: tg.Config.Addr, Username: "nomodules", Password: "pw"})
+	if err != nil || !s.ModulesHidden || len(s.Modules) > 0 {
+		t.Errorf("MODULE LIST refused: modules %v, hidden %v, %v; want none, hidden", s.Modules, s.ModulesHidden, err)
 	}
 }

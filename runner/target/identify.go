@@ -30,6 +30,9 @@ type Server struct {
 	Mode string `json:"mode,omitempty"`
 	// Modules names the loaded modules (MODULE LIST), if any.
 	Modules []string `json:"modules,omitempty"`
+	// ModulesHidden reports that MODULE LIST was refused (an ACL user
+	// without @admin): which modules are loaded is not known.
+	ModulesHidden bool `json:"modules_hidden,omitempty"`
 	// Debug reports that DEBUG is enabled (DEBUG SLEEP 0 answered +OK).
 	Debug bool `json:"debug"`
 	// Proto3 reports that the server accepted HELLO 3.
@@ -103,6 +106,7 @@ func Identify(ctx context.Context, cfg Config) (Server, error) {
 	s.Debug = v.Kind == resp.SimpleString
 	if v, err = c.Do("MODULE", "LIST"); err == nil {
 		s.Modules = moduleNames(v)
+		s.ModulesHidden = IsError(v)
 	}
 	c3, err := cfg.Dial(ctx, 3)
 	if err == nil {
