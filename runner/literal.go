@@ -50,6 +50,9 @@ func (x *caseRun) prepare(ctx context.Context, c *conn, args [][]byte) ([][]byte
 func (x *caseRun) caseKeys(ctx context.Context) *target.CaseKeys {
 	if x.keys == nil {
 		x.keys = x.t.CaseKeys(x.env.KeyPrefix, x.c.LiteralKeys, func(q [][]byte) ([][]byte, error) { return x.getKeys(ctx, q) })
+		if x.opts.Shared {
+			x.keys.Track() // close deletes them (deleteKeys)
+		}
 	}
 	return x.keys
 }

@@ -6,7 +6,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/respcheck/respcheck/resp"
 )
@@ -37,13 +36,20 @@ type CaseKeys struct {
 	// scans the namespace.
 	named map[string]struct{}
 	open  bool
+	track bool
 }
 
 // unnamedWriters are the commands that can write keys they do not name
 // in their key arguments: a script or a function (redis.call on any
 // key, on a server that is not a cluster), and DEBUG (POPULATE makes
 // keys from a prefix argument).
-var unnamedWriters = map[string]bool{"EVAL": true, "EVALSHA": true, "FCALL": true, "DEBUG": true}
+var unnamedWriters = [][]byte{[]byte("EVAL"), []byte("EVALSHA"), []byte("FCALL"), []byte("DEBUG")}
+
+// writesUnnamed reports whether the command named name is one of
+// unnamedWriters, in any case (no allocation: Prepare runs per step).
+func writesUnnamed(name []byte) bool {
+	return slices.ContainsFunc(unnamedWriters, func(w []byte) bool { return bytes.EqualFold(name, w) })
+}
 
 // CaseKeys returns the keys of a case whose key prefix is prefix;
 // literal is the case's literal_keys. ask answers COMMAND GETKEYS for a
@@ -64,6 +70,12 @@ func (t *Target) CaseKeys(prefix string, literal bool, ask func(args [][]byte) (
 // they name: Redis 8's built-in vectorset (MODULE LIST names it on
 // redis-8.0.6 and redis-8.6.3; every V* command takes its key first).
 var namedKeysModules = map[string]bool{"vectorset": true}
+
+// Track makes Prepare note the key names its commands name, for Delete
+// (a shared run's cleanup); without it Delete scans the namespace, and a
+// run on a throwaway server, which deletes no case's keys, pays nothing
+// per step for it.
+func (k *CaseKeys) Track() { k.track = true }
 
 // Prefix is the case's key prefix.
 func (k *CaseKeys) Prefix() []byte { return k.prefix }
@@ -95,7 +107,7 @@ func (k *CaseKeys) Prepare(ctx context.Context, args [][]byte) ([][]byte, []int,
 		k.open = true
 		return args, nil, err
 	}
-	if !exact || unnamedWriters[strings.ToUpper(string(args[0]))] {
+	if k.track && (!exact || writesUnnamed(args[0])) {
 		k.open = true
 	}
 	out := args
@@ -121,7 +133,7 @@ func (k *CaseKeys) Prepare(ctx context.Context, args [][]byte) ([][]byte, []int,
 		}
 	}
 	for _, i := range keys {
-		if bytes.HasPrefix(out[i], k.prefix) {
+		if k.track && bytes.HasPrefix(out[i], k.prefix) {
 			if k.named == nil {
 				k.named = map[string]struct{}{}
 			}
@@ -144,21 +156,21 @@ const unlinkBatch = 512
 // write (Prepare), that is one UNLINK of the names they named (a case
 // costs no SCAN, whose rounds grow with the whole keyspace: 200 per case
 // on a server of 200,000 keys); otherwise, or when UNLINK is refused, it
-// is DeleteCaseKeys (SCAN MATCH prefix*). ctx bounds the whole of it.
+// is DeleteCaseKeys (SCAN MATCH prefix*), as it is without Track. ctx
+// bounds the whole of it.
 func (k *CaseKeys) Delete(ctx context.Context) (int, error) {
-	if k.open {
+	if k.open || !k.track {
 		return k.t.DeleteCaseKeys(ctx, string(k.prefix))
 	}
 	if len(k.named) == 0 {
 		return 0, nil
 	}
-	c, _, err := k.t.DialSlot(ctx, 2, KeySlot(string(k.prefix)), "")
-	if err != nil {
-		return 0, err
-	}
-	defer c.Close()
-	stop := context.AfterFunc(ctx, func() { c.NC.SetDeadline(time.Unix(1, 0)) })
-	defer stop()
+	return k.t.onKeySlot(ctx, string(k.prefix), k.unlink)
+}
+
+// unlink sends UNLINK of the named keys on c (unlinkBatch names a call),
+// or scans the namespace when UNLINK is refused.
+func (k *CaseKeys) unlink(c *Conn) (int, error) {
 	names := slices.Sorted(maps.Keys(k.named))
 	n := 0
 	for len(names) > 0 {

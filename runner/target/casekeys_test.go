@@ -182,14 +182,19 @@ func TestCaseKeysDelete(t *testing.T) {
 		cmds    [][]string
 		removed int
 		scans   int64
+		untrack bool
 	}{
-		{"named keys", [][]string{{"SET", "a", "1"}, {"RPUSH", "{key}l", "x"}, {"ZADD", "z", "1", "m"}, {"ZUNIONSTORE", "u", "1", "z"}, {"GET", "missing"}}, 4, 0},
-		{"nothing written", [][]string{{"GET", "a"}, {"PING", "x"}}, 0, 0},
-		{"a script", [][]string{{"SET", "a", "1"}, {"EVAL", "redis.call('SET', KEYS[1] .. 'unnamed', 1)", "1", "s"}}, 2, 1},
-		{"a long key", [][]string{{"ZADD", "z", "1", "m"}, {"ZUNIONSTORE", strings.Repeat("k", MaxGetkeysArg+1), "1", "z"}}, 2, 1},
+		{"named keys", [][]string{{"SET", "a", "1"}, {"RPUSH", "{key}l", "x"}, {"ZADD", "z", "1", "m"}, {"ZUNIONSTORE", "u", "1", "z"}, {"GET", "missing"}}, 4, 0, false},
+		{"nothing written", [][]string{{"GET", "a"}, {"PING", "x"}}, 0, 0, false},
+		{"a script", [][]string{{"SET", "a", "1"}, {"EVAL", "redis.call('SET', KEYS[1] .. 'unnamed', 1)", "1", "s"}}, 2, 1, false},
+		{"a long key", [][]string{{"ZADD", "z", "1", "m"}, {"ZUNIONSTORE", strings.Repeat("k", MaxGetkeysArg+1), "1", "z"}}, 2, 1, false},
+		{"named, not tracked", [][]string{{"SET", "a", "1"}}, 1, 1, true},
 	} {
 		prefix := "rc:{" + fmt.Sprintf("%08x", len(tc.name)) + "}:"
 		k := tg.CaseKeys(prefix, false, ask)
+		if !tc.untrack {
+			k.Track()
+		}
 		for _, cmd := range tc.cmds {
 			for i, a := range cmd {
 				cmd[i] = strings.ReplaceAll(a, "{key}", prefix)
@@ -233,6 +238,7 @@ func TestCaseKeysGetkeysRefused(t *testing.T) {
 	}
 	prefix := "rc:{0000feed}:"
 	k := tg.CaseKeys(prefix, false, func(q [][]byte) ([][]byte, error) { return GetKeys(limited.Do, q) })
+	k.Track()
 	for i, cmd := range []string{"ZADD " + prefix + "s 1 m", "ZUNIONSTORE " + prefix + "d 1 " + prefix + "s"} {
 		args := bytes.Fields([]byte(cmd))
 		out, _, err := k.Prepare(ctx, args)
@@ -271,6 +277,7 @@ func TestCaseKeysWithModules(t *testing.T) {
 	tg.Server.Modules = []string{"vectorset", "timeseries"}
 	prefix := "rc:{0000abcd}:"
 	k := tg.CaseKeys(prefix, false, ask)
+	k.Track()
 	// As a compaction rule would: a key the command did not name.
 	if v, err := c.Do("SET", prefix+"k_AVG_60000", "1"); err != nil || IsError(v) {
 		t.Fatal(v, err)

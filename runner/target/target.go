@@ -506,6 +506,13 @@ func (t *Target) KeysByDB(ctx context.Context) (map[int]int64, error) {
 // ctx bounds the whole of it: its end breaks off the dial or the
 // round trip under way.
 func (t *Target) DeleteCaseKeys(ctx context.Context, prefix string) (int, error) {
+	return t.onKeySlot(ctx, prefix, func(c *Conn) (int, error) { return DeleteKeys(c, prefix) })
+}
+
+// onKeySlot runs f on a connection of its own (RESP2) to the node that
+// serves the slot of a case's key prefix, closed after; ctx's end breaks
+// off the dial or the round trip under way.
+func (t *Target) onKeySlot(ctx context.Context, prefix string, f func(*Conn) (int, error)) (int, error) {
 	c, _, err := t.DialSlot(ctx, 2, KeySlot(prefix), "")
 	if err != nil {
 		return 0, err
@@ -513,7 +520,7 @@ func (t *Target) DeleteCaseKeys(ctx context.Context, prefix string) (int, error)
 	defer c.Close()
 	stop := context.AfterFunc(ctx, func() { c.NC.SetDeadline(time.Unix(1, 0)) })
 	defer stop()
-	return DeleteKeys(c, prefix)
+	return f(c)
 }
 
 // DeleteKeys removes every key whose name starts with prefix, with SCAN
