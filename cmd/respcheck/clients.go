@@ -65,9 +65,14 @@ cluster, and the steps of a connection the case places on a node (conn:
 adapters are installed by scripts/install-clients.sh; missing ones are left
 out with a note (use --clients to require one).
 
-Exit status: 0 no finding, 1 a mismatch, crash, hang, desync or error, 2
-usage or case-file error, 3 the server could not be reached or started, or
-stopped answering.
+The cases themselves are checked too, as run checks them (on connections
+of respcheck's own, after the libraries): a reply that does not meet its
+case is listed apart, as the case's finding, and the libraries are judged
+against the bytes the server sent all the same.
+
+Exit status: 0 no finding, 1 a mismatch, crash, hang, desync or error, or a
+case whose server reply does not meet it, 2 usage or case-file error, 3 the
+server could not be reached or started, or stopped answering.
 
 `
 
@@ -167,7 +172,7 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	t.Config.Limits = f.limits()
 	rep, err := clients.Run(ctx, files, clients.Options{Target: t.Config, Drivers: drivers, Protos: protos,
 		Run: runRE, StepTimeout: f.timeout, RunID: runID, Jobs: f.jobs, Fault: clients.Fault{Split: f.split, ExtraAfter: f.extra},
-		Existing: external})
+		Existing: external, CheckCases: true})
 	if err != nil {
 		var te *target.Error
 		if errors.As(err, &te) {

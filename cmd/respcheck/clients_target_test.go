@@ -217,3 +217,73 @@ func TestResetKeepsTheRunsCredentials(t *testing.T) {
 		t.Errorf("exit %d:\n%s%s", code, out, errs)
 	}
 }
+
+// TestClientsChecksTheCases: clients checks the cases themselves as run
+// does. A case whose expectation the server's reply does not meet fails the
+// command (exit 1) and is named at its step, apart from the libraries'
+// verdicts, which stay judged against the bytes (go-redis decodes +OK as
+// expected: erased, not a finding); the JSON report carries the check as a
+// run report and keeps its schema, the JUnit XML as a suite of its own. The
+// same file with the right expectation exits 0.
+func TestClientsChecksTheCases(t *testing.T) {
+	const file = `suite: wrong
+cases:
+  - name: an expectation the server does not meet
+    steps:
+      - send: [SET, "{key}", v]
+        reply: %q
+      - send: [GET, "{key}"]
+        reply: "$1\r\nv\r\n"
+`
+	wrong := writeFile(t, "wrong.yaml", strings.Replace(file, "%q", `"+NOPE\r\n"`, 1))
+	dir := t.TempDir()
+	out := filepath.Join(dir, "c.json")
+	code, stdout, stderr := respcheck(t, "clients", "--server", "redis-8.6.3", "--clients", "go-redis", "-o", out, wrong)
+	if code != exitFindings {
+		t.Fatalf("exit %d, want %d:\n%s%s", code, exitFindings, stdout, stderr)
+	}
+	for _, want := range []string{
+		"the cases themselves: the server's replies do not meet them",
+		"FAIL wrong/an expectation the server does not meet [RESP2]",
+		"FAIL wrong/an expectation the server does not meet [RESP3]",
+		"wrong.yaml:5:9: reply differs at byte 1",
+		`want: "+NOPE\r\n"`,
+		`got: "+OK\r\n"`,
+		"2 results: 2 erased",
+		"the cases themselves, as run checks them: 0 passed, 2 failed, 0 skipped",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the report does not say %q:\n%s", want, stdout)
+		}
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schema.Check("clients", b); err != nil {
+		t.Errorf("the JSON report breaks its schema: %v", err)
+	}
+	var rep struct {
+		Worst string
+		Cases *struct {
+			Summary struct{ Failed int }
+			Results []struct{ Status string }
+		}
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Worst != "erased" || rep.Cases == nil || rep.Cases.Summary.Failed != 2 || len(rep.Cases.Results) != 2 || rep.Cases.Results[0].Status != "fail" {
+		t.Errorf("worst %q, cases %+v: want the libraries erased and both protocols of the case failed", rep.Worst, rep.Cases)
+	}
+	code, stdout, _ = respcheck(t, "clients", "--server", "redis-8.6.3", "--clients", "go-redis", "--format", "junit", wrong)
+	if code != exitFindings || !strings.Contains(stdout, `<testsuite name="the cases, as run checks them" tests="2" failures="2" errors="0" skipped="0">`) {
+		t.Errorf("junit: exit %d:\n%s", code, stdout)
+	}
+
+	right := writeFile(t, "right.yaml", strings.Replace(file, "%q", `"+OK\r\n"`, 1))
+	code, stdout, stderr = respcheck(t, "clients", "--server", "redis-8.6.3", "--clients", "go-redis", right)
+	if code != exitOK || !strings.Contains(stdout, "the cases themselves, as run checks them: 2 passed, 0 failed, 0 skipped") || strings.Contains(stdout, "do not meet") {
+		t.Errorf("the right expectation: exit %d:\n%s%s", code, stdout, stderr)
+	}
+}

@@ -16,6 +16,9 @@ type ClientsJSONReport struct {
 	Counts   map[string]int       `json:"counts"`
 	Results  []ClientsJSONResult  `json:"results"`
 	Duration float64              `json:"duration_seconds"`
+	// Cases is the cases' own check (clients.Report.Cases) as run's JSON
+	// report; absent when the cases were not checked.
+	Cases *JSONReport `json:"cases,omitempty"`
 }
 
 // ClientsJSONResult is one case through one client.
@@ -84,6 +87,10 @@ func ClientsJSON(w io.Writer, rep *clients.Report) error {
 func ClientsToJSON(rep *clients.Report) ClientsJSONReport {
 	jr := ClientsJSONReport{Server: rep.Server, Clients: rep.Clients, Worst: rep.Worst(), Counts: map[string]int{},
 		Duration: rep.Duration.Seconds()}
+	if rep.Cases != nil {
+		cr := ToJSON(rep.Cases)
+		jr.Cases = &cr
+	}
 	for _, res := range rep.Results {
 		jr.Counts[res.Verdict.String()]++
 		r := ClientsJSONResult{ID: res.Case.ID(), Name: res.Case.FullName(), Client: res.Client, Proto: res.Proto,

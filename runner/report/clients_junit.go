@@ -8,11 +8,17 @@ import (
 	"github.com/respcheck/respcheck/runner/clients"
 )
 
+// casesSuite names the test suite of the cases' own check in a clients
+// report's JUnit XML.
+const casesSuite = "the cases, as run checks them"
+
 // ClientsJUnit writes a clients report as JUnit XML: one test suite per
 // client, one test case per case; findings are failures (with the
 // non-matching steps as in ClientsHuman), skips with a reason are skipped,
-// and erased results pass with their steps in system-out. It has no errors
-// or time attributes: the clients report has neither.
+// and erased results pass with their steps in system-out. The cases' own
+// check, when it ran, is the first suite (casesSuite), as run's JUnit
+// writes its results. The clients' suites have no errors or time
+// attributes: their results have neither.
 func ClientsJUnit(w io.Writer, rep *clients.Report) error {
 	bySuite := map[string]*junitSuite{}
 	var order []string
@@ -45,6 +51,15 @@ func ClientsJUnit(w io.Writer, rep *clients.Report) error {
 		s.Cases = append(s.Cases, jc)
 	}
 	top := junitSuites{Name: "respcheck clients"}
+	if rep.Cases != nil {
+		// The cases' own check (clients.Report.Cases), first: one suite,
+		// a testcase per case and protocol as run's JUnit has them.
+		s := junitSuite{Name: casesSuite, junitCounts: junitCounts{Errors: new(int)}}
+		for _, res := range rep.Cases.Results {
+			s.addResult(res, casesSuite)
+		}
+		top.Suites = append(top.Suites, s)
+	}
 	for _, n := range order {
 		top.Suites = append(top.Suites, *bySuite[n])
 	}

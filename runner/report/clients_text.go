@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/clients"
 )
 
@@ -23,6 +24,7 @@ func ClientsHuman(w io.Writer, rep *clients.Report, o HumanOptions) error {
 		fmt.Fprintf(w, " %s(%s)", c.Name, c.Version)
 	}
 	fmt.Fprintln(w)
+	casesFailures(w, rep.Cases, o)
 	notRun, why := 0, ""
 	for _, res := range rep.Results {
 		if res.NotRun && res.Verdict == clients.Skip && !o.Verbose {
@@ -71,7 +73,42 @@ func ClientsHuman(w io.Writer, rep *clients.Report, o HumanOptions) error {
 		parts = append(parts, fmt.Sprintf("%d not run", interrupted))
 	}
 	fmt.Fprintf(w, "\n%d results: %s (%.1fs)\n", len(rep.Results), strings.Join(parts, ", "), rep.Duration.Seconds())
+	if rep.Cases != nil {
+		fmt.Fprintf(w, "the cases themselves, as run checks them: %s\n", casesSummary(rep.Cases))
+	}
 	return sw.err
+}
+
+// casesFailures writes the results of the cases' own check (see
+// clients.Report.Cases) that failed or erred, as run's human report
+// writes them, under a line that says what they are; nothing when none
+// did.
+func casesFailures(w io.Writer, rep *runner.Report, o HumanOptions) {
+	if rep == nil || !rep.Failed() {
+		return
+	}
+	fmt.Fprintf(w, "\nthe cases themselves: the server's replies do not meet them\n(run as respcheck run runs them, on connections of its own, after the libraries):\n")
+	p := &printer{w: w, o: HumanOptions{Verbose: false, Color: o.Color}}
+	for _, res := range rep.Results {
+		if res.Status == runner.Fail || res.Status == runner.Error {
+			p.result(res)
+		}
+	}
+	fmt.Fprintln(w, "(the libraries below are judged against the bytes the server sent all the same)")
+}
+
+// casesSummary counts the results of the cases' own check: "230 passed,
+// 0 failed, 18 skipped" and the errors and known differences there are.
+func casesSummary(rep *runner.Report) string {
+	s := rep.Summary
+	parts := []string{fmt.Sprintf("%d passed", s.Passed), fmt.Sprintf("%d failed", s.Failed), fmt.Sprintf("%d skipped", s.Skipped)}
+	if s.Errors > 0 {
+		parts = append(parts, Count(s.Errors, "error", "errors"))
+	}
+	if s.Known > 0 {
+		parts = append(parts, Count(s.Known, "known difference", "known differences"))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // stickyWriter keeps the first write error and drops every write after it,
@@ -219,6 +256,17 @@ func ClientsMarkdown(w io.Writer, rep *clients.Report, _ HumanOptions) error {
 	for _, c := range rep.Clients {
 		fmt.Fprintf(w, "| %s | %s | `%s` |\n", c.Name, c.Version, mdCell(c.API))
 	}
+	if rep.Cases != nil {
+		fmt.Fprintf(w, "\n## The cases\n\nThe cases themselves, run as `respcheck run` runs them after the libraries: %s.\n", casesSummary(rep.Cases))
+		for _, res := range rep.Cases.Results {
+			if res.Status == runner.Fail || res.Status == runner.Error {
+				fmt.Fprintf(w, "\n- **%s** `%s` [RESP%d]: %s", res.Status, res.Case.FullName(), res.Proto, mdCell(caseWhy(res)))
+			}
+		}
+		if rep.Cases.Failed() {
+			fmt.Fprintf(w, "\n\nThe libraries are judged against the bytes the server sent all the same.\n")
+		}
+	}
 	fmt.Fprintf(w, "\n## Matrix\n\n```\n")
 	clientsMatrix(w, rep)
 	fmt.Fprintf(w, "```\n\n## Findings and conversions\n\nOne line per result that is a mismatch, crash, hang, desync, error or\nconversion: the step's command and why.\n\n")
@@ -251,6 +299,16 @@ func ClientsMarkdown(w io.Writer, rep *clients.Report, _ HumanOptions) error {
 		}
 	}
 	return sw.err
+}
+
+// caseWhy is one line on why a result of the cases' own check failed or
+// erred: the step, its message and both sides, else the reason.
+func caseWhy(res *runner.Result) string {
+	f := res.Failure
+	if f == nil {
+		return res.Reason
+	}
+	return fmt.Sprintf("%s: %s; want %s, got %s", f.Step.Pos, f.Message, short(f.Expected), short(resp.Escape(f.Actual)))
 }
 
 // explain is one line on why a result has its verdict: the command and the

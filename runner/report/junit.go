@@ -101,24 +101,7 @@ func JUnit(w io.Writer, rep *runner.Report) error {
 			index[file] = i
 			out.Suites = append(out.Suites, junitSuite{Name: file, junitCounts: junitCounts{Errors: new(int)}})
 		}
-		s := &out.Suites[i]
-		jc := junitCase{Name: fmt.Sprintf("%s [RESP%d]", res.Case.Name, res.Proto), Classname: file,
-			File: res.Case.Pos.File, Line: res.Case.Pos.Line, Time: secs(res.Duration.Seconds())}
-		switch res.Status {
-		case runner.Fail:
-			jc.Failure = &junitMessage{Message: res.Reason, Type: "mismatch", Body: failureText(res)}
-			s.Failures++
-		case runner.Error:
-			jc.Error = &junitMessage{Message: res.Reason, Type: "error"}
-			(*s.Errors)++
-		case runner.Skip:
-			jc.Skipped = &junitMessage{Message: res.Reason}
-			s.Skipped++
-		case runner.KnownDiff:
-			jc.SystemOut = "known difference: " + res.Reason
-		}
-		s.Tests++
-		s.Cases = append(s.Cases, jc)
+		out.Suites[i].addResult(res, file)
 	}
 	durations := map[string]float64{}
 	for _, res := range rep.Results {
@@ -128,6 +111,30 @@ func JUnit(w io.Writer, rep *runner.Report) error {
 		out.Suites[i].Time = secs(durations[out.Suites[i].Name])
 	}
 	return writeJUnit(w, out)
+}
+
+// addResult adds res to s as a testcase of class classname ("case name
+// [RESP2]"): fail is <failure>, error is <error> (s.Errors must be set),
+// skip is <skipped>, a known difference passes with its reason in
+// system-out.
+func (s *junitSuite) addResult(res *runner.Result, classname string) {
+	jc := junitCase{Name: fmt.Sprintf("%s [RESP%d]", res.Case.Name, res.Proto), Classname: classname,
+		File: res.Case.Pos.File, Line: res.Case.Pos.Line, Time: secs(res.Duration.Seconds())}
+	switch res.Status {
+	case runner.Fail:
+		jc.Failure = &junitMessage{Message: res.Reason, Type: "mismatch", Body: failureText(res)}
+		s.Failures++
+	case runner.Error:
+		jc.Error = &junitMessage{Message: res.Reason, Type: "error"}
+		(*s.Errors)++
+	case runner.Skip:
+		jc.Skipped = &junitMessage{Message: res.Reason}
+		s.Skipped++
+	case runner.KnownDiff:
+		jc.SystemOut = "known difference: " + res.Reason
+	}
+	s.Tests++
+	s.Cases = append(s.Cases, jc)
 }
 
 func failureText(res *runner.Result) string {
