@@ -45,7 +45,9 @@ func TestClientsSkipAKnownCrash(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("exit %d: %v\nstdout:\n%.3000s\nstderr:\n%s", code, err, out, errs)
 	}
-	known := func(reasons []string) int { return strings.Count(strings.Join(reasons, "\n"), "known to crash miniredis") }
+	known := func(reasons []string) int {
+		return strings.Count(strings.Join(reasons, "\n"), "known to crash miniredis")
+	}
 	var libs, check []string
 	for _, r := range rep.Results {
 		libs = append(libs, r.Reason)
