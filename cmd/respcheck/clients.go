@@ -288,7 +288,7 @@ func listClientsCommand(stdout io.Writer, f clientsFlags) error {
 	if !ok {
 		return usageErr("--list-clients prints %s, not %s", report.Choices(report.ClientListReports), f.format)
 	}
-	all, notes := clients.Available(f.adapters)
+	all, notes := clients.Listed(context.Background(), f.adapters)
 	defer clients.CloseDrivers(all)
 	return listClients(stdout, clients.Configurations(all, notes), lf)
 }

@@ -46,6 +46,29 @@ func TestListClients(t *testing.T) {
 			}
 		}
 	}
+	// Every configuration of the committed client matrices (made from an
+	// adapter process per configuration) is listed, installed in CI: the
+	// listing asks one process per adapter for all of its configurations.
+	b, err := os.ReadFile(clientMatrixJSONPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var matrix struct{ Sections []struct{ Clients []struct{ Library string } } }
+	if err := json.Unmarshal(b, &matrix); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, s := range matrix.Sections {
+		for _, c := range s.Clients {
+			n++
+			if l, ok := byName[c.Library]; !ok || !l.Installed && servers.InCI() {
+				t.Errorf("%s (a configuration of the committed matrix) is not listed installed: %+v", c.Library, l)
+			}
+		}
+	}
+	if n < 100 {
+		t.Errorf("the committed matrix lists %d clients", n)
+	}
 	if c := byName["redis-cli-8.6.3[--no-raw]"]; c.Installed && (c.Library != "redis-cli" || len(c.Options) != 1 || c.Options[0] != "--no-raw") {
 		t.Errorf("label parts of %s: %+v", c.Name, c)
 	}

@@ -1,6 +1,7 @@
 package clients
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -177,5 +178,43 @@ func TestAdaptersFor(t *testing.T) {
 	}
 	if family("redis-py-6.4.0[callbacks=none]") != "redis-py" || family("go-redis/pipeline") != "go-redis" || family("ioredis-typed") != "ioredis-typed" {
 		t.Error("family")
+	}
+}
+
+// TestOneProcessEach: for a listing, the adapters that differ only in the
+// configuration they load (RESPCHECK_LIBS, RESPCHECK_PY_CONFIG) are one
+// process each with neither variable, in the place of the first; an
+// adapter with other differences (another PYTHONPATH, another command, a
+// suffix) or no such variable stays as it is.
+func TestOneProcessEach(t *testing.T) {
+	as := []*Adapter{
+		{Name: "go go-redis", Cmd: []string{"rc"}, Env: []string{"GO=1", "RESPCHECK_LIBS=go-redis"}},
+		{Name: "node ioredis", Cmd: []string{"node", "a.js"}, Env: []string{"RESPCHECK_LIBS=ioredis"}},
+		{Name: "go rueidis", Cmd: []string{"rc"}, Env: []string{"GO=1", "RESPCHECK_LIBS=rueidis"}},
+		{Name: "hiredis", Cmd: []string{"hiredis-adapter"}},
+		{Name: "node redis", Cmd: []string{"node", "a.js"}, Env: []string{"RESPCHECK_LIBS=redis"}},
+		{Name: "redis-py (system)", Cmd: []string{"py"}, Env: []string{"RESPCHECK_PY_CONFIG="}},
+		{Name: "redis-py/pipeline (system)", Cmd: []string{"py"}, Env: []string{"RESPCHECK_PY_CONFIG=/pipeline"}},
+		{Name: "redis-py-6.4.0", Cmd: []string{"py"}, Env: []string{"PYTHONPATH=sid", "RESPCHECK_PY_CONFIG="}},
+		{Name: "redis-py-6.4.0/pipeline", Cmd: []string{"py"}, Env: []string{"PYTHONPATH=sid", "RESPCHECK_PY_CONFIG=/pipeline"}},
+		{Name: "other go", Cmd: []string{"rc"}, Env: []string{"GO=1", "RESPCHECK_LIBS=radix"}, Suffix: "-x"},
+	}
+	var got []string
+	for _, a := range oneProcessEach(as) {
+		got = append(got, fmt.Sprintf("%s %v %v %s", a.Name, a.Cmd, a.Env, a.Suffix))
+	}
+	want := []string{
+		"go [rc] [GO=1] ",
+		"node [node a.js] [] ",
+		"hiredis [hiredis-adapter] [] ",
+		"redis-py [py] [] ",
+		"redis-py-6.4.0 [py] [PYTHONPATH=sid] ",
+		"other [rc] [GO=1] -x",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("oneProcessEach (-want +got):\n%s", diff)
+	}
+	if as[0].Env[1] != "RESPCHECK_LIBS=go-redis" {
+		t.Error("the adapters given were changed")
 	}
 }
