@@ -53,7 +53,9 @@ func TestListClients(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var matrix struct{ Sections []struct{ Clients []struct{ Library string } } }
+	var matrix struct {
+		Sections []struct{ Clients []struct{ Library string } }
+	}
 	if err := json.Unmarshal(b, &matrix); err != nil {
 		t.Fatal(err)
 	}
