@@ -65,10 +65,16 @@ cluster, and the steps of a connection the case places on a node (conn:
 adapters are installed by scripts/install-clients.sh; missing ones are left
 out with a note (use --clients to require one).
 
-The cases themselves are checked too, as run checks them (on connections
-of respcheck's own, after the libraries): a reply that does not meet its
-case is listed apart, as the case's finding, and the libraries are judged
-against the bytes the server sent all the same.
+The cases themselves are checked too, as run checks them, in the protocols
+the libraries speak (on a throwaway server of their own beside the
+libraries, or on an existing server after them): a reply that does not meet
+its case is listed apart, as the case's finding, and the libraries are
+judged against the bytes the server sent all the same.
+
+The report has one row per client with its counts by verdict and its worst
+findings, one line each; -v adds each finding's steps (the bytes, the
+decoding, the judge's notes, the wire) and --matrix the cases x clients
+matrix.
 
 Exit status: 0 no finding, 1 a mismatch, crash, hang, desync or error, or a
 case whose server reply does not meet it, 2 usage or case-file error, 3 the
@@ -170,9 +176,16 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 		runID = runner.NewRunID()
 	}
 	t.Config.Limits = f.limits()
+	check := checkCases(ctx, f, t, files, checkProtos(drivers, protos), runRE, runID)
 	rep, err := clients.Run(ctx, files, clients.Options{Target: t.Config, Drivers: drivers, Protos: protos,
 		Run: runRE, StepTimeout: f.timeout, RunID: runID, Jobs: f.jobs, Fault: clients.Fault{Split: f.split, ExtraAfter: f.extra},
-		Existing: external, CheckCases: true})
+		Existing: external})
+	if err == nil && (!external || rep.ServerLost == "" && ctx.Err() == nil) {
+		// On an existing server, after the libraries; a throwaway
+		// target's check ran on a server of its own meanwhile.
+		crep, cerr := check()
+		addCaseCheck(ctx, rep, crep, cerr)
+	}
 	if err != nil {
 		var te *target.Error
 		if errors.As(err, &te) {
@@ -203,14 +216,14 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 // another format, stdout still gets the human report.
 func writeClientsReport(stdout io.Writer, rep *clients.Report, format report.Format, f clientsFlags) error {
 	var buf bytes.Buffer
-	if err := format.Clients(&buf, rep, report.HumanOptions{Verbose: f.verbose}); err != nil {
+	if err := format.Clients(&buf, rep, report.HumanOptions{Verbose: f.verbose, Matrix: f.matrix}); err != nil {
 		return err
 	}
 	if err := writeOutput(stdout, f.out, buf.Bytes(), true); err != nil {
 		return err
 	}
 	if f.out != "" && f.format != "human" {
-		return report.ClientsHuman(stdout, rep, report.HumanOptions{Verbose: f.verbose})
+		return report.ClientsHuman(stdout, rep, report.HumanOptions{Verbose: f.verbose, Matrix: f.matrix})
 	}
 	return nil
 }

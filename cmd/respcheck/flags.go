@@ -105,6 +105,7 @@ type clientsFlags struct {
 	extra    string
 	list     bool
 	adapters string
+	matrix   bool
 }
 
 // register registers the flags of respcheck clients.
@@ -119,7 +120,8 @@ func (f *clientsFlags) register(fl *pflag.FlagSet) {
 	registerMaxDepth(fl, &f.maxDepth)
 	formatFlag(fl, &f.format, report.ClientsReports)
 	outFlag(fl, &f.out, report.ClientsReports)
-	fl.BoolVarP(&f.verbose, "verbose", "v", false, "show every step of non-matching results and the wire (handshakes, pushes)")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "show every step of non-matching results and the wire (handshakes, pushes), and the matrix")
+	fl.BoolVar(&f.matrix, "matrix", false, "also show the cases × clients matrix, one symbol a result, in blocks that fit 100 columns")
 	fl.StringVar(&f.runID, "run-id", "", "key-name salt (default: random against --addr/-u, fixed for a throwaway server)")
 	fl.StringVar(&f.clients, "clients", "all", "comma-separated libraries: "+"go-redis, go-redis-typed, rueidis, valkey-go, redigo, radix, ioredis, ioredis-typed, node-redis, node-redis-typed, iovalkey, valkey-glide, redis-py, hiredis, redis-rb, phpredis, redis-cli, valkey-cli (a name selects each of its versions and configurations: ioredis selects ioredis-5.11.1, ioredis-6.0.0[replyMapping=resp3], ioredis-6.0.0/pipeline...; --list-clients lists them)")
 	fl.IntSliceVar(&f.split, "split", nil, "proxy fault: split every server→client frame at these byte `offsets`")

@@ -53,10 +53,6 @@ type Options struct {
 	// literal_keys case are then left as the case left them, as run
 	// leaves them; on a throwaway server they are deleted after the case.
 	Existing bool
-	// CheckCases runs the selected cases as respcheck run runs them (see
-	// checkCases) after the libraries, unless the server was lost or the
-	// run interrupted: Report.Cases.
-	CheckCases bool
 }
 
 // Report is the outcome of Run.
@@ -67,13 +63,14 @@ type Report struct {
 	// ServerLost says why the run ended early when the server stopped
 	// answering during it; empty otherwise. respcheck exits 3 then.
 	ServerLost string
-	// Cases is the cases' own check (Options.CheckCases): the selected
-	// cases run on raw connections as respcheck run runs them, every reply
-	// compared with the case's expectation. A case that fails there is
-	// the case's finding (a wrong expectation, or a server that differs
-	// from it), apart from the libraries' verdicts, which are judged
-	// against the bytes the server sent whatever the case expects. nil
-	// when not checked (not asked, the server lost, the run interrupted).
+	// Cases is the cases' own check, which Run leaves to its caller
+	// (respcheck clients runs it): the selected cases run on raw
+	// connections as respcheck run runs them, every reply compared with
+	// the case's expectation. A case that fails there is the case's
+	// finding (a wrong expectation, or a server that differs from it),
+	// apart from the libraries' verdicts, which are judged against the
+	// bytes the server sent whatever the case expects. nil when not
+	// checked.
 	Cases    *runner.Report
 	Started  time.Time
 	Duration time.Duration
@@ -291,16 +288,6 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 			if rep.ServerLost != "" {
 				rep.Results[i].Verdict, rep.Results[i].Reason = Error, "not run: the server stopped answering"
 			}
-		}
-	}
-	if opts.CheckCases && rep.ServerLost == "" && parent.Err() == nil {
-		// After the libraries: a case that stops the server (SHUTDOWN)
-		// stops it under the libraries first, as it did before the check.
-		if rep.Cases, err = checkCases(parent, files, opts, protos); err != nil {
-			return nil, err
-		}
-		if rep.Cases.ServerLost != nil {
-			rep.ServerLost = "checking the cases: " + rep.Cases.ServerLost.Error()
 		}
 	}
 	rep.Duration = time.Since(rep.Started)

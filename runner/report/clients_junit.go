@@ -53,10 +53,11 @@ func ClientsJUnit(w io.Writer, rep *clients.Report) error {
 	top := junitSuites{Name: "respcheck clients"}
 	if rep.Cases != nil {
 		// The cases' own check (clients.Report.Cases), first: one suite,
-		// a testcase per case and protocol as run's JUnit has them.
+		// a testcase per case and protocol as run's JUnit has them (its
+		// file the class).
 		s := junitSuite{Name: casesSuite, junitCounts: junitCounts{Errors: new(int)}}
 		for _, res := range rep.Cases.Results {
-			s.addResult(res, casesSuite)
+			s.addResult(res, res.Case.File.Path)
 		}
 		top.Suites = append(top.Suites, s)
 	}

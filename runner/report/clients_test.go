@@ -2,7 +2,9 @@ package report_test
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -61,31 +63,36 @@ func clientsReport(t *testing.T) *clients.Report {
 	}
 }
 
+// TestClientsHuman: by default one row per client with its counts by
+// verdict and its findings named in one line each; --matrix adds the
+// matrix; -v names every client and adds a block per finding, erased
+// result and skip with a reason, with every step and the wire, and the
+// matrix.
 func TestClientsHuman(t *testing.T) {
 	const want = `server: redis 7.0.15 at 127.0.0.1:6379
-clients: go-redis(9.7.0) rueidis(1.0.50)
+clients: 2; -v names them
 
-MISMATCH  strings/fails  [go-redis 9.7.0 via Conn.Do]
-  step suite/strings.yaml:13:9 (conn default) "ECHO" "a\x00b": mismatch
-    bytes received: "$3\r\na\x00b\r\n"
-    redis-cli:      "a\x00b"
-    decoded:        string("ab")
-    - the NUL byte was lost
-    canary: ok
-
-matrix (. match  = converted  ~ erased  X mismatch  C crash  H hang  D desync  E error  - skip):
-                 go-redis
-                |  rueidis
-strings/passes  .   
-strings/fails   X ~ 
-strings/skips     - 
+client   match conv erased mism crash hang desync error skip
+go-redis     1                1
+  X suite/strings.yaml:13:9 ECHO: the NUL byte was lost
+rueidis                  1                                 1
 
 4 results: 1 skip, 1 match, 1 erased, 1 mismatch (2.0s)
+(-v shows each finding's steps: the bytes, the decoding and why; --matrix the cases × clients)
 `
 	rep := clientsReport(t)
 	if got := write(t, func(b *bytes.Buffer) error { return report.ClientsHuman(b, rep, report.HumanOptions{}) }); got != want {
 		t.Errorf("clients human:\n%s\nwant:\n%s", got, want)
 	}
+	const matrix = `matrix (. match  = converted  ~ erased  X mismatch  C crash  H hang  D desync  E error  - skip):
+                 go-redis
+                |  rueidis
+strings/passes  .
+strings/fails   X ~
+strings/skips     -
+`
+	got := write(t, func(b *bytes.Buffer) error { return report.ClientsHuman(b, rep, report.HumanOptions{Matrix: true}) })
+	contains(t, "clients human --matrix", got, "\n\n"+matrix+"\nclient   match")
 	// Verbose adds erased results (a multi-line redis-cli rendering
 	// indented under its label), skips with a reason, matching steps and
 	// the wire.
@@ -93,11 +100,66 @@ strings/skips     -
 		return report.ClientsHuman(b, rep, report.HumanOptions{Verbose: true})
 	})
 	contains(t, "verbose clients human", verbose,
+		"clients: go-redis(9.7.0) rueidis(1.0.50)\n",
 		"\nMISMATCH  strings/fails  [go-redis 9.7.0 via Conn.Do]\n  step suite/strings.yaml:11:9 (conn default) \"SET\" \"k\" \"v\": match\n",
+		"  step suite/strings.yaml:13:9 (conn default) \"ECHO\" \"a\\x00b\": mismatch\n    bytes received: \"$3\\r\\na\\x00b\\r\\n\"\n    redis-cli:      \"a\\x00b\"\n    decoded:        string(\"ab\")\n    - the NUL byte was lost\n    canary: ok\n",
 		"  wire, connection 1:\n    → \"*2\\r\\n$4\\r\\nECHO\\r\\n$3\\r\\na\\x00b\\r\\n\"\n    ← \"$3\\r\\na\\x00b\\r\\n\"\n    ← \"?junk\"\n",
 		"\nERASED  strings/fails  [rueidis 1.0.50]\n",
 		"    redis-cli:      1~ \"a\"\n                    2~ \"b\"\n    decoded:        []string[string(\"a\"), string(\"b\")]\n",
-		"\nSKIP  strings/skips  [rueidis 1.0.50]  (needs DEBUG)\n")
+		"\nSKIP  strings/skips  [rueidis 1.0.50]  (needs DEBUG)\n",
+		matrix)
+}
+
+// TestClientsHumanFits100Columns: the default report and --matrix keep to
+// 100 columns with the longest labels there are (phpredis's options), 80
+// clients and long case names: rows too long for the name column put the
+// name on a line of its own, finding lines are cut, the matrix comes in
+// blocks of columns (a library's clients together), long labels and case
+// names cut; clients that skipped every case are counted by reason, not
+// listed.
+func TestClientsHumanFits100Columns(t *testing.T) {
+	rep := clientsReport(t)
+	cs := rep.Results[1].Case
+	long := "phpredis-5.3.7[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]"
+	rep.Clients, rep.Results = nil, nil
+	for i := range 40 {
+		for _, p := range []int{2, 3} {
+			lib := fmt.Sprintf("library-%02d[option-%d=true]", i/4, i)
+			if i == 7 {
+				lib = long
+			}
+			name := fmt.Sprintf("%s/resp%d", lib, p)
+			rep.Clients = append(rep.Clients, clients.ClientInfo{Name: name, Library: lib, Version: "1.0", Proto: p})
+			res := &clients.Result{Client: name, Proto: p, Case: cs, Verdict: clients.Mismatch, Steps: []clients.StepView{{
+				Step: cs.Steps[1], Conn: "default", Args: [][]byte{[]byte("ECHO"), []byte("a")}, Verdict: clients.Mismatch,
+				Notes: []string{strings.Repeat("a very long note ", 10)}}}}
+			if i >= 36 {
+				res = &clients.Result{Client: name, Proto: p, Case: cs, Verdict: clients.Skip, Reason: "a cluster configuration: runs against a cluster only (respcheck clients --cluster N, or --addr of a cluster node)"}
+			}
+			rep.Results = append(rep.Results, res)
+		}
+	}
+	for _, o := range []report.HumanOptions{{}, {Matrix: true}} {
+		out := write(t, func(b *bytes.Buffer) error { return report.ClientsHuman(b, rep, o) })
+		for i, line := range strings.Split(out, "\n") {
+			if n := len([]rune(line)); n > 100 {
+				t.Errorf("matrix %v: line %d has %d columns: %s", o.Matrix, i+1, n, line)
+			}
+		}
+		contains(t, "clients human", out, "8 clients not applicable (every case skipped): 8 × a cluster configuration:")
+		if !regexp.MustCompile(`\n` + regexp.QuoteMeta(long) + `/resp2\n {40}(\s+)1\n`).MatchString(out) {
+			t.Errorf("the long name is not on a line of its own above its counts:\n%s", out)
+		}
+		if strings.Contains(out, "library-09[option-36=true]/resp2 ") {
+			t.Errorf("a client that skipped every case is listed:\n%s", out)
+		}
+		if o.Matrix {
+			contains(t, "clients human --matrix", out, "|  phpredis-5.3.7[OPT_REPLY_LITERAL…]/resp3\n")
+			if n := len(regexp.MustCompile(`(?m)^ +library-`).FindAllString(out, -1)); n < 2 {
+				t.Errorf("the matrix is not in blocks (%d):\n%s", n, out)
+			}
+		}
+	}
 }
 
 // clientsJSON is report.ClientsJSONReport as it decodes: verdicts and
@@ -190,7 +252,7 @@ func TestClientsTruncatedReply(t *testing.T) {
 	rep := clientsReport(t)
 	res := rep.Results[1]
 	res.Steps[1].Reply, res.Steps[1].Verdict, res.Verdict = []byte("$5\r\nab"), clients.Crash, clients.Crash
-	human := write(t, func(b *bytes.Buffer) error { return report.ClientsHuman(b, rep, report.HumanOptions{}) })
+	human := write(t, func(b *bytes.Buffer) error { return report.ClientsHuman(b, rep, report.HumanOptions{Verbose: true}) })
 	contains(t, "clients human", human, "\n    bytes received: \"$5\\r\\nab\"\n    decoded:        string(\"ab\")\n")
 	var got clientsJSON
 	decodeStrict(t, write(t, func(b *bytes.Buffer) error { return report.ClientsJSON(b, rep) }), &got)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/respcheck/respcheck/resp"
@@ -11,27 +12,81 @@ import (
 	"github.com/respcheck/respcheck/runner/clients"
 )
 
-// ClientsHuman writes a clients report as text: the server and clients,
-// one block per finding (with Verbose also erased results, skips with a
-// reason, every step and the wire transcripts), then the clients × cases
-// matrix and a summary. Color is ignored: the clients report has none.
+// ClientsHuman writes a clients report as text that fits 100 columns: the
+// server, the number of clients, the cases that fail their own check (see
+// casesFailures), one row per client with its counts by verdict and its
+// worst findings named in one line each, the clients that skipped every
+// case counted by reason (clientsSummary), and the totals. With
+// o.Matrix, the cases × clients matrix too, in blocks of columns that
+// fit. With o.Verbose, every client's name and version, one block per
+// finding (with erased results and skips with a reason too) with each
+// step's bytes, decoding and notes, the wire, and the matrix.
 func ClientsHuman(w io.Writer, rep *clients.Report, o HumanOptions) error {
 	sw := &stickyWriter{w: w}
 	w = sw
 	fmt.Fprintf(w, "server: %s %s at %s\n", rep.Server.Family, rep.Server.Version, rep.Server.Addr)
-	fmt.Fprintf(w, "clients:")
-	for _, c := range rep.Clients {
-		fmt.Fprintf(w, " %s(%s)", c.Name, c.Version)
+	if o.Verbose {
+		fmt.Fprintf(w, "clients:")
+		for _, c := range rep.Clients {
+			fmt.Fprintf(w, " %s(%s)", c.Name, c.Version)
+		}
+		fmt.Fprintln(w)
+	} else {
+		fmt.Fprintf(w, "clients: %s; -v names them\n", clientsCount(rep.Clients))
 	}
-	fmt.Fprintln(w)
 	casesFailures(w, rep.Cases, o)
 	notRun, why := 0, ""
 	for _, res := range rep.Results {
 		if res.NotRun && res.Verdict == clients.Skip && !o.Verbose {
 			notRun, why = notRun+1, res.Reason
-			continue
 		}
-		if res.Verdict < clients.Mismatch && !(o.Verbose && res.Verdict == clients.Erased) && !(res.Verdict == clients.Skip && res.Reason != "" && o.Verbose) {
+	}
+	if o.Verbose {
+		resultBlocks(w, rep)
+	}
+	if notRun > 0 {
+		fmt.Fprintf(w, "\n%s %s\n", Count(notRun, "result", "results"), why)
+	}
+	if o.Verbose || o.Matrix {
+		fmt.Fprintln(w)
+		width := screenWidth
+		if o.Verbose && !o.Matrix {
+			width = 0
+		}
+		clientsMatrix(w, rep, width)
+	}
+	fmt.Fprintln(w)
+	clientsSummary(w, rep)
+	fmt.Fprintf(w, "\n%d results: %s (%.1fs)\n", len(rep.Results), verdictCounts(rep), rep.Duration.Seconds())
+	if rep.Cases != nil {
+		fmt.Fprintf(w, "the cases themselves, as run checks them: %s\n", casesSummary(rep.Cases))
+	}
+	if !o.Verbose && rep.Worst() > clients.Match {
+		fmt.Fprintln(w, "(-v shows each finding's steps: the bytes, the decoding and why; --matrix the cases × clients)")
+	}
+	return sw.err
+}
+
+// clientsCount is "132 (78 configurations in the protocols each
+// speaks)": the clients (a configuration in one protocol), and their
+// configurations where fewer.
+func clientsCount(cs []clients.ClientInfo) string {
+	libs := map[string]bool{}
+	for _, c := range cs {
+		libs[c.Library] = true
+	}
+	if len(libs) == len(cs) {
+		return fmt.Sprint(len(cs))
+	}
+	return fmt.Sprintf("%d (%s in the protocols each speaks)", len(cs), Count(len(libs), "configuration", "configurations"))
+}
+
+// resultBlocks writes one block per result that is a finding, erased, or
+// a skip with a reason: its client, reason and the steps that are not
+// matches, then its wire.
+func resultBlocks(w io.Writer, rep *clients.Report) {
+	for _, res := range rep.Results {
+		if res.Verdict < clients.Mismatch && res.Verdict != clients.Erased && !(res.Verdict == clients.Skip && res.Reason != "") {
 			continue
 		}
 		fmt.Fprintf(w, "\n%s  %s  [%s]", strings.ToUpper(res.Verdict.String()), res.Case.FullName(), rep.Client(res.Client).Label())
@@ -40,20 +95,15 @@ func ClientsHuman(w io.Writer, rep *clients.Report, o HumanOptions) error {
 		}
 		fmt.Fprintln(w)
 		for _, sv := range res.Steps {
-			if sv.Verdict == clients.Match && !o.Verbose || sv.Verdict == clients.Skip && !o.Verbose {
-				continue
-			}
 			clientsStep(w, sv)
 		}
-		if o.Verbose {
-			clientsWire(w, res.Wire)
-		}
+		clientsWire(w, res.Wire)
 	}
-	if notRun > 0 {
-		fmt.Fprintf(w, "\n%s %s\n", Count(notRun, "result", "results"), why)
-	}
-	fmt.Fprintln(w)
-	clientsMatrix(w, rep)
+}
+
+// verdictCounts is "1 skip, 1 match, 1 mismatch, 2 not run": the results
+// of rep by verdict, in verdict order, the interrupted ones apart.
+func verdictCounts(rep *clients.Report) string {
 	counts := map[clients.Verdict]int{}
 	interrupted := 0
 	for _, res := range rep.Results {
@@ -72,22 +122,22 @@ func ClientsHuman(w io.Writer, rep *clients.Report, o HumanOptions) error {
 	if interrupted > 0 {
 		parts = append(parts, fmt.Sprintf("%d not run", interrupted))
 	}
-	fmt.Fprintf(w, "\n%d results: %s (%.1fs)\n", len(rep.Results), strings.Join(parts, ", "), rep.Duration.Seconds())
-	if rep.Cases != nil {
-		fmt.Fprintf(w, "the cases themselves, as run checks them: %s\n", casesSummary(rep.Cases))
-	}
-	return sw.err
+	return strings.Join(parts, ", ")
 }
 
 // casesFailures writes the results of the cases' own check (see
 // clients.Report.Cases) that failed or erred, as run's human report
-// writes them, under a line that says what they are; nothing when none
-// did.
+// writes them, under a line that says what they are; when the check's
+// server stopped answering, that instead; nothing when all passed.
 func casesFailures(w io.Writer, rep *runner.Report, o HumanOptions) {
 	if rep == nil || !rep.Failed() {
 		return
 	}
-	fmt.Fprintf(w, "\nthe cases themselves: the server's replies do not meet them\n(run as respcheck run runs them, on connections of its own, after the libraries):\n")
+	if rep.ServerLost != nil {
+		fmt.Fprintf(w, "\nthe cases themselves could not all be checked: %v\n", rep.ServerLost)
+		return
+	}
+	fmt.Fprintf(w, "\nthe cases themselves: the server's replies do not meet them\n(run as respcheck run runs them, on connections of its own):\n")
 	p := &printer{w: w, o: HumanOptions{Verbose: false, Color: o.Color}}
 	for _, res := range rep.Results {
 		if res.Status == runner.Fail || res.Status == runner.Error {
@@ -98,12 +148,16 @@ func casesFailures(w io.Writer, rep *runner.Report, o HumanOptions) {
 }
 
 // casesSummary counts the results of the cases' own check: "230 passed,
-// 0 failed, 18 skipped" and the errors and known differences there are.
+// 0 failed, 18 skipped" and the errors, results not run and known
+// differences there are.
 func casesSummary(rep *runner.Report) string {
 	s := rep.Summary
 	parts := []string{fmt.Sprintf("%d passed", s.Passed), fmt.Sprintf("%d failed", s.Failed), fmt.Sprintf("%d skipped", s.Skipped)}
 	if s.Errors > 0 {
 		parts = append(parts, Count(s.Errors, "error", "errors"))
+	}
+	if s.NotRun > 0 {
+		parts = append(parts, fmt.Sprintf("%d not run", s.NotRun))
 	}
 	if s.Known > 0 {
 		parts = append(parts, Count(s.Known, "known difference", "known differences"))
@@ -211,36 +265,105 @@ func hasRewrites(conns []clients.WireConn) bool {
 }
 
 // clientsMatrix writes the worst verdict of each case (rows) through each
-// client (columns) as one symbol.
-func clientsMatrix(w io.Writer, rep *clients.Report) {
+// client (columns) as one symbol. With width > 0 the clients that skipped
+// every case are left out (the summary counts them) and the columns come
+// in blocks that fit width, a library's clients kept together where they
+// fit (case names cut to nameWidth); 0 writes every client in one block.
+func clientsMatrix(w io.Writer, rep *clients.Report, width int) {
 	rows, cols, cell := clients.Matrix(rep)
 	if len(rows) == 0 {
 		return
 	}
-	width := 0
+	most := 60
+	if width > 0 {
+		most = nameWidth
+		cols = slices.DeleteFunc(cols, func(c string) bool {
+			for _, r := range rows {
+				if v, ok := cell[[2]string{r, c}]; ok && v != clients.Skip {
+					return false
+				}
+			}
+			return true
+		})
+	}
+	nw := 0
 	for _, r := range rows {
-		width = max(width, min(len(r), 60))
+		nw = max(nw, min(len([]rune(r)), most))
 	}
 	fmt.Fprintf(w, "matrix (. match  = converted  ~ erased  X mismatch  C crash  H hang  D desync  E error  - skip):\n")
-	for i, c := range cols {
-		fmt.Fprintf(w, "%s%s %s\n", strings.Repeat(" ", width+2), strings.Repeat("| ", i), c)
-	}
-	for _, r := range rows {
-		name := r
-		if len(name) > 60 {
-			name = name[:59] + "…"
+	for i, block := range matrixBlocks(rep, cols, nw+2, width) {
+		if i > 0 {
+			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%-*s  ", width, name)
-		for _, c := range cols {
-			v, ok := cell[[2]string{r, c}]
-			s := " "
-			if ok {
-				s = v.Symbol()
+		for j, c := range block {
+			if width > 0 {
+				c = shortLabel(c)
 			}
-			fmt.Fprintf(w, "%s ", s)
+			fmt.Fprintf(w, "%s%s %s\n", strings.Repeat(" ", nw+2), strings.Repeat("| ", j), c)
 		}
-		fmt.Fprintln(w)
+		for _, r := range rows {
+			line := fmt.Sprintf("%-*s  ", nw, clip(r, most))
+			for _, c := range block {
+				v, ok := cell[[2]string{r, c}]
+				sym := " "
+				if ok {
+					sym = v.Symbol()
+				}
+				line += sym + " "
+			}
+			fmt.Fprintln(w, strings.TrimRight(line, " "))
+		}
 	}
+}
+
+// shortLabel is a client's name cut to nameWidth in the middle, keeping
+// its protocol ("phpredis-5.3.7[OPT_REPLY_LITERAL=true,OPT_…]/resp2").
+func shortLabel(c string) string {
+	r := []rune(c)
+	if len(r) <= nameWidth {
+		return c
+	}
+	tail := r[len(r)-min(len(r), 7):] // "]/resp2"
+	return string(r[:nameWidth-len(tail)-1]) + "…" + string(tail)
+}
+
+// matrixBlocks splits the matrix's columns into blocks whose staircase
+// heading (each label after indent columns and two per column before it)
+// fits width, a library's clients (ParseLabel's Library of their
+// configuration) in one block where they fit; with width 0, one block.
+func matrixBlocks(rep *clients.Report, cols []string, indent, width int) [][]string {
+	fits := func(block []string) bool {
+		for j, c := range block {
+			if indent+2*j+1+len([]rune(shortLabel(c))) > width {
+				return false
+			}
+		}
+		return true
+	}
+	if width <= 0 || fits(cols) {
+		return [][]string{cols}
+	}
+	var blocks [][]string
+	var cur []string
+	for i := 0; i < len(cols); {
+		lib := clients.ParseLabel(rep.Client(cols[i]).Library).Library
+		j := i + 1
+		for j < len(cols) && clients.ParseLabel(rep.Client(cols[j]).Library).Library == lib {
+			j++
+		}
+		if len(cur) > 0 && !fits(append(slices.Clip(cur), cols[i:j]...)) {
+			blocks, cur = append(blocks, cur), nil
+		}
+		for _, c := range cols[i:j] {
+			// A library too many for one block is split where it must.
+			if len(cur) > 0 && !fits(append(slices.Clip(cur), c)) {
+				blocks, cur = append(blocks, cur), nil
+			}
+			cur = append(cur, c)
+		}
+		i = j
+	}
+	return append(blocks, cur)
 }
 
 // ClientsMarkdown writes a clients report as a Markdown page: the server,
@@ -257,7 +380,7 @@ func ClientsMarkdown(w io.Writer, rep *clients.Report, _ HumanOptions) error {
 		fmt.Fprintf(w, "| %s | %s | `%s` |\n", c.Name, c.Version, mdCell(c.API))
 	}
 	if rep.Cases != nil {
-		fmt.Fprintf(w, "\n## The cases\n\nThe cases themselves, run as `respcheck run` runs them after the libraries: %s.\n", casesSummary(rep.Cases))
+		fmt.Fprintf(w, "\n## The cases\n\nThe cases themselves, run as `respcheck run` runs them: %s.\n", casesSummary(rep.Cases))
 		for _, res := range rep.Cases.Results {
 			if res.Status == runner.Fail || res.Status == runner.Error {
 				fmt.Fprintf(w, "\n- **%s** `%s` [RESP%d]: %s", res.Status, res.Case.FullName(), res.Proto, mdCell(caseWhy(res)))
@@ -268,7 +391,7 @@ func ClientsMarkdown(w io.Writer, rep *clients.Report, _ HumanOptions) error {
 		}
 	}
 	fmt.Fprintf(w, "\n## Matrix\n\n```\n")
-	clientsMatrix(w, rep)
+	clientsMatrix(w, rep, 0)
 	fmt.Fprintf(w, "```\n\n## Findings and conversions\n\nOne line per result that is a mismatch, crash, hang, desync, error or\nconversion: the step's command and why.\n\n")
 	n := 0
 	erased := map[string][]string{}
@@ -314,6 +437,23 @@ func caseWhy(res *runner.Result) string {
 // explain is one line on why a result has its verdict: the command and the
 // first note of its worst step, else the result's reason.
 func explain(res *clients.Result) string {
+	worst := worstStep(res)
+	if worst == nil {
+		return res.Reason
+	}
+	s := clients.FormatArgs(worst.Args)
+	if len(worst.Notes) > 0 {
+		s += ": " + worst.Notes[0]
+	}
+	if worst.Canary != "" && worst.Canary != "ok" {
+		s += "; canary: " + worst.Canary
+	}
+	return s
+}
+
+// worstStep is the first step of res with the result's verdict, or nil
+// when none has it (the verdict is the result's own: its reason says why).
+func worstStep(res *clients.Result) *clients.StepView {
 	var worst *clients.StepView
 	for i := range res.Steps {
 		if worst == nil || res.Steps[i].Verdict > worst.Verdict {
@@ -321,9 +461,24 @@ func explain(res *clients.Result) string {
 		}
 	}
 	if worst == nil || worst.Verdict != res.Verdict {
-		return res.Reason
+		return nil
 	}
-	s := clients.FormatArgs(worst.Args)
+	return worst
+}
+
+// finding is one line on a finding for the summary: where (the step's
+// file:line:col, which names the case), the command's name and why (the
+// first note, and a canary that came back wrong); the case's name and
+// reason when no step has the verdict.
+func finding(res *clients.Result) string {
+	worst := worstStep(res)
+	if worst == nil {
+		return fmt.Sprintf("%s %s: %s", res.Case.Pos, res.Case.FullName(), res.Reason)
+	}
+	s := worst.Step.Pos.String()
+	if len(worst.Args) > 0 {
+		s += " " + string(worst.Args[0])
+	}
 	if len(worst.Notes) > 0 {
 		s += ": " + worst.Notes[0]
 	}

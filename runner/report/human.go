@@ -22,6 +22,9 @@ type HumanOptions struct {
 	// Streamed says every result was already written as it finished
 	// (HumanResult): Human writes the lines about the run and the summary.
 	Streamed bool
+	// Matrix adds the cases × clients matrix to a clients report
+	// (ClientsHuman), in blocks that fit 100 columns.
+	Matrix bool
 }
 
 // HumanResult writes one result as Human does (with Verbose, passes and
