@@ -156,6 +156,20 @@ func FromClients(rep *clients.Report) Input {
 	return Input{Clients: &r, Tags: tagsOf(len(rep.Results), func(i int) *cases.Case { return rep.Results[i].Case })}
 }
 
+// withCaseChecks is inputs with, after each clients report that carries
+// the cases' own check (report.ClientsJSONReport.Cases), that check as a
+// run report of its own: the page shows its failures as it shows a run's.
+func withCaseChecks(inputs []Input) []Input {
+	var out []Input
+	for _, in := range inputs {
+		out = append(out, in)
+		if in.Clients != nil && in.Clients.Cases != nil {
+			out = append(out, Input{Path: in.Path, Run: in.Clients.Cases, Tags: in.Tags})
+		}
+	}
+	return out
+}
+
 // tagsOf is the tags of n results' cases by case ID (Input.Tags).
 func tagsOf(n int, caseOf func(i int) *cases.Case) map[string][]string {
 	tags := map[string][]string{}

@@ -95,6 +95,7 @@ type Page struct {
 // recording is read as a golden directory, see runDir), and one clients
 // matrix per clients report and per section of a client matrix file.
 func Build(inputs []Input) *Page {
+	inputs = withCaseChecks(inputs)
 	p := &Page{Title: "respcheck compatibility report"}
 	m := newMatrix()
 	var gs []*golden.Dir

@@ -371,3 +371,41 @@ func TestBenchSection(t *testing.T) {
 		t.Error("an XML declaration inside the page")
 	}
 }
+
+// TestClientsCaseCheck: a clients report that carries the cases' own check
+// (its "cases", a run report) puts that check on the page as a run's
+// column, failures and all; without it, no server column.
+func TestClientsCaseCheck(t *testing.T) {
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(clientsJSON), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, withCheck := range []bool{false, true} {
+		if withCheck {
+			doc["cases"] = json.RawMessage(runJSON)
+		}
+		b, err := json.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(t.TempDir(), "clients.json")
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		in, err := Load(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pg := Build([]Input{in})
+		var buf bytes.Buffer
+		if err := Write(&buf, []Input{in}); err != nil {
+			t.Fatal(err)
+		}
+		if got := len(pg.Servers); got != map[bool]int{false: 0, true: 1}[withCheck] {
+			t.Errorf("with the check %v: %d server columns", withCheck, got)
+		}
+		if withCheck != strings.Contains(buf.String(), "a &amp; b &lt;/td&gt;") {
+			t.Errorf("with the check %v: the page shows the check's failure: %v", withCheck, !withCheck)
+		}
+	}
+}
