@@ -59,7 +59,7 @@ func ClientsHuman(w io.Writer, rep *clients.Report, o HumanOptions) error {
 	clientsSummary(w, rep)
 	fmt.Fprintf(w, "\n%d results: %s (%.1fs)\n", len(rep.Results), verdictCounts(rep), rep.Duration.Seconds())
 	if rep.Cases != nil {
-		fmt.Fprintf(w, "the cases themselves, as run checks them: %s\n", casesSummary(rep.Cases))
+		fmt.Fprintf(w, "the cases themselves, as run checks them: %s\n", summaryText(rep.Cases.Summary))
 	}
 	if !o.Verbose && rep.Worst() > clients.Match {
 		fmt.Fprintln(w, "(-v shows each finding's steps: the bytes, the decoding and why; --matrix the cases × clients)")
@@ -145,24 +145,6 @@ func casesFailures(w io.Writer, rep *runner.Report, o HumanOptions) {
 		}
 	}
 	fmt.Fprintln(w, "(the libraries below are judged against the bytes the server sent all the same)")
-}
-
-// casesSummary counts the results of the cases' own check: "230 passed,
-// 0 failed, 18 skipped" and the errors, results not run and known
-// differences there are.
-func casesSummary(rep *runner.Report) string {
-	s := rep.Summary
-	parts := []string{fmt.Sprintf("%d passed", s.Passed), fmt.Sprintf("%d failed", s.Failed), fmt.Sprintf("%d skipped", s.Skipped)}
-	if s.Errors > 0 {
-		parts = append(parts, Count(s.Errors, "error", "errors"))
-	}
-	if s.NotRun > 0 {
-		parts = append(parts, fmt.Sprintf("%d not run", s.NotRun))
-	}
-	if s.Known > 0 {
-		parts = append(parts, Count(s.Known, "known difference", "known differences"))
-	}
-	return strings.Join(parts, ", ")
 }
 
 // stickyWriter keeps the first write error and drops every write after it,
@@ -380,7 +362,7 @@ func ClientsMarkdown(w io.Writer, rep *clients.Report, _ HumanOptions) error {
 		fmt.Fprintf(w, "| %s | %s | `%s` |\n", c.Name, c.Version, mdCell(c.API))
 	}
 	if rep.Cases != nil {
-		fmt.Fprintf(w, "\n## The cases\n\nThe cases themselves, run as `respcheck run` runs them: %s.\n", casesSummary(rep.Cases))
+		fmt.Fprintf(w, "\n## The cases\n\nThe cases themselves, run as `respcheck run` runs them: %s.\n", summaryText(rep.Cases.Summary))
 		for _, res := range rep.Cases.Results {
 			if res.Status == runner.Fail || res.Status == runner.Error {
 				fmt.Fprintf(w, "\n- **%s** `%s` [RESP%d]: %s", res.Status, res.Case.FullName(), res.Proto, mdCell(caseWhy(res)))

@@ -69,12 +69,21 @@ func Human(w io.Writer, rep *runner.Report, o HumanOptions) error {
 	if rep.Schema != nil {
 		rep.Schema.Write(p.w, o.Verbose) // run --check-schema
 	}
-	s := rep.Summary
-	parts := []string{
-		fmt.Sprintf("%d passed", s.Passed),
-		fmt.Sprintf("%d failed", s.Failed),
-		fmt.Sprintf("%d skipped", s.Skipped),
+	where := "at " + rep.Server.Addr
+	if rep.Topology != nil {
+		// A cluster says so: "cluster 3x1 at ADDR" (shards x replicas).
+		where = "cluster " + rep.Topology.Shape() + " " + where
 	}
+	p.line(fmt.Sprintf("%s %s %s: %s (%.2fs)", rep.Server.Family, rep.Server.Version, where,
+		summaryText(rep.Summary), rep.Duration.Seconds()))
+	return p.err
+}
+
+// summaryText is a run's counts as its summary line says them: "230
+// passed, 0 failed, 18 skipped", then the errors, the results not run and
+// the known differences there are.
+func summaryText(s runner.Summary) string {
+	parts := []string{fmt.Sprintf("%d passed", s.Passed), fmt.Sprintf("%d failed", s.Failed), fmt.Sprintf("%d skipped", s.Skipped)}
 	if s.Errors > 0 {
 		parts = append(parts, Count(s.Errors, "error", "errors"))
 	}
@@ -84,14 +93,7 @@ func Human(w io.Writer, rep *runner.Report, o HumanOptions) error {
 	if s.Known > 0 {
 		parts = append(parts, Count(s.Known, "known difference", "known differences"))
 	}
-	where := "at " + rep.Server.Addr
-	if rep.Topology != nil {
-		// A cluster says so: "cluster 3x1 at ADDR" (shards x replicas).
-		where = "cluster " + rep.Topology.Shape() + " " + where
-	}
-	p.line(fmt.Sprintf("%s %s %s: %s (%.2fs)", rep.Server.Family, rep.Server.Version, where,
-		strings.Join(parts, ", "), rep.Duration.Seconds()))
-	return p.err
+	return strings.Join(parts, ", ")
 }
 
 type printer struct {
