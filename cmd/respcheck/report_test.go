@@ -128,7 +128,7 @@ func realReport(t *testing.T) (string, int) {
 // TestReportInBrowser opens the page of real runs in headless Chromium
 // (Debian's chromium, installed by scripts/setup): it loads without
 // console errors, the matrix has a row per case file and a column per
-// server, a click on a differing case shows its byte strings, a client
+// server (the two recordings and the clients report's check), a click on a differing case shows its byte strings, a client
 // cell opens the bytes received, the filters change what is shown, and a
 // screenshot (kept as report.png beside the page, see reportArtifacts) is
 // not blank.
@@ -142,10 +142,12 @@ func TestReportInBrowser(t *testing.T) {
 	if err := chromedp.Do(bctx, chromedp.Navigate("file://"+abs), chromedp.WaitReady(chromedp.CSS("#matrix"))); err != nil {
 		t.Fatal(err)
 	}
+	// The clients report's own check of its cases is a run's column, and
+	// its case file (nil-kinds) a row.
 	rows := eval[int](t, bctx, `document.querySelectorAll("#matrix > tbody > tr.file").length`)
 	cols := eval[int](t, bctx, `document.querySelectorAll("#matrix > thead th.srv").length`)
-	if rows != nfiles || cols != 2 {
-		t.Errorf("the matrix has %d file rows and %d server columns, want %d and 2", rows, cols, nfiles)
+	if rows != nfiles+1 || cols != 3 {
+		t.Errorf("the matrix has %d file rows and %d server columns, want %d and 3", rows, cols, nfiles+1)
 	}
 	checkDiffClick(t, bctx)
 	// The screenshot: the matrix with the file of the clicked case open.
