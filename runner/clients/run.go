@@ -8,6 +8,7 @@ import (
 	"maps"
 	"math"
 	"regexp"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -43,8 +44,8 @@ type Options struct {
 	RunID string
 	// Fault makes the proxy split server→client frames.
 	Fault Fault
-	// Jobs is the number of (client, case) pairs run at once; 0 means the
-	// number of CPUs.
+	// Jobs is the number of (client, case) pairs run at once; 0 means
+	// DefaultJobs.
 	Jobs int
 	// OnResult is called for each finished result, one at a time.
 	OnResult func(*Result)
@@ -204,6 +205,9 @@ type item struct {
 // Run replays the send steps of every selected case through every driver
 // and judges each decoded value against the bytes the library received.
 func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error) {
+	if opts.Jobs <= 0 {
+		opts.Jobs = DefaultJobs()
+	}
 	protos := sched.Defaults(&opts.StepTimeout, &opts.Jobs, opts.Protos)
 	if opts.Target.Timeout <= 0 {
 		opts.Target.Timeout = opts.StepTimeout
@@ -293,6 +297,14 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	rep.Duration = time.Since(rep.Started)
 	return rep, nil
 }
+
+// DefaultJobs is the number of (client, case) pairs Run runs at once when
+// Options.Jobs is 0: 4 per CPU, as run's cases, since a pair mostly waits
+// (on its adapter process, the proxy, the server, a case's own blocking
+// step). cases/suite/nil.yaml through every client on redis 8.6.3, 2 CPUs:
+// 15.2 s of results with 2 jobs, 11.3 s with 4, 10.0 s with 8, the same
+// verdicts; the committed client matrices are made with 8.
+func DefaultJobs() int { return 4 * runtime.NumCPU() }
 
 // cutShort reports whether res was ended by the run's end rather than
 // judged to its end: never started, stopped between steps, or a call not
