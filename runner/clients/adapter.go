@@ -149,6 +149,9 @@ type Adapter struct {
 	// booted is the process whose hello boot saw answered.
 	bootMu sync.Mutex
 	booted *exec.Cmd
+	// merged marks an adapter oneProcessEach made: one process for
+	// several configurations, for their hello only.
+	merged bool
 }
 
 // poolSize is how many processes of one adapter configuration run
@@ -387,6 +390,15 @@ func (a *Adapter) Close() error {
 	return nil
 }
 
+// BootError is a Driver's Open error when the library's adapter process
+// did not start (or did not answer its hello within bootTimeout): the
+// process starts on its configuration's first session, so this is no
+// verdict on the library's decoding (Run makes it an Error).
+type BootError struct{ Err error }
+
+func (e *BootError) Error() string { return "the adapter process did not start: " + e.Err.Error() }
+func (e *BootError) Unwrap() error { return e.Err }
+
 // bootTimeout bounds a process's start, up to its hello answered: a Node
 // process took over 2 s (a step's deadline) on a loaded machine.
 const bootTimeout = 20 * time.Second
@@ -516,7 +528,7 @@ func (d *adapterDriver) pubsubWhere() string { return d.lib.Pubsub }
 
 func (d *adapterDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
 	if err := d.a.boot(); err != nil {
-		return nil, err
+		return nil, &BootError{Err: err}
 	}
 	id := "s" + strconv.FormatInt(d.a.nextSes.Add(1), 10)
 	d.a.mu.Lock()
@@ -837,7 +849,44 @@ func Available(adaptersDir string) ([]Driver, []string) {
 // each not started has a note.
 func AvailableFor(ctx context.Context, adaptersDir, list string) ([]Driver, []string) {
 	ds, as, notes := adapterSet(adaptersDir)
-	return start(ctx, ds, adaptersFor(as, list), notes)
+	as = adaptersFor(as, list)
+	// Merged: the adapters that serve one known configuration (Label);
+	// the system redis-py's label waits for its version.
+	labelled := func(a *Adapter) bool { return a.Label != "" }
+	all, notes := start(ctx, ds, oneProcessEach(as, labelled), notes)
+	return rebind(all, as), notes
+}
+
+// rebind hands each driver that a merged process (oneProcessEach)
+// answered for to the adapter of as that serves its configuration alone
+// (by Label): that process starts when the driver's first session opens
+// (Adapter.boot), so a configuration no selected case reaches never
+// starts. A merged process's driver without one (a configuration list did
+// not select) is left out, and the merged processes end.
+func rebind(ds []Driver, as []*Adapter) []Driver {
+	byLabel := map[string]*Adapter{}
+	for _, a := range as {
+		if a.Label != "" {
+			byLabel[a.Label] = a
+		}
+	}
+	var out []Driver
+	merged := map[*Adapter]bool{}
+	for _, d := range ds {
+		ad, ok := d.(*adapterDriver)
+		if !ok || !ad.a.merged {
+			out = append(out, d)
+			continue
+		}
+		merged[ad.a] = true
+		if a := byLabel[ad.Library()]; a != nil {
+			out = append(out, &adapterDriver{a: a, lib: ad.lib})
+		}
+	}
+	for a := range merged {
+		a.Close()
+	}
+	return out
 }
 
 // Listed is Available for a listing of the configurations
@@ -847,7 +896,7 @@ func AvailableFor(ctx context.Context, adaptersDir, list string) ([]Driver, []st
 // Close the drivers with CloseDrivers.
 func Listed(ctx context.Context, adaptersDir string) ([]Driver, []string) {
 	ds, as, notes := adapterSet(adaptersDir)
-	return start(ctx, ds, oneProcessEach(as), notes)
+	return start(ctx, ds, oneProcessEach(as, nil), notes)
 }
 
 // adapterSet is every adapter process, the Go ones first (this
@@ -872,20 +921,18 @@ func adapterSet(adaptersDir string) (ds []Driver, as []*Adapter, notes []string)
 // adapters' RESPCHECK_LIBS, the Python adapter's RESPCHECK_PY_CONFIG.
 var configEnv = []string{"RESPCHECK_LIBS=", "RESPCHECK_PY_CONFIG="}
 
-// oneProcessEach merges the adapters that differ only in the
-// configuration they load (configEnv) into one adapter, first in place,
-// that loads them all; the others stay as they are. For listing: the Node
-// adapter's 39 configurations answer hello in 1.5 s from one process,
-// against about 0.35 CPU-seconds each from a process each here.
-func oneProcessEach(as []*Adapter) []*Adapter {
+// oneProcessEach merges the adapters (those only that only allows, when
+// it is not nil) that differ only in the configuration they load
+// (configEnv) into one adapter, first in place, that loads them all; the
+// others stay as they are. The Node adapter's 39 configurations answer
+// hello in 1.5 s from one process, against about 0.35 CPU-seconds each
+// from a process each here.
+func oneProcessEach(as []*Adapter, only func(*Adapter) bool) []*Adapter {
 	var out []*Adapter
 	merged := map[string]bool{}
-	selects := func(e string) bool {
-		return slices.ContainsFunc(configEnv, func(p string) bool { return strings.HasPrefix(e, p) })
-	}
 	for _, a := range as {
-		env := slices.DeleteFunc(slices.Clone(a.Env), selects)
-		if len(env) == len(a.Env) {
+		env := slices.DeleteFunc(slices.Clone(a.Env), isConfigEnv)
+		if len(env) == len(a.Env) || only != nil && !only(a) {
 			out = append(out, a)
 			continue
 		}
@@ -895,10 +942,16 @@ func oneProcessEach(as []*Adapter) []*Adapter {
 		}
 		merged[key] = true
 		name, _, _ := strings.Cut(a.Name, " ")
-		out = append(out, &Adapter{Name: name, Cmd: a.Cmd, Env: env, Suffix: a.Suffix, Family: a.Family})
+		out = append(out, &Adapter{Name: name, Cmd: a.Cmd, Env: env, Suffix: a.Suffix, Family: a.Family, merged: true})
 	}
 	return out
 }
+
+// isConfigEnv says whether the environment entry e is one of configEnv.
+func isConfigEnv(e string) bool {
+	return slices.ContainsFunc(configEnv, func(p string) bool { return strings.HasPrefix(e, p) })
+}
+
 
 // start starts the adapters as, asks each for its libraries, and returns
 // them after ds, with the command-line clients of the installed builds,

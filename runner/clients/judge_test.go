@@ -200,7 +200,7 @@ func TestOneProcessEach(t *testing.T) {
 		{Name: "other go", Cmd: []string{"rc"}, Env: []string{"GO=1", "RESPCHECK_LIBS=radix"}, Suffix: "-x"},
 	}
 	var got []string
-	for _, a := range oneProcessEach(as) {
+	for _, a := range oneProcessEach(as, nil) {
 		got = append(got, fmt.Sprintf("%s %v %v %s", a.Name, a.Cmd, a.Env, a.Suffix))
 	}
 	want := []string{

@@ -263,3 +263,21 @@ cases:
 		t.Errorf("the process that could not close the hung session was kept")
 	}
 }
+
+// TestAdapterThatDoesNotStartIsAnError: a configuration's adapter process
+// starts on its first session (AvailableFor hands each driver a process of
+// its own, not started); one that does not start is an error, not judged,
+// not the library's crash.
+func TestAdapterThatDoesNotStartIsAnError(t *testing.T) {
+	d := &adapterDriver{a: &Adapter{Name: "missing", Cmd: []string{filepath.Join(t.TempDir(), "no-such-adapter")}},
+		lib: adapterLibrary{Name: "missing", Protos: []int{2}}}
+	rep := runInline(t, []Driver{d}, 0, `suite: boot
+cases:
+  - name: echo
+    steps:
+      - {send: [ECHO, hi], reply: "$2\r\nhi\r\n"}
+`)
+	if len(rep.Results) != 1 || rep.Results[0].Verdict != Error || !strings.Contains(rep.Results[0].Reason, "the adapter process did not start") {
+		t.Fatalf("verdicts: %v", verdictsOf(rep))
+	}
+}

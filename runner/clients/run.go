@@ -594,7 +594,10 @@ func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost 
 	if err != nil {
 		p.Close()
 		res.Verdict, res.Reason = Crash, "open: "+err.Error()
+		var be *BootError
 		switch {
+		case errors.As(err, &be) && ctx.Err() == nil:
+			res.Verdict, res.Reason = Error, "open: "+err.Error()+" (not the library's decoding: not judged)"
 		case ctx.Err() != nil:
 			res.Verdict, res.Reason = Skip, "not run: "+context.Cause(ctx).Error()
 		case !t.Alive():
