@@ -952,7 +952,6 @@ func isConfigEnv(e string) bool {
 	return slices.ContainsFunc(configEnv, func(p string) bool { return strings.HasPrefix(e, p) })
 }
 
-
 // start starts the adapters as, asks each for its libraries, and returns
 // them after ds, with the command-line clients of the installed builds,
 // and the notes, after notes.
