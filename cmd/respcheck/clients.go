@@ -95,6 +95,9 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	// What needs no adapter is checked before the adapters start (they
 	// take seconds): the case files, and an existing server without
 	// --allow-destructive.
+	if f.explain != "" {
+		return explainClients(ctx, stdout, f, protos)
+	}
 	if !f.list {
 		if early, err := f.resolve(); err != nil {
 			return err
@@ -304,6 +307,65 @@ func listClientsCommand(stdout io.Writer, f clientsFlags) error {
 	all, notes := clients.Listed(context.Background(), f.adapters)
 	defer clients.CloseDrivers(all)
 	return listClients(stdout, clients.Configurations(all, notes), lf)
+}
+
+// explainClients prints the decoding contract of the clients --explain
+// selects, in the protocols of protos each speaks (--explain): human text,
+// or with --format json one JSON document.
+func explainClients(ctx context.Context, stdout io.Writer, f clientsFlags, protos []int) error {
+	lf, ok := report.Lookup(f.format, report.ClientListReports)
+	if !ok {
+		return usageErr("--explain prints %s, not %s", report.Choices(report.ClientListReports), f.format)
+	}
+	all, _ := clients.Listed(ctx, f.adapters)
+	defer clients.CloseDrivers(all)
+	ds, err := clients.Select(all, f.explain)
+	if err != nil {
+		return usageErr("--explain: %v", err)
+	}
+	var es []clients.Explanation
+	for _, d := range ds {
+		for _, p := range d.Protos() {
+			if len(protos) == 0 || slices.Contains(protos, p) {
+				es = append(es, clients.Explain(d, p))
+			}
+		}
+	}
+	if lf.Name == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"contracts": es})
+	}
+	for i, e := range es {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		writeExplanation(stdout, e)
+	}
+	return nil
+}
+
+// writeExplanation writes one client's contract as text.
+func writeExplanation(w io.Writer, e clients.Explanation) {
+	fmt.Fprintf(w, "%s %s via %s\n  source: %s\n", e.Client, e.Version, e.API, orUnknown(e.Source))
+	if e.Text {
+		fmt.Fprintln(w, "  its printed text is judged against the text the reply should print (a command-line client)")
+	} else {
+		fmt.Fprintln(w, "  a RESP type decoded as a kind not listed is a mismatch, unless a conversion below applies:")
+		for _, r := range e.Rules {
+			var parts []string
+			for _, n := range r.Natives {
+				parts = append(parts, n.Native+" "+n.Verdict.String())
+			}
+			fmt.Fprintf(w, "    %-16s %s\n", r.Type, strings.Join(parts, ", "))
+		}
+	}
+	for _, n := range e.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
+	for _, c := range e.Conversions {
+		fmt.Fprintf(w, "  conversion: %s\n    source: %s\n", c.Name, c.Source)
+	}
 }
 
 // listClients prints the client configurations (--list-clients) in f (one

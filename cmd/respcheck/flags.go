@@ -106,6 +106,7 @@ type clientsFlags struct {
 	list     bool
 	adapters string
 	matrix   bool
+	explain  string
 }
 
 // register registers the flags of respcheck clients.
@@ -127,6 +128,7 @@ func (f *clientsFlags) register(fl *pflag.FlagSet) {
 	fl.IntSliceVar(&f.split, "split", nil, "proxy fault: split every server→client frame at these byte `offsets`")
 	fl.StringVar(&f.extra, "extra-after", "", "proxy fault: after the first reply to this `command` on each connection, send an extra +respcheck-extra reply no command asked for (every later reply is one behind)")
 	fl.BoolVar(&f.list, "list-clients", false, "list every client configuration (version, configuration, API, source, protocols), or why it is not installed, and exit (--format human or json)")
+	fl.StringVar(&f.explain, "explain", "", "print the decoding contract of the clients this `name` selects (as --clients reads it): what the judge accepts each RESP type decoded as, and the documented conversions with their sources; and exit (--format human or json)")
 	fl.StringVar(&f.adapters, "adapters", "", "the adapters `directory` (default: ./adapters or $RESPCHECK_ADAPTERS)")
 }
 

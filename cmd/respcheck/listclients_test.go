@@ -93,3 +93,36 @@ func TestListClients(t *testing.T) {
 		t.Errorf("--list-clients --format junit: exit %d, want 2", code)
 	}
 }
+
+// TestExplain: --explain prints a client's decoding contract: what each RESP
+// type may decode as, with its verdict, and the documented conversions with
+// their sources (redis-py's HGETALL dict); a command-line client's is its
+// printed text; --format json is one document; a name that selects nothing
+// is a usage error.
+func TestExplain(t *testing.T) {
+	code, out, errs := respcheck(t, "clients", "--explain", "redis-py-6.4.0", "--proto", "2")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"redis-py-6.4.0/resp2 6.4.0 via Redis.execute_command(*args)\n",
+		"\n    blob string      bytes match, string match\n",
+		"\n    simple string    bool match, bytes erased, string erased\n",
+		"\n  conversion: RESP2 array of field-value pairs → dict (response callback, e.g. HGETALL)\n    source: redis-py 4.3.4 redis/client.py",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--explain redis-py-6.4.0 lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "note: converted:") || strings.Contains(out, "/resp3") {
+		t.Errorf("a conversion repeated as a note, or RESP3 despite --proto 2:\n%s", out)
+	}
+	code, out, _ = respcheck(t, "clients", "--explain", "redis-cli-8.6.3", "--format", "json")
+	var doc struct{ Contracts []clients.Explanation }
+	if err := json.Unmarshal([]byte(out), &doc); code != exitOK || err != nil || len(doc.Contracts) < 2 || !doc.Contracts[0].Text || len(doc.Contracts[0].Rules) != 0 {
+		t.Errorf("--explain redis-cli-8.6.3 --format json: exit %d, %v: %.2000s", code, err, out)
+	}
+	if code, _, errs := respcheck(t, "clients", "--explain", "no-such-library"); code != exitUsage {
+		t.Errorf("--explain no-such-library: exit %d: %s", code, errs)
+	}
+}
