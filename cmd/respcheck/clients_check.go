@@ -14,10 +14,10 @@ import (
 
 // checkCases starts the cases' own check of a clients run
 // (clients.Report.Cases): the selected cases run as respcheck run runs
-// them, in the protocols the libraries speak (checkProtos). Against a
-// throwaway target it starts at once, beside the libraries, on a
-// throwaway server (or cluster) of its own, started again after a known
-// crash as run's are: what the libraries leave on theirs (a pause, a
+// them, in the protocols the libraries speak (checkProtos), --jobs cases
+// at once. Against a throwaway target it starts at once, beside the
+// libraries, on throwaway servers (or a cluster) of its own, as many as
+// run starts, each started again after a known crash as run's are: what the libraries leave on theirs (a pause, a
 // stopped server) does not reach it. Against an existing server
 // (external) it runs when the returned function is called, after the
 // libraries, as a shared run with the consent --allow-destructive gave.
@@ -25,8 +25,9 @@ import (
 // run.
 func checkCases(ctx context.Context, f clientsFlags, t endpoint, files []*cases.File, protos []int, runRE *regexp.Regexp, runID string) func() (*runner.Report, error) {
 	external := t.spawned == nil
+	// --jobs bounds the check too; it starts as many servers as run does.
 	opts := runner.Options{Addr: t.Addr, Username: t.Username, Password: t.Password, DB: t.DB, TLS: t.TLS,
-		Protos: protos, Run: runRE, StepTimeout: f.timeout, RunID: runID, Shared: external, AllowDestructive: true,
+		Protos: protos, Run: runRE, Jobs: f.jobs, StepTimeout: f.timeout, RunID: runID, Shared: external, AllowDestructive: true,
 		Limits: f.limits()}
 	if external {
 		return func() (*runner.Report, error) { return runner.Run(ctx, files, opts) }
@@ -36,13 +37,13 @@ func checkCases(ctx context.Context, f clientsFlags, t endpoint, files []*cases.
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		ct, fl, ferr := f.openFleet(ctx, 1)
+		ct, fl, ferr := f.openFleet(ctx, f.servers)
 		if ferr != nil {
 			err = ferr
 			return
 		}
 		defer fl.stop()
-		opts.Addr = ct.Addr
+		opts.Addr, opts.Pool = ct.Addr, fl.pool()
 		if fl != nil && fl.spawn != nil { // a throwaway cluster is not started again
 			opts.Respawn, opts.Kill = fl.respawn, fl.kill
 		}

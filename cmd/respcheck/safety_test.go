@@ -5,10 +5,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -340,11 +342,23 @@ func TestClientsCtrlCWhileAdaptersStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	pid := cmd.Process.Pid
+	// Every child seen, from the first one on for 300 ms: the first may
+	// be short-lived (node adapter.js --list), and the adapters' hello
+	// processes end once they answered.
+	seen := map[int]bool{}
 	deadline := time.Now().Add(30 * time.Second)
-	for len(children(pid)) == 0 && time.Now().Before(deadline) {
+	for len(seen) == 0 && time.Now().Before(deadline) {
+		for _, c := range children(pid) {
+			seen[c] = true
+		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	started := children(pid)
+	for until := time.Now().Add(300 * time.Millisecond); time.Now().Before(until); time.Sleep(10 * time.Millisecond) {
+		for _, c := range children(pid) {
+			seen[c] = true
+		}
+	}
+	started := slices.Collect(maps.Keys(seen))
 	syscall.Kill(-pid, syscall.SIGINT)
 	err := cmd.Wait()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitInterrupted || !strings.Contains(out.String(), "interrupted") {
