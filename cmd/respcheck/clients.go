@@ -179,23 +179,38 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 		runID = runner.NewRunID()
 	}
 	t.Config.Limits = f.limits()
-	check := checkCases(ctx, f, t, files, checkProtos(drivers, protos), runRE, runID)
+	// The check's own servers end with it: on an error of the libraries'
+	// run it is cancelled and waited for.
+	cctx, cancelCheck := context.WithCancel(ctx)
+	defer cancelCheck()
+	check := checkCases(cctx, f, t, files, checkProtos(drivers, protos), runRE, runID)
 	rep, err := clients.Run(ctx, files, clients.Options{Target: t.Config, Drivers: drivers, Protos: protos,
 		Run: runRE, StepTimeout: f.timeout, RunID: runID, Jobs: f.jobs, Fault: clients.Fault{Split: f.split, ExtraAfter: f.extra},
 		Existing: external})
-	if err == nil && (!external || rep.ServerLost == "" && ctx.Err() == nil) {
-		// On an existing server, after the libraries; a throwaway
-		// target's check ran on a server of its own meanwhile.
-		crep, cerr := check()
-		addCaseCheck(ctx, rep, crep, cerr)
-	}
 	if err != nil {
+		if !external {
+			cancelCheck()
+			check()
+		}
 		var te *target.Error
 		if errors.As(err, &te) {
 			return serverErr(fmt.Errorf("%v%s", err, spawnedLog(t)))
 		}
 		return err
 	}
+	if !external || rep.ServerLost == "" && ctx.Err() == nil {
+		// On an existing server, after the libraries; a throwaway
+		// target's check ran on a server of its own meanwhile.
+		crep, cerr := check()
+		addCaseCheck(ctx, rep, crep, cerr)
+	}
+	return endClients(ctx, stdout, stderr, f, t, rep, format)
+}
+
+// endClients writes the report of a clients run that ran, and returns its
+// exit: 3 when the server (or the check's) stopped answering, 130 when
+// interrupted, 1 on a finding or a case that fails its own check.
+func endClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, t endpoint, rep *clients.Report, format report.Format) error {
 	if f.extra != "" && rep.InjectedFrames() == 0 {
 		fmt.Fprintf(stderr, "respcheck: note: --extra-after %s injected nothing: no library received a reply to %s in the cases run\n", f.extra, f.extra)
 	}
@@ -207,8 +222,6 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 		return serverErr(fmt.Errorf("%s%s", rep.ServerLost, spawnedLog(t)))
 	case ctx.Err() != nil:
 		return interruptedErr("interrupted; the report above has the results gathered so far")
-	case rep.ServerLost != "":
-		return serverErr(fmt.Errorf("%s%s", rep.ServerLost, spawnedLog(t)))
 	case rep.Failed():
 		return &exitError{code: exitFindings, err: errSilent}
 	}
