@@ -12,7 +12,10 @@ import (
 type Explanation struct {
 	// Client is the client name ("redis-py-6.4.0/resp2"); Version, API and
 	// Source are its driver's.
-	Client, Version, API, Source string
+	Client  string `json:"client"`
+	Version string `json:"version"`
+	API     string `json:"api"`
+	Source  string `json:"source,omitempty"`
 	// Rules say, for each RESP type in resp.Kind order, what the judge
 	// accepts the library's decoding of it as: a native kind ("string",
 	// "bytes", "int", "map"...) with its verdict. A kind a rule does not

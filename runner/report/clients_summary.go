@@ -48,7 +48,7 @@ func clientsSummary(w io.Writer, rep *clients.Report) {
 	rows := summaryRows(rep)
 	var shown, idle []*clientRow
 	for _, r := range rows {
-		if len(r.skips) == total(r) {
+		if len(r.skips) > 0 && len(r.skips) == total(r) {
 			idle = append(idle, r)
 		} else {
 			shown = append(shown, r)
@@ -87,8 +87,13 @@ func summaryRows(rep *clients.Report) []*clientRow {
 		switch {
 		case res.Verdict.Finding():
 			r.findings = append(r.findings, res)
-		case res.Verdict == clients.Skip:
-			r.skips = append(r.skips, res.Reason)
+		case res.Verdict == clients.Skip && !res.NotRun:
+			// (Interrupted results are counted as not run, apart.)
+			why := res.Reason
+			if why == "" {
+				why = "every step skipped (-v says why)"
+			}
+			r.skips = append(r.skips, why)
 		}
 	}
 	for _, r := range rows {

@@ -57,7 +57,7 @@ func ClientsHuman(w io.Writer, rep *clients.Report, o HumanOptions) error {
 	}
 	fmt.Fprintln(w)
 	clientsSummary(w, rep)
-	fmt.Fprintf(w, "\n%d results: %s (%.1fs)\n", len(rep.Results), verdictCounts(rep), rep.Duration.Seconds())
+	fmt.Fprint(w, "\n"+wrap(fmt.Sprintf("%d results: %s (%.1fs)", len(rep.Results), verdictCounts(rep), rep.Duration.Seconds()), screenWidth))
 	if rep.Cases != nil {
 		fmt.Fprintf(w, "the cases themselves, as run checks them: %s\n", summaryText(rep.Cases.Summary))
 	}
@@ -455,7 +455,7 @@ func worstStep(res *clients.Result) *clients.StepView {
 func finding(res *clients.Result) string {
 	worst := worstStep(res)
 	if worst == nil {
-		return fmt.Sprintf("%s %s: %s", res.Case.Pos, res.Case.FullName(), res.Reason)
+		return fmt.Sprintf("%s: %s (%s)", res.Case.Pos, res.Reason, res.Case.FullName())
 	}
 	s := worst.Step.Pos.String()
 	if len(worst.Args) > 0 {
