@@ -7,12 +7,13 @@ import (
 )
 
 // busyConn is implemented by connections whose library runs in a process
-// of its own (a CLI: one process per case connection), whose CPU time
+// of its own (a CLI: one process per case connection), whose scheduling
 // tells a slow call from a hung one.
 type busyConn interface {
-	// CPU is the process's CPU time so far, user and system; ok is false
-	// when it cannot be read (the process ended, not Linux).
-	CPU() (cpu time.Duration, ok bool)
+	// Busy is how long the process has run on a CPU or been runnable,
+	// waiting for one, so far (see procBusy); ok is false when it cannot
+	// be read (the process ended, not Linux).
+	Busy() (busy time.Duration, ok bool)
 	// IO is how many bytes the harness has read from the process so far
 	// (what it printed), and whether the harness is at work on the call
 	// (building or writing its command, converting its output) rather
@@ -23,13 +24,17 @@ type busyConn interface {
 
 // A call on a busyConn that gave no result within its step timeout is
 // watched for busyWindow at a time: it is hung once nothing moved (see
-// workedSince) for a window, or for a quarter of the time it has run past
-// its timeout if that is longer, and at the latest busyMaxPast after its
+// workedSince) for a window; once it worked, for two windows or a quarter
+// of the time it has run past its timeout if that is longer; and at the
+// latest busyMaxPast after its
 // timeout (a library spinning at full CPU is hung too). Without this,
 // valkey-cli 9.1.2 printing a 1 MiB blob with --no-raw on a loaded 2-CPU
 // machine (CI, with the client matrix alongside) was judged a hang after
 // 2 s while it was still escaping the bytes; a CLI waiting on its socket
-// uses no CPU at all.
+// uses no CPU at all. And CI (stop 45, d13c65f) saw valkey-cli judged
+// hung on a 10 MiB GET after 500 ms in which it got less than a clock
+// tick of CPU, runnable on a machine whose test jobs kept both CPUs: time
+// waiting for a CPU counts as busy since.
 const (
 	busyWindow  = 500 * time.Millisecond
 	busyMinCPU  = 10 * time.Millisecond // one clock tick of /proc/PID/stat
@@ -85,9 +90,15 @@ func await(ctx context.Context, c Conn, proxyWork func() (int64, bool), done <-c
 		if cur.workedSince(base) {
 			quiet, a.worked, base = now, true, cur
 		}
-		// A call that worked a while may stall a quarter of that (the
-		// machine's other work) before it counts as stopped.
-		if now.Sub(quiet) >= max(busyWindow, a.past/4) || now.After(end) {
+		// A call that worked may stall two windows, or a quarter of the
+		// time it worked if longer (the machine's other work, a server
+		// still sending a large reply), before it counts as stopped; one
+		// that never worked, a window.
+		stall := busyWindow
+		if a.worked {
+			stall = max(2*busyWindow, a.past/4)
+		}
+		if now.Sub(quiet) >= stall || now.After(end) {
 			return a.hungUnless(done), true
 		}
 	}
@@ -108,25 +119,26 @@ func (a awaited) hungUnless(done <-chan outcome) awaited {
 
 // workSample is what await reads of a call at the end of a window.
 type workSample struct {
-	cpu                 time.Duration
-	cpuOK               bool
+	busy                time.Duration
+	busyOK              bool
 	printed, moved      int64
 	harness, forwarding bool
 }
 
 func sampleWork(b busyConn, proxyWork func() (int64, bool)) workSample {
 	var w workSample
-	w.cpu, w.cpuOK = b.CPU()
+	w.busy, w.busyOK = b.Busy()
 	w.printed, w.harness = b.IO()
 	w.moved, w.forwarding = proxyWork()
 	return w
 }
 
 // workedSince says whether anything moved since base (the sample when
-// something last moved): the process's CPU time (by busyMinCPU), its
-// output, the proxy's bytes, or the harness or proxy being at work now.
+// something last moved): the process's time running or waiting for a
+// CPU (by busyMinCPU), its output, the proxy's bytes, or the harness or
+// proxy being at work now.
 func (w workSample) workedSince(base workSample) bool {
-	return w.cpuOK && base.cpuOK && w.cpu-base.cpu >= busyMinCPU || w.printed > base.printed ||
+	return w.busyOK && base.busyOK && w.busy-base.busy >= busyMinCPU || w.printed > base.printed ||
 		w.moved > base.moved || w.harness || w.forwarding
 }
 
@@ -138,9 +150,9 @@ func (a awaited) note(timeout time.Duration) string {
 	case a.past == 0:
 		return ""
 	case !a.out.hung:
-		return fmt.Sprintf("slow, not hung: no result within %v, but its process was working (CPU time) or the harness still passing its bytes, and it answered %v later", timeout, past)
+		return fmt.Sprintf("slow, not hung: no result within %v, but its process was working (or waiting for a CPU) or the harness still passing its bytes, and it answered %v later", timeout, past)
 	case a.worked:
-		return fmt.Sprintf("no result %v past the timeout: its process worked for a while, then nothing moved for a quarter of that time (or it reached the limit of %v)", past, busyMaxPast)
+		return fmt.Sprintf("no result %v past the timeout: its process worked for a while, then nothing moved for %v or a quarter of that time (or it reached the limit of %v)", past, 2*busyWindow, busyMaxPast)
 	}
-	return fmt.Sprintf("then, for %v, its process used less than %v of CPU, printed nothing, and the proxy moved no byte: waiting, not working", busyWindow, busyMinCPU)
+	return fmt.Sprintf("then, for %v, its process ran or waited for a CPU less than %v, printed nothing, and the proxy moved no byte: waiting, not working", busyWindow, busyMinCPU)
 }

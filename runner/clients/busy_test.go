@@ -77,7 +77,7 @@ type steadyConn struct {
 }
 
 func (c steadyConn) Do(context.Context, [][]byte) Native { return Native{} }
-func (c steadyConn) CPU() (time.Duration, bool) {
+func (c steadyConn) Busy() (time.Duration, bool) {
 	used := time.Since(c.start) * time.Duration(c.perMille) / 1000
 	return used.Truncate(10 * time.Millisecond), true
 }
@@ -126,33 +126,59 @@ func TestAwaitTakesAReadyOutcome(t *testing.T) {
 	}
 }
 
-// TestProcCPU reads the CPU time of a process that spins and of one that
-// sleeps: the first grows by about a window's time, the second not at all.
+// TestProcCPU reads the CPU time and the busy time (running or waiting
+// for a CPU) of a process that spins and of one that sleeps: the first
+// grows by about a window's time, the second not at all; and of four
+// spinners sharing one CPU (taskset): each is busy the whole window while
+// it runs a quarter of it, as a CLI on a loaded CI machine is.
 func TestProcCPU(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	grow := func(args ...string) time.Duration {
+	start := func(args ...string) *exec.Cmd {
 		cmd := exec.CommandContext(ctx, args[0], args[1:]...)
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		defer func() { cmd.Process.Kill(); cmd.Wait() }()
-		time.Sleep(100 * time.Millisecond)
-		a, ok1 := procCPU(cmd.Process.Pid)
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		return cmd
+	}
+	type growth struct{ cpu, busy time.Duration }
+	grow := func(cmd *exec.Cmd) growth {
+		pid := cmd.Process.Pid
+		c1, ok1 := procCPU(pid)
+		b1, ok2 := procBusy(pid)
 		time.Sleep(busyWindow)
-		b, ok2 := procCPU(cmd.Process.Pid)
-		if !ok1 || !ok2 {
-			t.Fatalf("%v: CPU time not read", args)
+		c2, ok3 := procCPU(pid)
+		b2, ok4 := procBusy(pid)
+		if !ok1 || !ok2 || !ok3 || !ok4 {
+			t.Fatalf("%v: CPU or busy time not read", cmd.Args)
 		}
-		return b - a
+		return growth{c2 - c1, b2 - b1}
 	}
-	if g := grow("sh", "-c", "while :; do :; done"); g < busyMinCPU {
-		t.Errorf("a spinning shell used %v in %v, want at least %v", g, busyWindow, busyMinCPU)
+	spin := start("sh", "-c", "while :; do :; done")
+	sleep := start("sleep", "9")
+	time.Sleep(100 * time.Millisecond)
+	if g := grow(spin); g.cpu < busyMinCPU || g.busy < busyMinCPU {
+		t.Errorf("a spinning shell used %v of CPU and was busy %v in %v, want at least %v", g.cpu, g.busy, busyWindow, busyMinCPU)
 	}
-	if g := grow("sleep", "9"); g != 0 {
-		t.Errorf("sleep used %v in %v, want 0", g, busyWindow)
+	if g := grow(sleep); g.cpu != 0 || g.busy != 0 {
+		t.Errorf("sleep used %v of CPU and was busy %v in %v, want 0", g.cpu, g.busy, busyWindow)
 	}
 	if _, ok := procCPU(1 << 30); ok {
 		t.Error("a process that does not exist has a CPU time")
+	}
+	if _, ok := procBusy(1 << 30); ok {
+		t.Error("a process that does not exist has a busy time")
+	}
+	if _, err := exec.LookPath("taskset"); err != nil {
+		t.Skip("no taskset")
+	}
+	var shared []*exec.Cmd
+	for range 4 {
+		shared = append(shared, start("taskset", "-c", "0", "sh", "-c", "while :; do :; done"))
+	}
+	time.Sleep(100 * time.Millisecond)
+	if g := grow(shared[0]); g.busy < 2*g.cpu || g.busy < busyWindow/2 {
+		t.Errorf("one of four spinners on one CPU used %v of CPU and was busy %v in %v, want busy most of the window and over twice its CPU time", g.cpu, g.busy, busyWindow)
 	}
 }

@@ -481,11 +481,11 @@ func (p *cliProc) stop(grace time.Duration) {
 // busyConn).
 func (c *cliConn) IO() (int64, bool) { return c.p.printed.Load(), c.p.harness.Load() }
 
-// CPU is the CPU time the connection's CLI process has used so far (see
-// busyConn).
-func (c *cliConn) CPU() (time.Duration, bool) {
+// Busy is how long the connection's CLI process has run or waited for a
+// CPU so far (see busyConn).
+func (c *cliConn) Busy() (time.Duration, bool) {
 	if c.p.cmd.Process == nil {
 		return 0, false
 	}
-	return procCPU(c.p.cmd.Process.Pid)
+	return procBusy(c.p.cmd.Process.Pid)
 }

@@ -38,6 +38,39 @@ func pipeUnread(w *os.File) (int, error) {
 // configurations dropped out of the results.
 func ownGroup() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
 
+// procBusy is how long process pid's threads have run on a CPU or been
+// runnable and waiting for one, so far: the sum of the first two fields
+// of /proc/PID/task/TID/schedstat (in ns; see the kernel's
+// Documentation/scheduler/sched-stats.rst). A CLI the machine's other
+// work keeps off the CPUs (a loaded CI machine) is busy, not hung; one
+// waiting on its socket or a pipe sleeps, and neither grows. On a kernel
+// without schedstat (CONFIG_SCHED_INFO), the process's CPU time as
+// procCPU reads it.
+func procBusy(pid int) (time.Duration, bool) {
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil {
+		return 0, false
+	}
+	var sum int64
+	for _, t := range tasks {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/schedstat", pid, t.Name()))
+		if err != nil {
+			return procCPU(pid)
+		}
+		f := strings.Fields(string(b))
+		if len(f) < 2 {
+			return procCPU(pid)
+		}
+		run, err1 := strconv.ParseInt(f[0], 10, 64)
+		wait, err2 := strconv.ParseInt(f[1], 10, 64)
+		if err1 != nil || err2 != nil {
+			return procCPU(pid)
+		}
+		sum += run + wait
+	}
+	return time.Duration(sum), true
+}
+
 // procCPU is the CPU time, user and system, that process pid has used so
 // far: fields 14 and 15 of /proc/PID/stat (proc(5)), in clock ticks of
 // 10 ms (USER_HZ, 100 on every Linux architecture Go supports).

@@ -17,6 +17,9 @@ func pipeUnread(w *os.File) (int, error) { return 0, errors.New("FIONREAD on a p
 // ownGroup is Linux's process group of its own; elsewhere nil.
 func ownGroup() *syscall.SysProcAttr { return nil }
 
+// procBusy is not read outside Linux either (see procCPU).
+func procBusy(pid int) (time.Duration, bool) { return 0, false }
+
 // procCPU is not read outside Linux: a CLI call past its step timeout is
 // watched there by its output and the proxy's bytes only (see busyConn).
 func procCPU(pid int) (time.Duration, bool) { return 0, false }
