@@ -344,16 +344,25 @@ func explainClients(ctx context.Context, stdout io.Writer, f clientsFlags, proto
 			}
 		}
 	}
+	if len(es) == 0 && len(protos) > 0 {
+		return usageErr("--explain %q: no client configuration that it selects speaks %s", f.explain, protoList(protos))
+	} else if len(es) == 0 {
+		return usageErr("--explain %q selects no client configuration", f.explain)
+	}
 	if lf.Name == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"contracts": es})
+		return enc.Encode(map[string]any{"contracts": es, "rules": clients.Rules})
 	}
 	for i, e := range es {
 		if i > 0 {
 			fmt.Fprintln(stdout)
 		}
 		writeExplanation(stdout, e)
+	}
+	fmt.Fprintln(stdout, "\nthe rules a verdict names (a finding's \"rule\"):")
+	for _, r := range clients.Rules {
+		fmt.Fprintf(stdout, "  %-11s %s\n", r.ID, r.Text)
 	}
 	return nil
 }
@@ -378,6 +387,9 @@ func writeExplanation(w io.Writer, e clients.Explanation) {
 	}
 	for _, c := range e.Conversions {
 		fmt.Fprintf(w, "  conversion: %s\n    source: %s\n", c.Name, c.Source)
+	}
+	for _, c := range e.Callbacks {
+		fmt.Fprintf(w, "  callback on %s: %s\n    source: %s\n", strings.Join(c.Commands, " "), c.Name, c.Source)
 	}
 }
 

@@ -109,6 +109,11 @@ func TestExplain(t *testing.T) {
 		"\n    blob string      bytes match, string match\n",
 		"\n    simple string    bool match, bytes erased, string erased\n",
 		"\n  conversion: RESP2 array of field-value pairs → dict (response callback, e.g. HGETALL)\n    source: redis-py 4.3.4 redis/client.py",
+		"\n  conversion: +PONG → True (PING's response callback)\n",
+		"\n  callback on SET: SET's callback parse_set_result",
+		"\n  callback on ZSCORE ZINCRBY: the callback float_or_none (RESP2)\n    source: redis-py 6.4.0 redis/_parsers/helpers.py",
+		"\nthe rules a verdict names (a finding's \"rule\"):\n  kind ",
+		"\n  callback    a response callback",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("--explain redis-py-6.4.0 lacks %q:\n%s", want, out)
@@ -118,11 +123,17 @@ func TestExplain(t *testing.T) {
 		t.Errorf("a conversion repeated as a note, or RESP3 despite --proto 2:\n%s", out)
 	}
 	code, out, _ = respcheck(t, "clients", "--explain", "redis-cli-8.6.3", "--format", "json")
-	var doc struct{ Contracts []clients.Explanation }
-	if err := json.Unmarshal([]byte(out), &doc); code != exitOK || err != nil || len(doc.Contracts) < 2 || !doc.Contracts[0].Text || len(doc.Contracts[0].Rules) != 0 {
+	var doc struct {
+		Contracts []clients.Explanation
+		Rules     []clients.RuleDoc
+	}
+	if err := json.Unmarshal([]byte(out), &doc); code != exitOK || err != nil || len(doc.Contracts) < 2 || !doc.Contracts[0].Text || len(doc.Contracts[0].Rules) != 0 ||
+		len(doc.Rules) != len(clients.Rules) {
 		t.Errorf("--explain redis-cli-8.6.3 --format json: exit %d, %v: %.2000s", code, err, out)
 	}
-	if code, _, errs := respcheck(t, "clients", "--explain", "no-such-library"); code != exitUsage {
-		t.Errorf("--explain no-such-library: exit %d: %s", code, errs)
+	for _, args := range [][]string{{"no-such-library"}, {","}, {"redis-py-4.3.4", "--proto", "3"}} {
+		if code, out, errs := respcheck(t, append([]string{"clients", "--explain"}, args...)...); code != exitUsage || !strings.Contains(errs, "--explain") {
+			t.Errorf("--explain %q: exit %d: %s%s", args, code, out, errs)
+		}
 	}
 }

@@ -166,7 +166,7 @@ func (s *session) batch(g *batchGroup) (views []StepView, ok bool) {
 	}
 	pc, err := s.conn(g.conn)
 	if err != nil {
-		return []StepView{{Step: g.steps[0], Conn: g.conn, Verdict: Crash,
+		return []StepView{{Step: g.steps[0], Conn: g.conn, Verdict: Crash, Rule: RuleException,
 			Notes: []string{fmt.Sprintf("connection %q: %v", g.conn, err)}}}, true
 	}
 	given := cmds
@@ -187,7 +187,7 @@ func (s *session) batch(g *batchGroup) (views []StepView, ok bool) {
 		out.hung = true
 	case <-s.ctx.Done():
 		s.abandon("skipped: the run ended")
-		return []StepView{{Step: g.steps[0], Conn: g.conn, Verdict: Error,
+		return []StepView{{Step: g.steps[0], Conn: g.conn, Verdict: Error, Rule: RuleNotJudged,
 			Notes: []string{"not judged: " + context.Cause(s.ctx).Error()}}}, true
 	}
 	xs, sent := s.claimBatch(pc, j, cmds, out.hung)
@@ -321,7 +321,7 @@ func (s *session) judgeQueued(sv *StepView, pc *pinned, i int, q exchange, sent 
 	if exec.fault != nil && sent {
 		// Which element the library took depends on how it read EXEC's
 		// malformed frame.
-		sv.Verdict = Error
+		sv.decide(Error, RuleMalformed)
 		sv.Notes = append(sv.Notes, notJudgedMalformed+exec.fault.Error())
 		return
 	}
@@ -361,7 +361,7 @@ func (s *session) judgeQueued(sv *StepView, pc *pinned, i int, q exchange, sent 
 			best = try
 		}
 	}
-	sv.Verdict, sv.Reply = best.Verdict, best.Reply
+	sv.Verdict, sv.Rule, sv.Reply = best.Verdict, best.Rule, best.Reply
 	sv.Notes = append(sv.Notes, best.Notes...)
 }
 
@@ -376,10 +376,10 @@ func (s *session) hungView(sv *StepView, pc *pinned, first bool, xs []exchange, 
 		sv.Notes = append(sv.Notes, "not judged: the batch did not return")
 		return
 	}
-	sv.Verdict = Hang
+	sv.decide(Hang, RuleHang)
 	for _, bx := range xs {
 		if fault := hungFault(pc, bx); fault != nil {
-			sv.Verdict = Error
+			sv.decide(Error, RuleMalformed)
 			sv.Notes = append(sv.Notes, notJudgedMalformed+fault.Error())
 			break
 		}

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,6 +25,11 @@ type Contract struct {
 	// tried where a native kind is not in Kinds (or an attribute would be
 	// dropped): a value that is one of them is Converted, not Mismatch.
 	Conversions []*Conversion
+	// Callbacks are the functions the library applies to a reply by its
+	// command's name (redis-py's response callbacks): a mismatch on the
+	// reply to one of their commands is the callback's doing, and names it
+	// (RuleCallback).
+	Callbacks []*Callback
 	// output, when set, judges a command-line client's printed text
 	// instead of Kinds (see cliDriver.judgeOutput).
 	output func(st cliStep, n Native) (Verdict, []string)
@@ -36,9 +42,61 @@ type Conversion struct {
 	// Source cites the library documentation or source that states it
 	// (version and file).
 	Source string
+	// Commands, when set, are the command names ("PING", "CLIENT
+	// SETNAME") whose replies alone it applies to, at their root: a
+	// response callback's reshaping.
+	Commands []string
+	// RESP2 says it applies to replies on RESP2 connections only.
+	RESP2 bool
 	// apply reports whether n is this reshaping of v, and the verdict of
 	// its parts (judged by j).
 	apply func(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool)
+}
+
+// Callback is a function a library applies to the reply of the commands
+// it is registered for, by name.
+type Callback struct {
+	Commands []string
+	// RESP2 says the library applies it on RESP2 connections only.
+	RESP2 bool
+	// Name says what it does ("parse_set_result: +OK → True, …").
+	Name string
+	// Source cites where the library registers and defines it (version
+	// and file).
+	Source string
+}
+
+// callback is the library's callback for the command named cmd on a
+// connection speaking RESP proto, or nil.
+func (c *Contract) callback(cmd string, proto int) *Callback {
+	for _, cb := range c.Callbacks {
+		if slices.Contains(cb.Commands, cmd) && !(cb.RESP2 && proto != 2) {
+			return cb
+		}
+	}
+	return nil
+}
+
+// commandName is the name a library registers a command's callback
+// under: the first argument upper-cased, with its subcommand for a
+// container command ("CLIENT SETNAME"); "" for no command.
+func commandName(args [][]byte) string {
+	if len(args) == 0 {
+		return ""
+	}
+	name := strings.ToUpper(string(args[0]))
+	if len(args) > 1 && containerCommands[name] {
+		name += " " + strings.ToUpper(string(args[1]))
+	}
+	return name
+}
+
+// containerCommands are the commands whose first argument is a
+// subcommand (Redis 8.6.3 COMMAND DOCS: those with "subcommands").
+var containerCommands = map[string]bool{
+	"ACL": true, "CLIENT": true, "CLUSTER": true, "COMMAND": true, "CONFIG": true, "FUNCTION": true,
+	"LATENCY": true, "MEMORY": true, "MODULE": true, "OBJECT": true, "PUBSUB": true, "SCRIPT": true,
+	"SLOWLOG": true, "XGROUP": true, "XINFO": true,
 }
 
 // baseKinds is what every library may do.
@@ -125,7 +183,7 @@ var baseContracts = map[string]*Contract{
 		resp.Integer:      {"bool": Match},
 	}), &Conversion{Name: "RESP2 array of field-value pairs → dict (response callback, e.g. HGETALL)",
 		Source: "redis-py 4.3.4 redis/client.py RESPONSE_CALLBACKS and 6.4.0 redis/_parsers/helpers.py _RedisCallbacksRESP2: \"HGETALL\": lambda r: r and pairs_to_dict(r) or {}",
-		apply:  pairsToMap}, redisPyWatch, redisPyErrorClass, redisPyScan),
+		apply:  pairsToMap}, redisPyWatch, redisPyErrorClass, redisPyScan, redisPyPong, redisPyFloat, redisPyFloatRESP2, redisPySet),
 	"ioredis": withConversions(newContract("ioredis", []string{
 		"replyMapping legacy (the default): RESP3 maps flat arrays, doubles strings, booleans 1/0",
 	}, map[resp.Kind]map[string]Verdict{resp.Boolean: {"number": Erased, "int": Erased}}),

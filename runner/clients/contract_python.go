@@ -1,6 +1,7 @@
 package clients
 
 import (
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 // library's own.
 func addRedisPyContracts(m map[string]*Contract) {
 	py := m["redis-py"]
+	py.Callbacks = redisPyCallbacks
 	m["redis-py+hiredis"] = py.derive("redis-py+hiredis",
 		"parser: hiredis-py 1.0.1 through redis-py 4.3.4's HiredisParser (redis/connection.py: hiredis.Reader(protocolError=InvalidResponse, replyError=self.parse_error)), the same Python types as PythonParser; response callbacks applied")
 	m["redis-py[decode_responses=True]"] = py.derive("redis-py[decode_responses=True]",
@@ -26,10 +28,103 @@ func addRedisPyContracts(m map[string]*Contract) {
 	}, nil), redisPyErrorClass)
 }
 
+// redisPyCallbacksSource is where redis-py registers its response
+// callbacks, by version.
+const redisPyCallbacksSource = "redis-py 6.4.0 redis/_parsers/helpers.py _RedisCallbacks, _RedisCallbacksRESP2 and _RedisCallbacksRESP3; 4.3.4 (RESP2 only) redis/client.py Redis.RESPONSE_CALLBACKS"
+
+// redisPyCallbacks are redis-py's response callbacks (Redis.parse_response
+// applies response_callbacks[command_name] to the value its parser read)
+// for the commands the corpus sends, each as both versions register it.
+var redisPyCallbacks = sourced(redisPyCallbacksSource, []*Callback{
+	{Commands: []string{"SET"}, Name: "SET's callback parse_set_result: response and str_if_bytes(response) == \"OK\" unless the typed set() passed get=True (execute_command passes no options)"},
+	{Commands: []string{"PING"}, Name: "PING's callback: lambda r: str_if_bytes(r) == \"PONG\""},
+	{Commands: []string{"INCRBYFLOAT", "HINCRBYFLOAT"}, Name: "the callback float"},
+	{Commands: []string{"GEODIST"}, Name: "the callback float_or_none"},
+	{Commands: []string{"ZSCORE", "ZINCRBY"}, RESP2: true, Name: "the callback float_or_none (RESP2)"},
+	{Commands: []string{"SDIFF", "SINTER", "SMEMBERS", "SUNION"}, Name: "the callback lambda r: r and set(r) or set()"},
+	{Commands: []string{"HGETALL"}, RESP2: true, Name: "HGETALL's callback: lambda r: r and pairs_to_dict(r) or {} (RESP2)"},
+	{Commands: []string{"SCAN", "SSCAN", "HSCAN", "ZSCAN"}, Name: "the callbacks parse_scan, parse_hscan, parse_zscan: (int(cursor), elements)"},
+	{Commands: []string{"AUTH", "COPY", "EXPIRE", "EXPIREAT", "HEXISTS", "HMSET", "MOVE", "MSETNX", "PERSIST", "PSETEX",
+		"PEXPIRE", "PEXPIREAT", "RENAMENX", "SETEX", "SETNX", "SMOVE"}, Name: "the callback bool"},
+	{Commands: []string{"ASKING", "FLUSHALL", "FLUSHDB", "LSET", "LTRIM", "MSET", "PFMERGE", "READONLY", "READWRITE",
+		"RENAME", "SAVE", "SELECT", "SHUTDOWN", "SLAVEOF", "SWAPDB", "WATCH", "UNWATCH", "CLIENT SETNAME", "CLIENT PAUSE",
+		"CONFIG SET", "CONFIG RESETSTAT", "SCRIPT FLUSH", "FUNCTION FLUSH"}, Name: "the callback bool_ok: str_if_bytes(response) == \"OK\""},
+	{Commands: []string{"INFO"}, Name: "the callback parse_info (the text parsed into a dict)"},
+	{Commands: []string{"CLIENT LIST"}, Name: "the callback parse_client_list"},
+	{Commands: []string{"CLIENT INFO"}, Name: "the callback parse_client_info"},
+	{Commands: []string{"CONFIG GET"}, Name: "the callback parse_config_get (RESP2) or a dict of str (RESP3)"},
+	{Commands: []string{"TIME"}, Name: "TIME's callback: lambda x: (int(x[0]), int(x[1]))"},
+	{Commands: []string{"LASTSAVE"}, Name: "the callback timestamp_to_datetime"},
+	{Commands: []string{"XRANGE", "XREVRANGE"}, Name: "the callback parse_stream_list"},
+	{Commands: []string{"BLPOP", "BRPOP"}, RESP2: true, Name: "the callback lambda r: r and tuple(r) or None (RESP2)"},
+})
+
+// sourced sets the Source of every callback of cbs to src.
+func sourced(src string, cbs []*Callback) []*Callback {
+	for _, cb := range cbs {
+		cb.Source = src
+	}
+	return cbs
+}
+
+// redisPyPong is PING's callback on a +PONG.
+var redisPyPong = &Conversion{Name: "+PONG → True (PING's response callback)", Commands: []string{"PING"},
+	Source: "redis-py 6.4.0 redis/_parsers/helpers.py _RedisCallbacks and 4.3.4 redis/client.py RESPONSE_CALLBACKS: \"PING\": lambda r: str_if_bytes(r) == \"PONG\"",
+	apply: func(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool) {
+		ok := v.Kind == resp.SimpleString && string(v.Str) == "PONG" && n.Kind == "bool" && n.Text != nil && text(n) == "true"
+		return Match, ok
+	}}
+
+// redisPyFloat and redisPyFloatRESP2 are the float callbacks on a blob
+// string: the Python float of its text.
+var (
+	redisPyFloat = &Conversion{Name: "blob string of a number → float (response callback float or float_or_none)",
+		Commands: []string{"INCRBYFLOAT", "HINCRBYFLOAT", "GEODIST"},
+		Source:   "redis-py 6.4.0 redis/_parsers/helpers.py _RedisCallbacks: string_keys_to_dict(\"HINCRBYFLOAT INCRBYFLOAT\", float), \"GEODIST\": float_or_none; 4.3.4 redis/client.py RESPONSE_CALLBACKS the same",
+		apply:    floatOfText}
+	redisPyFloatRESP2 = &Conversion{Name: "blob string of a score → float (response callback float_or_none, RESP2)",
+		Commands: []string{"ZSCORE", "ZINCRBY"}, RESP2: true,
+		Source: "redis-py 6.4.0 redis/_parsers/helpers.py _RedisCallbacksRESP2: string_keys_to_dict(\"ZINCRBY ZSCORE\", float_or_none); 4.3.4 redis/client.py RESPONSE_CALLBACKS: string_keys_to_dict(\"ZSCORE ZINCRBY GEODIST\", float_or_none)",
+		apply:  floatOfText}
+)
+
+// floatOfText: a blob string decoded as the float its text names (the
+// same float64, as a RESP3 double is judged).
+func floatOfText(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool) {
+	if v.Kind != resp.BlobString || n.Kind != "float" || n.Text == nil {
+		return 0, false
+	}
+	want, ok1 := parseFloatText(string(v.Str))
+	got, ok2 := parseFloatText(text(n))
+	return Match, ok1 && ok2 && (want == got || math.IsNaN(want) && math.IsNaN(got))
+}
+
+// redisPySet is the set callback of SMEMBERS and its family on an array.
+var redisPySet = &Conversion{Name: "array of distinct members → set (response callback)",
+	Commands: []string{"SDIFF", "SINTER", "SMEMBERS", "SUNION"},
+	Source:   "redis-py 6.4.0 redis/_parsers/helpers.py _RedisCallbacksRESP2 and _RedisCallbacksRESP3: string_keys_to_dict(\"SDIFF SINTER SMEMBERS SUNION\", lambda r: r and set(r) or set()); 4.3.4 redis/client.py RESPONSE_CALLBACKS the same",
+	apply: func(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool) {
+		if v.Kind != resp.Array || n.Kind != "set" || len(v.Elems) != len(n.Elems) {
+			return 0, false
+		}
+		seen := map[string]bool{}
+		for _, e := range v.Elems {
+			if seen[string(e.Raw)] {
+				return 0, false // a set would merge them
+			}
+			seen[string(e.Raw)] = true
+		}
+		if vd := j.elems(v.Elems, n, path, true); vd < Mismatch {
+			return vd, true
+		}
+		return 0, false
+	}}
+
 // derive is a copy of c named lib, with more notes.
 func (c *Contract) derive(lib string, notes ...string) *Contract {
 	d := newContract(lib, append(append([]string(nil), c.Notes...), notes...), c.Kinds)
 	d.Conversions = append([]*Conversion(nil), c.Conversions...)
+	d.Callbacks = c.Callbacks
 	return d
 }
 

@@ -20,7 +20,7 @@ type Explanation struct {
 	// accepts the library's decoding of it as: a native kind ("string",
 	// "bytes", "int", "map"...) with its verdict. A kind a rule does not
 	// list is a mismatch, unless a Conversion applies.
-	Rules []Rule `json:"rules,omitempty"`
+	Rules []KindRule `json:"rules,omitempty"`
 	// Text says the client's printed text is judged instead of a value
 	// (a command-line client): Rules are then empty.
 	Text bool `json:"text,omitempty"`
@@ -29,10 +29,23 @@ type Explanation struct {
 	// Conversions are the library's documented reshapings, each with the
 	// documentation or source (file and version) that states it.
 	Conversions []ConversionRef `json:"conversions,omitempty"`
+	// Callbacks are the functions the library applies to the replies of
+	// the commands they are registered for: a mismatch on such a reply
+	// names its callback (RuleCallback).
+	Callbacks []CallbackRef `json:"callbacks,omitempty"`
 }
 
-// Rule is what the judge accepts the decoding of one RESP type as.
-type Rule struct {
+// CallbackRef is a library's callback, its commands and its source.
+type CallbackRef struct {
+	Commands []string `json:"commands"`
+	// RESP2 says the library applies it on RESP2 connections only.
+	RESP2  bool   `json:"resp2_only,omitempty"`
+	Name   string `json:"name"`
+	Source string `json:"source"`
+}
+
+// KindRule is what the judge accepts the decoding of one RESP type as.
+type KindRule struct {
 	Type    string          `json:"type"` // the RESP3 spec's name: "blob string"
 	Natives []NativeVerdict `json:"natives"`
 }
@@ -63,6 +76,11 @@ func Explain(d Driver, proto int) Explanation {
 	for _, cv := range c.Conversions {
 		e.Conversions = append(e.Conversions, ConversionRef{Name: cv.Name, Source: cv.Source})
 	}
+	for _, cb := range c.Callbacks {
+		if !(cb.RESP2 && proto != 2) {
+			e.Callbacks = append(e.Callbacks, CallbackRef{Commands: cb.Commands, RESP2: cb.RESP2, Name: cb.Name, Source: cb.Source})
+		}
+	}
 	if e.Text {
 		return e
 	}
@@ -72,7 +90,7 @@ func Explain(d Driver, proto int) Explanation {
 	}
 	slices.Sort(kinds)
 	for _, k := range kinds {
-		r := Rule{Type: k.String()}
+		r := KindRule{Type: k.String()}
 		natives := make([]string, 0, len(c.Kinds[k]))
 		for n := range c.Kinds[k] {
 			natives = append(natives, n)

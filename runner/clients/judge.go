@@ -3,6 +3,7 @@ package clients
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -43,24 +44,41 @@ func (c *Contract) Judge(v resp.Value, n Native) (Verdict, []string) {
 // confirmation per channel): the value is judged against the first frame,
 // and a conversion may look at the others (a count library returns the
 // last confirmation's count).
+
+// JudgeFrames' verdict, notes and rule without the command (see
+// JudgeCommand).
 func (c *Contract) JudgeFrames(frames []resp.Value, n Native) (Verdict, []string) {
-	return c.JudgeContext(context.Background(), frames, n)
+	v, notes, _ := c.JudgeCommand(context.Background(), 0, nil, frames, n)
+	return v, notes
 }
 
-// JudgeContext is JudgeFrames that stops when ctx is done: the walk looks
-// at ctx every few thousand nodes, and a judgement cut short is Error
-// with a note saying why.
-func (c *Contract) JudgeContext(ctx context.Context, frames []resp.Value, n Native) (Verdict, []string) {
-	j := judger{c: c, frames: frames, ctx: ctx}
+// JudgeCommand is JudgeFrames for the reply to command args on a
+// connection speaking RESP proto (nil and 0 when not known: the
+// conversions that a library applies by command name, as redis-py's
+// response callbacks, are then not tried), and the rule that
+// decided the verdict (a RuleDoc's ID; "" for a plain match). It stops
+// when ctx is done: the walk looks at ctx every few thousand nodes, and a
+// judgement cut short is Error with a note saying why.
+func (c *Contract) JudgeCommand(ctx context.Context, proto int, args [][]byte, frames []resp.Value, n Native) (Verdict, []string, string) {
+	j := judger{c: c, frames: frames, ctx: ctx, command: commandName(args), proto: proto}
 	verdict := j.judge(&frames[0], &n, nil, false)
 	judgeVisits.Add(j.visits)
 	if j.dropped > 0 {
 		j.notes = append(j.notes, fmt.Sprintf("… and %d more %s", j.dropped, plural(j.dropped, "note", "notes")))
 	}
 	if j.stopped != nil {
-		return Error, append(j.notes, "judging stopped: "+j.stopped.Error())
+		return Error, append(j.notes, "judging stopped: "+j.stopped.Error()), RuleNotJudged
 	}
-	return verdict, j.notes
+	if verdict >= Mismatch && j.command != "" {
+		if cb := c.callback(j.command, proto); cb != nil && j.rule.id != RuleException {
+			// The library's callback for this command made the value.
+			return verdict, append(j.notes, "made by "+cb.Name+" ("+cb.Source+")"), RuleCallback
+		}
+	}
+	if verdict <= Match {
+		return verdict, j.notes, ""
+	}
+	return verdict, j.notes, j.rule.id
 }
 
 func plural(n int, one, many string) string {
@@ -80,6 +98,18 @@ type judger struct {
 	visits  int64
 	// stopped is why the walk stopped early (ctx's error), or nil.
 	stopped error
+	// command is the command's name ("SET", "CLIENT SETNAME"), or "";
+	// proto its connection's protocol, or 0.
+	command string
+	proto   int
+	// rule is the first rule that gave the worst verdict so far.
+	rule decided
+}
+
+// decided is a rule and the verdict it gave.
+type decided struct {
+	id string
+	v  Verdict
 }
 
 // visit counts a node and reports whether the walk goes on.
@@ -93,6 +123,14 @@ func (j *judger) visit() bool {
 	return j.stopped == nil
 }
 
+// find writes a note on a node judged v by rule.
+func (j *judger) find(rule string, v Verdict, path *jpath, format string, a ...any) {
+	if v > j.rule.v {
+		j.rule = decided{rule, v}
+	}
+	j.note(path, format, a...)
+}
+
 func (j *judger) note(path *jpath, format string, a ...any) {
 	if len(j.notes) >= maxNotes {
 		j.dropped++
@@ -101,30 +139,38 @@ func (j *judger) note(path *jpath, format string, a ...any) {
 	j.notes = append(j.notes, path.String()+": "+fmt.Sprintf(format, a...))
 }
 
-// notesMark is a point in a judger's notes to roll back to.
-type notesMark struct{ notes, dropped int }
-
-func (j *judger) mark() notesMark { return notesMark{len(j.notes), j.dropped} }
-
-// rollback forgets the notes written since m.
-func (j *judger) rollback(m notesMark) {
-	clear(j.notes[m.notes:])
-	j.notes, j.dropped = j.notes[:m.notes], m.dropped
+// notesMark is a point in a judger's notes (and its rule) to roll back to.
+type notesMark struct {
+	notes, dropped int
+	rule           decided
 }
 
-// keptNotes are notes written since a mark, set aside.
+func (j *judger) mark() notesMark { return notesMark{len(j.notes), j.dropped, j.rule} }
+
+// rollback forgets the notes written since m, and the rule they decided.
+func (j *judger) rollback(m notesMark) {
+	clear(j.notes[m.notes:])
+	j.notes, j.dropped, j.rule = j.notes[:m.notes], m.dropped, m.rule
+}
+
+// keptNotes are notes written since a mark, set aside with the rule they
+// decided.
 type keptNotes struct {
 	notes   []string
 	dropped int
+	rule    decided
 }
 
 // since sets aside the notes written since m (see restore).
 func (j *judger) since(m notesMark) keptNotes {
-	return keptNotes{append([]string(nil), j.notes[m.notes:]...), j.dropped - m.dropped}
+	return keptNotes{append([]string(nil), j.notes[m.notes:]...), j.dropped - m.dropped, j.rule}
 }
 
 // restore writes notes set aside by since back.
 func (j *judger) restore(k keptNotes) {
+	if k.rule.v > j.rule.v {
+		j.rule = k.rule
+	}
 	for _, s := range k.notes {
 		if len(j.notes) >= maxNotes {
 			j.dropped++
@@ -201,9 +247,12 @@ func (p *jpath) String() string {
 // does not apply leaves no note.
 func (j *judger) convert(v *resp.Value, n *Native, path *jpath) (Verdict, bool) {
 	for _, cv := range j.c.Conversions {
+		if cv.Commands != nil && (!path.root() || !slices.Contains(cv.Commands, j.command) || cv.RESP2 && j.proto != 2) {
+			continue
+		}
 		m := j.mark()
 		if vd, ok := cv.apply(j, v, n, path); ok {
-			j.note(path, "converted: %s (%s)", cv.Name, cv.Source)
+			j.find(RuleConversion, Converted, path, "converted: %s (%s)", cv.Name, cv.Source)
 			return max(Converted, vd), true
 		}
 		j.rollback(m)
@@ -218,7 +267,7 @@ func (j *judger) judge(v *resp.Value, n *Native, path *jpath, key bool) Verdict 
 		return Error
 	}
 	if n.Kind == "exception" {
-		j.note(path, "%s", n.String())
+		j.find(RuleException, Crash, path, "%s", n.String())
 		return Crash
 	}
 	floor := Match
@@ -226,7 +275,7 @@ func (j *judger) judge(v *resp.Value, n *Native, path *jpath, key bool) Verdict 
 		if vd, ok := j.convert(v, n, path); ok {
 			return vd
 		}
-		j.note(path, "attribute %s dropped", resp.Escape(attrBytes(v)))
+		j.find(RuleAttribute, Erased, path, "attribute %s dropped", resp.Escape(attrBytes(v)))
 		floor = Erased
 	}
 	allowed, ok := j.c.Kinds[v.Kind][n.Kind]
@@ -237,7 +286,7 @@ func (j *judger) judge(v *resp.Value, n *Native, path *jpath, key bool) Verdict 
 		if vd, ok := j.convert(v, n, path); ok {
 			return max(floor, vd)
 		}
-		j.note(path, "RESP %s decoded as %s", v.Kind, n.String())
+		j.find(RuleKind, Mismatch, path, "RESP %s decoded as %s", v.Kind, n.String())
 		return Mismatch
 	}
 	if n.RESP() != "" && n.RESP() == v.Kind.String() {
@@ -248,7 +297,7 @@ func (j *judger) judge(v *resp.Value, n *Native, path *jpath, key bool) Verdict 
 	}
 	verdict := max(floor, allowed)
 	if allowed == Erased {
-		j.note(path, "RESP %s decoded as %s (%s)", v.Kind, n.Type, erasedWhat(v.Kind, n.Kind, key))
+		j.find(RuleKind, Erased, path, "RESP %s decoded as %s (%s)", v.Kind, n.Type, erasedWhat(v.Kind, n.Kind, key))
 	}
 	switch v.Kind {
 	case resp.Array, resp.Set, resp.Push, resp.Map:
@@ -258,10 +307,10 @@ func (j *judger) judge(v *resp.Value, n *Native, path *jpath, key bool) Verdict 
 		if vd, ok := j.convert(v, n, path); ok {
 			return max(floor, vd)
 		}
-		j.note(path, "RESP %s %s decoded as %s: %s", v.Kind, cliShort(v), n.String(), why)
+		j.find(RuleValue, Mismatch, path, "RESP %s %s decoded as %s: %s", v.Kind, cliShort(v), n.String(), why)
 		return Mismatch
 	} else if why != "" {
-		j.note(path, "%s", why)
+		j.find(RuleValue, Erased, path, "%s", why)
 		verdict = max(verdict, Erased)
 	}
 	return verdict
@@ -294,7 +343,7 @@ func (j *judger) container(v *resp.Value, n *Native, path *jpath, floor, verdict
 
 func (j *judger) elems(ve []resp.Value, n *Native, path *jpath, unordered bool) Verdict {
 	if len(ve) != len(n.Elems) {
-		j.note(path, "%d elements on the wire, %d decoded", len(ve), len(n.Elems))
+		j.find(RuleLength, Mismatch, path, "%d elements on the wire, %d decoded", len(ve), len(n.Elems))
 		return Mismatch
 	}
 	worst := Match
@@ -315,7 +364,7 @@ func (j *judger) elems(ve []resp.Value, n *Native, path *jpath, unordered bool) 
 			return Error
 		}
 		if vd >= Mismatch {
-			j.note(p, "no decoded element matches %s", cliShort(&ve[i]))
+			j.find(RuleMember, Mismatch, p, "no decoded element matches %s", cliShort(&ve[i]))
 			return Mismatch
 		}
 		worst = max(worst, vd)
@@ -326,7 +375,7 @@ func (j *judger) elems(ve []resp.Value, n *Native, path *jpath, unordered bool) 
 func (j *judger) pairs(v *resp.Value, n *Native, path *jpath) Verdict {
 	np := len(v.Elems) / 2
 	if np != len(n.Pairs) {
-		j.note(path, "%d map entries on the wire, %d decoded (keys merged or lost?)", np, len(n.Pairs))
+		j.find(RuleLength, Mismatch, path, "%d map entries on the wire, %d decoded (keys merged or lost?)", np, len(n.Pairs))
 		return Mismatch
 	}
 	worst := Match
@@ -340,7 +389,7 @@ func (j *judger) pairs(v *resp.Value, n *Native, path *jpath) Verdict {
 			return Error
 		}
 		if kv >= Mismatch {
-			j.note(kp, "key not found among the decoded keys")
+			j.find(RuleMember, Mismatch, kp, "key not found among the decoded keys")
 			return Mismatch
 		}
 		worst = max(worst, kv, j.judge(&v.Elems[2*i+1], &n.Pairs[bi][1], kp, false))

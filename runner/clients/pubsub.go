@@ -196,7 +196,7 @@ func (s *session) callSub(c Conn, j *job) (out outcome) {
 func (s *session) pushStep(sv *StepView, st *cases.Step, timeout time.Duration) {
 	pc, err := s.conn(st.Conn)
 	if err != nil {
-		sv.Verdict = Crash
+		sv.decide(Crash, RuleException)
 		sv.Notes = []string{fmt.Sprintf("connection %q: %v", st.Conn, err)}
 		return
 	}
@@ -214,13 +214,13 @@ func (s *session) pushStep(sv *StepView, st *cases.Step, timeout time.Duration) 
 	select {
 	case out = <-j.done:
 	case <-time.After(time.Until(start.Add(timeout))):
-		sv.Verdict = Hang
+		sv.decide(Hang, RuleHang)
 		sv.Notes = append(sv.Notes, fmt.Sprintf("the library's call for the next delivered %s did not return within %v", kind, timeout))
 		s.serverCheck(sv)
 		s.abandon("skipped: the session hung earlier")
 		return
 	case <-s.ctx.Done():
-		sv.Verdict = Error
+		sv.decide(Error, RuleNotJudged)
 		sv.Notes = append(sv.Notes, "not judged: "+context.Cause(s.ctx).Error())
 		s.abandon("skipped: the run ended")
 		return
@@ -228,7 +228,8 @@ func (s *session) pushStep(sv *StepView, st *cases.Step, timeout time.Duration) 
 	n := out.n
 	sv.Native = &n
 	v, notes := judgeDelivered(s.contr, frame, n)
-	sv.Verdict, sv.Notes = v, append(sv.Notes, notes...)
+	sv.decide(v, deliveredRule(v))
+	sv.Notes = append(sv.Notes, notes...)
 	if n.Type == "adapter" && n.Err != nil && strings.Contains(n.Err.Message, " exited") {
 		s.serverCheck(sv)
 		s.abandon("skipped: the library's process died at step " + sv.Step.Pos.String())
@@ -411,6 +412,7 @@ func (s *session) judgeSubscribe(sv *StepView, pc *pinned, x exchange, sent bool
 	switch n.Kind {
 	case kindMessage, kindUnsupported, kindVoid, kindNone:
 		sv.Verdict, sv.Notes = judgeDelivered(s.contr, *x.reply, n)
+		sv.Rule = deliveredRule(sv.Verdict)
 		if n.Kind == kindMessage {
 			sv.Notes = append([]string{"judged: the item the library delivered for the call (" + n.Type + ")"}, sv.Notes...)
 		}
@@ -423,7 +425,7 @@ func (s *session) judgeSubscribe(sv *StepView, pc *pinned, x exchange, sent bool
 			s.judge(sv, pc, x, sent, n)
 			return
 		}
-		sv.Verdict, sv.Notes = s.contr.JudgeFrames([]resp.Value{last.Elems[2]}, n)
+		sv.Verdict, sv.Notes, sv.Rule = s.contr.JudgeCommand(s.ctx, s.it.proto, nil, []resp.Value{last.Elems[2]}, n)
 		sv.Notes = append([]string{"the call's value: the subscription count of the last confirmation, " + resp.Escape(last.Elems[2].Raw)}, sv.Notes...)
 	default:
 		s.judge(sv, pc, x, sent, n)

@@ -138,8 +138,12 @@ type StepView struct {
 	Injected [][]byte
 	Native   *Native
 	Verdict  Verdict
-	Notes    []string
-	Canary   string // the canary's outcome after a surprise
+	// Rule is the ID of the rule that decided Verdict (one of Rules;
+	// RuleConversion's and RuleCallback's notes cite the library's
+	// source); "" for a match or a skip.
+	Rule   string
+	Notes  []string
+	Canary string // the canary's outcome after a surprise
 	// Cluster lists, on a cluster, the MOVED and ASK replies the library
 	// followed for this step and the node addresses the proxy rewrote in
 	// its reply (see addrMap), one sentence each.
@@ -675,6 +679,7 @@ func (s *session) steps(res *Result) {
 		if g := plan[i]; g != nil {
 			if views, ok := s.batch(g); ok {
 				for _, sv := range views {
+					settleRule(&sv)
 					res.Steps = append(res.Steps, sv)
 					res.Verdict = max(res.Verdict, sv.Verdict)
 				}
@@ -684,6 +689,7 @@ func (s *session) steps(res *Result) {
 		}
 		sv, stop := s.step(steps[i])
 		if sv != nil {
+			settleRule(sv)
 			res.Steps = append(res.Steps, *sv)
 			res.Verdict = max(res.Verdict, sv.Verdict)
 		}
@@ -780,7 +786,7 @@ func (s *session) step(st *cases.Step) (*StepView, string) {
 	}
 	pc, err := s.conn(st.Conn)
 	if err != nil {
-		sv.Verdict = Crash
+		sv.decide(Crash, RuleException)
 		sv.Notes = []string{fmt.Sprintf("connection %q: %v", st.Conn, err)}
 		return sv, ""
 	}
@@ -854,7 +860,7 @@ func (s *session) finish(sv *StepView, pc *pinned, ps *pendingStep, timeout time
 	out := a.out
 	if !ok {
 		// The run ended meanwhile: this call is not judged.
-		sv.Verdict = Error
+		sv.decide(Error, RuleNotJudged)
 		sv.Notes = append(sv.Notes, "not judged: "+context.Cause(s.ctx).Error())
 		s.abandon("skipped: the run ended")
 		return
@@ -874,12 +880,12 @@ func (s *session) finish(sv *StepView, pc *pinned, ps *pendingStep, timeout time
 		sv.Typed = ps.j.wrapper
 	}
 	if out.hung {
-		sv.Verdict = Hang
+		sv.decide(Hang, RuleHang)
 		sv.Notes = append(sv.Notes, fmt.Sprintf("no result within %v", timeout))
 		if fault := hungFault(pc, x); fault != nil {
 			// The library may be waiting for the rest of a frame that
 			// breaks RESP3: the server's finding, as for a value.
-			sv.Verdict = Error
+			sv.decide(Error, RuleMalformed)
 			sv.Notes = append([]string{notJudgedMalformed + fault.Error()}, sv.Notes...)
 		}
 		if x.reply != nil {
@@ -986,20 +992,20 @@ func (s *session) judge(sv *StepView, pc *pinned, x exchange, sent bool, n Nativ
 		sv.Notes = append(sv.Notes, "not sent: "+errText(n))
 		return
 	case fault != nil:
-		sv.Verdict = Error
+		sv.decide(Error, RuleMalformed)
 		sv.Notes = append(sv.Notes, notJudgedMalformed+fault.Error())
 	case !sent && (n.Kind == "exception" || n.Kind == "error"):
 		sv.Verdict = Skip
 		msg, _, _ := strings.Cut(n.String(), "\\n") // a panic's stack stays in Native
 		sv.Notes = append(sv.Notes, "the library did not send the command: "+msg)
 	case !sent:
-		sv.Verdict = Mismatch
+		sv.decide(Mismatch, RuleUnsent)
 		sv.Notes = append(sv.Notes, "the library returned a value without sending the command")
 	case x.overLimit != "":
-		sv.Verdict = Error
+		sv.decide(Error, RuleNotJudged)
 		sv.Notes = append(sv.Notes, "not the library's fault: "+x.overLimit)
 	case x.bad != nil:
-		sv.Verdict = Error
+		sv.decide(Error, RuleMalformed)
 		sv.Notes = append(sv.Notes, notJudgedMalformed+"bytes that are not RESP")
 	case x.reply == nil && x.serverEnded && expectsClosed(sv.Step) && (n.Kind == "exception" || n.Kind == "error"):
 		// The step expects the server to close the connection, it did,
@@ -1007,21 +1013,22 @@ func (s *session) judge(sv *StepView, pc *pinned, x exchange, sent bool, n Nativ
 		sv.Verdict = Match
 		sv.Notes = append(sv.Notes, "the server closed the connection, as the step expects; the library raised: "+errText(n))
 	case x.reply == nil && n.Kind == "exception":
-		sv.Verdict = Crash
+		sv.decide(Crash, RuleException)
 		sv.Notes = append(sv.Notes, "no reply reached the library: "+n.String())
 	case x.reply == nil:
-		sv.Verdict = Mismatch
+		sv.decide(Mismatch, RuleEarly)
 		sv.Notes = append(sv.Notes, "the library returned before any reply arrived")
 	case s.contr.output != nil:
 		st := cliStep{args: sv.Args, pushes: x.pushes, frames: append([]resp.Value{*x.reply}, x.more...),
 			after: s.proxy.trailing(x), inMulti: pc.inMulti}
 		st.prevArgs, st.prevFrames = s.proxy.previous(x)
 		sv.Verdict, sv.Notes = s.contr.output(st, n)
+		sv.Rule = outputRule(sv.Verdict)
 	default:
-		sv.Verdict, sv.Notes = s.contr.JudgeContext(s.ctx, append([]resp.Value{*x.reply}, x.more...), n)
+		sv.Verdict, sv.Notes, sv.Rule = s.contr.JudgeCommand(s.ctx, s.it.proto, sv.Args, append([]resp.Value{*x.reply}, x.more...), n)
 	}
 	if sv.Wire != nil {
-		sv.Verdict = max(sv.Verdict, Mismatch)
+		sv.raise(Mismatch, RuleWire)
 		sv.Notes = append(sv.Notes, "the library sent "+resp.Escape(sv.Wire)+", not the case's command")
 	}
 }
@@ -1064,17 +1071,17 @@ func (s *session) canaryAfter(sv *StepView, pc *pinned, timeout time.Duration) {
 	case strings.HasPrefix(sv.Canary, processDied):
 		// The library's process died: its sessions are gone, and a
 		// canary cannot tell anything more.
-		sv.Verdict = max(sv.Verdict, Crash)
+		sv.raise(Crash, RuleExit)
 		s.abandon("skipped: the library's process died at step " + sv.Step.Pos.String())
 	case strings.HasPrefix(sv.Canary, canaryNotSent):
 		// No verdict from a canary the library did not send.
 	case strings.HasSuffix(sv.Canary, " hung"):
-		sv.Verdict = max(sv.Verdict, Hang) // stuck, not shifted
+		sv.raise(Hang, RuleHang) // stuck, not shifted
 	case strings.HasPrefix(sv.Canary, "not run: "):
 		// No call for the canary on this connection (a subscribed
 		// connection of a "/pubsub" configuration): nothing told.
 	case sv.Canary != "ok":
-		sv.Verdict = max(sv.Verdict, Desync)
+		sv.raise(Desync, RuleDesync)
 	}
 }
 
@@ -1086,7 +1093,7 @@ func (s *session) serverCheck(sv *StepView) {
 		return
 	}
 	sv.Notes = append(sv.Notes, fmt.Sprintf("judged %s, but the server stopped answering: not the library's fault", sv.Verdict))
-	sv.Verdict = Error
+	sv.decide(Error, RuleNotJudged)
 	s.lost(fmt.Sprintf("the server at %s stopped answering (during %q through %s)", s.t.Addr, s.it.c.Name, s.client))
 	s.abandon("skipped: the server stopped answering")
 }

@@ -53,7 +53,7 @@ func (s *session) settle(res *Result) {
 		return
 	}
 	last := &res.Steps[len(res.Steps)-1]
-	last.Verdict = max(last.Verdict, Crash)
+	last.raise(Crash, RuleException)
 	// First: it is why the step is a crash.
 	last.Notes = append([]string{"after the case's last step, outside any call, the library threw: " + strings.Join(thrown, "; ")}, last.Notes...)
 	res.Verdict = max(res.Verdict, Crash)

@@ -28,6 +28,9 @@ type ClientsJSONResult struct {
 	Client  string          `json:"client"`
 	Proto   int             `json:"proto"`
 	Verdict clients.Verdict `json:"verdict"`
+	// Rule is the ID of the rule that decided the verdict
+	// (clients.Result.Rule).
+	Rule string `json:"rule,omitempty"`
 	// NotRun: the case did not run through the client, or was cut short
 	// (clients.Result.NotRun).
 	NotRun bool              `json:"not_run,omitempty"`
@@ -53,9 +56,12 @@ type ClientsJSONStep struct {
 	Injected []Bytes         `json:"injected,omitempty"`
 	Native   *clients.Native `json:"decoded,omitempty"`
 	Verdict  clients.Verdict `json:"verdict"`
-	Notes    []string        `json:"notes,omitempty"`
-	Canary   string          `json:"canary,omitempty"`
-	Typed    string          `json:"typed_wrapper,omitempty"`
+	// Rule is the ID of the rule that decided the verdict
+	// (clients.StepView.Rule).
+	Rule   string   `json:"rule,omitempty"`
+	Notes  []string `json:"notes,omitempty"`
+	Canary string   `json:"canary,omitempty"`
+	Typed  string   `json:"typed_wrapper,omitempty"`
 	// Cluster lists the redirects the library followed and the node
 	// addresses the proxy rewrote (clients.StepView.Cluster).
 	Cluster []string `json:"cluster,omitempty"`
@@ -94,10 +100,10 @@ func ClientsToJSON(rep *clients.Report) ClientsJSONReport {
 	for _, res := range rep.Results {
 		jr.Counts[res.Verdict.String()]++
 		r := ClientsJSONResult{ID: res.Case.ID(), Name: res.Case.FullName(), Client: res.Client, Proto: res.Proto,
-			Verdict: res.Verdict, NotRun: res.NotRun, Reason: res.Reason}
+			Verdict: res.Verdict, Rule: res.Rule(), NotRun: res.NotRun, Reason: res.Reason}
 		for _, sv := range res.Steps {
 			js := ClientsJSONStep{Pos: sv.Step.Pos.String(), Conn: sv.Conn, Native: jsonNative(sv.Native), Verdict: sv.Verdict,
-				Notes: sv.Notes, Canary: sv.Canary, Typed: sv.Typed, Cluster: sv.Cluster}
+				Rule: sv.Rule, Notes: sv.Notes, Canary: sv.Canary, Typed: sv.Typed, Cluster: sv.Cluster}
 			if sv.Args != nil {
 				js.Command, js.Args = clients.FormatArgs(sv.Args), bytesList(sv.Args)
 			}

@@ -2,7 +2,9 @@ package report_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"os"
 	"reflect"
 	"regexp"
 	"strings"
@@ -49,7 +51,7 @@ func clientsReport(t *testing.T) *clients.Report {
 			{Client: "go-redis", Proto: 3, Case: c[0], Verdict: clients.Match, Steps: []clients.StepView{ok}},
 			{Client: "go-redis", Proto: 3, Case: c[1], Verdict: clients.Mismatch, Steps: []clients.StepView{ok, {
 				Step: c[1].Steps[1], Conn: "default", Args: args("ECHO", "a\x00b"), Reply: []byte("$3\r\na\x00b\r\n"),
-				Native: &clients.Native{Kind: "string", Type: "string", Text: text("ab")}, Verdict: clients.Mismatch,
+				Native: &clients.Native{Kind: "string", Type: "string", Text: text("ab")}, Verdict: clients.Mismatch, Rule: clients.RuleValue,
 				Notes: []string{"the NUL byte was lost"}, Canary: "ok"}},
 				Wire: []clients.WireConn{{ID: 1, Events: []clients.Event{
 					frame(t, clients.ToServer, "*2\r\n$4\r\nECHO\r\n$3\r\na\x00b\r\n"), frame(t, clients.ToClient, "$3\r\na\x00b\r\n"),
@@ -74,7 +76,7 @@ clients: 2; -v names them
 
 client   match conv erased mism crash hang desync error skip
 go-redis     1                1
-  X suite/strings.yaml:13:9 ECHO: the NUL byte was lost
+  X suite/strings.yaml:13:9 ECHO [value]: the NUL byte was lost
 rueidis                  1                                 1
 
 4 results: 1 skip, 1 match, 1 erased, 1 mismatch (2.0s)
@@ -102,7 +104,7 @@ strings/skips     -
 	contains(t, "verbose clients human", verbose,
 		"clients: go-redis(9.7.0) rueidis(1.0.50)\n",
 		"\nMISMATCH  strings/fails  [go-redis 9.7.0 via Conn.Do]\n  step suite/strings.yaml:11:9 (conn default) \"SET\" \"k\" \"v\": match\n",
-		"  step suite/strings.yaml:13:9 (conn default) \"ECHO\" \"a\\x00b\": mismatch\n    bytes received: \"$3\\r\\na\\x00b\\r\\n\"\n    redis-cli:      \"a\\x00b\"\n    decoded:        string(\"ab\")\n    - the NUL byte was lost\n    canary: ok\n",
+		"  step suite/strings.yaml:13:9 (conn default) \"ECHO\" \"a\\x00b\": mismatch (rule: value)\n    bytes received: \"$3\\r\\na\\x00b\\r\\n\"\n    redis-cli:      \"a\\x00b\"\n    decoded:        string(\"ab\")\n    - the NUL byte was lost\n    canary: ok\n",
 		"  wire, connection 1:\n    → \"*2\\r\\n$4\\r\\nECHO\\r\\n$3\\r\\na\\x00b\\r\\n\"\n    ← \"$3\\r\\na\\x00b\\r\\n\"\n    ← \"?junk\"\n",
 		"\nERASED  strings/fails  [rueidis 1.0.50]\n",
 		"    redis-cli:      1~ \"a\"\n                    2~ \"b\"\n    decoded:        []string[string(\"a\"), string(\"b\")]\n",
@@ -200,13 +202,13 @@ func TestClientsJSON(t *testing.T) {
 		t.Fatalf("%d results", len(got.Results))
 	}
 	r := got.Results[1]
-	if r.ID != "suite/strings.yaml/fails" || r.Name != "strings/fails" || r.Client != "go-redis" || r.Proto != 3 || r.Verdict != "mismatch" || len(r.Steps) != 2 {
+	if r.ID != "suite/strings.yaml/fails" || r.Name != "strings/fails" || r.Client != "go-redis" || r.Proto != 3 || r.Verdict != "mismatch" || r.Rule != "value" || len(r.Steps) != 2 {
 		t.Fatalf("mismatching result: %+v", r)
 	}
 	s := r.Steps[1]
 	if s.Pos != "suite/strings.yaml:13:9" || s.Conn != "default" || s.Command != `"ECHO" "a\x00b"` || string(s.Reply) != "$3\r\na\x00b\r\n" ||
 		s.CLI != `"a\x00b"` || s.Value == nil || string(s.Value.Str) != "a\x00b" || s.Native == nil || *s.Native.Text != "ab" ||
-		s.Verdict != "mismatch" || s.Canary != "ok" || len(s.Notes) != 1 {
+		s.Verdict != "mismatch" || s.Rule != "value" || s.Canary != "ok" || len(s.Notes) != 1 {
 		t.Errorf("mismatching step: %+v", s)
 	}
 	if len(r.Wire) != 1 || len(r.Wire[0].Frames) != 3 {
@@ -232,7 +234,7 @@ func TestClientsJUnit(t *testing.T) {
 		t.Errorf("suites %s", got)
 	}
 	if f := g.kids("testcase")[1].kid("failure"); f == nil || f.attrs("message", "type") != "mismatch|mismatch" ||
-		!strings.HasPrefix(f.Text, "client: go-redis 9.7.0 via Conn.Do\n  step suite/strings.yaml:13:9 (conn default) \"ECHO\" \"a\\x00b\": mismatch\n    bytes received:") {
+		!strings.HasPrefix(f.Text, "client: go-redis 9.7.0 via Conn.Do\n  step suite/strings.yaml:13:9 (conn default) \"ECHO\" \"a\\x00b\": mismatch (rule: value)\n    bytes received:") {
 		t.Errorf("failure %+v", f)
 	}
 	rc := r.kids("testcase")
@@ -269,7 +271,7 @@ func TestClientsMarkdown(t *testing.T) {
 		"# Client views on redis 7.0.15\n",
 		"| go-redis | 9.7.0 | `Conn.Do` |\n",
 		"```\nmatrix (. match",
-		"- **mismatch** `strings/fails` [go-redis]: \"ECHO\" \"a\\x00b\": the NUL byte was lost\n",
+		"- **mismatch** (rule: value) `strings/fails` [go-redis]: \"ECHO\" \"a\\x00b\": the NUL byte was lost\n",
 		"## Erased distinctions\n",
 		"- a set decoded as a list: 1 results (rueidis)\n",
 	} {
@@ -279,5 +281,31 @@ func TestClientsMarkdown(t *testing.T) {
 	}
 	if strings.Contains(out, "**match**") || strings.Contains(out, "**skip**") || strings.Contains(out, "**erased**") {
 		t.Errorf("markdown explains a match or a skip:\n%s", out)
+	}
+}
+
+// TestClientsSchemaRules: the clients schema's rule enum is the IDs of
+// clients.Rules, in order.
+func TestClientsSchemaRules(t *testing.T) {
+	b, err := os.ReadFile("schema/clients.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Defs struct {
+			Rule struct {
+				Enum []string `json:"enum"`
+			} `json:"rule"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, r := range clients.Rules {
+		ids = append(ids, r.ID)
+	}
+	if !reflect.DeepEqual(s.Defs.Rule.Enum, ids) {
+		t.Errorf("schema's rules %q, clients.Rules %q", s.Defs.Rule.Enum, ids)
 	}
 }

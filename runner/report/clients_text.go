@@ -168,6 +168,9 @@ func (s *stickyWriter) Write(p []byte) (int, error) {
 // judge's notes and the canary's outcome.
 func clientsStep(w io.Writer, sv clients.StepView) {
 	fmt.Fprintf(w, "  step %s (conn %s) %s: %s", sv.Step.Pos, sv.Conn, clients.FormatArgs(sv.Args), sv.Verdict)
+	if sv.Rule != "" {
+		fmt.Fprintf(w, " (rule: %s)", sv.Rule)
+	}
 	if sv.Typed != "" {
 		fmt.Fprintf(w, " via %s", sv.Typed)
 	}
@@ -392,7 +395,11 @@ func ClientsMarkdown(w io.Writer, rep *clients.Report, _ HumanOptions) error {
 			continue
 		}
 		n++
-		fmt.Fprintf(w, "- **%s** `%s` [%s]: %s\n", res.Verdict, res.Case.FullName(), res.Client, mdCell(explain(res)))
+		rule := ""
+		if r := res.Rule(); r != "" {
+			rule = " (rule: " + r + ")"
+		}
+		fmt.Fprintf(w, "- **%s**%s `%s` [%s]: %s\n", res.Verdict, rule, res.Case.FullName(), res.Client, mdCell(explain(res)))
 	}
 	if n == 0 {
 		fmt.Fprintln(w, "None.")
@@ -449,17 +456,23 @@ func worstStep(res *clients.Result) *clients.StepView {
 }
 
 // finding is one line on a finding for the summary: where (the step's
-// file:line:col, which names the case), the command's name and why (the
-// first note, and a canary that came back wrong); the case's name and
-// reason when no step has the verdict.
+// file:line:col, which names the case), the command's name, the rule that
+// decided and why (the first note, and a canary that came back wrong);
+// the case's name and reason when no step has the verdict.
 func finding(res *clients.Result) string {
 	worst := worstStep(res)
 	if worst == nil {
+		if r := res.Rule(); r != "" {
+			return fmt.Sprintf("%s [%s]: %s (%s)", res.Case.Pos, r, res.Reason, res.Case.FullName())
+		}
 		return fmt.Sprintf("%s: %s (%s)", res.Case.Pos, res.Reason, res.Case.FullName())
 	}
 	s := worst.Step.Pos.String()
 	if len(worst.Args) > 0 {
 		s += " " + string(worst.Args[0])
+	}
+	if worst.Rule != "" {
+		s += " [" + worst.Rule + "]"
 	}
 	if len(worst.Notes) > 0 {
 		s += ": " + worst.Notes[0]

@@ -1,0 +1,136 @@
+package clients
+
+// RuleDoc is one rule a verdict is decided by: StepView.Rule holds its ID,
+// and respcheck clients --explain lists them all. A rule that is a
+// library's own (a contract's kinds, a documented conversion, a response
+// callback) is completed by the step's notes, which name the library's
+// source (file and version).
+type RuleDoc struct {
+	ID string `json:"id"`
+	// Verdicts are the verdicts the rule gives.
+	Verdicts []Verdict `json:"verdicts"`
+	Text     string    `json:"text"`
+}
+
+// The rules' IDs.
+const (
+	RuleKind       = "kind"
+	RuleValue      = "value"
+	RuleLength     = "length"
+	RuleMember     = "member"
+	RuleAttribute  = "attribute"
+	RuleConversion = "conversion"
+	RuleCallback   = "callback"
+	RuleException  = "exception"
+	RuleExit       = "exit"
+	RuleUnsent     = "unsent"
+	RuleEarly      = "early"
+	RuleWire       = "wire"
+	RuleOutput     = "output"
+	RuleDelivered  = "delivered"
+	RuleHang       = "hang"
+	RuleDesync     = "desync"
+	RuleMalformed  = "malformed"
+	RuleNotJudged  = "not-judged"
+)
+
+// Rules are every rule a verdict names, in the order a reader meets them.
+var Rules = []RuleDoc{
+	{RuleKind, []Verdict{Erased, Mismatch}, "each RESP type decodes to a native kind the library's contract lists for it (clients --explain LIBRARY); a kind that keeps the value but not the RESP type (a simple string as a plain string) is erased, a kind not listed is a mismatch"},
+	{RuleValue, []Verdict{Erased, Mismatch}, "a decoded scalar holds the reply's payload: the same text, number or boolean (a double's text rounded to the float it names is erased)"},
+	{RuleLength, []Verdict{Mismatch}, "an aggregate decodes to as many elements, and a map to as many entries, as the wire holds"},
+	{RuleMember, []Verdict{Mismatch}, "each element of a set and each key of a map is among the decoded ones, whatever their order"},
+	{RuleAttribute, []Verdict{Erased}, "an attribute reaches the user beside its value; a library that drops it erases it"},
+	{RuleConversion, []Verdict{Converted}, "a reshaping the library documents (the note names it and cites its source, file and version) is converted when nothing is lost"},
+	{RuleCallback, []Verdict{Mismatch}, "a response callback the library applies by command name (redis-py's) turned a reply it was not written for into another value: the note names the callback and cites its source"},
+	{RuleException, []Verdict{Crash}, "an exception raised, or the connection closed, on a valid reply is a crash"},
+	{RuleExit, []Verdict{Crash}, "the library's process died during the call"},
+	{RuleUnsent, []Verdict{Mismatch}, "the library returned a value without sending the command"},
+	{RuleEarly, []Verdict{Mismatch}, "the library returned a value before any reply arrived"},
+	{RuleWire, []Verdict{Mismatch}, "the library sent other bytes than the case's command (the proxy saw them)"},
+	{RuleOutput, []Verdict{Mismatch}, "a command-line client prints what its own formatter prints for the reply's frames (resp.CLIOutput, read from the tool's source)"},
+	{RuleDelivered, []Verdict{Erased, Mismatch, Crash, Hang}, "a pub/sub API delivers each frame a subscriber receives as a message with its kind, channel, pattern and payload"},
+	{RuleHang, []Verdict{Hang}, "no result within the step's timeout (a command-line client: nor while its process ran, waited for a CPU or printed, or the proxy moved bytes)"},
+	{RuleDesync, []Verdict{Desync}, "after a surprise, a canary command on the same connection came back with another reply: every later reply is shifted"},
+	{RuleMalformed, []Verdict{Error}, "the server's bytes break RESP: not judged, the server's finding"},
+	{RuleNotJudged, []Verdict{Error}, "the step could not be judged for a reason that is not the library's (the harness, a limit, the server stopped answering)"},
+}
+
+// ruleOf is the rule a verdict decided outside the judge gets when the
+// code that decided it named none: the one rule that gives that verdict
+// there. Mismatch, Erased and Converted have several and get none ("").
+func ruleOf(v Verdict) string {
+	switch v {
+	case Crash:
+		return RuleException
+	case Hang:
+		return RuleHang
+	case Desync:
+		return RuleDesync
+	case Error:
+		return RuleNotJudged
+	}
+	return ""
+}
+
+// decide sets the step's verdict to v and the rule that decided it.
+func (sv *StepView) decide(v Verdict, rule string) {
+	sv.Verdict, sv.Rule = v, rule
+}
+
+// raise makes the step's verdict v, decided by rule, unless it is worse
+// already.
+func (sv *StepView) raise(v Verdict, rule string) {
+	if v > sv.Verdict {
+		sv.decide(v, rule)
+	}
+}
+
+// deliveredRule is the rule of a verdict judgeDelivered gave.
+func deliveredRule(v Verdict) string {
+	if v <= Match {
+		return ""
+	}
+	return RuleDelivered
+}
+
+// outputRule is the rule of a verdict a command-line client's output
+// judge (Contract.output) gave: a crash is an exception, any other
+// finding the output rule.
+func outputRule(v Verdict) string {
+	switch {
+	case v <= Match:
+		return ""
+	case v == Crash:
+		return RuleException
+	}
+	return RuleOutput
+}
+
+// settleRule gives a step whose verdict was decided without naming its
+// rule the one rule that gives that verdict there (ruleOf), and clears
+// the rule of a match or a skip.
+func settleRule(sv *StepView) {
+	switch {
+	case sv.Verdict <= Match:
+		sv.Rule = ""
+	case sv.Rule == "":
+		sv.Rule = ruleOf(sv.Verdict)
+	}
+}
+
+// Rule is the ID of the rule that decided the result's verdict: its first
+// step with that verdict's, or, when no step has it (an error before any
+// step, a case cut short), the one rule that gives it there (ruleOf); ""
+// for a match or a skip.
+func (r *Result) Rule() string {
+	if r.Verdict <= Match {
+		return ""
+	}
+	for _, sv := range r.Steps {
+		if sv.Verdict == r.Verdict && sv.Rule != "" {
+			return sv.Rule
+		}
+	}
+	return ruleOf(r.Verdict)
+}
