@@ -70,7 +70,7 @@ func (c *Contract) JudgeCommand(ctx context.Context, proto int, args [][]byte, f
 		return Error, append(j.notes, "judging stopped: "+j.stopped.Error()), RuleNotJudged
 	}
 	if verdict >= Mismatch && j.command != "" {
-		if cb := c.callback(j.command, proto); cb != nil && j.rule.id != RuleException {
+		if cb := c.callback(j.command, proto); cb != nil && verdict != Crash {
 			// The library's callback for this command made the value.
 			return verdict, append(j.notes, "made by "+cb.Name+" ("+cb.Source+")"), RuleCallback
 		}
@@ -78,7 +78,7 @@ func (c *Contract) JudgeCommand(ctx context.Context, proto int, args [][]byte, f
 	if verdict <= Match {
 		return verdict, j.notes, ""
 	}
-	return verdict, j.notes, j.rule.id
+	return verdict, j.notes, j.rules[verdict]
 }
 
 func plural(n int, one, many string) string {
@@ -102,14 +102,22 @@ type judger struct {
 	// proto its connection's protocol, or 0.
 	command string
 	proto   int
-	// rule is the first rule that gave the worst verdict so far.
-	rule decided
+	// rules holds, for each verdict, the first rule that gave it (a
+	// verdict a conversion lowers, as an erasure it explains, is decided
+	// by the conversion's rule).
+	rules ruleSet
 }
 
-// decided is a rule and the verdict it gave.
-type decided struct {
-	id string
-	v  Verdict
+// ruleSet is the first rule that gave each verdict, by verdict.
+type ruleSet [Error + 1]string
+
+// merge keeps r's rules and takes o's for the verdicts r has none of.
+func (r *ruleSet) merge(o ruleSet) {
+	for v, id := range o {
+		if r[v] == "" {
+			r[v] = id
+		}
+	}
 }
 
 // visit counts a node and reports whether the walk goes on.
@@ -125,8 +133,8 @@ func (j *judger) visit() bool {
 
 // find writes a note on a node judged v by rule.
 func (j *judger) find(rule string, v Verdict, path *jpath, format string, a ...any) {
-	if v > j.rule.v {
-		j.rule = decided{rule, v}
+	if j.rules[v] == "" {
+		j.rules[v] = rule
 	}
 	j.note(path, format, a...)
 }
@@ -142,15 +150,15 @@ func (j *judger) note(path *jpath, format string, a ...any) {
 // notesMark is a point in a judger's notes (and its rule) to roll back to.
 type notesMark struct {
 	notes, dropped int
-	rule           decided
+	rules          ruleSet
 }
 
-func (j *judger) mark() notesMark { return notesMark{len(j.notes), j.dropped, j.rule} }
+func (j *judger) mark() notesMark { return notesMark{len(j.notes), j.dropped, j.rules} }
 
 // rollback forgets the notes written since m, and the rule they decided.
 func (j *judger) rollback(m notesMark) {
 	clear(j.notes[m.notes:])
-	j.notes, j.dropped, j.rule = j.notes[:m.notes], m.dropped, m.rule
+	j.notes, j.dropped, j.rules = j.notes[:m.notes], m.dropped, m.rules
 }
 
 // keptNotes are notes written since a mark, set aside with the rule they
@@ -158,19 +166,17 @@ func (j *judger) rollback(m notesMark) {
 type keptNotes struct {
 	notes   []string
 	dropped int
-	rule    decided
+	rules   ruleSet
 }
 
 // since sets aside the notes written since m (see restore).
 func (j *judger) since(m notesMark) keptNotes {
-	return keptNotes{append([]string(nil), j.notes[m.notes:]...), j.dropped - m.dropped, j.rule}
+	return keptNotes{append([]string(nil), j.notes[m.notes:]...), j.dropped - m.dropped, j.rules}
 }
 
 // restore writes notes set aside by since back.
 func (j *judger) restore(k keptNotes) {
-	if k.rule.v > j.rule.v {
-		j.rule = k.rule
-	}
+	j.rules.merge(k.rules)
 	for _, s := range k.notes {
 		if len(j.notes) >= maxNotes {
 			j.dropped++

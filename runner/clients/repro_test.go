@@ -172,6 +172,9 @@ func reproCommand(ctx context.Context, r repro, run string, addr string) (*exec.
 		}
 		cmd = exec.CommandContext(ctx, bin, "run", path, filepath.Join(filepath.Dir(path), "lib.go"), addr)
 	case run == "c" || run == "ruby" || run == "php":
+		// A C repro may set commaLocale, which install-clients.sh
+		// compiles into the cache.
+		env = append(env, "LOCPATH="+localeDir())
 		var why string
 		if cmd, why = langReproCommand(ctx, run, path, addr); cmd == nil {
 			return nil, why
@@ -280,7 +283,7 @@ func runRepro(t *testing.T, r repro, run string, i int, addr string) {
 
 // findingLine is a finding of the matrix; the client name may hold
 // brackets (redis-cli-8.6.3[--no-raw]/resp3).
-var findingLine = regexp.MustCompile("^- \\*\\*(mismatch|crash|hang|desync)\\*\\* `(.+?)` \\[(.+?/resp[23])\\]:")
+var findingLine = regexp.MustCompile("^- \\*\\*(mismatch|crash|hang|desync)\\*\\*(?: \\(rule: [a-z-]+\\))? `(.+?)` \\[(.+?/resp[23])\\]:")
 
 // matrixPages are the client matrix's pages under docs/, one per server
 // (cmd/respcheck TestClientMatrix writes them).

@@ -49,7 +49,7 @@ var Rules = []RuleDoc{
 	{RuleEarly, []Verdict{Mismatch}, "the library returned a value before any reply arrived"},
 	{RuleWire, []Verdict{Mismatch}, "the library sent other bytes than the case's command (the proxy saw them)"},
 	{RuleOutput, []Verdict{Mismatch}, "a command-line client prints what its own formatter prints for the reply's frames (resp.CLIOutput, read from the tool's source)"},
-	{RuleDelivered, []Verdict{Erased, Mismatch, Crash, Hang}, "a pub/sub API delivers each frame a subscriber receives as a message with its kind, channel, pattern and payload"},
+	{RuleDelivered, []Verdict{Converted, Erased, Mismatch, Crash, Hang}, "a pub/sub API delivers each frame a subscriber receives as a message with its kind, channel, pattern and payload"},
 	{RuleHang, []Verdict{Hang}, "no result within the step's timeout (a command-line client: nor while its process ran, waited for a CPU or printed, or the proxy moved bytes)"},
 	{RuleDesync, []Verdict{Desync}, "after a surprise, a canary command on the same connection came back with another reply: every later reply is shifted"},
 	{RuleMalformed, []Verdict{Error}, "the server's bytes break RESP: not judged, the server's finding"},

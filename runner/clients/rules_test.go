@@ -2,6 +2,9 @@ package clients
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -48,6 +51,8 @@ func TestJudgeNamesTheRule(t *testing.T) {
 		{"redis-py-6.4.0/resp2", 2, "SMEMBERS s", "*2\r\n$1\r\na\r\n$1\r\nb\r\n", set(stringNative("bytes", "a")), Mismatch, RuleCallback, "set(r)"},
 		{"redis-py-6.4.0/resp2", 2, "SET k v GET", "$3\r\nold\r\n", tx("bool", "bool", "false"), Mismatch, RuleCallback, "parse_set_result"},
 		{"redis-py-6.4.0/resp2", 2, "SET k v", "+QUEUED\r\n", tx("bool", "bool", "false"), Mismatch, RuleCallback, "parse_set_result"},
+		// An erasure a conversion explains: the conversion decided.
+		{"rueidis/to-any/resp3", 3, "DEBUG PROTOCOL verbatim", "=15\r\ntxt:Some string\r\n", stringNative("string", "txt:Some string"), Converted, RuleConversion, "verbatim string kept whole"},
 		// The same value by a command without a callback: the kind rule.
 		{"redis-py-6.4.0/resp2", 2, "GET k", "$3\r\nold\r\n", tx("bool", "bool", "false"), Mismatch, RuleKind, "decoded as bool"},
 		// Without callbacks, none is named.
@@ -83,6 +88,62 @@ func TestRulesDocumented(t *testing.T) {
 		i := slices.IndexFunc(Rules, func(r RuleDoc) bool { return r.ID == id })
 		if i < 0 || !slices.Contains(Rules[i].Verdicts, v) {
 			t.Errorf("ruleOf(%s) = %q, which Rules does not list for it", v, id)
+		}
+	}
+}
+
+// TestMatrixFindingsNameARule: every finding and conversion line of the
+// committed matrix pages names the rule that decided it, one of Rules
+// that gives that verdict.
+func TestMatrixFindingsNameARule(t *testing.T) {
+	line := regexp.MustCompile("^- \\*\\*([a-z]+)\\*\\* \\(rule: ([a-z-]+)\\) `")
+	for _, page := range matrixPages {
+		b, err := os.ReadFile(filepath.Join("..", "..", "docs", page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for i, l := range strings.Split(string(b), "\n") {
+			if !strings.HasPrefix(l, "- **") {
+				continue
+			}
+			n++
+			m := line.FindStringSubmatch(l)
+			var v Verdict
+			if m == nil || v.UnmarshalText([]byte(m[1])) != nil {
+				t.Errorf("docs/%s:%d names no rule: %.160s", page, i+1, l)
+				continue
+			}
+			k := slices.IndexFunc(Rules, func(r RuleDoc) bool { return r.ID == m[2] })
+			if k < 0 || !slices.Contains(Rules[k].Verdicts, v) {
+				t.Errorf("docs/%s:%d: rule %q does not give %s: %.160s", page, i+1, m[2], v, l)
+			}
+		}
+		if n < 100 {
+			t.Errorf("docs/%s: %d finding lines", page, n)
+		}
+	}
+}
+
+// TestScorePairs: redis-py's typed zrange(withscores=True) on RESP2 turns
+// the flat member, score array into (member, float) tuples: converted;
+// a wrong score is not.
+func TestScorePairs(t *testing.T) {
+	args := [][]byte{[]byte("ZRANGE"), []byte("z"), []byte("0"), []byte("-1"), []byte("WITHSCORES")}
+	reply := parse(t, "*4\r\n$1\r\na\r\n$3\r\n1.5\r\n$1\r\nb\r\n$1\r\n2\r\n")
+	pair := func(m, s string) Native {
+		return Native{Kind: "list", Type: "tuple", Elems: []Native{stringNative("bytes", m), tx("float", "float", s)}}
+	}
+	for _, tc := range []struct {
+		n    Native
+		want Verdict
+	}{
+		{Native{Kind: "list", Type: "list", Elems: []Native{pair("a", "1.5"), pair("b", "2.0")}}, Converted},
+		{Native{Kind: "list", Type: "list", Elems: []Native{pair("a", "1.5"), pair("b", "3.0")}}, Mismatch},
+	} {
+		v, notes, _ := contractFor("redis-py-typed/resp2").JudgeCommand(context.Background(), 2, args, []resp.Value{reply}, tc.n)
+		if v != tc.want {
+			t.Errorf("%s: %s %q, want %s", tc.n.String(), v, notes, tc.want)
 		}
 	}
 }

@@ -49,7 +49,9 @@ type ClientsCell struct {
 // returned, and the verdict with its notes.
 type ClientsStep struct {
 	Pos, Command, Received, CLI, Decoded, Verdict string
-	Notes                                         []string
+	// Rule is the rule that decided Verdict (clients.StepView.Rule).
+	Rule  string
+	Notes []string
 }
 
 // clientsTable builds the matrix of one clients report; rows in the order
@@ -114,7 +116,7 @@ func clientsCell(r report.ClientsJSONResult) *ClientsCell {
 	v := r.Verdict.String()
 	c := &ClientsCell{Verdict: v, Sym: r.Verdict.Symbol(), Reason: r.Reason}
 	for _, s := range r.Steps {
-		cs := ClientsStep{Pos: s.Pos, Command: s.Command, CLI: s.CLI, Verdict: s.Verdict.String(), Notes: s.Notes}
+		cs := ClientsStep{Pos: s.Pos, Command: s.Command, CLI: s.CLI, Verdict: s.Verdict.String(), Rule: s.Rule, Notes: s.Notes}
 		if s.Reply != nil {
 			cs.Received = resp.Escape(s.Reply)
 		}
