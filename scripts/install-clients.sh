@@ -23,6 +23,9 @@
 #           that scripts/install-servers.sh keeps in its cache (src/redis-8.6.3,
 #           fetched by it if missing), built static (make static) into the clients
 #           cache, and adapters/hiredis/adapter.c compiled against it with gcc
+#   locale  de_DE.UTF-8 compiled with localedef from Debian's locales (apt-get
+#           install when missing) into the cache, for the configuration
+#           hiredis-1.2.0[LC_ALL=de_DE.UTF-8] (LOCPATH; no system locale set up)
 #   ruby    Ruby's redis gem 4.8.0: Debian bookworm's ruby-redis (apt-get install)
 #   php     phpredis 5.3.7: Debian bookworm's php-cli and php-redis (apt-get install)
 #
@@ -31,6 +34,7 @@
 #                           respcheck binaries run outside the checkout
 #           python/redis-6.4.0/usr/lib/python3/dist-packages/redis
 #           hiredis-1.2.0/hiredis/ (the built tree) and bin/hiredis-adapter
+#           locale/de_DE.UTF-8/
 #           apt/            private apt configuration, lists and archives (sid)
 #           npm/            npm cache
 #           logs/
@@ -38,7 +42,7 @@
 # Two copies may run at once (another checkout, CI): the second waits for the
 # cache's "clients" lock (saying whose it is), apt-get for its "apt" lock, and
 # every tree is made in a private temporary folder renamed into place.
-# Usage: scripts/install-clients.sh [-q] [--only node|python|hiredis|ruby|php|adapters]
+# Usage: scripts/install-clients.sh [-q] [--only node|python|hiredis|locale|ruby|php|adapters]
 set -euo pipefail
 # This file, named before the cd (for --help from another directory).
 SELF="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
@@ -201,6 +205,25 @@ install_hiredis() {
 	mv "$tmp" "$dest"
 }
 
+# ---- locale: de_DE.UTF-8 for hiredis-1.2.0[LC_ALL=de_DE.UTF-8] ----------------------
+LOCALE_NAME=de_DE.UTF-8
+install_locale() {
+	local dest="$CACHE/locale/$LOCALE_NAME" tmp
+	if [ -f "$dest/LC_NUMERIC" ]; then
+		say "locale $LOCALE_NAME: up to date"
+		return
+	fi
+	[ -f /usr/share/i18n/locales/de_DE ] || apt_install locales
+	command -v localedef >/dev/null || die "localedef not found (libc-bin)"
+	say "locale $LOCALE_NAME: localedef into $CACHE/locale"
+	mkdir -p "$CACHE/locale"
+	tmp=$(mktemp -d "$CACHE/locale/.tmp.XXXXXX")
+	run localedef -i de_DE -f UTF-8 "$tmp/$LOCALE_NAME"
+	rm -rf "$dest"
+	mv "$tmp/$LOCALE_NAME" "$dest"
+	rm -rf "$tmp"
+}
+
 # ---- ruby, php: Debian bookworm packages -------------------------------------------
 # apt_install PKG...: apt-get install those not yet installed.
 apt_install() {
@@ -253,14 +276,15 @@ copy_adapters() {
 install_selected() {
 	: >"$LOG"
 	case "$ONLY" in
-	"") install_node; install_python; install_hiredis; install_ruby; install_php; copy_adapters ;;
+	"") install_node; install_python; install_hiredis; install_locale; install_ruby; install_php; copy_adapters ;;
 	node) install_node ;;
 	python) install_python ;;
 	hiredis) install_hiredis ;;
+	locale) install_locale ;;
 	ruby) install_ruby ;;
 	php) install_php ;;
 	adapters) copy_adapters ;;
-	*) die "--only wants node, python, hiredis, ruby, php or adapters" ;;
+	*) die "--only wants node, python, hiredis, locale, ruby, php or adapters" ;;
 	esac
 }
 start=$(date +%s)

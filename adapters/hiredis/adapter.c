@@ -39,6 +39,14 @@
  * loop up to the first frame that is not a message or a confirmation (a
  * pong, an error): the command's reply.
  *
+ * With RESPCHECK_LOCALE set (the configuration hiredis-1.2.0[LC_ALL=NAME]),
+ * the adapter first calls setlocale(LC_ALL, ""), as a C application that
+ * honours its user's locale does, and offers only its plain configuration
+ * under that name. hiredis's reader parses a RESP3 double with strtod
+ * (read.c processLineItem), which reads the locale's decimal separator: a
+ * comma in de_DE.UTF-8 (compiled by scripts/install-clients.sh into the
+ * cache, found through LOCPATH).
+ *
  * Built by scripts/install-clients.sh against the hiredis tree of the Redis
  * source package (deps/hiredis), statically linked:
  *   gcc -O2 -std=c11 -pthread -I$HIREDIS adapter.c $HIREDIS/libhiredis.a
@@ -47,6 +55,7 @@
 #include <hiredis.h>
 
 #include <errno.h>
+#include <locale.h>
 #include <math.h>
 #include <poll.h>
 #include <pthread.h>
@@ -262,9 +271,24 @@ static void put_type(buf_t *b, const redisReply *r) {
     bjson_cstr(b, t);
 }
 
-/* double_text is the double's text: the str hiredis keeps (the bytes as
- * received) when it reads back as dval, else dval itself. */
+/* c_locale is the C locale, in which the adapter reads and writes its own
+ * numbers whatever setlocale set (RESPCHECK_LOCALE); 0 when not made. */
+static locale_t c_locale;
+
+static void put_double_c(buf_t *b, const redisReply *r);
+
+/* put_double writes the double's text (put_double_c) in the C locale: the
+ * adapter's report of what hiredis read must not change with the locale
+ * hiredis read it in. */
 static void put_double(buf_t *b, const redisReply *r) {
+    locale_t old = c_locale ? uselocale(c_locale) : 0;
+    put_double_c(b, r);
+    if (old) uselocale(old);
+}
+
+/* put_double_c: the str hiredis keeps (the bytes as received) when it
+ * reads back as dval, else dval itself. */
+static void put_double_c(buf_t *b, const redisReply *r) {
     if (r->str != NULL) {
         char *end;
         double d = strtod(r->str, &end);
@@ -1127,13 +1151,22 @@ static int parse_request(const char *line, size_t n, req_t *r) {
 
 /* ---- ops ------------------------------------------------------------------------- */
 
+/* locale_lib is the configuration's name in the RESPCHECK_LOCALE mode
+ * ("hiredis-1.2.0[LC_ALL=de_DE.UTF-8]"), else NULL. */
+static char locale_lib[128];
+
 static void op_hello(long long id) {
     buf_t b = {0};
     bprintf(&b, "{\"id\":%lld,\"libraries\":[{\"name\":\"%s\",\"version\":\"%s\",\"protos\":[2,3],\"api\":", id,
-            LIBNAME, VERSION);
+            locale_lib[0] ? locale_lib : LIBNAME, VERSION);
     bjson_cstr(&b, API);
     bputs(&b, ",\"source\":");
     bjson_cstr(&b, SOURCE);
+    if (locale_lib[0]) {
+        bputs(&b, "}]}");
+        send_line(&b);
+        return;
+    }
     bprintf(&b, "},{\"name\":\"%s/pipeline\",\"version\":\"%s\",\"protos\":[2,3],\"batch\":true,\"api\":", LIBNAME,
             VERSION);
     bjson_cstr(&b, BATCH_API);
@@ -1149,8 +1182,9 @@ static void op_hello(long long id) {
 }
 
 static void op_open(req_t *r) {
-    if (!r->lib || (strcmp(r->lib, LIBNAME) != 0 && strcmp(r->lib, LIBNAME "/pipeline") != 0 &&
-                    strcmp(r->lib, LIBNAME "/pubsub") != 0))
+    if (locale_lib[0] ? !r->lib || strcmp(r->lib, locale_lib) != 0
+                      : !r->lib || (strcmp(r->lib, LIBNAME) != 0 && strcmp(r->lib, LIBNAME "/pipeline") != 0 &&
+                                    strcmp(r->lib, LIBNAME "/pubsub") != 0))
         return send_simple(r->id, "error", "unknown library");
     if (!r->session || !r->addr) return send_simple(r->id, "error", "open needs session and addr");
     const char *colon = strrchr(r->addr, ':');
@@ -1236,6 +1270,17 @@ int main(void) {
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
+    const char *loc = getenv("RESPCHECK_LOCALE");
+    if (loc && *loc) {
+        if (setlocale(LC_ALL, "") == NULL) {
+            fprintf(stderr, "hiredis adapter: setlocale(LC_ALL, \"\") failed for LC_ALL=%s (LOCPATH=%s): the locale is not installed (scripts/install-clients.sh --only locale)\n",
+                    getenv("LC_ALL") ? getenv("LC_ALL") : "", getenv("LOCPATH") ? getenv("LOCPATH") : "");
+            exit(2);
+        }
+        snprintf(locale_lib, sizeof locale_lib, "%s[LC_ALL=%s]", LIBNAME, loc);
+        c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+        if (c_locale == (locale_t)0) die("newlocale(C) failed");
+    }
     while ((n = getline(&line, &cap, stdin)) >= 0) {
         while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) n--;
         if (n > 0) handle(line, (size_t)n);

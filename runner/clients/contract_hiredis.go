@@ -54,4 +54,8 @@ func addHiredisContract(m map[string]*Contract) {
 		"no blob errors (!) nor attributes (|): read.c processItem has no case for them, and the reader fails with \"Protocol error, got ... as reply type byte\"",
 		"RESP3 push frames go to the context's push callback, redisPushAutoFree by default (hiredis.c redisConnectWithOptions): redisCommandArgv never returns them",
 	}, nil)
+	m[versionless(hiredisLocaleLabel)] = m["hiredis"].derive(versionless(hiredisLocaleLabel),
+		"LC_ALL="+commaLocale+": the adapter calls setlocale(LC_ALL, \"\") first, as a C application that honours its user's locale does; "+
+			hiredisSource+" read.c processLineItem parses a RESP3 double with strtod, which reads the locale's decimal separator (a comma): "+
+			"strtod stops at the '.' of 1.5 and the reader fails with \"Bad double value\"")
 }

@@ -22,6 +22,17 @@ func hiredisAdapter() string {
 	return filepath.Join(clientsCache(), "hiredis-"+hiredisVersion, "bin", "hiredis-adapter")
 }
 
+// commaLocale is the locale of the hiredis configuration that honours its
+// user's locale: German, whose decimal separator is a comma.
+const commaLocale = "de_DE.UTF-8"
+
+// localeDir is where scripts/install-clients.sh compiles commaLocale
+// (localedef), for LOCPATH: no system locale is installed.
+func localeDir() string { return filepath.Join(clientsCache(), "locale") }
+
+// hiredisLocaleLabel is the configuration of hiredis run in commaLocale.
+var hiredisLocaleLabel = "hiredis-" + hiredisVersion + "[LC_ALL=" + commaLocale + "]"
+
 // langAdapters returns the adapters of hiredis (C), Ruby's redis gem and
 // PHP's phpredis whose runtimes are installed, and notes about the others.
 func langAdapters(dir string) ([]*Adapter, []string) {
@@ -29,6 +40,12 @@ func langAdapters(dir string) ([]*Adapter, []string) {
 	var notes []string
 	if bin := hiredisAdapter(); fileExists(bin) {
 		as = append(as, &Adapter{Name: "hiredis", Cmd: []string{bin}, Family: "hiredis"})
+		if fileExists(filepath.Join(localeDir(), commaLocale, "LC_NUMERIC")) {
+			as = append(as, &Adapter{Name: hiredisLocaleLabel, Cmd: []string{bin}, Label: hiredisLocaleLabel,
+				Env: []string{"RESPCHECK_LOCALE=" + commaLocale, "LC_ALL=" + commaLocale, "LOCPATH=" + localeDir()}})
+		} else {
+			notes = append(notes, hiredisLocaleLabel+": locale "+commaLocale+" not compiled into "+localeDir()+" (run scripts/install-clients.sh)")
+		}
 	} else {
 		notes = append(notes, "hiredis adapter: "+bin+" missing (run scripts/install-clients.sh)")
 	}
