@@ -12,13 +12,16 @@ normalised. Run one process per redis-py version (PYTHONPATH selects it).
 One process drives several configurations of its redis-py (see CONFIGS):
 the pure-Python parser, the hiredis parser, no response callbacks,
 decode_responses=True, the pipeline/transaction API (the "batch" op), and
-the pub/sub API (the "subscribe" and "next" ops: Redis.pubsub()).
+the pub/sub API (the "subscribe" and "next" ops: Redis.pubsub()), and on
+redis-py 6 and later its typed command methods (redis-py-typed: the "typed"
+op, see typed_call).
 The parser class every configuration asks for is checked on each new
 connection: a connection that reads with another parser ends the process
 with a message, so no configuration reports what another parser decoded.
 """
 import base64
 import importlib
+import inspect
 import json
 import os
 import queue
@@ -165,8 +168,10 @@ class Config:
     """One configuration of this redis-py: its label, its Redis() options
     and how its steps are called."""
 
-    def __init__(self, suffix, api, parser="python", callbacks=True, kw=None, batch=False, cluster=False, pubsub=False):
-        self.name = NAME + suffix
+    def __init__(self, suffix, api, parser="python", callbacks=True, kw=None, batch=False, cluster=False, pubsub=False,
+                 typed=False, name=None):
+        self.suffix, self.name = suffix, name or NAME + suffix
+        self.typed = typed
         self.api, self.parser, self.callbacks, self.batch = api, parser, callbacks, batch
         self.cluster, self.pubsub = cluster, pubsub
         self.kw = kw or {}
@@ -182,6 +187,8 @@ class Config:
             return {"name": self.name, "error": "Connection(parser_class=%s) reads with %s" % (p[0].__name__, got)}
         if self.batch:
             lib["batch"] = True
+        if self.typed:
+            lib["typed"] = True
         if self.cluster:
             # redis-py 6.x's ClusterPipeline runs transaction=True through
             # its TransactionStrategy (MULTI, the commands and EXEC on one
@@ -229,8 +236,13 @@ CONFIGS = [
 # respcheck runs one process per configuration (RESPCHECK_PY_CONFIG names its
 # suffix, "" the default one): a hang that gets a process killed, and the
 # one-session-at-a-time lock of a process, stay with one configuration.
+if MAJOR >= 6:
+    CONFIGS.append(Config("-typed", "Redis's command methods, one per command: set(name, value, get=True, ex=...), "
+                          "zadd(name, mapping, ...), zrange(name, start, end, withscores=True), incrby(name, amount), "
+                          "or the method whose parameters the arguments fill one to one (zscore(name, value), "
+                          "hgetall(name), ...); no call otherwise", typed=True, name="redis-py-typed"))
 if "RESPCHECK_PY_CONFIG" in os.environ:
-    CONFIGS = [c for c in CONFIGS if c.name == NAME + os.environ["RESPCHECK_PY_CONFIG"]]
+    CONFIGS = [c for c in CONFIGS if c.suffix == os.environ["RESPCHECK_PY_CONFIG"]]
 
 
 class Conn:
@@ -263,6 +275,17 @@ class Conn:
             return {"value": native(self.client.execute_command(*args))}
         except redis.exceptions.ResponseError as e:
             return {"value": native(e)}
+
+    def typed(self, args):
+        """args through redis-py's typed method (typed_call), or no call."""
+        t = typed_call(self.client, args)
+        if t is None:
+            return {"wrapper": ""}
+        shown, call = t
+        try:
+            return {"wrapper": shown, "value": native(call())}
+        except redis.exceptions.ResponseError as e:
+            return {"wrapper": shown, "value": native(e)}
 
     def batch(self, mode, cmds):
         """One pipeline (mode "pipeline") or MULTI…EXEC (mode "multi") on
@@ -403,6 +426,147 @@ class Session:
             c.close()
 
 
+# ---- the typed configuration (redis-py-typed): Redis's command methods -----
+
+# The methods redis-py declares in redis/commands (core.py ...): a step is
+# sent through the method of its command when its arguments map onto the
+# method's parameters one to one, or through a wrapper below for the
+# commands whose options are keyword arguments; otherwise nothing is sent
+# ("wrapper": ""). The method's response callback then runs with the
+# options the method passes (parse_set_result's get=True, zset_score_pairs'
+# withscores=True), as it does for an application.
+
+SET_FLAGS = {"NX": "nx", "XX": "xx", "GET": "get", "KEEPTTL": "keepttl"}
+SET_VALUES = {"EX": "ex", "PX": "px", "EXAT": "exat", "PXAT": "pxat"}
+
+
+def typed_set(client, rest):
+    """SET key value [NX|XX] [GET] [EX s|PX ms|EXAT t|PXAT t|KEEPTTL] as
+    Redis.set(name, value, ex, px, nx, xx, keepttl, get, exat, pxat)
+    (redis/commands/core.py): no IFEQ, IFNE, IFDEQ or IFDNE parameter."""
+    if len(rest) < 2:
+        return None
+    kw, i = {}, 2
+    while i < len(rest):
+        o = rest[i].upper() if isinstance(rest[i], str) else ""
+        if o in SET_FLAGS:
+            kw[SET_FLAGS[o]] = True
+            i += 1
+        elif o in SET_VALUES and i + 1 < len(rest):
+            # An int, as the parameter is typed: one that does not read
+            # back as the text sent would change the command.
+            try:
+                n = int(rest[i + 1])
+            except (TypeError, ValueError):
+                return None
+            if str(n) != rest[i + 1]:
+                return None
+            kw[SET_VALUES[o]] = n
+            i += 2
+        else:
+            return None
+    shown = ", ".join(["name", "value"] + ["%s=True" % k if v is True else "%s=%s" % (k, k) for k, v in kw.items()])
+    return "set(%s)" % shown, lambda: client.set(rest[0], rest[1], **kw)
+
+
+def typed_amount(method):
+    """INCRBY key n and its family as method(name, amount)."""
+    def wrap(client, rest):
+        if len(rest) != 2:
+            return None
+        return "%s(name, amount)" % method, lambda: getattr(client, method)(rest[0], rest[1])
+    return wrap
+
+
+def typed_hamount(method):
+    """HINCRBY key field n as method(name, key, amount)."""
+    def wrap(client, rest):
+        if len(rest) != 3:
+            return None
+        return "%s(name, key, amount)" % method, lambda: getattr(client, method)(rest[0], rest[1], rest[2])
+    return wrap
+
+
+def typed_zadd(client, rest):
+    """ZADD key [NX|XX] [GT|LT] [CH] [INCR] score member ... as
+    Redis.zadd(name, mapping, nx, xx, ch, incr, gt, lt)."""
+    flags, i = {}, 1
+    while i < len(rest) and isinstance(rest[i], str) and rest[i].upper() in ("NX", "XX", "GT", "LT", "CH", "INCR"):
+        flags[rest[i].lower()] = True
+        i += 1
+    pairs = rest[i:]
+    if not rest or len(pairs) < 2 or len(pairs) % 2:
+        return None
+    mapping = {}
+    for k in range(0, len(pairs), 2):
+        if pairs[k + 1] in mapping:
+            return None  # a dict keeps one score per member
+        mapping[pairs[k + 1]] = pairs[k]
+    shown = ", ".join(["name", "mapping"] + ["%s=True" % f for f in flags])
+    return "zadd(%s)" % shown, lambda: client.zadd(rest[0], mapping, **flags)
+
+
+def typed_zrange(client, rest):
+    """ZRANGE key start stop [WITHSCORES] as Redis.zrange(name, start, end,
+    withscores=...)."""
+    if len(rest) == 3:
+        return "zrange(name, start, end)", lambda: client.zrange(rest[0], rest[1], rest[2])
+    if len(rest) == 4 and isinstance(rest[3], str) and rest[3].upper() == "WITHSCORES":
+        return "zrange(name, start, end, withscores=True)", lambda: client.zrange(rest[0], rest[1], rest[2], withscores=True)
+    return None
+
+
+TYPED = {
+    "SET": typed_set,
+    "INCRBY": typed_amount("incrby"), "DECRBY": typed_amount("decrby"), "INCRBYFLOAT": typed_amount("incrbyfloat"),
+    "HINCRBY": typed_hamount("hincrby"), "HINCRBYFLOAT": typed_hamount("hincrbyfloat"),
+    "ZADD": typed_zadd, "ZRANGE": typed_zrange,
+}
+# Commands whose method is not named after them; commands whose method is
+# not a call of the command (bitfield() returns a BitFieldOperation to
+# build, pubsub() a PubSub) or that would change the connection under the
+# adapter (SELECT, HELLO, RESET, QUIT, MULTI...).
+TYPED_NAMES = {"DEL": "delete", "TYPE": "type"}
+# incr() and decr() send INCRBY and DECRBY (core.py: return
+# self.incrby(name, amount)): no method sends INCR or DECR.
+NOT_TYPED = {"INCR", "DECR", "BITFIELD", "BITFIELD_RO", "MULTI", "EXEC", "DISCARD", "WATCH", "UNWATCH", "PUBSUB", "MONITOR", "SUBSCRIBE", "PSUBSCRIBE",
+             "SSUBSCRIBE", "UNSUBSCRIBE", "PUNSUBSCRIBE", "SUNSUBSCRIBE", "HELLO", "CLIENT", "SELECT", "QUIT", "RESET"}
+
+
+def typed_call(client, args):
+    """(wrapper, call) for args through redis-py's typed method, or None."""
+    if not args or not isinstance(args[0], str):
+        return None
+    cmd = args[0].upper()
+    rest = list(args[1:])
+    if cmd in TYPED:
+        return TYPED[cmd](client, rest)
+    if cmd in NOT_TYPED:
+        return None
+    name = TYPED_NAMES.get(cmd, cmd.lower())
+    meth = getattr(client, name, None)
+    if meth is None or not getattr(meth, "__module__", "").startswith("redis.commands"):
+        return None
+    try:
+        params = list(inspect.signature(meth).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    required = [p for p in positional if p.default is p.empty]
+    varargs = any(p.kind == p.VAR_POSITIONAL for p in params)
+    # One to one: every argument a required parameter, in order, the
+    # optional ones left at their defaults; or, for a method whose
+    # parameters before *args are all required, the rest to *args.
+    star = [p.name for p in params if p.kind == p.VAR_POSITIONAL]
+    if len(rest) == len(required) and required == positional[:len(required)]:
+        shown = "%s(%s)" % (name, ", ".join(p.name for p in required))
+    elif varargs and len(required) == len(positional) and len(rest) > len(required):
+        shown = "%s(%s)" % (name, ", ".join([p.name for p in required] + ["*" + star[0]]))
+    else:
+        return None
+    return shown, lambda: meth(*rest)
+
+
 PARSERS = {}
 
 
@@ -429,6 +593,13 @@ def main():
             elif op == "do":
                 c = sessions[req["session"]].conn(req["conn"])
                 c.q.put((rid, c.do, [arg(base64.b64decode(a)) for a in req["args"]]))
+            elif op == "typed":
+                s = sessions[req["session"]]
+                if not s.cfg.typed:
+                    send({"id": rid, "error": s.cfg.name + " has no typed op"})
+                    continue
+                c = s.conn(req["conn"])
+                c.q.put((rid, c.typed, [arg(base64.b64decode(a)) for a in req["args"]]))
             elif op == "batch":
                 s = sessions[req["session"]]
                 if not s.cfg.batch and not (s.cfg.cluster and req["mode"] == "multi"):

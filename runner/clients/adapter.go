@@ -808,8 +808,20 @@ func externalAdapters(dir string) ([]*Adapter, []string) {
 		as = append(as, &Adapter{Name: "redis-py-" + pyRedisSid + cfg, Cmd: []string{pythonBin, py},
 			Env: []string{"PYTHONPATH=" + sid, "PYTHONNOUSERSITE=1", "RESPCHECK_PY_CONFIG=" + cfg}, Label: "redis-py-" + pyRedisSid + cfg})
 	}
+	// The typed configuration, on the newest redis-py as the Node ones
+	// are on their newest versions.
+	as = append(as, &Adapter{Name: pyTyped, Cmd: []string{pythonBin, py},
+		Env: []string{"PYTHONPATH=" + sid, "PYTHONNOUSERSITE=1", "RESPCHECK_PY_CONFIG=" + pyTypedConfig}, Label: pyTyped})
 	return as, notes
 }
+
+// pyTyped is the label of redis-py's typed configuration (its command
+// methods: set(name, value, get=True), zadd(name, mapping), ...) on
+// redis-py pyRedisSid, and pyTypedConfig its RESPCHECK_PY_CONFIG.
+const (
+	pyTyped       = "redis-py-typed"
+	pyTypedConfig = "-typed"
+)
 
 // pyConfigs are the label suffixes of the redis-py configurations
 // (adapters/python/adapter.py CONFIGS), each run in a process of its own:

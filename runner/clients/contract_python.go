@@ -17,6 +17,9 @@ import (
 func addRedisPyContracts(m map[string]*Contract) {
 	py := m["redis-py"]
 	py.Callbacks = redisPyCallbacks
+	m[pyTyped] = py.derive(pyTyped,
+		"typed: each step through the method of its command (adapters/python/adapter.py typed_call), whose response callback runs with the options the method passes: set(get=True) makes parse_set_result return the old value, zrange(withscores=True) makes zset_score_pairs build (member, float) tuples (redis-py 6.4.0 redis/commands/core.py, redis/_parsers/helpers.py)",
+		"a command no method sends as written is not sent (a skip): SET's IFEQ, IFNE, IFDEQ and IFDNE (set() has no such parameter in 6.4.0), INCR and DECR (incr() and decr() send INCRBY and DECRBY)")
 	m["redis-py+hiredis"] = py.derive("redis-py+hiredis",
 		"parser: hiredis-py 1.0.1 through redis-py 4.3.4's HiredisParser (redis/connection.py: hiredis.Reader(protocolError=InvalidResponse, replyError=self.parse_error)), the same Python types as PythonParser; response callbacks applied")
 	m["redis-py[decode_responses=True]"] = py.derive("redis-py[decode_responses=True]",
@@ -118,6 +121,36 @@ var redisPySet = &Conversion{Name: "array of distinct members → set (response 
 			return vd, true
 		}
 		return 0, false
+	}}
+
+// redisPyScorePairs is zset_score_pairs with withscores=True (the typed
+// zrange(..., withscores=True)) on a RESP2 reply: a flat member, score
+// array as (member, float(score)) tuples.
+var redisPyScorePairs = &Conversion{Name: "flat member, score array → (member, float(score)) tuples (response callback zset_score_pairs, withscores=True, RESP2)",
+	Commands: []string{"ZRANGE", "ZRANGEBYSCORE", "ZREVRANGE", "ZREVRANGEBYSCORE", "ZPOPMAX", "ZPOPMIN", "ZUNION", "ZINTER", "ZDIFF"}, RESP2: true,
+	Source: "redis-py 6.4.0 redis/_parsers/helpers.py zset_score_pairs: if not response or not options.get(\"withscores\"): return response; ... return list(zip(it, map(score_cast_func, it))), registered for ZRANGE and its family in _RedisCallbacksRESP2",
+	apply: func(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool) {
+		if v.Kind != resp.Array || len(v.Elems)%2 != 0 || n.Kind != "list" || len(n.Elems) != len(v.Elems)/2 {
+			return 0, false
+		}
+		worst := Match
+		for i := range n.Elems {
+			t := &n.Elems[i]
+			if t.Kind != "list" || len(t.Elems) != 2 {
+				return 0, false
+			}
+			p := path.at(2 * i)
+			worst = max(worst, j.judge(&v.Elems[2*i], &t.Elems[0], p, false))
+			if vd, ok := floatOfText(j, &v.Elems[2*i+1], &t.Elems[1], path.at(2*i+1)); !ok {
+				return 0, false
+			} else {
+				worst = max(worst, vd)
+			}
+		}
+		if worst >= Mismatch {
+			return 0, false
+		}
+		return worst, true
 	}}
 
 // derive is a copy of c named lib, with more notes.

@@ -174,3 +174,61 @@ func TestRedisPyHiredisMissing(t *testing.T) {
 	}
 	t.Logf("%d configurations; notes %q", len(ds), notes)
 }
+
+// TestRedisPyTyped runs steps through redis-py-typed (redis-py 6.4.0's
+// command methods) and through the generic API (redis-py-6.4.0) on a real
+// server, in both protocols: SET … GET is the old value through
+// set(get=True) and False (SET's callback, the callback rule) through
+// execute_command; ZRANGE WITHSCORES through zrange(withscores=True) is
+// (member, float) tuples in RESP2 (converted); a SET with IFEQ, which
+// set() cannot express, and INCR, which incr() sends as INCRBY, are not
+// sent.
+func TestRedisPyTyped(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	f, err := cases.Load("typed.yaml", []byte(`suite: typed
+cases:
+  - name: typed methods
+    steps:
+      - send: [SET, "{key}", old]
+      - send: [SET, "{key}", new, GET]
+        reply: "$3\r\nold\r\n"
+      - send: [SET, "{key}", newer, IFEQ, new]
+      - send: [INCR, "{key}:n"]
+      - send: [ZADD, "{key}:z", "1.5", m]
+      - send: [ZRANGE, "{key}:z", "0", "-1", WITHSCORES]
+      - send: [ZSCORE, "{key}:z", m]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := externalDrivers(t, "redis-py-typed", "redis-py-6.4.0")
+	rep, err := Run(context.Background(), []*cases.File{f}, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: ds, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Clients) != 4 {
+		t.Fatalf("clients %v", rep.Clients)
+	}
+	for _, c := range rep.Clients {
+		typed := strings.HasPrefix(c.Name, "redis-py-typed")
+		get := stepView(t, rep, c.Name, "typed methods", 6)
+		switch {
+		case typed && (get.Verdict != Match || get.Typed != "set(name, value, get=True)"):
+			t.Errorf("%s: SET … GET %s via %q %v %v", c.Name, get.Verdict, get.Typed, get.Native, get.Notes)
+		case !typed && (get.Verdict != Mismatch || get.Rule != RuleCallback):
+			t.Errorf("%s: SET … GET %s by %q %v %v", c.Name, get.Verdict, get.Rule, get.Native, get.Notes)
+		}
+		if !typed {
+			continue
+		}
+		for _, line := range []int{8, 9} {
+			if sv := stepView(t, rep, c.Name, "typed methods", line); sv.Verdict != Skip || !strings.Contains(strings.Join(sv.Notes, " "), "no typed wrapper") {
+				t.Errorf("%s: line %d %s %v, want a skip without a typed wrapper", c.Name, line, sv.Verdict, sv.Notes)
+			}
+		}
+		zr := stepView(t, rep, c.Name, "typed methods", 11)
+		if want := map[int]Verdict{2: Converted, 3: Match}[c.Proto]; zr.Verdict != want || zr.Typed != "zrange(name, start, end, withscores=True)" {
+			t.Errorf("%s: ZRANGE WITHSCORES %s via %q %v %v, want %s", c.Name, zr.Verdict, zr.Typed, zr.Native, zr.Notes, want)
+		}
+	}
+}
