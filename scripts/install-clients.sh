@@ -266,6 +266,16 @@ copy_adapters() {
 	mkdir -p "$dst.new"
 	cp -a adapters/. "$dst.new/"
 	find "$dst.new" -name __pycache__ -prune -exec rm -rf {} +
+	if [ ! -d adapters/node/node_modules ]; then
+		# A checkout without the Node modules (--only adapters before any
+		# --only node in it) keeps the ones the cache has, if they are of
+		# this package-lock.json; else the Node adapter needs --only node.
+		if [ -d "$dst/node/node_modules" ] && cmp -s adapters/node/package-lock.json "$dst/node/package-lock.json"; then
+			cp -a "$dst/node/node_modules" "$dst.new/node/"
+		else
+			say "warning: adapters/node/node_modules missing: the Node adapter needs scripts/install-clients.sh --only node"
+		fi
+	fi
 	rm -rf "$dst.old"
 	[ ! -d "$dst" ] || mv "$dst" "$dst.old"
 	mv "$dst.new" "$dst"
