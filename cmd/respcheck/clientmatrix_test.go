@@ -325,15 +325,28 @@ func matrixCells(page string) map[[2]string]string {
 	}
 	block := page[i+4:]
 	block = block[:strings.Index(block, "```")]
+	// The first column's symbols are under the first "|" of the
+	// header (the second column's name line: spaces, "| ", the name),
+	// one column every two characters; a row's line may end early, its
+	// trailing blanks trimmed.
+	start := -1
 	for _, line := range strings.Split(block, "\n") {
-		if len(line) < 2*len(cols) || strings.HasPrefix(line, "matrix") || strings.HasPrefix(line, " ") || strings.Contains(line, "| ") {
+		if strings.HasPrefix(line, " ") && strings.Contains(line, "| ") {
+			start = strings.Index(line, "|")
+			break
+		}
+	}
+	if start < 0 {
+		return out
+	}
+	for _, line := range strings.Split(block, "\n") {
+		if len(line) <= start || strings.HasPrefix(line, "matrix") || strings.HasPrefix(line, " ") || strings.Contains(line, "| ") {
 			continue
 		}
-		syms := strings.Split(strings.TrimSuffix(line[len(line)-2*len(cols):], " "), " ")
-		label := strings.TrimRight(line[:len(line)-2*len(cols)], " ")
+		label := strings.TrimRight(line[:start], " ")
 		for j, c := range cols {
-			if j < len(syms) && syms[j] != "" {
-				out[[2]string{label, c}] = syms[j]
+			if k := start + 2*j; k < len(line) && line[k] != ' ' {
+				out[[2]string{label, c}] = line[k : k+1]
 			}
 		}
 	}
