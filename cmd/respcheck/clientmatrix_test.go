@@ -340,13 +340,15 @@ func matrixCells(page string) map[[2]string]string {
 		return out
 	}
 	for _, line := range strings.Split(block, "\n") {
-		if len(line) <= start || strings.HasPrefix(line, "matrix") || strings.HasPrefix(line, " ") || strings.Contains(line, "| ") {
+		// Columns of runes: a clipped case name ends in "…".
+		r := []rune(line)
+		if len(r) <= start || strings.HasPrefix(line, "matrix") || strings.HasPrefix(line, " ") || strings.Contains(line, "| ") {
 			continue
 		}
-		label := strings.TrimRight(line[:start], " ")
+		label := strings.TrimRight(string(r[:start]), " ")
 		for j, c := range cols {
-			if k := start + 2*j; k < len(line) && line[k] != ' ' {
-				out[[2]string{label, c}] = line[k : k+1]
+			if k := start + 2*j; k < len(r) && r[k] != ' ' {
+				out[[2]string{label, c}] = string(r[k])
 			}
 		}
 	}
@@ -373,6 +375,21 @@ func TestMatrixCells(t *testing.T) {
 	}
 	if len(cells) < 3000 {
 		t.Errorf("%d cells", len(cells))
+	}
+	// Every row of each section has a cell per column, the rows whose
+	// case name is clipped ("…", three bytes) too.
+	_, cluster := matrixSections(string(b))
+	for _, sec := range []string{standalone, cluster} {
+		cols := len(clientRow.FindAllStringSubmatch(strings.SplitN(sec, varyingHeader, 2)[0], -1))
+		perRow := map[string]int{}
+		for k := range matrixCells(sec) {
+			perRow[k[0]]++
+		}
+		for row, n := range perRow {
+			if n != cols {
+				t.Errorf("%q: %d cells, %d columns", row, n, cols)
+			}
+		}
 	}
 }
 
