@@ -534,6 +534,41 @@ NOT_TYPED = {"INCR", "DECR", "BITFIELD", "BITFIELD_RO", "MULTI", "EXEC", "DISCAR
 
 
 def typed_call(client, args):
+    """(wrapper, call) for args through redis-py's typed method, or None
+    when it has none, or when the method would send another command than
+    args (dry_run): a wrapper that adds its own FIELDS n, reorders options
+    or reads "0" as true is no way to send the step."""
+    t = typed_method(client, args)
+    if t is None or dry_run(client, t[1]) != [wire(a) for a in args]:
+        return None
+    return t
+
+
+def wire(a):
+    """An argument as redis-py's Encoder puts it on the wire."""
+    if isinstance(a, bytes):
+        return a
+    if isinstance(a, str):
+        return a.encode("utf-8")
+    return repr(a).encode() if isinstance(a, float) else str(a).encode()
+
+
+def dry_run(client, call):
+    """The arguments call would send, found by running it with the
+    client's execute_command replaced (an instance attribute shadows the
+    method); None when it raises or sends no single command."""
+    sent = []
+    client.execute_command = lambda *a, **kw: sent.append([wire(x) for x in a])
+    try:
+        call()
+    except Exception:
+        return None
+    finally:
+        del client.execute_command
+    return sent[0] if len(sent) == 1 else None
+
+
+def typed_method(client, args):
     """(wrapper, call) for args through redis-py's typed method, or None."""
     if not args or not isinstance(args[0], str):
         return None
