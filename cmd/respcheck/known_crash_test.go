@@ -49,9 +49,13 @@ func TestKnownCrashRun(t *testing.T) {
 // 8.6.3 and Valkey 9.1.2, not on Redis 7.0.15 (the clock of respcheck
 // bench's script tables); script-shutdown-nosave.sh: a script that wrote
 // is UNKILLABLE, and after SHUTDOWN NOSAVE and a restart from the AOF
-// neither of its writes is there (the note of bench's script-kill).
+// neither of its writes is there (the note of bench's script-kill);
+// redis-hsetex-crash.sh and redis-set-ifdeq-get-two-replies.sh: the
+// faults of Redis 8.6.3 that respcheck explore found (an assertion on
+// HSETEX, two replies to SET ... IFDEQ ... GET).
 func TestServerRepros(t *testing.T) {
 	const unpack, frozen, nosave = "valkey-lua-unpack-crash.sh", "script-time-frozen.sh", "script-shutdown-nosave.sh"
+	const hsetex, ifdeq = "redis-hsetex-crash.sh", "redis-set-ifdeq-get-two-replies.sh"
 	for _, tc := range []struct{ script, build, want string }{
 		{unpack, "valkey-8.0.1", "CRASHED\n"},
 		{unpack, "valkey-8.1.1", "CRASHED\n"},
@@ -65,6 +69,10 @@ func TestServerRepros(t *testing.T) {
 		{nosave, "redis-7.0.15", "UNKILLABLE\nAFTER RESTART: control=1 script=0\n"},
 		{nosave, "redis-8.6.3", "UNKILLABLE\nAFTER RESTART: control=1 script=0\n"},
 		{nosave, "valkey-9.1.2", "UNKILLABLE\nAFTER RESTART: control=1 script=0\n"},
+		// respcheck explore's faults of Redis 8.6.3 (runner/explore).
+		{hsetex, "redis-8.6.3", "CRASHED\nt_hash.c:3463 'dictExpireMeta->expireMeta.trash == 0' is not true\n"},
+		{hsetex, "valkey-9.1.2", "ANSWERED: 1\n"},
+		{ifdeq, "redis-8.6.3", "OK\nv\nERR must be exactly 16 hexadecimal characters\nDESYNC\n"},
 	} {
 		b, err := servers.Find(tc.build)
 		if err != nil {

@@ -1,0 +1,423 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/explore"
+	"github.com/respcheck/respcheck/runner/target"
+)
+
+// exploreFlags are explore's own flags.
+type exploreFlags struct {
+	against   string
+	seed      uint64
+	duration  time.Duration
+	sequences int
+	length    int
+	proto     int
+	out       string
+	timeout   time.Duration
+}
+
+// newExploreCmd is `respcheck explore`: generated commands compared
+// across two servers.
+func newExploreCmd() *cobra.Command {
+	var f targetFlags
+	var x exploreFlags
+	cmd := &cobra.Command{
+		Use:   "explore --against B [flags]",
+		Short: "Send generated commands to two servers and report where their replies differ, shrunk to case files",
+		Long: `Explore looks for differences nobody wrote a case for. It reads the
+command grammar of the target (A: --server, --addr or -u, as run) from
+COMMAND DOCS, draws sequences of commands of the data types (strings,
+lists, sets, sorted sets, hashes, bitmaps, HyperLogLogs, geo, streams,
+generic) with edge values and, one time in ten, arguments the grammar does
+not allow, and runs each sequence on A and on B (--against) from the same
+small keyspace (keys under {rx}:), in RESP2 and RESP3, comparing every
+reply byte for byte.
+
+What legitimately differs is learned: each sequence also runs on a
+second server of A's build (on A again when A is an existing server); a
+command whose reply differs there is noise from then on, one whose reply
+differs only in its elements' order is compared as a multiset.
+
+Each distinct difference (command, protocol and the two replies' types
+or error texts) is shrunk to the shortest sequence that still shows it
+and, with --out, written as a case file that expects A's replies and B's
+under a selector for B: ready to review and commit into a suite. A B that
+stops answering ends the run as a finding. The same --seed draws the same
+sequences. Exit 1 when a difference was found, 0 when none.
+
+--against is a build to start (redis-8.6.3, valkey-9.1.2, miniredis), a
+host:port or a redis:// URL.`,
+		Example: `  respcheck explore --server redis-8.6.3 --against valkey-9.1.2 --duration 1m --out found/
+  respcheck explore --server redis-8.6.3 --against miniredis --seed 7 --sequences 2000`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runExplore(cmd, f, x)
+		},
+	}
+	f.register(cmd.Flags())
+	fl := cmd.Flags()
+	fl.StringVar(&x.against, "against", "", "the server B to compare with: a build to start (valkey-9.1.2, miniredis), host:port or a redis:// URL (required)")
+	fl.Uint64Var(&x.seed, "seed", uint64(time.Now().UnixNano()%1_000_000), "draw the sequences from this seed (printed, so that a run can be repeated)")
+	fl.DurationVar(&x.duration, "duration", time.Minute, "explore this long (0: until --sequences)")
+	fl.IntVar(&x.sequences, "sequences", 0, "stop after this many sequences (0: until --duration)")
+	fl.IntVar(&x.length, "length", 20, "commands per sequence")
+	fl.IntVar(&x.proto, "proto", 0, "run the sequences in this protocol only (2 or 3; 0: both)")
+	fl.StringVar(&x.out, "out", "", "write the differences as a case file into this `directory`")
+	fl.DurationVar(&x.timeout, "timeout", 5*time.Second, "a server that does not answer a sequence within this long is lost")
+	return cmd
+}
+
+func runExplore(cmd *cobra.Command, f targetFlags, x exploreFlags) error {
+	if x.against == "" {
+		return usageErr("explore needs --against: the server to compare with")
+	}
+	if x.proto != 0 && x.proto != 2 && x.proto != 3 {
+		return usageErr("bad --proto %d: want 2, 3 or 0 for both", x.proto)
+	}
+	if x.duration <= 0 && x.sequences <= 0 {
+		return usageErr("--duration 0 needs --sequences")
+	}
+	ctx := cmd.Context()
+	bf, err := againstFlags(x.against)
+	if err != nil {
+		return err
+	}
+	sides := map[string]*exploreSide{"A": {f: f}, "B": {f: bf}}
+	defer func() {
+		for _, sd := range sides {
+			sd.close()
+		}
+	}()
+	execs := map[string]explore.Exec{}
+	for _, name := range []string{"A", "A2", "B"} {
+		if name == "A2" {
+			// A second throwaway server of A's build: the reference for
+			// noise (another process, its own hash seed and clocks); an
+			// existing A is asked twice.
+			sides["A2"] = &exploreSide{f: f, reuse: sides["A"]}
+		}
+		if execs[name], err = sides[name].open(ctx, x.timeout); err != nil {
+			return err
+		}
+	}
+	a, b := sides["A"].ep, sides["B"].ep
+	srvA, err := target.Identify(ctx, a.Config)
+	if err != nil {
+		return serverErr(fmt.Errorf("A (%s): %w", a.Addr, err))
+	}
+	srvB, err := target.Identify(ctx, b.Config)
+	if err != nil {
+		return serverErr(fmt.Errorf("B (%s): %w", b.Addr, err))
+	}
+	grammar, err := loadGrammar(ctx, a.Config)
+	if err != nil {
+		return serverErr(fmt.Errorf("A (%s): %w", a.Addr, err))
+	}
+	// Commands B does not have differ in one way only ("unknown
+	// command"): said once, and not sent.
+	grammar, missing := withoutMissing(ctx, b.Config, grammar)
+	w, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	names := explore.Sides{AName: serverName(srvA), BName: serverName(srvB), BWhen: bSelector(srvA, srvB)}
+	fmt.Fprintf(w, "explore: A %s at %s, B %s at %s; seed %d; %d commands in the grammar\n", names.AName, a.Addr, names.BName, b.Addr, x.seed, len(grammar))
+	if len(missing) > 0 {
+		fmt.Fprintf(w, "not on B (%s), not sent: %s\n", names.BName, strings.Join(missing, ", "))
+	}
+	opts := explore.Options{A: execs["A"], A2: execs["A2"], B: execs["B"], Grammar: grammar, Seed: x.seed, Length: x.length,
+		Duration: x.duration, Sequences: x.sequences,
+		Restart: func(ctx context.Context, side string) (explore.Exec, error) {
+			ex, err := sides[side].restart(ctx, x.timeout)
+			if err == nil {
+				execs[side] = ex
+			}
+			return ex, err
+		}}
+	if x.proto != 0 {
+		opts.Protos = []int{x.proto}
+	}
+	if isTerminal(errw) {
+		last := time.Time{}
+		opts.Progress = func(p explore.Progress) {
+			if time.Since(last) > 200*time.Millisecond {
+				last = time.Now()
+				fmt.Fprintf(errw, "\r%d sequences, %d commands, %d differences, %v ", p.Sequences, p.Commands, p.Differences, p.Elapsed.Round(time.Second))
+			}
+		}
+	}
+	rep, err := explore.Run(ctx, opts)
+	if opts.Progress != nil {
+		fmt.Fprint(errw, "\r\033[K")
+	}
+	if rep == nil {
+		return err
+	}
+	printExplore(w, rep, names)
+	if err != nil && ctx.Err() == nil {
+		return serverErr(fmt.Errorf("A stopped answering: %w", err))
+	}
+	if x.out != "" && len(rep.Findings) > 0 && ctx.Err() == nil {
+		path, err := writeExploreCases(ctx, x, execs["A"], execs["B"], [2]endpoint{sides["A"].ep, sides["B"].ep}, rep, names, w)
+		if err != nil {
+			return err
+		}
+		if path != "" {
+			fmt.Fprintf(w, "case file: %s (review it, then run it: respcheck run %s)\n", path, path)
+		}
+	}
+	if ctx.Err() != nil {
+		return &exitError{code: exitInterrupted, err: errors.New("interrupted; the differences found so far are above")}
+	}
+	if len(rep.Findings) > 0 {
+		return &exitError{code: exitFindings, err: errSilent}
+	}
+	return nil
+}
+
+// exploreSide is one target of explore: a throwaway server it starts (and
+// can start again after a crash), or an existing one.
+type exploreSide struct {
+	f targetFlags
+	// reuse is the side whose existing server this one asks again
+	// (A2 of an existing A).
+	reuse     *exploreSide
+	ep        endpoint
+	stop      func()
+	closeExec func()
+}
+
+// open reaches (or starts) the side's server and returns its Exec.
+func (s *exploreSide) open(ctx context.Context, timeout time.Duration) (explore.Exec, error) {
+	if s.reuse != nil && s.reuse.ep.spawned == nil {
+		s.ep = s.reuse.ep
+	} else {
+		ep, stop, err := s.f.open(ctx)
+		if err != nil {
+			return nil, err
+		}
+		s.ep, s.stop = ep, stop
+	}
+	ex, closeExec := explore.ConnExec(s.ep.Config, timeout)
+	s.closeExec = closeExec
+	return ex, nil
+}
+
+// restart replaces a lost throwaway server with a new one of its build.
+func (s *exploreSide) restart(ctx context.Context, timeout time.Duration) (explore.Exec, error) {
+	if s.ep.spawned == nil {
+		return nil, fmt.Errorf("%s is an existing server: respcheck cannot start it again", s.ep.Addr)
+	}
+	if !s.ep.spawned.Exited() {
+		// Lost but running (frozen, or it sent bytes that are not RESP):
+		// it is not asked again, so no clean shutdown is waited for.
+		syscall.Kill(s.ep.spawned.Pid(), syscall.SIGKILL)
+	}
+	s.close()
+	return s.open(ctx, timeout)
+}
+
+func (s *exploreSide) close() {
+	if s.closeExec != nil {
+		s.closeExec()
+		s.closeExec = nil
+	}
+	if s.stop != nil {
+		s.stop()
+		s.stop = nil
+	}
+}
+
+// againstFlags reads --against: a URL, a host:port, else a build name.
+func againstFlags(s string) (targetFlags, error) {
+	var f targetFlags
+	switch {
+	case strings.Contains(s, "://"):
+		f.urls = []string{s}
+	case isHostPort(s):
+		f.addr = s
+	default:
+		f.server = s
+	}
+	return f, nil
+}
+
+func isHostPort(s string) bool {
+	_, port, err := net.SplitHostPort(s)
+	return err == nil && port != "" && strings.Trim(port, "0123456789") == ""
+}
+
+// loadGrammar reads A's grammar over a RESP3 connection (RESP2 where HELLO
+// 3 is refused).
+func loadGrammar(ctx context.Context, cfg target.Config) ([]explore.Command, error) {
+	cn, err := cfg.Dial(ctx, 3)
+	if err != nil {
+		if cn, err = cfg.Dial(ctx, 2); err != nil {
+			return nil, err
+		}
+	}
+	defer cn.Close()
+	return explore.LoadGrammar(cn)
+}
+
+// withoutMissing removes from grammar the commands the server at cfg
+// does not have (explore.Missing) and returns their names.
+func withoutMissing(ctx context.Context, cfg target.Config, grammar []explore.Command) ([]explore.Command, []string) {
+	cn, err := cfg.Dial(ctx, 2)
+	if err != nil {
+		return grammar, nil
+	}
+	defer cn.Close()
+	missing, err := explore.Missing(cn, grammar)
+	if err != nil || len(missing) == 0 {
+		return grammar, nil
+	}
+	var kept []explore.Command
+	for _, c := range grammar {
+		if !slices.Contains(missing, c.Name) {
+			kept = append(kept, c)
+		}
+	}
+	return kept, missing
+}
+
+func serverName(s target.Server) string { return s.Family + " " + s.Version }
+
+// bSelector is a case selector that matches B and not A: B's family, or
+// for two versions of one family B's side of A's version.
+func bSelector(a, b target.Server) string {
+	if a.Family != b.Family {
+		return b.Family
+	}
+	vb, _ := cases.ParseVersion(b.Version)
+	va, _ := cases.ParseVersion(a.Version)
+	if vb.Compare(va) > 0 {
+		return b.Family + ">" + a.Version
+	}
+	return b.Family + "<" + a.Version
+}
+
+// printExplore writes the report: each distinct difference with its
+// shrunk sequence and the two replies.
+func printExplore(w io.Writer, rep *explore.Report, sides explore.Sides) {
+	rate := float64(rep.Commands) / max(rep.Duration.Seconds(), 1e-9)
+	fmt.Fprintf(w, "%d sequences, %d commands (%.0f/s) in %v; %d distinct differences\n", rep.Sequences, rep.Commands, rate, rep.Duration.Round(time.Millisecond), len(rep.Findings))
+	if len(rep.Noise) > 0 {
+		fmt.Fprintf(w, "noise (differs between two runs of A, not compared): %s\n", strings.Join(rep.Noise, ", "))
+	}
+	if len(rep.Unordered) > 0 {
+		fmt.Fprintf(w, "compared without order: %s\n", strings.Join(rep.Unordered, ", "))
+	}
+	for i, fd := range rep.Findings {
+		fmt.Fprintf(w, "\n%d. %s (seen %d times; %d commands, shrunk from %d)\n", i+1, fd.Signature, fd.Seen, len(fd.Seq), fd.Original)
+		for _, args := range fd.Seq {
+			fmt.Fprintf(w, "   %s\n", quoteArgs(args))
+		}
+		name := map[string]string{"A": sides.AName, "B": sides.BName}[fd.Side]
+		switch {
+		case fd.Lost != "":
+			fmt.Fprintf(w, "   %s: %s\n", name, fd.Lost)
+			continue
+		case fd.Desync && fd.Side == "A":
+			fmt.Fprintf(w, "   %-14s %s\n", name+":", resp.Escape(fd.A))
+			continue
+		case fd.Desync:
+			fmt.Fprintf(w, "   %-14s %s\n", name+":", resp.Escape(fd.B))
+			continue
+		}
+		fmt.Fprintf(w, "   %-14s %s\n   %-14s %s\n", sides.AName+":", resp.Escape(fd.A), sides.BName+":", resp.Escape(fd.B))
+	}
+}
+
+// quoteArgs writes a command as redis-cli would take it.
+func quoteArgs(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = a
+		if a == "" || strings.ContainsAny(a, " \"'\\") || strings.IndexFunc(a, func(r rune) bool { return r < 0x20 || r > 0x7e }) >= 0 {
+			out[i] = fmt.Sprintf("%q", a)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// writeExploreCases writes the case file of rep into x.out and returns
+// its path ("" when no finding makes a case). Each case is first run on
+// A and on B as run would run it (namespaced keys, both protocols): the
+// cases that do not pass on both are left out, and counted on w (a SORT
+// BY pattern reads other keys once namespaced; an error text that quotes
+// a key name has the namespaced one).
+func writeExploreCases(ctx context.Context, x exploreFlags, a, b explore.Exec, eps [2]endpoint, rep *explore.Report, sides explore.Sides, w io.Writer) (string, error) {
+	header := fmt.Sprintf("Differences found by respcheck explore --seed %d: %s (A) against %s (B).\n"+
+		"Each case expects A's replies, and B's under when: %s where they differ.\n"+
+		"Review before committing: a difference may be a bug of either server, or by design.", x.seed, sides.AName, sides.BName, sides.BWhen)
+	suite := fmt.Sprintf("explore: %s against %s (seed %d)", sides.AName, sides.BName, x.seed)
+	name := fmt.Sprintf("explore-%s-vs-%s-%d.yaml", strings.ReplaceAll(sides.AName, " ", "-"), strings.ReplaceAll(sides.BName, " ", "-"), x.seed)
+	path := filepath.Join(x.out, name)
+	findings := rep.Findings
+	data, err := explore.CaseFile(ctx, a, b, findings, rep, sides, suite, header)
+	if err != nil || data == nil {
+		return "", serverErr(err)
+	}
+	failing, err := replayExploreCases(ctx, path, data, eps)
+	if err != nil {
+		return "", err
+	}
+	if len(failing) > 0 {
+		var kept []*explore.Finding
+		for _, f := range findings {
+			if !failing[explore.CaseName(f, sides)] {
+				kept = append(kept, f)
+			}
+		}
+		fmt.Fprintf(w, "%d differences left out of the case file: their cases do not pass on both servers once run namespaces their keys\n", len(findings)-len(kept))
+		if data, err = explore.CaseFile(ctx, a, b, kept, rep, sides, suite, header); err != nil || data == nil {
+			return "", serverErr(err)
+		}
+	}
+	if err := os.MkdirAll(x.out, 0o755); err != nil {
+		return "", usageErr("--out: %v", err)
+	}
+	return path, os.WriteFile(path, data, 0o644)
+}
+
+// replayExploreCases runs the case file data on both endpoints, twice,
+// and returns the names of the cases that did not pass every time.
+func replayExploreCases(ctx context.Context, path string, data []byte, eps [2]endpoint) (map[string]bool, error) {
+	f, err := cases.Load(path, data)
+	if err != nil {
+		return nil, fmt.Errorf("the case file explore wrote does not load (a bug of respcheck): %w", err)
+	}
+	failing := map[string]bool{}
+	// Twice on each: a case whose reply varies from run to run (an order
+	// nothing fixes) is left out too.
+	for _, ep := range []endpoint{eps[0], eps[1], eps[0], eps[1]} {
+		opts := runner.Options{Addr: ep.Addr, Username: ep.Username, Password: ep.Password, DB: ep.DB, TLS: ep.TLS,
+			Shared: ep.spawned == nil, RunID: "e0e0e0e0"}
+		rep, err := runner.Run(ctx, []*cases.File{f}, opts)
+		if err != nil {
+			return nil, serverErr(fmt.Errorf("running the cases on %s: %w", ep.Addr, err))
+		}
+		for _, r := range rep.Results {
+			if r.Status != runner.Pass {
+				failing[r.Case.Name] = true
+			}
+		}
+	}
+	return failing, nil
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/respcheck/respcheck/runner/servers"
+)
+
+// TestExploreWritesCasesThatRun: redis-8.6.3 against valkey-9.1.2 finds
+// differences, shrinks them, and writes a case file that passes as run
+// runs it on each of the two servers (the expectations under when:
+// valkey are Valkey's bytes).
+func TestExploreWritesCasesThatRun(t *testing.T) {
+	servers.ForTest(t, "valkey-9.1.2").Stop()
+	dir := t.TempDir()
+	code, out, errs := respcheck(t, "explore", "--server", "redis-8.6.3", "--against", "valkey-9.1.2", "--sequences", "300", "--seed", "5", "--out", dir)
+	if code != exitFindings {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitFindings, out, errs)
+	}
+	for _, want := range []string{"seed 5", "distinct differences", "not on B (valkey 9.1.2), not sent: DELEX, DIGEST", "case file: "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if len(files) != 1 {
+		t.Fatalf("case files written: %v", files)
+	}
+	data, _ := os.ReadFile(files[0])
+	if n := strings.Count(string(data), "\n  - name: "); n < 20 {
+		t.Errorf("%d cases written, want 20 or more:\n%s", n, data)
+	}
+	for _, build := range []string{"redis-8.6.3", "valkey-9.1.2"} {
+		if code, out, errs := respcheck(t, "run", "--server", build, files[0]); code != exitOK {
+			t.Errorf("the written cases on %s: exit %d\n%s\n%s", build, code, out, errs)
+		}
+	}
+}
+
+// TestExploreMiniredisFaults: against the embedded miniredis, the
+// explorer finds faults of the emulator itself, each shrunk to one
+// command: a crash (the process is started again and the run goes on)
+// and a reply that is not RESP (SRANDMEMBER with -2^63 as count). Each is
+// reproduced without respcheck by TestMiniredisFaultsReproduce.
+func TestExploreMiniredisFaults(t *testing.T) {
+	code, out, errs := respcheck(t, "explore", "--server", "redis-8.6.3", "--against", "miniredis", "--sequences", "500", "--seed", "5")
+	if code != exitFindings {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitFindings, out, errs)
+	}
+	for _, want := range []string{"SETRANGE: B stopped answering", "SRANDMEMBER: B sent bytes that are not RESP", "XLEN: B answers one command with another number of replies", "500 sequences"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestExploreUsage: --against is required; a bad --proto is a usage
+// error.
+func TestExploreUsage(t *testing.T) {
+	for _, args := range [][]string{{"explore", "--addr", "127.0.0.1:1"}, {"explore", "--against", "miniredis", "--proto", "4"}, {"explore", "--against", "miniredis", "--duration", "0"}} {
+		if code, out, errs := respcheck(t, args...); code != exitUsage {
+			t.Errorf("%q: exit %d, want %d\n%s\n%s", args, code, exitUsage, out, errs)
+		}
+	}
+}

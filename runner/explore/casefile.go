@@ -1,0 +1,193 @@
+package explore
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Sides name the two targets of a case file: Name is how a case's name
+// calls each ("redis 8.6.3"); BWhen is the selector that matches B and not
+// A ("valkey", "miniredis", "redis>=8.6"), under which B's replies are
+// expected.
+type Sides struct {
+	AName, BName, BWhen string
+}
+
+// CaseFile renders findings (but a lost target's or a desync's, written
+// as comments; noise is rep's) as one case file in the
+// project's format: each finding a case whose steps create the keys its
+// sequence names (the keyspace's setup commands, keys as {key:NAME}
+// templates), then send the sequence, each step expecting A's reply, and
+// B's under sides.BWhen where they differ, in RESP2 and RESP3 as each
+// target answered when the sequence ran again for this file. A command
+// learned to be noise expects any reply. suite is the file's title;
+// header is written as comment lines first.
+func CaseFile(ctx context.Context, a, b Exec, findings []*Finding, rep *Report, sides Sides, suite, header string) ([]byte, error) {
+	noise := map[string]bool{}
+	for _, n := range rep.Noise {
+		noise[n] = true
+	}
+	e := &explorer{words: map[string]int{}}
+	var buf bytes.Buffer
+	for _, l := range strings.Split(strings.TrimRight(header, "\n"), "\n") {
+		fmt.Fprintf(&buf, "# %s\n", l)
+	}
+	fmt.Fprintf(&buf, "suite: %s\ncases:\n", quote(suite))
+	n := 0
+	for _, f := range findings {
+		if f.Lost != "" || f.Desync {
+			// A crash, a freeze or a reply count off: the report's
+			// reproducer, not a case that could run in a suite.
+			fmt.Fprintf(&buf, "\n  # not a case: %s\n", f.Signature)
+			for _, args := range f.Seq {
+				fmt.Fprintf(&buf, "  #   %s\n", sendList(args))
+			}
+			continue
+		}
+		e.words[f.Command] = len(strings.Fields(f.Command))
+		var ra, rb [4][][]byte
+		for _, p := range []int{2, 3} {
+			var err error
+			if ra[p], err = a(ctx, p, f.Seq); err != nil {
+				return nil, fmt.Errorf("%s again on A: %w", f.Signature, err)
+			}
+			if rb[p], err = b(ctx, p, f.Seq); err != nil {
+				return nil, fmt.Errorf("%s again on B: %w", f.Signature, err)
+			}
+		}
+		n++
+		fmt.Fprintf(&buf, "\n  # %s (seen in %d sequences; shrunk from %d commands)\n", f.Signature, f.Seen, f.Original)
+		fmt.Fprintf(&buf, "  - name: %s\n    steps:\n", quote(CaseName(f, sides)))
+		for _, k := range Keyspace {
+			if k.Setup != nil && usesKey(f.Seq, k.Name) {
+				args := append([]string(nil), k.Setup...)
+				args[1] = KeyPrefix + k.Name
+				fmt.Fprintf(&buf, "      - send: %s\n", sendList(args))
+			}
+		}
+		for i, args := range f.Seq {
+			fmt.Fprintf(&buf, "      - send: %s\n", sendList(args))
+			if noise[e.name(args)] {
+				buf.WriteString("        any: true\n")
+				continue
+			}
+			want := replyOf(ra[2][i], ra[3][i])
+			if bytes.Equal(ra[2][i], rb[2][i]) && bytes.Equal(ra[3][i], rb[3][i]) {
+				fmt.Fprintf(&buf, "        reply: %s\n", want)
+				continue
+			}
+			fmt.Fprintf(&buf, "        expect:\n          - {when: %s, reply: %s}\n          - {reply: %s}\n", quote(sides.BWhen), replyOf(rb[2][i], rb[3][i]), want)
+		}
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	return buf.Bytes(), nil
+}
+
+// CaseName is the name of f's case in CaseFile: its command and the two
+// replies' classes, unique as signatures are.
+func CaseName(f *Finding, sides Sides) string {
+	return fmt.Sprintf("%s: %s on %s, %s on %s", f.Command, class(f.A), sides.AName, class(f.B), sides.BName)
+}
+
+// usesKey says whether a command of seq names the keyspace's key name.
+func usesKey(seq [][]string, name string) bool {
+	for _, args := range seq {
+		for _, a := range args {
+			if a == KeyPrefix+name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// replyOf is the reply expectation of a step answered r2 in RESP2 and r3
+// in RESP3: one literal, or a protocol selector map.
+func replyOf(r2, r3 []byte) string {
+	if bytes.Equal(r2, r3) {
+		return replyTemplate(r2)
+	}
+	return "{resp2: " + replyTemplate(r2) + ", resp3: " + replyTemplate(r3) + "}"
+}
+
+// keyBlob is a blob string holding exactly one keyspace key.
+var keyBlob = regexp.MustCompile(`\$\d+\r\n` + regexp.QuoteMeta(KeyPrefix) + `([a-z0-9]+)\r\n`)
+
+// replyTemplate writes reply bytes as a quoted template: a blob string
+// holding a key becomes ${len:{key:NAME}}, another mention of a key
+// {key:NAME}.
+func replyTemplate(r []byte) string {
+	var out strings.Builder
+	out.WriteByte('"')
+	rest := r
+	for len(rest) > 0 {
+		loc := keyBlob.FindSubmatchIndex(rest)
+		if loc == nil {
+			out.WriteString(escape(rest))
+			break
+		}
+		out.WriteString(escape(rest[:loc[0]]))
+		name := string(rest[loc[2]:loc[3]])
+		out.WriteString(`${len:{key:` + name + `}}\r\n{key:` + name + `}\r\n`)
+		rest = rest[loc[1]:]
+	}
+	out.WriteByte('"')
+	return out.String()
+}
+
+// sendList writes a command as a YAML flow list of quoted templates.
+func sendList(args []string) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = `"` + escape([]byte(a)) + `"`
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// escape writes b for the inside of a double-quoted YAML template: the
+// keyspace's keys as {key:NAME}, braces and bytes above 0x7e as {hex:..}
+// (a template's "{" may open a function; YAML's "\xff" is U+00FF, two
+// bytes), control bytes and quotes as YAML escapes.
+func escape(b []byte) string {
+	var out strings.Builder
+	for len(b) > 0 {
+		if bytes.HasPrefix(b, []byte(KeyPrefix)) {
+			j := len(KeyPrefix)
+			for j < len(b) && (b[j] >= 'a' && b[j] <= 'z' || b[j] >= '0' && b[j] <= '9') {
+				j++
+			}
+			if j > len(KeyPrefix) {
+				out.WriteString("{key:" + string(b[len(KeyPrefix):j]) + "}")
+				b = b[j:]
+				continue
+			}
+		}
+		c := b[0]
+		switch {
+		case c == '\r':
+			out.WriteString(`\r`)
+		case c == '\n':
+			out.WriteString(`\n`)
+		case c == '"' || c == '\\':
+			out.WriteByte('\\')
+			out.WriteByte(c)
+		case c == '{' || c == '}' || c > 0x7e:
+			out.WriteString("{hex:" + strconv.FormatUint(uint64(c)|0x100, 16)[1:] + "}")
+		case c < 0x20:
+			out.WriteString(`\x` + strconv.FormatUint(uint64(c)|0x100, 16)[1:])
+		default:
+			out.WriteByte(c)
+		}
+		b = b[1:]
+	}
+	return out.String()
+}
+
+// quote is s as a double-quoted YAML string.
+func quote(s string) string { return strconv.Quote(s) }

@@ -1,0 +1,193 @@
+package explore
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/target"
+)
+
+// Exec runs a sequence on one target in proto, from the prepared
+// keyspace, and returns the exact bytes of each command's reply (pushes
+// left out). An error means the target did not answer every command: the
+// replies read before it are returned with it.
+type Exec func(ctx context.Context, proto int, seq [][]string) ([][]byte, error)
+
+// sentinel ends every sequence: its reply (the same blob string in RESP2
+// and RESP3) is the last, so a command answered twice, or not at all, is
+// seen (a DesyncError), not taken for the next command's reply.
+var sentinel = []string{"ECHO", "respcheck-explore-end"}
+
+var sentinelReply = []byte("$21\r\nrespcheck-explore-end\r\n")
+
+// DesyncError is a target that sent another number of replies than the
+// sequence had commands: Replies are what it sent before the sentinel's
+// (Redis 8.6.3 answers SET k v IFDNE 3 GET twice: the old value, then
+// "-ERR must be exactly 16 hexadecimal characters").
+type DesyncError struct {
+	Commands int
+	Replies  [][]byte
+}
+
+func (e *DesyncError) Error() string {
+	return fmt.Sprintf("%d replies to %d commands", len(e.Replies), e.Commands)
+}
+
+// LostError is a target that closed the connection, or sent nothing within
+// the deadline, after Answered of a sequence's commands.
+type LostError struct {
+	Answered int
+	Err      error
+}
+
+func (e *LostError) Error() string {
+	return fmt.Sprintf("no reply to command %d: %v", e.Answered+1, e.Err)
+}
+
+func (e *LostError) Unwrap() error { return e.Err }
+
+// ConnExec is the Exec of a server reached with cfg: one connection per
+// protocol, kept between sequences and opened again after an error. Each
+// sequence is one pipelined write: UNLINK of the keyspace, its setup, the
+// commands. timeout bounds a sequence's round trip.
+func ConnExec(cfg target.Config, timeout time.Duration) (Exec, func()) {
+	conns := map[int]*target.Conn{}
+	closeAll := func() {
+		for p, cn := range conns {
+			cn.Close()
+			delete(conns, p)
+		}
+	}
+	return func(ctx context.Context, proto int, seq [][]string) ([][]byte, error) {
+		cn := conns[proto]
+		if cn == nil {
+			var err error
+			if cn, err = cfg.Dial(ctx, proto); err != nil {
+				return nil, &LostError{Err: err}
+			}
+			conns[proto] = cn
+		}
+		out, err := runOn(cn, seq, timeout)
+		if err != nil {
+			cn.Close()
+			delete(conns, proto)
+		}
+		return out, err
+	}, closeAll
+}
+
+// preamble is the reset and setup of the keyspace, as one pipelined write.
+func preamble() ([]byte, int) {
+	del := []string{"UNLINK"}
+	for _, k := range Keyspace {
+		del = append(del, KeyPrefix+k.Name)
+	}
+	b := resp.AppendCommandString(nil, del...)
+	n := 1
+	for _, k := range Keyspace {
+		if k.Setup == nil {
+			continue
+		}
+		args := append([]string(nil), k.Setup...)
+		args[1] = KeyPrefix + k.Name
+		b = resp.AppendCommandString(b, args...)
+		n++
+	}
+	return b, n
+}
+
+// runOn sends the preamble and seq on cn and reads the replies.
+func runOn(cn *target.Conn, seq [][]string, timeout time.Duration) ([][]byte, error) {
+	b, skip := preamble()
+	for _, args := range seq {
+		b = resp.AppendCommandString(b, args...)
+	}
+	b = resp.AppendCommandString(b, sentinel...)
+	cn.NC.SetDeadline(time.Now().Add(timeout))
+	if _, err := cn.NC.Write(b); err != nil {
+		return nil, &LostError{Err: err}
+	}
+	out := make([][]byte, 0, len(seq))
+	for i := 0; ; {
+		v, err := cn.R.Read()
+		if err != nil {
+			return out, &LostError{Answered: min(max(i-skip, 0), len(seq)), Err: err}
+		}
+		switch {
+		case v.Kind == resp.Push:
+			continue
+		case i >= skip && bytes.Equal(v.Raw, sentinelReply):
+			if len(out) != len(seq) {
+				return out, &DesyncError{Commands: len(seq), Replies: out}
+			}
+			return out, nil
+		case i >= skip:
+			out = append(out, bytes.Clone(v.Raw))
+		}
+		i++
+	}
+}
+
+// sameUnordered says whether a and b are aggregates with the same elements
+// (a map's: the same pairs) in another order.
+func sameUnordered(a, b []byte) bool {
+	_, va, err1 := resp.Parse(a)
+	_, vb, err2 := resp.Parse(b)
+	if err1 != nil || err2 != nil || va.Kind != vb.Kind || len(va.Elems) != len(vb.Elems) {
+		return false
+	}
+	switch va.Kind {
+	case resp.Array, resp.Set, resp.Map, resp.Push:
+	default:
+		return false // a scalar has no order: it is equal or not
+	}
+	return bytes.Equal(elemKey(va), elemKey(vb))
+}
+
+// elemKey is the sorted concatenation of v's elements' (or pairs') bytes.
+func elemKey(v resp.Value) []byte {
+	step := 1
+	if v.Kind == resp.Map || v.Kind == resp.Attribute {
+		step = 2
+	}
+	var parts [][]byte
+	for i := 0; i+step <= len(v.Elems); i += step {
+		var p []byte
+		for _, e := range v.Elems[i : i+step] {
+			p = append(p, e.Raw...)
+		}
+		parts = append(parts, p)
+	}
+	sort.Slice(parts, func(i, j int) bool { return bytes.Compare(parts[i], parts[j]) < 0 })
+	return bytes.Join(parts, []byte{0})
+}
+
+// class is a reply's part of a difference's signature: its RESP type
+// and, for an error, the first three words of its text with digits
+// blanked (GEOADD's "ERR invalid longitude,latitude pair 1.5,inf" and
+// "... pair inf,inf" are one difference; "ERR syntax error" and "ERR
+// value is not an integer" two).
+func class(b []byte) string {
+	_, v, err := resp.Parse(b)
+	if err != nil {
+		return "malformed"
+	}
+	k := v.Kind.String()
+	if v.Kind == resp.SimpleError || v.Kind == resp.BlobError {
+		t := bytes.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' {
+				return '#'
+			}
+			return r
+		}, v.Str)
+		return k + " " + strings.Join(firstN(strings.Fields(string(t)), 3), " ")
+	}
+	return k
+}
+
+func firstN(s []string, n int) []string { return s[:min(n, len(s))] }

@@ -1,0 +1,455 @@
+// Package explore looks for differences nobody wrote a case for: it draws
+// sequences of commands from a server's own grammar (COMMAND DOCS), runs
+// each on two targets A and B from the same small keyspace, in RESP2 and
+// RESP3, compares the replies byte for byte, learns what legitimately
+// differs by running the sequence on A twice (on a second server of A's
+// build when there is one), shrinks each difference to the shortest
+// sequence that still shows it, and writes the differences as case files.
+//
+// Noise is learned, as Twitter's Diffy does with a primary and a
+// secondary: a command whose reply differs between A and A' (SPOP, TIME,
+// XADD *) is noise from then on; one whose reply differs only in the order
+// of its elements is compared as a multiset. COMMAND's tips say so ahead of
+// time for the commands that declare it (nondeterministic_output,
+// nondeterministic_output_order).
+package explore
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/respcheck/respcheck/resp"
+)
+
+// Options configure a Run.
+type Options struct {
+	// A, A2 and B run sequences: A2 is a second run of A's build (another
+	// server, or A itself), the reference for noise.
+	A, A2, B Exec
+	// Grammar is the commands to draw from (LoadGrammar of A).
+	Grammar []Command
+	// Seed makes the run reproducible: the same seed, grammar and
+	// options draw the same sequences.
+	Seed uint64
+	// Length is the commands per sequence (default 20).
+	Length int
+	// Protos are the protocols each sequence runs in (default 3, then 2:
+	// RESP3's sets and maps say which replies have no order).
+	Protos []int
+	// Duration and Sequences end the run: whichever comes first (0: no
+	// bound; at least one must be set).
+	Duration  time.Duration
+	Sequences int
+	// Restart, if set, replaces a lost target ("A", "A2" or "B") with a
+	// fresh server of its build and returns its Exec, so that a crash is
+	// shrunk and the run goes on; without it a lost target ends the run.
+	Restart func(ctx context.Context, side string) (Exec, error)
+	// Progress, if set, is called after each sequence.
+	Progress func(Progress)
+}
+
+// Progress is where a run is.
+type Progress struct {
+	Sequences, Commands, Differences int
+	Elapsed                          time.Duration
+}
+
+// Finding is one distinct difference between A and B.
+type Finding struct {
+	// Signature identifies the difference: the command and the classes of
+	// the two replies (their RESP types; an error's first words, digits
+	// blanked), or the target lost or desynchronized.
+	Signature string
+	// Command is the differing command's name ("SINTERCARD", "OBJECT
+	// ENCODING").
+	Command string
+	// Proto is the protocol the sequence ran in when it was found, and
+	// Protos every protocol in which it was seen.
+	Proto  int
+	Protos []int
+	// Seq is the shrunk sequence; its last command differs.
+	Seq [][]string
+	// A and B are the two replies to the last command.
+	A, B []byte
+	// Seen counts the sequences that showed this signature.
+	Seen int
+	// Original is the length of the sequence it was shrunk from.
+	Original int
+	// Side is the target at fault when Lost or Desync: "A" (A's build,
+	// A or A2) or "B".
+	Side string
+	// Lost is why Side stopped answering the last command: a crash or a
+	// freeze.
+	Lost string
+	// Desync says Side answered the last command with another number of
+	// replies than one (they are then A or B, one after the other): every
+	// later reply on that connection is another command's.
+	Desync bool
+}
+
+// Report is what a run found.
+type Report struct {
+	Findings  []*Finding
+	Sequences int
+	Commands  int
+	// Noise are the commands learned to differ between A and A' (their
+	// replies not compared); Unordered those compared as multisets.
+	Noise, Unordered []string
+	Duration         time.Duration
+	// Interrupted says ctx ended the run.
+	Interrupted bool
+}
+
+// explorer is one run's state.
+type explorer struct {
+	opts      Options
+	noise     map[string]bool
+	unordered map[string]bool
+	words     map[string]int  // command name → its words (1 or 2)
+	writes    map[string]bool // commands flagged write
+	found     map[string]*Finding
+	ex        map[string]Exec // "A", "A2", "B"
+	gen       *Generator
+}
+
+// Run explores until opts' bound or ctx ends, and returns the distinct
+// findings, shrunk. An A that stops answering ends the run with an error;
+// a B that does is a finding (Lost) and ends it.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	if opts.Duration <= 0 && opts.Sequences <= 0 {
+		return nil, errors.New("explore: a duration or a number of sequences is needed")
+	}
+	if len(opts.Grammar) == 0 {
+		return nil, errors.New("explore: the grammar has no command to send")
+	}
+	if opts.Length <= 0 {
+		opts.Length = 20
+	}
+	if len(opts.Protos) == 0 {
+		opts.Protos = []int{3, 2}
+	}
+	e := &explorer{opts: opts, noise: map[string]bool{}, unordered: map[string]bool{}, words: map[string]int{}, writes: map[string]bool{}, found: map[string]*Finding{},
+		ex: map[string]Exec{"A": opts.A, "A2": opts.A2, "B": opts.B}}
+	for _, c := range opts.Grammar {
+		e.words[c.Name] = len(c.Words())
+		e.writes[c.Name] = c.Flags["write"]
+		if c.Tips["nondeterministic_output"] {
+			e.noise[c.Name] = true
+		}
+		if c.Tips["nondeterministic_output_order"] {
+			e.unordered[c.Name] = true
+		}
+	}
+	gen := NewGenerator(opts.Grammar, opts.Seed)
+	e.gen = gen
+	rep := &Report{}
+	start := time.Now()
+	var err error
+	for opts.Sequences <= 0 || rep.Sequences < opts.Sequences {
+		if opts.Duration > 0 && time.Since(start) >= opts.Duration {
+			break
+		}
+		if ctx.Err() != nil {
+			rep.Interrupted = true
+			break
+		}
+		seq := gen.Sequence(opts.Length)
+		stop := false
+		for _, proto := range opts.Protos {
+			if stop, err = e.one(ctx, proto, seq); stop || err != nil {
+				break
+			}
+		}
+		rep.Sequences++
+		rep.Commands += len(seq) * len(opts.Protos)
+		if opts.Progress != nil {
+			opts.Progress(Progress{rep.Sequences, rep.Commands, len(e.found), time.Since(start)})
+		}
+		if stop || err != nil {
+			break
+		}
+	}
+	rep.Duration = time.Since(start)
+	for _, f := range e.found {
+		rep.Findings = append(rep.Findings, f)
+	}
+	sort.Slice(rep.Findings, func(i, j int) bool { return rep.Findings[i].Signature < rep.Findings[j].Signature })
+	rep.Noise, rep.Unordered = keys(e.noise), keys(e.unordered)
+	if ctx.Err() != nil && !rep.Interrupted {
+		rep.Interrupted = true
+	}
+	return rep, err
+}
+
+// one runs seq in proto on the three targets and records its first
+// difference; stop says a target was lost and could not be restarted.
+func (e *explorer) one(ctx context.Context, proto int, seq [][]string) (stop bool, err error) {
+	d, err := e.diff(ctx, proto, seq)
+	if err != nil || d == nil {
+		return false, err
+	}
+	if d.lost != "" {
+		// A crash is found once: every later draw of the command would
+		// cost restarts.
+		e.gen.Drop(e.name(seq[d.i]))
+		if stop, err = e.restart(ctx, d.side); stop || err != nil {
+			e.record(d, proto, seq, seq[:d.i+1])
+			return stop, err
+		}
+	}
+	if e.found[d.sig] != nil {
+		e.record(d, proto, seq, nil)
+		return false, nil
+	}
+	f := e.record(d, proto, seq, nil)
+	switch {
+	case d.desync:
+		f.Seq = e.shrinkBy(seq[:d.i+1], func(s [][]string) bool {
+			_, err := e.ex[d.side](ctx, proto, s)
+			return ctx.Err() == nil && isDesync(err)
+		})
+		var de *DesyncError
+		if _, err := e.ex[d.side](ctx, proto, f.Seq); errors.As(err, &de) && len(de.Replies) >= len(f.Seq)-1 {
+			f.setOwn(bytes.Join(de.Replies[len(f.Seq)-1:], nil))
+		}
+	case d.lost != "":
+		f.Seq = e.shrinkBy(seq[:d.i+1], func(s [][]string) bool {
+			_, err := e.ex[d.side](ctx, proto, s)
+			var le *LostError
+			if !errors.As(err, &le) {
+				return false
+			}
+			if isMalformed(le) != d.malformed {
+				return false
+			}
+			if stop, err := e.restart(ctx, d.side); stop || err != nil {
+				return false
+			}
+			return true
+		})
+	default:
+		f.Seq = e.shrink(ctx, proto, seq[:d.i+1], d.sig)
+		if last, _ := e.diff(ctx, proto, f.Seq); last != nil && last.sig == d.sig {
+			f.A, f.B = last.a, last.b
+		} else {
+			f.Seq, f.A, f.B = seq[:d.i+1], d.a, d.b
+		}
+	}
+	return false, nil
+}
+
+// record keeps d as a new finding with the sequence seq, or counts it.
+func (e *explorer) record(d *difference, proto int, orig, seq [][]string) *Finding {
+	if f := e.found[d.sig]; f != nil {
+		f.Seen++
+		if !slices.Contains(f.Protos, proto) {
+			f.Protos = append(f.Protos, proto)
+			slices.Sort(f.Protos)
+		}
+		return f
+	}
+	f := &Finding{Signature: d.sig, Command: e.name(orig[d.i]), Proto: proto, Seen: 1, Original: len(orig),
+		Protos: []int{proto}, Seq: seq, A: d.a, B: d.b, Lost: d.lost, Desync: d.desync, Side: sideOf(d.side)}
+	e.found[d.sig] = f
+	return f
+}
+
+// setOwn sets the replies of the target at fault.
+func (f *Finding) setOwn(b []byte) {
+	if f.Side == "A" {
+		f.A = b
+	} else {
+		f.B = b
+	}
+}
+
+// restart replaces the lost target side; stop says it cannot be.
+func (e *explorer) restart(ctx context.Context, side string) (stop bool, err error) {
+	if e.opts.Restart == nil {
+		return true, nil
+	}
+	ex, err := e.opts.Restart(ctx, side)
+	if err != nil {
+		return true, fmt.Errorf("starting %s again: %w", side, err)
+	}
+	e.ex[side] = ex
+	return false, nil
+}
+
+// difference is the first difference of a sequence: at command i, the
+// replies a and b, or the target side that was lost or desynchronized.
+type difference struct {
+	i      int
+	sig    string
+	a, b   []byte
+	side   string
+	lost   string
+	desync bool
+	// malformed: lost on bytes that are not RESP (the server is up).
+	malformed bool
+}
+
+// diff runs seq on A, A2 and B and returns its first difference between
+// A and B that A and A2 agree on, learning noise on the way; nil if none.
+// A target that stops answering, or answers a command with another
+// number of replies than one, is a difference of its own.
+func (e *explorer) diff(ctx context.Context, proto int, seq [][]string) (*difference, error) {
+	out := map[string][][]byte{}
+	for _, side := range []string{"A", "A2", "B"} {
+		r, err := e.ex[side](ctx, proto, seq)
+		var le *LostError
+		switch {
+		case isDesync(err):
+			d := e.desyncOf(ctx, side, proto, seq)
+			if e.found[d.sig] != nil && d.i > 0 {
+				// Known: counted, and the commands before it compared
+				// (after it every reply is another command's).
+				e.record(d, proto, seq, nil)
+				return e.diff(ctx, proto, seq[:d.i])
+			}
+			return d, nil
+		case errors.As(err, &le):
+			return e.lostOf(ctx, side, proto, seq, le)
+		case err != nil:
+			return nil, err
+		}
+		out[side] = r
+	}
+	ra, ra2, rb := out["A"], out["A2"], out["B"]
+	for i := range seq {
+		name := e.name(seq[i])
+		if e.noise[name] {
+			if e.writes[name] {
+				// A random write (SPOP, XADD *): the keyspaces may part
+				// from here on.
+				return nil, nil
+			}
+			continue
+		}
+		// A set or a map has no order (the RESP3 specification): the
+		// command's reply is compared as a multiset in both protocols
+		// (RESP3 runs first).
+		if proto == 3 && len(ra[i]) > 0 && (ra[i][0] == '~' || ra[i][0] == '%') {
+			e.unordered[name] = true
+		}
+		if !bytes.Equal(ra[i], ra2[i]) {
+			if sameUnordered(ra[i], ra2[i]) {
+				e.unordered[name] = true
+			} else {
+				// Differs between A and itself: noise from now on, and
+				// what follows may depend on it.
+				e.noise[name] = true
+				return nil, nil
+			}
+		}
+		if bytes.Equal(ra[i], rb[i]) || e.unordered[name] && sameUnordered(ra[i], rb[i]) {
+			continue
+		}
+		return &difference{i: i, sig: name + ": " + class(ra[i]) + " | " + class(rb[i]), a: ra[i], b: rb[i]}, nil
+	}
+	return nil, nil
+}
+
+// sideOf names a target as findings do: A2 is A's build.
+func sideOf(side string) string {
+	if side == "A2" {
+		return "A"
+	}
+	return side
+}
+
+// lostOf finds the command of seq that the target side does not survive:
+// the shortest prefix after which it stops answering (or sends bytes that
+// are not RESP), each try on a server started again (a server that
+// crashes in a pipeline may not flush the replies to the commands before,
+// so the count of replies read does not say which command it was).
+// Without Restart, the first command not answered is taken.
+func (e *explorer) lostOf(ctx context.Context, side string, proto int, seq [][]string, le *LostError) (*difference, error) {
+	i := min(le.Answered, len(seq)-1)
+	malformed := isMalformed(le)
+	if e.opts.Restart != nil {
+		lo, hi := 1, len(seq)
+		for lo < hi {
+			// Even a server that sent bytes that are not RESP may be
+			// busy sending more (miniredis 2.40.0 answers SRANDMEMBER k
+			// -9223372036854775808 with *-9223372036854775808, then
+			// works on its elements): each try is on a new one.
+			if stop, err := e.restart(ctx, side); stop || err != nil {
+				return nil, err
+			}
+			mid := (lo + hi) / 2
+			var l *LostError
+			if _, err := e.ex[side](ctx, proto, seq[:mid]); errors.As(err, &l) {
+				hi = mid
+			} else {
+				lo = mid + 1
+			}
+		}
+		i = lo - 1
+	}
+	what := " stopped answering (a crash or a freeze)"
+	if malformed {
+		what = " sent bytes that are not RESP"
+	}
+	return &difference{i: i, side: side, lost: le.Error(), malformed: malformed,
+		sig: e.name(seq[i]) + ": " + sideOf(side) + what}, nil
+}
+
+// isMalformed says the target answered, with bytes that are not RESP:
+// it is still up.
+func isMalformed(err error) bool {
+	var se *resp.SyntaxError
+	return errors.As(err, &se)
+}
+
+func isDesync(err error) bool {
+	var de *DesyncError
+	return errors.As(err, &de)
+}
+
+// desyncOf finds the command of seq after which the target side answers
+// with another number of replies: the shortest prefix that does (a count
+// once off stays off).
+func (e *explorer) desyncOf(ctx context.Context, side string, proto int, seq [][]string) *difference {
+	lo, hi := 1, len(seq)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if _, err := e.ex[side](ctx, proto, seq[:mid]); isDesync(err) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	name := e.name(seq[lo-1])
+	return &difference{i: lo - 1, side: side, desync: true,
+		sig: name + ": " + sideOf(side) + " answers one command with another number of replies"}
+}
+
+// name is the grammar's name of a command as sent.
+func (e *explorer) name(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	first := strings.ToUpper(args[0])
+	if len(args) > 1 && e.words[first+" "+strings.ToUpper(args[1])] == 2 {
+		return first + " " + strings.ToUpper(args[1])
+	}
+	return first
+}
+
+func keys(m map[string]bool) []string {
+	var out []string
+	for k, v := range m {
+		if v {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

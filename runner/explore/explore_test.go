@@ -1,0 +1,223 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/respcheck/respcheck/runner/servers"
+	"github.com/respcheck/respcheck/runner/target"
+)
+
+// grammarOf loads the grammar of a throwaway server of build and returns
+// it with the server's address.
+func grammarOf(t testing.TB, build string) ([]Command, target.Config) {
+	t.Helper()
+	srv := servers.ForTest(t, build)
+	cfg := target.Config{Addr: srv.Addr(), Timeout: 10 * time.Second}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cn, err := cfg.Dial(ctx, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cn.Close()
+	g, err := LoadGrammar(cn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, cfg
+}
+
+// TestGeneratorFollowsTheGrammar: on the grammars of Redis 8.6.3 and
+// Valkey 9.1.2 (COMMAND DOCS), every command drawn without mutation has a
+// shape its argument tree allows, most mutated ones do not, and every
+// group is drawn (none starves).
+func TestGeneratorFollowsTheGrammar(t *testing.T) {
+	for _, build := range []string{"redis-8.6.3", "valkey-9.1.2"} {
+		t.Run(build, func(t *testing.T) {
+			g, _ := grammarOf(t, build)
+			if len(g) < 150 {
+				t.Fatalf("%d commands in the grammar, want the data groups' 150 or more", len(g))
+			}
+			for _, forbidden := range []float64{0, 1} {
+				gen := NewGenerator(g, 1)
+				gen.Forbidden = forbidden
+				groups := map[string]int{}
+				bad := 0
+				const n = 20000
+				for range n {
+					c, args := gen.draw()
+					groups[c.Group]++
+					if !c.Allows(args[len(c.Words()):]) {
+						if bad++; forbidden == 0 && bad <= 5 {
+							t.Errorf("%s: %q is not a shape its grammar allows", c.Name, args)
+						}
+					}
+				}
+				if forbidden == 1 && bad < n/2 {
+					t.Errorf("only %d of %d mutated commands break their grammar", bad, n)
+				}
+				for grp, k := range groups {
+					if k < n/len(groups)/2 {
+						t.Errorf("group %s drawn %d times of %d: starved", grp, k, n)
+					}
+				}
+				if len(groups) < len(dataGroups)-1 {
+					t.Errorf("groups drawn: %v, want the data groups %v", groups, dataGroups)
+				}
+			}
+		})
+	}
+}
+
+// TestAllows: the matcher itself, on SET's tree as Redis 8.6.3 gives it
+// (condition and expiration oneofs, GET token).
+func TestAllows(t *testing.T) {
+	set := Command{Name: "SET", Args: []Arg{
+		{Name: "key", Type: "key"}, {Name: "value", Type: "string"},
+		{Name: "condition", Type: "oneof", Optional: true, Args: []Arg{{Type: "pure-token", Token: "NX"}, {Type: "pure-token", Token: "XX"}, {Name: "ifeq", Type: "string", Token: "IFEQ"}}},
+		{Name: "get", Type: "pure-token", Token: "GET", Optional: true},
+		{Name: "expiration", Type: "oneof", Optional: true, Args: []Arg{{Type: "integer", Token: "EX"}, {Type: "pure-token", Token: "KEEPTTL"}}},
+	}}
+	mset := Command{Name: "MSET", Args: []Arg{{Name: "data", Type: "block", Multiple: true, Args: []Arg{{Type: "key"}, {Type: "string"}}}}}
+	for _, c := range []struct {
+		cmd  Command
+		args string
+		ok   bool
+	}{
+		{set, "k v", true}, {set, "k v NX GET EX 10", true}, {set, "k v IFEQ x KEEPTTL", true},
+		{set, "k", false}, {set, "k v EX", false}, {set, "k v GET NX", false}, {set, "k v NX XX", false},
+		{mset, "a 1 b 2", true}, {mset, "a 1 b", false}, {mset, "", false},
+	} {
+		if got := c.cmd.Allows(strings.Fields(c.args)); got != c.ok {
+			t.Errorf("%s %s: Allows %v, want %v", c.cmd.Name, c.args, got, c.ok)
+		}
+	}
+}
+
+// fakeExec answers each command with reply(args), and reply(args) twice
+// for a command named TWICE.
+func fakeExec(reply func([]string) string) Exec {
+	return func(_ context.Context, _ int, seq [][]string) ([][]byte, error) {
+		var out [][]byte
+		for _, args := range seq {
+			out = append(out, []byte(reply(args)))
+			if args[0] == "TWICE" {
+				out = append(out, []byte(reply(args)))
+			}
+		}
+		if len(out) != len(seq) {
+			return out, &DesyncError{Commands: len(seq), Replies: out}
+		}
+		return out, nil
+	}
+}
+
+// TestShrinkPlanted: a difference planted in one command (PLANT) is
+// shrunk to that command alone, its arguments dropped; one that needs a
+// command before it (ARM, then PLANT) to those two; a reply count off
+// (TWICE) to that command; and a command whose reply differs between A
+// and A2 (RANDOM) is learned as noise, never reported.
+func TestShrinkPlanted(t *testing.T) {
+	grammar := []Command{
+		{Name: "GET", Group: "string", Args: []Arg{{Type: "key"}}},
+		{Name: "SET", Group: "string", Args: []Arg{{Type: "key"}, {Type: "string"}}},
+		{Name: "PLANT", Group: "string", Args: []Arg{{Type: "key"}, {Type: "string"}}},
+		{Name: "ARM", Group: "hash", Args: []Arg{{Type: "key"}}},
+		{Name: "TWICE", Group: "list"},
+		{Name: "RANDOM", Group: "set"},
+	}
+	same := func(args []string) string { return "+" + args[0] + "\r\n" }
+	n := 0
+	a2 := func(args []string) string {
+		if args[0] == "RANDOM" {
+			n++
+			return fmt.Sprintf(":%d\r\n", n)
+		}
+		return same(args)
+	}
+	b := func(armed bool) Exec {
+		return func(ctx context.Context, proto int, seq [][]string) ([][]byte, error) {
+			var out [][]byte
+			on := false
+			for _, args := range seq {
+				switch {
+				case args[0] == "ARM":
+					on = armed
+					out = append(out, []byte(same(args)))
+				case args[0] == "PLANT" && (on || !armed):
+					out = append(out, []byte("-ERR planted\r\n"))
+				default:
+					out = append(out, []byte(same(args)))
+				}
+			}
+			return out, nil
+		}
+	}
+	for _, armed := range []bool{false, true} {
+		rep, err := Run(context.Background(), Options{A: fakeExec(same), A2: fakeExec(a2), B: b(armed), Grammar: grammar, Seed: 3, Sequences: 50, Length: 30})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]int{"PLANT: simple string | simple error ERR planted": 1, "TWICE: A answers one command with another number of replies": 1}
+		if armed {
+			want["PLANT: simple string | simple error ERR planted"] = 2
+		}
+		got := map[string]int{}
+		for _, f := range rep.Findings {
+			got[f.Signature] = len(f.Seq)
+			last := f.Seq[len(f.Seq)-1]
+			if f.Signature == "PLANT: simple string | simple error ERR planted" && len(last) != 1 {
+				t.Errorf("armed=%v: PLANT's arguments were not dropped: %q", armed, last)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("armed=%v: findings (signature: commands) %v, want %v", armed, got, want)
+		}
+		if !strings.Contains(strings.Join(rep.Noise, ","), "RANDOM") {
+			t.Errorf("armed=%v: RANDOM not learned as noise: %v", armed, rep.Noise)
+		}
+	}
+}
+
+// TestSameBuildNoDifferences: two throwaway Redis 8.6.3 servers (and a
+// third as A2) differ in nothing the explorer reports as a difference
+// between them: what it reports is a fault of the build itself (a crash,
+// a reply count off), in both protocols.
+func TestSameBuildNoDifferences(t *testing.T) {
+	g, a := grammarOf(t, "redis-8.6.3")
+	a2 := target.Config{Addr: servers.ForTest(t, "redis-8.6.3").Addr(), Timeout: 10 * time.Second}
+	b := target.Config{Addr: servers.ForTest(t, "redis-8.6.3").Addr(), Timeout: 10 * time.Second}
+	opts := Options{Grammar: g, Seed: 11, Sequences: 400}
+	var closers []func()
+	for _, x := range []struct {
+		dst *Exec
+		cfg target.Config
+	}{{&opts.A, a}, {&opts.A2, a2}, {&opts.B, b}} {
+		ex, cl := ConnExec(x.cfg, 10*time.Second)
+		*x.dst, closers = ex, append(closers, cl)
+	}
+	defer func() {
+		for _, c := range closers {
+			c()
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	rep, err := Run(ctx, opts)
+	if err != nil && !strings.Contains(err.Error(), "stopped answering") {
+		t.Fatal(err)
+	}
+	if rep.Sequences < 50 {
+		t.Fatalf("only %d sequences ran", rep.Sequences)
+	}
+	for _, f := range rep.Findings {
+		if f.Lost == "" && !f.Desync {
+			t.Errorf("a difference between two servers of one build: %s\n%q\nA: %q\nB: %q", f.Signature, f.Seq, f.A, f.B)
+		}
+	}
+	t.Logf("%d sequences, %d commands; faults: %d; noise: %v", rep.Sequences, rep.Commands, len(rep.Findings), rep.Noise)
+}

@@ -1,0 +1,306 @@
+package explore
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/target"
+)
+
+// Arg is one node of a command's argument tree, as COMMAND DOCS gives it
+// (Redis 7.0+, Valkey 7.2+: the "arguments" of each command's reply map,
+// the same tree as the command JSON files' "arguments").
+type Arg struct {
+	// Name is the argument's name ("key", "numkeys", "condition").
+	Name string
+	// Type is one of key, string, integer, double, pattern, unix-time,
+	// pure-token, oneof, block.
+	Type string
+	// Token is the literal word sent before the value (LIMIT), or the
+	// value of a pure-token ("NX"); "" for none.
+	Token string
+	// Optional, Multiple and MultipleToken are the argument's flags:
+	// it may be left out, repeated, and repeated with its token each
+	// time.
+	Optional, Multiple, MultipleToken bool
+	// Args are the children of a oneof (one is sent) or a block (all are
+	// sent, in order).
+	Args []Arg
+}
+
+// Command is one command (or container subcommand) of the grammar.
+type Command struct {
+	// Name is the command as sent: one word ("SINTERCARD") or a container
+	// and its subcommand ("OBJECT ENCODING").
+	Name string
+	// Group is COMMAND DOCS' group ("string", "list", "generic").
+	Group string
+	// Args is the argument tree after the name.
+	Args []Arg
+	// Flags are COMMAND INFO's flags of the command (lower case:
+	// "write", "blocking", "admin").
+	Flags map[string]bool
+	// Tips are COMMAND INFO's tips ("nondeterministic_output",
+	// "nondeterministic_output_order").
+	Tips map[string]bool
+}
+
+// Words returns the command's name as the words sent.
+func (c Command) Words() []string { return strings.Fields(c.Name) }
+
+// dataGroups are the COMMAND DOCS groups whose commands read or write the
+// prepared keyspace; the others (server, connection, cluster, scripting,
+// pubsub, transactions, sentinel) change or describe the server or the
+// connection, and differ between servers by design.
+var dataGroups = map[string]bool{
+	"string": true, "list": true, "set": true, "sorted-set": true, "hash": true,
+	"bitmap": true, "hyperloglog": true, "geo": true, "stream": true, "generic": true,
+}
+
+// skipFlags are COMMAND INFO flags of commands the explorer never sends:
+// they block, administer the server, or subscribe.
+var skipFlags = []string{"blocking", "admin", "pubsub", "no_multi", "noscript"}
+
+// outside are data-group commands that describe the server rather than
+// the data (a DUMP payload carries the RDB version, OBJECT FREQ needs an
+// LFU policy, OBJECT ENCODING names internals) or that reach beyond the
+// prepared keyspace (MOVE, SWAPDB, MIGRATE, WAIT, KEYS, SCAN, and SORT,
+// whose BY and GET patterns read any key, and whose equal weights sort
+// in no stable order: Redis 8.6.3 answered SORT k BY nosuchkey ALPHA
+// LIMIT 0 2 with Catania, Palermo one run and Palermo, Catania the next).
+var outside = map[string]bool{
+	"DUMP": true, "RESTORE": true, "RESTORE-ASKING": true, "MIGRATE": true, "MOVE": true,
+	"OBJECT FREQ": true, "OBJECT HELP": true, "WAIT": true, "WAITAOF": true, "SWAPDB": true,
+	"KEYS": true, "RANDOMKEY": true, "SCAN": true, "COPY": true, "DBSIZE": true,
+	"FLUSHALL": true, "FLUSHDB": true, "SELECT": true, "TOUCH": true, "PFDEBUG": true,
+	"PFSELFTEST": true, "XINFO HELP": true, "XGROUP HELP": true, "OBJECT ENCODING": true,
+	"OBJECT IDLETIME": true, "OBJECT REFCOUNT": true, "SORT": true, "SORT_RO": true,
+}
+
+// LoadGrammar reads the command grammar from cn: COMMAND DOCS for the
+// argument trees and groups, COMMAND for flags and tips, keeping the
+// commands of the data groups (dataGroups) that neither block, administer
+// nor subscribe, sorted by name. A server without COMMAND DOCS (before
+// Redis 7.0) is an error naming it.
+func LoadGrammar(cn *target.Conn) ([]Command, error) {
+	docs, err := cn.Do("COMMAND", "DOCS")
+	if err != nil {
+		return nil, fmt.Errorf("COMMAND DOCS: %w", err)
+	}
+	if target.IsError(docs) {
+		return nil, fmt.Errorf("COMMAND DOCS: server replied %s (the explorer needs Redis 7.0+ or Valkey 7.2+)", resp.Escape(docs.Raw))
+	}
+	var cmds []Command
+	for name, doc := range pairs(docs) {
+		cmds = appendDocs(cmds, strings.ToUpper(name), doc)
+	}
+	info, err := cn.Do("COMMAND")
+	if err != nil {
+		return nil, fmt.Errorf("COMMAND: %w", err)
+	}
+	flags := map[string]Command{}
+	for _, e := range info.Elems {
+		readInfo(flags, "", e)
+	}
+	var out []Command
+	for _, c := range cmds {
+		fi := flags[c.Name]
+		c.Flags, c.Tips = fi.Flags, fi.Tips
+		if keep(c) {
+			out = append(out, c)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// keep says whether the explorer sends c.
+func keep(c Command) bool {
+	if !dataGroups[c.Group] || outside[c.Name] || strings.HasSuffix(c.Name, " HELP") {
+		return false
+	}
+	for _, f := range skipFlags {
+		if c.Flags[f] {
+			return false
+		}
+	}
+	return true
+}
+
+// appendDocs adds the command name documented by doc (a COMMAND DOCS
+// entry) and its subcommands.
+func appendDocs(cmds []Command, name string, doc resp.Value) []Command {
+	c := Command{Name: name}
+	var subs resp.Value
+	for k, v := range pairs(doc) {
+		switch k {
+		case "group":
+			c.Group = string(v.Str)
+		case "arguments":
+			c.Args = readArgs(v)
+		case "subcommands":
+			subs = v
+		}
+	}
+	if subs.Kind == resp.Invalid {
+		return append(cmds, c)
+	}
+	for sub, d := range pairs(subs) {
+		_, word, _ := strings.Cut(sub, "|")
+		cmds = appendDocs(cmds, name+" "+strings.ToUpper(word), d)
+	}
+	return cmds
+}
+
+// readArgs reads an "arguments" array.
+func readArgs(v resp.Value) []Arg {
+	var out []Arg
+	for _, e := range v.Elems {
+		var a Arg
+		for k, f := range pairs(e) {
+			switch k {
+			case "name":
+				a.Name = string(f.Str)
+			case "type":
+				a.Type = string(f.Str)
+			case "token":
+				a.Token = string(f.Str)
+			case "flags":
+				for _, fl := range f.Elems {
+					switch string(fl.Str) {
+					case "optional":
+						a.Optional = true
+					case "multiple":
+						a.Multiple = true
+					case "multiple_token":
+						a.MultipleToken = true
+					}
+				}
+			case "arguments":
+				a.Args = readArgs(f)
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// readInfo records the flags and tips of a COMMAND entry (name, arity,
+// flags, first key, last key, step, ACL categories, tips, key specs,
+// subcommands) under its name, "CONTAINER SUB" for a subcommand.
+func readInfo(into map[string]Command, _ string, e resp.Value) {
+	if len(e.Elems) < 8 {
+		return
+	}
+	name := strings.ToUpper(strings.ReplaceAll(string(e.Elems[0].Str), "|", " "))
+	c := Command{Name: name, Flags: map[string]bool{}, Tips: map[string]bool{}}
+	for _, f := range e.Elems[2].Elems {
+		c.Flags[strings.ToLower(string(f.Str))] = true
+	}
+	for _, t := range e.Elems[7].Elems {
+		tip, _, _ := strings.Cut(string(t.Str), ":")
+		c.Tips[tip] = true
+	}
+	into[name] = c
+	if len(e.Elems) > 9 {
+		for _, s := range e.Elems[9].Elems {
+			readInfo(into, name, s)
+		}
+	}
+}
+
+// pairs iterates over the key/value pairs of a RESP3 map or of RESP2's
+// flat array of alternating keys and values.
+func pairs(v resp.Value) func(func(string, resp.Value) bool) {
+	return func(yield func(string, resp.Value) bool) {
+		for i := 0; i+1 < len(v.Elems); i += 2 {
+			if !yield(string(v.Elems[i].Str), v.Elems[i+1]) {
+				return
+			}
+		}
+	}
+}
+
+// Missing returns the names of cmds that the server on cn does not have:
+// COMMAND INFO answers nil for them (a container's subcommand asked as
+// "CONTAINER|SUB"). A server that refuses COMMAND INFO (miniredis) has
+// nothing missing that it can tell: nil, with the error reply as error.
+func Missing(cn *target.Conn, cmds []Command) ([]string, error) {
+	args := []string{"COMMAND", "INFO"}
+	for _, c := range cmds {
+		args = append(args, strings.ReplaceAll(c.Name, " ", "|"))
+	}
+	v, err := cn.Do(args...)
+	if err != nil {
+		return nil, err
+	}
+	if target.IsError(v) || len(v.Elems) != len(cmds) {
+		return nil, fmt.Errorf("COMMAND INFO: server replied %s", resp.Escape(v.Raw[:min(len(v.Raw), 200)]))
+	}
+	var out []string
+	for i, e := range v.Elems {
+		if e.Kind == resp.Null || e.Kind == resp.NilArray || e.Kind == resp.NilBlobString {
+			out = append(out, cmds[i].Name)
+		}
+	}
+	return out, nil
+}
+
+// Allows says whether args (after the command's name) have a shape c's
+// argument tree allows: every token where the tree puts one, every
+// required argument present, none left over. Values are not checked
+// against their types (the generator sends "1.0" for an integer on
+// purpose).
+func (c Command) Allows(args []string) bool {
+	return matchSeq(c.Args, args, func(rest []string) bool { return len(rest) == 0 })
+}
+
+// matchSeq matches the sibling arguments as, in order, at the start of
+// in, and calls k with what is left after each way they match.
+func matchSeq(as []Arg, in []string, k func([]string) bool) bool {
+	if len(as) == 0 {
+		return k(in)
+	}
+	a, rest := as[0], as[1:]
+	next := func(left []string) bool { return matchSeq(rest, left, k) }
+	if a.Optional && next(in) {
+		return true
+	}
+	return matchRepeat(a, in, true, next)
+}
+
+// matchRepeat matches one occurrence of a, then (a multiple argument)
+// more.
+func matchRepeat(a Arg, in []string, first bool, k func([]string) bool) bool {
+	return matchOne(a, in, first, func(left []string) bool {
+		return k(left) || a.Multiple && len(left) < len(in) && matchRepeat(a, left, false, k)
+	})
+}
+
+// matchOne matches one occurrence of a: its token (before the first
+// occurrence, or each when it repeats), then its value.
+func matchOne(a Arg, in []string, first bool, k func([]string) bool) bool {
+	if a.Type != "pure-token" && a.Token != "" && (first || a.MultipleToken) {
+		if len(in) == 0 || !strings.EqualFold(in[0], a.Token) {
+			return false
+		}
+		in = in[1:]
+	}
+	switch a.Type {
+	case "pure-token":
+		return len(in) > 0 && strings.EqualFold(in[0], a.Token) && k(in[1:])
+	case "oneof":
+		for _, c := range a.Args {
+			c.Optional = false
+			if matchSeq([]Arg{c}, in, k) {
+				return true
+			}
+		}
+		return false
+	case "block":
+		return matchSeq(a.Args, in, k)
+	}
+	return len(in) > 0 && k(in[1:])
+}
