@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"os"
 	"path/filepath"
@@ -32,6 +34,7 @@ type exploreFlags struct {
 	proto     int
 	out       string
 	timeout   time.Duration
+	format    string
 }
 
 // newExploreCmd is `respcheck explore`: generated commands compared
@@ -82,6 +85,7 @@ host:port or a redis:// URL.`,
 	fl.IntVar(&x.proto, "proto", 0, "run the sequences in this protocol only (2 or 3; 0: both)")
 	fl.StringVar(&x.out, "out", "", "write the differences as a case file into this `directory`")
 	fl.DurationVar(&x.timeout, "timeout", 5*time.Second, "a server that does not answer a sequence within this long is lost")
+	fl.StringVar(&x.format, "format", "human", "report format: human or json (one object: the run, the noise learned, each difference with its shrunk sequence and both replies)")
 	return cmd
 }
 
@@ -94,6 +98,9 @@ func runExplore(cmd *cobra.Command, f targetFlags, x exploreFlags) error {
 	}
 	if x.duration <= 0 && x.sequences <= 0 {
 		return usageErr("--duration 0 needs --sequences")
+	}
+	if x.format != "human" && x.format != "json" {
+		return usageErr("bad --format %q: want human or json", x.format)
 	}
 	ctx := cmd.Context()
 	bf, err := againstFlags(x.against)
@@ -136,9 +143,13 @@ func runExplore(cmd *cobra.Command, f targetFlags, x exploreFlags) error {
 	grammar, missing := withoutMissing(ctx, b.Config, grammar)
 	w, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	names := explore.Sides{AName: serverName(srvA), BName: serverName(srvB), BWhen: bSelector(srvA, srvB)}
-	fmt.Fprintf(w, "explore: A %s at %s, B %s at %s; seed %d; %d commands in the grammar\n", names.AName, a.Addr, names.BName, b.Addr, x.seed, len(grammar))
+	human := w
+	if x.format == "json" {
+		human = io.Discard
+	}
+	fmt.Fprintf(human, "explore: A %s at %s, B %s at %s; seed %d; %d commands in the grammar\n", names.AName, a.Addr, names.BName, b.Addr, x.seed, len(grammar))
 	if len(missing) > 0 {
-		fmt.Fprintf(w, "not on B (%s), not sent: %s\n", names.BName, strings.Join(missing, ", "))
+		fmt.Fprintf(human, "not on B (%s), not sent: %s\n", names.BName, strings.Join(missing, ", "))
 	}
 	opts := explore.Options{A: execs["A"], A2: execs["A2"], B: execs["B"], Grammar: grammar, Seed: x.seed, Length: x.length,
 		Duration: x.duration, Sequences: x.sequences,
@@ -168,17 +179,23 @@ func runExplore(cmd *cobra.Command, f targetFlags, x exploreFlags) error {
 	if rep == nil {
 		return err
 	}
-	printExplore(w, rep, names)
+	if x.format == "json" {
+		if err := writeExploreJSON(w, x, rep, names, missing); err != nil {
+			return err
+		}
+	} else {
+		printExplore(w, rep, names)
+	}
 	if err != nil && ctx.Err() == nil {
 		return serverErr(fmt.Errorf("A stopped answering: %w", err))
 	}
 	if x.out != "" && len(rep.Findings) > 0 && ctx.Err() == nil {
-		path, err := writeExploreCases(ctx, x, execs["A"], execs["B"], [2]endpoint{sides["A"].ep, sides["B"].ep}, rep, names, w)
+		path, err := writeExploreCases(ctx, x, execs["A"], execs["B"], [2]endpoint{sides["A"].ep, sides["B"].ep}, rep, names, errw)
 		if err != nil {
 			return err
 		}
 		if path != "" {
-			fmt.Fprintf(w, "case file: %s (review it, then run it: respcheck run %s)\n", path, path)
+			fmt.Fprintf(human, "case file: %s (review it, then run it: respcheck run %s)\n", path, path)
 		}
 	}
 	if ctx.Err() != nil {
@@ -316,7 +333,23 @@ func bSelector(a, b target.Server) string {
 // shrunk sequence and the two replies.
 func printExplore(w io.Writer, rep *explore.Report, sides explore.Sides) {
 	rate := float64(rep.Commands) / max(rep.Duration.Seconds(), 1e-9)
-	fmt.Fprintf(w, "%d sequences, %d commands (%.0f/s) in %v; %d distinct differences\n", rep.Sequences, rep.Commands, rate, rep.Duration.Round(time.Millisecond), len(rep.Findings))
+	faults, byCommand := 0, map[string]int{}
+	for _, f := range rep.Findings {
+		if f.Lost != "" || f.Desync {
+			faults++
+		} else {
+			byCommand[f.Command]++
+		}
+	}
+	fmt.Fprintf(w, "%d sequences, %d commands (%.0f/s) in %v; %d distinct differences in %d commands, %d faults of one server\n",
+		rep.Sequences, rep.Commands, rate, rep.Duration.Round(time.Millisecond), len(rep.Findings)-faults, len(byCommand), faults)
+	if len(byCommand) > 0 {
+		var parts []string
+		for _, c := range slices.Sorted(maps.Keys(byCommand)) {
+			parts = append(parts, fmt.Sprintf("%s %d", c, byCommand[c]))
+		}
+		fmt.Fprintf(w, "differences by command: %s\n", strings.Join(parts, ", "))
+	}
 	if len(rep.Noise) > 0 {
 		fmt.Fprintf(w, "noise (differs between two runs of A, not compared): %s\n", strings.Join(rep.Noise, ", "))
 	}
@@ -420,4 +453,65 @@ func replayExploreCases(ctx context.Context, path string, data []byte, eps [2]en
 		}
 	}
 	return failing, nil
+}
+
+// exploreJSON is explore's --format json report.
+type exploreJSON struct {
+	Seed      uint64  `json:"seed"`
+	A         string  `json:"a"`
+	B         string  `json:"b"`
+	Sequences int     `json:"sequences"`
+	Commands  int     `json:"commands"`
+	Seconds   float64 `json:"duration_seconds"`
+	// MissingOnB are the commands of A's grammar that B does not have.
+	MissingOnB  []string `json:"missing_on_b,omitempty"`
+	Noise       []string `json:"noise,omitempty"`
+	Unordered   []string `json:"unordered,omitempty"`
+	Interrupted bool     `json:"interrupted,omitempty"`
+	// Differences are A against B; Faults a target's own (crash,
+	// freeze, bytes that are not RESP, a reply count off).
+	Differences []exploreFindingJSON `json:"differences"`
+	Faults      []exploreFindingJSON `json:"faults"`
+}
+
+type exploreFindingJSON struct {
+	Signature string     `json:"signature"`
+	Command   string     `json:"command"`
+	Protocols []int      `json:"protocols"`
+	Sequence  [][]string `json:"sequence"`
+	// A and B are the replies to the sequence's last command, escaped
+	// (resp.Escape); a fault's are the target's own.
+	A        string `json:"a,omitempty"`
+	B        string `json:"b,omitempty"`
+	Seen     int    `json:"seen"`
+	Original int    `json:"shrunk_from"`
+	// Target ("A" or "B") and Fault ("lost", "malformed"... as the
+	// signature says) for a fault.
+	Target string `json:"target,omitempty"`
+	Lost   string `json:"lost,omitempty"`
+	Desync bool   `json:"desync,omitempty"`
+}
+
+func writeExploreJSON(w io.Writer, x exploreFlags, rep *explore.Report, names explore.Sides, missing []string) error {
+	out := exploreJSON{Seed: x.seed, A: names.AName, B: names.BName, Sequences: rep.Sequences, Commands: rep.Commands,
+		Seconds: rep.Duration.Seconds(), MissingOnB: missing, Noise: rep.Noise, Unordered: rep.Unordered, Interrupted: rep.Interrupted,
+		Differences: []exploreFindingJSON{}, Faults: []exploreFindingJSON{}}
+	for _, f := range rep.Findings {
+		j := exploreFindingJSON{Signature: f.Signature, Command: f.Command, Protocols: f.Protos, Sequence: f.Seq,
+			Seen: f.Seen, Original: f.Original, Target: f.Side, Lost: f.Lost, Desync: f.Desync}
+		if f.A != nil {
+			j.A = resp.Escape(f.A)
+		}
+		if f.B != nil {
+			j.B = resp.Escape(f.B)
+		}
+		if f.Lost != "" || f.Desync {
+			out.Faults = append(out.Faults, j)
+		} else {
+			out.Differences = append(out.Differences, j)
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,6 +54,33 @@ func TestExploreMiniredisFaults(t *testing.T) {
 	for _, want := range []string{"SETRANGE: B stopped answering", "SRANDMEMBER: B sent bytes that are not RESP", "XLEN: B answers one command with another number of replies", "500 sequences"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestExploreJSON: --format json is one object; the faults (the
+// emulator's crashes, its reply that is not RESP) are apart from the
+// differences, each with its shrunk sequence and the target at fault.
+func TestExploreJSON(t *testing.T) {
+	code, out, errs := respcheck(t, "explore", "--server", "redis-8.6.3", "--against", "miniredis", "--sequences", "300", "--seed", "5", "--format", "json")
+	if code != exitFindings {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	var rep exploreJSON
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if rep.Sequences != 300 || rep.Seed != 5 || len(rep.Differences) == 0 || len(rep.Faults) == 0 {
+		t.Fatalf("report: %d sequences, seed %d, %d differences, %d faults", rep.Sequences, rep.Seed, len(rep.Differences), len(rep.Faults))
+	}
+	for _, f := range append(rep.Faults, rep.Differences...) {
+		if len(f.Sequence) == 0 || f.Signature == "" {
+			t.Errorf("a finding without its sequence or signature: %+v", f)
+		}
+	}
+	for _, f := range rep.Faults {
+		if f.Target != "A" && f.Target != "B" {
+			t.Errorf("a fault without its target: %+v", f)
 		}
 	}
 }
