@@ -179,12 +179,13 @@ func runExplore(cmd *cobra.Command, f targetFlags, x exploreFlags) error {
 	if rep == nil {
 		return err
 	}
+	known := declaredBySuite(srvA, srvB, grammar)
 	if x.format == "json" {
-		if err := writeExploreJSON(w, x, rep, names, missing); err != nil {
+		if err := writeExploreJSON(w, x, rep, names, missing, known); err != nil {
 			return err
 		}
 	} else {
-		printExplore(w, rep, names)
+		printExplore(w, rep, names, known)
 	}
 	if err != nil && ctx.Err() == nil {
 		return serverErr(fmt.Errorf("A stopped answering: %w", err))
@@ -331,7 +332,7 @@ func bSelector(a, b target.Server) string {
 
 // printExplore writes the report: each distinct difference with its
 // shrunk sequence and the two replies.
-func printExplore(w io.Writer, rep *explore.Report, sides explore.Sides) {
+func printExplore(w io.Writer, rep *explore.Report, sides explore.Sides, known map[string]bool) {
 	rate := float64(rep.Commands) / max(rep.Duration.Seconds(), 1e-9)
 	faults, byCommand := 0, map[string]int{}
 	for _, f := range rep.Findings {
@@ -357,7 +358,11 @@ func printExplore(w io.Writer, rep *explore.Report, sides explore.Sides) {
 		fmt.Fprintf(w, "compared without order: %s\n", strings.Join(rep.Unordered, ", "))
 	}
 	for i, fd := range rep.Findings {
-		fmt.Fprintf(w, "\n%d. %s (seen %d times; %d commands, shrunk from %d)\n", i+1, fd.Signature, fd.Seen, len(fd.Seq), fd.Original)
+		note := ""
+		if known[fd.Command] && fd.Lost == "" && !fd.Desync {
+			note = "; known: the bundled suite expects other replies from the two servers for " + fd.Command
+		}
+		fmt.Fprintf(w, "\n%d. %s (seen %d times; %d commands, shrunk from %d%s)\n", i+1, fd.Signature, fd.Seen, len(fd.Seq), fd.Original, note)
 		for _, args := range fd.Seq {
 			fmt.Fprintf(w, "   %s\n", quoteArgs(args))
 		}
@@ -490,15 +495,53 @@ type exploreFindingJSON struct {
 	Target string `json:"target,omitempty"`
 	Lost   string `json:"lost,omitempty"`
 	Desync bool   `json:"desync,omitempty"`
+	// Known: the bundled suite already expects other replies from the
+	// two servers for this command (declaredBySuite).
+	Known bool `json:"known,omitempty"`
 }
 
-func writeExploreJSON(w io.Writer, x exploreFlags, rep *explore.Report, names explore.Sides, missing []string) error {
+// declaredBySuite returns the commands (named as in grammar) of the
+// bundled suite's steps whose expectation for server a is another than
+// for server b in RESP2 or RESP3: differences the suite already declares
+// (a per-server reply, an expect variant under when:).
+func declaredBySuite(a, b target.Server, grammar []explore.Command) map[string]bool {
+	names := map[string]bool{}
+	for _, c := range grammar {
+		names[c.Name] = true
+	}
+	files, _ := cases.Bundled()
+	out := map[string]bool{}
+	for _, f := range files {
+		for _, c := range f.Cases {
+			for _, st := range c.Steps {
+				if len(st.Send) == 0 {
+					continue
+				}
+				name := strings.ToUpper(st.Send[0].Source())
+				if len(st.Send) > 1 && names[name+" "+strings.ToUpper(st.Send[1].Source())] {
+					name += " " + strings.ToUpper(st.Send[1].Source())
+				}
+				for _, p := range []int{2, 3} {
+					ea, _ := st.Expect.Resolve(a.Info(p))
+					eb, _ := st.Expect.Resolve(b.Info(p))
+					if ea != eb {
+						out[name] = true
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func writeExploreJSON(w io.Writer, x exploreFlags, rep *explore.Report, names explore.Sides, missing []string, known map[string]bool) error {
 	out := exploreJSON{Seed: x.seed, A: names.AName, B: names.BName, Sequences: rep.Sequences, Commands: rep.Commands,
 		Seconds: rep.Duration.Seconds(), MissingOnB: missing, Noise: rep.Noise, Unordered: rep.Unordered, Interrupted: rep.Interrupted,
 		Differences: []exploreFindingJSON{}, Faults: []exploreFindingJSON{}}
 	for _, f := range rep.Findings {
 		j := exploreFindingJSON{Signature: f.Signature, Command: f.Command, Protocols: f.Protos, Sequence: f.Seq,
-			Seen: f.Seen, Original: f.Original, Target: f.Side, Lost: f.Lost, Desync: f.Desync}
+			Seen: f.Seen, Original: f.Original, Target: f.Side, Lost: f.Lost, Desync: f.Desync,
+			Known: known[f.Command] && f.Lost == "" && !f.Desync}
 		if f.A != nil {
 			j.A = resp.Escape(f.A)
 		}

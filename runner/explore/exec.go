@@ -185,7 +185,13 @@ func class(b []byte) string {
 			}
 			return r
 		}, v.Str)
-		return k + " " + strings.Join(firstN(strings.Fields(string(t)), 3), " ")
+		words := firstN(strings.Fields(string(t)), 3)
+		for i, w := range words {
+			if len(w) > 20 {
+				words[i] = w[:20] + "…" // a long argument quoted in the text
+			}
+		}
+		return k + " " + strings.Join(words, " ")
 	}
 	return k
 }
