@@ -78,7 +78,7 @@ host:port or a redis:// URL.`,
 	f.register(cmd.Flags())
 	fl := cmd.Flags()
 	fl.StringVar(&x.against, "against", "", "the server B to compare with: a build to start (valkey-9.1.2, miniredis), host:port or a redis:// URL (required)")
-	fl.Uint64Var(&x.seed, "seed", uint64(time.Now().UnixNano()%1_000_000), "draw the sequences from this seed (printed, so that a run can be repeated)")
+	fl.Uint64Var(&x.seed, "seed", 0, "draw the sequences from this seed (0: a random one; the seed is printed, so that a run can be repeated)")
 	fl.DurationVar(&x.duration, "duration", time.Minute, "explore this long (0: until --sequences)")
 	fl.IntVar(&x.sequences, "sequences", 0, "stop after this many sequences (0: until --duration)")
 	fl.IntVar(&x.length, "length", 20, "commands per sequence")
@@ -99,8 +99,14 @@ func runExplore(cmd *cobra.Command, f targetFlags, x exploreFlags) error {
 	if x.duration <= 0 && x.sequences <= 0 {
 		return usageErr("--duration 0 needs --sequences")
 	}
+	if x.timeout <= 0 {
+		return usageErr("bad --timeout %v: want a positive duration", x.timeout)
+	}
 	if x.format != "human" && x.format != "json" {
 		return usageErr("bad --format %q: want human or json", x.format)
+	}
+	if x.seed == 0 {
+		x.seed = uint64(time.Now().UnixNano()%999_999) + 1
 	}
 	ctx := cmd.Context()
 	bf, err := againstFlags(x.against)
@@ -191,7 +197,10 @@ func runExplore(cmd *cobra.Command, f targetFlags, x exploreFlags) error {
 		return serverErr(fmt.Errorf("A stopped answering: %w", err))
 	}
 	if x.out != "" && len(rep.Findings) > 0 && ctx.Err() == nil {
-		path, err := writeExploreCases(ctx, x, execs["A"], execs["B"], [2]endpoint{sides["A"].ep, sides["B"].ep}, rep, names, errw)
+		path, err := writeExploreCases(ctx, x, [2]*exploreSide{sides["A"], sides["B"]}, rep, names, errw)
+		if err != nil && ctx.Err() != nil {
+			return &exitError{code: exitInterrupted, err: errors.New("interrupted while writing the case file; the differences found are above")}
+		}
 		if err != nil {
 			return err
 		}
@@ -201,6 +210,9 @@ func runExplore(cmd *cobra.Command, f targetFlags, x exploreFlags) error {
 	}
 	if ctx.Err() != nil {
 		return &exitError{code: exitInterrupted, err: errors.New("interrupted; the differences found so far are above")}
+	}
+	if rep.Stopped != "" {
+		return serverErr(fmt.Errorf("%s stopped answering and could not be started again: the run ended there; its finding is above", rep.Stopped))
 	}
 	if len(rep.Findings) > 0 {
 		return &exitError{code: exitFindings, err: errSilent}
@@ -217,7 +229,24 @@ type exploreSide struct {
 	reuse     *exploreSide
 	ep        endpoint
 	stop      func()
+	exec      explore.Exec
 	closeExec func()
+}
+
+// healing is the side's Exec that, after losing a throwaway server,
+// starts it again and runs the sequence once more (the case file's
+// second run of each sequence).
+func (s *exploreSide) healing(timeout time.Duration) explore.Exec {
+	return func(ctx context.Context, proto int, seq [][]string) ([][]byte, error) {
+		out, err := s.exec(ctx, proto, seq)
+		var le *explore.LostError
+		if errors.As(err, &le) && s.ep.spawned != nil {
+			if ex, rerr := s.restart(ctx, timeout); rerr == nil {
+				return ex(ctx, proto, seq)
+			}
+		}
+		return out, err
+	}
 }
 
 // open reaches (or starts) the side's server and returns its Exec.
@@ -231,9 +260,8 @@ func (s *exploreSide) open(ctx context.Context, timeout time.Duration) (explore.
 		}
 		s.ep, s.stop = ep, stop
 	}
-	ex, closeExec := explore.ConnExec(s.ep.Config, timeout)
-	s.closeExec = closeExec
-	return ex, nil
+	s.exec, s.closeExec = explore.ConnExec(s.ep.Config, timeout)
+	return s.exec, nil
 }
 
 // restart replaces a lost throwaway server with a new one of its build.
@@ -342,8 +370,8 @@ func printExplore(w io.Writer, rep *explore.Report, sides explore.Sides, known m
 			byCommand[f.Command]++
 		}
 	}
-	fmt.Fprintf(w, "%d sequences, %d commands (%.0f/s) in %v; %d distinct differences in %d commands, %d faults of one server\n",
-		rep.Sequences, rep.Commands, rate, rep.Duration.Round(time.Millisecond), len(rep.Findings)-faults, len(byCommand), faults)
+	fmt.Fprintf(w, "%d sequences, %d commands (%.0f/s) in %v; %s in %s, %s of one server\n",
+		rep.Sequences, rep.Commands, rate, rep.Duration.Round(time.Millisecond), plural(len(rep.Findings)-faults, "distinct difference"), plural(len(byCommand), "command"), plural(faults, "fault"))
 	if len(byCommand) > 0 {
 		var parts []string
 		for _, c := range slices.Sorted(maps.Keys(byCommand)) {
@@ -400,7 +428,8 @@ func quoteArgs(args []string) string {
 // cases that do not pass on both are left out, and counted on w (a SORT
 // BY pattern reads other keys once namespaced; an error text that quotes
 // a key name has the namespaced one).
-func writeExploreCases(ctx context.Context, x exploreFlags, a, b explore.Exec, eps [2]endpoint, rep *explore.Report, sides explore.Sides, w io.Writer) (string, error) {
+func writeExploreCases(ctx context.Context, x exploreFlags, ts [2]*exploreSide, rep *explore.Report, sides explore.Sides, w io.Writer) (string, error) {
+	a, b := ts[0].healing(x.timeout), ts[1].healing(x.timeout)
 	header := fmt.Sprintf("Differences found by respcheck explore --seed %d: %s (A) against %s (B).\n"+
 		"Each case expects A's replies, and B's under when: %s where they differ.\n"+
 		"Review before committing: a difference may be a bug of either server, or by design.", x.seed, sides.AName, sides.BName, sides.BWhen)
@@ -409,10 +438,13 @@ func writeExploreCases(ctx context.Context, x exploreFlags, a, b explore.Exec, e
 	path := filepath.Join(x.out, name)
 	findings := rep.Findings
 	data, err := explore.CaseFile(ctx, a, b, findings, rep, sides, suite, header)
-	if err != nil || data == nil {
+	if err != nil {
 		return "", serverErr(err)
 	}
-	failing, err := replayExploreCases(ctx, path, data, eps)
+	if data == nil {
+		return "", nil // every finding a fault: no case to write
+	}
+	failing, err := replayExploreCases(ctx, path, data, ts, x.timeout)
 	if err != nil {
 		return "", err
 	}
@@ -424,8 +456,11 @@ func writeExploreCases(ctx context.Context, x exploreFlags, a, b explore.Exec, e
 			}
 		}
 		fmt.Fprintf(w, "%d differences left out of the case file: their cases do not pass on both servers once run namespaces their keys\n", len(findings)-len(kept))
-		if data, err = explore.CaseFile(ctx, a, b, kept, rep, sides, suite, header); err != nil || data == nil {
+		if data, err = explore.CaseFile(ctx, a, b, kept, rep, sides, suite, header); err != nil {
 			return "", serverErr(err)
+		}
+		if data == nil {
+			return "", nil
 		}
 	}
 	if err := os.MkdirAll(x.out, 0o755); err != nil {
@@ -434,9 +469,11 @@ func writeExploreCases(ctx context.Context, x exploreFlags, a, b explore.Exec, e
 	return path, os.WriteFile(path, data, 0o644)
 }
 
-// replayExploreCases runs the case file data on both endpoints, twice,
-// and returns the names of the cases that did not pass every time.
-func replayExploreCases(ctx context.Context, path string, data []byte, eps [2]endpoint) (map[string]bool, error) {
+// replayExploreCases runs the case file data on both targets, twice,
+// and returns the names of the cases that did not pass every time (one
+// that crashes a throwaway server errs, and the server is started again
+// for the others).
+func replayExploreCases(ctx context.Context, path string, data []byte, ts [2]*exploreSide, timeout time.Duration) (map[string]bool, error) {
 	f, err := cases.Load(path, data)
 	if err != nil {
 		return nil, fmt.Errorf("the case file explore wrote does not load (a bug of respcheck): %w", err)
@@ -444,9 +481,18 @@ func replayExploreCases(ctx context.Context, path string, data []byte, eps [2]en
 	failing := map[string]bool{}
 	// Twice on each: a case whose reply varies from run to run (an order
 	// nothing fixes) is left out too.
-	for _, ep := range []endpoint{eps[0], eps[1], eps[0], eps[1]} {
+	for i, t := range []*exploreSide{ts[0], ts[1], ts[0], ts[1]} {
+		ep := t.ep
+		// A run id of its own each time: a throwaway server keeps a
+		// run's keys, which the second run would start from.
 		opts := runner.Options{Addr: ep.Addr, Username: ep.Username, Password: ep.Password, DB: ep.DB, TLS: ep.TLS,
-			Shared: ep.spawned == nil, RunID: "e0e0e0e0"}
+			Shared: ep.spawned == nil, RunID: fmt.Sprintf("e0e0e0e%d", i)}
+		if ep.spawned != nil {
+			opts.Respawn = func(int) (string, string, error) {
+				_, err := t.restart(ctx, timeout)
+				return t.ep.Addr, "the server died", err
+			}
+		}
 		rep, err := runner.Run(ctx, []*cases.File{f}, opts)
 		if err != nil {
 			return nil, serverErr(fmt.Errorf("running the cases on %s: %w", ep.Addr, err))
@@ -455,6 +501,9 @@ func replayExploreCases(ctx context.Context, path string, data []byte, eps [2]en
 			if r.Status != runner.Pass {
 				failing[r.Case.Name] = true
 			}
+		}
+		if rep.ServerLost != nil {
+			return nil, serverErr(fmt.Errorf("running the cases on %s: %w", ep.Addr, rep.ServerLost))
 		}
 	}
 	return failing, nil
@@ -557,4 +606,12 @@ func writeExploreJSON(w io.Writer, x exploreFlags, rep *explore.Report, names ex
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// plural is "1 fault", "2 faults".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

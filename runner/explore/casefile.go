@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/respcheck/respcheck/resp"
 )
 
 // Sides name the two targets of a case file: Name is how a case's name
@@ -17,8 +19,8 @@ type Sides struct {
 	AName, BName, BWhen string
 }
 
-// CaseFile renders findings (but a lost target's or a desync's, written
-// as comments; noise is rep's) as one case file in the
+// CaseFile renders findings as one case file (a lost target's or a
+// desync's as comments; the noise is rep's) in the
 // project's format: each finding a case whose steps create the keys its
 // sequence names (the keyspace's setup commands, keys as {key:NAME}
 // templates), then send the sequence, each step expecting A's reply, and
@@ -27,11 +29,14 @@ type Sides struct {
 // learned to be noise expects any reply. suite is the file's title;
 // header is written as comment lines first.
 func CaseFile(ctx context.Context, a, b Exec, findings []*Finding, rep *Report, sides Sides, suite, header string) ([]byte, error) {
-	noise := map[string]bool{}
+	noise, unordered := map[string]bool{}, map[string]bool{}
 	for _, n := range rep.Noise {
 		noise[n] = true
 	}
-	e := &explorer{words: map[string]int{}}
+	for _, n := range rep.Unordered {
+		unordered[n] = true
+	}
+	e := &explorer{words: rep.words}
 	var buf bytes.Buffer
 	for _, l := range strings.Split(strings.TrimRight(header, "\n"), "\n") {
 		fmt.Fprintf(&buf, "# %s\n", l)
@@ -48,16 +53,15 @@ func CaseFile(ctx context.Context, a, b Exec, findings []*Finding, rep *Report, 
 			}
 			continue
 		}
-		e.words[f.Command] = len(strings.Fields(f.Command))
-		var ra, rb [4][][]byte
-		for _, p := range []int{2, 3} {
-			var err error
-			if ra[p], err = a(ctx, p, f.Seq); err != nil {
-				return nil, fmt.Errorf("%s again on A: %w", f.Signature, err)
+		ra, rb, err := again(ctx, a, b, f.Seq)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
 			}
-			if rb[p], err = b(ctx, p, f.Seq); err != nil {
-				return nil, fmt.Errorf("%s again on B: %w", f.Signature, err)
-			}
+			// It did not run again as it ran (a server lost on it):
+			// not a case that could run in a suite.
+			fmt.Fprintf(&buf, "\n  # not a case: %s: %v\n", f.Signature, err)
+			continue
 		}
 		n++
 		fmt.Fprintf(&buf, "\n  # %s (seen in %d sequences; shrunk from %d commands)\n", f.Signature, f.Seen, f.Original)
@@ -75,12 +79,14 @@ func CaseFile(ctx context.Context, a, b Exec, findings []*Finding, rep *Report, 
 				buf.WriteString("        any: true\n")
 				continue
 			}
-			want := replyOf(ra[2][i], ra[3][i])
+			un := unordered[e.name(args)]
+			field, want := expectOf(ra[2][i], ra[3][i], un)
 			if bytes.Equal(ra[2][i], rb[2][i]) && bytes.Equal(ra[3][i], rb[3][i]) {
-				fmt.Fprintf(&buf, "        reply: %s\n", want)
+				fmt.Fprintf(&buf, "        %s: %s\n", field, want)
 				continue
 			}
-			fmt.Fprintf(&buf, "        expect:\n          - {when: %s, reply: %s}\n          - {reply: %s}\n", quote(sides.BWhen), replyOf(rb[2][i], rb[3][i]), want)
+			bfield, bwant := expectOf(rb[2][i], rb[3][i], un)
+			fmt.Fprintf(&buf, "        expect:\n          - {when: %s, %s: %s}\n          - {%s: %s}\n", quote(sides.BWhen), bfield, bwant, field, want)
 		}
 	}
 	if n == 0 {
@@ -92,7 +98,21 @@ func CaseFile(ctx context.Context, a, b Exec, findings []*Finding, rep *Report, 
 // CaseName is the name of f's case in CaseFile: its command and the two
 // replies' classes, unique as signatures are.
 func CaseName(f *Finding, sides Sides) string {
-	return fmt.Sprintf("%s: %s on %s, %s on %s", f.Command, class(f.A), sides.AName, class(f.B), sides.BName)
+	last := f.Seq[len(f.Seq)-1]
+	return fmt.Sprintf("%s: %s on %s, %s on %s", f.Command, class(f.A, last), sides.AName, class(f.B, last), sides.BName)
+}
+
+// again runs seq on a and b in RESP2 and RESP3: the replies by protocol.
+func again(ctx context.Context, a, b Exec, seq [][]string) (ra, rb [4][][]byte, err error) {
+	for _, p := range []int{2, 3} {
+		if ra[p], err = a(ctx, p, seq); err != nil {
+			return ra, rb, fmt.Errorf("again on A in RESP%d: %w", p, err)
+		}
+		if rb[p], err = b(ctx, p, seq); err != nil {
+			return ra, rb, fmt.Errorf("again on B in RESP%d: %w", p, err)
+		}
+	}
+	return ra, rb, nil
 }
 
 // usesKey says whether a command of seq names the keyspace's key name.
@@ -105,6 +125,78 @@ func usesKey(seq [][]string, name string) bool {
 		}
 	}
 	return false
+}
+
+// expectOf is the expectation of a step answered r2 in RESP2 and r3 in
+// RESP3: the exact bytes (field reply), or for a command whose replies
+// have no order (unordered) a typed value whose elements may come in any
+// order (field value), where both replies are aggregates of scalars.
+func expectOf(r2, r3 []byte, unordered bool) (field, text string) {
+	if unordered {
+		v2, ok2 := unorderedValue(r2)
+		v3, ok3 := unorderedValue(r3)
+		switch {
+		case ok2 && ok3 && v2 == v3:
+			return "value", v2
+		case ok2 && ok3:
+			return "value", "{resp2: " + v2 + ", resp3: " + v3 + "}"
+		}
+	}
+	return "reply", replyOf(r2, r3)
+}
+
+// unorderedValue writes an array, set or map of scalars as a typed value
+// whose elements may come in any order.
+func unorderedValue(b []byte) (string, bool) {
+	_, v, err := resp.Parse(b)
+	if err != nil {
+		return "", false
+	}
+	var tag string
+	switch v.Kind {
+	case resp.Array:
+		tag = "array_unordered"
+	case resp.Set:
+		tag = "set_unordered"
+	case resp.Map:
+		tag = "map_unordered"
+	default:
+		return "", false
+	}
+	var parts []string
+	for i := 0; i < len(v.Elems); i++ {
+		e, ok := scalarValue(v.Elems[i])
+		if !ok {
+			return "", false
+		}
+		if v.Kind == resp.Map {
+			val, ok := scalarValue(v.Elems[i+1])
+			if !ok {
+				return "", false
+			}
+			e = "[" + e + ", " + val + "]"
+			i++
+		}
+		parts = append(parts, e)
+	}
+	return "{" + tag + ": [" + strings.Join(parts, ", ") + "]}", true
+}
+
+// scalarValue writes a blob string, integer, simple string or double as
+// a typed value.
+func scalarValue(v resp.Value) (string, bool) {
+	text := `"` + escape(v.Str) + `"`
+	switch v.Kind {
+	case resp.BlobString:
+		return "{blob: " + text + "}", true
+	case resp.Integer:
+		return "{int: " + strconv.FormatInt(v.Int, 10) + "}", true
+	case resp.SimpleString:
+		return "{simple: " + text + "}", true
+	case resp.Double:
+		return "{double: " + text + "}", true
+	}
+	return "", false
 }
 
 // replyOf is the reply expectation of a step answered r2 in RESP2 and r3

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -54,11 +55,16 @@ func (e *LostError) Unwrap() error { return e.Err }
 // ConnExec is the Exec of a server reached with cfg: one connection per
 // protocol, kept between sequences and opened again after an error. Each
 // sequence is one pipelined write: UNLINK of the keyspace, its setup, the
-// commands. timeout bounds a sequence's round trip.
+// commands. timeout bounds a sequence's round trip. The returned func
+// removes the keyspace's keys and closes the connections.
 func ConnExec(cfg target.Config, timeout time.Duration) (Exec, func()) {
 	conns := map[int]*target.Conn{}
 	closeAll := func() {
 		for p, cn := range conns {
+			// The keyspace is left as it was found: nothing under {rx}:.
+			cn.NC.SetDeadline(time.Now().Add(timeout))
+			cn.NC.Write(resp.AppendCommandString(nil, keyspaceUnlink()...))
+			cn.R.Read()
 			cn.Close()
 			delete(conns, p)
 		}
@@ -81,13 +87,18 @@ func ConnExec(cfg target.Config, timeout time.Duration) (Exec, func()) {
 	}, closeAll
 }
 
-// preamble is the reset and setup of the keyspace, as one pipelined write.
-func preamble() ([]byte, int) {
+// keyspaceUnlink is UNLINK of every key of the keyspace.
+func keyspaceUnlink() []string {
 	del := []string{"UNLINK"}
 	for _, k := range Keyspace {
 		del = append(del, KeyPrefix+k.Name)
 	}
-	b := resp.AppendCommandString(nil, del...)
+	return del
+}
+
+// preamble is the reset and setup of the keyspace, as one pipelined write.
+func preamble() ([]byte, int) {
+	b := resp.AppendCommandString(nil, keyspaceUnlink()...)
 	n := 1
 	for _, k := range Keyspace {
 		if k.Setup == nil {
@@ -134,8 +145,9 @@ func runOn(cn *target.Conn, seq [][]string, timeout time.Duration) ([][]byte, er
 }
 
 // sameUnordered says whether a and b are aggregates with the same elements
-// (a map's: the same pairs) in another order.
-func sameUnordered(a, b []byte) bool {
+// (a map's, or RESP2's flat array of one when pairs: the same pairs) in
+// another order.
+func sameUnordered(a, b []byte, pairs bool) bool {
 	_, va, err1 := resp.Parse(a)
 	_, vb, err2 := resp.Parse(b)
 	if err1 != nil || err2 != nil || va.Kind != vb.Kind || len(va.Elems) != len(vb.Elems) {
@@ -146,13 +158,13 @@ func sameUnordered(a, b []byte) bool {
 	default:
 		return false // a scalar has no order: it is equal or not
 	}
-	return bytes.Equal(elemKey(va), elemKey(vb))
+	return bytes.Equal(elemKey(va, pairs), elemKey(vb, pairs))
 }
 
 // elemKey is the sorted concatenation of v's elements' (or pairs') bytes.
-func elemKey(v resp.Value) []byte {
+func elemKey(v resp.Value, pairs bool) []byte {
 	step := 1
-	if v.Kind == resp.Map || v.Kind == resp.Attribute {
+	if v.Kind == resp.Map || v.Kind == resp.Attribute || pairs && v.Kind == resp.Array {
 		step = 2
 	}
 	var parts [][]byte
@@ -167,12 +179,12 @@ func elemKey(v resp.Value) []byte {
 	return bytes.Join(parts, []byte{0})
 }
 
-// class is a reply's part of a difference's signature: its RESP type
-// and, for an error, the first three words of its text with digits
-// blanked (GEOADD's "ERR invalid longitude,latitude pair 1.5,inf" and
+// class is a reply's part of a difference's signature (args the command
+// it answers): its RESP type and, for an error, the first three words of
+// its text with digits blanked and the command's arguments left out (GEOADD's "ERR invalid longitude,latitude pair 1.5,inf" and
 // "... pair inf,inf" are one difference; "ERR syntax error" and "ERR
 // value is not an integer" two).
-func class(b []byte) string {
+func class(b []byte, args []string) string {
 	_, v, err := resp.Parse(b)
 	if err != nil {
 		return "malformed"
@@ -187,8 +199,12 @@ func class(b []byte) string {
 		}, v.Str)
 		words := firstN(strings.Fields(string(t)), 3)
 		for i, w := range words {
-			if len(w) > 20 {
-				words[i] = w[:20] + "…" // a long argument quoted in the text
+			// An argument the text quotes ("ERR member x") is not part
+			// of what differs.
+			if slices.Contains(args[1:], strings.Trim(w, "'\"`,:")) {
+				words[i] = "…"
+			} else if len(w) > 20 {
+				words[i] = w[:20] + "…"
 			}
 		}
 		return k + " " + strings.Join(words, " ")

@@ -104,6 +104,10 @@ type Report struct {
 	Duration         time.Duration
 	// Interrupted says ctx ended the run.
 	Interrupted bool
+	// Stopped names the target whose loss ended the run (it could not be
+	// started again: an existing server, or no Options.Restart).
+	Stopped string
+	words   map[string]int
 }
 
 // explorer is one run's state.
@@ -111,11 +115,14 @@ type explorer struct {
 	opts      Options
 	noise     map[string]bool
 	unordered map[string]bool
+	pairs     map[string]bool // the RESP3 reply is a map: RESP2's flat array holds pairs
 	words     map[string]int  // command name → its words (1 or 2)
 	writes    map[string]bool // commands flagged write
+	cmds      map[string]Command
 	found     map[string]*Finding
 	ex        map[string]Exec // "A", "A2", "B"
 	gen       *Generator
+	stopped   string // the target whose loss ended the run, and why
 }
 
 // Run explores until opts' bound or ctx ends, and returns the distinct
@@ -134,11 +141,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if len(opts.Protos) == 0 {
 		opts.Protos = []int{3, 2}
 	}
-	e := &explorer{opts: opts, noise: map[string]bool{}, unordered: map[string]bool{}, words: map[string]int{}, writes: map[string]bool{}, found: map[string]*Finding{},
+	e := &explorer{opts: opts, noise: map[string]bool{}, unordered: map[string]bool{}, pairs: map[string]bool{}, words: map[string]int{}, writes: map[string]bool{}, cmds: map[string]Command{}, found: map[string]*Finding{},
 		ex: map[string]Exec{"A": opts.A, "A2": opts.A2, "B": opts.B}}
 	for _, c := range opts.Grammar {
 		e.words[c.Name] = len(c.Words())
 		e.writes[c.Name] = c.Flags["write"]
+		e.cmds[c.Name] = c
 		if c.Tips["nondeterministic_output"] {
 			e.noise[c.Name] = true
 		}
@@ -159,6 +167,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			rep.Interrupted = true
 			break
 		}
+		if gen.Empty() {
+			break // every command crashed a target
+		}
 		seq := gen.Sequence(opts.Length)
 		stop := false
 		for _, proto := range opts.Protos {
@@ -171,6 +182,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		if opts.Progress != nil {
 			opts.Progress(Progress{rep.Sequences, rep.Commands, len(e.found), time.Since(start)})
 		}
+		rep.Stopped = e.stopped
 		if stop || err != nil {
 			break
 		}
@@ -180,7 +192,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		rep.Findings = append(rep.Findings, f)
 	}
 	sort.Slice(rep.Findings, func(i, j int) bool { return rep.Findings[i].Signature < rep.Findings[j].Signature })
-	rep.Noise, rep.Unordered = keys(e.noise), keys(e.unordered)
+	rep.Noise, rep.Unordered, rep.words = keys(e.noise), keys(e.unordered), e.words
 	if ctx.Err() != nil && !rep.Interrupted {
 		rep.Interrupted = true
 	}
@@ -198,9 +210,14 @@ func (e *explorer) one(ctx context.Context, proto int, seq [][]string) (stop boo
 		// A crash is found once: every later draw of the command would
 		// cost restarts.
 		e.gen.Drop(e.name(seq[d.i]))
-		if stop, err = e.restart(ctx, d.side); stop || err != nil {
+		if stop, err := e.restart(ctx, d.side); stop || err != nil {
+			// It cannot be started again: the run ends with the finding.
 			e.record(d, proto, seq, seq[:d.i+1])
-			return stop, err
+			e.stopped = sideOf(d.side)
+			if err != nil {
+				e.stopped += " (" + err.Error() + ")"
+			}
+			return true, nil
 		}
 	}
 	if e.found[d.sig] != nil {
@@ -225,13 +242,10 @@ func (e *explorer) one(ctx context.Context, proto int, seq [][]string) (stop boo
 			if !errors.As(err, &le) {
 				return false
 			}
-			if isMalformed(le) != d.malformed {
-				return false
-			}
 			if stop, err := e.restart(ctx, d.side); stop || err != nil {
 				return false
 			}
-			return true
+			return isMalformed(le) == d.malformed
 		})
 	default:
 		f.Seq = e.shrink(ctx, proto, seq[:d.i+1], d.sig)
@@ -337,9 +351,10 @@ func (e *explorer) diff(ctx context.Context, proto int, seq [][]string) (*differ
 		// (RESP3 runs first).
 		if proto == 3 && len(ra[i]) > 0 && (ra[i][0] == '~' || ra[i][0] == '%') {
 			e.unordered[name] = true
+			e.pairs[name] = ra[i][0] == '%'
 		}
 		if !bytes.Equal(ra[i], ra2[i]) {
-			if sameUnordered(ra[i], ra2[i]) {
+			if sameUnordered(ra[i], ra2[i], e.pairs[name]) {
 				e.unordered[name] = true
 			} else {
 				// Differs between A and itself: noise from now on, and
@@ -348,10 +363,10 @@ func (e *explorer) diff(ctx context.Context, proto int, seq [][]string) (*differ
 				return nil, nil
 			}
 		}
-		if bytes.Equal(ra[i], rb[i]) || e.unordered[name] && sameUnordered(ra[i], rb[i]) {
+		if bytes.Equal(ra[i], rb[i]) || e.unordered[name] && sameUnordered(ra[i], rb[i], e.pairs[name]) {
 			continue
 		}
-		return &difference{i: i, sig: name + ": " + class(ra[i]) + " | " + class(rb[i]), a: ra[i], b: rb[i]}, nil
+		return &difference{i: i, sig: name + ": " + class(ra[i], seq[i]) + " | " + class(rb[i], seq[i]), a: ra[i], b: rb[i]}, nil
 	}
 	return nil, nil
 }
@@ -381,7 +396,10 @@ func (e *explorer) lostOf(ctx context.Context, side string, proto int, seq [][]s
 			// -9223372036854775808 with *-9223372036854775808, then
 			// works on its elements): each try is on a new one.
 			if stop, err := e.restart(ctx, side); stop || err != nil {
-				return nil, err
+				// It cannot be started again (an existing server): the
+				// first command it did not answer is the one.
+				lo = min(le.Answered, len(seq)-1) + 1
+				break
 			}
 			mid := (lo + hi) / 2
 			var l *LostError
@@ -397,7 +415,7 @@ func (e *explorer) lostOf(ctx context.Context, side string, proto int, seq [][]s
 	if malformed {
 		what = " sent bytes that are not RESP"
 	}
-	return &difference{i: i, side: side, lost: le.Error(), malformed: malformed,
+	return &difference{i: i, side: side, lost: le.Err.Error(), malformed: malformed,
 		sig: e.name(seq[i]) + ": " + sideOf(side) + what}, nil
 }
 

@@ -132,17 +132,26 @@ func (g *Generator) Command() []string {
 	return args
 }
 
-// draw draws one command: its grammar entry and the words sent.
+// draw draws one command: its grammar entry and the words sent, a safe
+// command (Command.Safe) in every case: a draw or a mutation that is not
+// is drawn again.
 func (g *Generator) draw() (Command, []string) {
-	grp := g.groups[g.rng.IntN(len(g.groups))]
-	cs := g.by[grp]
-	c := cs[g.rng.IntN(len(cs))]
-	args := append(c.Words(), g.args(c.Args, grp)...)
-	if g.rng.Float64() < g.Forbidden {
-		args = g.mutate(args, len(c.Words()))
+	for {
+		grp := g.groups[g.rng.IntN(len(g.groups))]
+		cs := g.by[grp]
+		c := cs[g.rng.IntN(len(cs))]
+		args := append(c.Words(), g.args(c.Args, grp)...)
+		if g.rng.Float64() < g.Forbidden {
+			args = g.mutate(args, len(c.Words()))
+		}
+		if c.Safe(args) {
+			return c, args
+		}
 	}
-	return c, args
 }
+
+// Empty says every command was dropped.
+func (g *Generator) Empty() bool { return len(g.groups) == 0 }
 
 // args generates a list of sibling arguments.
 func (g *Generator) args(as []Arg, grp string) []string {

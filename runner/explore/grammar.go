@@ -1,7 +1,9 @@
 package explore
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -45,6 +47,8 @@ type Command struct {
 	// Tips are COMMAND INFO's tips ("nondeterministic_output",
 	// "nondeterministic_output_order").
 	Tips map[string]bool
+	// Info is COMMAND's entry: arity, legacy key positions, movable keys.
+	Info target.CommandInfo
 }
 
 // Words returns the command's name as the words sent.
@@ -102,17 +106,20 @@ func LoadGrammar(cn *target.Conn) ([]Command, error) {
 	}
 	flags := map[string]Command{}
 	for _, e := range info.Elems {
-		readInfo(flags, "", e)
+		readInfo(flags, e)
 	}
 	var out []Command
 	for _, c := range cmds {
 		fi := flags[c.Name]
-		c.Flags, c.Tips = fi.Flags, fi.Tips
+		c.Flags, c.Tips, c.Info = fi.Flags, fi.Tips, fi.Info
 		if keep(c) {
 			out = append(out, c)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	if len(out) == 0 {
+		return nil, errors.New("COMMAND DOCS gave no command of the data types with its arguments (miniredis answers it with the COMMAND table): use a Redis 7.0+ or Valkey 7.2+ server as A")
+	}
 	return out, nil
 }
 
@@ -190,12 +197,12 @@ func readArgs(v resp.Value) []Arg {
 // readInfo records the flags and tips of a COMMAND entry (name, arity,
 // flags, first key, last key, step, ACL categories, tips, key specs,
 // subcommands) under its name, "CONTAINER SUB" for a subcommand.
-func readInfo(into map[string]Command, _ string, e resp.Value) {
+func readInfo(into map[string]Command, e resp.Value) {
 	if len(e.Elems) < 8 {
 		return
 	}
 	name := strings.ToUpper(strings.ReplaceAll(string(e.Elems[0].Str), "|", " "))
-	c := Command{Name: name, Flags: map[string]bool{}, Tips: map[string]bool{}}
+	c := Command{Name: name, Flags: map[string]bool{}, Tips: map[string]bool{}, Info: target.ParseCommandInfo(e.Elems)}
 	for _, f := range e.Elems[2].Elems {
 		c.Flags[strings.ToLower(string(f.Str))] = true
 	}
@@ -206,7 +213,7 @@ func readInfo(into map[string]Command, _ string, e resp.Value) {
 	into[name] = c
 	if len(e.Elems) > 9 {
 		for _, s := range e.Elems[9].Elems {
-			readInfo(into, name, s)
+			readInfo(into, s)
 		}
 	}
 }
@@ -254,34 +261,83 @@ func Missing(cn *target.Conn, cmds []Command) ([]string, error) {
 // against their types (the generator sends "1.0" for an integer on
 // purpose).
 func (c Command) Allows(args []string) bool {
-	return matchSeq(c.Args, args, func(rest []string) bool { return len(rest) == 0 })
+	_, ok := c.keyArgs(args)
+	return ok
+}
+
+// keyArgs returns the indexes in args (after the command's name) of the
+// arguments of type key in the first shape of the tree that args match,
+// and whether one does.
+func (c Command) keyArgs(args []string) (keys []int, ok bool) {
+	ok = matchSeq(c.Args, args, nil, func(rest []string, ks []int) bool {
+		if len(rest) != 0 {
+			return false
+		}
+		for _, k := range ks {
+			keys = append(keys, len(args)-k)
+		}
+		return true
+	})
+	return keys, ok
+}
+
+// Safe says whether args (the command's words included) name no key
+// outside the keyspace: every argument at the command's legacy key
+// positions (COMMAND's first key, last key and step) is under KeyPrefix,
+// and so is every argument of type key where the grammar allows the
+// shape; a shape it does not allow of a command with movable keys is not
+// safe (which arguments it takes for keys cannot be told). The generator
+// and the shrinker send only safe commands: on an existing server nothing
+// outside {rx}: is written.
+func (c Command) Safe(args []string) bool {
+	for _, i := range c.Info.KeyRange(len(args)) {
+		if i < len(args) && !strings.HasPrefix(args[i], KeyPrefix) {
+			return false
+		}
+	}
+	words := len(c.Words())
+	if len(args) < words {
+		return false
+	}
+	keys, ok := c.keyArgs(args[words:])
+	if !ok {
+		return !c.Info.Movable
+	}
+	for _, i := range keys {
+		if !strings.HasPrefix(args[words+i], KeyPrefix) {
+			return false
+		}
+	}
+	return true
 }
 
 // matchSeq matches the sibling arguments as, in order, at the start of
-// in, and calls k with what is left after each way they match.
-func matchSeq(as []Arg, in []string, k func([]string) bool) bool {
+// in, and calls k with what is left after each way they match and the
+// key arguments matched so far (each as the length of the input from it
+// on: its index is the input's length minus that).
+func matchSeq(as []Arg, in []string, keys []int, k func([]string, []int) bool) bool {
 	if len(as) == 0 {
-		return k(in)
+		return k(in, keys)
 	}
 	a, rest := as[0], as[1:]
-	next := func(left []string) bool { return matchSeq(rest, left, k) }
-	if a.Optional && next(in) {
+	next := func(left []string, ks []int) bool { return matchSeq(rest, left, ks, k) }
+	if a.Optional && next(in, keys) {
 		return true
 	}
-	return matchRepeat(a, in, true, next)
+	return matchRepeat(a, in, keys, true, next)
 }
 
 // matchRepeat matches one occurrence of a, then (a multiple argument)
 // more.
-func matchRepeat(a Arg, in []string, first bool, k func([]string) bool) bool {
-	return matchOne(a, in, first, func(left []string) bool {
-		return k(left) || a.Multiple && len(left) < len(in) && matchRepeat(a, left, false, k)
+func matchRepeat(a Arg, in []string, keys []int, first bool, k func([]string, []int) bool) bool {
+	return matchOne(a, in, keys, first, func(left []string, ks []int) bool {
+		return k(left, ks) || a.Multiple && len(left) < len(in) && matchRepeat(a, left, ks, false, k)
 	})
 }
 
 // matchOne matches one occurrence of a: its token (before the first
 // occurrence, or each when it repeats), then its value.
-func matchOne(a Arg, in []string, first bool, k func([]string) bool) bool {
+func matchOne(a Arg, in []string, keys []int, first bool, k func([]string, []int) bool) bool {
 	if a.Type != "pure-token" && a.Token != "" && (first || a.MultipleToken) {
 		if len(in) == 0 || !strings.EqualFold(in[0], a.Token) {
 			return false
@@ -290,17 +346,19 @@ func matchOne(a Arg, in []string, first bool, k func([]string) bool) bool {
 	}
 	switch a.Type {
 	case "pure-token":
-		return len(in) > 0 && strings.EqualFold(in[0], a.Token) && k(in[1:])
+		return len(in) > 0 && strings.EqualFold(in[0], a.Token) && k(in[1:], keys)
 	case "oneof":
 		for _, c := range a.Args {
 			c.Optional = false
-			if matchSeq([]Arg{c}, in, k) {
+			if matchSeq([]Arg{c}, in, keys, k) {
 				return true
 			}
 		}
 		return false
 	case "block":
-		return matchSeq(a.Args, in, k)
+		return matchSeq(a.Args, in, keys, k)
+	case "key":
+		return len(in) > 0 && k(in[1:], append(slices.Clone(keys), len(in)))
 	}
-	return len(in) > 0 && k(in[1:])
+	return len(in) > 0 && k(in[1:], keys)
 }

@@ -27,8 +27,14 @@ func (e *explorer) shrinkBy(seq [][]string, holds func([][]string) bool) [][]str
 	last := seq[len(seq)-1]
 	prefix := ddmin(seq[:len(seq)-1], func(p [][]string) bool { return holds(append(clone(p), last)) })
 	n := len(strings.Fields(e.name(last))) // the name's words stay
+	c, known := e.cmds[e.name(last)]
 	for i := len(last) - 1; i >= n; i-- {
 		cand := append(append([]string(nil), last[:i]...), last[i+1:]...)
+		// Dropping a key moves the next argument to its place: only a
+		// command that names no key outside the keyspace is sent.
+		if known && !c.Safe(cand) {
+			continue
+		}
 		if holds(append(clone(prefix), cand)) {
 			last = cand
 		}

@@ -98,6 +98,14 @@ type CommandInfo struct {
 	Listed bool
 }
 
+// ParseCommandInfo reads one entry of a COMMAND or COMMAND INFO reply
+// (name, arity, flags, first key, last key, step, ...).
+func ParseCommandInfo(e []resp.Value) CommandInfo {
+	var info CommandInfo
+	fillInfo(&info, e)
+	return info
+}
+
 // fillInfo reads one COMMAND INFO entry into info.
 func fillInfo(info *CommandInfo, e []resp.Value) {
 	if len(e) < 6 {
