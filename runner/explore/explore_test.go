@@ -123,7 +123,8 @@ func fakeExec(reply func([]string) string) Exec {
 // shrunk to that command alone, its arguments dropped; one that needs a
 // command before it (ARM, then PLANT) to those two; a reply count off
 // (TWICE) to that command; and a command whose reply differs between A
-// and A2 (RANDOM) is learned as noise, never reported.
+// and A2 (RANDOM) is learned as noise, never reported, even when it
+// differed from B before (LATE).
 func TestShrinkPlanted(t *testing.T) {
 	grammar := []Command{
 		{Name: "GET", Group: "string", Args: []Arg{{Type: "key"}}},
@@ -132,13 +133,21 @@ func TestShrinkPlanted(t *testing.T) {
 		{Name: "ARM", Group: "hash", Args: []Arg{{Type: "key"}}},
 		{Name: "TWICE", Group: "list"},
 		{Name: "RANDOM", Group: "set"},
+		{Name: "LATE", Group: "zset"},
 	}
 	same := func(args []string) string { return "+" + args[0] + "\r\n" }
-	n := 0
+	n, late := 0, 0
 	a2 := func(args []string) string {
-		if args[0] == "RANDOM" {
+		switch args[0] {
+		case "RANDOM":
 			n++
 			return fmt.Sprintf(":%d\r\n", n)
+		case "LATE":
+			// Agrees with A at first: differs from B before it is
+			// learned as noise.
+			if late++; late > 40 {
+				return ":1\r\n"
+			}
 		}
 		return same(args)
 	}
@@ -153,6 +162,8 @@ func TestShrinkPlanted(t *testing.T) {
 					out = append(out, []byte(same(args)))
 				case args[0] == "PLANT" && (on || !armed):
 					out = append(out, []byte("-ERR planted\r\n"))
+				case args[0] == "LATE":
+					out = append(out, []byte(":2\r\n"))
 				default:
 					out = append(out, []byte(same(args)))
 				}
@@ -161,6 +172,7 @@ func TestShrinkPlanted(t *testing.T) {
 		}
 	}
 	for _, armed := range []bool{false, true} {
+		late = 0
 		rep, err := Run(context.Background(), Options{A: fakeExec(same), A2: fakeExec(a2), B: b(armed), Grammar: grammar, Seed: 3, Sequences: 50, Length: 30})
 		if err != nil {
 			t.Fatal(err)
@@ -180,7 +192,7 @@ func TestShrinkPlanted(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("armed=%v: findings (signature: commands) %v, want %v", armed, got, want)
 		}
-		if !strings.Contains(strings.Join(rep.Noise, ","), "RANDOM") {
+		if !strings.Contains(strings.Join(rep.Noise, ","), "RANDOM") || !strings.Contains(strings.Join(rep.Noise, ","), "LATE") {
 			t.Errorf("armed=%v: RANDOM not learned as noise: %v", armed, rep.Noise)
 		}
 	}
