@@ -21,6 +21,7 @@ import (
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/explore"
+	"github.com/respcheck/respcheck/runner/schema"
 	"github.com/respcheck/respcheck/runner/target"
 )
 
@@ -35,6 +36,7 @@ type exploreFlags struct {
 	out       string
 	timeout   time.Duration
 	format    string
+	schema    bool
 }
 
 // newExploreCmd is `respcheck explore`: generated commands compared
@@ -85,25 +87,14 @@ host:port or a redis:// URL.`,
 	fl.IntVar(&x.proto, "proto", 0, "run the sequences in this protocol only (2 or 3; 0: both)")
 	fl.StringVar(&x.out, "out", "", "write the differences as a case file into this `directory`")
 	fl.DurationVar(&x.timeout, "timeout", 5*time.Second, "a server that does not answer a sequence within this long is lost")
+	fl.BoolVar(&x.schema, "check-schema", false, "also check each of A's RESP3 replies against A's build's reply schemas (installed by scripts/install-schemas.sh): a reply a schema rejects is a finding of A, shrunk as differences are")
 	fl.StringVar(&x.format, "format", "human", "report format: human or json (one object: the run, the noise learned, each difference with its shrunk sequence and both replies)")
 	return cmd
 }
 
 func runExplore(cmd *cobra.Command, f targetFlags, x exploreFlags) error {
-	if x.against == "" {
-		return usageErr("explore needs --against: the server to compare with")
-	}
-	if x.proto != 0 && x.proto != 2 && x.proto != 3 {
-		return usageErr("bad --proto %d: want 2, 3 or 0 for both", x.proto)
-	}
-	if x.duration <= 0 && x.sequences <= 0 {
-		return usageErr("--duration 0 needs --sequences")
-	}
-	if x.timeout <= 0 {
-		return usageErr("bad --timeout %v: want a positive duration", x.timeout)
-	}
-	if x.format != "human" && x.format != "json" {
-		return usageErr("bad --format %q: want human or json", x.format)
+	if err := x.check(); err != nil {
+		return err
 	}
 	if x.seed == 0 {
 		x.seed = uint64(time.Now().UnixNano()%999_999) + 1
@@ -113,61 +104,146 @@ func runExplore(cmd *cobra.Command, f targetFlags, x exploreFlags) error {
 	if err != nil {
 		return err
 	}
-	sides := map[string]*exploreSide{"A": {f: f}, "B": {f: bf}}
-	defer func() {
-		for _, sd := range sides {
-			sd.close()
+	t := &exploreTargets{sides: map[string]*exploreSide{"A": {f: f}, "B": {f: bf}}, execs: map[string]explore.Exec{}}
+	defer t.close()
+	if err := t.open(ctx, x.timeout); err != nil {
+		return err
+	}
+	w, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	human := w
+	if x.format == "json" {
+		human = io.Discard
+	}
+	a, b := t.sides["A"].ep, t.sides["B"].ep
+	fmt.Fprintf(human, "explore: A %s at %s, B %s at %s; seed %d; %d commands in the grammar\n", t.names.AName, a.Addr, t.names.BName, b.Addr, x.seed, len(t.grammar))
+	if len(t.missing) > 0 {
+		fmt.Fprintf(human, "not on B (%s), not sent: %s\n", t.names.BName, strings.Join(t.missing, ", "))
+	}
+	rep, err := t.run(ctx, x, errw)
+	if rep == nil {
+		return err
+	}
+	known := declaredBySuite(t.srvA, t.srvB, t.grammar)
+	if x.format == "json" {
+		if err := writeExploreJSON(w, x, rep, t.names, t.missing, known); err != nil {
+			return err
 		}
-	}()
-	execs := map[string]explore.Exec{}
+	} else {
+		printExplore(w, rep, t.names, known)
+	}
+	if err != nil && ctx.Err() == nil {
+		return serverErr(fmt.Errorf("A stopped answering: %w", err))
+	}
+	if x.out != "" && len(rep.Findings) > 0 && ctx.Err() == nil {
+		path, err := writeExploreCases(ctx, x, [2]*exploreSide{t.sides["A"], t.sides["B"]}, rep, t.names, errw)
+		if err != nil && ctx.Err() != nil {
+			return &exitError{code: exitInterrupted, err: errors.New("interrupted while writing the case file; the differences found are above")}
+		}
+		if err != nil {
+			return err
+		}
+		if path != "" {
+			fmt.Fprintf(human, "case file: %s (review it, then run it: respcheck run %s)\n", path, path)
+		}
+	}
+	return exploreExit(ctx, rep)
+}
+
+// check reads explore's flags: a usage error for a bad one.
+func (x exploreFlags) check() error {
+	switch {
+	case x.against == "":
+		return usageErr("explore needs --against: the server to compare with")
+	case x.proto != 0 && x.proto != 2 && x.proto != 3:
+		return usageErr("bad --proto %d: want 2, 3 or 0 for both", x.proto)
+	case x.duration <= 0 && x.sequences <= 0:
+		return usageErr("--duration 0 needs --sequences")
+	case x.timeout <= 0:
+		return usageErr("bad --timeout %v: want a positive duration", x.timeout)
+	case x.format != "human" && x.format != "json":
+		return usageErr("bad --format %q: want human or json", x.format)
+	}
+	return nil
+}
+
+// exploreExit is the exit of a run that printed its report: 130 when
+// interrupted, 3 when a target it could not start again was lost, 1 for
+// findings, else 0.
+func exploreExit(ctx context.Context, rep *explore.Report) error {
+	switch {
+	case ctx.Err() != nil:
+		return &exitError{code: exitInterrupted, err: errors.New("interrupted; the differences found so far are above")}
+	case rep.Stopped != "":
+		return serverErr(fmt.Errorf("%s stopped answering and could not be started again: the run ended there; its finding is above", rep.Stopped))
+	case len(rep.Findings) > 0:
+		return &exitError{code: exitFindings, err: errSilent}
+	}
+	return nil
+}
+
+// exploreTargets are explore's three targets (A, A2, B), what they said
+// about themselves and A's grammar.
+type exploreTargets struct {
+	sides      map[string]*exploreSide
+	execs      map[string]explore.Exec
+	srvA, srvB target.Server
+	names      explore.Sides
+	grammar    []explore.Command
+	missing    []string
+}
+
+// open starts (or reaches) the targets, identifies A and B and reads A's
+// grammar without the commands B lacks.
+func (t *exploreTargets) open(ctx context.Context, timeout time.Duration) error {
+	var err error
 	for _, name := range []string{"A", "A2", "B"} {
 		if name == "A2" {
 			// A second throwaway server of A's build: the reference for
 			// noise (another process, its own hash seed and clocks); an
 			// existing A is asked twice.
-			sides["A2"] = &exploreSide{f: f, reuse: sides["A"]}
+			t.sides["A2"] = &exploreSide{f: t.sides["A"].f, reuse: t.sides["A"]}
 		}
-		if execs[name], err = sides[name].open(ctx, x.timeout); err != nil {
+		if t.execs[name], err = t.sides[name].open(ctx, timeout); err != nil {
 			return err
 		}
 	}
-	a, b := sides["A"].ep, sides["B"].ep
-	srvA, err := target.Identify(ctx, a.Config)
-	if err != nil {
+	a, b := t.sides["A"].ep, t.sides["B"].ep
+	if t.srvA, err = target.Identify(ctx, a.Config); err != nil {
 		return serverErr(fmt.Errorf("A (%s): %w", a.Addr, err))
 	}
-	srvB, err := target.Identify(ctx, b.Config)
-	if err != nil {
+	if t.srvB, err = target.Identify(ctx, b.Config); err != nil {
 		return serverErr(fmt.Errorf("B (%s): %w", b.Addr, err))
 	}
-	grammar, err := loadGrammar(ctx, a.Config)
-	if err != nil {
+	if t.grammar, err = loadGrammar(ctx, a.Config); err != nil {
 		return serverErr(fmt.Errorf("A (%s): %w", a.Addr, err))
 	}
 	// Commands B does not have differ in one way only ("unknown
 	// command"): said once, and not sent.
-	grammar, missing := withoutMissing(ctx, b.Config, grammar)
-	w, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	names := explore.Sides{AName: serverName(srvA), BName: serverName(srvB), BWhen: bSelector(srvA, srvB)}
-	human := w
-	if x.format == "json" {
-		human = io.Discard
-	}
-	fmt.Fprintf(human, "explore: A %s at %s, B %s at %s; seed %d; %d commands in the grammar\n", names.AName, a.Addr, names.BName, b.Addr, x.seed, len(grammar))
-	if len(missing) > 0 {
-		fmt.Fprintf(human, "not on B (%s), not sent: %s\n", names.BName, strings.Join(missing, ", "))
-	}
-	opts := explore.Options{A: execs["A"], A2: execs["A2"], B: execs["B"], Grammar: grammar, Seed: x.seed, Length: x.length,
+	t.grammar, t.missing = withoutMissing(ctx, b.Config, t.grammar)
+	t.names = explore.Sides{AName: serverName(t.srvA), BName: serverName(t.srvB), BWhen: bSelector(t.srvA, t.srvB)}
+	return nil
+}
+
+// run explores, with a progress line on a terminal errw.
+func (t *exploreTargets) run(ctx context.Context, x exploreFlags, errw io.Writer) (*explore.Report, error) {
+	opts := explore.Options{A: t.execs["A"], A2: t.execs["A2"], B: t.execs["B"], Grammar: t.grammar, Seed: x.seed, Length: x.length,
 		Duration: x.duration, Sequences: x.sequences,
 		Restart: func(ctx context.Context, side string) (explore.Exec, error) {
-			ex, err := sides[side].restart(ctx, x.timeout)
+			ex, err := t.sides[side].restart(ctx, x.timeout)
 			if err == nil {
-				execs[side] = ex
+				t.execs[side] = ex
 			}
 			return ex, err
 		}}
 	if x.proto != 0 {
 		opts.Protos = []int{x.proto}
+	}
+	if x.schema {
+		oracle, err := schemaOracle(t.srvA)
+		if err != nil {
+			return nil, err
+		}
+		opts.Oracle = oracle
 	}
 	if isTerminal(errw) {
 		last := time.Time{}
@@ -182,42 +258,14 @@ func runExplore(cmd *cobra.Command, f targetFlags, x exploreFlags) error {
 	if opts.Progress != nil {
 		fmt.Fprint(errw, "\r\033[K")
 	}
-	if rep == nil {
-		return err
+	return rep, err
+}
+
+// close stops what open started.
+func (t *exploreTargets) close() {
+	for _, sd := range t.sides {
+		sd.close()
 	}
-	known := declaredBySuite(srvA, srvB, grammar)
-	if x.format == "json" {
-		if err := writeExploreJSON(w, x, rep, names, missing, known); err != nil {
-			return err
-		}
-	} else {
-		printExplore(w, rep, names, known)
-	}
-	if err != nil && ctx.Err() == nil {
-		return serverErr(fmt.Errorf("A stopped answering: %w", err))
-	}
-	if x.out != "" && len(rep.Findings) > 0 && ctx.Err() == nil {
-		path, err := writeExploreCases(ctx, x, [2]*exploreSide{sides["A"], sides["B"]}, rep, names, errw)
-		if err != nil && ctx.Err() != nil {
-			return &exitError{code: exitInterrupted, err: errors.New("interrupted while writing the case file; the differences found are above")}
-		}
-		if err != nil {
-			return err
-		}
-		if path != "" {
-			fmt.Fprintf(human, "case file: %s (review it, then run it: respcheck run %s)\n", path, path)
-		}
-	}
-	if ctx.Err() != nil {
-		return &exitError{code: exitInterrupted, err: errors.New("interrupted; the differences found so far are above")}
-	}
-	if rep.Stopped != "" {
-		return serverErr(fmt.Errorf("%s stopped answering and could not be started again: the run ended there; its finding is above", rep.Stopped))
-	}
-	if len(rep.Findings) > 0 {
-		return &exitError{code: exitFindings, err: errSilent}
-	}
-	return nil
 }
 
 // exploreSide is one target of explore: a throwaway server it starts (and
@@ -362,16 +410,23 @@ func bSelector(a, b target.Server) string {
 // shrunk sequence and the two replies.
 func printExplore(w io.Writer, rep *explore.Report, sides explore.Sides, known map[string]bool) {
 	rate := float64(rep.Commands) / max(rep.Duration.Seconds(), 1e-9)
-	faults, byCommand := 0, map[string]int{}
+	faults, schemas, byCommand := 0, 0, map[string]int{}
 	for _, f := range rep.Findings {
-		if f.Lost != "" || f.Desync {
+		switch {
+		case f.Schema != "":
+			schemas++
+		case !f.Difference():
 			faults++
-		} else {
+		default:
 			byCommand[f.Command]++
 		}
 	}
-	fmt.Fprintf(w, "%d sequences, %d commands (%.0f/s) in %v; %s in %s, %s of one server\n",
-		rep.Sequences, rep.Commands, rate, rep.Duration.Round(time.Millisecond), plural(len(rep.Findings)-faults, "distinct difference"), plural(len(byCommand), "command"), plural(faults, "fault"))
+	fmt.Fprintf(w, "%d sequences, %d commands (%.0f/s) in %v; %s in %s, %s of one server",
+		rep.Sequences, rep.Commands, rate, rep.Duration.Round(time.Millisecond), plural(len(rep.Findings)-faults-schemas, "distinct difference"), plural(len(byCommand), "command"), plural(faults, "fault"))
+	if schemas > 0 {
+		fmt.Fprintf(w, ", %s of A's reply schemas", plural(schemas, "finding"))
+	}
+	fmt.Fprintln(w)
 	if len(byCommand) > 0 {
 		var parts []string
 		for _, c := range slices.Sorted(maps.Keys(byCommand)) {
@@ -387,7 +442,7 @@ func printExplore(w io.Writer, rep *explore.Report, sides explore.Sides, known m
 	}
 	for i, fd := range rep.Findings {
 		note := ""
-		if known[fd.Command] && fd.Lost == "" && !fd.Desync {
+		if known[fd.Command] && fd.Difference() {
 			note = "; known: the bundled suite expects other replies from the two servers for " + fd.Command
 		}
 		fmt.Fprintf(w, "\n%d. %s (seen %d times; %d commands, shrunk from %d%s)\n", i+1, fd.Signature, fd.Seen, len(fd.Seq), fd.Original, note)
@@ -398,6 +453,9 @@ func printExplore(w io.Writer, rep *explore.Report, sides explore.Sides, known m
 		switch {
 		case fd.Lost != "":
 			fmt.Fprintf(w, "   %s: %s\n", name, fd.Lost)
+			continue
+		case fd.Schema != "":
+			fmt.Fprintf(w, "   %-14s %s\n", name+":", resp.Escape(fd.A))
 			continue
 		case fd.Desync && fd.Side == "A":
 			fmt.Fprintf(w, "   %-14s %s\n", name+":", resp.Escape(fd.A))
@@ -526,6 +584,9 @@ type exploreJSON struct {
 	// freeze, bytes that are not RESP, a reply count off).
 	Differences []exploreFindingJSON `json:"differences"`
 	Faults      []exploreFindingJSON `json:"faults"`
+	// Schema are A's replies that its reply schemas reject
+	// (--check-schema).
+	Schema []exploreFindingJSON `json:"schema,omitempty"`
 }
 
 type exploreFindingJSON struct {
@@ -547,6 +608,8 @@ type exploreFindingJSON struct {
 	// Known: the bundled suite already expects other replies from the
 	// two servers for this command (declaredBySuite).
 	Known bool `json:"known,omitempty"`
+	// Schema is the schema path (and errors) that rejects A's reply.
+	Schema string `json:"schema,omitempty"`
 }
 
 // declaredBySuite returns the commands (named as in grammar) of the
@@ -590,16 +653,19 @@ func writeExploreJSON(w io.Writer, x exploreFlags, rep *explore.Report, names ex
 	for _, f := range rep.Findings {
 		j := exploreFindingJSON{Signature: f.Signature, Command: f.Command, Protocols: f.Protos, Sequence: f.Seq,
 			Seen: f.Seen, Original: f.Original, Target: f.Side, Lost: f.Lost, Desync: f.Desync,
-			Known: known[f.Command] && f.Lost == "" && !f.Desync}
+			Known: known[f.Command] && f.Difference(), Schema: f.Schema}
 		if f.A != nil {
 			j.A = resp.Escape(f.A)
 		}
 		if f.B != nil {
 			j.B = resp.Escape(f.B)
 		}
-		if f.Lost != "" || f.Desync {
+		switch {
+		case f.Schema != "":
+			out.Schema = append(out.Schema, j)
+		case !f.Difference():
 			out.Faults = append(out.Faults, j)
-		} else {
+		default:
 			out.Differences = append(out.Differences, j)
 		}
 	}
@@ -614,4 +680,27 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// schemaOracle is explore's Options.Oracle from the reply schemas of the
+// build srv is (schema.Dir of "family-version"): the schema path and
+// errors of a reply its command's schema rejects; a build whose schemas
+// are not installed is a usage error naming scripts/install-schemas.sh.
+func schemaOracle(srv target.Server) (func([]string, []byte) string, error) {
+	build := strings.ToLower(srv.Family) + "-" + srv.Version
+	set, err := schema.Load(schema.Dir(build))
+	if err != nil {
+		return nil, usageErr("--check-schema: %v", err)
+	}
+	return func(args []string, reply []byte) string {
+		bs := make([][]byte, len(args))
+		for i, a := range args {
+			bs[i] = []byte(a)
+		}
+		o, f, _ := set.Check(bs, reply)
+		if o != schema.Invalid || f == nil {
+			return ""
+		}
+		return f.File + "#" + f.Path
+	}, nil
 }

@@ -44,9 +44,9 @@ func CaseFile(ctx context.Context, a, b Exec, findings []*Finding, rep *Report, 
 	fmt.Fprintf(&buf, "suite: %s\ncases:\n", quote(suite))
 	n := 0
 	for _, f := range findings {
-		if f.Lost != "" || f.Desync {
-			// A crash, a freeze or a reply count off: the report's
-			// reproducer, not a case that could run in a suite.
+		if f.Lost != "" || f.Desync || f.Schema != "" {
+			// A crash, a freeze, a reply count off or a reply its schema
+			// rejects: the report's reproducer, not a case of two servers.
 			fmt.Fprintf(&buf, "\n  # not a case: %s\n", f.Signature)
 			for _, args := range f.Seq {
 				fmt.Fprintf(&buf, "  #   %s\n", sendList(args))

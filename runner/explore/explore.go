@@ -50,6 +50,11 @@ type Options struct {
 	// fresh server of its build and returns its Exec, so that a crash is
 	// shrunk and the run goes on; without it a lost target ends the run.
 	Restart func(ctx context.Context, side string) (Exec, error)
+	// Oracle, if set, judges each of A's RESP3 replies alone: a non-empty
+	// answer says the reply does not fit what the command promises (the
+	// build's reply schema, as --check-schema's oracle: its schema path),
+	// a finding of A shrunk as differences are.
+	Oracle func(args []string, reply []byte) string
 	// Progress, if set, is called after each sequence.
 	Progress func(Progress)
 }
@@ -91,6 +96,9 @@ type Finding struct {
 	// replies than one (they are then A or B, one after the other): every
 	// later reply on that connection is another command's.
 	Desync bool
+	// Schema is the Oracle's verdict on A's reply to the last command
+	// (A holds it): a finding of A alone, not a difference.
+	Schema string
 }
 
 // Report is what a run found.
@@ -192,7 +200,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		// A command learned to be noise after its difference was found
 		// (HPEXPIRETIME's absolute time, 1 ms apart on two servers of one
 		// build, before A and A2 first disagreed on it) is noise there too.
-		if f.Lost == "" && !f.Desync && e.noise[f.Command] {
+		if f.Lost == "" && !f.Desync && f.Schema == "" && e.noise[f.Command] {
 			continue
 		}
 		rep.Findings = append(rep.Findings, f)
@@ -275,10 +283,14 @@ func (e *explorer) record(d *difference, proto int, orig, seq [][]string) *Findi
 		return f
 	}
 	f := &Finding{Signature: d.sig, Command: e.name(orig[d.i]), Proto: proto, Seen: 1, Original: len(orig),
-		Protos: []int{proto}, Seq: seq, A: d.a, B: d.b, Lost: d.lost, Desync: d.desync, Side: sideOf(d.side)}
+		Protos: []int{proto}, Seq: seq, A: d.a, B: d.b, Lost: d.lost, Desync: d.desync, Side: sideOf(d.side), Schema: d.schema}
 	e.found[d.sig] = f
 	return f
 }
+
+// Difference says f is a difference between A and B, not a target's own
+// fault (Lost, Desync) or a reply its schema rejects (Schema).
+func (f *Finding) Difference() bool { return f.Lost == "" && !f.Desync && f.Schema == "" }
 
 // setOwn sets the replies of the target at fault.
 func (f *Finding) setOwn(b []byte) {
@@ -313,6 +325,7 @@ type difference struct {
 	desync bool
 	// malformed: lost on bytes that are not RESP (the server is up).
 	malformed bool
+	schema    string // the Oracle's verdict on A's reply
 }
 
 // diff runs seq on A, A2 and B and returns its first difference between
@@ -344,6 +357,12 @@ func (e *explorer) diff(ctx context.Context, proto int, seq [][]string) (*differ
 	ra, ra2, rb := out["A"], out["A2"], out["B"]
 	for i := range seq {
 		name := e.name(seq[i])
+		if proto == 3 && e.opts.Oracle != nil {
+			if why := e.opts.Oracle(seq[i], ra[i]); why != "" {
+				return &difference{i: i, side: "A", a: ra[i], schema: why,
+					sig: name + ": A's reply does not fit its reply schema (" + why + ")"}, nil
+			}
+		}
 		if e.noise[name] {
 			if e.writes[name] {
 				// A random write (SPOP, XADD *): the keyspaces may part

@@ -287,3 +287,35 @@ func TestNothingOutsideTheKeyspace(t *testing.T) {
 		}
 	}
 }
+
+// TestOracleFindings: a reply the Oracle rejects (A's schema) is a
+// finding of A, shrunk to its one command, apart from the differences;
+// only RESP3 replies are judged.
+func TestOracleFindings(t *testing.T) {
+	grammar := []Command{
+		{Name: "GET", Group: "string", Args: []Arg{{Type: "key"}}},
+		{Name: "BADREPLY", Group: "list", Args: []Arg{{Type: "key"}, {Type: "string", Optional: true}}},
+	}
+	same := fakeExec(func(args []string) string { return "+" + args[0] + "\r\n" })
+	oracle := func(args []string, reply []byte) string {
+		if args[0] == "BADREPLY" {
+			return "badreply.json#/type"
+		}
+		return ""
+	}
+	rep, err := Run(context.Background(), Options{A: same, A2: same, B: same, Grammar: grammar, Seed: 1, Sequences: 20,
+		Oracle: oracle, Progress: func(Progress) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Findings) != 1 {
+		t.Fatalf("findings: %+v", rep.Findings)
+	}
+	f := rep.Findings[0]
+	if f.Schema != "badreply.json#/type" || f.Difference() || len(f.Seq) != 1 || len(f.Seq[0]) != 1 || f.Side != "A" {
+		t.Errorf("finding: %+v (want BADREPLY alone, its arguments dropped, a schema finding of A)", f)
+	}
+	if !slices.Equal(f.Protos, []int{3}) {
+		t.Errorf("protocols %v, want RESP3 only", f.Protos)
+	}
+}
