@@ -513,7 +513,7 @@ func writeExploreCases(ctx context.Context, x exploreFlags, ts [2]*exploreSide, 
 				kept = append(kept, f)
 			}
 		}
-		fmt.Fprintf(w, "%d differences left out of the case file: their cases do not pass on both servers once run namespaces their keys\n", len(findings)-len(kept))
+		fmt.Fprintf(w, "%s left out of the case file: their cases did not pass twice on both servers as run runs them (a reply that varies from run to run, or one that names a key run moves into its namespace)\n", plural(len(findings)-len(kept), "difference"))
 		if data, err = explore.CaseFile(ctx, a, b, kept, rep, sides, suite, header); err != nil {
 			return "", serverErr(err)
 		}
