@@ -136,3 +136,26 @@ func miniredisChild(t *testing.T, wait time.Duration, cmds ...[]byte) (got []byt
 	}
 	return got, died, errb.String()
 }
+
+// TestMiniredisCrashesReproduce: each command respcheck explore shrank a
+// miniredis 2.40.0 crash to ends the emulator's process with a Go panic
+// (an unchecked length or index from the command's numbers).
+func TestMiniredisCrashesReproduce(t *testing.T) {
+	for _, c := range []struct {
+		cmds  [][]byte
+		panic string
+	}{
+		{[][]byte{command("SET", "s", "hello"), command("SETBIT", "s", "9223372036854775807", "0")}, "makeslice: len out of range"},
+		{[][]byte{command("SSCAN", "none", "-100")}, "slice bounds out of range [:-100]"},
+		{[][]byte{command("ZADD", "z", "1", "a"), command("ZSCAN", "z", "-100", "MATCH", "*", "COUNT", "1")}, "slice bounds out of range [:-99]"},
+		{[][]byte{command("XADD", "x", "1-1", "f", "v"), command("XTRIM", "x", "MAXLEN", "~")}, "index out of range [0] with length 0"},
+		{[][]byte{command("RPUSH", "l", "a", "b"), command("LPOS", "l", "3.5", "COUNT", "9223372036854775807")}, "makeslice: cap out of range"},
+		{[][]byte{command("HSET", "h", "f", "v"), command("HRANDFIELD", "h", "-9223372036854775808")}, "slice bounds out of range [:-9223372036854775808]"},
+		{[][]byte{command("SADD", "s", "a"), command("HEXPIRE", "s", "-1", "GT", "FIELDS", "9223372036854775807")}, "slice bounds out of range [:-9223372036854775807]"},
+	} {
+		_, died, stderr := miniredisChild(t, 5*time.Second, c.cmds...)
+		if !died || !strings.Contains(stderr, "panic: runtime error: "+c.panic) {
+			t.Errorf("%q: the process did not die of %q (died %v)\n%s", c.cmds[len(c.cmds)-1], c.panic, died, stderr)
+		}
+	}
+}
