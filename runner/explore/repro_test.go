@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -66,20 +67,12 @@ func exchange(t *testing.T, addr string, cmds ...[]byte) (got []byte, closed boo
 		got = append(got, buf[:n]...)
 		if err != nil {
 			var ne net.Error
-			return got, !(errorsAs(err, &ne) && ne.Timeout())
+			return got, !(errors.As(err, &ne) && ne.Timeout())
 		}
 		if len(got) > 1<<20 {
 			return got, false
 		}
 	}
-}
-
-func errorsAs(err error, ne *net.Error) bool {
-	e, ok := err.(net.Error)
-	if ok {
-		*ne = e
-	}
-	return ok
 }
 
 // TestMiniredisFaultsReproduce: miniredis 2.40.0 answers XLEN on a key
