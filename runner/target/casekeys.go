@@ -147,6 +147,17 @@ func (k *CaseKeys) Prepare(ctx context.Context, args [][]byte) ([][]byte, []int,
 // (bytes that are not whole commands): Delete scans the namespace.
 func (k *CaseKeys) Open() { k.open = true }
 
+// Named returns the key names under the prefix that the case's commands
+// named, as sent (sorted), and whether they are all the keys it could
+// have written: false without Track, or once a command may have written a
+// key it did not name (Delete would scan the namespace).
+func (k *CaseKeys) Named() ([]string, bool) {
+	if k.open || !k.track {
+		return nil, false
+	}
+	return slices.Sorted(maps.Keys(k.named)), true
+}
+
 // unlinkBatch bounds the key names of one UNLINK of Delete.
 const unlinkBatch = 512
 
@@ -168,27 +179,37 @@ func (k *CaseKeys) Delete(ctx context.Context) (int, error) {
 	return k.t.onKeySlot(ctx, string(k.prefix), k.unlink)
 }
 
-// unlink sends UNLINK of the named keys on c (unlinkBatch names a call),
-// or scans the namespace when UNLINK is refused.
+// unlink sends UNLINK of the named keys on c, or scans the namespace when
+// UNLINK is refused.
 func (k *CaseKeys) unlink(c *Conn) (int, error) {
-	names := slices.Sorted(maps.Keys(k.named))
-	n := 0
+	n, refused, err := Unlink(c, slices.Sorted(maps.Keys(k.named)))
+	if refused {
+		// An ACL without UNLINK, a renamed command: the namespace is
+		// scanned instead, as before.
+		m, err := DeleteKeys(c, string(k.prefix))
+		return n + m, err
+	}
+	return n, err
+}
+
+// Unlink sends UNLINK of names on c, unlinkBatch names a call, and returns
+// how many keys it removed; refused is set when the server answered
+// anything but an integer (an ACL without UNLINK, a renamed command), and
+// the names after that call were not sent.
+func Unlink(c *Conn, names []string) (n int, refused bool, err error) {
 	for len(names) > 0 {
 		batch := names[:min(len(names), unlinkBatch)]
 		names = names[len(batch):]
 		v, err := c.Do(append([]string{"UNLINK"}, batch...)...)
 		if err != nil {
-			return n, err
+			return n, false, err
 		}
 		if v.Kind != resp.Integer {
-			// Refused (an ACL without UNLINK, a renamed command): the
-			// namespace is scanned instead, as before.
-			m, err := DeleteKeys(c, string(k.prefix))
-			return n + m, err
+			return n, true, nil
 		}
 		n += int(v.Int)
 	}
-	return n, nil
+	return n, false, nil
 }
 
 // DeleteLiteral deletes the keys a literal_keys case sent outside its

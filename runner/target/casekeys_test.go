@@ -187,7 +187,9 @@ func TestCaseKeysDelete(t *testing.T) {
 		{"named keys", [][]string{{"SET", "a", "1"}, {"RPUSH", "{key}l", "x"}, {"ZADD", "z", "1", "m"}, {"ZUNIONSTORE", "u", "1", "z"}, {"GET", "missing"}}, 4, 0, false},
 		{"nothing written", [][]string{{"GET", "a"}, {"PING", "x"}}, 0, 0, false},
 		{"a script", [][]string{{"SET", "a", "1"}, {"EVAL", "redis.call('SET', KEYS[1] .. 'unnamed', 1)", "1", "s"}}, 2, 1, false},
-		{"a long key", [][]string{{"ZADD", "z", "1", "m"}, {"ZUNIONSTORE", strings.Repeat("k", MaxGetkeysArg+1), "1", "z"}}, 2, 1, false},
+		// SORT's STORE is asked of COMMAND GETKEYS (an incomplete key
+		// spec), which never hears an argument over MaxGetkeysArg.
+		{"a long key", [][]string{{"ZADD", "z", "1", "m"}, {"SORT", "z", "ALPHA", "STORE", strings.Repeat("k", MaxGetkeysArg+1)}}, 2, 1, false},
 		{"named, not tracked", [][]string{{"SET", "a", "1"}}, 1, 1, true},
 	} {
 		prefix := "rc:{" + fmt.Sprintf("%08x", len(tc.name)) + "}:"
@@ -217,8 +219,10 @@ func TestCaseKeysDelete(t *testing.T) {
 
 // TestCaseKeysGetkeysRefused: when COMMAND GETKEYS is refused (here
 // NOPERM, for an ACL user without it; BUSY and LOADING alike), a command
-// with movable keys has no known positions: the case's keys are scanned
-// for, and the refusal is not remembered for the command's shape.
+// with movable keys that its key specifications cannot answer (SORT ...
+// STORE) has no known positions: the case's keys are scanned for, and the
+// refusal is not remembered for the command's shape. One they answer
+// (ZUNIONSTORE's key count) needs no GETKEYS.
 func TestCaseKeysGetkeysRefused(t *testing.T) {
 	ctx := context.Background()
 	tg, c := serverForKeys(t, "redis-8.6.3")
@@ -239,23 +243,23 @@ func TestCaseKeysGetkeysRefused(t *testing.T) {
 	prefix := "rc:{0000feed}:"
 	k := tg.CaseKeys(prefix, false, func(q [][]byte) ([][]byte, error) { return GetKeys(limited.Do, q) })
 	k.Track()
-	for i, cmd := range []string{"ZADD " + prefix + "s 1 m", "ZUNIONSTORE " + prefix + "d 1 " + prefix + "s"} {
+	for i, cmd := range []string{"ZADD " + prefix + "s 1 m", "ZUNIONSTORE " + prefix + "u 1 " + prefix + "s", "SORT " + prefix + "s ALPHA STORE " + prefix + "d"} {
 		args := bytes.Fields([]byte(cmd))
 		out, _, err := k.Prepare(ctx, args)
-		if i == 1 != errors.Is(err, ErrKeysUnknown) || i == 0 && err != nil {
-			t.Fatalf("Prepare(%s): %v (want ErrKeysUnknown for the union only)", cmd, err)
+		if i == 2 != errors.Is(err, ErrKeysUnknown) || i < 2 && err != nil {
+			t.Fatalf("Prepare(%s): %v (want ErrKeysUnknown for the SORT only)", cmd, err)
 		}
 		if v, err := c.DoBytes(resp.AppendCommand(nil, out...)); err != nil || IsError(v) {
 			t.Fatalf("%s: %v %v", cmd, v, err)
 		}
 	}
-	if n, err := k.Delete(ctx); err != nil || n != 2 {
-		t.Errorf("Delete = %d, %v; want 2 (the union's destination, which no position named, found by the scan)", n, err)
+	if n, err := k.Delete(ctx); err != nil || n != 3 {
+		t.Errorf("Delete = %d, %v; want 3 (the SORT's destination, which no position named, found by the scan)", n, err)
 	}
 	// The same shape asked again with GETKEYS allowed: positions known.
-	pos, err := tg.KeyPositions(ctx, bytes.Fields([]byte("ZUNIONSTORE "+prefix+"d 1 "+prefix+"s")), []byte(prefix), func(q [][]byte) ([][]byte, error) { return GetKeys(c.Do, q) })
-	if err != nil || !slices.Equal(pos, []int{1, 3}) {
-		t.Errorf("after a refusal, KeyPositions with GETKEYS allowed: %v %v, want [1 3]", pos, err)
+	pos, err := tg.KeyPositions(ctx, bytes.Fields([]byte("SORT "+prefix+"s ALPHA STORE "+prefix+"d")), []byte(prefix), func(q [][]byte) ([][]byte, error) { return GetKeys(c.Do, q) })
+	if err != nil || !slices.Equal(pos, []int{1, 4}) {
+		t.Errorf("after a refusal, KeyPositions with GETKEYS allowed: %v %v, want [1 4]", pos, err)
 	}
 }
 

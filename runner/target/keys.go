@@ -75,6 +75,9 @@ func (t *Target) keyPositions(ctx context.Context, args [][]byte, prefix []byte,
 	if info.Listed {
 		return nil, false, nil
 	}
+	if pos, ok := specKeys(info.Specs, args); ok {
+		return pos, true, nil // the key specifications answer: no call
+	}
 	q := make([][]byte, len(args))
 	var shape []byte
 	exact = true

@@ -66,10 +66,13 @@ func TestKeyRange(t *testing.T) {
 	}
 }
 
-// TestKeyPositionsShapes asks COMMAND GETKEYS once per shape of a
-// movable-key command: the case's keys (under the prefix) do not make a
-// new shape, a literal argument does; a fixed-position command needs no
-// GETKEYS, a container's keys are its subcommand's.
+// TestKeyPositionsShapes: a movable-key command whose key specifications
+// answer (EVAL's key count) costs no COMMAND GETKEYS; one they cannot
+// answer (SORT, whose STORE, BY and GET specs are incomplete; a key count
+// that is no number) is asked once per shape: the case's keys (under the
+// prefix) do not make a new shape, a literal argument does; a
+// fixed-position command needs no GETKEYS, a container's keys are its
+// subcommand's.
 func TestKeyPositionsShapes(t *testing.T) {
 	ctx := context.Background()
 	tg, c := serverForKeys(t, "redis-8.6.3")
@@ -81,14 +84,16 @@ func TestKeyPositionsShapes(t *testing.T) {
 		want  []int
 		asked int
 	}{
-		{"EVAL s 2 rc:{01234567}:a rc:{01234567}:b v", []int{3, 4}, 1},
-		{"EVAL s 2 rc:{01234567}:c rc:{01234567}:d v", []int{3, 4}, 1}, // the same shape
-		{"EVAL s 1 foo v", []int{3}, 2},
-		{"EVAL s 1 bar v", []int{3}, 3},
-		{"EVAL s 1 1", []int{3}, 6}, // 1 + a question for each "1"
-		{"MSET a 1 b 2", []int{1, 3}, 6},
-		{"OBJECT ENCODING foo", []int{2}, 6},
-		{"GET", nil, 6},
+		{"EVAL s 2 rc:{01234567}:a rc:{01234567}:b v", []int{3, 4}, 0},
+		{"EVAL s 1 foo v", []int{3}, 0},
+		{"EVAL s 1 1", []int{3}, 0},
+		{"EVAL s x foo", nil, 1}, // the server answers an error: no key
+		{"SORT rc:{01234567}:a STORE rc:{01234567}:d", []int{1, 3}, 2},
+		{"SORT rc:{01234567}:b STORE rc:{01234567}:e", []int{1, 3}, 2}, // the same shape
+		{"SORT foo STORE bar", []int{1, 3}, 3},
+		{"MSET a 1 b 2", []int{1, 3}, 3},
+		{"OBJECT ENCODING foo", []int{2}, 3},
+		{"GET", nil, 3},
 	} {
 		got, err := tg.KeyPositions(ctx, bytes.Fields([]byte(tc.args)), prefix, getKeys)
 		if err != nil || !slices.Equal(got, tc.want) || asked != tc.asked {
