@@ -106,26 +106,12 @@ func BenchmarkBundledSuite(b *testing.B) {
 
 // smallCases builds n small cases of three round trips each (a write, a
 // read, a delete), like a decoded-value corpus of several hundred cases.
-func smallCases(b *testing.B, n int) []*cases.File {
-	var src strings.Builder
-	src.WriteString("suite: small\ncases:\n")
-	for i := 0; i < n; i++ {
-		fmt.Fprintf(&src, "  - name: case %d\n    steps:\n", i)
-		switch i % 3 {
-		case 0:
-			src.WriteString("      - {send: [SET, \"{key}\", v], reply: \"+OK\\r\\n\"}\n      - {send: [GET, \"{key}\"], value: v}\n")
-		case 1:
-			src.WriteString("      - {send: [RPUSH, \"{key}\", a, b], reply: \":2\\r\\n\"}\n      - {send: [LRANGE, \"{key}\", 0, -1], value: {array: [a, b]}}\n")
-		default:
-			src.WriteString("      - {send: [HSET, \"{key}\", f, v], reply: \":1\\r\\n\"}\n      - {send: [HGET, \"{key}\", f], value: v}\n")
-		}
-		src.WriteString("      - {send: [DEL, \"{key}\"], reply: \":1\\r\\n\"}\n")
-	}
-	f, err := cases.Load("small.yaml", []byte(src.String()))
-	if err != nil {
-		b.Fatal(err)
-	}
-	return []*cases.File{f}
+func smallCases(b testing.TB, n int) []*cases.File {
+	return casesOf(b, "small", n, []string{
+		`[SET, "{key}", v] +OK|[GET, "{key}"] $1 v|[DEL, "{key}"] :1`,
+		`[RPUSH, "{key}", a, b] :2|[LRANGE, "{key}", 0, -1] *2|[DEL, "{key}"] :1`,
+		`[HSET, "{key}", f, v] :1|[HGET, "{key}", f] $1 v|[DEL, "{key}"] :1`,
+	})
 }
 
 // BenchmarkSmallCases is the wall time of 350 small cases (1,050 round
@@ -180,9 +166,102 @@ func BenchmarkSharedSmallCases(b *testing.B) {
 	}
 }
 
+// peerLike are the kinds of case of peerLikeCases: commands of a peer's
+// corpus (resp-compatibility's cts.json: literal key names, several
+// commands a case, keys found by COMMAND INFO's key range or, for movable
+// keys, the key specifications).
+var peerLike = []string{
+	"[SET, k, v] +OK|[GET, k] $1 v|[DEL, k] :1",
+	"[RPUSH, mylist, a, b] :2|[LRANGE, mylist, 0, -1] *2|[LPOP, mylist] $1 a",
+	"[HSET, h, f, v] :1|[HGETALL, h] *2",
+	"[ZADD, z1, 1, a] :1|[ZADD, z2, 2, a] :1|[ZUNIONSTORE, out, 2, z1, z2] :1|[ZSCORE, out, a] $1 3",
+	"[RPUSH, l1, x] :1|[LMPOP, 2, l1, l2, LEFT] *2",
+	"[XADD, s1, 1-1, f, v] $3 1-1|[XREAD, COUNT, 1, STREAMS, s1, 0] *1",
+	"[SADD, s1, a, b] :2|[SADD, s2, b] :1|[SINTERCARD, 2, s1, s2] :1",
+	"[INCR, counter] :1|[INCRBY, counter, 5] :6|[EXPIRE, counter, 100] :1|[TTL, counter] :100",
+	"[GEOADD, g, 13.361389, 38.115556, Palermo] :1|[GEODIST, g, Palermo, Palermo] $6 0.0000",
+	"[MSET, a, 1, b, 2] +OK|[MGET, a, b] *2",
+	"[SET, n, 10] +OK|[DECR, n] :9|[GETDEL, n] $1 9",
+}
+
+// peerLikeCases builds n cases of the kinds of peerLike, in turn, with
+// their keys written literally (moved into each case's namespace by the
+// runner).
+func peerLikeCases(b testing.TB, n int) []*cases.File { return casesOf(b, "peer-like", n, peerLike) }
+
+// casesOf builds a suite of n cases of kinds, in turn. A kind is its steps
+// joined by "|", each a YAML flow sequence to send, a space and its
+// reply's first line, then its blob's text if any: "[GET, k] $1 v" expects
+// "$1\r\nv\r\n"; a reply of an aggregate (`*`) is any value.
+func casesOf(b testing.TB, suite string, n int, kinds []string) []*cases.File {
+	var src strings.Builder
+	fmt.Fprintf(&src, "suite: %s\ncases:\n", suite)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&src, "  - name: case %d\n    steps:\n", i)
+		for _, step := range strings.Split(kinds[i%len(kinds)], "|") {
+			send, reply, _ := strings.Cut(step, "] ")
+			first, text, blob := strings.Cut(reply, " ")
+			switch {
+			case strings.HasPrefix(first, "*"):
+				fmt.Fprintf(&src, "      - {send: %s], value: {any: true}}\n", send)
+			case blob:
+				fmt.Fprintf(&src, "      - {send: %s], reply: %q}\n", send, first+"\r\n"+text+"\r\n")
+			default:
+				fmt.Fprintf(&src, "      - {send: %s], reply: %q}\n", send, first+"\r\n")
+			}
+		}
+	}
+	f, err := cases.Load(suite+".yaml", []byte(src.String()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return []*cases.File{f}
+}
+
+// BenchmarkPeerLikeCorpus is 352 cases of peerLike (960 case commands)
+// in RESP2 against an existing server with --allow-destructive, as a
+// peer's corpus is run (issue 36): wall time per run, and the server's
+// calls per case command (INFO commandstats) as calls/cmd. Measured
+// side by side on redis-8.6.3 (2026-12-06, 10 runs each, medians): before
+// plain cases shared connections and key specifications answered key
+// positions, see docs/architecture.md ("A case costs its own round
+// trips").
+func BenchmarkPeerLikeCorpus(b *testing.B) {
+	srv := servers.ForTest(b, "redis-8.6.3")
+	files := peerLikeCases(b, 352)
+	c, err := target.Config{Addr: srv.Addr()}.Dial(context.Background(), 2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	var calls, cmds int64
+	for _, st := range files[0].Cases {
+		cmds += int64(len(st.Steps))
+	}
+	for b.Loop() {
+		c.Do("CONFIG", "RESETSTAT")
+		rep, err := runner.Run(context.Background(), files, runner.Options{Addr: srv.Addr(), Shared: true, AllowDestructive: true, Protos: []int{2}, RunID: runner.NewRunID()})
+		if err != nil || rep.Failed() || rep.Summary.Passed != 352 {
+			b.Fatalf("run: %v %+v %v", err, rep.Summary, firstFailure(rep))
+		}
+		calls += commandCalls(b, c)
+	}
+	b.ReportMetric(float64(calls)/float64(int64(b.N)*cmds), "calls/cmd")
+}
+
+// firstFailure is the reason of rep's first result that did not pass.
+func firstFailure(rep *runner.Report) string {
+	for _, r := range rep.Results {
+		if r.Status != runner.Pass {
+			return r.Case.Name + ": " + r.Reason
+		}
+	}
+	return ""
+}
+
 // commandCalls is the number of commands the server ran since CONFIG
 // RESETSTAT (INFO commandstats), the RESETSTAT and this INFO left out.
-func commandCalls(b *testing.B, c *target.Conn) int64 {
+func commandCalls(b testing.TB, c *target.Conn) int64 {
 	v, err := c.Do("INFO", "commandstats")
 	if err != nil {
 		b.Fatal(err)

@@ -52,6 +52,10 @@ type conn struct {
 	// through opened a MULTI that no EXEC, DISCARD or RESET ended yet:
 	// what is sent now runs at EXEC (see caseRun.guard).
 	multi bool
+	// stateful says a command sent on c may have changed what the
+	// connection is for later commands (see statefulCommands): it does
+	// not go on to another case (run.reusable).
+	stateful bool
 }
 
 // noteCommand records what a command sent on c means for the end-of-case
@@ -60,6 +64,7 @@ func (c *conn) noteCommand(args [][]byte) {
 	if len(args) == 0 {
 		return
 	}
+	c.stateful = c.stateful || stateful(args[0])
 	// CLIENT REPLY OFF and SKIP are answered by nothing, so they can only
 	// be async sends (c.pending).
 	if bytes.EqualFold(args[0], []byte("MONITOR")) {

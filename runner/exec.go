@@ -32,6 +32,10 @@ type run struct {
 	// deleted (Report.KeysLeft).
 	leftMu sync.Mutex
 	left   []string
+	// spares are the connections between plain cases (see spare);
+	// rerun runs a case of a batch whose check failed again, alone.
+	spares spares
+	rerun  func(h *held)
 }
 
 // caseRun is the state of one case in one protocol. Its methods are split
@@ -77,6 +81,14 @@ type caseRun struct {
 	// such failure: the steps go on after it (see runSteps).
 	goldenOnly bool
 	golden     *Failure
+	// reuse says the case is plain (run.reusable): its default connection
+	// may come from the run's spares and go back to them; spare is that
+	// connection's entry once it has one.
+	reuse bool
+	spare *spare
+	lane  int // item.lane
+	// confirmed counts the sentinels of strayReplies whose reply came.
+	confirmed int
 	// stepKnown is what the steps' known differences saw (applyStepKnown).
 	stepKnown struct {
 		known        *cases.Known // the first step that failed as known
@@ -86,12 +98,17 @@ type caseRun struct {
 }
 
 // runItem runs one case (or scenario) in one protocol: the gates, then the
-// steps or the scenario.
-func (r *run) runItem(ctx context.Context, it item, res *Result) {
+// steps or the scenario. A plain case that passed on a spare connection
+// (see spare) is held: give is that connection, to give back once the
+// item is over (run.giveBack), and res is reported with its batch. again
+// lists the cases (this one among them) to run again alone because the
+// end-of-case check of the batch this case ended failed. With neither,
+// res is final.
+func (r *run) runItem(ctx context.Context, it item, res *Result) (give *spare, again []*held) {
 	start := time.Now()
 	defer func() { res.Duration = time.Since(start) }()
 	if r.gated(ctx, it, res) {
-		return
+		return nil, nil
 	}
 	res.Known = r.known(it)
 	if k := r.srv.KnownCrash(it.c, it.proto); k != nil && r.opts.Respawn == nil {
@@ -99,13 +116,13 @@ func (r *run) runItem(ctx context.Context, it item, res *Result) {
 		res.Status = Skip
 		res.Reason = fmt.Sprintf("not run: %s: known to crash %s %s, and this run cannot start the server again (a throwaway server runs it): %s",
 			k.Pos, r.srv.Family, r.srv.Version, k.Reason)
-		return
+		return nil, nil
 	}
 	if it.c.Scenario != nil {
 		r.runScenario(ctx, it, res)
-		return
+		return nil, nil
 	}
-	r.runCase(ctx, it, res)
+	return r.runCase(ctx, it, res)
 }
 
 // gated reports whether the case must not run in it.proto, with res's
@@ -227,14 +244,19 @@ func (x *caseRun) applyStepKnown(res *Result) {
 // keyPrefix is the prefix of the key names of it in this run
 // (cases.KeyPrefix of the run id, the case and the protocol).
 func (r *run) keyPrefix(it item) string {
-	return cases.KeyPrefix(r.opts.RunID + " " + it.c.ID() + " " + strconv.Itoa(it.proto))
+	id := r.opts.RunID + " " + it.c.ID() + " " + strconv.Itoa(it.proto)
+	if it.again {
+		id += " again" // run again alone: its first keys may still be there
+	}
+	return cases.KeyPrefix(id)
 }
 
 // runCase runs the steps of a gated case, then its cleanup steps, the
-// check for stray replies and its known differences.
-func (r *run) runCase(ctx context.Context, it item, res *Result) {
+// check for stray replies and its known differences (see runItem for
+// give and again).
+func (r *run) runCase(ctx context.Context, it item, res *Result) (give *spare, again []*held) {
 	x := &caseRun{run: r, t: it.t, w: it.w, c: it.c, proto: it.proto, info: r.srv.Info(it.proto), conns: map[string]*conn{},
-		env: &cases.Env{KeyPrefix: r.keyPrefix(it), Captures: map[string][]byte{}}}
+		env: &cases.Env{KeyPrefix: r.keyPrefix(it), Captures: map[string][]byte{}}, reuse: r.reusable(it), lane: it.lane}
 	res.KeyPrefix = x.env.KeyPrefix
 	x.slot = target.KeySlot(x.env.KeyPrefix)
 	defer x.close()
@@ -245,9 +267,55 @@ func (r *run) runCase(ctx context.Context, it item, res *Result) {
 	// and the known differences concern passes and failures only.
 	x.cleanup(ctx, res)
 	x.settle(ctx, res)
-	x.checkStray(res)
+	if give = x.hold(ctx, it, res); give == nil {
+		if again = x.endBatch(ctx, it, res); again != nil {
+			return nil, again
+		}
+		x.checkStray(res)
+	}
 	r.applyKnown(res)
 	x.applyStepKnown(res)
+	return give, nil
+}
+
+// hold keeps a plain case's connection for the run's next plain case,
+// with the case's result waiting for its batch's end-of-case check (see
+// spare), when the case passed on it and left it as it found it: nothing
+// unread, queued or half-sent, no transaction or state changed. It returns
+// the connection's spare, or nil.
+func (x *caseRun) hold(ctx context.Context, it item, res *Result) *spare {
+	sp := x.spare
+	if sp == nil || res.Status != Pass || ctx.Err() != nil || len(x.conns) != 1 || it.put == nil {
+		return nil
+	}
+	c := x.conns["default"]
+	if c != sp.c || c.closed || c.halted.Load() || c.pending > 0 || len(c.pushes) > 0 || c.noSentinel || c.multi ||
+		c.stateful || len(c.rawTail) > 0 || c.r.Buffered() > 0 {
+		return nil
+	}
+	x.mu.Lock()
+	delete(x.conns, "default") // not closed, nor its keys deleted, by close
+	x.mu.Unlock()
+	x.order = nil
+	sp.held = append(sp.held, &held{it: it, res: res, keys: x.keys, put: it.put})
+	return sp
+}
+
+// endBatch ends the batch of the spare connection a case ran on when the
+// case did not end as hold wants: the batch's check runs now, on the
+// case's connection. When it fails, the batch's cases and this one are
+// returned, to run again alone; otherwise the batch is reported and the
+// case goes on to its own checks.
+func (x *caseRun) endBatch(ctx context.Context, it item, res *Result) []*held {
+	sp := x.spare
+	if sp == nil || len(sp.held) == 0 {
+		return nil
+	}
+	again, _ := x.run.check(ctx, sp)
+	if again == nil {
+		return nil
+	}
+	return append(again, &held{it: it, res: res, put: it.put})
 }
 
 // runSteps runs the steps in order until one fails or errs, and records
@@ -408,6 +476,14 @@ func (x *caseRun) conn(ctx context.Context, st *cases.Step) (*conn, error) {
 	if ok && !old.closed {
 		return old, nil
 	}
+	if !ok && name == cases.DefaultConn && x.reuse {
+		if sp := x.run.take(x.t, x.proto); sp != nil {
+			x.spare = sp
+			x.addConn(ctx, name, sp.c)
+			x.order = append(x.order, name)
+			return sp.c, nil
+		}
+	}
 	c, err := dial(ctx, x.t, x.slot, x.c.ConnNode(name), name, x.proto)
 	if err != nil {
 		return nil, fmt.Errorf("connection %q: %w", name, err)
@@ -417,6 +493,9 @@ func (x *caseRun) conn(ctx context.Context, st *cases.Step) (*conn, error) {
 		old.close() // the server closed it
 	} else {
 		x.order = append(x.order, name)
+		if name == cases.DefaultConn && x.reuse {
+			x.spare = &spare{c: c, t: x.t, w: x.w, lane: x.lane, proto: x.proto}
+		}
 	}
 	return c, nil
 }

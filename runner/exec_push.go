@@ -113,6 +113,7 @@ func (x *caseRun) untilSentinel(name, token string) (*Failure, error) {
 		case v.Kind == resp.Push:
 			continue
 		case isSentinelReply(v, token):
+			x.confirmed++
 			return nil, nil
 		case v.Kind == resp.SimpleError || v.Kind == resp.BlobError:
 			return x.afterError(name, token, v)

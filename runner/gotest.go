@@ -67,7 +67,7 @@ func Test(t *testing.T, addr string, opts Options, paths ...string) {
 							lock()
 							defer unlock()
 							res := &Result{Case: c, Proto: p}
-							r.runItem(context.WithoutCancel(t.Context()), item{c: c, proto: p, t: tgt}, res)
+							r.runItem(context.WithoutCancel(t.Context()), item{c: c, proto: p, t: tgt, alone: true}, res)
 							reportSubtest(t, res)
 						})
 					}

@@ -256,7 +256,7 @@ func (ls *lanes) restart(l *lane, d *death) {
 	l.runMu.Unlock()
 	cfg := l.t.Config
 	cfg.Addr = addr
-	l.t = target.New(cfg, l.t.Server)
+	l.t = l.t.Sibling(cfg)
 	ls.mu.Lock()
 	ls.restarts = append(ls.restarts, line)
 	ls.mu.Unlock()

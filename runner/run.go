@@ -6,8 +6,11 @@ import (
 	"crypto/tls"
 	"encoding/hex"
 	"errors"
+	"maps"
 	"regexp"
 	"runtime"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/respcheck/respcheck/cases"
@@ -140,6 +143,14 @@ type item struct {
 	// pool (Options.Pool); w watches it.
 	t *target.Target
 	w *watchdog
+	// lane is the index of the server the item was given (sched.RunPool).
+	lane int
+	// alone says the item may not share a connection with other cases
+	// (run.reusable); again that it runs again alone after its batch's
+	// end-of-case check failed (it gets a key namespace of its own).
+	alone, again bool
+	// put reports the item's result, once its batch is checked (held).
+	put func()
 }
 
 // Run executes the cases of files against opts.Addr and returns the report.
@@ -178,12 +189,16 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	if opts.OnStart != nil {
 		opts.OnStart(len(items))
 	}
+	// The command table of the commands the cases send, in one call: a
+	// server that cannot answer it is asked name by name, as gates need.
+	names, subs := commandNames(items)
+	t.Prefetch(ctx, names, subs)
 	r := &run{opts: opts, t: t, srv: t.Server}
 	pool := []*target.Target{t}
 	for _, addr := range opts.Pool {
 		c := cfg
 		c.Addr = addr
-		pool = append(pool, target.New(c, t.Server))
+		pool = append(pool, t.Sibling(c))
 	}
 	r.execute(ctx, items, pool, rep)
 	reachable := rep.ServerLost == nil && !r.unreachable.Load()
@@ -199,6 +214,41 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	rep.count()
 	rep.Duration = time.Since(rep.Started)
 	return rep, nil
+}
+
+// commandNames returns the command names the send steps of items start
+// with (literal ones; lower case) and, by name, the literal second
+// arguments (subcommands of a container such as CONFIG or OBJECT), for
+// target.Target.Prefetch.
+func commandNames(items []item) ([]string, map[string][]string) {
+	seen := map[*cases.Case]bool{}
+	names := map[string]bool{}
+	subs := map[string][]string{}
+	for _, it := range items {
+		if seen[it.c] {
+			continue
+		}
+		seen[it.c] = true
+		for _, steps := range [][]*cases.Step{it.c.Steps, it.c.Cleanup} {
+			for _, st := range steps {
+				if len(st.Send) == 0 {
+					continue
+				}
+				name, ok := st.Send[0].Literal()
+				if !ok || name == "" || len(name) > 64 {
+					continue
+				}
+				name = strings.ToLower(name)
+				names[name] = true
+				if len(st.Send) > 1 {
+					if sub, ok := st.Send[1].Literal(); ok && sub != "" && len(sub) <= 64 && !strings.ContainsAny(sub, " |") {
+						subs[name] = append(subs[name], strings.ToLower(sub))
+					}
+				}
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(names)), subs
 }
 
 // targetConfig is how the run reaches opts.Addr (its step timeout set).
@@ -236,24 +286,47 @@ func (r *run) execute(ctx context.Context, items []item, pool []*target.Target, 
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	ls := newLanes(parent, ctx, cancel, r, pool, silence(items, r.opts.StepTimeout))
+	r.rerun = func(h *held) {
+		res := &Result{Case: h.it.c, Proto: h.it.proto}
+		ls.runOn(h.it.lane, res, func(ictx context.Context, t *target.Target, w *watchdog) {
+			it := h.it
+			it.t, it.w, it.alone, it.again = t, w, true, true
+			r.runItem(ictx, it, res)
+		})
+		*h.res = *res
+	}
 	// --fail-fast stops handing out items; the running ones finish.
 	dispatch, stopDispatch := context.WithCancelCause(ctx)
 	defer stopDispatch(nil)
 	sched.RunPool(dispatch, len(items), r.opts.Jobs, len(pool), func(i int) bool { return items[i].c.Exclusive }, func(i, s int) {
 		it := items[i]
 		res := &Result{Case: it.c, Proto: it.proto}
+		it.lane, it.put = s, func() { results.Put(i, res) }
+		if it.c.Exclusive {
+			r.closeIdle(ctx, s, 0) // the lane is this item's alone now
+		}
+		var give *spare
+		var again []*held
 		ls.runOn(s, res, func(ictx context.Context, t *target.Target, w *watchdog) {
 			it.t, it.w = t, w
-			r.runItem(ictx, it, res)
-			if res.Status == Error {
+			give, again = r.runItem(ictx, it, res)
+			if res.Status == Error && give == nil {
 				w.confirmDying(ictx) // perhaps the server is gone: ask now
 			}
 		})
-		if r.opts.FailFast && (res.Status == Fail || res.Status == Error) && !res.NotRun {
-			stopDispatch(errFailFast)
+		switch {
+		case give != nil:
+			r.giveBack(ctx, give) // res is reported with its batch
+		case again != nil:
+			r.rerunAll(again)
+		default:
+			if r.opts.FailFast && (res.Status == Fail || res.Status == Error) && !res.NotRun {
+				stopDispatch(errFailFast)
+			}
+			results.Put(i, res)
 		}
-		results.Put(i, res)
 	})
+	r.flushSpares(ctx)
 	cause := context.Cause(dispatch)
 	// stop waits for the watchdogs: one that saw its server lost has
 	// recorded it (lanes.endRun) by then.
