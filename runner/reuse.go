@@ -237,7 +237,7 @@ func (r *run) unlinkEach(batch []*held) {
 func (r *run) reusable(it item) bool {
 	c := it.c
 	if it.alone || it.t.Current() != nil || c.Exclusive || c.Scenario != nil || len(c.Cleanup) > 0 || c.LiteralKeys ||
-		r.srv.KnownCrash(c, it.proto) != nil {
+		r.srv.KnownCrash(c, it.proto) != nil || slow(c) {
 		return false
 	}
 	for _, st := range c.Steps {
@@ -255,6 +255,34 @@ func (r *run) reusable(it item) bool {
 	}
 	return true
 }
+
+// slow reports whether c may take long for reasons of its own (a
+// scenario, a sleep, a step timeout of its own, a blocking command or
+// DEBUG): such a case does not carry a batch of held results (they would
+// wait for it), and the batches idle on its server are checked before it
+// starts (execute), so that the results before it are reported while it
+// runs.
+func slow(c *cases.Case) bool {
+	if c.Scenario != nil {
+		return true
+	}
+	for _, steps := range [][]*cases.Step{c.Steps, c.Cleanup} {
+		for _, st := range steps {
+			if st.Action == cases.ActSleep || st.Timeout > 0 {
+				return true
+			}
+			if len(st.Send) > 0 && slices.ContainsFunc(blockingCommands, st.Send[0].IsWord) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// blockingCommands wait for something else to happen (Redis 8.6.3's
+// COMMAND flags "blocking", and WAIT, WAITAOF, DEBUG SLEEP).
+var blockingCommands = []string{"BLPOP", "BRPOP", "BRPOPLPUSH", "BLMOVE", "BLMPOP", "BZPOPMIN", "BZPOPMAX", "BZMPOP",
+	"XREAD", "XREADGROUP", "WAIT", "WAITAOF", "DEBUG"}
 
 // statefulCommands change what a connection is for the commands after
 // them (its user, database, protocol, transaction, subscriptions,

@@ -302,8 +302,11 @@ func (r *run) execute(ctx context.Context, items []item, pool []*target.Target, 
 		it := items[i]
 		res := &Result{Case: it.c, Proto: it.proto}
 		it.lane, it.put = s, func() { results.Put(i, res) }
-		if it.c.Exclusive {
-			r.closeIdle(ctx, s, 0) // the lane is this item's alone now
+		if it.c.Exclusive || slow(it.c) {
+			// An exclusive item has the lane alone now: it meets no idle
+			// connection of ours; a slow one does not keep the results
+			// before it waiting.
+			r.closeIdle(ctx, s, 0)
 		}
 		var give *spare
 		var again []*held

@@ -87,6 +87,7 @@ func TestKeyPositionsShapes(t *testing.T) {
 		{"EVAL s 2 rc:{01234567}:a rc:{01234567}:b v", []int{3, 4}, 0},
 		{"EVAL s 1 foo v", []int{3}, 0},
 		{"EVAL s 1 1", []int{3}, 0},
+		{"EVAL s 0", nil, 0},
 		{"EVAL s x foo", nil, 1}, // the server answers an error: no key
 		{"SORT rc:{01234567}:a STORE rc:{01234567}:d", []int{1, 3}, 2},
 		{"SORT rc:{01234567}:b STORE rc:{01234567}:e", []int{1, 3}, 2}, // the same shape

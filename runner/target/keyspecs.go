@@ -112,11 +112,15 @@ func specKeys(specs []KeySpec, args [][]byte) (pos []int, ok bool) {
 	if len(specs) == 0 || slices.ContainsFunc(specs, func(ks KeySpec) bool { return ks.Unknown }) {
 		return nil, false
 	}
-	for _, ks := range specs {
-		if ks.NotKey {
-			continue
-		}
+	keySpecs := slices.DeleteFunc(slices.Clone(specs), func(ks KeySpec) bool { return ks.NotKey })
+	for _, ks := range keySpecs {
 		keys, valid := ks.keys(args)
+		if !valid && len(keySpecs) == 1 && ks.noKeys(args) {
+			// EVAL s 0, FCALL f 0: the server's spec search gives up on an
+			// empty key range and its own key finder names none (COMMAND
+			// GETKEYS: "The command has no key arguments").
+			return nil, true
+		}
 		if !valid {
 			return nil, false
 		}
@@ -161,6 +165,20 @@ func (ks KeySpec) keys(args [][]byte) (pos []int, valid bool) {
 		pos = append(pos, i)
 	}
 	return pos, true
+}
+
+// noKeys reports whether a keynum spec finds a count of 0 in args.
+func (ks KeySpec) noKeys(args [][]byte) bool {
+	if ks.Range {
+		return false
+	}
+	first, found := ks.begin(args)
+	idx := first + ks.KeyNumIdx
+	if !found || idx < 0 || idx >= len(args) {
+		return false
+	}
+	n, ok := keyCount(args[idx])
+	return ok && n == 0
 }
 
 // keyCount reads a number of keys as the server does (Redis 8.6.3

@@ -16,7 +16,7 @@ import (
 // groups (scripts, functions, blocking reads, MIGRATE), in forms valid and
 // not (a key count that is not a number, too large, zero).
 var movableShapes = [][]string{
-	{"EVAL", "return 1", "0"}, {"EVAL", "return 1", "2", "k1", "k2", "a1"}, {"EVAL", "return 1", "1", "1"},
+	{"EVAL", "return 1", "0"}, {"EVAL", "return 1", "0", "a1"}, {"FCALL", "f", "0"}, {"EVAL", "return 1", "2", "k1", "k2", "a1"}, {"EVAL", "return 1", "1", "1"},
 	{"EVAL", "return 1", "x", "k1"}, {"EVAL", "return 1", "3", "k1"}, {"EVAL_RO", "return 1", "1", "k1", "a"},
 	{"EVALSHA", "0123456789012345678901234567890123456789", "2", "k1", "k2"}, {"FCALL", "f", "1", "k1", "a"},
 	{"FCALL_RO", "f", "2", "k1", "k2"}, {"XREAD", "COUNT", "1", "STREAMS", "s1", "s2", "0", "0"},
