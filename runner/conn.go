@@ -203,6 +203,13 @@ func (c *conn) extend(timeout time.Duration) {
 
 func (c *conn) close() error { return c.nc.Close() }
 
+// haltAfter ends c's reads and writes after d at the latest, for good:
+// an end-of-case check once the run is interrupted (run.check).
+func (c *conn) haltAfter(d time.Duration) {
+	c.halted.Store(true)
+	c.nc.SetDeadline(time.Now().Add(d))
+}
+
 // halt unblocks c's reads and writes for good (see caseRun.interrupt).
 func (c *conn) halt() {
 	c.halted.Store(true)

@@ -32,10 +32,18 @@ type run struct {
 	// deleted (Report.KeysLeft).
 	leftMu sync.Mutex
 	left   []string
+	// ctx is the run's context while it executes: done once the run is
+	// interrupted or ends (execute).
+	ctx context.Context
 	// spares are the connections between plain cases (see spare);
 	// rerun runs a case of a batch whose check failed again, alone.
 	spares spares
 	rerun  func(h *held)
+	// pending holds the keys waiting for the next UNLINK (later), and
+	// pendingNames counts their names.
+	pendingMu    sync.Mutex
+	pending      []pendingKeys
+	pendingNames int
 }
 
 // caseRun is the state of one case in one protocol. Its methods are split
@@ -84,9 +92,9 @@ type caseRun struct {
 	// reuse says the case is plain (run.reusable): its default connection
 	// may come from the run's spares and go back to them; spare is that
 	// connection's entry once it has one.
-	reuse bool
-	spare *spare
-	lane  int // item.lane
+	reuse, once bool
+	spare       *spare
+	lane        int // item.lane
 	// confirmed counts the sentinels of strayReplies whose reply came.
 	confirmed int
 	// stepKnown is what the steps' known differences saw (applyStepKnown).
@@ -102,9 +110,9 @@ type caseRun struct {
 // (see spare) is held: give is that connection, to give back once the
 // item is over (run.giveBack), and res is reported with its batch. again
 // lists the cases (this one among them) to run again alone because the
-// end-of-case check of the batch this case ended failed. With neither,
-// res is final.
-func (r *run) runItem(ctx context.Context, it item, res *Result) (give *spare, again []*held) {
+// end-of-case check of the batch this case ended failed (run.retry). With
+// neither, res is final.
+func (r *run) runItem(ctx context.Context, it item, res *Result) (give *spare, again *retry) {
 	start := time.Now()
 	defer func() { res.Duration = time.Since(start) }()
 	if r.gated(ctx, it, res) {
@@ -254,9 +262,10 @@ func (r *run) keyPrefix(it item) string {
 // runCase runs the steps of a gated case, then its cleanup steps, the
 // check for stray replies and its known differences (see runItem for
 // give and again).
-func (r *run) runCase(ctx context.Context, it item, res *Result) (give *spare, again []*held) {
+func (r *run) runCase(ctx context.Context, it item, res *Result) (give *spare, again *retry) {
 	x := &caseRun{run: r, t: it.t, w: it.w, c: it.c, proto: it.proto, info: r.srv.Info(it.proto), conns: map[string]*conn{},
-		env: &cases.Env{KeyPrefix: r.keyPrefix(it), Captures: map[string][]byte{}}, reuse: r.reusable(it), lane: it.lane}
+		env: &cases.Env{KeyPrefix: r.keyPrefix(it), Captures: map[string][]byte{}}, lane: it.lane}
+	x.reuse, x.once = r.reusable(ctx, it)
 	res.KeyPrefix = x.env.KeyPrefix
 	x.slot = target.KeySlot(x.env.KeyPrefix)
 	defer x.close()
@@ -268,14 +277,16 @@ func (r *run) runCase(ctx context.Context, it item, res *Result) (give *spare, a
 	x.cleanup(ctx, res)
 	x.settle(ctx, res)
 	if give = x.hold(ctx, it, res); give == nil {
-		if again = x.endBatch(ctx, it, res); again != nil {
-			return nil, again
+		// A failed check of the batch before it found the extra reply
+		// the case's own check would look for: its verdict stands as
+		// the case's in the batch, to compare with its run alone.
+		if again = x.endBatch(ctx, it, res); again == nil {
+			x.checkStray(res)
 		}
-		x.checkStray(res)
 	}
 	r.applyKnown(res)
 	x.applyStepKnown(res)
-	return give, nil
+	return give, again
 }
 
 // hold keeps a plain case's connection for the run's next plain case,
@@ -288,6 +299,11 @@ func (x *caseRun) hold(ctx context.Context, it item, res *Result) *spare {
 	if sp == nil || res.Status != Pass || ctx.Err() != nil || len(x.conns) != 1 || it.put == nil {
 		return nil
 	}
+	if res.Known != nil || x.stepKnown.unreproduced != nil {
+		// A known difference that did not happen fails the case
+		// (applyKnown): reported now, so that --fail-fast stops at it.
+		return nil
+	}
 	c := x.conns["default"]
 	if c != sp.c || c.closed || c.halted.Load() || c.pending > 0 || len(c.pushes) > 0 || c.noSentinel || c.multi ||
 		c.stateful || len(c.rawTail) > 0 || c.r.Buffered() > 0 {
@@ -297,16 +313,16 @@ func (x *caseRun) hold(ctx context.Context, it item, res *Result) *spare {
 	delete(x.conns, "default") // not closed, nor its keys deleted, by close
 	x.mu.Unlock()
 	x.order = nil
-	sp.held = append(sp.held, &held{it: it, res: res, keys: x.keys, put: it.put})
+	sp.held = append(sp.held, &held{it: it, res: res, keys: x.keys, put: it.put, once: x.once})
 	return sp
 }
 
 // endBatch ends the batch of the spare connection a case ran on when the
 // case did not end as hold wants: the batch's check runs now, on the
 // case's connection. When it fails, the batch's cases and this one are
-// returned, to run again alone; otherwise the batch is reported and the
-// case goes on to its own checks.
-func (x *caseRun) endBatch(ctx context.Context, it item, res *Result) []*held {
+// returned, to run again alone (run.retry); otherwise the batch is
+// reported and the case goes on to its own checks.
+func (x *caseRun) endBatch(ctx context.Context, it item, res *Result) *retry {
 	sp := x.spare
 	if sp == nil || len(sp.held) == 0 {
 		return nil
@@ -315,7 +331,7 @@ func (x *caseRun) endBatch(ctx context.Context, it item, res *Result) []*held {
 	if again == nil {
 		return nil
 	}
-	return append(again, &held{it: it, res: res, put: it.put})
+	return &retry{cur: &held{it: it, res: res, put: it.put, once: x.once}, batch: again}
 }
 
 // runSteps runs the steps in order until one fails or errs, and records

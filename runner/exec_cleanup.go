@@ -145,6 +145,9 @@ func (x *caseRun) close() {
 // (target.DeleteCaseKeys); a shared run counts them in Report.KeysRemoved, and lists the
 // prefix in Report.KeysLeft when they could not be deleted.
 func (r *run) deleteKeys(t *target.Target, w *watchdog, prefix string, keys *target.CaseKeys) {
+	if r.later(t, w, prefix, keys) {
+		return
+	}
 	ctx, cancel := budgeted(context.Background(), w, r.opts.StepTimeout, 2*r.opts.StepTimeout+30*time.Second)
 	defer cancel()
 	var n int

@@ -148,6 +148,9 @@ func (x *caseRun) afterError(name, token string, e resp.Value) (*Failure, error)
 	for {
 		v, err := c.r.Read()
 		if done, f, err := x.endOfStream(name, err); done {
+			if f == nil && err == nil && errs == 1 {
+				x.confirmed++ // both sentinels refused, as refusals count
+			}
 			return f, err
 		}
 		switch {
@@ -163,7 +166,8 @@ func (x *caseRun) afterError(name, token string, e resp.Value) (*Failure, error)
 			if errs > 0 {
 				return fail, nil // e and another error for one sentinel
 			}
-			return nil, nil // e refused the first sentinel
+			x.confirmed++ // e refused the first sentinel: in step
+			return nil, nil
 		case v.Kind == resp.SimpleError || v.Kind == resp.BlobError:
 			if errs++; errs > 1 {
 				return fail, nil // three errors for two sentinels

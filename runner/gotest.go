@@ -46,7 +46,7 @@ func Test(t *testing.T, addr string, opts Options, paths ...string) {
 	if err != nil {
 		t.Fatalf("respcheck: %s: %v", addr, err)
 	}
-	r := &run{opts: opts, t: tgt, srv: tgt.Server}
+	r := &run{opts: opts, t: tgt, srv: tgt.Server, ctx: t.Context()}
 	var exclusive sync.RWMutex
 	for _, f := range files {
 		t.Run(subtestName(strings.TrimSuffix(path.Base(f.Path), path.Ext(f.Path))), func(t *testing.T) {

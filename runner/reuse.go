@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -53,12 +54,53 @@ type held struct {
 	res  *Result
 	keys *target.CaseKeys // the keys to delete on a shared target, or nil
 	put  func()           // reports res
+	// once says the case changes the server beyond its keys (a command
+	// not on data alone, see dataCommand): it is not run again alone.
+	once bool
 }
 
 // spares are a run's idle connections.
 type spares struct {
 	mu   sync.Mutex
 	idle []*spare
+	// checking holds a mutex per lane, held while idle connections of
+	// the lane are checked (closeIdle): an exclusive item's own check
+	// waits for a check of the watcher in flight.
+	checking map[int]*sync.Mutex
+}
+
+// laneLock returns the checking mutex of lane.
+func (r *run) laneLock(lane int) *sync.Mutex {
+	r.spares.mu.Lock()
+	defer r.spares.mu.Unlock()
+	if r.spares.checking == nil {
+		r.spares.checking = map[int]*sync.Mutex{}
+	}
+	if r.spares.checking[lane] == nil {
+		r.spares.checking[lane] = &sync.Mutex{}
+	}
+	return r.spares.checking[lane]
+}
+
+// watchIdle checks, every spareIdle until stop is closed, the idle
+// connections of each of lanes that nobody took within spareIdle: the
+// results they hold are reported while the run's jobs are busy with slow
+// cases (a BLPOP waiting a minute). It returns once it has stopped.
+func (r *run) watchIdle(ctx context.Context, lanes int, stop <-chan struct{}) {
+	tick := time.NewTicker(spareIdle)
+	defer tick.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		for lane := range lanes {
+			r.closeIdle(ctx, lane, spareIdle)
+		}
+	}
 }
 
 // take returns an idle connection to t in proto (the one given back last)
@@ -98,6 +140,9 @@ func (r *run) giveBack(ctx context.Context, sp *spare) {
 // have been idle for at least idle: before an exclusive item on the lane
 // (idle 0), that item meets none of them.
 func (r *run) closeIdle(ctx context.Context, lane int, idle time.Duration) {
+	mu := r.laneLock(lane)
+	mu.Lock()
+	defer mu.Unlock()
 	var stale []*spare
 	r.spares.mu.Lock()
 	r.spares.idle = slices.DeleteFunc(r.spares.idle, func(s *spare) bool {
@@ -131,25 +176,82 @@ func (r *run) flushSpares(ctx context.Context) {
 // again alone and reported; it reports whether sp's connection can go on.
 func (r *run) checkAndRerun(ctx context.Context, sp *spare) bool {
 	again, ok := r.check(ctx, sp)
-	r.rerunAll(again)
+	r.retry(&retry{batch: again})
 	return ok
 }
 
-// rerunAll runs each case of again alone (run.rerun), in place of its
-// result, and reports it.
-func (r *run) rerunAll(again []*held) {
-	for _, h := range again {
-		r.rerun(h)
+// retry is what a failed end-of-case check leaves to run again alone: the
+// cases of the batch, and cur, the case that ended the batch by not
+// passing on its connection (endBatch), or nil.
+type retry struct {
+	cur   *held
+	batch []*held
+}
+
+// retry runs rt's cases again alone (run.rerun) and reports them. cur
+// runs first: when it comes to the same verdict alone, its connection
+// was in step when it started (a stray before it would have shifted its
+// replies), the extra reply was its own, and the batch is reported as it
+// ran; otherwise every case of the batch runs again too. cur's error
+// stands as it is. A case that changes the server beyond its keys
+// (held.once) does not run again: it would not do the same a second time
+// (a function loaded twice); it is reported undecided.
+func (r *run) retry(rt *retry) {
+	if cur := rt.cur; cur != nil && cur.res.Status == Error {
+		// Its error (a timeout, a connection or server lost) is no
+		// shifted reply: it stands, and is not run again (a command
+		// that crashed the server would crash the next).
+	} else if cur != nil && !cur.once {
+		before := *cur.res
+		r.rerun(cur)
+		if sameVerdict(&before, cur.res) {
+			for _, h := range rt.batch {
+				h.put()
+			}
+			rt.batch = nil
+		}
+	} else if cur != nil {
+		undecided(cur)
+	}
+	for _, h := range rt.batch {
+		if h.once {
+			undecided(h)
+		} else {
+			r.rerun(h)
+		}
 		h.put()
+	}
+	if rt.cur != nil {
+		rt.cur.put()
 	}
 }
 
-// check does the end-of-case check of sp's batch: one sentinel PING
+// undecided makes h's result an error saying why it cannot be told: a
+// reply to no command came on the connection it shared with other cases,
+// and it was not run again alone (held.once).
+func undecided(h *held) {
+	was := h.res.Status.String()
+	if h.res.Reason != "" {
+		was += ": " + h.res.Reason
+	}
+	h.res.Status, h.res.Failure = Error, nil
+	h.res.Reason = "a reply to no command came on the connection this case shared with other cases (whose, only runs alone tell), and this case changes the server beyond its keys, so it was not run again alone; it ran as " + was
+}
+
+// sameVerdict reports whether two runs of a case came to the same status
+// for the same reason.
+func sameVerdict(a, b *Result) bool { return a.Status == b.Status && a.Reason == b.Reason }
+
+// check does the end-of-case check of sp's batch (ctx: the caller's, an
+// item's or the run's; r.ctx tells an interrupted run): one sentinel PING
 // (strayReplies), then on a shared target one UNLINK of the batch's keys.
 // It reports the batch's cases when the check passes (ok: the connection
-// can go on) or cannot be asked (the run was interrupted, or its server
-// lost: reported as they ran), and otherwise (a stray reply, or a broken
-// connection) returns them, to run again alone.
+// can go on). When the check cannot be done (the connection was cut short
+// by an interruption, the server is lost for good) or finds a stray after
+// the run was interrupted, the cases are reported not checked
+// (unchecked). Otherwise (a stray reply, or a broken connection) it
+// returns them, to run again alone. Once the run is interrupted the check
+// has a second.
 func (r *run) check(ctx context.Context, sp *spare) (again []*held, ok bool) {
 	if len(sp.held) == 0 {
 		return nil, !sp.c.halted.Load()
@@ -160,21 +262,25 @@ func (r *run) check(ctx context.Context, sp *spare) (again []*held, ok bool) {
 	x := &caseRun{run: r, t: sp.t, w: sp.w, c: last.it.c, proto: sp.proto,
 		conns: map[string]*conn{"default": sp.c}, order: []string{"default"},
 		env: &cases.Env{KeyPrefix: last.res.KeyPrefix}}
-	if !sp.c.halted.Load() && ctx.Err() == nil {
+	cut := sp.c.halted.Load() // a case in flight on it was interrupted
+	defer context.AfterFunc(ctx, func() { sp.c.haltAfter(time.Second) })()
+	if !cut && !r.unreachable.Load() {
 		fail, err := x.strayReplies()
 		ok = fail == nil && err == nil && x.confirmed == 1
-		if !ok && fail == nil {
+		if !ok && fail == nil && r.ctx.Err() == nil {
 			// The connection broke, no stray: perhaps the server is gone
 			// (a later case shut it down). Ask now, so that the run ends,
 			// or the cases run again on the server started in its place.
-			sp.w.confirmDying(ctx)
+			sp.w.confirmDying(r.ctx)
 		}
 	}
 	switch {
 	case ok:
 		r.unlinkHeld(sp, batch)
-	case ctx.Err() != nil || r.unreachable.Load():
+	case r.ctx.Err() != nil || r.unreachable.Load() || (sp.w.isLost() && r.opts.Respawn == nil):
+		// The run was interrupted, or its server lost for good.
 		r.unlinkEach(batch)
+		unchecked(batch, context.Cause(r.ctx))
 	default:
 		r.unlinkEach(batch)
 		return batch, false
@@ -182,7 +288,21 @@ func (r *run) check(ctx context.Context, sp *spare) (again []*held, ok bool) {
 	for _, h := range batch {
 		h.put()
 	}
-	return nil, ok
+	return nil, ok && !sp.c.halted.Load()
+}
+
+// unchecked marks the results of a batch whose end-of-case check could
+// not tell that their connection was in step (why: the interruption, or
+// the loss of the server) as not run to their end.
+func unchecked(batch []*held, why error) {
+	cause := "the server was lost"
+	if why != nil {
+		cause = why.Error()
+	}
+	for _, h := range batch {
+		h.res.Status, h.res.NotRun, h.res.Failure = Skip, true, nil
+		h.res.Reason = "not checked: " + cause + " before the end-of-case check of the connection this case shared with the cases before it (its steps had passed)"
+	}
 }
 
 // unlinkHeld deletes the keys of a batch whose check passed (a shared
@@ -206,15 +326,112 @@ func (r *run) unlinkHeld(sp *spare, batch []*held) {
 		}
 		names = append(names, named...)
 	}
+	pending := r.takePending()
+	for _, p := range pending {
+		names = append(names, p.names...)
+	}
 	if len(names) > 0 {
 		sp.c.extend(r.opts.StepTimeout)
 		n, refused, err := target.Unlink(sp.c.tc, names)
 		r.keysRemoved.Add(int64(n))
 		if refused || err != nil {
 			rest = batch
+			r.pendingMu.Lock()
+			r.pending = append(r.pending, pending...)
+			r.pendingMu.Unlock()
+			defer r.unlinkPending(sp.w)
 		}
 	}
 	r.unlinkEach(rest)
+}
+
+// pendingKeys are the keys a case named, waiting for the next UNLINK.
+type pendingKeys struct {
+	prefix string
+	names  []string
+}
+
+// later defers the deletion of a case's keys on a shared standalone
+// server to the next batch's UNLINK (unlinkHeld), or the run's end
+// (unlinkPending), when the case's commands named every key they could
+// write; it reports whether it did. Past unlinkBatch names waiting, they
+// are deleted at once.
+func (r *run) later(t *target.Target, w *watchdog, prefix string, keys *target.CaseKeys) bool {
+	if !r.opts.Shared || keys == nil || t != r.t || t.Current() != nil || r.unreachable.Load() || r.ctx == nil || r.ctx.Err() != nil {
+		return false // an interrupted run deletes at once, as it ends
+	}
+	names, ok := keys.Named()
+	if !ok {
+		return false
+	}
+	r.pendingMu.Lock()
+	r.pending = append(r.pending, pendingKeys{prefix, names})
+	r.pendingNames += len(names)
+	full := r.pendingNames >= unlinkBatch
+	r.pendingMu.Unlock()
+	if full {
+		r.unlinkPending(w)
+	}
+	return true
+}
+
+// takePending returns the keys waiting for an UNLINK, and forgets them.
+func (r *run) takePending() []pendingKeys {
+	r.pendingMu.Lock()
+	defer r.pendingMu.Unlock()
+	p := r.pending
+	r.pending, r.pendingNames = nil, 0
+	return p
+}
+
+// unlinkBatch bounds the key names waiting for an UNLINK (later).
+const unlinkBatch = 512
+
+// unlinkPending deletes the keys waiting (later) on a connection of its
+// own: one UNLINK, or each case's namespace scanned when UNLINK is
+// refused; the prefixes of keys it could not delete are Report.KeysLeft.
+// It has a case's cleanup budget: one short attempt once w's server is
+// lost (a frozen server does not hold the run's end).
+func (r *run) unlinkPending(w *watchdog) {
+	pending := r.takePending()
+	if len(pending) == 0 {
+		return
+	}
+	if r.unreachable.Load() {
+		r.leave(pending)
+		return
+	}
+	ctx, cancel := budgeted(context.Background(), w, r.opts.StepTimeout, 2*r.opts.StepTimeout+30*time.Second)
+	defer cancel()
+	var names []string
+	for _, p := range pending {
+		names = append(names, p.names...)
+	}
+	c, err := r.t.Config.Dial(ctx, 2)
+	if err == nil {
+		defer c.Close()
+		n, refused, uerr := target.Unlink(c, names)
+		r.keysRemoved.Add(int64(n))
+		if !refused && uerr == nil {
+			return
+		}
+	}
+	for _, p := range pending {
+		n, err := r.t.DeleteCaseKeys(ctx, p.prefix)
+		r.keysRemoved.Add(int64(n))
+		if err != nil {
+			r.leave([]pendingKeys{p})
+		}
+	}
+}
+
+// leave lists the prefixes of pending in Report.KeysLeft.
+func (r *run) leave(pending []pendingKeys) {
+	r.leftMu.Lock()
+	defer r.leftMu.Unlock()
+	for _, p := range pending {
+		r.left = append(r.left, p.prefix+"*")
+	}
 }
 
 // unlinkEach deletes the keys of each case of batch as the case alone
@@ -232,36 +449,74 @@ func (r *run) unlinkEach(batch []*held) {
 // case may use (see spare): on a standalone server, not run alone, one
 // connection, only commands sent and answered in turn (no raw bytes,
 // async sends, several replies, silence or a closed connection expected),
-// no cleanup steps, scenario, exclusive server, literal keys or known
-// crash, and no command that changes the connection's state (stateful).
-func (r *run) reusable(it item) bool {
+// no cleanup steps, scenario, exclusive server, literal keys, known crash,
+// slow step or command that changes the connection (stateful). once is
+// set when a command may change the server beyond the case's keys
+// (dataCommand): such a case is not run again alone (held.once).
+func (r *run) reusable(ctx context.Context, it item) (plain, once bool) {
 	c := it.c
 	if it.alone || it.t.Current() != nil || c.Exclusive || c.Scenario != nil || len(c.Cleanup) > 0 || c.LiteralKeys ||
 		r.srv.KnownCrash(c, it.proto) != nil || slow(c) {
-		return false
+		return false, false
 	}
 	for _, st := range c.Steps {
 		switch {
 		case st.Action == cases.ActSleep:
 			continue
 		case st.Action != cases.ActSend || st.Async || st.Replies != nil || st.Node != "" || (st.Conn != "" && st.Conn != cases.DefaultConn):
-			return false
+			return false, false
 		case slices.ContainsFunc(st.Expect, func(v cases.Variant) bool { return v.Expect != nil && v.Expect.Silent() }):
-			return false
+			return false, false
 		}
 		if name, ok := st.Send[0].Literal(); !ok || stateful([]byte(name)) {
+			return false, false
+		}
+		once = once || !dataCommand(ctx, it.t, st.Send)
+	}
+	return true, once
+}
+
+// dataCommand reports whether a send step's command (its first two
+// arguments, when literal) touches only data: PING or ECHO, or a command
+// whose ACL categories (COMMAND INFO; a container's, its subcommand's)
+// hold none of notData. A command that changes the connection, the
+// server's scripts, configuration or other clients, or that reads or
+// empties the whole keyspace, is none.
+func dataCommand(ctx context.Context, t *target.Target, send []cases.Template) bool {
+	name, _ := send[0].Literal()
+	if strings.EqualFold(name, "PING") || strings.EqualFold(name, "ECHO") {
+		return true
+	}
+	info, err := t.CommandInfo(ctx, name)
+	if err != nil || !info.Known {
+		return false
+	}
+	if info.Container {
+		sub, ok := "", false
+		if len(send) > 1 {
+			sub, ok = send[1].Literal()
+		}
+		if !ok || strings.ContainsAny(sub, " |") {
+			return false
+		}
+		if info, err = t.CommandInfo(ctx, name+"|"+sub); err != nil || !info.Known {
 			return false
 		}
 	}
-	return true
+	return len(info.Categories) > 0 && !slices.ContainsFunc(info.Categories, func(c string) bool { return slices.Contains(notData, c) })
 }
+
+// notData are the ACL categories of commands that are not on data alone
+// (Redis 8.6.3's COMMAND INFO): FUNCTION LOAD and SCRIPT LOAD are
+// @scripting, PUBLISH @pubsub, KEYS and FLUSHALL @dangerous, CLIENT and
+// SELECT @connection, MULTI @transaction. (@blocking commands are on
+// data: those that wait are slow.)
+var notData = []string{"@admin", "@dangerous", "@scripting", "@pubsub", "@connection", "@transaction"}
 
 // slow reports whether c may take long for reasons of its own (a
 // scenario, a sleep, a step timeout of its own, a blocking command or
 // DEBUG): such a case does not carry a batch of held results (they would
-// wait for it), and the batches idle on its server are checked before it
-// starts (execute), so that the results before it are reported while it
-// runs.
+// wait for it; the batches idle meanwhile are checked by watchIdle).
 func slow(c *cases.Case) bool {
 	if c.Scenario != nil {
 		return true
@@ -271,7 +526,7 @@ func slow(c *cases.Case) bool {
 			if st.Action == cases.ActSleep || st.Timeout > 0 {
 				return true
 			}
-			if len(st.Send) > 0 && slices.ContainsFunc(blockingCommands, st.Send[0].IsWord) {
+			if len(st.Send) > 0 && blocks(st.Send) {
 				return true
 			}
 		}
@@ -280,9 +535,21 @@ func slow(c *cases.Case) bool {
 }
 
 // blockingCommands wait for something else to happen (Redis 8.6.3's
-// COMMAND flags "blocking", and WAIT, WAITAOF, DEBUG SLEEP).
+// COMMAND flag "blocking", and WAIT, WAITAOF, DEBUG SLEEP); XREAD and
+// XREADGROUP only with BLOCK.
 var blockingCommands = []string{"BLPOP", "BRPOP", "BRPOPLPUSH", "BLMOVE", "BLMPOP", "BZPOPMIN", "BZPOPMAX", "BZMPOP",
-	"XREAD", "XREADGROUP", "WAIT", "WAITAOF", "DEBUG"}
+	"WAIT", "WAITAOF", "DEBUG"}
+
+// blocks reports whether a command may wait (blockingCommands).
+func blocks(send []cases.Template) bool {
+	if slices.ContainsFunc(blockingCommands, send[0].IsWord) {
+		return true
+	}
+	if !send[0].IsWord("XREAD") && !send[0].IsWord("XREADGROUP") {
+		return false
+	}
+	return slices.ContainsFunc(send[1:], func(a cases.Template) bool { return a.IsWord("BLOCK") || !a.IsLiteral() })
+}
 
 // statefulCommands change what a connection is for the commands after
 // them (its user, database, protocol, transaction, subscriptions,

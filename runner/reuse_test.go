@@ -30,12 +30,14 @@ func splitProxy(t *testing.T, upstream string, marker []byte, delay time.Duratio
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var open []net.Conn
+	done := make(chan struct{})
 	track := func(c net.Conn) {
 		mu.Lock()
 		open = append(open, c)
 		mu.Unlock()
 	}
 	t.Cleanup(func() {
+		close(done)
 		ln.Close()
 		mu.Lock()
 		for _, c := range open {
@@ -79,7 +81,11 @@ func splitProxy(t *testing.T, upstream string, marker []byte, delay time.Duratio
 						if _, err := client.Write(chunk[:i]); err != nil {
 							return
 						}
-						time.Sleep(delay)
+						select {
+						case <-time.After(delay):
+						case <-done:
+							return
+						}
 						chunk = chunk[i:]
 					}
 					if _, err := client.Write(chunk); err != nil {
@@ -98,12 +104,18 @@ func splitProxy(t *testing.T, upstream string, marker []byte, delay time.Duratio
 // which reads that reply as its own and fails. The batch's check finds the
 // connection out of step, and both cases run again alone: the verdicts are
 // those of each case run alone (the first fails for a reply after its last
-// step, the next passes), and the reruns have key namespaces of their own.
+// step, the next passes), and the reruns have key namespaces of their own;
+// a case of the batch that loaded a function is not run again, and says
+// so.
 func TestStrayReplyInABatch(t *testing.T) {
 	srv := servers.ForTest(t, "redis-8.6.3")
 	addr := splitProxy(t, srv.Addr(), []byte("-ERR must be exactly"), 300*time.Millisecond)
 	src := `suite: batch
 cases:
+  - name: load a library
+    steps:
+      - send: [FUNCTION, LOAD, REPLACE, "#!lua name=rcstray\nredis.register_function('rcstray_f', function() return 1 end)"]
+        reply: "$7\r\nrcstray\r\n"
   - name: two replies to one command
     steps:
       - {send: [SET, "{key}", v], reply: "+OK\r\n"}
@@ -129,7 +141,13 @@ cases:
 				t.Errorf("shared=%v: %s: %s %q, want a pass (run again alone)", shared, name, r.Status, r.Reason)
 			}
 		}
-		for _, c := range files[0].Cases[:2] {
+		// The library's case changes the server beyond its keys: not run
+		// again, it cannot be told apart from the one that sent the
+		// extra reply (a shared target skips it).
+		if r := result(t, rep, "load a library", 2); !shared && (r.Status != runner.Error || !strings.Contains(r.Reason, "not run again alone; it ran as pass")) {
+			t.Errorf("shared=%v: load a library: %s %q, want an error saying it was not run again", shared, r.Status, r.Reason)
+		}
+		for _, c := range files[0].Cases[1:3] {
 			want := cases.KeyPrefix(opts.RunID + " " + c.ID() + " 2 again")
 			if got := result(t, rep, c.Name, 2).KeyPrefix; got != want {
 				t.Errorf("shared=%v: %s ran in %s, want %s (run again alone)", shared, c.Name, got, want)
@@ -241,5 +259,122 @@ cases:
 		if shared && (rep.KeysRemoved != 4 || rep.DBSize[1] != rep.DBSize[0]) {
 			t.Errorf("keys removed %d, DBSIZE %v; want 4 and no change", rep.KeysRemoved, rep.DBSize)
 		}
+	}
+}
+
+// TestOwnStrayKeepsTheBatch: a case that ends a batch by failing as its
+// known difference says (Redis 8.6.3 answers SET ... IFDEQ zz GET twice)
+// leaves its own extra reply on the connection; run again alone it comes
+// to the same verdict, so the extra reply was its own and the cases before
+// it are reported as they ran (not run again: a case with effects beyond
+// its keys, as loading a function, would not come to the same verdict
+// twice).
+func TestOwnStrayKeepsTheBatch(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	src := `suite: batch
+cases:
+  - name: first
+    steps: [{send: [SET, "{key}", v], reply: "+OK\r\n"}]
+  - name: load a library
+    steps:
+      - send: [FUNCTION, LOAD, REPLACE, "#!lua name=rcbatch\nredis.register_function('rcbatch_f', function() return 1 end)"]
+        reply: "$7\r\nrcbatch\r\n"
+  - name: second
+    steps: [{send: [INCR, "{key}"], reply: ":1\r\n"}]
+  - name: two replies
+    known: [{server: redis, reason: "Redis 8.6.3 answers twice"}]
+    steps:
+      - {send: [SET, "{key}", v], reply: "+OK\r\n"}
+      - {send: [SET, "{key}", c, IFDEQ, zz, GET], reply: "-ERR must be exactly 16 hexadecimal characters\r\n"}
+  - name: after
+    steps: [{send: [RPUSH, "{key}", a], reply: ":1\r\n"}]
+`
+	files := load(t, src)
+	opts := runner.Options{Jobs: 1, Protos: []int{2}, RunID: runner.NewRunID()}
+	rep := run(t, srv.Addr(), files, opts)
+	for _, c := range files[0].Cases {
+		r := result(t, rep, c.Name, 2)
+		want, prefix := runner.Pass, cases.KeyPrefix(opts.RunID+" "+c.ID()+" 2")
+		switch c.Name {
+		case "two replies":
+			want, prefix = runner.KnownDiff, cases.KeyPrefix(opts.RunID+" "+c.ID()+" 2 again")
+		}
+		if r.Status != want || r.KeyPrefix != prefix {
+			t.Errorf("%s: %s %q in %s, want %s in %s (again: %s)", c.Name, r.Status, r.Reason, r.KeyPrefix, want, prefix, cases.KeyPrefix(opts.RunID+" "+c.ID()+" 2 again"))
+		}
+	}
+}
+
+// TestInterruptedBatch: once a run is interrupted, the cases whose batch
+// could not be checked are not reported as passes: a case whose stray
+// reply had not come yet when the case after it on the connection was
+// cut short, and a batch whose sentinel's reply does not come (the check
+// gets a second, and the run ends without waiting for the step timeout).
+func TestInterruptedBatch(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	var long strings.Builder
+	long.WriteString("suite: batch\ncases:\n  - name: two replies\n    steps:\n")
+	long.WriteString("      - {send: [SET, \"{key}\", v], reply: \"+OK\\r\\n\"}\n      - {send: [SET, \"{key}\", c, IFDEQ, zz, GET], reply: \"$1\\r\\nv\\r\\n\"}\n")
+	long.WriteString("  - name: long\n    steps:\n")
+	for range 20000 {
+		long.WriteString("      - {send: [GET, \"{key}\"], reply: \"$-1\\r\\n\"}\n")
+	}
+	var many strings.Builder
+	many.WriteString("suite: batch\ncases:\n")
+	for i := range 20 {
+		many.WriteString("  - name: c" + string(rune('a'+i)) + "\n    steps: [{send: [SET, \"{key}\", v], reply: \"+OK\\r\\n\"}]\n")
+	}
+	for _, tc := range []struct {
+		name, src, marker, held string
+	}{
+		{"a stray not come yet", long.String(), "-ERR must be exactly", "two replies"},
+		{"a sentinel not answered", many.String(), "respcheck-end-of-case", "ca"},
+	} {
+		addr := splitProxy(t, srv.Addr(), []byte(tc.marker), 20*time.Second)
+		ctx, cancel := context.WithCancel(context.Background())
+		files := load(t, tc.src)
+		done := make(chan *runner.Report, 1)
+		go func() {
+			// Interrupted 300 ms after the cases start.
+			start := func(int) { time.AfterFunc(300*time.Millisecond, cancel) }
+			rep, err := runner.Run(ctx, files, runner.Options{Addr: addr, Jobs: 1, Protos: []int{2}, StepTimeout: 15 * time.Second, RunID: runner.NewRunID(), OnStart: start})
+			if err != nil {
+				t.Error(err)
+			}
+			done <- rep
+		}()
+		select {
+		case rep := <-done:
+			if rep == nil {
+				continue
+			}
+			r := result(t, rep, tc.held, 2)
+			if r.Status != runner.Skip || !r.NotRun || !strings.Contains(r.Reason, "not checked") {
+				t.Errorf("%s: %s: %s (not run %v) %q, want not checked", tc.name, tc.held, r.Status, r.NotRun, r.Reason)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: the interrupted run has not ended after 10 s", tc.name)
+		}
+		cancel()
+	}
+}
+
+// TestFailFastAtAHeldCase: --fail-fast stops at a plain case that passes
+// its steps but fails as a known difference that did not happen, as it
+// did when each case was reported at its end: the cases after it are not
+// run.
+func TestFailFastAtAHeldCase(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	var src strings.Builder
+	src.WriteString("suite: ff\ncases:\n  - name: known\n    known: [{server: redis, reason: no longer}]\n    steps: [{send: [SET, \"{key}\", v], reply: \"+OK\\r\\n\"}]\n")
+	for i := range 40 {
+		src.WriteString("  - name: c" + string(rune('a'+i/26)) + string(rune('a'+i%26)) + "\n    steps: [{send: [SET, \"{key}\", v], reply: \"+OK\\r\\n\"}]\n")
+	}
+	rep := run(t, srv.Addr(), load(t, src.String()), runner.Options{Jobs: 1, Protos: []int{2}, FailFast: true, RunID: runner.NewRunID()})
+	if r := result(t, rep, "known", 2); r.Status != runner.Fail {
+		t.Errorf("known: %s %q, want a failure (the known difference did not happen)", r.Status, r.Reason)
+	}
+	if rep.Summary.Passed > 1 {
+		t.Errorf("%d cases passed after the failure, want at most 1 (one in flight)", rep.Summary.Passed)
 	}
 }

@@ -286,30 +286,43 @@ func (r *run) execute(ctx context.Context, items []item, pool []*target.Target, 
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	ls := newLanes(parent, ctx, cancel, r, pool, silence(items, r.opts.StepTimeout))
+	r.ctx = ctx
 	r.rerun = func(h *held) {
 		res := &Result{Case: h.it.c, Proto: h.it.proto}
 		ls.runOn(h.it.lane, res, func(ictx context.Context, t *target.Target, w *watchdog) {
 			it := h.it
 			it.t, it.w, it.alone, it.again = t, w, true, true
 			r.runItem(ictx, it, res)
+			if res.Status == Error {
+				w.confirmDying(ictx)
+			}
 		})
 		*h.res = *res
 	}
 	// --fail-fast stops handing out items; the running ones finish.
 	dispatch, stopDispatch := context.WithCancelCause(ctx)
 	defer stopDispatch(nil)
+	stopWatch, watched := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(watched)
+		r.watchIdle(ctx, len(pool), stopWatch)
+	}()
 	sched.RunPool(dispatch, len(items), r.opts.Jobs, len(pool), func(i int) bool { return items[i].c.Exclusive }, func(i, s int) {
 		it := items[i]
 		res := &Result{Case: it.c, Proto: it.proto}
-		it.lane, it.put = s, func() { results.Put(i, res) }
-		if it.c.Exclusive || slow(it.c) {
+		it.lane, it.put = s, func() {
+			if r.opts.FailFast && (res.Status == Fail || res.Status == Error) && !res.NotRun {
+				stopDispatch(errFailFast)
+			}
+			results.Put(i, res)
+		}
+		if it.c.Exclusive {
 			// An exclusive item has the lane alone now: it meets no idle
-			// connection of ours; a slow one does not keep the results
-			// before it waiting.
+			// connection of ours.
 			r.closeIdle(ctx, s, 0)
 		}
 		var give *spare
-		var again []*held
+		var again *retry
 		ls.runOn(s, res, func(ictx context.Context, t *target.Target, w *watchdog) {
 			it.t, it.w = t, w
 			give, again = r.runItem(ictx, it, res)
@@ -321,15 +334,15 @@ func (r *run) execute(ctx context.Context, items []item, pool []*target.Target, 
 		case give != nil:
 			r.giveBack(ctx, give) // res is reported with its batch
 		case again != nil:
-			r.rerunAll(again)
+			r.retry(again)
 		default:
-			if r.opts.FailFast && (res.Status == Fail || res.Status == Error) && !res.NotRun {
-				stopDispatch(errFailFast)
-			}
-			results.Put(i, res)
+			it.put()
 		}
 	})
+	close(stopWatch)
+	<-watched
 	r.flushSpares(ctx)
+	r.unlinkPending(ls.all[0].w) // a shared target is the only server
 	cause := context.Cause(dispatch)
 	// stop waits for the watchdogs: one that saw its server lost has
 	// recorded it (lanes.endRun) by then.

@@ -1,6 +1,7 @@
 package target
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 
@@ -212,9 +213,34 @@ func (ks KeySpec) begin(args [][]byte) (int, bool) {
 		start, end, step = argc+ks.StartFrom, 1, -1
 	}
 	for i := start; i != end && i >= 1 && i < argc; i += step {
-		if strings.EqualFold(string(args[i]), ks.Keyword) {
+		if cEqualFold(args[i], ks.Keyword) {
 			return i + 1, true
 		}
 	}
 	return 0, false
+}
+
+// cEqualFold compares an argument with a keyword as the server does (C's
+// strcasecmp): up to the first NUL byte, ASCII letters folded and nothing
+// else ("STORE\x00x" is STORE; "ſtore" is not).
+func cEqualFold(arg []byte, kw string) bool {
+	if i := bytes.IndexByte(arg, 0); i >= 0 {
+		arg = arg[:i]
+	}
+	if len(arg) != len(kw) {
+		return false
+	}
+	for i := range arg {
+		a, b := arg[i], kw[i]
+		if 'A' <= a && a <= 'Z' {
+			a += 'a' - 'A'
+		}
+		if 'A' <= b && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		if a != b {
+			return false
+		}
+	}
+	return true
 }

@@ -30,6 +30,10 @@ var movableShapes = [][]string{
 	{"ZUNIONSTORE", "d", "2", "z1", "z2", "WEIGHTS", "1", "2"}, {"ZINTER", "2", "z1", "z2"}, {"ZDIFF", "1", "z1"},
 	{"LMPOP", "2", "l1", "l2", "RIGHT", "COUNT", "3"}, {"SINTERCARD", "2", "s1", "s2", "LIMIT", "1"},
 	{"ZUNIONSTORE", "d", "0", "z1"}, {"ZINTERCARD", "9", "z1"},
+	// Keywords as C's strcasecmp reads them: up to a NUL, ASCII only.
+	{"GEORADIUS", "g1", "0", "0", "1", "km", "STORE\x00", "d1"}, {"GEORADIUS", "g1", "0", "0", "1", "km", "store\x00x", "d1"},
+	{"XREAD", "COUNT", "\u017ftreams", "STREAMS", "s1", "0"}, {"XREAD", "STREAMS\x00", "s1", "0"}, {"XREAD", "streams", "s1", "0"},
+	{"EVAL", "return 1", "1\x00", "k1"}, {"EVAL", "return 1", "+1", "k1"}, {"EVAL", "return 1", "01", "k1"},
 }
 
 // TestKeySpecsMatchGetkeys: for every command with movable keys that the

@@ -89,6 +89,9 @@ type CommandInfo struct {
 	// Specs are the command's key specifications (Redis 7.0+, Valkey
 	// 7.2+), nil on servers without them.
 	Specs []KeySpec
+	// Categories are the command's ACL categories as COMMAND INFO names
+	// them ("@write", "@string", "@connection"; Redis 6.0+), nil without.
+	Categories []string
 	// Container reports a command with subcommands (OBJECT, XINFO,
 	// MEMORY): its keys are its subcommand's ("object|encoding").
 	Container bool
@@ -119,6 +122,11 @@ func fillInfo(info *CommandInfo, e []resp.Value) {
 	info.LastKey, info.Step = int(e[4].Int), int(e[5].Int)
 	info.Container = len(e) >= 10 && len(e[9].Elems) > 0
 	info.Specs = parseKeySpecs(e)
+	if len(e) >= 7 {
+		for _, c := range e[6].Elems {
+			info.Categories = append(info.Categories, string(c.Str))
+		}
+	}
 	for _, f := range e[2].Elems {
 		info.Movable = info.Movable || string(f.Str) == "movablekeys"
 	}
