@@ -70,6 +70,12 @@ func (r *Reader) Reset(rd io.Reader) {
 // mean the DefaultLimits field).
 func (r *Reader) SetLimits(l Limits) { r.lim = l.norm() }
 
+// RestartOffset makes the offset of the next unread byte 0, buffered
+// bytes kept: a stream that carries one conversation after another (a
+// connection that goes from one test case to the next) counts each
+// conversation's offsets, those of SyntaxError included, from its start.
+func (r *Reader) RestartOffset() { r.off = -int64(r.r) }
+
 // Offset returns the stream offset, in bytes from the first byte read, of
 // the next unread byte: after a successful Read, the end of that frame.
 func (r *Reader) Offset() int64 { return r.off + int64(r.r) }

@@ -495,6 +495,7 @@ func (x *caseRun) conn(ctx context.Context, st *cases.Step) (*conn, error) {
 	if !ok && name == cases.DefaultConn && x.reuse {
 		if sp := x.run.take(x.t, x.proto); sp != nil {
 			x.spare = sp
+			sp.c.r.RestartOffset() // the case's offsets count from its first byte
 			x.addConn(ctx, name, sp.c)
 			x.order = append(x.order, name)
 			return sp.c, nil
