@@ -264,10 +264,13 @@ func (r *run) check(ctx context.Context, sp *spare) (again []*held, ok bool) {
 		env: &cases.Env{KeyPrefix: last.res.KeyPrefix}}
 	cut := sp.c.halted.Load() // a case in flight on it was interrupted
 	defer context.AfterFunc(ctx, func() { sp.c.haltAfter(time.Second) })()
-	if !cut && !r.unreachable.Load() {
+	defer onLoss(sp.w, func() { sp.c.haltAfter(0) })()
+	stray := false
+	if !cut && !r.unreachable.Load() && !sp.w.isLost() {
 		fail, err := x.strayReplies()
 		ok = fail == nil && err == nil && x.confirmed == 1
-		if !ok && fail == nil && r.ctx.Err() == nil {
+		stray = fail != nil
+		if !ok && !stray && r.ctx.Err() == nil {
 			// The connection broke, no stray: perhaps the server is gone
 			// (a later case shut it down). Ask now, so that the run ends,
 			// or the cases run again on the server started in its place.
@@ -281,6 +284,20 @@ func (r *run) check(ctx context.Context, sp *spare) (again []*held, ok bool) {
 		// The run was interrupted, or its server lost for good.
 		r.unlinkEach(batch)
 		unchecked(batch, context.Cause(r.ctx))
+	case !stray:
+		// The connection broke (a later case crashed or shut down the
+		// server, which was started again): what can run again alone
+		// does; a case that cannot stands as it ran, no stray having
+		// been seen.
+		r.unlinkEach(batch)
+		for _, h := range batch {
+			if h.once {
+				h.put()
+			} else {
+				again = append(again, h)
+			}
+		}
+		return again, false
 	default:
 		r.unlinkEach(batch)
 		return batch, false
@@ -289,6 +306,20 @@ func (r *run) check(ctx context.Context, sp *spare) (again []*held, ok bool) {
 		h.put()
 	}
 	return nil, ok && !sp.c.halted.Load()
+}
+
+// onLoss calls f, in a goroutine, if w's server is lost before stop is
+// called: a check on a frozen server ends then, not at its deadline.
+func onLoss(w *watchdog, f func()) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-w.lost:
+			f()
+		case <-done:
+		}
+	}()
+	return func() { close(done) }
 }
 
 // unchecked marks the results of a batch whose end-of-case check could
@@ -384,8 +415,10 @@ func (r *run) takePending() []pendingKeys {
 	return p
 }
 
-// unlinkBatch bounds the key names waiting for an UNLINK (later).
-const unlinkBatch = 512
+// unlinkBatch bounds the key names waiting for an UNLINK (later): a run
+// killed without its cleanup (a second Ctrl-C) leaves at most about this
+// many of them, and the keys of the batches held then.
+const unlinkBatch = 128
 
 // unlinkPending deletes the keys waiting (later) on a connection of its
 // own: one UNLINK, or each case's namespace scanned when UNLINK is
@@ -441,6 +474,11 @@ func (r *run) unlinkEach(batch []*held) {
 		return
 	}
 	for _, h := range batch {
+		if r.unreachable.Load() || h.it.w.isLost() {
+			// Not one attempt each on a lost server: listed as left.
+			r.leave([]pendingKeys{{prefix: h.res.KeyPrefix}})
+			continue
+		}
 		r.deleteKeys(h.it.t, h.it.w, h.res.KeyPrefix, h.keys)
 	}
 }

@@ -287,6 +287,10 @@ func (r *run) execute(ctx context.Context, items []item, pool []*target.Target, 
 	defer cancel(nil)
 	ls := newLanes(parent, ctx, cancel, r, pool, silence(items, r.opts.StepTimeout))
 	r.ctx = ctx
+	// Once interrupted, the keys waiting for an UNLINK go at once, before
+	// a second signal can end the process without its cleanup.
+	stopFlush := context.AfterFunc(parent, func() { r.unlinkPending(ls.all[0].w) })
+	defer stopFlush()
 	r.rerun = func(h *held) {
 		res := &Result{Case: h.it.c, Proto: h.it.proto}
 		ls.runOn(h.it.lane, res, func(ictx context.Context, t *target.Target, w *watchdog) {

@@ -139,15 +139,19 @@ cases:
 }
 
 // TestUndeclaredCrashAfterABatch: Redis 8.6.3's HSETEX assertion (an
-// undeclared crash) in a plain case that took the connection of two
-// passing cases: those two are run again alone on the server started in
-// its place and pass, the crashing case is an error and is not run again
-// (it would crash the fresh server too), and the server is started again
-// once, as when each case had a connection of its own.
+// undeclared crash) in a plain case that took the connection of three
+// passing cases: the two on data alone run again alone on the server
+// started in its place and pass, the PUBLISH (not run again: beyond its
+// keys) stands as it ran, no stray having been seen; the crashing case is
+// an error and is not run again (it would crash the fresh server too), and
+// the server is started again once, as when each case had a connection of
+// its own.
 func TestUndeclaredCrashAfterABatch(t *testing.T) {
 	big := strings.Repeat("y", 300)
 	f := writeFile(t, "crash.yaml", `suite: crash
 cases:
+  - name: pub
+    steps: [{send: [PUBLISH, "{key}", hi], reply: ":0\r\n"}]
   - name: a1
     steps: [{send: [SET, "{key}", v], reply: "+OK\r\n"}]
   - name: a2
@@ -158,7 +162,7 @@ cases:
     steps: [{send: [SET, "{key}", v], reply: "+OK\r\n"}]
 `)
 	code, stdout, stderr := respcheck(t, "run", "--server", "redis-8.6.3", "--servers", "1", "--jobs", "1", "--proto", "2", f)
-	if code != exitFindings || !strings.Contains(stdout, "3 passed, 0 failed, 0 skipped, 1 error") || strings.Count(stdout, "server restarted") != 1 {
+	if code != exitFindings || !strings.Contains(stdout, "4 passed, 0 failed, 0 skipped, 1 error") || strings.Count(stdout, "server restarted") != 1 {
 		t.Errorf("exit %d:\n%s%s", code, stdout, stderr)
 	}
 }
