@@ -385,7 +385,7 @@ type pendingKeys struct {
 // later defers the deletion of a case's keys on a shared standalone
 // server to the next batch's UNLINK (unlinkHeld), or the run's end
 // (unlinkPending), when the case's commands named every key they could
-// write; it reports whether it did. Past unlinkBatch names waiting, they
+// write; it reports whether it did. Past pendingMax names waiting, they
 // are deleted at once.
 func (r *run) later(t *target.Target, w *watchdog, prefix string, keys *target.CaseKeys) bool {
 	if !r.opts.Shared || keys == nil || t != r.t || t.Current() != nil || r.unreachable.Load() || r.ctx == nil || r.ctx.Err() != nil {
@@ -398,7 +398,7 @@ func (r *run) later(t *target.Target, w *watchdog, prefix string, keys *target.C
 	r.pendingMu.Lock()
 	r.pending = append(r.pending, pendingKeys{prefix, names})
 	r.pendingNames += len(names)
-	full := r.pendingNames >= unlinkBatch
+	full := r.pendingNames >= pendingMax
 	r.pendingMu.Unlock()
 	if full {
 		r.unlinkPending(w)
@@ -415,10 +415,10 @@ func (r *run) takePending() []pendingKeys {
 	return p
 }
 
-// unlinkBatch bounds the key names waiting for an UNLINK (later): a run
+// pendingMax bounds the key names waiting for an UNLINK (later): a run
 // killed without its cleanup (a second Ctrl-C) leaves at most about this
 // many of them, and the keys of the batches held then.
-const unlinkBatch = 128
+const pendingMax = 128
 
 // unlinkPending deletes the keys waiting (later) on a connection of its
 // own: one UNLINK, or each case's namespace scanned when UNLINK is

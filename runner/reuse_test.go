@@ -165,12 +165,7 @@ cases:
 // UNLINK for each batch of 16 cases (INFO commandstats).
 func TestPlainCasesShareConnections(t *testing.T) {
 	srv := servers.ForTest(t, "redis-8.6.3")
-	var src strings.Builder
-	src.WriteString("suite: plain\ncases:\n")
-	for i := range 60 {
-		src.WriteString("  - name: c" + string(rune('a'+i/26)) + string(rune('a'+i%26)) + "\n    steps:\n      - {send: [SET, \"{key}\", v], reply: \"+OK\\r\\n\"}\n      - {send: [GET, \"{key}\"], value: v}\n")
-	}
-	files := load(t, src.String())
+	files := casesOf(t, "plain", 60, []string{`[SET, "{key}", v] +OK|[GET, "{key}"] $1 v`})
 	c, err := target.Config{Addr: srv.Addr()}.Dial(context.Background(), 2)
 	if err != nil {
 		t.Fatal(err)
@@ -319,20 +314,18 @@ func TestInterruptedBatch(t *testing.T) {
 	for range 20000 {
 		long.WriteString("      - {send: [GET, \"{key}\"], reply: \"$-1\\r\\n\"}\n")
 	}
-	var many strings.Builder
-	many.WriteString("suite: batch\ncases:\n")
-	for i := range 20 {
-		many.WriteString("  - name: c" + string(rune('a'+i)) + "\n    steps: [{send: [SET, \"{key}\", v], reply: \"+OK\\r\\n\"}]\n")
-	}
 	for _, tc := range []struct {
-		name, src, marker, held string
+		name   string
+		files  []*cases.File
+		marker string
+		held   string
 	}{
-		{"a stray not come yet", long.String(), "-ERR must be exactly", "two replies"},
-		{"a sentinel not answered", many.String(), "respcheck-end-of-case", "ca"},
+		{"a stray not come yet", load(t, long.String()), "-ERR must be exactly", "two replies"},
+		{"a sentinel not answered", casesOf(t, "batch", 20, []string{`[SET, "{key}", v] +OK`}), "respcheck-end-of-case", "case 0"},
 	} {
 		addr := splitProxy(t, srv.Addr(), []byte(tc.marker), 20*time.Second)
 		ctx, cancel := context.WithCancel(context.Background())
-		files := load(t, tc.src)
+		files := tc.files
 		done := make(chan *runner.Report, 1)
 		go func() {
 			// Interrupted 300 ms after the cases start.
@@ -365,12 +358,9 @@ func TestInterruptedBatch(t *testing.T) {
 // run.
 func TestFailFastAtAHeldCase(t *testing.T) {
 	srv := servers.ForTest(t, "redis-8.6.3")
-	var src strings.Builder
-	src.WriteString("suite: ff\ncases:\n  - name: known\n    known: [{server: redis, reason: no longer}]\n    steps: [{send: [SET, \"{key}\", v], reply: \"+OK\\r\\n\"}]\n")
-	for i := range 40 {
-		src.WriteString("  - name: c" + string(rune('a'+i/26)) + string(rune('a'+i%26)) + "\n    steps: [{send: [SET, \"{key}\", v], reply: \"+OK\\r\\n\"}]\n")
-	}
-	rep := run(t, srv.Addr(), load(t, src.String()), runner.Options{Jobs: 1, Protos: []int{2}, FailFast: true, RunID: runner.NewRunID()})
+	files := load(t, "suite: ff\ncases:\n  - name: known\n    known: [{server: redis, reason: no longer}]\n    steps: [{send: [SET, \"{key}\", v], reply: \"+OK\\r\\n\"}]\n")
+	files = append(files, casesOf(t, "after", 40, []string{`[SET, "{key}", v] +OK`})...)
+	rep := run(t, srv.Addr(), files, runner.Options{Jobs: 1, Protos: []int{2}, FailFast: true, RunID: runner.NewRunID()})
 	if r := result(t, rep, "known", 2); r.Status != runner.Fail {
 		t.Errorf("known: %s %q, want a failure (the known difference did not happen)", r.Status, r.Reason)
 	}
