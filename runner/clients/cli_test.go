@@ -243,7 +243,8 @@ func TestParseLabel(t *testing.T) {
 // TestCLIProcessReuse: a case connection whose steps left no state gives
 // its CLI process to the next case of the same driver and protocol, which
 // connects it to its own address in its own protocol (`connect`); a step
-// that leaves state (MULTI) does not.
+// that leaves state a connect does not reset (CLIENT) does not. A
+// transaction left open is not such state: the connect drops it.
 func TestCLIProcessReuse(t *testing.T) {
 	ds := cliTestDrivers(t)
 	a, b := servers.ForTest(t, "redis-8.6.3"), servers.ForTest(t, "valkey-9.1.2")
@@ -296,9 +297,12 @@ func TestCLIProcessReuse(t *testing.T) {
 				t.Errorf("a process was reused after CLIENT INFO")
 			}
 			s.Close()
-			pid4, _, s := step(a.Addr(), "PING")
-			if pid4 == pid3 {
-				t.Errorf("a process was reused after MULTI")
+			pid4, out, s := step(a.Addr(), "PING")
+			if pid4 != pid3 {
+				t.Errorf("a process was not reused after a MULTI without EXEC: pid %d, then %d", pid3, pid4)
+			}
+			if strings.TrimSpace(out) != "PONG" {
+				t.Errorf("the next case's PING on the reused process printed %q, want PONG (the transaction is the old connection's)", out)
 			}
 			s.Close()
 		})

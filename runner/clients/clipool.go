@@ -101,9 +101,13 @@ func (pl *cliPool) put(proto int, p *cliProc) {
 // reset, or that the next case would see (a selected database is
 // re-selected by cliConnect in some versions, a subscription or MONITOR
 // keeps the loop waiting, HELLO, AUTH and CLIENT change the connection,
-// SCRIPT DEBUG starts the loop's Lua debugger).
+// SCRIPT DEBUG starts the loop's Lua debugger). A transaction is not
+// among them: MULTI, EXEC, DISCARD, WATCH and UNWATCH change only the
+// connection, which the connect replaces, and the loop's in_multi and
+// database number, which cliConnect resets (config.in_multi = 0 and
+// config.dbnum = 0 under CC_FORCE: src/redis-cli.c of Redis 7.0 through
+// 8.6.3, valkey-cli.c of Valkey 8 and 9).
 var cliStateful = map[string]bool{
-	"MULTI": true, "EXEC": true, "DISCARD": true, "WATCH": true, "UNWATCH": true,
 	"SUBSCRIBE": true, "PSUBSCRIBE": true, "SSUBSCRIBE": true,
 	"UNSUBSCRIBE": true, "PUNSUBSCRIBE": true, "SUNSUBSCRIBE": true,
 	"MONITOR": true, "HELLO": true, "SELECT": true, "AUTH": true, "RESET": true,
