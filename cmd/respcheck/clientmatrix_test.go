@@ -123,13 +123,18 @@ func TestClientMatrix(t *testing.T) {
 func clientMatrix(t *testing.T, files []*cases.File, ds []clients.Driver, build, path string) {
 	srv := servers.ForTest(t, build)
 	opts := clients.Options{Target: target.Config{Addr: srv.Addr()}, Drivers: ds, Jobs: 8, StepTimeout: 2 * time.Second, RunID: "c11e7a1b"}
-	if !*updateClientMatrix {
-		opts.OnResult = keepVerdict
+	var cli cliFindings
+	opts.OnResult = func(res *clients.Result) {
+		cli.add(res)
+		if !*updateClientMatrix {
+			keepVerdict(res)
+		}
 	}
 	rep, err := clients.Run(context.Background(), files, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
+	cli.check(t, build)
 	t.Logf("%s: %d results in %v", build, len(rep.Results), rep.Duration.Round(time.Second))
 	committed, err := os.ReadFile(path)
 	if err != nil && !(*updateClientMatrix && os.IsNotExist(err)) {

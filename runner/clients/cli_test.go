@@ -3,15 +3,12 @@ package clients
 import (
 	"context"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/servers"
-	"github.com/respcheck/respcheck/runner/target"
 )
 
 // cliTestDrivers returns the CLI configurations of the installed builds;
@@ -154,75 +151,6 @@ func TestCLILocal(t *testing.T) {
 			t.Errorf("%s %s %v: local %q, want %v", c.tool.name, c.tool.version, c.args, why, c.local)
 		}
 	}
-}
-
-// TestCLIClients runs client cases through every installed CLI
-// configuration on redis-8.6.3 and valkey-9.1.2, in both protocols, and
-// checks the verdicts: every printed reply is what the build's source
-// prints, except the findings below, each reproduced by a script in
-// testdata/clients/repro: an exit on a big number or an attribute (every
-// build), on the double nan (redis-cli 7.0.15's hiredis), and redis-cli
-// 7.0.15 waiting forever on an UNSUBSCRIBE in RESP3 (its confirmation is
-// a push, which its hiredis drops).
-func TestCLIClients(t *testing.T) {
-	ds := cliTestDrivers(t)
-	var files []*cases.File
-	for _, name := range []string{"aggregates.yaml", "numbers.yaml", "pubsub.yaml", "transactions.yaml", "attributes.yaml", "resp3-types.yaml", "blobs.yaml", "errors.yaml", "protocol-switch.yaml"} {
-		files = append(files, loadTestdata(t, name)...)
-	}
-	// 6 s under -race: redis-cli --no-raw printing a 1 MiB blob escaped
-	// took over 2 s there (judged a hang); 2 s is the client matrix's.
-	step := 2 * time.Second
-	if raceEnabled {
-		step = 6 * time.Second
-	}
-	for _, server := range []string{"redis-8.6.3", "valkey-9.1.2"} {
-		t.Run(server, func(t *testing.T) {
-			// The two servers side by side: the run mostly waits (on the
-			// CLIs' hangs, on their processes).
-			t.Parallel()
-			srv := servers.ForTest(t, server)
-			start := time.Now()
-			rep, err := Run(context.Background(), files, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: ds, Jobs: 4, StepTimeout: step})
-			if err != nil {
-				t.Fatal(err)
-			}
-			counts := map[Verdict]int{}
-			for _, res := range rep.Results {
-				for _, sv := range res.Steps {
-					counts[sv.Verdict]++
-					if why := cliFindingExplained(res.Client, sv); sv.Verdict.Finding() && why == "" {
-						t.Errorf("%s %q line %d %s: %s %v (printed %v)", res.Client, res.Case.Name, sv.Step.Pos.Line,
-							FormatArgs(sv.Args), sv.Verdict, sv.Notes, sv.Native)
-					}
-				}
-			}
-			t.Logf("%d clients, steps %v, in %v", len(rep.Clients), counts, time.Since(start).Round(time.Millisecond))
-			if counts[Match] < 1000 {
-				t.Errorf("only %d steps matched", counts[Match])
-			}
-		})
-	}
-}
-
-// cliFindingExplained says which known finding a step's verdict is, or "".
-func cliFindingExplained(client string, sv StepView) string {
-	msg := ""
-	if sv.Native != nil && sv.Native.Err != nil {
-		msg = sv.Native.Err.Message
-	}
-	old := strings.HasPrefix(client, "redis-cli-7.0.15")
-	switch {
-	case sv.Verdict == Crash && strings.Contains(msg, "Unknown reply type: 13"):
-		return "big number"
-	case sv.Verdict == Crash && (strings.Contains(msg, `got "|" as reply type byte`) || strings.Contains(msg, "Unknown reply type: 11")):
-		return "attribute"
-	case sv.Verdict == Crash && old && strings.Contains(msg, "Bad double value"):
-		return "nan"
-	case sv.Verdict == Hang && old && strings.HasSuffix(client, "/resp3") && slices.Contains([]string{"UNSUBSCRIBE", "PUNSUBSCRIBE", "SUNSUBSCRIBE"}, strings.ToUpper(string(sv.Args[0]))):
-		return "unsubscribe in RESP3"
-	}
-	return ""
 }
 
 // TestParseLabel splits labels of the issue's grammar.
