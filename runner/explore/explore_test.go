@@ -319,3 +319,28 @@ func TestOracleFindings(t *testing.T) {
 		t.Errorf("protocols %v, want RESP3 only", f.Protos)
 	}
 }
+
+// TestSafeReadsKeysAsTheServerDoes: a count that does not match what
+// follows it makes the server take a token for a key (MSETEX 3 with two
+// pairs takes PX for the third key, Redis 8.6.3's key specifications);
+// such a shape is not safe although the grammar also matches it with PX
+// as a token. Found by TestNothingOutsideTheKeyspace, which wrote a key
+// PX on the server's own data.
+func TestSafeReadsKeysAsTheServerDoes(t *testing.T) {
+	g, _ := grammarOf(t, "redis-8.6.3")
+	var msetex *Command
+	for i := range g {
+		if g[i].Name == "MSETEX" {
+			msetex = &g[i]
+		}
+	}
+	if msetex == nil {
+		t.Fatal("no MSETEX in Redis 8.6.3's grammar")
+	}
+	if bad := []string{"MSETEX", "3", "{rx}:str", "3.5", "{rx}:int", "b", "PX", "-9223372036854775808"}; msetex.Safe(bad) {
+		t.Errorf("%q is taken for safe: the server reads PX as its third key", bad)
+	}
+	if good := []string{"MSETEX", "2", "{rx}:str", "3.5", "{rx}:int", "b", "PX", "100000"}; !msetex.Safe(good) {
+		t.Errorf("%q is taken for unsafe", good)
+	}
+}

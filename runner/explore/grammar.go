@@ -284,15 +284,31 @@ func (c Command) keyArgs(args []string) (keys []int, ok bool) {
 // Safe says whether args (the command's words included) name no key
 // outside the keyspace: every argument at the command's legacy key
 // positions (COMMAND's first key, last key and step) is under KeyPrefix,
-// and so is every argument of type key where the grammar allows the
-// shape; a shape it does not allow of a command with movable keys is not
-// safe (which arguments it takes for keys cannot be told). The generator
+// and so is every argument at the positions its key specifications give
+// (target.CommandInfo.SpecKeys, where they can tell) and every argument
+// of type key where the grammar allows the shape; a shape it does not
+// allow of a command with movable keys is not safe (which arguments it
+// takes for keys cannot be told). The generator
 // and the shrinker send only safe commands: on an existing server nothing
 // outside {rx}: is written.
 func (c Command) Safe(args []string) bool {
 	for _, i := range c.Info.KeyRange(len(args)) {
 		if i < len(args) && !strings.HasPrefix(args[i], KeyPrefix) {
 			return false
+		}
+	}
+	// Where the key specifications tell, the server's own reading: a
+	// count that does not match what follows it (MSETEX 3 k v k v PX n)
+	// makes a key of a word the grammar matched as a token.
+	bs := make([][]byte, len(args))
+	for i, a := range args {
+		bs[i] = []byte(a)
+	}
+	if pos, ok := c.Info.SpecKeys(bs); ok {
+		for _, i := range pos {
+			if i < len(args) && !strings.HasPrefix(args[i], KeyPrefix) {
+				return false
+			}
 		}
 	}
 	words := len(c.Words())

@@ -101,6 +101,14 @@ func specFields(v resp.Value) map[string]resp.Value {
 // num is an integer reply's value (0 for anything else).
 func num(v resp.Value) int { return int(v.Int) }
 
+// SpecKeys returns the key positions of args (the command name first,
+// then its subcommand's name for a container's) that i's key
+// specifications give, as the server finds them (specKeys); ok is false
+// when they cannot tell, and only COMMAND GETKEYS can.
+func (i CommandInfo) SpecKeys(args [][]byte) (pos []int, ok bool) {
+	return specKeys(i.Specs, args)
+}
+
 // specKeys returns the key positions of args (the command name first)
 // that specs give, as the server finds them (Redis 8.6.3, db.c
 // getKeysUsingKeySpecs), in ascending order, each once. ok is false when
