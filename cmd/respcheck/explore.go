@@ -52,7 +52,9 @@ command grammar of the target (A: --server, --addr or -u, as run) from
 COMMAND DOCS, draws sequences of commands of the data types (strings,
 lists, sets, sorted sets, hashes, bitmaps, HyperLogLogs, geo, streams,
 generic) with edge values and, one time in ten, arguments the grammar does
-not allow, and runs each sequence on A and on B (--against) from the same
+not allow (one command in ten runs inside a Lua script: EVAL(CMD), or
+EVAL3(CMD) after redis.setresp(3)), and runs each sequence on A and on B
+(--against) from the same
 small keyspace (keys under {rx}:), in RESP2 and RESP3, comparing every
 reply byte for byte.
 
@@ -88,7 +90,7 @@ host:port or a redis:// URL.`,
 	fl.StringVar(&x.out, "out", "", "write the differences as a case file into this `directory`")
 	fl.DurationVar(&x.timeout, "timeout", 5*time.Second, "a server that does not answer a sequence within this long is lost")
 	fl.BoolVar(&x.schema, "check-schema", false, "also check each of A's RESP3 replies against A's build's reply schemas (installed by scripts/install-schemas.sh): a reply a schema rejects is a finding of A, shrunk as differences are")
-	fl.StringVar(&x.format, "format", "human", "report format: human or json (one object: the run, the noise learned, each difference with its shrunk sequence and both replies)")
+	fl.StringVar(&x.format, "format", "human", "report format: human or json (one object: the run, the noise learned, each difference with its shrunk sequence and both replies; respcheck report makes it a section of the HTML page)")
 	return cmd
 }
 
@@ -567,51 +569,6 @@ func replayExploreCases(ctx context.Context, path string, data []byte, ts [2]*ex
 	return failing, nil
 }
 
-// exploreJSON is explore's --format json report.
-type exploreJSON struct {
-	Seed      uint64  `json:"seed"`
-	A         string  `json:"a"`
-	B         string  `json:"b"`
-	Sequences int     `json:"sequences"`
-	Commands  int     `json:"commands"`
-	Seconds   float64 `json:"duration_seconds"`
-	// MissingOnB are the commands of A's grammar that B does not have.
-	MissingOnB  []string `json:"missing_on_b,omitempty"`
-	Noise       []string `json:"noise,omitempty"`
-	Unordered   []string `json:"unordered,omitempty"`
-	Interrupted bool     `json:"interrupted,omitempty"`
-	// Differences are A against B; Faults a target's own (crash,
-	// freeze, bytes that are not RESP, a reply count off).
-	Differences []exploreFindingJSON `json:"differences"`
-	Faults      []exploreFindingJSON `json:"faults"`
-	// Schema are A's replies that its reply schemas reject
-	// (--check-schema).
-	Schema []exploreFindingJSON `json:"schema,omitempty"`
-}
-
-type exploreFindingJSON struct {
-	Signature string     `json:"signature"`
-	Command   string     `json:"command"`
-	Protocols []int      `json:"protocols"`
-	Sequence  [][]string `json:"sequence"`
-	// A and B are the replies to the sequence's last command, escaped
-	// (resp.Escape); a fault's are the target's own.
-	A        string `json:"a,omitempty"`
-	B        string `json:"b,omitempty"`
-	Seen     int    `json:"seen"`
-	Original int    `json:"shrunk_from"`
-	// Target ("A" or "B") and Fault ("lost", "malformed"... as the
-	// signature says) for a fault.
-	Target string `json:"target,omitempty"`
-	Lost   string `json:"lost,omitempty"`
-	Desync bool   `json:"desync,omitempty"`
-	// Known: the bundled suite already expects other replies from the
-	// two servers for this command (declaredBySuite).
-	Known bool `json:"known,omitempty"`
-	// Schema is the schema path (and errors) that rejects A's reply.
-	Schema string `json:"schema,omitempty"`
-}
-
 // declaredBySuite returns the commands (named as in grammar) of the
 // bundled suite's steps whose expectation for server a is another than
 // for server b in RESP2 or RESP3: differences the suite already declares
@@ -647,31 +604,9 @@ func declaredBySuite(a, b target.Server, grammar []explore.Command) map[string]b
 }
 
 func writeExploreJSON(w io.Writer, x exploreFlags, rep *explore.Report, names explore.Sides, missing []string, known map[string]bool) error {
-	out := exploreJSON{Seed: x.seed, A: names.AName, B: names.BName, Sequences: rep.Sequences, Commands: rep.Commands,
-		Seconds: rep.Duration.Seconds(), MissingOnB: missing, Noise: rep.Noise, Unordered: rep.Unordered, Interrupted: rep.Interrupted,
-		Differences: []exploreFindingJSON{}, Faults: []exploreFindingJSON{}}
-	for _, f := range rep.Findings {
-		j := exploreFindingJSON{Signature: f.Signature, Command: f.Command, Protocols: f.Protos, Sequence: f.Seq,
-			Seen: f.Seen, Original: f.Original, Target: f.Side, Lost: f.Lost, Desync: f.Desync,
-			Known: known[f.Command] && f.Difference(), Schema: f.Schema}
-		if f.A != nil {
-			j.A = resp.Escape(f.A)
-		}
-		if f.B != nil {
-			j.B = resp.Escape(f.B)
-		}
-		switch {
-		case f.Schema != "":
-			out.Schema = append(out.Schema, j)
-		case !f.Difference():
-			out.Faults = append(out.Faults, j)
-		default:
-			out.Differences = append(out.Differences, j)
-		}
-	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return enc.Encode(explore.ToJSON(rep, x.seed, names, missing, known))
 }
 
 // plural is "1 fault", "2 faults".

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/respcheck/respcheck/runner/explore"
 	"github.com/respcheck/respcheck/runner/servers"
 )
 
@@ -57,7 +58,7 @@ func TestExploreMiniredisFaults(t *testing.T) {
 	if code != exitFindings {
 		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitFindings, out, errs)
 	}
-	var rep exploreJSON
+	var rep explore.JSONReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -118,6 +119,17 @@ func realReport(t *testing.T) (string, int) {
 			args = append(args, cl)
 		}
 	}
+	// An explore report: Redis 8.6.3 against miniredis finds
+	// differences and faults in a few hundred sequences.
+	code, stdout, errs := respcheck(t, "explore", "--server", "redis-8.6.3", "--against", "miniredis", "--sequences", "200", "--seed", "5", "--format", "json")
+	if code != exitFindings {
+		t.Fatalf("explore: exit %d\n%s", code, errs)
+	}
+	ex := filepath.Join(dir, "explore.json")
+	if err := os.WriteFile(ex, []byte(stdout), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args = append(args, ex)
 	page := filepath.Join(reportArtifacts(t), "report.html")
 	if code, stdout, errs := respcheck(t, append([]string{"report", "-o", page}, args...)...); code != exitOK {
 		t.Fatalf("report: exit %d\n%s%s", code, stdout, errs)
@@ -157,6 +169,7 @@ func TestReportInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkClientCell(t, bctx)
+	checkExplore(t, bctx)
 	checkFilters(t, bctx)
 	shotPath := filepath.Join(filepath.Dir(path), "report.png")
 	if err := os.WriteFile(shotPath, shot, 0o644); err != nil {
@@ -169,6 +182,22 @@ func TestReportInBrowser(t *testing.T) {
 		t.Errorf("page %s: console %s", path, p)
 	}
 	checkGeneratedPage(t, bctx, problems)
+}
+
+// checkExplore: the explore report is a section with its groups of
+// findings; a finding opened shows its sequence and the two replies, B's
+// first differing byte marked, and the faults are a group of their own.
+func checkExplore(t *testing.T, bctx context.Context) {
+	t.Helper()
+	groups := eval[[]string](t, bctx, `Array.prototype.map.call(document.querySelectorAll("section.explore h3"),function(e){return e.textContent;})`)
+	if len(groups) < 2 || !slices.ContainsFunc(groups, func(g string) bool { return strings.HasPrefix(g, "Faults of a server") }) {
+		t.Errorf("explore section's groups: %q, want differences and faults", groups)
+	}
+	got := eval[[]string](t, bctx, `(function(){var d=document.querySelector("section.explore details.finding");d.open=true;`+
+		`var r=d.querySelectorAll("table.bytes tbody tr");return [String(d.querySelector("pre.seq").textContent.trim().length>0), String(r.length), String(r.length>1&&r[1].querySelector("mark")!==null), String(d.getBoundingClientRect().height>0)];})()`)
+	if want := []string{"true", "2", "true", "true"}; !slices.Equal(got, want) {
+		t.Errorf("the first explore finding opened: sequence shown, rows, B marked, visible = %q, want %q", got, want)
+	}
 }
 
 // checkGeneratedPage opens the committed docs/report.html (runner/report/

@@ -131,6 +131,9 @@ type explorer struct {
 	ex        map[string]Exec // "A", "A2", "B"
 	gen       *Generator
 	stopped   string // the target whose loss ended the run, and why
+	// shrinking is the signature being shrunk: a script error's tail,
+	// passed over once found, is seen while its own finding shrinks.
+	shrinking string
 }
 
 // Run explores until opts' bound or ctx ends, and returns the distinct
@@ -153,13 +156,16 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		ex: map[string]Exec{"A": opts.A, "A2": opts.A2, "B": opts.B}}
 	for _, c := range opts.Grammar {
 		e.words[c.Name] = len(c.Words())
-		e.writes[c.Name] = c.Flags["write"]
 		e.cmds[c.Name] = c
-		if c.Tips["nondeterministic_output"] {
-			e.noise[c.Name] = true
-		}
-		if c.Tips["nondeterministic_output_order"] {
-			e.unordered[c.Name] = true
+		// What is known of a command holds inside a script too.
+		for _, name := range []string{c.Name, evalNames[0] + "(" + c.Name + ")", evalNames[1] + "(" + c.Name + ")"} {
+			e.writes[name] = c.Flags["write"]
+			if c.Tips["nondeterministic_output"] {
+				e.noise[name] = true
+			}
+			if c.Tips["nondeterministic_output_order"] {
+				e.unordered[name] = true
+			}
 		}
 	}
 	gen := NewGenerator(opts.Grammar, opts.Seed)
@@ -200,7 +206,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		// A command learned to be noise after its difference was found
 		// (HPEXPIRETIME's absolute time, 1 ms apart on two servers of one
 		// build, before A and A2 first disagreed on it) is noise there too.
-		if f.Lost == "" && !f.Desync && f.Schema == "" && e.noise[f.Command] {
+		if f.Lost == "" && !f.Desync && f.Schema == "" && e.noise[f.Command] || e.sameAsPlain(f) {
 			continue
 		}
 		rep.Findings = append(rep.Findings, f)
@@ -262,12 +268,14 @@ func (e *explorer) one(ctx context.Context, proto int, seq [][]string) (stop boo
 			return isMalformed(le) == d.malformed
 		})
 	default:
+		e.shrinking = d.sig
 		f.Seq = e.shrink(ctx, proto, seq[:d.i+1], d.sig)
 		if last, _ := e.diff(ctx, proto, f.Seq); last != nil && last.sig == d.sig {
 			f.A, f.B = last.a, last.b
 		} else {
 			f.Seq, f.A, f.B = seq[:d.i+1], d.a, d.b
 		}
+		e.shrinking = ""
 	}
 	return false, nil
 }
@@ -282,7 +290,11 @@ func (e *explorer) record(d *difference, proto int, orig, seq [][]string) *Findi
 		}
 		return f
 	}
-	f := &Finding{Signature: d.sig, Command: e.name(orig[d.i]), Proto: proto, Seen: 1, Original: len(orig),
+	name := d.command
+	if name == "" {
+		name = e.name(orig[d.i])
+	}
+	f := &Finding{Signature: d.sig, Command: name, Proto: proto, Seen: 1, Original: len(orig),
 		Protos: []int{proto}, Seq: seq, A: d.a, B: d.b, Lost: d.lost, Desync: d.desync, Side: sideOf(d.side), Schema: d.schema}
 	e.found[d.sig] = f
 	return f
@@ -326,6 +338,9 @@ type difference struct {
 	// malformed: lost on bytes that are not RESP (the server is up).
 	malformed bool
 	schema    string // the Oracle's verdict on A's reply
+	// command names the finding when it is not the command's own name
+	// (a script error's tail: EVAL).
+	command string
 }
 
 // diff runs seq on A, A2 and B and returns its first difference between
@@ -379,7 +394,7 @@ func (e *explorer) diff(ctx context.Context, proto int, seq [][]string) (*differ
 			e.pairs[name] = ra[i][0] == '%'
 		}
 		if !bytes.Equal(ra[i], ra2[i]) {
-			if sameUnordered(ra[i], ra2[i], e.pairs[name]) {
+			if sameUnordered(ra[i], ra2[i], e.pairsOf(seq[i], name)) {
 				e.unordered[name] = true
 			} else {
 				// Differs between A and itself: noise from now on, and
@@ -388,12 +403,68 @@ func (e *explorer) diff(ctx context.Context, proto int, seq [][]string) (*differ
 				return nil, nil
 			}
 		}
-		if bytes.Equal(ra[i], rb[i]) || e.unordered[name] && sameUnordered(ra[i], rb[i], e.pairs[name]) {
+		if bytes.Equal(ra[i], rb[i]) || e.unorderedOf(seq[i], name) && sameUnordered(ra[i], rb[i], e.pairsOf(seq[i], name)) {
 			continue
 		}
-		return &difference{i: i, sig: name + ": " + class(ra[i], seq[i]) + " | " + class(rb[i], seq[i]), a: ra[i], b: rb[i]}, nil
+		// The same error but for how each server ends a script error,
+		// or the script layer's own error in other words: one finding
+		// for all commands, passed over once found.
+		if ta, tb, ok := scriptErrorTails(seq[i], ra[i], rb[i]); ok {
+			sig := "EVAL: a script error ends \"" + ta + "\" | \"" + tb + "\""
+			if e.found[sig] != nil && e.shrinking != sig {
+				continue
+			}
+			return &difference{i: i, sig: sig, a: ra[i], b: rb[i], command: "EVAL"}, nil
+		}
+		if ha, hb, ok := scriptLayerErrors(seq[i], ra[i], rb[i]); ok {
+			sig := "EVAL: " + ha + " | " + hb
+			if e.found[sig] != nil && e.shrinking != sig {
+				continue
+			}
+			return &difference{i: i, sig: sig, a: ra[i], b: rb[i], command: "EVAL"}, nil
+		}
+		classes := class(ra[i], seq[i]) + " | " + class(rb[i], seq[i])
+		// A command a script runs that differs as it does on its own:
+		// that finding's, not one more.
+		if inner, _, ok := unwrapEval(seq[i]); ok && e.found[e.name(inner)+": "+classes] != nil {
+			continue
+		}
+		return &difference{i: i, sig: name + ": " + classes, a: ra[i], b: rb[i]}, nil
 	}
 	return nil, nil
+}
+
+// sameAsPlain says whether f is a difference of a command a script ran
+// that the command also showed on its own (the same signature but for
+// the script's name): found before its plain twin, it is left out at the
+// end.
+func (e *explorer) sameAsPlain(f *Finding) bool {
+	name, classes, ok := strings.Cut(f.Signature, ": ")
+	if !ok || !f.Difference() || len(f.Seq) == 0 {
+		return false
+	}
+	inner, _, wrapped := unwrapEval(f.Seq[len(f.Seq)-1])
+	return wrapped && name != e.name(inner) && e.found[e.name(inner)+": "+classes] != nil
+}
+
+// unorderedOf says whether the reply of args (named name) is compared as
+// a multiset: learned for the name, or, for a command a script runs, for
+// the command itself (a set becomes a Lua table, then an array: the
+// RESP3 type that taught it is gone).
+func (e *explorer) unorderedOf(args []string, name string) bool {
+	if inner, _, ok := unwrapEval(args); ok && e.unordered[e.name(inner)] {
+		return true
+	}
+	return e.unordered[name]
+}
+
+// pairsOf says whether that multiset holds pairs (a map's fields and
+// values), as unorderedOf learns it.
+func (e *explorer) pairsOf(args []string, name string) bool {
+	if inner, _, ok := unwrapEval(args); ok && e.pairs[e.name(inner)] {
+		return true
+	}
+	return e.pairs[name]
 }
 
 // sideOf names a target as findings do: A2 is A's build.
@@ -474,8 +545,12 @@ func (e *explorer) desyncOf(ctx context.Context, side string, proto int, seq [][
 		sig: name + ": " + sideOf(side) + " answers one command with another number of replies"}
 }
 
-// name is the grammar's name of a command as sent.
+// name is the grammar's name of a command as sent; "EVAL(CMD)" or
+// "EVAL3(CMD)" for a command a script runs (wrapEval).
 func (e *explorer) name(args []string) string {
+	if inner, v, ok := unwrapEval(args); ok {
+		return evalNames[v] + "(" + e.name(inner) + ")"
+	}
 	if len(args) == 0 {
 		return ""
 	}

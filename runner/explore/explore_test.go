@@ -34,8 +34,9 @@ func grammarOf(t testing.TB, build string) ([]Command, target.Config) {
 
 // TestGeneratorFollowsTheGrammar: on the grammars of Redis 8.6.3 and
 // Valkey 9.1.2 (COMMAND DOCS), every command drawn without mutation has a
-// shape its argument tree allows, most mutated ones do not, and every
-// group is drawn (none starves).
+// shape its argument tree allows (inside EVAL for about a tenth of
+// them), most mutated ones do not, and every group is drawn (none
+// starves).
 func TestGeneratorFollowsTheGrammar(t *testing.T) {
 	for _, build := range []string{"redis-8.6.3", "valkey-9.1.2"} {
 		t.Run(build, func(t *testing.T) {
@@ -47,10 +48,16 @@ func TestGeneratorFollowsTheGrammar(t *testing.T) {
 				gen := NewGenerator(g, 1)
 				gen.Forbidden = forbidden
 				groups := map[string]int{}
-				bad := 0
+				bad, scripted := 0, 0
 				const n = 20000
 				for range n {
 					c, args := gen.draw()
+					// A command run by a script: EVAL, the script, 0, then
+					// the command as drawn.
+					if inner, _, ok := unwrapEval(args); ok {
+						scripted++
+						args = inner
+					}
 					groups[c.Group]++
 					if !c.Allows(args[len(c.Words()):]) {
 						if bad++; forbidden == 0 && bad <= 5 {
@@ -62,6 +69,9 @@ func TestGeneratorFollowsTheGrammar(t *testing.T) {
 				// drawn again (Command.Safe): fewer than half are left.
 				if forbidden == 1 && bad < n*2/5 {
 					t.Errorf("only %d of %d mutated commands break their grammar", bad, n)
+				}
+				if scripted < n/15 || scripted > n/7 {
+					t.Errorf("%d of %d commands run by a script, want about a tenth (Scripted)", scripted, n)
 				}
 				for grp, k := range groups {
 					if k < n/len(groups)/2 {

@@ -83,13 +83,17 @@ type Generator struct {
 	// dropped, one added, one of the wrong type), so that error paths are
 	// compared too. NewGenerator sets 0.1.
 	Forbidden float64
+	// Scripted is the share (0 to 1) of commands run inside a Lua script
+	// (EVAL, see wrapEval), half of them after redis.setresp(3).
+	// NewGenerator sets 0.1.
+	Scripted float64
 }
 
 // NewGenerator returns a generator over cmds seeded with seed. Commands
 // are drawn group first, each group as likely as the others, so that no
 // group starves (generic has 30 commands, hyperloglog 3).
 func NewGenerator(cmds []Command, seed uint64) *Generator {
-	g := &Generator{rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), by: map[string][]Command{}, Forbidden: 0.1}
+	g := &Generator{rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), by: map[string][]Command{}, Forbidden: 0.1, Scripted: 0.1}
 	for _, c := range cmds {
 		if g.by[c.Group] == nil {
 			g.groups = append(g.groups, c.Group)
@@ -134,7 +138,7 @@ func (g *Generator) Command() []string {
 
 // draw draws one command: its grammar entry and the words sent, a safe
 // command (Command.Safe) in every case: a draw or a mutation that is not
-// is drawn again.
+// is drawn again. A share of them (Scripted) is sent inside EVAL.
 func (g *Generator) draw() (Command, []string) {
 	for {
 		grp := g.groups[g.rng.IntN(len(g.groups))]
@@ -144,9 +148,13 @@ func (g *Generator) draw() (Command, []string) {
 		if g.rng.Float64() < g.Forbidden {
 			args = g.mutate(args, len(c.Words()))
 		}
-		if c.Safe(args) {
-			return c, args
+		if !c.Safe(args) {
+			continue
 		}
+		if g.rng.Float64() < g.Scripted {
+			args = wrapEval(args, g.rng.IntN(len(evalScripts)))
+		}
+		return c, args
 	}
 }
 

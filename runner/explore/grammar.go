@@ -69,18 +69,43 @@ var skipFlags = []string{"blocking", "admin", "pubsub", "no_multi", "noscript"}
 
 // outside are data-group commands that describe the server rather than
 // the data (a DUMP payload carries the RDB version, OBJECT FREQ needs an
-// LFU policy, OBJECT ENCODING names internals) or that reach beyond the
-// prepared keyspace (MOVE, SWAPDB, MIGRATE, WAIT, KEYS, SCAN, and SORT,
-// whose BY and GET patterns read any key, and whose equal weights sort
-// in no stable order: Redis 8.6.3 answered SORT k BY nosuchkey ALPHA
-// LIMIT 0 2 with Catania, Palermo one run and Palermo, Catania the next).
+// LFU policy, OBJECT IDLETIME and REFCOUNT change with time and sharing)
+// or that reach beyond the prepared keyspace (MOVE, SWAPDB, MIGRATE,
+// WAIT, KEYS, SCAN). OBJECT ENCODING is sent: which encoding a value
+// gets is the server's (its thresholds), and the same on two servers of
+// one build. SORT and SORT_RO are sent without their patterns
+// (sortPatterns).
 var outside = map[string]bool{
 	"DUMP": true, "RESTORE": true, "RESTORE-ASKING": true, "MIGRATE": true, "MOVE": true,
 	"OBJECT FREQ": true, "OBJECT HELP": true, "WAIT": true, "WAITAOF": true, "SWAPDB": true,
 	"KEYS": true, "RANDOMKEY": true, "SCAN": true, "COPY": true, "DBSIZE": true,
 	"FLUSHALL": true, "FLUSHDB": true, "SELECT": true, "TOUCH": true, "PFDEBUG": true,
-	"PFSELFTEST": true, "XINFO HELP": true, "XGROUP HELP": true, "OBJECT ENCODING": true,
-	"OBJECT IDLETIME": true, "OBJECT REFCOUNT": true, "SORT": true, "SORT_RO": true,
+	"PFSELFTEST": true, "XINFO HELP": true, "XGROUP HELP": true,
+	"OBJECT IDLETIME": true, "OBJECT REFCOUNT": true,
+}
+
+// sortPatterns are the arguments of SORT and SORT_RO the explorer leaves
+// out: BY and GET patterns read keys outside the prepared keyspace, and
+// BY nosuchkey leaves the elements in the container's own order, which a
+// set's hash table does not keep (Redis 8.6.3 answered SORT k BY
+// nosuchkey ALPHA LIMIT 0 2 with Catania, Palermo one run and Palermo,
+// Catania the next). Sorted by value, ALPHA or not, the order is the
+// values': the prepared keyspace's members are distinct.
+var sortPatterns = map[string]bool{"BY": true, "GET": true}
+
+// withoutPatterns returns c's arguments without sortPatterns for SORT
+// and SORT_RO, and c's own for any other command.
+func withoutPatterns(c Command) []Arg {
+	if c.Name != "SORT" && c.Name != "SORT_RO" {
+		return c.Args
+	}
+	var out []Arg
+	for _, a := range c.Args {
+		if !sortPatterns[strings.ToUpper(a.Token)] {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // LoadGrammar reads the command grammar from cn: COMMAND DOCS for the
@@ -112,6 +137,7 @@ func LoadGrammar(cn *target.Conn) ([]Command, error) {
 	for _, c := range cmds {
 		fi := flags[c.Name]
 		c.Flags, c.Tips, c.Info = fi.Flags, fi.Tips, fi.Info
+		c.Args = withoutPatterns(c)
 		if keep(c) {
 			out = append(out, c)
 		}

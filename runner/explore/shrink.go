@@ -26,13 +26,18 @@ func (e *explorer) shrink(ctx context.Context, proto int, seq [][]string, sig st
 func (e *explorer) shrinkBy(seq [][]string, holds func([][]string) bool) [][]string {
 	last := seq[len(seq)-1]
 	prefix := ddmin(seq[:len(seq)-1], func(p [][]string) bool { return holds(append(clone(p), last)) })
-	n := len(strings.Fields(e.name(last))) // the name's words stay
-	c, known := e.cmds[e.name(last)]
+	// The name's words stay (and a script's EVAL, script and numkeys).
+	cmd, head := last, 0
+	if inner, _, ok := unwrapEval(last); ok {
+		cmd, head = inner, evalHead
+	}
+	n := head + len(strings.Fields(e.name(cmd)))
+	c, known := e.cmds[e.name(cmd)]
 	for i := len(last) - 1; i >= n; i-- {
 		cand := append(append([]string(nil), last[:i]...), last[i+1:]...)
 		// Dropping a key moves the next argument to its place: only a
 		// command that names no key outside the keyspace is sent.
-		if known && !c.Safe(cand) {
+		if known && !c.Safe(cand[head:]) {
 			continue
 		}
 		if holds(append(clone(prefix), cand)) {

@@ -13,13 +13,14 @@ import (
 	"github.com/respcheck/respcheck/runner/bench"
 	"github.com/respcheck/respcheck/runner/clients"
 	"github.com/respcheck/respcheck/runner/coverage"
+	"github.com/respcheck/respcheck/runner/explore"
 	"github.com/respcheck/respcheck/runner/golden"
 	"github.com/respcheck/respcheck/runner/report"
 	"github.com/respcheck/respcheck/runner/target"
 )
 
 // Input is one source of the page: exactly one of Run, Clients, Matrix,
-// Golden, Coverage and Bench is set.
+// Golden, Coverage, Bench and Explore is set.
 type Input struct {
 	// Path is where the input was read from ("" for a run in this
 	// process).
@@ -34,6 +35,8 @@ type Input struct {
 	Coverage *coverage.Report
 	// Bench is the JSON of respcheck bench --format json.
 	Bench *bench.Report
+	// Explore is the JSON of respcheck explore --format json.
+	Explore *explore.JSONReport
 	// Tags are the tags of cases (file tags first) by case ID ("suite/
 	// strings.yaml/name"), where the input knows them; cases of the
 	// bundled suite get theirs from cases.Bundled in any case.
@@ -48,7 +51,7 @@ type NotReportError struct {
 }
 
 func (e *NotReportError) Error() string {
-	return fmt.Sprintf("%s: neither a golden directory nor a JSON report of respcheck run, clients, coverage or bench: %s", e.Path, e.Why)
+	return fmt.Sprintf("%s: neither a golden directory nor a JSON report of respcheck run, clients, coverage, bench or explore: %s", e.Path, e.Why)
 }
 
 // Load reads path: a golden directory (golden.Load; it must hold *.golden
@@ -100,6 +103,8 @@ func decode(data []byte) (Input, error) {
 	_, commands := probe["commands"]
 	_, counted := probe["counted"]
 	_, cm := probe["client_matrix"]
+	_, differences := probe["differences"]
+	_, sequences := probe["sequences"]
 	dec := json.NewDecoder(bytes.NewReader(data))
 	switch {
 	case results && summary:
@@ -140,8 +145,14 @@ func decode(data []byte) (Input, error) {
 			return Input{}, fmt.Errorf("a bench report whose table %d is null", i+1)
 		}
 		return Input{Bench: &r}, nil
+	case differences && sequences:
+		var r explore.JSONReport
+		if err := dec.Decode(&r); err != nil {
+			return Input{}, fmt.Errorf("an explore report that does not decode: %v", err)
+		}
+		return Input{Explore: &r}, nil
 	}
-	return Input{}, fmt.Errorf("JSON without \"results\" and \"summary\" (run), \"clients\" (clients), \"client_matrix\", \"commands\" and \"counted\" (coverage) or \"tables\" and \"machine\" (bench)")
+	return Input{}, fmt.Errorf("JSON without \"results\" and \"summary\" (run), \"clients\" (clients), \"client_matrix\", \"commands\" and \"counted\" (coverage), \"tables\" and \"machine\" (bench) or \"differences\" and \"sequences\" (explore)")
 }
 
 // FromRun is the input of a run in this process, with its cases' tags.
@@ -197,6 +208,8 @@ func (in Input) name() string {
 		return "bench on " + in.Bench.Server.Family + " " + in.Bench.Server.Version
 	case in.Matrix != nil:
 		return "client matrix"
+	case in.Explore != nil:
+		return "explore: " + in.Explore.A + " against " + in.Explore.B
 	default:
 		return "clients on " + serverName(in.Clients.Server)
 	}
@@ -224,6 +237,8 @@ func (in Input) kind() string {
 		return "bench"
 	case in.Matrix != nil:
 		return "client matrix"
+	case in.Explore != nil:
+		return "explore"
 	}
 	return "clients"
 }

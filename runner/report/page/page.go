@@ -85,6 +85,7 @@ type Page struct {
 	Clients  []*ClientsTable
 	Coverage []*Coverage
 	Bench    []*Bench
+	Explore  []*Explore
 	Statuses []Count
 	Verdicts []Count
 }
@@ -132,6 +133,8 @@ func Build(inputs []Input) *Page {
 			p.Coverage = append(p.Coverage, &Coverage{Report: in.Coverage, Path: in.Path, Groups: coverage.Groups(in.Coverage)})
 		case in.Bench != nil:
 			p.Bench = append(p.Bench, benchSection(in))
+		case in.Explore != nil:
+			p.Explore = append(p.Explore, exploreSection(in))
 		}
 	}
 	m.finish()

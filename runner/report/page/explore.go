@@ -1,0 +1,110 @@
+package page
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/explore"
+)
+
+// Explore is one report of respcheck explore --format json as the page
+// shows it: its findings in groups, each with its shrunk sequence and the
+// two replies, B's first byte that departs from A's marked.
+type Explore struct {
+	Path   string
+	Report *explore.JSONReport
+	Groups []ExploreGroup
+}
+
+// ExploreGroup is one kind of finding: new differences, differences the
+// bundled suite declares, faults of a server, replies their schema
+// rejects.
+type ExploreGroup struct {
+	Title, Note string
+	Findings    []ExploreFinding
+}
+
+// ExploreFinding is one finding: Lines are its sequence, a command line
+// each, every word whole and quoted (resp.Escape: redis-cli reads it
+// back); Rows the reply to the last
+// command on A, then on B (a fault: the target's own).
+type ExploreFinding struct {
+	explore.JSONFinding
+	Lines []string
+	Rows  []DiffRow
+}
+
+// exploreSection is in's findings in their groups (empty groups left
+// out).
+func exploreSection(in Input) *Explore {
+	r := in.Explore
+	var known, unknown []explore.JSONFinding
+	for _, f := range r.Differences {
+		if f.Known {
+			known = append(known, f)
+		} else {
+			unknown = append(unknown, f)
+		}
+	}
+	x := &Explore{Path: in.Path, Report: r}
+	for _, g := range []struct {
+		title, note string
+		fs          []explore.JSONFinding
+	}{
+		{"Differences the bundled suite does not have", "Replies of " + r.B + " that differ from " + r.A + "'s where two servers of A's build agree.", unknown},
+		{"Differences the bundled suite declares", "Commands for which the bundled suite already expects other replies from the two servers.", known},
+		{"Faults of a server", "A server that crashed, froze, sent bytes that are not RESP, or answered one command with another number of replies.", r.Faults},
+		{"Replies their schema rejects", "Replies of " + r.A + " that its build's reply schemas reject (--check-schema).", r.Schema},
+	} {
+		if len(g.fs) == 0 {
+			continue
+		}
+		grp := ExploreGroup{Title: g.title, Note: g.note}
+		for _, f := range g.fs {
+			grp.Findings = append(grp.Findings, exploreFinding(f, r))
+		}
+		x.Groups = append(x.Groups, grp)
+	}
+	return x
+}
+
+// exploreFinding is f with its command lines and reply rows.
+func exploreFinding(f explore.JSONFinding, r *explore.JSONReport) ExploreFinding {
+	ef := ExploreFinding{JSONFinding: f}
+	for _, words := range f.Sequence {
+		quoted := make([]string, len(words))
+		for i, w := range words {
+			quoted[i] = resp.Escape([]byte(w))
+		}
+		ef.Lines = append(ef.Lines, strings.Join(quoted, " "))
+	}
+	a, aok := unescape(f.A)
+	b, bok := unescape(f.B)
+	if aok {
+		ef.Rows = append(ef.Rows, DiffRow{Servers: r.A, Pre: resp.Escape(a), Offset: -1, Size: len(a)})
+	}
+	if bok {
+		row := DiffRow{Servers: r.B, Pre: resp.Escape(b), Offset: -1, Size: len(b)}
+		if aok {
+			row.Offset = resp.FirstDiff(a, b)
+			row.Pre, row.Mark, row.Post = marked(b, row.Offset)
+		}
+		ef.Rows = append(ef.Rows, row)
+	}
+	return ef
+}
+
+// unescape reads back a reply the JSON report holds escaped
+// (resp.Escape, whose escapes are Go's: \" \\ \r \n \t \xNN); false for
+// none.
+func unescape(s string) ([]byte, bool) {
+	if s == "" {
+		return nil, false
+	}
+	u, err := strconv.Unquote(s)
+	if err != nil {
+		return []byte(s), true
+	}
+	return []byte(u), true
+}
