@@ -354,3 +354,35 @@ func TestSafeReadsKeysAsTheServerDoes(t *testing.T) {
 		t.Errorf("%q is taken for unsafe", good)
 	}
 }
+
+// TestNeverBlocks: XREAD and XREADGROUP are drawn (their "blocking" flag
+// is for BLOCK, which the explorer leaves out), never with BLOCK, and no
+// other blocking command is in the grammar.
+func TestNeverBlocks(t *testing.T) {
+	g, _ := grammarOf(t, "redis-8.6.3")
+	for _, c := range g {
+		if c.Flags["blocking"] && c.Name != "XREAD" && c.Name != "XREADGROUP" {
+			t.Errorf("%s blocks and is in the grammar", c.Name)
+		}
+	}
+	gen := NewGenerator(g, 3)
+	reads := 0
+	for range 50000 {
+		args := gen.Command()
+		if inner, _, ok := unwrapEval(args); ok {
+			args = inner
+		}
+		if name := strings.ToUpper(args[0]); name == "XREAD" || name == "XREADGROUP" {
+			reads++
+			for _, a := range args {
+				if strings.EqualFold(a, "BLOCK") {
+					t.Fatalf("%q would block", args)
+				}
+			}
+		}
+	}
+	if reads == 0 {
+		t.Error("XREAD and XREADGROUP were never drawn")
+	}
+	t.Logf("%d XREAD/XREADGROUP of 50,000 draws", reads)
+}

@@ -73,8 +73,8 @@ var skipFlags = []string{"blocking", "admin", "pubsub", "no_multi", "noscript"}
 // or that reach beyond the prepared keyspace (MOVE, SWAPDB, MIGRATE,
 // WAIT, KEYS, SCAN). OBJECT ENCODING is sent: which encoding a value
 // gets is the server's (its thresholds), and the same on two servers of
-// one build. SORT and SORT_RO are sent without their patterns
-// (sortPatterns).
+// one build. SORT and SORT_RO are sent without their patterns, XREAD
+// and XREADGROUP without BLOCK (leftOut).
 var outside = map[string]bool{
 	"DUMP": true, "RESTORE": true, "RESTORE-ASKING": true, "MIGRATE": true, "MOVE": true,
 	"OBJECT FREQ": true, "OBJECT HELP": true, "WAIT": true, "WAITAOF": true, "SWAPDB": true,
@@ -84,24 +84,31 @@ var outside = map[string]bool{
 	"OBJECT IDLETIME": true, "OBJECT REFCOUNT": true,
 }
 
-// sortPatterns are the arguments of SORT and SORT_RO the explorer leaves
-// out: BY and GET patterns read keys outside the prepared keyspace, and
-// BY nosuchkey leaves the elements in the container's own order, which a
-// set's hash table does not keep (Redis 8.6.3 answered SORT k BY
-// nosuchkey ALPHA LIMIT 0 2 with Catania, Palermo one run and Palermo,
-// Catania the next). Sorted by value, ALPHA or not, the order is the
-// values': the prepared keyspace's members are distinct.
-var sortPatterns = map[string]bool{"BY": true, "GET": true}
+// leftOut are arguments the explorer never sends, by command, and why:
+// SORT's and SORT_RO's BY and GET patterns read keys outside the
+// prepared keyspace, and BY nosuchkey leaves the elements in the
+// container's own order, which a set's hash table does not keep (Redis
+// 8.6.3 answered SORT k BY nosuchkey ALPHA LIMIT 0 2 with Catania,
+// Palermo one run and Palermo, Catania the next; sorted by value, ALPHA
+// or not, the order is the values': the keyspace's members are
+// distinct). XREAD's and XREADGROUP's BLOCK is what makes them block:
+// without it they answer at once (their "blocking" flag is for BLOCK),
+// so they are sent.
+var leftOut = map[string]map[string]bool{
+	"SORT": {"BY": true, "GET": true}, "SORT_RO": {"BY": true, "GET": true},
+	"XREAD": {"BLOCK": true}, "XREADGROUP": {"BLOCK": true},
+}
 
-// withoutPatterns returns c's arguments without sortPatterns for SORT
-// and SORT_RO, and c's own for any other command.
-func withoutPatterns(c Command) []Arg {
-	if c.Name != "SORT" && c.Name != "SORT_RO" {
+// withoutLeftOut returns c's arguments without those leftOut names for
+// it.
+func withoutLeftOut(c Command) []Arg {
+	drop := leftOut[c.Name]
+	if drop == nil {
 		return c.Args
 	}
 	var out []Arg
 	for _, a := range c.Args {
-		if !sortPatterns[strings.ToUpper(a.Token)] {
+		if !drop[strings.ToUpper(a.Token)] {
 			out = append(out, a)
 		}
 	}
@@ -137,7 +144,7 @@ func LoadGrammar(cn *target.Conn) ([]Command, error) {
 	for _, c := range cmds {
 		fi := flags[c.Name]
 		c.Flags, c.Tips, c.Info = fi.Flags, fi.Tips, fi.Info
-		c.Args = withoutPatterns(c)
+		c.Args = withoutLeftOut(c)
 		if keep(c) {
 			out = append(out, c)
 		}
@@ -155,7 +162,9 @@ func keep(c Command) bool {
 		return false
 	}
 	for _, f := range skipFlags {
-		if c.Flags[f] {
+		// A command that blocks only with an argument the explorer
+		// leaves out (XREAD BLOCK) does not block.
+		if c.Flags[f] && !(f == "blocking" && leftOut[c.Name]["BLOCK"]) {
 			return false
 		}
 	}
