@@ -52,8 +52,9 @@ command grammar of the target (A: --server, --addr or -u, as run) from
 COMMAND DOCS, draws sequences of commands of the data types (strings,
 lists, sets, sorted sets, hashes, bitmaps, HyperLogLogs, geo, streams,
 generic) with edge values and, one time in ten, arguments the grammar does
-not allow (one command in ten runs inside a Lua script: EVAL(CMD), or
-EVAL3(CMD) after redis.setresp(3)), and runs each sequence on A and on B
+not allow (one command in ten runs inside a Lua script: EVAL(CMD),
+EVAL3(CMD) after redis.setresp(3), or EVAL_RO(CMD)), and runs each
+sequence on A and on B
 (--against) from the same
 small keyspace (keys under {rx}:), in RESP2 and RESP3, comparing every
 reply byte for byte.
@@ -192,6 +193,8 @@ type exploreTargets struct {
 	names      explore.Sides
 	grammar    []explore.Command
 	missing    []string
+	// scriptsMissing are the script commands A or B does not run.
+	scriptsMissing []string
 }
 
 // open starts (or reaches) the targets, identifies A and B and reads A's
@@ -222,6 +225,7 @@ func (t *exploreTargets) open(ctx context.Context, timeout time.Duration) error 
 	// Commands B does not have differ in one way only ("unknown
 	// command"): said once, and not sent.
 	t.grammar, t.missing = withoutMissing(ctx, b.Config, t.grammar)
+	t.scriptsMissing = scriptsMissing(ctx, a.Config, b.Config)
 	t.names = explore.Sides{AName: serverName(t.srvA), BName: serverName(t.srvB), BWhen: bSelector(t.srvA, t.srvB)}
 	return nil
 }
@@ -229,7 +233,7 @@ func (t *exploreTargets) open(ctx context.Context, timeout time.Duration) error 
 // run explores, with a progress line on a terminal errw.
 func (t *exploreTargets) run(ctx context.Context, x exploreFlags, errw io.Writer) (*explore.Report, error) {
 	opts := explore.Options{A: t.execs["A"], A2: t.execs["A2"], B: t.execs["B"], Grammar: t.grammar, Seed: x.seed, Length: x.length,
-		Duration: x.duration, Sequences: x.sequences,
+		Duration: x.duration, Sequences: x.sequences, ScriptsMissing: t.scriptsMissing,
 		Restart: func(ctx context.Context, side string) (explore.Exec, error) {
 			ex, err := t.sides[side].restart(ctx, x.timeout)
 			if err == nil {
@@ -390,6 +394,28 @@ func withoutMissing(ctx context.Context, cfg target.Config, grammar []explore.Co
 		}
 	}
 	return kept, missing
+}
+
+// scriptsMissing returns the script commands (explore.ScriptCommands)
+// that a server at cfgs does not run: `CMD "return 1" 0` answered with
+// anything but 1 (an unknown command, scripting disabled, a server that
+// cannot be asked).
+func scriptsMissing(ctx context.Context, cfgs ...target.Config) []string {
+	var out []string
+	for _, cfg := range cfgs {
+		cn, err := cfg.Dial(ctx, 2)
+		if err != nil {
+			return explore.ScriptCommands
+		}
+		for _, c := range explore.ScriptCommands {
+			v, err := cn.Do(c, "return 1", "0")
+			if (err != nil || v.Kind != resp.Integer || v.Int != 1) && !slices.Contains(out, c) {
+				out = append(out, c)
+			}
+		}
+		cn.Close()
+	}
+	return out
 }
 
 func serverName(s target.Server) string { return s.Family + " " + s.Version }

@@ -84,9 +84,10 @@ type Generator struct {
 	// compared too. NewGenerator sets 0.1.
 	Forbidden float64
 	// Scripted is the share (0 to 1) of commands run inside a Lua script
-	// (EVAL, see wrapEval), half of them after redis.setresp(3).
-	// NewGenerator sets 0.1.
+	// (EVAL or EVAL_RO, see scriptVariants). NewGenerator sets 0.1.
 	Scripted float64
+	// scripts are the usable scriptVariants (dropScripts).
+	scripts []int
 }
 
 // NewGenerator returns a generator over cmds seeded with seed. Commands
@@ -94,6 +95,9 @@ type Generator struct {
 // group starves (generic has 30 commands, hyperloglog 3).
 func NewGenerator(cmds []Command, seed uint64) *Generator {
 	g := &Generator{rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), by: map[string][]Command{}, Forbidden: 0.1, Scripted: 0.1}
+	for i := range scriptVariants {
+		g.scripts = append(g.scripts, i)
+	}
 	for _, c := range cmds {
 		if g.by[c.Group] == nil {
 			g.groups = append(g.groups, c.Group)
@@ -151,11 +155,19 @@ func (g *Generator) draw() (Command, []string) {
 		if !c.Safe(args) {
 			continue
 		}
-		if g.rng.Float64() < g.Scripted {
-			args = wrapEval(args, g.rng.IntN(len(evalScripts)))
+		if len(g.scripts) > 0 && g.rng.Float64() < g.Scripted {
+			args = wrapEval(args, g.scripts[g.rng.IntN(len(g.scripts))])
 		}
 		return c, args
 	}
+}
+
+// dropScripts stops running commands inside the script commands named
+// (a target lacks them).
+func (g *Generator) dropScripts(names []string) {
+	g.scripts = slices.DeleteFunc(g.scripts, func(i int) bool {
+		return slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, scriptVariants[i].cmd) })
+	})
 }
 
 // Empty says every command was dropped.

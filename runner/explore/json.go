@@ -43,7 +43,9 @@ type JSONFinding struct {
 	// "EVAL(LPUSH)" for a command a script ran).
 	Command   string `json:"command"`
 	Protocols []int  `json:"protocols"`
-	// Sequence is the shrunk sequence, each command as its words.
+	// Sequence is the shrunk sequence, each command as its words, each
+	// word escaped as A and B are (resp.Escape: a JSON string holds only
+	// UTF-8, and the keyspace's values are not).
 	Sequence [][]string `json:"sequence"`
 	// A and B are the replies to the sequence's last command, escaped
 	// (resp.Escape); a fault's are the target's own.
@@ -73,7 +75,7 @@ func ToJSON(rep *Report, seed uint64, names Sides, missing []string, known map[s
 		Seconds: rep.Duration.Seconds(), MissingOnB: missing, Noise: rep.Noise, Unordered: rep.Unordered, Interrupted: rep.Interrupted,
 		Differences: []JSONFinding{}, Faults: []JSONFinding{}}
 	for _, f := range rep.Findings {
-		j := JSONFinding{Signature: f.Signature, Command: f.Command, Protocols: f.Protos, Sequence: f.Seq,
+		j := JSONFinding{Signature: f.Signature, Command: f.Command, Protocols: f.Protos, Sequence: escapeSeq(f.Seq),
 			Seen: f.Seen, Original: f.Original, Target: f.Side, Lost: f.Lost, Desync: f.Desync,
 			Known: known[f.Command] && f.Difference(), Schema: f.Schema}
 		if f.A != nil {
@@ -89,6 +91,18 @@ func ToJSON(rep *Report, seed uint64, names Sides, missing []string, known map[s
 			out.Faults = append(out.Faults, j)
 		default:
 			out.Differences = append(out.Differences, j)
+		}
+	}
+	return out
+}
+
+// escapeSeq is seq with every word escaped (resp.Escape).
+func escapeSeq(seq [][]string) [][]string {
+	out := make([][]string, len(seq))
+	for i, words := range seq {
+		out[i] = make([]string, len(words))
+		for j, w := range words {
+			out[i][j] = resp.Escape([]byte(w))
 		}
 	}
 	return out

@@ -5,46 +5,57 @@ import (
 )
 
 // A generated command may be run inside a Lua script instead of on its
-// own: EVAL with one of evalScripts, no declared key (numkeys 0) and the
-// command's words as ARGV. The script's redis.call converts the reply to
-// Lua and back (RESP2 rules, or RESP3's after redis.setresp(3)), and an
-// error reply becomes a script error whose text each server words its
-// own way: the paths the bundled suite declares per server for EVAL (Lua
-// error shapes), now drawn for every command of the grammar. The command
-// inside is one the generator drew (Command.Safe: its keys are the
-// prepared keyspace's), so the script touches no other key; a script that
-// names keys it did not declare is refused on a cluster only, which the
-// explorer does not target.
-//
-// A wrapped command is named "EVAL(CMD)", or "EVAL3(CMD)" with
-// redis.setresp(3), in signatures, noise and findings (explorer.name).
-var evalScripts = [2]string{
-	"return redis.call(unpack(ARGV))",
-	"redis.setresp(3) return redis.call(unpack(ARGV))",
+// own: EVAL (or EVAL_RO) with one of the scripts of scriptVariants, no
+// declared key (numkeys 0) and the command's words as ARGV. The script's
+// redis.call converts the reply to Lua and back (RESP2 rules, or RESP3's
+// after redis.setresp(3)), and an error reply becomes a script error
+// whose text each server words its own way: the paths the bundled suite
+// declares per server for EVAL and EVAL_RO (Lua error shapes, a write in
+// a read-only script), now drawn for every command of the grammar. The
+// command inside is one the generator drew (Command.Safe: its keys are
+// the prepared keyspace's), so the script touches no other key; a script
+// that names keys it did not declare is refused on a cluster only, which
+// the explorer does not target.
+
+// scriptVariant is one way to run a command in a script: the script
+// command, the script, and the name a wrapped command gets in signatures,
+// noise and findings ("EVAL(LPUSH)", see explorer.name).
+type scriptVariant struct {
+	cmd, script, name string
 }
 
-// evalNames are the name prefixes of evalScripts' wrapped commands.
-var evalNames = [2]string{"EVAL", "EVAL3"}
+// scriptVariants are the ways, each as likely as the others.
+var scriptVariants = []scriptVariant{
+	{"EVAL", "return redis.call(unpack(ARGV))", "EVAL"},
+	{"EVAL", "redis.setresp(3) return redis.call(unpack(ARGV))", "EVAL3"},
+	{"EVAL_RO", "return redis.call(unpack(ARGV))", "EVAL_RO"},
+}
 
-// evalHead is how many words come before the wrapped command: EVAL, the
-// script and numkeys.
+// ScriptCommands are the script commands the wrapped commands are sent
+// with: a target without one of them (Options.ScriptsMissing) is sent
+// none of its variants.
+var ScriptCommands = []string{"EVAL", "EVAL_RO"}
+
+// evalHead is how many words come before the wrapped command: the script
+// command, the script and numkeys.
 const evalHead = 3
 
-// wrapEval returns args run by evalScripts[variant].
+// wrapEval returns args run by scriptVariants[variant].
 func wrapEval(args []string, variant int) []string {
-	return append([]string{"EVAL", evalScripts[variant], "0"}, args...)
+	v := scriptVariants[variant]
+	return append([]string{v.cmd, v.script, "0"}, args...)
 }
 
-// unwrapEval returns the command a wrapped EVAL runs and the variant of
-// its script; ok is false for any other command (an EVAL of another
-// script included).
+// unwrapEval returns the command a wrapped script command runs and the
+// variant of its script; ok is false for any other command (an EVAL of
+// another script included).
 func unwrapEval(args []string) (inner []string, variant int, ok bool) {
-	if len(args) <= evalHead || !strings.EqualFold(args[0], "EVAL") || args[2] != "0" {
+	if len(args) <= evalHead || args[2] != "0" {
 		return nil, 0, false
 	}
-	for v, s := range evalScripts {
-		if args[1] == s {
-			return args[evalHead:], v, true
+	for i, v := range scriptVariants {
+		if args[1] == v.script && strings.EqualFold(args[0], v.cmd) {
+			return args[evalHead:], i, true
 		}
 	}
 	return nil, 0, false

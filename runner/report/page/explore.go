@@ -75,18 +75,22 @@ func exploreFinding(f explore.JSONFinding, r *explore.JSONReport) ExploreFinding
 	for _, words := range f.Sequence {
 		quoted := make([]string, len(words))
 		for i, w := range words {
-			quoted[i] = resp.Escape([]byte(w))
+			b, ok := unescape(w)
+			quoted[i] = resp.Escape(b)
+			if !ok {
+				quoted[i] += "(not an escaped word in the report)"
+			}
 		}
 		ef.Lines = append(ef.Lines, strings.Join(quoted, " "))
 	}
 	a, aok := unescape(f.A)
 	b, bok := unescape(f.B)
-	if aok {
-		ef.Rows = append(ef.Rows, DiffRow{Servers: r.A, Pre: resp.Escape(a), Offset: -1, Size: len(a)})
+	if f.A != "" {
+		ef.Rows = append(ef.Rows, replyRow(r.A, a, aok))
 	}
-	if bok {
-		row := DiffRow{Servers: r.B, Pre: resp.Escape(b), Offset: -1, Size: len(b)}
-		if aok {
+	if f.B != "" {
+		row := replyRow(r.B, b, bok)
+		if f.A != "" && aok && bok && string(a) != string(b) {
 			row.Offset = resp.FirstDiff(a, b)
 			row.Pre, row.Mark, row.Post = marked(b, row.Offset)
 		}
@@ -95,16 +99,23 @@ func exploreFinding(f explore.JSONFinding, r *explore.JSONReport) ExploreFinding
 	return ef
 }
 
-// unescape reads back a reply the JSON report holds escaped
-// (resp.Escape, whose escapes are Go's: \" \\ \r \n \t \xNN); false for
-// none.
-func unescape(s string) ([]byte, bool) {
-	if s == "" {
-		return nil, false
+// replyRow is one server's reply, its bytes escaped again (ok false: the
+// report's text was not an escaped reply, shown as it is, said so).
+func replyRow(server string, b []byte, ok bool) DiffRow {
+	row := DiffRow{Servers: server, Pre: resp.Escape(b), Offset: -1, Size: len(b)}
+	if !ok {
+		row.Reason = "not an escaped reply in the report: shown as it is"
 	}
+	return row
+}
+
+// unescape reads back a word or a reply the JSON report holds escaped
+// (resp.Escape, whose escapes are Go's: \" \\ \r \n \t \xNN); ok false
+// (and s's own bytes) when s is not such a string.
+func unescape(s string) ([]byte, bool) {
 	u, err := strconv.Unquote(s)
-	if err != nil {
-		return []byte(s), true
+	if err != nil || len(s) == 0 || s[0] != '"' {
+		return []byte(s), false
 	}
 	return []byte(u), true
 }

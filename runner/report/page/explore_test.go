@@ -22,10 +22,13 @@ func TestExploreSection(t *testing.T) {
 	b := []byte("*2\r\n$4\r\nsl\xffw\r\n:2\r\n")
 	rep := explore.JSONReport{Seed: 7, A: "redis 8.6.3", B: "miniredis 2.40.0", Sequences: 10, Commands: 400,
 		Differences: []explore.JSONFinding{
-			{Signature: "HRANDFIELD: array | array", Command: "HRANDFIELD", Protocols: []int{2, 3}, Sequence: [][]string{{"HSET", "{rx}:h", "f", "a b"}, {"HRANDFIELD", "{rx}:h", "1"}}, A: resp.Escape(a), B: resp.Escape(b), Seen: 3, Original: 20},
-			{Signature: "EVAL: a script error ends", Command: "EVAL", Protocols: []int{3}, Sequence: [][]string{{"EVAL", "return 1", "0"}}, A: `"-ERR x\r\n"`, B: `"-ERR y\r\n"`, Seen: 1, Original: 5, Known: true},
+			{Signature: "HRANDFIELD: array | array", Command: "HRANDFIELD", Protocols: []int{2, 3}, Sequence: [][]string{words("HSET", "{rx}:h", "f", "a b\xff"), words("HRANDFIELD", "{rx}:h", "1")}, A: resp.Escape(a), B: resp.Escape(b), Seen: 3, Original: 20},
+			{Signature: "EVAL: a script error ends", Command: "EVAL", Protocols: []int{3}, Sequence: [][]string{words("EVAL", "return 1", "0")}, A: `"-ERR x\r\n"`, B: `"-ERR x\r\n"`, Seen: 1, Original: 5, Known: true},
 		},
-		Faults: []explore.JSONFinding{{Signature: "XLEN: B answers one command with another number of replies", Command: "XLEN", Protocols: []int{2}, Sequence: [][]string{{"XLEN", "{rx}:hash"}}, B: `"-WRONGTYPE\r\n:0\r\n"`, Target: "B", Seen: 1, Original: 20}},
+		Faults: []explore.JSONFinding{
+			{Signature: "XLEN: B answers one command with another number of replies", Command: "XLEN", Protocols: []int{2}, Sequence: [][]string{words("XLEN", "{rx}:hash")}, B: `"-WRONGTYPE\r\n:0\r\n"`, Target: "B", Desync: true, Seen: 1, Original: 20},
+			{Signature: "SETRANGE: B stopped answering (a crash or a freeze)", Command: "SETRANGE", Protocols: []int{2}, Sequence: [][]string{{`"SETRANGE"`, `\q not escaped`}}, B: `\q bad`, Target: "B", Lost: "stopped answering: EOF", Seen: 1, Original: 20},
+		},
 	}
 	data, err := json.Marshal(rep)
 	if err != nil {
@@ -51,7 +54,7 @@ func TestExploreSection(t *testing.T) {
 		t.Errorf("groups %q, want %q", titles, want)
 	}
 	f := p.Explore[0].Groups[0].Findings[0]
-	if want := `"HSET" "{rx}:h" "f" "a b"`; f.Lines[0] != want {
+	if want := `"HSET" "{rx}:h" "f" "a b\xff"`; f.Lines[0] != want {
 		t.Errorf("first line %q", f.Lines[0])
 	}
 	if len(f.Rows) != 2 || f.Rows[0].Offset != -1 || f.Rows[1].Offset != len(a)-3 || f.Rows[1].Mark != "2" {
@@ -60,14 +63,33 @@ func TestExploreSection(t *testing.T) {
 	if fault := p.Explore[0].Groups[2].Findings[0]; len(fault.Rows) != 1 || fault.Rows[0].Servers != "miniredis 2.40.0" {
 		t.Errorf("the fault's rows %+v: want B's own", fault.Rows)
 	}
+	// Identical replies (a hand-made report) are not marked.
+	if same := p.Explore[0].Groups[1].Findings[0]; len(same.Rows) != 2 || same.Rows[1].Offset != -1 {
+		t.Errorf("identical replies marked: %+v", same.Rows)
+	}
+	// What is not escaped text is shown as it is, and said so.
+	bad := p.Explore[0].Groups[2].Findings[1]
+	if !strings.Contains(bad.Lines[0], "not an escaped word") || len(bad.Rows) != 1 || bad.Rows[0].Reason == "" {
+		t.Errorf("a report's text that is not escaped: lines %q, rows %+v", bad.Lines, bad.Rows)
+	}
 	var out bytes.Buffer
 	if err := Write(&out, []Input{in}); err != nil {
 		t.Fatal(err)
 	}
 	html := out.String()
-	for _, want := range []string{`<section class="explore" id="explore-0">`, "redis 8.6.3 against miniredis 2.40.0", "seed 7", "HRANDFIELD: array | array", `sl\xffw`, "<mark", "shrunk from 20 to 2 commands"} {
+	for _, want := range []string{`<section class="explore" id="explore-0">`, "redis 8.6.3 against miniredis 2.40.0", "seed 7", "HRANDFIELD: array | array", `sl\xffw`, "<mark", "shrunk from 20 to 2 commands",
+		"B: stopped answering: EOF", "B answered one command with another number of replies"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the page lacks %q", want)
 		}
 	}
+}
+
+// words is a command's words as the JSON report holds them, escaped.
+func words(ws ...string) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = resp.Escape([]byte(w))
+	}
+	return out
 }
