@@ -208,28 +208,32 @@ func TestShrinkPlanted(t *testing.T) {
 	}
 }
 
+// throwawayTargets is Options with A, A2 (throwaway servers of build a,
+// A's grammar) and B (of build b), their connections closed at the
+// test's end.
+func throwawayTargets(t *testing.T, a, b string) Options {
+	t.Helper()
+	g, ca := grammarOf(t, a)
+	opts := Options{Grammar: g}
+	for _, x := range []struct {
+		dst *Exec
+		cfg target.Config
+	}{{&opts.A, ca}, {&opts.A2, target.Config{Addr: servers.ForTest(t, a).Addr(), Timeout: 10 * time.Second}},
+		{&opts.B, target.Config{Addr: servers.ForTest(t, b).Addr(), Timeout: 10 * time.Second}}} {
+		ex, closeEx := ConnExec(x.cfg, 10*time.Second)
+		*x.dst = ex
+		t.Cleanup(closeEx)
+	}
+	return opts
+}
+
 // TestSameBuildNoDifferences: two throwaway Redis 8.6.3 servers (and a
 // third as A2) differ in nothing the explorer reports as a difference
 // between them: what it reports is a fault of the build itself (a crash,
 // a reply count off), in both protocols.
 func TestSameBuildNoDifferences(t *testing.T) {
-	g, a := grammarOf(t, "redis-8.6.3")
-	a2 := target.Config{Addr: servers.ForTest(t, "redis-8.6.3").Addr(), Timeout: 10 * time.Second}
-	b := target.Config{Addr: servers.ForTest(t, "redis-8.6.3").Addr(), Timeout: 10 * time.Second}
-	opts := Options{Grammar: g, Seed: 11, Sequences: 400}
-	var closers []func()
-	for _, x := range []struct {
-		dst *Exec
-		cfg target.Config
-	}{{&opts.A, a}, {&opts.A2, a2}, {&opts.B, b}} {
-		ex, cl := ConnExec(x.cfg, 10*time.Second)
-		*x.dst, closers = ex, append(closers, cl)
-	}
-	defer func() {
-		for _, c := range closers {
-			c()
-		}
-	}()
+	opts := throwawayTargets(t, "redis-8.6.3", "redis-8.6.3")
+	opts.Seed, opts.Sequences = 11, 400
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	rep, err := Run(ctx, opts)

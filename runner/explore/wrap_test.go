@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/respcheck/respcheck/runner/servers"
 	"github.com/respcheck/respcheck/runner/target"
 )
 
@@ -49,23 +48,8 @@ func TestScriptErrorTails(t *testing.T) {
 // declares both, so `explore` calls them known), shrunk to one scripted
 // command; no other finding is that tail again under another name.
 func TestScriptedCommands(t *testing.T) {
-	g, a := grammarOf(t, "redis-8.6.3")
-	a2 := target.Config{Addr: servers.ForTest(t, "redis-8.6.3").Addr(), Timeout: 10 * time.Second}
-	b := target.Config{Addr: servers.ForTest(t, "valkey-9.1.2").Addr(), Timeout: 10 * time.Second}
-	opts := Options{Grammar: g, Seed: 5, Sequences: 200}
-	var closers []func()
-	for _, x := range []struct {
-		dst *Exec
-		cfg target.Config
-	}{{&opts.A, a}, {&opts.A2, a2}, {&opts.B, b}} {
-		ex, cl := ConnExec(x.cfg, 10*time.Second)
-		*x.dst, closers = ex, append(closers, cl)
-	}
-	defer func() {
-		for _, c := range closers {
-			c()
-		}
-	}()
+	opts := throwawayTargets(t, "redis-8.6.3", "valkey-9.1.2")
+	opts.Seed, opts.Sequences = 5, 200
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	rep, err := Run(ctx, opts)
