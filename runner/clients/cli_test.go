@@ -232,6 +232,13 @@ func TestCLIProcessReuse(t *testing.T) {
 			if strings.TrimSpace(out) != "PONG" {
 				t.Errorf("the next case's PING on the reused process printed %q, want PONG (the transaction is the old connection's)", out)
 			}
+			// The loop left its MULTI state too: a CLI in a transaction
+			// prints INFO as a quoted string (valkey-cli.c: "if
+			// (config.in_multi) output_raw = 0"), out of one as text.
+			c, _ = s.Conn(ctx, "c")
+			if n := c.Do(ctx, [][]byte{[]byte("INFO"), []byte("server")}); n.Text == nil || strings.HasPrefix(strings.TrimSpace(*n.Text), `"`) || !strings.Contains(*n.Text, "\nredis_version:") {
+				t.Errorf("INFO on the process reused after MULTI printed %+v, want its text as a fresh process prints it", n)
+			}
 			s.Close()
 		})
 	}
