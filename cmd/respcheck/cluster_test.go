@@ -171,7 +171,7 @@ func lineWith(out, s string) string {
 // differ in credentials are a usage error.
 func TestClusterSeeds(t *testing.T) {
 	cl := servers.ClusterForTest(t, "valkey-9.1.2", servers.ClusterOptions{Primaries: 3})
-	dead1, dead2 := "127.0.0.1:"+freePort(t), "127.0.0.1:"+freePort(t)
+	dead1, dead2 := deadAddr(t), deadAddr(t)
 	live := cl.Nodes[1].Addr()
 	sel := []string{"--run", "cluster/CLUSTER KEYSLOT"}
 	for _, args := range [][]string{

@@ -207,6 +207,28 @@ func freePort(t *testing.T) string {
 	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
 }
 
+// deadAddr is an address on 127.0.0.1 that refuses connections for the
+// test's lifetime: a socket bound to it and never listening (a connect
+// gets a reset), which also keeps every other process from binding the
+// port. A port freePort closed does not stay dead: TestClusterSeeds once
+// met another test's server there (CI, 2026-12-06).
+func deadAddr(t *testing.T) string {
+	t.Helper()
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Close(fd) })
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	sa, err := syscall.Getsockname(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "127.0.0.1:" + strconv.Itoa(sa.(*syscall.SockaddrInet4).Port)
+}
+
 // TestTLS runs against Debian's redis-server 7.0.15 (built with TLS) on a
 // TLS port with a certificate made here.
 func TestTLS(t *testing.T) {
