@@ -168,7 +168,7 @@ func (c *cliConn) Do(ctx context.Context, args [][]byte) Native {
 	c.p.harness.Store(true)
 	defer c.p.harness.Store(false)
 	n := c.do(ctx, args)
-	if !cliReusable(args, n) {
+	if !cliReusable(c.d.tool, args, n) {
 		c.p.tainted.Store(true)
 	}
 	return n

@@ -172,7 +172,8 @@ func TestParseLabel(t *testing.T) {
 // its CLI process to the next case of the same driver and protocol, which
 // connects it to its own address in its own protocol (`connect`); a step
 // that leaves state a connect does not reset (CLIENT) does not. A
-// transaction left open is not such state: the connect drops it.
+// transaction left open is not such state: the connect drops it, nor is
+// HELLO where the connect resets the loop's protocol.
 func TestCLIProcessReuse(t *testing.T) {
 	ds := cliTestDrivers(t)
 	a, b := servers.ForTest(t, "redis-8.6.3"), servers.ForTest(t, "valkey-9.1.2")
@@ -238,6 +239,18 @@ func TestCLIProcessReuse(t *testing.T) {
 			c, _ = s.Conn(ctx, "c")
 			if n := c.Do(ctx, [][]byte{[]byte("INFO"), []byte("server")}); n.Text == nil || strings.HasPrefix(strings.TrimSpace(*n.Text), `"`) || !strings.Contains(*n.Text, "\nredis_version:") {
 				t.Errorf("INFO on the process reused after MULTI printed %+v, want its text as a fresh process prints it", n)
+			}
+			s.Close()
+			// HELLO 2 in a RESP3 loop: reused where the connect resets
+			// the loop's protocol (helloStays false), in RESP3 again.
+			pid5, _, s := step(a.Addr(), "HELLO", "2")
+			s.Close()
+			pid6, out, s := step(a.Addr(), "CLIENT", "INFO")
+			if reused := pid6 == pid5; reused == d.tool.helloStays() {
+				t.Errorf("after HELLO 2: reused %v, want %v (helloStays %v)", reused, !d.tool.helloStays(), d.tool.helloStays())
+			}
+			if !strings.Contains(out, "resp=3") {
+				t.Errorf("the next case's connection after HELLO 2 is not RESP3: CLIENT INFO printed %q", out)
 			}
 			s.Close()
 		})

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/respcheck/respcheck/cases"
 )
 
 // A CLI process is reused by the next case connection of its driver and
@@ -107,6 +109,8 @@ func (pl *cliPool) put(proto int, p *cliProc) {
 // database number, which cliConnect resets (config.in_multi = 0 and
 // config.dbnum = 0 under CC_FORCE: src/redis-cli.c of Redis 7.0 through
 // 8.6.3, valkey-cli.c of Valkey 8 and 9).
+// HELLO is among them only for the builds whose connect keeps the loop's
+// protocol (cliTool.helloStays).
 var cliStateful = map[string]bool{
 	"SUBSCRIBE": true, "PSUBSCRIBE": true, "SSUBSCRIBE": true,
 	"UNSUBSCRIBE": true, "PUNSUBSCRIBE": true, "SUNSUBSCRIBE": true,
@@ -117,10 +121,34 @@ var cliStateful = map[string]bool{
 }
 
 // cliReusable says whether a step's command and its outcome leave the
-// process as a fresh one would be after its connect.
-func cliReusable(args [][]byte, n Native) bool {
-	if len(args) == 0 || cliStateful[strings.ToUpper(string(args[0]))] {
+// process of t as a fresh one would be after its connect.
+func cliReusable(t *cliTool, args [][]byte, n Native) bool {
+	if len(args) == 0 {
+		return false
+	}
+	name := strings.ToUpper(string(args[0]))
+	if cliStateful[name] && (name != "HELLO" || t.helloStays()) {
 		return false
 	}
 	return n.Kind == outputKind
+}
+
+// helloStays says whether the loop of t keeps the protocol a HELLO
+// switched to across a connect: HELLO sets its current_resp3 (the
+// format of what it prints), which cliConnect resets in Redis 8.0.6's
+// and 8.6.3's redis-cli.c and Valkey 8.1.1's and 9.1.2's valkey-cli.c
+// ("config.current_resp3 = 0" before the new connection's handshake), and
+// not in Redis 7.0's; Valkey 8.0.1's source was not read.
+func (t *cliTool) helloStays() bool {
+	v, err := cases.ParseVersion(t.version)
+	if err != nil {
+		return true
+	}
+	switch t.family {
+	case "redis":
+		return v.Compare(cases.Version{8, 0, 0}) < 0
+	case "valkey":
+		return v.Compare(cases.Version{8, 1, 0}) < 0
+	}
+	return true
 }
