@@ -405,8 +405,9 @@ func (e *explorer) diff(ctx context.Context, proto int, seq [][]string) (*differ
 			e.unordered[name] = true
 			e.pairs[name] = ra[i][0] == '%'
 		}
+		unordered, pairs := e.orderOf(seq[i], name)
 		if !bytes.Equal(ra[i], ra2[i]) {
-			if sameUnordered(ra[i], ra2[i], e.pairsOf(seq[i], name)) {
+			if sameUnordered(ra[i], ra2[i], pairs) {
 				e.unordered[name] = true
 			} else {
 				// Differs between A and itself: noise from now on, and
@@ -415,7 +416,7 @@ func (e *explorer) diff(ctx context.Context, proto int, seq [][]string) (*differ
 				return nil, nil
 			}
 		}
-		if bytes.Equal(ra[i], rb[i]) || e.unorderedOf(seq[i], name) && sameUnordered(ra[i], rb[i], e.pairsOf(seq[i], name)) {
+		if bytes.Equal(ra[i], rb[i]) || (unordered || e.unordered[name]) && sameUnordered(ra[i], rb[i], pairs) {
 			continue
 		}
 		// The same error but for how each server ends a script error,
@@ -476,24 +477,18 @@ func (e *explorer) sameAsPlain(f *Finding) bool {
 	return wrapped && name != e.name(inner) && e.found[e.name(inner)+": "+classes] != nil
 }
 
-// unorderedOf says whether the reply of args (named name) is compared as
-// a multiset: learned for the name, or, for a command a script runs, for
-// the command itself (a set becomes a Lua table, then an array: the
-// RESP3 type that taught it is gone).
-func (e *explorer) unorderedOf(args []string, name string) bool {
-	if inner, _, ok := unwrapEval(args); ok && e.unordered[e.name(inner)] {
-		return true
+// orderOf says whether the reply of args (named name) is compared as a
+// multiset, and whether that multiset holds pairs (a map's fields and
+// values): learned for the name, or, for a command a script runs, for the
+// command itself (a set becomes a Lua table, then an array: the RESP3
+// type that taught it is gone).
+func (e *explorer) orderOf(args []string, name string) (unordered, pairs bool) {
+	unordered, pairs = e.unordered[name], e.pairs[name]
+	if inner, _, ok := unwrapEval(args); ok {
+		n := e.name(inner)
+		unordered, pairs = unordered || e.unordered[n], pairs || e.pairs[n]
 	}
-	return e.unordered[name]
-}
-
-// pairsOf says whether that multiset holds pairs (a map's fields and
-// values), as unorderedOf learns it.
-func (e *explorer) pairsOf(args []string, name string) bool {
-	if inner, _, ok := unwrapEval(args); ok && e.pairs[e.name(inner)] {
-		return true
-	}
-	return e.pairs[name]
+	return unordered, pairs
 }
 
 // sideOf names a target as findings do: A2 is A's build.
