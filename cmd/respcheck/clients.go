@@ -174,6 +174,9 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 			return err
 		}
 	}
+	if f.generate.on() {
+		return runGenerated(ctx, stdout, stderr, f, t, drivers, protos)
+	}
 	runID := f.runID
 	if runID == "" && external {
 		runID = runner.NewRunID()

@@ -107,6 +107,7 @@ type clientsFlags struct {
 	adapters string
 	matrix   bool
 	explain  string
+	generate generateFlags
 }
 
 // register registers the flags of respcheck clients.
@@ -130,6 +131,7 @@ func (f *clientsFlags) register(fl *pflag.FlagSet) {
 	fl.BoolVar(&f.list, "list-clients", false, "list every client configuration (version, configuration, API, source, protocols), or why it is not installed, and exit (--format human or json)")
 	fl.StringVar(&f.explain, "explain", "", "print the decoding contract of the clients this `name` selects (as --clients reads it): what the judge accepts each RESP type decoded as, and the documented conversions with their sources; and exit (--format human or json)")
 	fl.StringVar(&f.adapters, "adapters", "", "the adapters `directory` (default: ./adapters or $RESPCHECK_ADAPTERS)")
+	f.generate.register(fl)
 }
 
 type recordFlags struct {

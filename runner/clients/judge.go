@@ -60,6 +60,13 @@ func (c *Contract) JudgeFrames(frames []resp.Value, n Native) (Verdict, []string
 // when ctx is done: the walk looks at ctx every few thousand nodes, and a
 // judgement cut short is Error with a note saying why.
 func (c *Contract) JudgeCommand(ctx context.Context, proto int, args [][]byte, frames []resp.Value, n Native) (Verdict, []string, string) {
+	v, notes, rule, _ := c.judgeCommand(ctx, proto, args, frames, n)
+	return v, notes, rule
+}
+
+// judgeCommand is JudgeCommand, and the note of the node that decided the
+// verdict ("" for a match, a callback's or a stopped walk's).
+func (c *Contract) judgeCommand(ctx context.Context, proto int, args [][]byte, frames []resp.Value, n Native) (Verdict, []string, string, string) {
 	j := judger{c: c, frames: frames, ctx: ctx, command: commandName(args), proto: proto}
 	verdict := j.judge(&frames[0], &n, nil, false)
 	judgeVisits.Add(j.visits)
@@ -67,18 +74,18 @@ func (c *Contract) JudgeCommand(ctx context.Context, proto int, args [][]byte, f
 		j.notes = append(j.notes, fmt.Sprintf("… and %d more %s", j.dropped, plural(j.dropped, "note", "notes")))
 	}
 	if j.stopped != nil {
-		return Error, append(j.notes, "judging stopped: "+j.stopped.Error()), RuleNotJudged
+		return Error, append(j.notes, "judging stopped: "+j.stopped.Error()), RuleNotJudged, ""
 	}
 	if verdict >= Mismatch && j.command != "" {
 		if cb := c.callback(j.command, proto); cb != nil && verdict != Crash {
 			// The library's callback for this command made the value.
-			return verdict, append(j.notes, "made by "+cb.Name+" ("+cb.Source+")"), RuleCallback
+			return verdict, append(j.notes, "made by "+cb.Name+" ("+cb.Source+")"), RuleCallback, j.rules[verdict].Note
 		}
 	}
 	if verdict <= Match {
-		return verdict, j.notes, ""
+		return verdict, j.notes, "", ""
 	}
-	return verdict, j.notes, j.rules[verdict]
+	return verdict, j.notes, j.rules[verdict].ID, j.rules[verdict].Note
 }
 
 func plural(n int, one, many string) string {
@@ -109,13 +116,16 @@ type judger struct {
 }
 
 // ruleSet is the first rule that gave each verdict, by verdict.
-type ruleSet [Error + 1]string
+type ruleSet [Error + 1]ruleHit
+
+// ruleHit is a rule that gave a verdict, and the note it wrote.
+type ruleHit struct{ ID, Note string }
 
 // merge keeps r's rules and takes o's for the verdicts r has none of.
 func (r *ruleSet) merge(o ruleSet) {
-	for v, id := range o {
-		if r[v] == "" {
-			r[v] = id
+	for v, hit := range o {
+		if r[v].ID == "" {
+			r[v] = hit
 		}
 	}
 }
@@ -133,8 +143,8 @@ func (j *judger) visit() bool {
 
 // find writes a note on a node judged v by rule.
 func (j *judger) find(rule string, v Verdict, path *jpath, format string, a ...any) {
-	if j.rules[v] == "" {
-		j.rules[v] = rule
+	if j.rules[v].ID == "" {
+		j.rules[v] = ruleHit{ID: rule, Note: path.String() + ": " + fmt.Sprintf(format, a...)}
 	}
 	j.note(path, format, a...)
 }
@@ -275,6 +285,10 @@ func (j *judger) judge(v *resp.Value, n *Native, path *jpath, key bool) Verdict 
 	if n.Kind == "exception" {
 		j.find(RuleException, Crash, path, "%s", n.String())
 		return Crash
+	}
+	if n.tooDeep() {
+		j.note(path, "not judged below: the adapter reports 64 levels of nesting (%s)", v.Kind)
+		return Skip
 	}
 	floor := Match
 	if v.Attr != nil && n.Attr == nil {

@@ -168,3 +168,22 @@ func TestJudgePathRuns(t *testing.T) {
 		t.Errorf("long run: %q", got)
 	}
 }
+
+// TestAdapterDepthMark: below the 64 levels an adapter reports, its mark
+// ("<too deep>", kind other) is not judged: a 100-deep array the library
+// decoded to the mark is no mismatch, and says where judging stopped; a
+// wrong value above the mark still is.
+func TestAdapterDepthMark(t *testing.T) {
+	mark := "<too deep>"
+	deep := Native{Kind: "other", Type: "list", Text: &mark}
+	wire := nestedWire("*1\r\n", ":1\r\n", 100)
+	vd, notes, _ := judgeWork(t, "redis-py-6.4.0/resp2", wire, nestedNative(deep, 66, list("list")))
+	if vd != Match || len(notes) != 1 || !strings.Contains(notes[0], "not judged below: the adapter reports 64 levels") {
+		t.Errorf("the mark at depth 66: %s %q, want match with a note", vd, notes)
+	}
+	wrong := Native{Kind: "list", Type: "list", Elems: []Native{nestedNative(deep, 65, list("list")), tx("int", "int", "2")}}
+	vd, notes, _ = judgeWork(t, "redis-py-6.4.0/resp2", "*1\r\n"+wire, wrong)
+	if vd != Mismatch {
+		t.Errorf("an extra element above the mark: %s %q, want mismatch", vd, notes)
+	}
+}

@@ -177,3 +177,10 @@ func errNative(kind, typ, class, msg string) Native {
 }
 
 func validUTF8(s string) bool { return utf8.ValidString(s) }
+
+// tooDeep reports whether n is the adapters' mark for a value nested
+// deeper than the 64 levels they report (adapters/*: kind "other", text
+// "<too deep>"): what the library holds there is not known.
+func (n *Native) tooDeep() bool {
+	return n.Kind == "other" && n.Text != nil && *n.Text == "<too deep>"
+}

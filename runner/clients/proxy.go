@@ -65,8 +65,12 @@ type Event struct {
 	Injected bool
 	// Upstream, on a cluster, holds the bytes the server sent when the
 	// proxy rewrote node addresses in them (see addrMap): Value is what the
-	// client received. Nil when the frame went through as sent.
+	// client received. Nil when the frame went through as sent. For a
+	// reply Fault.Serve replaced, the server's reply.
 	Upstream []byte
+	// Served marks a frame Fault.Serve sent in place of the server's
+	// reply.
+	Served bool
 	// seq numbers the proxy's events from 1 across all its connections, in
 	// the order they were recorded.
 	seq uint64
@@ -90,6 +94,16 @@ type Fault struct {
 	ExtraAfter string
 	// ExtraReply is the injected frame; empty means "+respcheck-extra\r\n".
 	ExtraReply []byte
+	// Serve, if set, is asked about every command a client sends, with the
+	// protocol the connection is in (2, or 3 after a HELLO 3): when it
+	// returns bytes (push frames, then one reply), the proxy forwards the
+	// command, drops the server's reply and sends the client those bytes
+	// instead, recorded as what the server sent (Event.Served; the reply's
+	// Upstream holds the server's). The server's replies are paired with
+	// commands first in, first out, so Serve suits request-reply traffic
+	// only: no subscription, MONITOR or CLIENT REPLY OFF on a connection
+	// it serves. Used by the reply generator (package runner/replies).
+	Serve func(cmd [][]byte, proto int) []byte
 }
 
 // proxy is a recording TCP proxy between client libraries and a server.
@@ -157,6 +171,12 @@ type proxyConn struct {
 	serverEnded bool
 	// injected says Fault.ExtraAfter has fired on this connection.
 	injected bool
+	// serve is Fault.Serve; served holds, per command forwarded and not
+	// yet replied to, what Serve returned for it (nil: the server's
+	// reply goes through); proto3 says a HELLO 3 went by.
+	serve  func([][]byte, int) []byte
+	served [][]byte
+	proto3 bool
 }
 
 // newProxy listens on 127.0.0.1 with a free port and forwards every
@@ -258,7 +278,7 @@ func (p *proxy) accept(l proxyListener) {
 			s.Close()
 			return
 		}
-		t := &proxyConn{ID: len(p.taps) + 1, Node: l.upstream.Addr, addrs: p.addrs, seq: &p.seq, moved: &p.moved, fwd: &p.forwarding, client: c, server: s, claimed: map[int]bool{}}
+		t := &proxyConn{ID: len(p.taps) + 1, Node: l.upstream.Addr, addrs: p.addrs, seq: &p.seq, moved: &p.moved, fwd: &p.forwarding, client: c, server: s, claimed: map[int]bool{}, serve: p.fault.Serve}
 		p.taps = append(p.taps, t)
 		p.wg.Add(2)
 		p.mu.Unlock()
@@ -339,6 +359,11 @@ func (t *proxyConn) forward(pc piece, src, dst net.Conn, dir Dir, f Fault) (more
 	var err error
 	switch pc.kind {
 	case pieceFrame:
+		if t.serve != nil {
+			if sub, ok := t.substitute(pc.frame, dir); ok {
+				return writeSplit(dst, sub, f) == nil
+			}
+		}
 		e := Event{Dir: dir, Value: pc.frame.Clone(), Time: time.Now()}
 		if dir == ToClient && t.addrs != nil {
 			// What is recorded (and judged) is what the client gets.

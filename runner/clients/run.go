@@ -49,6 +49,11 @@ type Options struct {
 	Jobs int
 	// OnResult is called for each finished result, one at a time.
 	OnResult func(*Result)
+	// StopAtFatal ends a case at its first crash, hang or desync: its
+	// later steps are not run (the reply generator's steps are frames of
+	// their own, and what a broken connection makes of the next ones says
+	// nothing about them).
+	StopAtFatal bool
 	// Existing says the target is a server respcheck did not start (an
 	// --addr with --allow-destructive): the literal key names of a
 	// literal_keys case are then left as the case left them, as run
@@ -141,9 +146,14 @@ type StepView struct {
 	// Rule is the ID of the rule that decided Verdict (one of Rules;
 	// RuleConversion's and RuleCallback's notes cite the library's
 	// source); "" for a match or a skip.
-	Rule   string
-	Notes  []string
-	Canary string // the canary's outcome after a surprise
+	Rule  string
+	Notes []string
+	// Decisive is the note (one of Notes) on the node that decided
+	// Verdict by Rule, when the judge wrote one: "[0][1]: RESP blob
+	// string decoded as ...". Other notes may be informational (an
+	// erasure, a conversion) or consequences.
+	Decisive string
+	Canary   string // the canary's outcome after a surprise
 	// Cluster lists, on a cluster, the MOVED and ASK replies the library
 	// followed for this step and the node addresses the proxy rewrote in
 	// its reply (see addrMap), one sentence each.
@@ -697,6 +707,10 @@ func (s *session) steps(res *Result) {
 			res.Reason = stop
 			return
 		}
+		if s.opts.StopAtFatal && sv != nil && sv.Verdict >= Crash && sv.Verdict <= Desync {
+			res.Reason = "stopped at the first crash, hang or desync"
+			return
+		}
 	}
 }
 
@@ -1025,7 +1039,7 @@ func (s *session) judge(sv *StepView, pc *pinned, x exchange, sent bool, n Nativ
 		sv.Verdict, sv.Notes = s.contr.output(st, n)
 		sv.Rule = outputRule(sv.Verdict)
 	default:
-		sv.Verdict, sv.Notes, sv.Rule = s.contr.JudgeCommand(s.ctx, s.it.proto, sv.Args, append([]resp.Value{*x.reply}, x.more...), n)
+		sv.Verdict, sv.Notes, sv.Rule, sv.Decisive = s.contr.judgeCommand(s.ctx, s.it.proto, sv.Args, append([]resp.Value{*x.reply}, x.more...), n)
 	}
 	if sv.Wire != nil {
 		sv.raise(Mismatch, RuleWire)

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/clients"
+	"github.com/respcheck/respcheck/runner/replies"
+)
+
+// generateFlags are the flags of respcheck clients --generate.
+type generateFlags struct {
+	duration time.Duration
+	frames   int
+	seed     uint64
+	noShrink bool
+}
+
+func (g *generateFlags) register(fl *pflag.FlagSet) {
+	fl.DurationVar(&g.duration, "generate", 0, "instead of case files, serve generated replies (every RESP type, nested, empty and wide aggregates, attributes, pushes, extreme numbers, strings that are not UTF-8) to the libraries for this `duration`, then shrink each finding to the smallest frame that gives it")
+	fl.IntVar(&g.frames, "frames", 0, "with --generate: stop after this many frames per protocol (0: when the duration ends)")
+	fl.Uint64Var(&g.seed, "seed", 0, "with --generate: draw the frames from this seed (0: a random one, printed)")
+	fl.BoolVar(&g.noShrink, "no-shrink", false, "with --generate: report each finding's first frame as generated")
+}
+
+func (g *generateFlags) on() bool { return g.duration > 0 || g.frames > 0 }
+
+// runGenerated is respcheck clients --generate: generated replies through
+// every selected client, each finding class shrunk.
+func runGenerated(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, t endpoint, drivers []clients.Driver, protos []int) error {
+	seed := f.generate.seed
+	if seed == 0 {
+		seed = rand.Uint64N(1 << 32)
+	}
+	fmt.Fprintf(stderr, "respcheck: generated replies, seed %d\n", seed)
+	opts := replies.Options{Target: t.Config, Drivers: drivers, Protos: protos, Seed: seed, Frames: f.generate.frames,
+		Duration: f.generate.duration, Jobs: f.jobs, NoShrink: f.generate.noShrink}
+	if f.timeout != 5*time.Second {
+		opts.StepTimeout = f.timeout
+	}
+	last := time.Now()
+	opts.Progress = func(p replies.Progress) {
+		if time.Since(last) < 15*time.Second {
+			return
+		}
+		last = time.Now()
+		if p.Shrunk > 0 {
+			fmt.Fprintf(stderr, "respcheck: %d of %d findings shrunk\n", p.Shrunk, p.Findings)
+		} else {
+			fmt.Fprintf(stderr, "respcheck: %d frames judged, %d findings\n", p.Frames, p.Findings)
+		}
+	}
+	rep, err := replies.Run(ctx, opts)
+	if err != nil {
+		return serverErr(fmt.Errorf("%v%s", err, spawnedLog(t)))
+	}
+	if f.format == "json" {
+		err = writeGeneratedJSON(stdout, rep)
+	} else {
+		writeGeneratedHuman(stdout, rep)
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case rep.ServerLost != "":
+		return serverErr(fmt.Errorf("%s%s", rep.ServerLost, spawnedLog(t)))
+	case ctx.Err() != nil:
+		return interruptedErr("interrupted; the report above has the findings gathered so far")
+	case len(rep.Findings) > 0:
+		return &exitError{code: exitFindings, err: errSilent}
+	}
+	return nil
+}
+
+func writeGeneratedHuman(w io.Writer, rep *replies.Report) {
+	fmt.Fprintf(w, "generated replies, seed %d, on %s %s, %s\n\n", rep.Seed, rep.Server.Family, rep.Server.Version, rep.Duration.Round(time.Second))
+	for _, c := range rep.Clients {
+		var fs []*replies.Finding
+		for _, x := range rep.Findings {
+			if x.Client == c.Name {
+				fs = append(fs, x)
+			}
+		}
+		fmt.Fprintf(w, "%s: %d frames judged in %s, %d findings\n", c.Label(), rep.Judged[c.Name], rep.Busy[c.Name].Round(time.Millisecond), len(fs))
+		for _, x := range fs {
+			fmt.Fprintf(w, "  %s (%s %s), %d frames, %s: %s\n", x.Verdict, x.Rule, x.Kind, x.Count, x.Shrunk.Class, resp.Escape(x.Shrunk.Bytes()))
+			for _, n := range x.Notes {
+				fmt.Fprintf(w, "      %s\n", n)
+			}
+			if x.Canary != "" {
+				fmt.Fprintf(w, "      canary: %s\n", x.Canary)
+			}
+			if lua, ok := x.Shrunk.Lua(); ok {
+				fmt.Fprintf(w, "      server command: EVAL %q 0\n", lua)
+			}
+		}
+	}
+}
+
+// generatedJSON is the JSON report of respcheck clients --generate.
+type generatedJSON struct {
+	Seed     uint64                 `json:"seed"`
+	Server   any                    `json:"server"`
+	Clients  []clients.ClientInfo   `json:"clients"`
+	Judged   map[string]int         `json:"judged"`
+	Findings []generatedFindingJSON `json:"findings"`
+	Seconds  float64                `json:"seconds"`
+}
+
+type generatedFindingJSON struct {
+	Client  string   `json:"client"`
+	Verdict string   `json:"verdict"`
+	Rule    string   `json:"rule"`
+	Kind    string   `json:"kind,omitempty"`
+	Count   int      `json:"count"`
+	Class   string   `json:"class"`
+	Frame   string   `json:"frame"`
+	Shrunk  string   `json:"shrunk"`
+	Lua     string   `json:"lua,omitempty"`
+	Notes   []string `json:"notes,omitempty"`
+	Canary  string   `json:"canary,omitempty"`
+}
+
+func writeGeneratedJSON(w io.Writer, rep *replies.Report) error {
+	out := generatedJSON{Seed: rep.Seed, Server: rep.Server, Clients: rep.Clients, Judged: rep.Judged, Seconds: rep.Duration.Seconds()}
+	for _, x := range rep.Findings {
+		lua, _ := x.Shrunk.Lua()
+		out.Findings = append(out.Findings, generatedFindingJSON{Client: x.Client, Verdict: x.Verdict.String(), Rule: x.Rule, Kind: x.Kind,
+			Count: x.Count, Class: x.Shrunk.Class.String(), Frame: resp.Escape(x.Frame.Bytes()), Shrunk: resp.Escape(x.Shrunk.Bytes()),
+			Lua: lua, Notes: x.Notes, Canary: x.Canary})
+	}
+	slices.SortStableFunc(out.Findings, func(a, b generatedFindingJSON) int { return strings.Compare(a.Client, b.Client) })
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

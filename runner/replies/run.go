@@ -1,0 +1,413 @@
+package replies
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/runner/clients"
+	"github.com/respcheck/respcheck/runner/target"
+)
+
+// Options configure Run.
+type Options struct {
+	// Target is the server the proxy forwards to: it answers the
+	// libraries' handshakes and canaries, and every generated command (a
+	// GET of a missing key) before the proxy replaces its reply.
+	Target target.Config
+	// Drivers are the client configurations to serve frames to.
+	Drivers []clients.Driver
+	// Protos limits the protocols (2, 3); empty means both.
+	Protos []int
+	// Seed draws the frames: the same seed gives the same frames.
+	Seed uint64
+	// Frames is the number of frames per protocol each client receives;
+	// 0 means until Duration ends.
+	Frames int
+	// Duration bounds the serving (shrinking comes after); 0 means no
+	// bound (Frames is then required).
+	Duration time.Duration
+	// Batch is the number of frames per case (one library connection);
+	// 0 means 40.
+	Batch int
+	// StepTimeout is the deadline of one library call; 0 means 2s.
+	StepTimeout time.Duration
+	// Jobs is the number of (client, case) pairs run at once; 0 means
+	// clients.DefaultJobs.
+	Jobs int
+	// NoShrink leaves each finding's frame as it was generated.
+	NoShrink bool
+	// Progress, if set, is called after each round of cases.
+	Progress func(Progress)
+}
+
+// Progress is how far a Run is.
+type Progress struct {
+	Frames   int // frames judged so far, all clients
+	Findings int // distinct (client, verdict, rule) so far
+	Shrunk   int // findings shrunk so far
+}
+
+// Report is the outcome of Run.
+type Report struct {
+	Seed    uint64
+	Server  target.Server
+	Clients []clients.ClientInfo
+	// Judged counts, per client name, the frames judged (skipped steps
+	// and steps not judged left out).
+	Judged map[string]int
+	// Served counts, per client name, the frames served.
+	Served map[string]int
+	// Busy is, per client name, the time its cases took (their adapter
+	// process their own: see clients.Result.Duration).
+	Busy     map[string]time.Duration
+	Findings []*Finding
+	// NotServed says, per library, why it got no frames.
+	NotServed map[string]string
+	// ServerLost is why the run ended early, if the server stopped
+	// answering.
+	ServerLost string
+	Duration   time.Duration
+}
+
+// Finding is one class of finding: a client, a verdict, the judge's rule
+// and the RESP type the judge's deciding note names (the element it found
+// wrong; "" when it names none, as for a crash), with the first frame
+// that gave it and that frame shrunk.
+type Finding struct {
+	Client  string
+	Proto   int
+	Verdict clients.Verdict
+	Rule    string
+	Kind    string
+	// Count is how many frames gave this class.
+	Count int
+	// Frame is the first frame that gave it; Shrunk the smallest frame
+	// found that gives it too (Frame when not shrunk).
+	Frame, Shrunk Frame
+	// Notes, Native and Canary are the judge's view of Shrunk.
+	Notes  []string
+	Native *clients.Native
+	Canary string
+	// Before are the frames the library read on the same connection
+	// before Frame.
+	Before []Frame
+	// Alone says Frame, served alone on a new connection, gives the
+	// class again (then Shrunk is shrunk); false when the class came from
+	// Frame after Before only, or shrinking was not asked for.
+	Alone bool
+}
+
+// Key is the finding's class: "client verdict rule kind".
+func (f *Finding) Key() string {
+	return strings.TrimSpace(f.Client + " " + f.Verdict.String() + " " + f.Rule + " " + f.Kind)
+}
+
+// kindNoted is the RESP type the judge's deciding note names ("RESP blob
+// error decoded as ..."), or "".
+func kindNoted(note string) string {
+	if m := notedKind.FindStringSubmatch(note); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+var notedKind = regexp.MustCompile(`RESP ((?:simple|blob|verbatim|big|nil blob|nil) \w+|integer|array|null|double|boolean|map|set|attribute|push)\b`)
+
+// frames holds the frames served so far by id, per protocol.
+type frames struct {
+	mu sync.RWMutex
+	by [4]map[int]Frame
+}
+
+func (fs *frames) put(f Frame) {
+	fs.mu.Lock()
+	if fs.by[f.Proto] == nil {
+		fs.by[f.Proto] = map[int]Frame{}
+	}
+	fs.by[f.Proto][f.ID] = f
+	fs.mu.Unlock()
+}
+
+func (fs *frames) get(proto, id int) (Frame, bool) {
+	fs.mu.RLock()
+	defer fs.mu.RUnlock()
+	f, ok := fs.by[proto][id]
+	return f, ok
+}
+
+// keyTag starts the name of a key whose GET the proxy answers with a
+// frame: the case key {key:g<id>}.
+const keyTag = ":g"
+
+// frameID is the frame a command asks for: GET rc:{...}:g<id>.
+func frameID(args [][]byte) (int, bool) {
+	if len(args) != 2 || !strings.EqualFold(string(args[0]), "GET") {
+		return 0, false
+	}
+	i := bytes.LastIndex(args[1], []byte(keyTag))
+	if i < 0 {
+		return 0, false
+	}
+	id, err := strconv.Atoi(string(args[1][i+len(keyTag):]))
+	return id, err == nil
+}
+
+// serve is the proxy's Fault.Serve over fs.
+func (fs *frames) serve(args [][]byte, proto int) []byte {
+	id, ok := frameID(args)
+	if !ok {
+		return nil
+	}
+	if f, ok := fs.get(proto, id); ok {
+		return f.Bytes()
+	}
+	return nil
+}
+
+// casesFile is a file of cases that GET frames first … first+count-1 in
+// turn, batch frames a case (one library connection; the last case may
+// have fewer); pipelined, each case sends its GETs at once (async) and
+// then reads the replies, as a "/pipeline" configuration runs them
+// through its pipeline API.
+func casesFile(first, count, batch int, pipelined bool) (*cases.File, error) {
+	var b strings.Builder
+	b.WriteString("suite: generated replies\ncases:\n")
+	for c := first; c < first+count; c += batch {
+		n := min(batch, first+count-c)
+		fmt.Fprintf(&b, "  - name: frames %d\n    steps:\n", c)
+		for id := c; id < c+n; id++ {
+			if pipelined {
+				fmt.Fprintf(&b, "      - {send: [GET, \"{key%sg%d}\"], async: true}\n", ":", id)
+			} else {
+				fmt.Fprintf(&b, "      - {send: [GET, \"{key%sg%d}\"], any: true}\n", ":", id)
+			}
+		}
+		for range n {
+			if pipelined {
+				b.WriteString("      - {read: true, any: true}\n")
+			}
+		}
+	}
+	return cases.Load("generated.yaml", []byte(b.String()))
+}
+
+// served splits drivers into those served generic calls and those served
+// pipelines ("/pipeline" configurations); the rest are not served, with
+// why: a cluster client (standalone only), a subscribe API, a typed API
+// (a wrapper typed for GET's reply).
+func served(ds []clients.Driver) (plain, piped []clients.Driver, not map[string]string) {
+	not = map[string]string{}
+	for _, d := range ds {
+		lib := d.Library()
+		switch {
+		case clients.IsCluster(d):
+			not[lib] = "a cluster client: generated replies are served on a standalone server"
+		case strings.HasSuffix(lib, "/pubsub"):
+			not[lib] = "a subscribe API: generated replies answer GET, which it does not send"
+		case strings.Contains(lib, "-typed"):
+			not[lib] = "a typed API: its GET wrapper expects GET's reply types"
+		case strings.HasSuffix(lib, "/pipeline"):
+			piped = append(piped, d)
+		default:
+			plain = append(plain, d)
+		}
+	}
+	return plain, piped, not
+}
+
+// Run serves generated frames to every driver, in each protocol, until
+// opts.Frames frames per protocol or opts.Duration, then shrinks each
+// finding class. A server that stops answering ends the run (Report.ServerLost).
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	if opts.Batch <= 0 {
+		opts.Batch = 40
+	}
+	if opts.StepTimeout <= 0 {
+		opts.StepTimeout = 2 * time.Second
+	}
+	if opts.Frames <= 0 && opts.Duration <= 0 {
+		return nil, fmt.Errorf("replies: neither Frames nor Duration set")
+	}
+	protos := opts.Protos
+	if len(protos) == 0 {
+		protos = []int{2, 3}
+	}
+	start := time.Now()
+	plain, piped, not := served(opts.Drivers)
+	if len(plain)+len(piped) == 0 {
+		return nil, fmt.Errorf("replies: no client to serve: %v", not)
+	}
+	gens := map[int]*Generator{}
+	for _, p := range protos {
+		gens[p] = NewGenerator(opts.Seed, p)
+	}
+	rep := &Report{Seed: opts.Seed, Judged: map[string]int{}, Served: map[string]int{}, Busy: map[string]time.Duration{}, NotServed: not}
+	byKey := map[string]*Finding{}
+	serveCtx := ctx
+	if opts.Duration > 0 {
+		var cancel context.CancelFunc
+		serveCtx, cancel = context.WithTimeout(ctx, opts.Duration)
+		defer cancel()
+	}
+	perCase := max(1, opts.Jobs)
+	if opts.Jobs <= 0 {
+		perCase = clients.DefaultJobs()
+	}
+	next := 0
+	for serveCtx.Err() == nil && (opts.Frames <= 0 || next < opts.Frames) {
+		n := perCase * opts.Batch // frames this round
+		if opts.Frames > 0 {
+			n = min(n, opts.Frames-next)
+		}
+		// A round's frames are kept for the round only (a finding keeps
+		// its own).
+		fs := &frames{}
+		for _, p := range protos {
+			for range n {
+				fs.put(gens[p].Next())
+			}
+		}
+		reps, err := serveRound(serveCtx, opts, fs, next, n, opts.Batch, plain, piped, protos)
+		if err != nil {
+			return nil, err
+		}
+		next += n
+		for _, crep := range reps {
+			rep.Server = crep.Server
+			rep.Clients = mergeClients(rep.Clients, crep.Clients)
+			collect(rep, crep, fs, byKey)
+			if crep.ServerLost != "" && rep.ServerLost == "" {
+				rep.ServerLost = crep.ServerLost
+			}
+		}
+		if rep.ServerLost != "" {
+			break
+		}
+		if opts.Progress != nil {
+			opts.Progress(Progress{Frames: total(rep.Judged), Findings: len(rep.Findings)})
+		}
+	}
+	if !opts.NoShrink && rep.ServerLost == "" {
+		for i, f := range rep.Findings {
+			if ctx.Err() != nil {
+				break
+			}
+			shrinkFinding(ctx, opts, f)
+			if opts.Progress != nil {
+				opts.Progress(Progress{Frames: total(rep.Judged), Findings: len(rep.Findings), Shrunk: i + 1})
+			}
+		}
+	}
+	rep.Duration = time.Since(start)
+	return rep, nil
+}
+
+// serveRound serves frames first … first+n-1 (in fs), batch a case:
+// generic calls to plain, pipelines to piped, both at once.
+func serveRound(ctx context.Context, opts Options, fs *frames, first, n, batch int, plain, piped []clients.Driver, protos []int) ([]*clients.Report, error) {
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		reps []*clients.Report
+		errs []error
+	)
+	for _, part := range []struct {
+		ds        []clients.Driver
+		pipelined bool
+	}{{plain, false}, {piped, true}} {
+		if len(part.ds) == 0 {
+			continue
+		}
+		file, err := casesFile(first, n, batch, part.pipelined)
+		if err != nil {
+			return nil, err
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			crep, err := clients.Run(ctx, []*cases.File{file}, clients.Options{Target: opts.Target, Drivers: part.ds,
+				Protos: protos, StepTimeout: opts.StepTimeout, Jobs: opts.Jobs, Fault: clients.Fault{Serve: fs.serve}, StopAtFatal: true})
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+				return
+			}
+			reps = append(reps, crep)
+		}()
+	}
+	wg.Wait()
+	if len(errs) > 0 {
+		return nil, errs[0]
+	}
+	return reps, nil
+}
+
+// mergeClients adds the clients of add that have is not already.
+func mergeClients(have, add []clients.ClientInfo) []clients.ClientInfo {
+	for _, c := range add {
+		if !slices.ContainsFunc(have, func(h clients.ClientInfo) bool { return h.Name == c.Name }) {
+			have = append(have, c)
+		}
+	}
+	return have
+}
+
+func total(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// collect adds one round's verdicts to rep.
+func collect(rep *Report, crep *clients.Report, fs *frames, byKey map[string]*Finding) {
+	for _, res := range crep.Results {
+		if res == nil {
+			continue
+		}
+		rep.Busy[res.Client] += res.Duration
+		fatal := false
+		var before []Frame
+		for _, sv := range res.Steps {
+			id, ok := frameID(sv.Args)
+			if !ok {
+				continue
+			}
+			rep.Served[res.Client]++
+			if fatal || sv.Verdict == clients.Skip || sv.Verdict == clients.Error {
+				// After a crash, a hang or a desync the connection's
+				// later replies say nothing of their own frames.
+				continue
+			}
+			// In a pipeline, values after a finding may be another
+			// frame's: the library read them from where it stopped.
+			fatal = sv.Verdict >= clients.Crash || sv.Verdict.Finding() && sv.Step.Async
+			rep.Judged[res.Client]++
+			frame, _ := fs.get(res.Proto, id)
+			before = append(before, frame)
+			if !sv.Verdict.Finding() {
+				continue
+			}
+			f := &Finding{Client: res.Client, Proto: res.Proto, Verdict: sv.Verdict, Rule: sv.Rule, Kind: kindNoted(sv.Decisive)}
+			if old, ok := byKey[f.Key()]; ok {
+				old.Count++
+				continue
+			}
+			f.Count, f.Frame, f.Shrunk, f.Before = 1, frame, frame, slices.Clone(before[:len(before)-1])
+			f.Notes, f.Native, f.Canary = sv.Notes, sv.Native, sv.Canary
+			byKey[f.Key()] = f
+			rep.Findings = append(rep.Findings, f)
+		}
+	}
+	slices.SortStableFunc(rep.Findings, func(a, b *Finding) int { return strings.Compare(a.Key(), b.Key()) })
+}
