@@ -58,6 +58,12 @@ func TestJudge(t *testing.T) {
 		{"go-redis/resp2", "$-1\r\n", Native{Kind: "nil", Type: "nil"}, Match},
 		{"go-redis/resp2", "-ERR x\r\n", errNative("error", "proto.RedisError", "proto.RedisError", "ERR x"), Match},
 		{"rueidis/resp2", "-ERR x\r\n", errNative("error", "RedisMessage simple error", "x", "x"), Erased},
+		// An error's message is text in a Native: bytes that are not
+		// UTF-8 may arrive as U+FFFD (erased, not told apart); any other
+		// difference is still one.
+		{"go-redis/resp2", "-ERR \xff\xfe\r\n", errNative("error", "proto.RedisError", "proto.RedisError", "ERR \uFFFD\uFFFD"), Erased},
+		{"redis-py-6.4.0/resp2", "-ERR\r\n", errNative("error", "ResponseError", "ResponseError", ""), Erased},
+		{"go-redis/resp2", "-ERR \xffa\r\n", errNative("error", "proto.RedisError", "proto.RedisError", "ERR \uFFFDb"), Mismatch},
 		{"go-redis/resp2", "$1\r\nx\r\n", errNative("exception", "net.OpError", "net.OpError", "reset"), Crash},
 		{"go-redis/resp3", "%1\r\n:1\r\n#t\r\n", Native{Kind: "map", Type: "map", Pairs: [][2]Native{{tx("int", "int64", "1"), tx("bool", "bool", "true")}}}, Match},
 		{"node-redis/resp3", "%1\r\n:1\r\n#t\r\n", Native{Kind: "map", Type: "Object", Pairs: [][2]Native{{stringNative("string", "1"), tx("bool", "boolean", "true")}}}, Erased},

@@ -45,9 +45,6 @@ func luaValue(b *strings.Builder, v resp.Value, proto int, top bool) bool {
 		luaString(b, v.Str)
 		b.WriteString("}")
 	case resp.SimpleError:
-		if len(v.Str) == 0 || v.Str[0] == '-' {
-			return false
-		}
 		b.WriteString("{err=")
 		luaString(b, v.Str)
 		b.WriteString("}")

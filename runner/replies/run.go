@@ -44,6 +44,9 @@ type Options struct {
 	Jobs int
 	// NoShrink leaves each finding's frame as it was generated.
 	NoShrink bool
+	// ShrinkBudget bounds the shrinking after the serving; 0 means
+	// Duration (at least a minute).
+	ShrinkBudget time.Duration
 	// Progress, if set, is called after each round of cases.
 	Progress func(Progress)
 }
@@ -296,15 +299,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 	}
 	if !opts.NoShrink && rep.ServerLost == "" {
-		for i, f := range rep.Findings {
-			if ctx.Err() != nil {
-				break
-			}
-			shrinkFinding(ctx, opts, f)
-			if opts.Progress != nil {
-				opts.Progress(Progress{Frames: total(rep.Judged), Findings: len(rep.Findings), Shrunk: i + 1})
-			}
-		}
+		shrinkAll(ctx, opts, rep)
 	}
 	rep.Duration = time.Since(start)
 	return rep, nil
@@ -359,6 +354,57 @@ func mergeClients(have, add []clients.ClientInfo) []clients.ClientInfo {
 		}
 	}
 	return have
+}
+
+// shrinkTime bounds the shrinking of one finding (a frame that gives a
+// hang costs StepTimeout a candidate); shrinkers is how many findings
+// shrink at once.
+const (
+	shrinkTime = 20 * time.Second
+	shrinkers  = 4
+)
+
+// shrinkAll shrinks rep's findings, shrinkers at a time, the most
+// frequent first, within opts.ShrinkBudget: a finding not reached keeps
+// its frame as generated (Finding.Alone false).
+func shrinkAll(ctx context.Context, opts Options, rep *Report) {
+	budget := opts.ShrinkBudget
+	if budget <= 0 {
+		budget = max(opts.Duration, time.Minute)
+	}
+	ctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	order := slices.Clone(rep.Findings)
+	slices.SortStableFunc(order, func(a, b *Finding) int { return b.Count - a.Count })
+	work := make(chan *Finding)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for range shrinkers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for f := range work {
+				fctx, cancel := context.WithTimeout(ctx, shrinkTime)
+				shrinkFinding(fctx, opts, f)
+				cancel()
+				mu.Lock()
+				done++
+				if opts.Progress != nil {
+					opts.Progress(Progress{Frames: total(rep.Judged), Findings: len(rep.Findings), Shrunk: done})
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, f := range order {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- f
+	}
+	close(work)
+	wg.Wait()
 }
 
 func total(m map[string]int) int {

@@ -49,7 +49,7 @@ var typedNested = regexp.MustCompile(`^\*2\r\n-(LOADING|READONLY|MOVED|ASK|TRYAG
 
 // goDrivers are the Go libraries named, as adapter processes of this test
 // binary.
-func goDrivers(t *testing.T, names ...string) []clients.Driver {
+func goDrivers(t testing.TB, names ...string) []clients.Driver {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
