@@ -3,11 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"slices"
-	"strings"
+	"strconv"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -60,6 +60,9 @@ func runGenerated(ctx context.Context, stdout, stderr io.Writer, f clientsFlags,
 		}
 	}
 	rep, err := replies.Run(ctx, opts)
+	if errors.Is(err, replies.ErrNoClient) {
+		return usageErr("%v", err)
+	}
 	if err != nil {
 		return serverErr(fmt.Errorf("%v%s", err, spawnedLog(t)))
 	}
@@ -93,54 +96,37 @@ func writeGeneratedHuman(w io.Writer, rep *replies.Report) {
 		}
 		fmt.Fprintf(w, "%s: %d frames judged in %s, %d findings\n", c.Label(), rep.Judged[c.Name], rep.Busy[c.Name].Round(time.Millisecond), len(fs))
 		for _, x := range fs {
-			fmt.Fprintf(w, "  %s (%s %s), %d frames, %s: %s\n", x.Verdict, x.Rule, x.Kind, x.Count, x.Shrunk.Class, resp.Escape(x.Shrunk.Bytes()))
-			for _, n := range x.Notes {
-				fmt.Fprintf(w, "      %s\n", n)
+			fmt.Fprintf(w, "  %s (%s %s), %d frames, %s: %s\n", x.Verdict, x.Rule, x.Kind, x.Count, x.Shrunk.Class, cut(resp.Escape(x.Shrunk.Bytes()), 300))
+			if !x.Alone {
+				fmt.Fprintf(w, "      not shrunk: the frame as generated, after %d others on its connection (--no-shrink, the shrink budget ran out, or it gives the class only after them)\n", len(x.Before))
+			}
+			for i, n := range x.Notes {
+				if i == 3 {
+					fmt.Fprintf(w, "      … and %d more notes (--format json)\n", len(x.Notes)-3)
+					break
+				}
+				fmt.Fprintf(w, "      %s\n", cut(n, 300))
 			}
 			if x.Canary != "" {
 				fmt.Fprintf(w, "      canary: %s\n", x.Canary)
 			}
 			if lua, ok := x.Shrunk.Lua(); ok {
-				fmt.Fprintf(w, "      server command: EVAL %q 0\n", lua)
+				fmt.Fprintf(w, "      server command: EVAL %s 0\n", cut(strconv.Quote(lua), 300))
 			}
 		}
 	}
 }
 
-// generatedJSON is the JSON report of respcheck clients --generate.
-type generatedJSON struct {
-	Seed     uint64                 `json:"seed"`
-	Server   any                    `json:"server"`
-	Clients  []clients.ClientInfo   `json:"clients"`
-	Judged   map[string]int         `json:"judged"`
-	Findings []generatedFindingJSON `json:"findings"`
-	Seconds  float64                `json:"seconds"`
-}
-
-type generatedFindingJSON struct {
-	Client  string   `json:"client"`
-	Verdict string   `json:"verdict"`
-	Rule    string   `json:"rule"`
-	Kind    string   `json:"kind,omitempty"`
-	Count   int      `json:"count"`
-	Class   string   `json:"class"`
-	Frame   string   `json:"frame"`
-	Shrunk  string   `json:"shrunk"`
-	Lua     string   `json:"lua,omitempty"`
-	Notes   []string `json:"notes,omitempty"`
-	Canary  string   `json:"canary,omitempty"`
-}
-
 func writeGeneratedJSON(w io.Writer, rep *replies.Report) error {
-	out := generatedJSON{Seed: rep.Seed, Server: rep.Server, Clients: rep.Clients, Judged: rep.Judged, Seconds: rep.Duration.Seconds()}
-	for _, x := range rep.Findings {
-		lua, _ := x.Shrunk.Lua()
-		out.Findings = append(out.Findings, generatedFindingJSON{Client: x.Client, Verdict: x.Verdict.String(), Rule: x.Rule, Kind: x.Kind,
-			Count: x.Count, Class: x.Shrunk.Class.String(), Frame: resp.Escape(x.Frame.Bytes()), Shrunk: resp.Escape(x.Shrunk.Bytes()),
-			Lua: lua, Notes: x.Notes, Canary: x.Canary})
-	}
-	slices.SortStableFunc(out.Findings, func(a, b generatedFindingJSON) int { return strings.Compare(a.Client, b.Client) })
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return enc.Encode(rep.JSON())
+}
+
+// cut is s, or its first n bytes and how long it is.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return fmt.Sprintf("%s… (%d bytes)", s[:n], len(s))
 }

@@ -31,6 +31,12 @@ from golden directories written by "respcheck record":
     subcommands the cases send, by command group, with those not sent;
   - per report of "respcheck bench --format json", its chart (inline SVG:
     medians with p10-p90 bars) and its tables of medians;
+  - per report of "respcheck explore --format json", its findings in
+    groups, each shrunk sequence with the two replies;
+  - per report of "respcheck clients --generate --format json", a row per
+    client (frames served and judged) and each finding's shrunk frame,
+    its class (served or spec-only), the EVAL that makes a server send it
+    and the judge's notes;
   - filters by server, tag and status, and a search box.
 
 The run and clients reports and the golden directories may be mixed, in
@@ -45,8 +51,8 @@ matrix tests) is one cases × clients matrix per server. "respcheck run
 one run.
 
 Exit status: 0 written, 2 usage error (an input that is neither a golden
-directory nor a JSON report of run, clients, coverage or bench, named in
-the message).`
+directory nor a JSON report of run, clients, coverage, bench, explore or
+clients --generate, named in the message).`
 
 func newReportCmd() *cobra.Command {
 	return newCommand("report [-o FILE] INPUT...", "Write one HTML page from run and clients reports and golden directories",

@@ -3,7 +3,9 @@ package replies
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -15,6 +17,10 @@ import (
 	"github.com/respcheck/respcheck/runner/clients"
 	"github.com/respcheck/respcheck/runner/target"
 )
+
+// ErrNoClient is Run's error when no driver can be served (each one's
+// reason follows it).
+var ErrNoClient = errors.New("replies: no client configuration to serve generated replies to")
 
 // Options configure Run.
 type Options struct {
@@ -246,7 +252,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	start := time.Now()
 	plain, piped, not := served(opts.Drivers)
 	if len(plain)+len(piped) == 0 {
-		return nil, fmt.Errorf("replies: no client to serve: %v", not)
+		var why []string
+		for _, lib := range slices.Sorted(maps.Keys(not)) {
+			why = append(why, lib+": "+not[lib])
+		}
+		return nil, fmt.Errorf("%w (%s)", ErrNoClient, strings.Join(why, "; "))
 	}
 	gens := map[int]*Generator{}
 	for _, p := range protos {

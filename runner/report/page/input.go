@@ -15,12 +15,13 @@ import (
 	"github.com/respcheck/respcheck/runner/coverage"
 	"github.com/respcheck/respcheck/runner/explore"
 	"github.com/respcheck/respcheck/runner/golden"
+	"github.com/respcheck/respcheck/runner/replies"
 	"github.com/respcheck/respcheck/runner/report"
 	"github.com/respcheck/respcheck/runner/target"
 )
 
 // Input is one source of the page: exactly one of Run, Clients, Matrix,
-// Golden, Coverage, Bench and Explore is set.
+// Golden, Coverage, Bench, Explore and Replies is set.
 type Input struct {
 	// Path is where the input was read from ("" for a run in this
 	// process).
@@ -37,6 +38,8 @@ type Input struct {
 	Bench *bench.Report
 	// Explore is the JSON of respcheck explore --format json.
 	Explore *explore.JSONReport
+	// Replies is the JSON of respcheck clients --generate --format json.
+	Replies *replies.JSONReport
 	// Tags are the tags of cases (file tags first) by case ID ("suite/
 	// strings.yaml/name"), where the input knows them; cases of the
 	// bundled suite get theirs from cases.Bundled in any case.
@@ -51,7 +54,7 @@ type NotReportError struct {
 }
 
 func (e *NotReportError) Error() string {
-	return fmt.Sprintf("%s: neither a golden directory nor a JSON report of respcheck run, clients, coverage, bench or explore: %s", e.Path, e.Why)
+	return fmt.Sprintf("%s: neither a golden directory nor a JSON report of respcheck run, clients, clients --generate, coverage, bench or explore: %s", e.Path, e.Why)
 }
 
 // Load reads path: a golden directory (golden.Load; it must hold *.golden
@@ -60,7 +63,9 @@ func (e *NotReportError) Error() string {
 // "clients"), a client matrix file (it has "client_matrix", see
 // report.ClientMatrix), of respcheck coverage --format json (it has "commands" and
 // "counted") or of respcheck bench --format json (it has "tables" and
-// "machine"). Anything else is a *NotReportError naming path; a file that
+// "machine"), of respcheck explore --format json (it has "differences"
+// and "sequences") or of respcheck clients --generate --format json (it
+// has "generated_replies"). Anything else is a *NotReportError naming path; a file that
 // cannot be read is the os error.
 func Load(path string) (Input, error) {
 	st, err := os.Stat(path)
@@ -105,8 +110,15 @@ func decode(data []byte) (Input, error) {
 	_, cm := probe["client_matrix"]
 	_, differences := probe["differences"]
 	_, sequences := probe["sequences"]
+	_, generated := probe["generated_replies"]
 	dec := json.NewDecoder(bytes.NewReader(data))
 	switch {
+	case generated:
+		var r replies.JSONReport
+		if err := dec.Decode(&r); err != nil || r.GeneratedReplies != 1 {
+			return Input{}, fmt.Errorf("a generated replies report that does not decode (version 1): %v", err)
+		}
+		return Input{Replies: &r}, nil
 	case results && summary:
 		var r report.JSONReport
 		if err := dec.Decode(&r); err != nil {
@@ -152,7 +164,7 @@ func decode(data []byte) (Input, error) {
 		}
 		return Input{Explore: &r}, nil
 	}
-	return Input{}, fmt.Errorf("JSON without \"results\" and \"summary\" (run), \"clients\" (clients), \"client_matrix\", \"commands\" and \"counted\" (coverage), \"tables\" and \"machine\" (bench) or \"differences\" and \"sequences\" (explore)")
+	return Input{}, fmt.Errorf("JSON without \"results\" and \"summary\" (run), \"clients\" (clients), \"client_matrix\", \"commands\" and \"counted\" (coverage), \"tables\" and \"machine\" (bench) \"differences\" and \"sequences\" (explore) or \"generated_replies\" (clients --generate)")
 }
 
 // FromRun is the input of a run in this process, with its cases' tags.
@@ -210,6 +222,8 @@ func (in Input) name() string {
 		return "client matrix"
 	case in.Explore != nil:
 		return "explore: " + in.Explore.A + " against " + in.Explore.B
+	case in.Replies != nil:
+		return "generated replies on " + serverName(in.Replies.Server)
 	default:
 		return "clients on " + serverName(in.Clients.Server)
 	}
@@ -239,6 +253,8 @@ func (in Input) kind() string {
 		return "client matrix"
 	case in.Explore != nil:
 		return "explore"
+	case in.Replies != nil:
+		return "generated replies"
 	}
 	return "clients"
 }

@@ -86,6 +86,7 @@ type Page struct {
 	Coverage []*Coverage
 	Bench    []*Bench
 	Explore  []*Explore
+	Replies  []*Replies
 	Statuses []Count
 	Verdicts []Count
 }
@@ -135,6 +136,8 @@ func Build(inputs []Input) *Page {
 			p.Bench = append(p.Bench, benchSection(in))
 		case in.Explore != nil:
 			p.Explore = append(p.Explore, exploreSection(in))
+		case in.Replies != nil:
+			p.Replies = append(p.Replies, repliesSection(in))
 		}
 	}
 	m.finish()

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/respcheck/respcheck/runner/replies"
+	"github.com/respcheck/respcheck/runner/servers"
+)
+
+// TestClientsGenerate: clients --generate serves generated frames to
+// go-redis on a throwaway server and exits 1 with its nested typed error
+// shrunk; --format json is one object whose finding holds the shrunk
+// frame and the EVAL that makes a server send it; the seed is printed.
+func TestClientsGenerate(t *testing.T) {
+	servers.ForTest(t, "redis-8.6.3").Stop()
+	code, out, errs := respcheck(t, "clients", "--server", "redis-8.6.3", "--clients", "go-redis", "--proto", "2",
+		"--frames", "300", "--seed", "42", "--format", "json")
+	if code != exitFindings {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitFindings, out, errs)
+	}
+	if !strings.Contains(errs, "seed 42") {
+		t.Errorf("stderr does not name the seed:\n%s", errs)
+	}
+	var rep replies.JSONReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if rep.Judged["go-redis/resp2"] < 100 {
+		t.Errorf("judged %v, want go-redis/resp2 over 100", rep.Judged)
+	}
+	found := false
+	for _, f := range rep.Findings {
+		if f.Client == "go-redis/resp2" && f.Verdict == "desync" && strings.HasPrefix(f.Shrunk, `"*2\r\n-`) && strings.Contains(f.Lua, "{{err=") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no go-redis/resp2 desync shrunk to a two-element array with its EVAL:\n%s", out)
+	}
+	code, _, errs = respcheck(t, "clients", "--server", "redis-8.6.3", "--clients", "go-redis-typed", "--frames", "10")
+	if code != exitUsage || !strings.Contains(errs, "a typed API") {
+		t.Errorf("a typed configuration alone: exit %d, want %d saying why\n%s", code, exitUsage, errs)
+	}
+}
