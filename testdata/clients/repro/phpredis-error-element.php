@@ -9,6 +9,10 @@
 // finds: errors/simple errors with an empty text and with an ERR code and no text [phpredis-5.3.7[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]/resp2]
 // finds: faults/error inside an EXEC array [phpredis-5.3.7[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]/resp2]
 // finds: transactions/EXEC array with a WRONGTYPE error between two replies [phpredis-5.3.7[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]/resp2]
+// finds: generated/array that starts with a LOADING error, then a blob string [phpredis-5.3.7/resp2]
+// finds: generated/array that starts with a LOADING error, then a blob string [phpredis-5.3.7[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]/resp2]
+// finds: generated/array that starts with a MOVED error, then an integer [phpredis-5.3.7/resp2]
+// finds: generated/array that starts with a MOVED error, then an integer [phpredis-5.3.7[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]/resp2]
 // run: php
 // expect: (?s)default ERR element DECODED: \[1,false\] getLastError="ERR boom".*default MYERR element THROWN: RedisException: "MYERR deep".*default empty error DECODED: false getLastError=null.*literal ERR element DECODED: \[1,false\]
 require __DIR__ . '/lib.php';

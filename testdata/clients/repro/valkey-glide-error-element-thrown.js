@@ -13,6 +13,10 @@
 // finds: errors/nested array with an error element two levels down [valkey-glide-2.5.2/cluster/resp2]
 // finds: errors/array with an error element from a Lua table [valkey-glide-2.5.2/cluster/resp3]
 // finds: errors/nested array with an error element two levels down [valkey-glide-2.5.2/cluster/resp3]
+// finds: generated/array that starts with a LOADING error, then a blob string [valkey-glide-2.5.2/resp2]
+// finds: generated/array that starts with a LOADING error, then a blob string [valkey-glide-2.5.2/resp3]
+// finds: generated/array that starts with a MOVED error, then an integer [valkey-glide-2.5.2/resp2]
+// finds: generated/array that starts with a MOVED error, then an integer [valkey-glide-2.5.2/resp3]
 // run: node
 // expect: (?s)RESP2 EVAL THROWN: RequestError: .*boom\n.*RESP2 EVAL nested THROWN: RequestError: MYERR: deep\n.*RESP2 EXEC THROWN: RequestError: .*value is not an integer.*RESP2 EXEC WRONGTYPE THROWN: RequestError: WRONGTYPE.*RESP3 EVAL THROWN: RequestError: .*boom\n.*RESP3 EXEC THROWN: RequestError: .*value is not an integer
 const { client, step, main } = require('./lib');
