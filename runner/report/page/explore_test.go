@@ -30,17 +30,9 @@ func TestExploreSection(t *testing.T) {
 			{Signature: "SETRANGE: B stopped answering (a crash or a freeze)", Command: "SETRANGE", Protocols: []int{2}, Sequence: [][]string{{`"SETRANGE"`, `\q not escaped`}}, B: `\q bad`, Target: "B", Lost: "stopped answering: EOF", Seen: 1, Original: 20},
 		},
 	}
-	data, err := json.Marshal(rep)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "explore.json")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	in, err := Load(path)
-	if err != nil || in.Explore == nil {
-		t.Fatalf("Load: %+v, %v", in, err)
+	in := loadJSON(t, "explore.json", rep)
+	if in.Explore == nil {
+		t.Fatalf("Load: %+v", in)
 	}
 	p := Build([]Input{in})
 	if len(p.Explore) != 1 {
@@ -92,4 +84,23 @@ func words(ws ...string) []string {
 		out[i] = resp.Escape([]byte(w))
 	}
 	return out
+}
+
+// loadJSON writes v as JSON to a file named name and reads it back as
+// respcheck report reads its inputs.
+func loadJSON(t *testing.T, name string, v any) Input {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in, err := Load(path)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	return in
 }

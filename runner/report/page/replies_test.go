@@ -2,9 +2,6 @@ package page
 
 import (
 	"bytes"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -28,17 +25,9 @@ func TestRepliesSection(t *testing.T) {
 			Class: "served", Frame: `"*3\r\n-LOADING x\r\n:1\r\n:2\r\n"`, Shrunk: `"*2\r\n-LOADING loading\r\n$-1\r\n"`, Alone: true,
 			Lua: "return {{err='LOADING loading'}, false}", Notes: []string{"reply: RESP array decoded as *proto.LoadingError"},
 			Canary: "ECHO c returned nil"}}}
-	data, err := json.Marshal(rep)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "generated.json")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	in, err := Load(path)
-	if err != nil || in.Replies == nil {
-		t.Fatalf("Load: %+v, %v", in, err)
+	in := loadJSON(t, "generated.json", rep)
+	if in.Replies == nil {
+		t.Fatalf("Load: %+v", in)
 	}
 	p := Build([]Input{in})
 	if len(p.Replies) != 1 || len(p.Replies[0].Clients) != 2 {
