@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"time"
 
@@ -37,6 +40,9 @@ func (g *generateFlags) on() bool { return g.duration > 0 || g.frames > 0 }
 // runGenerated is respcheck clients --generate: generated replies through
 // every selected client, each finding class shrunk.
 func runGenerated(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, t endpoint, drivers []clients.Driver, protos []int) error {
+	if f.format != "" && f.format != "human" && f.format != "json" {
+		return usageErr("--generate writes --format human or json (respcheck report makes the HTML page of the JSON), not %s", f.format)
+	}
 	seed := f.generate.seed
 	if seed == 0 {
 		seed = rand.Uint64N(1 << 32)
@@ -66,10 +72,14 @@ func runGenerated(ctx context.Context, stdout, stderr io.Writer, f clientsFlags,
 	if err != nil {
 		return serverErr(fmt.Errorf("%v%s", err, spawnedLog(t)))
 	}
+	var buf bytes.Buffer
 	if f.format == "json" {
-		err = writeGeneratedJSON(stdout, rep)
+		err = writeGeneratedJSON(&buf, rep)
 	} else {
-		writeGeneratedHuman(stdout, rep)
+		writeGeneratedHuman(&buf, rep)
+	}
+	if err == nil {
+		err = writeOutput(stdout, f.out, buf.Bytes(), true)
 	}
 	if err != nil {
 		return err
@@ -87,6 +97,9 @@ func runGenerated(ctx context.Context, stdout, stderr io.Writer, f clientsFlags,
 
 func writeGeneratedHuman(w io.Writer, rep *replies.Report) {
 	fmt.Fprintf(w, "generated replies, seed %d, on %s %s, %s\n\n", rep.Seed, rep.Server.Family, rep.Server.Version, rep.Duration.Round(time.Second))
+	for _, lib := range slices.Sorted(maps.Keys(rep.NotServed)) {
+		fmt.Fprintf(w, "%s: not served: %s\n", lib, rep.NotServed[lib])
+	}
 	for _, c := range rep.Clients {
 		var fs []*replies.Finding
 		for _, x := range rep.Findings {

@@ -49,8 +49,9 @@ type Options struct {
 	Jobs int
 	// OnResult is called for each finished result, one at a time.
 	OnResult func(*Result)
-	// StopAtFatal ends a case at its first crash, hang or desync: its
-	// later steps are not run (the reply generator's steps are frames of
+	// StopAtFatal ends a case at its first crash, hang or desync, or
+	// finding whose canary did not come back "ok": its later steps are not
+	// run (the reply generator's steps are frames of
 	// their own, and what a broken connection makes of the next ones says
 	// nothing about them).
 	StopAtFatal bool
@@ -707,8 +708,8 @@ func (s *session) steps(res *Result) {
 			res.Reason = stop
 			return
 		}
-		if s.opts.StopAtFatal && sv != nil && sv.Verdict >= Crash && sv.Verdict <= Desync {
-			res.Reason = "stopped at the first crash, hang or desync"
+		if s.opts.StopAtFatal && sv != nil && (sv.Verdict >= Crash && sv.Verdict <= Desync || sv.Verdict.Finding() && sv.Canary != "ok") {
+			res.Reason = "stopped at the first crash, hang, desync or finding whose canary did not come back right"
 			return
 		}
 	}

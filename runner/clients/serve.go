@@ -17,15 +17,18 @@ func (t *proxyConn) substitute(v resp.Value, dir Dir) (sub []byte, ok bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if dir == ToServer {
-		args := commandArgs(v)
-		if len(args) > 0 {
+		// Every frame the server reads gets its entry: one that is not a
+		// command of blob strings is answered too.
+		var sub []byte
+		if args := commandArgs(v); len(args) > 0 {
 			t.track(args)
 			proto := 2
 			if t.proto3 {
 				proto = 3
 			}
-			t.served = append(t.served, t.serve(args, proto))
+			sub = t.serve(args, proto)
 		}
+		t.served = append(t.served, sub)
 		return nil, false
 	}
 	if v.Kind == resp.Push || len(t.served) == 0 {

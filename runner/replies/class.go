@@ -17,7 +17,8 @@ func Classify(f Frame) Class {
 	}
 	r := f.Reply
 	if r.Attr != nil {
-		if !debugAttribute(*r.Attr) {
+		// DEBUG PROTOCOL attrib sends its attribute before a blob string.
+		if !debugAttribute(*r.Attr) || r.Kind != resp.BlobString {
 			return SpecOnly
 		}
 		r.Attr = nil
@@ -60,7 +61,12 @@ func servedValue(v resp.Value, inner bool) bool {
 			return false
 		}
 	}
-	for _, e := range v.Elems {
+	for i, e := range v.Elems {
+		// A null map key or set member: Lua cannot make one (nil is no
+		// table key), and no command sends one.
+		if e.Kind == resp.Null && (v.Kind == resp.Set || v.Kind == resp.Map && i%2 == 0) {
+			return false
+		}
 		if !servedValue(e, true) {
 			return false
 		}

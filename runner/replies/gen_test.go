@@ -121,3 +121,32 @@ func short(b []byte) string {
 	}
 	return resp.Escape(b)
 }
+
+// TestClassify: shapes no pinned build sends are spec-only — a null map
+// key or set member (Lua has no nil table key), DEBUG PROTOCOL attrib's
+// attribute before anything but a blob string, a blob error — and the
+// shapes servers send are served.
+func TestClassify(t *testing.T) {
+	for _, tc := range []struct {
+		frame string
+		want  Class
+	}{
+		{"%1\r\n$1\r\nk\r\n_\r\n", Served},
+		{"%1\r\n_\r\n:1\r\n", SpecOnly},
+		{"~2\r\n:1\r\n_\r\n", SpecOnly},
+		{"*2\r\n_\r\n$-1\r\n", Served},
+		{"|1\r\n$14\r\nkey-popularity\r\n*2\r\n$7\r\nkey:123\r\n:90\r\n$1\r\nx\r\n", Served},
+		{"|1\r\n$14\r\nkey-popularity\r\n*2\r\n$7\r\nkey:123\r\n:90\r\n:1\r\n", SpecOnly},
+		{"*1\r\n!1\r\nx\r\n", SpecOnly},
+		{",1E10\r\n", SpecOnly},
+		{",5e-324\r\n", Served},
+	} {
+		_, v, err := resp.Parse([]byte(tc.frame))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Classify(Frame{Proto: 3, Reply: v}); got != tc.want {
+			t.Errorf("%q: %s, want %s", tc.frame, got, tc.want)
+		}
+	}
+}

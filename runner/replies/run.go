@@ -433,6 +433,7 @@ func collect(rep *Report, crep *clients.Report, fs *frames, byKey map[string]*Fi
 		}
 		rep.Busy[res.Client] += res.Duration
 		fatal := false
+		piped := strings.Contains(res.Client, "/pipeline/")
 		var before []Frame
 		for _, sv := range res.Steps {
 			id, ok := frameID(sv.Args)
@@ -445,9 +446,10 @@ func collect(rep *Report, crep *clients.Report, fs *frames, byKey map[string]*Fi
 				// later replies say nothing of their own frames.
 				continue
 			}
-			// In a pipeline, values after a finding may be another
-			// frame's: the library read them from where it stopped.
-			fatal = sv.Verdict >= clients.Crash || sv.Verdict.Finding() && sv.Step.Async
+			// After a finding whose canary did not come back right, and in
+			// a pipeline after any finding, later values may be another
+			// frame's: the library read on from where it stopped.
+			fatal = sv.Verdict >= clients.Crash || sv.Verdict.Finding() && (sv.Canary != "ok" || piped)
 			rep.Judged[res.Client]++
 			frame, _ := fs.get(res.Proto, id)
 			before = append(before, frame)

