@@ -163,16 +163,8 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	defer stopServer()
 	t.printNotes(stderr)
 	external := t.spawned == nil
-	if external && !f.allowDestructive {
-		// Libraries send the cases' commands themselves: run's guard (no
-		// key outside the namespace, no CONFIG SET...) and its per-case key
-		// cleanup do not apply, so an existing server is refused.
-		return errSharedClients
-	}
-	if external {
-		if err := confirmDestructive(ctx, stderr, t.Config, cases.Select(files, runRE, nil), f.confirmDestructive); err != nil {
-			return err
-		}
+	if err := allowExisting(ctx, stderr, f, t, cases.Select(files, runRE, nil)); err != nil {
+		return err
 	}
 	if f.generate.on() {
 		return runGenerated(ctx, stdout, stderr, f, t, drivers, protos)
@@ -208,6 +200,21 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 		addCaseCheck(ctx, rep, crep, cerr)
 	}
 	return endClients(ctx, stdout, stderr, f, t, rep, format)
+}
+
+// allowExisting refuses an existing server (one respcheck did not start)
+// without --allow-destructive, and with it asks for confirmation of the
+// cases that reach beyond their keys: libraries send the cases' commands
+// themselves, so run's guard (no key outside the namespace, no CONFIG
+// SET...) and its per-case key cleanup do not apply.
+func allowExisting(ctx context.Context, stderr io.Writer, f clientsFlags, t endpoint, cs []*cases.Case) error {
+	if t.spawned != nil {
+		return nil
+	}
+	if !f.allowDestructive {
+		return errSharedClients
+	}
+	return confirmDestructive(ctx, stderr, t.Config, cs, f.confirmDestructive)
 }
 
 // endClients writes the report of a clients run that ran, and returns its
