@@ -4,6 +4,7 @@ import (
 	"context"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -56,6 +57,8 @@ func TestKnownCrashRun(t *testing.T) {
 func TestServerRepros(t *testing.T) {
 	const unpack, frozen, nosave = "valkey-lua-unpack-crash.sh", "script-time-frozen.sh", "script-shutdown-nosave.sh"
 	const hsetex, ifdeq = "redis-hsetex-crash.sh", "redis-set-ifdeq-get-two-replies.sh"
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 4)
 	for _, tc := range []struct{ script, build, want string }{
 		{unpack, "valkey-8.0.1", "CRASHED\n"},
 		{unpack, "valkey-8.1.1", "CRASHED\n"},
@@ -82,20 +85,30 @@ func TestServerRepros(t *testing.T) {
 			t.Log(err)
 			continue
 		}
-		// A port free now (the script's random one may be taken); stdout
-		// only: bash reports the dead server on stderr.
-		// A deadline: the scripts' CLI calls have one each (timeout 20),
-		// and a server frozen in its crash handler once left the CLI, and
-		// the package, waiting for go test's 60 minutes.
-		ctx, cancel := context.WithTimeout(context.Background(), 55*time.Second)
-		cmd := exec.CommandContext(ctx, "bash", "../../testdata/servers/repro/"+tc.script, b.Bin, freePort(t))
-		cmd.WaitDelay = time.Second
-		out, err := cmd.Output()
-		cancel()
-		if err != nil || !strings.HasPrefix(string(out), tc.want) {
-			t.Errorf("%s on %s: %v\n%s", tc.script, tc.build, err, out)
-		}
+		// Four scripts at a time: they mostly wait on their server (its
+		// start, its crash, its restart), 57 s one after the other here.
+		// A port free now (the script's random one may be taken).
+		port := freePort(t)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			// stdout only: bash reports the dead server on stderr.
+			// A deadline: the scripts' CLI calls have one each (timeout
+			// 20), and a server frozen in its crash handler once left the
+			// CLI, and the package, waiting for go test's 60 minutes.
+			ctx, cancel := context.WithTimeout(context.Background(), 55*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, "bash", "../../testdata/servers/repro/"+tc.script, b.Bin, port)
+			cmd.WaitDelay = time.Second
+			out, err := cmd.Output()
+			if err != nil || !strings.HasPrefix(string(out), tc.want) {
+				t.Errorf("%s on %s: %v\n%s", tc.script, tc.build, err, out)
+			}
+		}()
 	}
+	wg.Wait()
 }
 
 // TestFrozenKnownCrashIsKilled: a known crash whose server freezes

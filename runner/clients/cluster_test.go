@@ -80,9 +80,9 @@ func TestClusterAddrRewrite(t *testing.T) {
 }
 
 // TestClusterClients runs testdata/clients through the Go cluster
-// configurations on Redis 8.6.3 and Valkey 9.1.2 clusters (3 primaries, 1
-// replica each), and the migration case through every cluster
-// configuration: no result is an error, the cases outside their hash tag
+// configurations on a Valkey 9.1.2 cluster (3 primaries, 1 replica each;
+// on Redis 8.6.3 TestClientMatrixCluster runs it), and the migration case
+// through every cluster configuration on both builds' clusters: no result is an error, the cases outside their hash tag
 // are skipped, transactions run through the cluster clients' transaction
 // APIs, the MOVED of the migrated slot is followed and named in
 // the view, and a shifted connection (the proxy's extra reply after SET,
@@ -102,31 +102,40 @@ func TestClusterClients(t *testing.T) {
 			t.Parallel() // the two clusters side by side: the run mostly waits
 			cl := servers.ClusterForTest(t, build, servers.ClusterOptions{Primaries: 3, Replicas: 1})
 			opts := Options{Target: target.Config{Addr: cl.Nodes[0].Addr()}, Drivers: ds[:3], RunID: "cluster-test"}
-			rep, err := Run(context.Background(), all, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			counts := map[string]map[Verdict]int{}
-			transactions := 0
-			for _, res := range rep.Results {
-				if len(planBatches(res.Case)) > 0 && res.Verdict != Skip && slices.ContainsFunc(res.Steps, func(sv StepView) bool { return sv.Step.Send != nil && sv.Step.Send[0].IsWord("MULTI") }) {
-					transactions++
+			// The corpus through the Go cluster configurations on Valkey;
+			// on Redis 8.6.3 TestClientMatrixCluster (cmd/respcheck) runs
+			// it through every cluster configuration, these three
+			// included, and compares each cell with the committed matrix
+			// (a verdict that became an error, a transaction no longer
+			// run, a match lost: each a changed cell), so a second run
+			// here checked nothing more.
+			if build == "valkey-9.1.2" {
+				rep, err := Run(context.Background(), all, opts)
+				if err != nil {
+					t.Fatal(err)
 				}
-				if counts[res.Client] == nil {
-					counts[res.Client] = map[Verdict]int{}
+				counts := map[string]map[Verdict]int{}
+				transactions := 0
+				for _, res := range rep.Results {
+					if len(planBatches(res.Case)) > 0 && res.Verdict != Skip && slices.ContainsFunc(res.Steps, func(sv StepView) bool { return sv.Step.Send != nil && sv.Step.Send[0].IsWord("MULTI") }) {
+						transactions++
+					}
+					if counts[res.Client] == nil {
+						counts[res.Client] = map[Verdict]int{}
+					}
+					counts[res.Client][res.Verdict]++
+					if res.Verdict == Error {
+						t.Errorf("%s %s: error: %s", res.Client, res.Case.ID(), res.Reason)
+					}
 				}
-				counts[res.Client][res.Verdict]++
-				if res.Verdict == Error {
-					t.Errorf("%s %s: error: %s", res.Client, res.Case.ID(), res.Reason)
+				if transactions == 0 {
+					t.Error("no case of the corpus ran a transaction through a cluster client")
 				}
-			}
-			if transactions == 0 {
-				t.Error("no case of the corpus ran a transaction through a cluster client")
-			}
-			for c, n := range counts {
-				t.Logf("%s: %v", c, n)
-				if n[Match]+n[Erased] < 80 { // of about 124 cases, a quarter skipped on a cluster or for their MULTI
-					t.Errorf("%s: only %d matching or erased results: %v", c, n[Match]+n[Erased], n)
+				for c, n := range counts {
+					t.Logf("%s: %v", c, n)
+					if n[Match]+n[Erased] < 80 { // of about 124 cases, a quarter skipped on a cluster or for their MULTI
+						t.Errorf("%s: only %d matching or erased results: %v", c, n[Match]+n[Erased], n)
+					}
 				}
 			}
 			// Another run id: the first run migrated these clients' slots of
@@ -135,7 +144,7 @@ func TestClusterClients(t *testing.T) {
 			// with the same key prefix (seen before this was split; not
 			// reproduced outside respcheck yet).
 			opts.Drivers, opts.RunID = ds, "cluster-test-migration"
-			rep, err = Run(context.Background(), migration, opts)
+			rep, err := Run(context.Background(), migration, opts)
 			if err != nil {
 				t.Fatal(err)
 			}

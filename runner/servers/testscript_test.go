@@ -25,12 +25,16 @@ case "$1 $2" in
 	if [[ $1 == */broken ]]; then echo "broken/x_test.go:1:1: syntax error"; exit 1; fi
 	printf '#!/bin/bash\ncase "$1" in -test.list) printf "TestA\\nTestB\\n" ;; *) echo "ran: %s $*"; [ "%s" != "./$FAKE_FAIL" ] ;; esac\n' "$1" "$1" >"$out"
 	chmod +x "$out" ;;
-*) echo "ran: go $*" ;;
+*) echo "ran: go $*"
+	# a fuzz target of the package named in $FAKE_FUZZ_FAIL finds a failing input
+	if [[ " $* " == *" -fuzz "* && -n "${FAKE_FUZZ_FAIL:-}" && " $* " == *" ./$FAKE_FUZZ_FAIL/ "* ]]; then
+		echo "Failing input written to testdata/fuzz/FuzzA/0"; exit 1
+	fi ;;
 esac
 `
 
 // testsHarness runs scripts/test's tests function (the lines from
-// RACE_PKGS= to the phase call) with fakeGo first in PATH, in a directory
+// RACE_PKGS= to the fuzz section) with fakeGo first in PATH, in a directory
 // holding the packages pkgs, with the shell lines body; it returns the
 // output.
 func testsHarness(t *testing.T, pkgs []string, body string) string {
@@ -48,7 +52,7 @@ func testsHarness(t *testing.T, pkgs []string, body string) string {
 	if err := os.WriteFile(filepath.Join(dir, "bin", "go"), []byte(fakeGo), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	harness := "set -euo pipefail\n" + `eval "$(sed -n '/^RACE_PKGS=/,/^wanted tests/p' "$1" | sed '$d')"` + "\n" + body
+	harness := "set -euo pipefail\n" + `eval "$(sed -n '/^RACE_PKGS=/,/^# ---- fuzz/p' "$1" | sed '$d')"` + "\n" + body
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "-c", harness, "harness", script)
@@ -98,6 +102,34 @@ echo "tests rc=$rc"
 		if !strings.Contains(s, "ok\t./"+other) {
 			t.Errorf("%s failing: %s did not run:\n%s", failing, other, s)
 		}
+	}
+}
+
+// TestScriptsTestRunsFuzzTargetsLast: with the fuzz phase inside the
+// tests phase (FUZZ_IN_TESTS), every fuzz target runs once, after every
+// test job started, and a target that finds a failing input fails the
+// phase while the other jobs still run.
+func TestScriptsTestRunsFuzzTargetsLast(t *testing.T) {
+	body := `mkdir -p cases resp
+printf 'package cases\nfunc FuzzA(f *testing.F) {}\n' >cases/a_test.go
+printf 'package resp\nfunc FuzzB(f *testing.F) {}\n' >resp/b_test.go
+rc=0
+FUZZ_IN_TESTS=1 RESPCHECK_SHARDS=2 tests || rc=$?
+echo "tests rc=$rc"
+`
+	s := testsHarness(t, []string{"cases", "resp"}, body)
+	if !strings.Contains(s, "tests rc=0") {
+		t.Fatalf("the phase failed:\n%s", s)
+	}
+	fuzzA := strings.Index(s, "ran: go test -run ^$ -fuzz ^FuzzA$ -fuzztime 2s")
+	fuzzB := strings.Index(s, "ran: go test -run ^$ -fuzz ^FuzzB$ -fuzztime 4s")
+	plain := strings.Index(s, "ok\t./cases (plain)")
+	if fuzzA < 0 || fuzzB < 0 || plain < 0 || fuzzA < plain || fuzzB < plain {
+		t.Errorf("want both fuzz targets run, after the tests (at %d, %d; the tests at %d):\n%s", fuzzA, fuzzB, plain, s)
+	}
+	s = testsHarness(t, []string{"cases", "resp"}, "export FAKE_FUZZ_FAIL=cases\n"+body)
+	if !strings.Contains(s, "tests rc=1") || !strings.Contains(s, "FAIL: ./cases/ FuzzA") || !strings.Contains(s, "ok\t./resp (race)") {
+		t.Errorf("a fuzz target that found a failing input did not fail the phase, or stopped the others:\n%s", s)
 	}
 }
 
