@@ -98,6 +98,9 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	if f.explain != "" {
 		return explainClients(ctx, stdout, f, protos)
 	}
+	if err := f.generate.check(paths); err != nil {
+		return err
+	}
 	if !f.list {
 		if early, err := f.resolve(); err != nil {
 			return err
@@ -340,9 +343,16 @@ func explainClients(ctx context.Context, stdout io.Writer, f clientsFlags, proto
 	if !ok {
 		return usageErr("--explain prints %s, not %s", report.Choices(report.ClientListReports), f.format)
 	}
-	all, _ := clients.Listed(ctx, f.adapters)
-	defer clients.CloseDrivers(all)
+	// The adapters the name may select; all of them when it selects
+	// none, for the error to list what there is.
+	all, _ := clients.ListedFor(ctx, f.adapters, f.explain)
+	defer func() { clients.CloseDrivers(all) }()
 	ds, err := clients.Select(all, f.explain)
+	if err != nil && ctx.Err() == nil {
+		clients.CloseDrivers(all)
+		all, _ = clients.Listed(ctx, f.adapters)
+		ds, err = clients.Select(all, f.explain)
+	}
 	if err != nil {
 		return usageErr("--explain: %v", err)
 	}

@@ -26,9 +26,12 @@ type generateFlags struct {
 	frames   int
 	seed     uint64
 	noShrink bool
+	// set says whether a flag of the command was given (pflag's Changed).
+	set func(name string) bool
 }
 
 func (g *generateFlags) register(fl *pflag.FlagSet) {
+	g.set = fl.Changed
 	fl.DurationVar(&g.duration, "generate", 0, "instead of case files, serve generated replies (every RESP type, nested, empty and wide aggregates, attributes, pushes, extreme numbers, strings that are not UTF-8) to the libraries for this `duration`, then shrink each finding to the smallest frame that gives it")
 	fl.IntVar(&g.frames, "frames", 0, "with --generate: stop after this many frames per protocol (0: when the duration ends)")
 	fl.Uint64Var(&g.seed, "seed", 0, "with --generate: draw the frames from this seed (0: a random one, printed)")
@@ -36,6 +39,36 @@ func (g *generateFlags) register(fl *pflag.FlagSet) {
 }
 
 func (g *generateFlags) on() bool { return g.duration > 0 || g.frames > 0 }
+
+// generateAlone are the flags of respcheck clients that do not apply to
+// --generate: it serves replies of its own (no case files, no proxy
+// fault) and reads them with the generator's own nesting (up to 120
+// levels).
+var generateAlone = []string{"run", "var", "split", "extra-after", "max-depth", "matrix"}
+
+// check is the usage error of flags given that do not go with the others:
+// --seed or --no-shrink without --generate or --frames, or with them a
+// flag of generateAlone or case files (paths).
+func (g *generateFlags) check(paths []string) error {
+	set := func(name string) bool { return g.set != nil && g.set(name) }
+	if !g.on() {
+		for _, n := range []string{"seed", "no-shrink"} {
+			if set(n) {
+				return usageErr("--%s goes with --generate DURATION or --frames N", n)
+			}
+		}
+		return nil
+	}
+	for _, n := range generateAlone {
+		if set(n) {
+			return usageErr("--%s does not apply to --generate, which serves generated replies instead of cases", n)
+		}
+	}
+	if len(paths) > 0 {
+		return usageErr("--generate serves generated replies instead of cases: no case files (%s)", paths[0])
+	}
+	return nil
+}
 
 // runGenerated is respcheck clients --generate: generated replies through
 // every selected client, each finding class shrunk.
@@ -50,7 +83,8 @@ func runGenerated(ctx context.Context, stdout, stderr io.Writer, f clientsFlags,
 	fmt.Fprintf(stderr, "respcheck: generated replies, seed %d\n", seed)
 	opts := replies.Options{Target: t.Config, Drivers: drivers, Protos: protos, Seed: seed, Frames: f.generate.frames,
 		Duration: f.generate.duration, Jobs: f.jobs, NoShrink: f.generate.noShrink}
-	if f.timeout != 5*time.Second {
+	// An explicit --timeout, else the generator's own (replies.Options).
+	if f.generate.set != nil && f.generate.set("timeout") {
 		opts.StepTimeout = f.timeout
 	}
 	last := time.Now()

@@ -46,3 +46,28 @@ func TestClientsGenerate(t *testing.T) {
 		t.Errorf("a typed configuration alone: exit %d, want %d saying why\n%s", code, exitUsage, errs)
 	}
 }
+
+// TestClientsGenerateFlags: a flag that does not go with the others is a
+// usage error naming it, before any adapter or server starts (they were
+// ignored in silence: --seed without --generate ran the cases, --split
+// with it served unsplit frames).
+func TestClientsGenerateFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--seed", "3"}, "--seed goes with --generate"},
+		{[]string{"--no-shrink"}, "--no-shrink goes with --generate"},
+		{[]string{"--frames", "10", "--split", "1"}, "--split does not apply to --generate"},
+		{[]string{"--generate", "1s", "--extra-after", "SET"}, "--extra-after does not apply"},
+		{[]string{"--frames", "10", "--run", "x"}, "--run does not apply"},
+		{[]string{"--frames", "10", "--max-depth", "5"}, "--max-depth does not apply"},
+		{[]string{"--frames", "10", "--var", "a=b"}, "--var does not apply"},
+		{[]string{"--frames", "10", "../../testdata/clients"}, "no case files (../../testdata/clients)"},
+	} {
+		code, _, errs := respcheck(t, append([]string{"clients", "--server", "no-such-build", "--clients", "go-redis"}, c.args...)...)
+		if code != exitUsage || !strings.Contains(errs, c.want) {
+			t.Errorf("%q: exit %d, want %d saying %q\n%s", c.args, code, exitUsage, c.want, errs)
+		}
+	}
+}

@@ -907,8 +907,14 @@ func rebind(ds []Driver, as []*Adapter) []Driver {
 // loads them all (oneProcessEach), which answers for every configuration.
 // Close the drivers with CloseDrivers.
 func Listed(ctx context.Context, adaptersDir string) ([]Driver, []string) {
+	return ListedFor(ctx, adaptersDir, "all")
+}
+
+// ListedFor is Listed for the adapters a name of list may select (as
+// AvailableFor reads it): --explain NAME starts those only.
+func ListedFor(ctx context.Context, adaptersDir, list string) ([]Driver, []string) {
 	ds, as, notes := adapterSet(adaptersDir)
-	return start(ctx, ds, oneProcessEach(as, nil), notes)
+	return start(ctx, ds, oneProcessEach(adaptersFor(as, list), nil), notes)
 }
 
 // adapterSet is every adapter process, the Go ones first (this
