@@ -15,7 +15,8 @@ import (
 // module example.com/m of the packages named in $FAKE_PKGS (directories
 // of the current one), whose test binaries list TestA and TestB and say
 // what they ran; a package named broken does not build, the one named in
-// $FAKE_FAIL fails its tests.
+// $FAKE_FAIL fails its tests, the one named in $FAKE_KILL kills the
+// shells that started its test binary, up to the one of PID $FAKE_SHELL.
 const fakeGo = `#!/bin/bash
 case "$1 $2" in
 "list -m") echo example.com/m ;;
@@ -23,18 +24,22 @@ case "$1 $2" in
 "test -c" | "test -race")
 	while [ $# -gt 1 ]; do [ "$1" = -o ] && out=$2; shift; done
 	if [[ $1 == */broken ]]; then echo "broken/x_test.go:1:1: syntax error"; exit 1; fi
-	printf '#!/bin/bash\ncase "$1" in -test.list) printf "TestA\\nTestB\\n" ;; *) echo "ran: %s $*"; [ "%s" != "./$FAKE_FAIL" ] ;; esac\n' "$1" "$1" >"$out"
+	printf '#!/bin/bash\ncase "$1" in -test.list) printf "TestA\\nTestB\\n" ;; *) [ "%s" != "./$FAKE_KILL" ] || { g=$(ps -o ppid= -p $PPID | tr -d " "); [ "$g" = "$FAKE_SHELL" ] || kill -9 $g; kill -9 $PPID; }; echo "ran: %s $*"; [ "%s" != "./$FAKE_FAIL" ] ;; esac\n' "$1" "$1" "$1" >"$out"
 	chmod +x "$out" ;;
 *) echo "ran: go $*"
-	# a fuzz target of the package named in $FAKE_FUZZ_FAIL finds a failing input
+	# a fuzz target of the package named in $FAKE_FUZZ_FAIL finds a
+	# failing input; with $FAKE_FUZZ_DEADLINE, Go's deadline race (no input
+	# at fault) as well
 	if [[ " $* " == *" -fuzz "* && -n "${FAKE_FUZZ_FAIL:-}" && " $* " == *" ./$FAKE_FUZZ_FAIL/ "* ]]; then
-		echo "Failing input written to testdata/fuzz/FuzzA/0"; exit 1
+		echo "fuzz: elapsed: 2s, context deadline exceeded"
+		[ -n "${FAKE_FUZZ_DEADLINE:-}" ] || echo "Failing input written to testdata/fuzz/FuzzA/0"
+		exit 1
 	fi ;;
 esac
 `
 
 // testsHarness runs scripts/test's tests function (the lines from
-// RACE_PKGS= to the fuzz section) with fakeGo first in PATH, in a directory
+// RACE_PKGS= to the phases' calls: tests and fuzz) with fakeGo first in PATH, in a directory
 // holding the packages pkgs, with the shell lines body; it returns the
 // output.
 func testsHarness(t *testing.T, pkgs []string, body string) string {
@@ -52,7 +57,7 @@ func testsHarness(t *testing.T, pkgs []string, body string) string {
 	if err := os.WriteFile(filepath.Join(dir, "bin", "go"), []byte(fakeGo), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	harness := "set -euo pipefail\n" + `eval "$(sed -n '/^RACE_PKGS=/,/^# ---- fuzz/p' "$1" | sed '$d')"` + "\n" + body
+	harness := "set -euo pipefail\n" + `eval "$(sed -n '/^RACE_PKGS=/,/^if wanted tests/p' "$1" | sed '$d')"` + "\n" + body
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "-c", harness, "harness", script)
@@ -106,30 +111,52 @@ echo "tests rc=$rc"
 }
 
 // TestScriptsTestRunsFuzzTargetsLast: with the fuzz phase inside the
-// tests phase (FUZZ_IN_TESTS), every fuzz target runs once, after every
-// test job started, and a target that finds a failing input fails the
-// phase while the other jobs still run.
+// tests phase (tests fuzz), every fuzz target runs once, after the tests;
+// a target that finds a failing input fails the phase while the other
+// jobs still run; Go's fuzztime deadline race with no input at fault
+// (go.dev/issue/75804) passes with a note. The fuzz phase alone does the
+// same.
 func TestScriptsTestRunsFuzzTargetsLast(t *testing.T) {
-	body := `mkdir -p cases resp
+	const setup = `mkdir -p cases resp
 printf 'package cases\nfunc FuzzA(f *testing.F) {}\n' >cases/a_test.go
 printf 'package resp\nfunc FuzzB(f *testing.F) {}\n' >resp/b_test.go
 rc=0
-FUZZ_IN_TESTS=1 RESPCHECK_SHARDS=2 tests || rc=$?
-echo "tests rc=$rc"
 `
-	s := testsHarness(t, []string{"cases", "resp"}, body)
-	if !strings.Contains(s, "tests rc=0") {
-		t.Fatalf("the phase failed:\n%s", s)
+	fuzzA, fuzzB := "ran: go test -run ^$ -fuzz ^FuzzA$ -fuzztime 2s", "ran: go test -run ^$ -fuzz ^FuzzB$ -fuzztime 4s"
+	for _, phase := range []string{"RESPCHECK_SHARDS=2 tests fuzz", "fuzz"} {
+		s := testsHarness(t, []string{"cases", "resp"}, setup+phase+` || rc=$?
+echo "phase rc=$rc"
+`)
+		if !strings.Contains(s, "phase rc=0") || strings.Count(s, fuzzA) != 1 || strings.Count(s, fuzzB) != 1 {
+			t.Errorf("%s: want rc 0, each fuzz target run once:\n%s", phase, s)
+		}
+		if plain := strings.Index(s, "ok\t./cases (plain)"); phase != "fuzz" && (plain < 0 || strings.Index(s, fuzzA) < plain) {
+			t.Errorf("%s: the fuzz targets did not run after the tests:\n%s", phase, s)
+		}
+		s = testsHarness(t, []string{"cases", "resp"}, "export FAKE_FUZZ_FAIL=cases\n"+setup+phase+` || rc=$?
+echo "phase rc=$rc"
+`)
+		if !strings.Contains(s, "phase rc=1") || !strings.Contains(s, "FAIL: ./cases/ FuzzA") || strings.Count(s, fuzzB) != 1 {
+			t.Errorf("%s: a fuzz target that found a failing input did not fail the phase, or stopped the others:\n%s", phase, s)
+		}
+		s = testsHarness(t, []string{"cases", "resp"}, "export FAKE_FUZZ_FAIL=cases FAKE_FUZZ_DEADLINE=1\n"+setup+phase+` || rc=$?
+echo "phase rc=$rc"
+`)
+		if !strings.Contains(s, "phase rc=0") || !strings.Contains(s, "note: FuzzA hit Go's fuzztime deadline race") {
+			t.Errorf("%s: Go's deadline race with no input at fault failed the phase:\n%s", phase, s)
+		}
 	}
-	fuzzA := strings.Index(s, "ran: go test -run ^$ -fuzz ^FuzzA$ -fuzztime 2s")
-	fuzzB := strings.Index(s, "ran: go test -run ^$ -fuzz ^FuzzB$ -fuzztime 4s")
-	plain := strings.Index(s, "ok\t./cases (plain)")
-	if fuzzA < 0 || fuzzB < 0 || plain < 0 || fuzzA < plain || fuzzB < plain {
-		t.Errorf("want both fuzz targets run, after the tests (at %d, %d; the tests at %d):\n%s", fuzzA, fuzzB, plain, s)
-	}
-	s = testsHarness(t, []string{"cases", "resp"}, "export FAKE_FUZZ_FAIL=cases\n"+body)
-	if !strings.Contains(s, "tests rc=1") || !strings.Contains(s, "FAIL: ./cases/ FuzzA") || !strings.Contains(s, "ok\t./resp (race)") {
-		t.Errorf("a fuzz target that found a failing input did not fail the phase, or stopped the others:\n%s", s)
+}
+
+// TestScriptsTestJobKilled: a job whose shell is killed (it cannot say
+// it ended) fails the phase instead of leaving it waiting; the others run.
+func TestScriptsTestJobKilled(t *testing.T) {
+	s := testsHarness(t, []string{"cases", "resp"}, `rc=0
+FAKE_KILL=cases FAKE_SHELL=$$ POOL_POLL=1 RESPCHECK_SHARDS=2 tests || rc=$?
+echo "tests rc=$rc"
+`)
+	if !strings.Contains(s, "tests rc=1") || !strings.Contains(s, "ok\t./resp (race)") || !strings.Contains(s, "a job ended without saying so (status 137), failed: plain 2 ./cases") {
+		t.Errorf("a killed job did not fail the phase, or stopped the others:\n%s", s)
 	}
 }
 
