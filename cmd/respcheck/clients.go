@@ -115,16 +115,11 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	if f.list {
 		return listClientsCommand(stdout, f)
 	}
-	// Only the adapter processes of the libraries --clients names start;
-	// when a name selects none of them, all start, to list what there is.
-	all, notes := clients.AvailableFor(ctx, f.adapters, f.clients)
+	// Only the adapter processes of the libraries --clients names start.
+	all, drivers, notes, err := startSelected(ctx, f.clients, func(list string) ([]clients.Driver, []string) {
+		return clients.AvailableFor(ctx, f.adapters, list)
+	})
 	defer func() { clients.CloseDrivers(all) }()
-	drivers, err := clients.Select(all, f.clients)
-	if err != nil && ctx.Err() == nil {
-		clients.CloseDrivers(all)
-		all, notes = clients.AvailableFor(ctx, f.adapters, "all")
-		drivers, err = clients.Select(all, f.clients)
-	}
 	if ctx.Err() != nil {
 		rep := notRunReport(ctx, f, files, drivers, protos, runRE)
 		if err := writeClientsReport(stdout, rep, format, f); err != nil {
@@ -335,6 +330,22 @@ func listClientsCommand(stdout io.Writer, f clientsFlags) error {
 	return listClients(stdout, clients.Configurations(all, notes), lf)
 }
 
+// startSelected starts the adapter processes the client names of list may
+// select (start(list)) and selects list's drivers of them (clients.Select);
+// when list selects none of them, it starts every adapter (start("all")),
+// for the error to list what there is. all is every driver started, for
+// the caller to close; notes are start's.
+func startSelected(ctx context.Context, list string, start func(list string) ([]clients.Driver, []string)) (all, selected []clients.Driver, notes []string, err error) {
+	all, notes = start(list)
+	selected, err = clients.Select(all, list)
+	if err != nil && ctx.Err() == nil {
+		clients.CloseDrivers(all)
+		all, notes = start("all")
+		selected, err = clients.Select(all, list)
+	}
+	return all, selected, notes, err
+}
+
 // explainClients prints the decoding contract of the clients --explain
 // selects, in the protocols of protos each speaks (--explain): human text,
 // or with --format json one JSON document.
@@ -343,16 +354,10 @@ func explainClients(ctx context.Context, stdout io.Writer, f clientsFlags, proto
 	if !ok {
 		return usageErr("--explain prints %s, not %s", report.Choices(report.ClientListReports), f.format)
 	}
-	// The adapters the name may select; all of them when it selects
-	// none, for the error to list what there is.
-	all, _ := clients.ListedFor(ctx, f.adapters, f.explain)
+	all, ds, _, err := startSelected(ctx, f.explain, func(list string) ([]clients.Driver, []string) {
+		return clients.ListedFor(ctx, f.adapters, list)
+	})
 	defer func() { clients.CloseDrivers(all) }()
-	ds, err := clients.Select(all, f.explain)
-	if err != nil && ctx.Err() == nil {
-		clients.CloseDrivers(all)
-		all, _ = clients.Listed(ctx, f.adapters)
-		ds, err = clients.Select(all, f.explain)
-	}
 	if err != nil {
 		return usageErr("--explain: %v", err)
 	}
