@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
@@ -44,11 +45,13 @@ func (r *Report) WriteSVG(w io.Writer) (err error) {
 	for i := range plots {
 		plots[i] = make([]*plot.Plot, cols)
 	}
+	legends := map[*plot.Plot][]legendItem{}
 	for i, t := range r.Tables {
-		p, err := tablePlot(t)
+		p, leg, err := tablePlot(t)
 		if err != nil {
 			return fmt.Errorf("bench: chart of %s: %w", t.ID, err)
 		}
+		legends[p] = leg
 		plots[i/cols][i%cols] = p
 	}
 	for i := range plots {
@@ -82,36 +85,159 @@ func (r *Report) WriteSVG(w io.Writer) (err error) {
 	canvases := plot.Align(plots, tiles, dc)
 	for i := range plots {
 		for j := range plots[i] {
-			plots[i][j].Draw(canvases[i][j])
+			drawPanel(plots[i][j], legends, canvases[i][j])
 		}
 	}
 	_, err = c.WriteTo(w)
 	return err
 }
 
-func tablePlot(t *Table) (*plot.Plot, error) {
+// legendItem is one entry of a panel's legend: a column's name and the
+// thumbnails of how its data is drawn.
+type legendItem struct {
+	label  string
+	thumbs []plot.Thumbnailer
+}
+
+// legendStyle is the legends' text style.
+func legendStyle() text.Style {
+	font := plot.DefaultFont
+	font.Size = 10
+	return text.Style{Color: color.Black, Font: font, Handler: plot.DefaultTextHandler}
+}
+
+// Legend layout: a thumbnail's width, the gap after an entry, a row's
+// height.
+const (
+	thumbWidth = vg.Inch / 4
+	legendGap  = vg.Inch / 6
+	legendRow  = 14 * vg.Length(1) // points
+)
+
+// legendLines places items in rows that fit width, in order.
+func legendLines(items []legendItem, width vg.Length) [][]legendItem {
+	sty := legendStyle()
+	var rows [][]legendItem
+	x := width
+	for _, it := range items {
+		w := thumbWidth + vg.Points(4) + sty.Rectangle(it.label).Max.X + legendGap
+		if x+w > width && x > 0 {
+			rows, x = append(rows, nil), 0
+		}
+		rows[len(rows)-1] = append(rows[len(rows)-1], it)
+		x += w
+	}
+	return rows
+}
+
+// drawPanel draws p in c and its legend (legends[p], if any) under it,
+// in rows across the panel: outside the plot, never over its lines and
+// bars.
+func drawPanel(p *plot.Plot, legends map[*plot.Plot][]legendItem, c draw.Canvas) {
+	items := legends[p]
+	if len(items) == 0 {
+		p.Draw(c)
+		return
+	}
+	rows := legendLines(items, c.Max.X-c.Min.X)
+	height := legendRow*vg.Length(len(rows)) + vg.Points(4)
+	pc := c
+	pc.Min.Y += height
+	p.Draw(pc)
+	sty := legendStyle()
+	sty.YAlign = draw.YCenter
+	for k, row := range rows {
+		y := c.Min.Y + height - legendRow*vg.Length(k+1) + legendRow/2
+		x := c.Min.X
+		for _, it := range row {
+			icon := &draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+				Min: vg.Point{X: x, Y: y - legendRow/2 + vg.Points(2)}, Max: vg.Point{X: x + thumbWidth, Y: y + legendRow/2 - vg.Points(2)}}}
+			for _, t := range it.thumbs {
+				t.Thumbnail(icon)
+			}
+			c.FillText(sty, vg.Point{X: x + thumbWidth + vg.Points(4), Y: y}, it.label)
+			x += thumbWidth + vg.Points(4) + sty.Rectangle(it.label).Max.X + legendGap
+		}
+	}
+}
+
+// wrapAt is the longest axis label kept on one line: a longer one is
+// broken at the space nearest its middle.
+const wrapAt = 30
+
+// wrap breaks a long label in two lines (wrapAt).
+func wrap(s string) string {
+	if len(s) <= wrapAt || strings.Contains(s, "\n") {
+		return s
+	}
+	best := -1
+	for i := range s {
+		if s[i] == ' ' && (best < 0 || abs(i-len(s)/2) < abs(best-len(s)/2)) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return s
+	}
+	return s[:best] + "\n" + s[best+1:]
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// dwarfs is the ratio of a bar table's largest median to its smallest
+// positive one from which bars would hide the small ones: such a table
+// is drawn as points on a logarithmic axis instead.
+const dwarfs = 20
+
+// dwarfed reports whether t's supported medians are all positive and
+// span more than dwarfs.
+func dwarfed(t *Table) bool {
+	lo, hi := 0.0, 0.0
+	for _, row := range t.Rows {
+		for _, c := range row.Cells {
+			if !c.Supported {
+				continue
+			}
+			if c.Median <= 0 {
+				return false
+			}
+			if lo == 0 || c.Median < lo {
+				lo = c.Median
+			}
+			hi = max(hi, c.Median)
+		}
+	}
+	return lo > 0 && hi/lo > dwarfs
+}
+
+// tablePlot draws t as one panel, and returns the legend it needs (none
+// for a table of one column).
+func tablePlot(t *Table) (*plot.Plot, []legendItem, error) {
+	var legend []legendItem
 	p := plot.New()
 	p.Title.Text = t.Title
 	if t.Trials > 0 {
 		p.Title.Text += fmt.Sprintf(" (%d trials per cell)", t.Trials)
 	}
-	p.Y.Label.Text = t.Unit
+	p.Y.Label.Text = wrap(t.Unit)
 	p.X.Label.Text = t.RowHeader
-	// Sizes and batch sizes span decades: lines on a log axis; the variants
-	// of the rate-limiter table are bars. A log axis needs a positive value.
-	// The contention tables (by client count) hold zeros: bars too.
-	logY := !t.Bars && t.ID != "incr-expire" && !strings.HasPrefix(t.ID, "contention") && hasPositive(t)
+	// Sizes and batch sizes span decades: lines on a log axis (which needs
+	// a positive value). Rows that are not an ordered quantity (variants,
+	// scripts) and client counts (whose tables hold zeros) are bars; bars
+	// where the largest dwarfs the smallest are points on a log axis.
+	lines := !t.Bars && (t.RowHeader == "size" || t.RowHeader == "items") && hasPositive(t)
+	dots := !lines && dwarfed(t)
+	logY := lines || dots
 	switch {
 	case !hasSupported(t):
 		p.Title.Text += "\n(nothing measurable on this server: " + NotSupported + ")"
 	case !hasPositive(t):
 		p.Title.Text += "\n(every cell is 0)"
-	}
-	p.Legend.Left = true
-	p.Legend.Top = t.ID != "batch" // where the lines leave room
-	p.Legend.XOffs = vg.Inch / 8
-	if p.Legend.Top {
-		p.Legend.YOffs = -vg.Inch / 8 // below the title
 	}
 	if logY {
 		p.Y.Scale = plot.LogScale{}
@@ -121,7 +247,7 @@ func tablePlot(t *Table) (*plot.Plot, error) {
 	labels := make([]string, len(t.Rows))
 	for i, row := range t.Rows {
 		labels[i] = row.Label
-		if !logY {
+		if !lines {
 			labels[i] = strings.ReplaceAll(labels[i], ", ", ",\n")
 			if len(row.Cells) == 1 && !row.Cells[0].Supported {
 				labels[i] += "\n(not supported)"
@@ -145,7 +271,11 @@ func tablePlot(t *Table) (*plot.Plot, error) {
 			if logY && s.Median <= 0 {
 				continue // no point on a log axis
 			}
-			xys = append(xys, plotter.XY{X: float64(ri), Y: s.Median})
+			x := float64(ri)
+			if dots { // the columns side by side around the row
+				x += (float64(ci) - float64(n-1)/2) * 0.15
+			}
+			xys = append(xys, plotter.XY{X: x, Y: s.Median})
 			low := s.Median - s.P10
 			if logY {
 				low = min(low, s.Median*0.999) // the bar's end stays above 0
@@ -157,6 +287,31 @@ func tablePlot(t *Table) (*plot.Plot, error) {
 			label += " (" + NotSupported + ")"
 		}
 		clr := palette[ci%len(palette)]
+		if dots {
+			if len(xys) == 0 {
+				continue
+			}
+			points, err := plotter.NewScatter(xys)
+			if err != nil {
+				return nil, nil, err
+			}
+			points.Color = clr
+			points.GlyphStyle.Radius = vg.Points(4)
+			points.GlyphStyle.Shape = draw.CircleGlyph{}
+			eb, err := plotter.NewYErrorBars(struct {
+				plotter.XYs
+				plotter.YErrors
+			}{xys, errs})
+			if err != nil {
+				return nil, nil, err
+			}
+			eb.Color = clr
+			p.Add(points, eb)
+			if n > 1 {
+				legend = append(legend, legendItem{label, []plot.Thumbnailer{points}})
+			}
+			continue
+		}
 		if logY {
 			// Lines on a log axis: bars would start at 0.
 			if len(xys) == 0 {
@@ -164,7 +319,7 @@ func tablePlot(t *Table) (*plot.Plot, error) {
 			}
 			line, points, err := plotter.NewLinePoints(xys)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			line.Color, points.Color = clr, clr
 			eb, err := plotter.NewYErrorBars(struct {
@@ -172,34 +327,40 @@ func tablePlot(t *Table) (*plot.Plot, error) {
 				plotter.YErrors
 			}{xys, errs})
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			eb.Color = clr
 			p.Add(line, points, eb)
-			p.Legend.Add(label, line, points)
+			if n > 1 {
+				legend = append(legend, legendItem{label, []plot.Thumbnailer{line, points}})
+			}
 			continue
 		}
 		bars, err := plotter.NewBarChart(vals, barWidth)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		bars.Color = clr
 		bars.LineStyle.Width = 0
 		bars.Offset = vg.Length(ci-n/2)*barWidth + barWidth*vg.Length(1-n%2)/2
 		p.Add(bars)
 		if n > 1 {
-			p.Legend.Add(label, bars)
+			legend = append(legend, legendItem{label, []plot.Thumbnailer{bars}})
 		}
 	}
-	if !logY && n > 1 {
-		// Room above the bars for the legend, and beside the outer groups.
-		if p.Y.Max > 0 {
-			p.Y.Max *= 1.5
+	if !logY {
+		if n > 1 { // room beside the outer groups
+			p.X.Min, p.X.Max = p.X.Min-0.5, p.X.Max+0.5
 		}
-		p.X.Min, p.X.Max = p.X.Min-0.5, p.X.Max+0.5
+		if p.Y.Max > 0 { // and above the highest bar
+			p.Y.Max *= 1.08
+		}
+	}
+	if dots {
+		p.X.Min, p.X.Max = -0.5, float64(len(t.Rows))-0.5
 	}
 	p.NominalX(labels...)
-	return p, nil
+	return p, legend, nil
 }
 
 // hasSupported reports whether some cell of t was measured.

@@ -9,6 +9,8 @@ import (
 // Cells, in that order, increase (the first is the fastest, the fewest or
 // the smallest). Judge fills Holds and Measured from the table's figures.
 type Claim struct {
+	// Article is the title of the article that makes the claim.
+	Article string `json:"article"`
 	// Text is what the article claims, in a few words.
 	Text string `json:"text"`
 	// Cells are the cells compared, smallest median first.
@@ -56,6 +58,34 @@ var articleClaims = map[string][]Claim{
 	"script-drop": {claim("longer scripts cut another client's throughput more", "10ms scripts", "drop", "200ms scripts", "drop")},
 }
 
+// The four articles the bench tables come from, by title.
+const (
+	articleDigest = "Redis 8.4's digest-based SET option cuts a 1MB compare-and-set from 4.3ms to 1.6ms"
+	articleLua    = "Why Lua Scripts Beat WATCH When Many Clients Update One Redis Key"
+	articleBench  = "Benchmarking Redis"
+	articleIncrex = "Valkey 9.2's INCREX command removes the crash window between INCR and EXPIRE"
+)
+
+// tableArticle is the article each claimed table comes from, by the
+// prefix of its ID.
+var tableArticle = []struct{ prefix, title string }{
+	{"overwrite", articleDigest}, {"digest", articleDigest},
+	{"contention", articleLua},
+	{"batch", articleBench}, {"script", articleLua},
+	{"incr-expire", articleIncrex}, {"increx", articleIncrex},
+}
+
+// ArticleOf is the title of the article table ID comes from ("" for
+// none).
+func ArticleOf(id string) string {
+	for _, a := range tableArticle {
+		if strings.HasPrefix(id, a.prefix) {
+			return a.title
+		}
+	}
+	return ""
+}
+
 // claim builds a Claim from text and (row, column) pairs.
 func claim(text string, rowCol ...string) Claim {
 	c := Claim{Text: text}
@@ -70,6 +100,7 @@ func judge(t *Table) []Claim {
 	var out []Claim
 	for _, c := range articleClaims[t.ID] {
 		c.Cells = append([]CellRef(nil), c.Cells...)
+		c.Article = ArticleOf(t.ID)
 		var figures []string
 		var medians []float64
 		for _, ref := range c.Cells {

@@ -270,9 +270,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		for _, c := range t.Claims {
 			if c.Measured != "" {
-				fmt.Fprintf(tw, "article: %s: %s (%s)\n", c.Text, c.Holds, c.Measured)
+				fmt.Fprintf(tw, "article %q: %s: %s (%s)\n", c.Article, c.Text, c.Holds, c.Measured)
 			} else {
-				fmt.Fprintf(tw, "article: %s: %s here\n", c.Text, c.Holds)
+				fmt.Fprintf(tw, "article %q: %s: %s here\n", c.Article, c.Text, c.Holds)
 			}
 		}
 		if err := tw.Flush(); err != nil {
