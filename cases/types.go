@@ -224,6 +224,21 @@ type Step struct {
 	Volatile bool
 }
 
+// CapturedArgs returns the indexes in Send of the arguments whose
+// template uses a value captured from an earlier reply ({cap:NAME}, a
+// client ID for example): their bytes change from run to run as the
+// captured value does. Nil for a step that sends no such argument (and
+// for raw steps, whose bytes are one template).
+func (s *Step) CapturedArgs() []int {
+	var idx []int
+	for i := range s.Send {
+		if len(s.Send[i].caps) > 0 {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
 // Variants is an ordered list of expectations for different servers.
 type Variants []Variant
 

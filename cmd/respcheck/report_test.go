@@ -16,6 +16,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/respcheck/respcheck/runner/report/page"
 	"github.com/respcheck/respcheck/runner/servers"
 )
 
@@ -413,7 +414,7 @@ func TestReportRunDiffs(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := string(data)
-	i := strings.Index(page, "/ BITCOUNT with a start but no end is a syntax error on Redis only <small>RESP2</small>: 1 step differs on redis 8.6.3</summary>")
+	i := strings.Index(page, "/ BITCOUNT with a start but no end is a syntax error on Redis only <small>RESP2, RESP3</small>: 1 step differs on redis 8.6.3</summary>")
 	if i < 0 {
 		t.Fatalf("no difference entry for the BITCOUNT case in the page")
 	}
@@ -427,5 +428,85 @@ func TestReportRunDiffs(t *testing.T) {
 	}
 	if strings.Contains(page, "the sent differs") {
 		t.Error("sent bytes differ between the runs: the key prefix is not normalised")
+	}
+}
+
+// TestReportRunsNoFalseDifferences: the page of two run reports of
+// different builds (Redis 7.0.15 and Valkey 9.1.2, the connection and
+// pubsub cases: CLIENT UNBLOCK, CLIENT KILL ID and tracking REDIRECT send
+// a captured client ID) and the two builds' committed goldens of the same
+// files lists the same cases as the page of the goldens alone: no case
+// whose commands differ only in a captured value (the page says how many
+// it left out), and the goldens are not compared with the runs of their
+// own builds (a note each).
+func TestReportRunsNoFalseDifferences(t *testing.T) {
+	dir := t.TempDir()
+	builds := []string{"redis-7.0.15", "valkey-9.1.2"}
+	var runs, goldens []page.Input
+	for _, build := range builds {
+		srv := servers.ForTest(t, build)
+		out := filepath.Join(dir, build+".json")
+		code, stdout, errs := respcheck(t, "run", "--addr", srv.Addr(), "--allow-destructive", "--format", "json", "-o", out, "--run", "^(connection|pubsub)/")
+		if code != exitOK && code != exitFindings {
+			t.Fatalf("run %s: exit %d\n%s%s", build, code, stdout, errs)
+		}
+		gdir := filepath.Join(dir, "golden", build)
+		if err := os.MkdirAll(gdir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []string{"_server.golden", "connection.golden", "pubsub.golden"} {
+			data, err := os.ReadFile(filepath.Join("../../testdata/golden", build, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(gdir, f), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, p := range []string{out, gdir} {
+			in, err := page.Load(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p == out {
+				runs = append(runs, in)
+			} else {
+				goldens = append(goldens, in)
+			}
+		}
+	}
+	listed := func(p *page.Page) []string {
+		var ids []string
+		for _, d := range p.Diffs {
+			for _, proto := range d.Protos {
+				ids = append(ids, fmt.Sprintf("%s/%s RESP%d", d.File, d.Case, proto))
+			}
+		}
+		slices.Sort(ids)
+		return ids
+	}
+	both := page.Build(append(append([]page.Input{}, runs...), goldens...))
+	alone := page.Build(goldens)
+	if got, want := listed(both), listed(alone); !slices.Equal(got, want) {
+		t.Errorf("runs and goldens list %d differing cases, the goldens alone %d:\n%s\nwant\n%s",
+			len(got), len(want), strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(alone.Diffs) == 0 {
+		t.Error("the goldens of Redis 7.0.15 and Valkey 9.1.2 list no difference in connection and pubsub")
+	}
+	notes := strings.Join(both.DiffNotes, "\n")
+	for _, want := range []string{
+		"redis 7.0.15 golden is the same build as redis 7.0.15 run (redis 7.0.15): not compared",
+		"valkey 9.1.2 golden is the same build as valkey 9.1.2 run (valkey 9.1.2): not compared",
+		"whose commands differ only in what a run chooses",
+	} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("the page's notes lack %q:\n%s", want, notes)
+		}
+	}
+	for _, d := range both.Diffs {
+		if strings.Contains(d.Servers, "redis 7.0.15") {
+			t.Errorf("%s/%s: a build compared with itself: differs on %s", d.File, d.Case, d.Servers)
+		}
 	}
 }

@@ -72,15 +72,20 @@ type JSONFailure struct {
 type JSONStep struct {
 	// Index is the step's index in the case (golden.Step.Index): steps a
 	// server's gates skip leave gaps.
-	Index     int     `json:"index"`
-	Pos       string  `json:"pos"`
-	Conn      string  `json:"conn"`
-	Action    string  `json:"action"`
-	Args      []Bytes `json:"args,omitempty"`
-	Sent      Bytes   `json:"sent,omitempty"`
-	SentSize  int     `json:"sent_size,omitempty"`
-	Reply     Bytes   `json:"reply,omitempty"`
-	ReplySize int     `json:"reply_size,omitempty"`
+	Index  int     `json:"index"`
+	Pos    string  `json:"pos"`
+	Conn   string  `json:"conn"`
+	Action string  `json:"action"`
+	Args   []Bytes `json:"args,omitempty"`
+	// Captured are the indexes in Args of the arguments made from a value
+	// captured from an earlier reply (cases.Step.CapturedArgs): a client
+	// ID, which differs from run to run and from server to server, so
+	// that the report page compares Sent with them masked.
+	Captured  []int `json:"captured,omitempty"`
+	Sent      Bytes `json:"sent,omitempty"`
+	SentSize  int   `json:"sent_size,omitempty"`
+	Reply     Bytes `json:"reply,omitempty"`
+	ReplySize int   `json:"reply_size,omitempty"`
 	// ReplyTruncated: Reply holds only the first 64 KiB of ReplySize bytes.
 	ReplyTruncated bool            `json:"reply_truncated,omitempty"`
 	Value          json.RawMessage `json:"value,omitempty"`
@@ -132,6 +137,9 @@ func ToJSON(rep *runner.Report) JSONReport {
 				js.Volatile = golden.Volatile(sr.Step, exp)
 			}
 			js.Args = bytesList(sr.Args)
+			if len(sr.Args) == len(sr.Step.Send) {
+				js.Captured = sr.Step.CapturedArgs()
+			}
 			if sr.Sent != nil {
 				js.Sent, js.SentSize = Bytes(sr.Sent), sr.SentSize
 			}

@@ -1,6 +1,7 @@
 package page
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -12,8 +13,12 @@ import (
 // Diff is one case whose recorded bytes differ between golden directories.
 type Diff struct {
 	ID, File, Case string
-	Proto          int
-	Tags           string
+	// Proto is the first protocol the case differs in; Protos all of
+	// them, when the differences are the same bytes in each (RESP2 and
+	// RESP3 rows are merged).
+	Proto  int
+	Protos []int
+	Tags   string
 	// Servers names the directories that differ from the first.
 	Servers string
 	Steps   []*DiffStep
@@ -44,24 +49,78 @@ type DiffRow struct {
 	Cut bool
 }
 
-// diffKey names a step of a case in a protocol.
+// diffKey names a case in a protocol.
 type diffKey struct {
 	file, name string
 	proto      int
 }
 
-// diffs lists the cases whose bytes differ between the golden directories
-// gs (column indexes cols in the matrix), each directory compared with
-// the first by golden.Diff; steps in case order. The recordings are
-// indexed once, so the cost is linear in the directories' sizes.
-func diffs(gs []*golden.Dir, cols []int, m *matrix) []*Diff {
-	if len(gs) < 2 {
-		return nil
+// stepRef names one step of a case in a protocol.
+type stepRef struct {
+	diffKey
+	step int
+}
+
+// recording is one golden directory or run report (read as one, runDir)
+// of the page: its matrix column, its build ("redis 7.0.15", "redis
+// 8.6.3 cluster"), and the commands of its steps that send a captured
+// value, masked (nil for a golden directory, whose such steps are
+// volatile).
+type recording struct {
+	dir    *golden.Dir
+	col    int
+	build  string
+	masked map[stepRef][]byte
+}
+
+// buildOf names the build a recording was made on: family and version,
+// and "cluster" for a cluster.
+func buildOf(d *golden.Dir) string {
+	b := d.Server.Family + " " + d.Server.Version
+	if d.Server.IsCluster() {
+		b += " cluster"
 	}
-	index := make([]map[diffKey]*golden.Case, len(gs))
-	for i, d := range gs {
+	return b
+}
+
+// compared picks the recordings diffs compares: the first of each build,
+// in input order (a build is never compared with itself: a recording
+// and a run of the same build differ by the run, not the server, which
+// respcheck run --golden and respcheck diff show). It returns them and a
+// sentence per recording left out.
+func compared(rs []recording, m *matrix) ([]recording, []string) {
+	var out []recording
+	var notes []string
+	first := map[string]int{}
+	for _, r := range rs {
+		if j, ok := first[r.build]; ok {
+			notes = append(notes, fmt.Sprintf("%s is the same build as %s (%s): not compared with it (respcheck run --golden or respcheck diff compares a server with its own recording)",
+				m.Servers[r.col].Name, m.Servers[out[j].col].Name, r.build))
+			continue
+		}
+		first[r.build] = len(out)
+		out = append(out, r)
+	}
+	return out, notes
+}
+
+// diffs lists the cases whose bytes differ between the recordings rs of
+// different builds (compared), each compared with the first by
+// golden.Diff; steps in case order. A step whose only difference is a
+// captured value in the command it sends (both sides' masked commands
+// equal) is left out. The recordings are indexed once, so the cost is
+// linear in their sizes. It also returns the name of the first
+// recording ("" when fewer than two are compared) and what it left out,
+// in sentences.
+func diffs(all []recording, m *matrix) ([]*Diff, string, []string) {
+	rs, notes := compared(all, m)
+	if len(rs) < 2 {
+		return nil, "", notes
+	}
+	index := make([]map[diffKey]*golden.Case, len(rs))
+	for i, r := range rs {
 		index[i] = map[diffKey]*golden.Case{}
-		for base, f := range d.Files {
+		for base, f := range r.dir.Files {
 			for _, c := range f.Cases {
 				index[i][diffKey{base, c.Name, c.Proto}] = c
 			}
@@ -70,13 +129,18 @@ func diffs(gs []*golden.Dir, cols []int, m *matrix) []*Diff {
 	var order []diffKey
 	steps := map[diffKey]map[int]golden.Change{}
 	differ := map[diffKey][]string{}
-	for j := 1; j < len(gs); j++ {
+	capturedOnly := map[diffKey]bool{}
+	for j := 1; j < len(rs); j++ {
 		seen := map[diffKey]bool{}
-		for _, ch := range golden.Diff(gs[0], gs[j], golden.DiffOptions{}) {
+		for _, ch := range golden.Diff(rs[0].dir, rs[j].dir, golden.DiffOptions{}) {
 			if !ch.Changed() {
 				continue
 			}
 			k := diffKey{ch.File, ch.Case, ch.Proto}
+			if ch.What == "sent" && sameMasked(rs[0], rs[j], index[0][k], index[j][k], stepRef{k, ch.Step}) {
+				capturedOnly[k] = true
+				continue
+			}
 			if steps[k] == nil {
 				steps[k] = map[int]golden.Change{}
 				order = append(order, k)
@@ -86,39 +150,114 @@ func diffs(gs []*golden.Dir, cols []int, m *matrix) []*Diff {
 			}
 			if !seen[k] {
 				seen[k] = true
-				differ[k] = append(differ[k], m.Servers[cols[j]].Name)
+				differ[k] = append(differ[k], m.Servers[rs[j].col].Name)
 			}
 		}
 	}
+	if n := countNotIn(capturedOnly, steps); n > 0 {
+		notes = append(notes, fmt.Sprintf("%d case%s whose commands differ only in what a run chooses (a value captured from an earlier reply such as a client ID, the case's ID in a name) and whose replies do not differ: not listed", n, plural(n)))
+	}
 	var out []*Diff
-	for n, k := range order {
-		d := &Diff{ID: fmt.Sprintf("d-%d", n+1), File: k.file, Case: k.name, Proto: k.proto,
-			Servers: strings.Join(differ[k], ", ")}
-		if row := m.caseRow(k.file, k.name, k.proto); row != nil {
-			row.Diff, d.Tags, d.St = d.ID, row.Tags, row.St()
-			m.byFile[k.file].Differs = true
-		}
+	same := map[string]*Diff{} // by file, case and rendering: RESP2 and RESP3 alike
+	for _, k := range order {
+		d := &Diff{ID: fmt.Sprintf("d-%d", len(out)+1), File: k.file, Case: k.name, Proto: k.proto,
+			Protos: []int{k.proto}, Servers: strings.Join(differ[k], ", ")}
 		var idx []int
 		for i := range steps[k] {
 			idx = append(idx, i)
 		}
 		sort.Ints(idx)
 		for _, i := range idx {
-			d.Steps = append(d.Steps, diffStep(k, i, steps[k][i], gs, cols, index, m))
+			d.Steps = append(d.Steps, diffStep(k, i, steps[k][i], rs, index, m))
 		}
-		out = append(out, d)
+		sig := d.signature()
+		if o := same[sig]; o != nil {
+			o.Protos = append(o.Protos, k.proto)
+			d = o
+		} else {
+			same[sig] = d
+			out = append(out, d)
+		}
+		if row := m.caseRow(k.file, k.name, k.proto); row != nil {
+			row.Diff, d.Tags, d.St = d.ID, row.Tags, row.St()
+			m.byFile[k.file].Differs = true
+		}
 	}
-	return out
+	return out, m.Servers[rs[0].col].Name, notes
+}
+
+// signature is what makes two protocols' differences of a case one entry
+// on the page: the case, the servers, and every row of every step.
+func (d *Diff) signature() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%q %q %q\n", d.File, d.Case, d.Servers)
+	for _, s := range d.Steps {
+		fmt.Fprintf(&b, "%d %q %q\n", s.Index, s.What, s.Command)
+		for _, r := range s.Rows {
+			fmt.Fprintf(&b, "%q %q %q %q %q %q %q\n", r.Servers, r.Status, r.Reason, r.Pre, r.Mark, r.Post, r.CLI)
+		}
+	}
+	return b.String()
+}
+
+// sameMasked reports whether step ref sends the same command in a and b
+// (whose recordings of ref's case are ca and cb) once what a run chooses
+// itself is masked: captured values (recording.masked) and the case's
+// ID ({id}, the 8 hex digits of its key prefix, which a recording names
+// after the case and a run draws at random).
+func sameMasked(a, b recording, ca, cb *golden.Case, ref stepRef) bool {
+	sent := func(r recording, c *golden.Case) []byte {
+		if m := r.masked[ref]; m != nil {
+			return maskID(m, c.Prefix)
+		}
+		if s := c.Step(ref.step); s != nil && s.Sent != nil && s.Sent.Full() {
+			return maskID(s.Sent.Data, c.Prefix)
+		}
+		return nil
+	}
+	if ca == nil || cb == nil {
+		return false
+	}
+	ma, mb := sent(a, ca), sent(b, cb)
+	return ma != nil && mb != nil && bytes.Equal(ma, mb)
+}
+
+// maskID replaces the case ID of key prefix prefix ("rc:{3d2aa72f}:") in
+// b by underscores; b without a prefix of that form is returned as is.
+func maskID(b []byte, prefix string) []byte {
+	id, ok := strings.CutPrefix(prefix, "rc:{")
+	if id, ok = strings.CutSuffix(id, "}:"); !ok || len(id) != 8 {
+		return b
+	}
+	return bytes.ReplaceAll(b, []byte(id), []byte("________"))
+}
+
+// countNotIn counts the keys of set that are not keys of m.
+func countNotIn[V any](set map[diffKey]bool, m map[diffKey]V) int {
+	n := 0
+	for k := range set {
+		if _, ok := m[k]; !ok {
+			n++
+		}
+	}
+	return n
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // diffStep renders step i of a case on every directory that recorded it,
 // the directories with the same bytes sharing a row.
-func diffStep(k diffKey, i int, ch golden.Change, gs []*golden.Dir, cols []int, index []map[diffKey]*golden.Case, m *matrix) *DiffStep {
+func diffStep(k diffKey, i int, ch golden.Change, rs []recording, index []map[diffKey]*golden.Case, m *matrix) *DiffStep {
 	what := ch.What
 	ds := &DiffStep{Index: i, What: what, Command: ch.Command, Line: ch.Line}
 	var base []byte
 	rows := map[string]int{}
-	for j := range gs {
+	for j, r := range rs {
 		c := index[j][k]
 		if c == nil {
 			continue
@@ -128,7 +267,7 @@ func diffStep(k diffKey, i int, ch golden.Change, gs []*golden.Dir, cols []int, 
 			continue
 		}
 		b, size, cut := stepBytes(s, what)
-		name := m.Servers[cols[j]].Name
+		name := m.Servers[r.col].Name
 		if r, ok := rows[string(b)]; ok && !cut {
 			ds.Rows[r].Servers += ", " + name
 			continue

@@ -82,6 +82,15 @@ type Server struct {
 	Name, Kind, Path string
 }
 
+// Sub is the line under the column's name: its kind, unless the name
+// already says it (two columns of one server, see addServer).
+func (s Server) Sub() string {
+	if strings.HasSuffix(s.Name, " "+s.Kind) || strings.Contains(s.Name, " "+s.Kind+" (") {
+		return ""
+	}
+	return s.Kind
+}
+
 // FileRow is one case file: its cells per server, and its cases.
 type FileRow struct {
 	Name, ID, Tags string
@@ -127,8 +136,11 @@ type CaseCell struct {
 // differing byte (all in Pre when the offset is unknown).
 type Failure struct {
 	Pos, Message, Want string
-	Pre, Mark, Post    string
-	Offset             int
+	// Command is the failing step's command as sent (report.Command), ""
+	// for a step that sends none.
+	Command         string
+	Pre, Mark, Post string
+	Offset          int
 }
 
 // matrix builds the server matrix from the inputs that have case results.
@@ -159,13 +171,21 @@ var bundledCases = sync.OnceValue(func() map[string]*cases.Case {
 	return byID
 })
 
-// addServer adds a column and returns its index.
+// addServer adds a column and returns its index. Two columns of one
+// server are told apart by their kinds ("redis 7.0.15 run", "redis
+// 7.0.15 golden"), two of one server and kind by their files' names.
 func (m *matrix) addServer(s Server) int {
-	for _, o := range m.Servers {
-		if o.Name == s.Name {
-			s.Name += " (" + filepath.Base(s.Path) + ")"
+	base := s.Name
+	for i, o := range m.Servers {
+		if o.Name != base && o.Name != base+" "+o.Kind {
+			continue
+		}
+		if o.Kind == s.Kind {
+			s.Name = base + " " + s.Kind + " (" + filepath.Base(s.Path) + ")"
 			break
 		}
+		m.Servers[i].Name = base + " " + o.Kind
+		s.Name = base + " " + s.Kind
 	}
 	m.Servers = append(m.Servers, s)
 	return len(m.Servers) - 1

@@ -5,7 +5,9 @@ import (
 	_ "embed"
 	"html/template"
 	"io"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/respcheck/respcheck/resp"
@@ -53,6 +55,13 @@ var svgSize = regexp.MustCompile(`^<svg width="[^"]*" height="[^"]*"`)
 // benchSection draws in's bench report for the page.
 func benchSection(in Input) *Bench {
 	b := &Bench{Name: in.name(), Path: in.Path, Trials: in.Bench.Trials, Tables: in.Bench.Tables}
+	for _, t := range b.Tables {
+		for i := range t.Claims {
+			if t.Claims[i].Article == "" { // a report written before claims named it
+				t.Claims[i].Article = bench.ArticleOf(t.ID)
+			}
+		}
+	}
 	var svg bytes.Buffer
 	if err := in.Bench.WriteSVG(&svg); err != nil {
 		b.Error = err.Error()
@@ -75,13 +84,25 @@ type Source struct {
 
 // Page is what the template renders.
 type Page struct {
-	Title    string
-	Sources  []Source
-	Servers  []Server
-	Files    []*FileRow
-	Totals   []Cell
-	Tags     []string
-	Diffs    []*Diff
+	Title string
+	// MadeBy is the command that wrote the page: "respcheck report", or
+	// "respcheck run" and "respcheck clients" for their --format html.
+	MadeBy  string
+	Sources []Source
+	Servers []Server
+	Files   []*FileRow
+	Totals  []Cell
+	Tags    []string
+	Diffs   []*Diff
+	// DiffNotes say what the differences leave out and why: recordings of
+	// a build already compared, cases whose commands differ only in a
+	// captured value.
+	DiffNotes []string
+	// Failures are the run reports' failed cases and errors, one entry
+	// per run report that has any, shown first.
+	Failures []*Failures
+	// DiffBase names the recording the others are compared with.
+	DiffBase string
 	Clients  []*ClientsTable
 	Coverage []*Coverage
 	Bench    []*Bench
@@ -97,17 +118,16 @@ type Page struct {
 // recording is read as a golden directory, see runDir), and one clients
 // matrix per clients report and per section of a client matrix file.
 func Build(inputs []Input) *Page {
+	p := &Page{Title: "respcheck compatibility report", MadeBy: madeBy(inputs)}
 	inputs = withCaseChecks(inputs)
-	p := &Page{Title: "respcheck compatibility report"}
 	m := newMatrix()
-	var gs []*golden.Dir
-	var gcols []int
+	var rs []recording
 	for _, in := range inputs {
 		p.Sources = append(p.Sources, Source{Name: in.name(), Kind: in.kind(), Path: in.Path})
 		switch {
 		case in.Golden != nil:
 			col := m.addServer(Server{Name: in.name(), Kind: "golden", Path: in.Path})
-			gs, gcols = append(gs, in.Golden), append(gcols, col)
+			rs = append(rs, recording{dir: in.Golden, col: col, build: buildOf(in.Golden)})
 			for _, f := range in.Golden.Files {
 				for _, c := range f.Cases {
 					m.add(col, f.Path, c.Name, c.Proto, c.Status, c.Reason, in.Tags)
@@ -115,13 +135,20 @@ func Build(inputs []Input) *Page {
 			}
 		case in.Run != nil:
 			col := m.addServer(Server{Name: in.name(), Kind: "run", Path: in.Path})
-			gs, gcols = append(gs, runDir(in)), append(gcols, col)
+			d, masked := runDir(in)
+			rs = append(rs, recording{dir: d, col: col, build: buildOf(d), masked: masked})
+			fl := &Failures{Server: m.Servers[col].Name}
 			for _, r := range in.Run.Results {
 				status := r.Status.String()
 				if r.NotRun && r.Status == runner.Skip {
 					status = "notrun" // interrupted: neither a skip nor a finding
 				}
-				m.add(col, r.File, r.Case, r.Proto, status, r.Reason, in.Tags).Failure = failureOf(r)
+				cell := m.add(col, r.File, r.Case, r.Proto, status, r.Reason, in.Tags)
+				cell.Failure = failureOf(r)
+				fl.add(r, cell)
+			}
+			if len(fl.Cases) > 0 {
+				p.Failures = append(p.Failures, fl)
 			}
 		case in.Clients != nil:
 			p.Clients = append(p.Clients, clientsTable(len(p.Clients)+1, in, m))
@@ -141,7 +168,7 @@ func Build(inputs []Input) *Page {
 		}
 	}
 	m.finish()
-	p.Diffs = diffs(gs, gcols, m)
+	p.Diffs, p.DiffBase, p.DiffNotes = diffs(rs, m)
 	p.Servers, p.Files, p.Totals, p.Tags = m.Servers, m.Files, m.Totals, m.Tags
 	for _, s := range statuses {
 		p.Statuses = append(p.Statuses, Count{Status: s.name, Sym: s.sym, Label: s.label})
@@ -151,7 +178,9 @@ func Build(inputs []Input) *Page {
 	}
 	var names []string
 	for _, s := range p.Sources {
-		names = append(names, s.Name)
+		if !slices.Contains(names, s.Name) { // a run and a golden of one server: named once
+			names = append(names, s.Name)
+		}
 	}
 	if len(names) > 0 && len(names) <= 4 {
 		p.Title += ": " + strings.Join(names, ", ")
@@ -167,7 +196,17 @@ func failureOf(r report.JSONResult) *Failure {
 	}
 	out := &Failure{Pos: f.Pos, Message: f.Message, Want: f.Expected, Offset: -1}
 	for _, s := range r.Steps {
-		if s.Pos != f.Pos || s.Reply == nil {
+		if s.Pos != f.Pos {
+			continue
+		}
+		if len(s.Args) > 0 {
+			args := make([][]byte, len(s.Args))
+			for i, a := range s.Args {
+				args[i] = golden.Normalize(a, r.KeyPrefix)
+			}
+			out.Command = report.Command(args)
+		}
+		if s.Reply == nil {
 			continue
 		}
 		if f.Offset >= 0 && f.Offset <= len(s.Reply) {
@@ -178,6 +217,52 @@ func failureOf(r report.JSONResult) *Failure {
 		}
 	}
 	return out
+}
+
+// madeBy names the command that wrote a page of inputs: a single input
+// made in this process (no path) is a run's or a clients run's own page.
+func madeBy(inputs []Input) string {
+	if len(inputs) == 1 && inputs[0].Path == "" {
+		if inputs[0].Run != nil {
+			return "respcheck run"
+		}
+		return "respcheck clients"
+	}
+	return "respcheck report"
+}
+
+// Failures are the cases a run report says failed or erred: the first
+// maxFailures of them (More counts the rest), each with its failing step.
+type Failures struct {
+	Server string
+	Cases  []FailedCase
+	More   int
+}
+
+// FailedCase is one failed case of a run report.
+type FailedCase struct {
+	File, Case string
+	Proto      int
+	Status     string
+	Reason     string
+	Failure    *Failure
+}
+
+// maxFailures is the most failed cases a run report lists at the top of
+// the page; the matrix has them all.
+const maxFailures = 100
+
+// add lists r if it failed or erred.
+func (f *Failures) add(r report.JSONResult, cell *CaseCell) {
+	if r.Status != runner.Fail && r.Status != runner.Error {
+		return
+	}
+	if len(f.Cases) == maxFailures {
+		f.More++
+		return
+	}
+	f.Cases = append(f.Cases, FailedCase{File: strings.TrimSuffix(filepath.Base(r.File), filepath.Ext(r.File)), Case: r.Case,
+		Proto: r.Proto, Status: cell.Status, Reason: cell.Reason, Failure: cell.Failure})
 }
 
 // Write writes the page of the inputs (Build) as one HTML document.

@@ -1,6 +1,8 @@
 package page
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -49,5 +51,81 @@ func TestRunDiffs(t *testing.T) {
 		if s.Index != want || s.What != "reply" || s.Line != 5 || len(s.Rows) != 2 || s.Rows[1].Offset != 1 || s.Rows[1].CLI != "(integer) 2" {
 			t.Errorf("noIndex %v: step %+v", noIndex, s)
 		}
+	}
+}
+
+// unblockRun is a run report of one case in each protocol whose step
+// sends CLIENT UNBLOCK with a captured client ID (id) and reads reply.
+func unblockRun(version, id, reply string) Input {
+	rep := &report.JSONReport{Server: target.Server{Family: "redis", Version: version}}
+	for _, proto := range []int{2, 3} {
+		args := []report.Bytes{report.Bytes("CLIENT"), report.Bytes("UNBLOCK"), report.Bytes(id)}
+		sent := "*3\r\n$6\r\nCLIENT\r\n$7\r\nUNBLOCK\r\n$" + strconv.Itoa(len(id)) + "\r\n" + id + "\r\n"
+		st := report.JSONStep{Index: 1, Pos: "x.yaml:9:5", Action: "send", Args: args, Captured: []int{2},
+			Sent: report.Bytes(sent), Reply: report.Bytes(reply)}
+		rep.Results = append(rep.Results, report.JSONResult{File: "suite/x.yaml", Case: "unblock", Proto: proto,
+			Status: runner.Pass, KeyPrefix: "rc:{aaaaaaaa}:", Steps: []report.JSONStep{st}})
+	}
+	return Input{Path: version + "-" + id + ".json", Run: rep}
+}
+
+// TestCapturedValuesNotDifferences: two runs whose commands differ only in
+// a captured client ID are not a difference (the page says one case was
+// left out); a reply that differs too is one, listed once for RESP2 and
+// RESP3 (the same bytes); a run of the first build again is not compared
+// (a note names it), and the columns of one build read "run" and
+// "golden", never a file name.
+func TestCapturedValuesNotDifferences(t *testing.T) {
+	p := Build([]Input{unblockRun("7.0.15", "30", ":1\r\n"), unblockRun("8.6.3", "114", ":1\r\n")})
+	if len(p.Diffs) != 0 || len(p.DiffNotes) != 1 || !strings.HasPrefix(p.DiffNotes[0], "2 cases whose commands differ only in what a run chooses") {
+		t.Errorf("same replies, other client IDs: diffs %+v, notes %q", p.Diffs, p.DiffNotes)
+	}
+	p = Build([]Input{unblockRun("7.0.15", "30", ":1\r\n"), unblockRun("8.6.3", "114", ":0\r\n"), unblockRun("7.0.15", "31", ":0\r\n")})
+	if len(p.Diffs) != 1 || fmt.Sprint(p.Diffs[0].Protos) != "[2 3]" || p.Diffs[0].Servers != "redis 8.6.3" {
+		t.Fatalf("replies differ: %d diffs %+v", len(p.Diffs), p.Diffs)
+	}
+	if s := p.Diffs[0].Steps; len(s) != 1 || s[0].What != "reply" || len(s[0].Rows) != 2 {
+		t.Errorf("the differing step: %+v", s)
+	}
+	for _, f := range p.Files {
+		for _, c := range f.Cases {
+			if c.Diff != p.Diffs[0].ID {
+				t.Errorf("case row %s RESP%d links to %q, want %q", c.Name, c.Proto, c.Diff, p.Diffs[0].ID)
+			}
+		}
+	}
+	if len(p.DiffNotes) != 1 || !strings.Contains(p.DiffNotes[0], "is the same build as redis 7.0.15") {
+		t.Errorf("notes %q", p.DiffNotes)
+	}
+	names := fmt.Sprint(p.Servers[0].Name, "|", p.Servers[1].Name, "|", p.Servers[2].Name)
+	if names != "redis 7.0.15|redis 8.6.3|redis 7.0.15 run (7.0.15-31.json)" {
+		t.Errorf("column names %s", names)
+	}
+}
+
+// TestSingleRunFailuresFirst: a run's own page (no path) says respcheck
+// run made it and lists its failed case with the command sent, the key
+// prefix normalised.
+func TestSingleRunFailuresFirst(t *testing.T) {
+	in := runOf("7.0.15", "rc:{aaaaaaaa}:", false, ":1\r\n")
+	in.Path = ""
+	r := &in.Run.Results[0]
+	r.Status = runner.Fail
+	r.Steps[0].Args = []report.Bytes{report.Bytes("GET"), report.Bytes("rc:{aaaaaaaa}:k")}
+	r.Failure = &report.JSONFailure{Pos: r.Steps[0].Pos, Message: "reply differs", Expected: `":2\r\n"`, Offset: 1}
+	p := Build([]Input{in})
+	if p.MadeBy != "respcheck run" || len(p.Failures) != 1 || len(p.Failures[0].Cases) != 1 {
+		t.Fatalf("made by %q, failures %+v", p.MadeBy, p.Failures)
+	}
+	f := p.Failures[0].Cases[0].Failure
+	if f == nil || f.Command != `"GET" "rc:{________}:k"` || f.Mark != "1" {
+		t.Errorf("failure %+v", f)
+	}
+	var b strings.Builder
+	if err := tmpl.Execute(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `<code class="esc">&#34;GET&#34; &#34;rc:{________}:k&#34;</code> — reply differs</summary>`) {
+		t.Errorf("the page does not list the failure with its command:\n%s", b.String())
 	}
 }
