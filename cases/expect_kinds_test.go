@@ -209,3 +209,47 @@ func TestDocTables(t *testing.T) {
 		}
 	}
 }
+
+// TestStructuredMismatch: a typed expectation's mismatch names where the
+// reply departs from it in the reply's own terms: a map's field by its
+// key (ordered or not), a set's members on one side only, an element of
+// a nested array by its path, and a 1 MiB blob by its lengths and both
+// sides around the first differing byte.
+func TestStructuredMismatch(t *testing.T) {
+	env := &Env{KeyPrefix: KeyPrefix("t"), Captures: map[string][]byte{}}
+	mib := strings.Repeat("a", 1<<20)
+	other := mib[:700000] + "b" + mib[700001:]
+	for _, tc := range []struct{ fields, reply, message string }{
+		{`value: {map: [[f1, v1], [f2, v3]]}`, "%2\r\n$2\r\nf1\r\n$2\r\nv1\r\n$2\r\nf2\r\n$2\r\nv2\r\n",
+			`field "f2": want blob string "v3", got "v2"`},
+		{`value: {map: [[f1, v1], [f2, v3]]}`, "%2\r\n$2\r\nf1\r\n$2\r\nv1\r\n$2\r\nf9\r\n$2\r\nv3\r\n",
+			`key #2: want blob string "f2", got "f9"`},
+		{`value: {map_unordered: [[f1, v1], [f2, v3]]}`, "%2\r\n$2\r\nf2\r\n$2\r\nv2\r\n$2\r\nf1\r\n$2\r\nv1\r\n",
+			`field "f2": want blob string "v3", got "v2"`},
+		{`value: {map_unordered: [[f1, v1], [f2, v3]]}`, "%2\r\n$2\r\nf1\r\n$2\r\nv1\r\n$2\r\nf9\r\n$2\r\nv3\r\n",
+			`keys only in the expectation: blob string "f2"; only in the reply: blob string "f9"`},
+		{`value: {set_unordered: [a, b, c]}`, "~3\r\n$1\r\nc\r\n$1\r\nx\r\n$1\r\na\r\n",
+			`only in the expectation: blob string "b"; only in the reply: blob string "x"`},
+		{`value: {array: [a, {array: [b, {map: [[k, {int: 1}]]}]}]}`, "*2\r\n$1\r\na\r\n*2\r\n$1\r\nb\r\n%1\r\n$1\r\nk\r\n:2\r\n",
+			`[1][1] field "k": want integer 1, got 2`},
+		{`value: {blob: "` + mib + `"}`, "$1048576\r\n" + other + "\r\n",
+			`want blob string of 1048576 bytes, got 1048576 bytes; from byte 700000: want …"` + strings.Repeat("a", 48) + `"…, got …"` + strings.Repeat("a", 16) + "b" + strings.Repeat("a", 31) + `"…`},
+		{`value: {blob: "` + mib + `"}`, "$100\r\n" + mib[:100] + "\r\n",
+			`want blob string of 1048576 bytes, got 100 bytes; from byte 100: want …"` + strings.Repeat("a", 48) + `"…, got (its end)`},
+	} {
+		e := loadExpect(t, tc.fields)
+		v, err := resp.ParseExact([]byte(tc.reply))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := e.Match(v, env)
+		name := tc.fields[:min(len(tc.fields), 60)]
+		if err != nil || m == nil {
+			t.Errorf("%s: mismatch %v, error %v", name, m, err)
+			continue
+		}
+		if m.Message != tc.message {
+			t.Errorf("%s:\n got %.300s\nwant %.300s", name, m.Message, tc.message)
+		}
+	}
+}

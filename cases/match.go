@@ -85,7 +85,7 @@ func matchValue(t *TypedValue, v resp.Value, env *Env, path string) (string, str
 				want = env.rename(want)
 			}
 			if !bytes.Equal(want, v.Str) {
-				return path, fmt.Sprintf("want %s %s, got %s", t.Kind, quote(string(want)), quote(string(v.Str))), nil
+				return path, textDiff(t.Kind, want, v.Str), nil
 			}
 		}
 	}
@@ -150,6 +150,35 @@ func number(v resp.Value) (float64, bool) {
 	return 0, false
 }
 
+// longText is the length from which textDiff shows where two strings
+// differ rather than both whole.
+const longText = 80
+
+// textDiff says how a string differs from the expected one: both quoted,
+// or for long ones their lengths and both sides around the first
+// differing byte.
+func textDiff(k resp.Kind, want, got []byte) string {
+	if len(want) < longText && len(got) < longText {
+		return fmt.Sprintf("want %s %s, got %s", k, quote(string(want)), quote(string(got)))
+	}
+	off := resp.FirstDiff(want, got)
+	from := max(0, off-16)
+	window := func(b []byte) string {
+		if off >= len(b) {
+			return "(its end)"
+		}
+		s := quote(string(b[from:min(len(b), off+32)]))
+		if from > 0 {
+			s = "…" + s
+		}
+		if off+32 < len(b) {
+			s += "…"
+		}
+		return s
+	}
+	return fmt.Sprintf("want %s of %d bytes, got %d bytes; from byte %d: want %s, got %s", k, len(want), len(got), off, window(want), window(got))
+}
+
 func describeValue(v resp.Value) string {
 	if v.Kind.Textual() {
 		return v.Kind.String() + " " + quote(string(v.Str))
@@ -172,12 +201,42 @@ func matchElems(want []*TypedValue, got []resp.Value, env *Env, path string, uno
 		return matchUnordered(want, got, env, path, pairwise)
 	}
 	for i := range want {
-		p, m, err := matchValue(want[i], got[i], env, fmt.Sprintf("%s[%d]", path, i))
+		p, m, err := matchValue(want[i], got[i], env, elemPath(path, got, i, pairwise))
 		if m != "" || err != nil {
 			return p, m, err
 		}
 	}
 	return "", "", nil
+}
+
+// elemPath is the path of element i of got under path: "[2]" in an
+// array or set; in a map or attribute (pairwise), `field "f2"` for the
+// value of a textual key (`field 7` for an integer key, "field #3" for
+// any other) and "key #3" for the third key itself.
+func elemPath(path string, got []resp.Value, i int, pairwise bool) string {
+	if !pairwise {
+		return fmt.Sprintf("%s[%d]", path, i)
+	}
+	sep := ""
+	if path != "" {
+		sep = " "
+	}
+	if i%2 == 0 {
+		return fmt.Sprintf("%s%skey #%d", path, sep, i/2+1)
+	}
+	return path + sep + "field " + keyLabel(got[i-1], i/2+1)
+}
+
+// keyLabel names a map key for a path: its text quoted, an integer's
+// digits, else its place ("#3").
+func keyLabel(k resp.Value, n int) string {
+	switch {
+	case k.Kind.Textual():
+		return quote(string(k.Str))
+	case k.Kind == resp.Integer:
+		return strconv.FormatInt(k.Int, 10)
+	}
+	return fmt.Sprintf("#%d", n)
 }
 
 // matchUnordered matches elements (or map pairs, keys and values together)
@@ -224,12 +283,73 @@ func matchUnordered(want []*TypedValue, got []resp.Value, env *Env, path string,
 	if assign(0) {
 		return "", "", nil
 	}
+	if pairwise {
+		return unmatchedField(want, got, ok, env, path)
+	}
+	var onlyWant, onlyGot []string
 	for i := 0; i < n; i++ {
 		if !slices.Contains(ok[i], true) {
-			return path, fmt.Sprintf("nothing in the reply matches item %d of the expectation (%s)", i, describeTyped(want[i*step])), nil
+			onlyWant = append(onlyWant, describeTyped(want[i]))
+		}
+		matched := false
+		for k := 0; k < n && !matched; k++ {
+			matched = ok[k][i]
+		}
+		if !matched {
+			onlyGot = append(onlyGot, describeValue(got[i]))
 		}
 	}
+	if len(onlyWant) > 0 || len(onlyGot) > 0 {
+		return path, fmt.Sprintf("only in the expectation: %s; only in the reply: %s", listOrNone(onlyWant), listOrNone(onlyGot)), nil
+	}
 	return path, "no one-to-one pairing of expected and actual items", nil
+}
+
+// unmatchedField explains an unordered map that does not match: the
+// first expected field whose key is in the reply but whose value differs
+// (its path `field "f2"` and the value's own difference), else the first
+// expected key the reply lacks, and the reply's keys the expectation
+// lacks.
+func unmatchedField(want []*TypedValue, got []resp.Value, ok [][]bool, env *Env, path string) (string, string, error) {
+	n := len(want) / 2
+	var missing, extra []string
+	for i := 0; i < n; i++ {
+		if slices.Contains(ok[i], true) {
+			continue
+		}
+		for j := 0; j < n; j++ {
+			if _, m, err := matchValue(want[2*i], got[2*j], env, ""); err != nil || m != "" {
+				continue
+			}
+			p, m, err := matchValue(want[2*i+1], got[2*j+1], env, elemPath(path, got, 2*j+1, true))
+			if m != "" || err != nil {
+				return p, m, err
+			}
+		}
+		missing = append(missing, describeTyped(want[2*i]))
+	}
+	for j := 0; j < n; j++ {
+		found := false
+		for i := 0; i < n && !found; i++ {
+			_, m, err := matchValue(want[2*i], got[2*j], env, "")
+			found = err == nil && m == ""
+		}
+		if !found {
+			extra = append(extra, describeValue(got[2*j]))
+		}
+	}
+	if len(missing) > 0 || len(extra) > 0 {
+		return path, fmt.Sprintf("keys only in the expectation: %s; only in the reply: %s", listOrNone(missing), listOrNone(extra)), nil
+	}
+	return path, "no one-to-one pairing of expected and actual fields", nil
+}
+
+// listOrNone joins items with ", ", or says "none".
+func listOrNone(items []string) string {
+	if len(items) == 0 {
+		return "none"
+	}
+	return strings.Join(items, ", ")
 }
 
 // describeTyped renders a typed expectation for reports.

@@ -244,8 +244,8 @@ cases:
 	}
 	for _, want := range []string{
 		"the cases themselves: the server's replies do not meet them",
-		"FAIL wrong/an expectation the server does not meet [RESP2]",
-		"FAIL wrong/an expectation the server does not meet [RESP3]",
+		"FAIL  wrong/an expectation the server does not meet [RESP2]",
+		"FAIL  wrong/an expectation the server does not meet [RESP3]",
 		"wrong.yaml:5:9: reply differs at byte 1",
 		`want: "+NOPE\r\n"`,
 		`got: "+OK\r\n"`,

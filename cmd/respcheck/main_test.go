@@ -73,7 +73,7 @@ cases:
 	if code != exitFindings {
 		t.Fatalf("exit %d, want 1\n%s%s", code, out, errs)
 	}
-	for _, want := range []string{"FAIL wrong/PING answers PONG [RESP2]", "wrong.yaml:5:9", `want: "+PING\r\n"`, `got: "+PONG\r\n"`, "PONG", "0 passed, 1 failed, 0 skipped"} {
+	for _, want := range []string{"FAIL  wrong/PING answers PONG [RESP2]", "wrong.yaml:5:9", `want: "+PING\r\n"`, `got: "+PONG\r\n"`, "PONG", "0 passed, 1 failed, 0 skipped"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -286,7 +286,7 @@ func TestClientsRefusesASharedServer(t *testing.T) {
 func TestMiniredisPanicIsADeadServer(t *testing.T) {
 	f := writeFile(t, "z.yaml", "suite: z\ncases:\n  - name: empty array\n    steps: [{raw: \"*0\\r\\n\", any: true}]\n")
 	code, out, errs := respcheck(t, "run", "--server", "miniredis", "--proto", "2", f)
-	for _, want := range []string{"ERR  z/empty array [RESP2]", "panic: runtime error", "server restarted: "} {
+	for _, want := range []string{"ERROR z/empty array [RESP2]", "panic: runtime error", "server restarted: "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q\n%s%s", want, out, errs)
 		}

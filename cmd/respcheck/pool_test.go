@@ -41,7 +41,7 @@ cases:
   - {name: after, steps: [{send: [SET, "{key}", v], reply: "+OK\r\n"}]}
 `)
 	code, out, errs := respcheck(t, "run", "--server", "redis-7.0.15", "--servers", "1", "--proto", "2", f)
-	for _, want := range []string{"ERR  kill/kills the server [RESP2]", "during this case", "crashed by signal", "server restarted: ", "2 passed, 0 failed, 0 skipped, 1 error"} {
+	for _, want := range []string{"ERROR kill/kills the server [RESP2]", "during this case", "crashed by signal", "server restarted: ", "2 passed, 0 failed, 0 skipped, 1 error"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)
 		}

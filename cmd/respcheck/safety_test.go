@@ -314,7 +314,7 @@ cases:
 	if code != exitServer {
 		t.Fatalf("exit %d, want 3\n%s%s", code, out, errs)
 	}
-	if !strings.Contains(out, "ok   m/before [RESP2]") || !strings.Contains(errs, "malformed RESP") || !strings.Contains(out+errs, "offset 0") {
+	if !strings.Contains(out, "pass  m/before [RESP2]") || !strings.Contains(errs, "malformed RESP") || !strings.Contains(out+errs, "offset 0") {
 		t.Errorf("output:\n%s%s", out, errs)
 	}
 }

@@ -93,10 +93,13 @@ func runSchema(_ context.Context, stdout, _ io.Writer, f schemaFlags, dirs []str
 			// The other directories are still checked; the report says
 			// why this one was not.
 			missing = append(missing, fmt.Errorf("%s: %w", dir, err))
-			reps = append(reps, schema.NewReport(d.Build(), nil, err))
+			rep := schema.NewReport(d.Build(), nil, err)
+			rep.Source = dir
+			reps = append(reps, rep)
 			continue
 		}
 		rep := d.CheckSchemas(set)
+		rep.Source = dir
 		findings += len(rep.Findings)
 		reps = append(reps, rep)
 	}

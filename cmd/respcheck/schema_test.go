@@ -148,12 +148,14 @@ func TestRunCheckSchemaNotInstalled(t *testing.T) {
 
 // TestSchemaDirWithoutSchemas: a golden directory of a build without
 // schemas (redis-7.0.15, a binary package) beside one with them is
-// reported as such and the other is still checked (exit 0); alone, it is
+// reported as such and the other is still checked (exit 0), each summary
+// naming its directory; alone, it is
 // exit 2 saying why.
 func TestSchemaDirWithoutSchemas(t *testing.T) {
 	schema.ForTest(t, "redis-8.6.3")
 	code, out, errs := respcheck(t, "schema", "../../testdata/golden/redis-8.6.3", "../../testdata/golden/redis-7.0.15")
-	if code != 0 || !strings.Contains(out, "redis-8.6.3 reply schemas: ") || !strings.Contains(out, "no reply schemas for redis-7.0.15") {
+	if code != 0 || !strings.Contains(out, "../../testdata/golden/redis-8.6.3 (redis-8.6.3) reply schemas: ") ||
+		!strings.Contains(out, "../../testdata/golden/redis-7.0.15: no reply schemas for redis-7.0.15") {
 		t.Errorf("exit %d\n%s%s", code, out, errs)
 	}
 	code, _, errs = respcheck(t, "schema", "../../testdata/golden/redis-7.0.15")

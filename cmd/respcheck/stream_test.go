@@ -26,11 +26,11 @@ cases:
 	if code != exitFindings {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
-	if n := strings.Count(out, "FAIL ff/fails [RESP2]"); n != 1 {
+	if n := strings.Count(out, "FAIL  ff/fails [RESP2]"); n != 1 {
 		t.Errorf("the failure is shown %d times, want once:\n%s", n, out)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if !strings.Contains(out, "ok   ff/first [RESP2]\n") || !strings.Contains(lines[len(lines)-1], "3 passed, 1 failed, 0 skipped") {
+	if !strings.Contains(out, "pass  ff/first [RESP2]\n") || !strings.Contains(lines[len(lines)-1], "3 passed, 1 failed, 0 skipped") {
 		t.Errorf("want a line per case and the summary last:\n%s", out)
 	}
 
@@ -66,7 +66,7 @@ cases:
 	}
 	var titles []string
 	for _, l := range strings.Split(out, "\n") {
-		if i := strings.Index(l, " order/"); i >= 0 && (strings.HasPrefix(l, "ok ") || strings.HasPrefix(l, "FAIL ")) {
+		if i := strings.Index(l, " order/"); i >= 0 && (strings.HasPrefix(l, "pass ") || strings.HasPrefix(l, "FAIL ")) {
 			titles = append(titles, strings.TrimSpace(l[i:]))
 		}
 	}

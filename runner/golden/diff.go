@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
@@ -589,22 +590,85 @@ func writeChanges(w io.Writer, changes []Change, nameA, nameB string, short bool
 			}
 			fmt.Fprintf(w, "    step %d%s %s: %s\n", c.Step, loc, c.What, cmd)
 		}
-		side := func(name, text, cli string) {
-			if text == "" {
-				fmt.Fprintf(w, "      %s (absent)\n", label(name))
-				return
+		// show writes a side's bytes (as given), a caret under byte
+		// caret of text (none when negative) and its redis-cli lines.
+		show := func(name, text, cli string, caret int) {
+			fmt.Fprintf(w, "      %s %s\n", label(name), text)
+			if caret >= 0 {
+				fmt.Fprintf(w, "      %s %s^\n", pad, strings.Repeat(" ", caret))
 			}
 			if short {
-				text, cli = shortEscaped(text), shortCLI(cli)
+				cli = shortCLI(cli)
 			}
-			fmt.Fprintf(w, "      %s %s\n", label(name), text)
 			if cli != "" {
 				for _, l := range strings.Split(cli, "\n") {
 					fmt.Fprintf(w, "      %s %s\n", pad, l)
 				}
 			}
 		}
+		side := func(name, text, cli string) {
+			switch {
+			case text == "":
+				fmt.Fprintf(w, "      %s (absent)\n", label(name))
+			case short:
+				show(name, shortEscaped(text), cli, -1)
+			default:
+				show(name, text, cli, -1)
+			}
+		}
+		if short && (len(c.A) > shortBytes || len(c.B) > shortBytes) {
+			if wa, wb, off, ok := around(c.A, c.B); ok {
+				fmt.Fprintf(w, "      first differing byte: %d\n", off)
+				show(nameA, wa.text, c.CLIA, wa.caret)
+				show(nameB, wb.text, c.CLIB, wb.caret)
+				continue
+			}
+		}
 		side(nameA, c.A, c.CLIA)
 		side(nameB, c.B, c.CLIB)
 	}
+}
+
+// window is a side of a long change rendered around its first differing
+// byte: the text, and the caret's column in it.
+type window struct {
+	text  string
+	caret int
+}
+
+// aroundBytes is how many bytes a window shows before the first
+// differing byte (and three times as many after it).
+const aroundBytes = 32
+
+// around renders both sides of a change (quoted texts or size= lines,
+// blobText) around their first differing byte, and reports false when
+// that byte is not known: past a side's head (HeadLen) when that side
+// was kept as size and hash.
+func around(a, b string) (window, window, int, bool) {
+	ba, errA := parseBlob(a)
+	bb, errB := parseBlob(b)
+	if errA != nil || errB != nil {
+		return window{}, window{}, 0, false
+	}
+	off := resp.FirstDiff(ba.Data, bb.Data)
+	if off >= min(len(ba.Data), len(bb.Data)) && (!ba.Full() && off == len(ba.Data) || !bb.Full() && off == len(bb.Data)) {
+		return window{}, window{}, 0, false
+	}
+	render := func(bl Blob) window {
+		start, end := max(0, off-aroundBytes), min(len(bl.Data), off+3*aroundBytes)
+		lead := ""
+		if start > 0 {
+			lead = fmt.Sprintf("…(%d bytes) ", start)
+		}
+		text := lead + quote(bl.Data[start:end])
+		if end < bl.Size {
+			text += fmt.Sprintf(" …(%d more bytes", bl.Size-end)
+			if !bl.Full() {
+				text += ", sha256 " + bl.SHA256[:min(12, len(bl.SHA256))]
+			}
+			text += ")"
+		}
+		return window{text, utf8.RuneCountInString(lead) + len(quote(bl.Data[start:min(off, end)])) - 1}
+	}
+	return render(ba), render(bb), off, true
 }

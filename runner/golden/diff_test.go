@@ -50,10 +50,26 @@ func TestReportOfCommittedGoldens(t *testing.T) {
 	if !strings.Contains(text, fmt.Sprintf("\n%d steps whose bytes differ:\n", total.Changed)) {
 		t.Errorf("no changed-steps section:\n%s", text)
 	}
+	// A long one from its first differing byte, on both sides.
+	windows := 0
 	for _, c := range ch {
-		if c.Changed() && (!strings.Contains(text, shortEscaped(c.A)) || !strings.Contains(text, shortEscaped(c.B))) {
-			t.Errorf("changed step %s %q step %d not shown in full", c.File, c.Case, c.Step)
+		if !c.Changed() {
+			continue
 		}
+		want := []string{shortEscaped(c.A), shortEscaped(c.B)}
+		if wa, wb, off, ok := around(c.A, c.B); ok && (len(c.A) > shortBytes || len(c.B) > shortBytes) {
+			want = []string{fmt.Sprintf("first differing byte: %d\n", off), wa.text, wb.text}
+			windows++
+		}
+		for _, w := range want {
+			if !strings.Contains(text, w) {
+				t.Errorf("changed step %s %q step %d: %q not shown", c.File, c.Case, c.Step, w)
+			}
+		}
+	}
+	help := regexp.MustCompile(`step 1 \(line \d+\) reply: CLIENT HELP\n +first differing byte: 1\n +redis-7\.0\.15: "\*48\\r\\n[^\n]*" …\(1818 more bytes\)\n {22}\^\n(?: .*\n)*? +redis-8\.6\.3:  "\*58\\r\\n[^\n]*" …\(2183 more bytes\)\n {22}\^\n`)
+	if windows == 0 || !help.MatchString(text) {
+		t.Errorf("%d long changes shown around their first differing byte; CLIENT HELP's not so:\n%s", windows, text)
 	}
 	if !strings.Contains(text, `redis-8.6.3:  "-ERR unknown command 'FOO'\r\n"`) || !strings.Contains(text, "(error) ERR unknown command 'FOO'") {
 		t.Errorf("the unknown-command change is not shown escaped and as redis-cli prints it:\n%s", text)

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
@@ -74,9 +75,41 @@ func Human(w io.Writer, rep *runner.Report, o HumanOptions) error {
 		// A cluster says so: "cluster 3x1 at ADDR" (shards x replicas).
 		where = "cluster " + rep.Topology.Shape() + " " + where
 	}
-	p.line(fmt.Sprintf("%s %s %s: %s (%.2fs)", rep.Server.Family, rep.Server.Version, where,
-		summaryText(rep.Summary), rep.Duration.Seconds()))
+	p.line(fmt.Sprintf("%s %s %s: %s%s (%.2fs)", rep.Server.Family, rep.Server.Version, where,
+		summaryText(rep.Summary), knownNamed(rep.Results), rep.Duration.Seconds()))
 	return p.err
+}
+
+// maxKnownNamed is how many known differences the summary line names.
+const maxKnownNamed = 3
+
+// knownNamed names the cases whose known differences held, for the
+// summary line: " (strings/INCR overflow [RESP2, RESP3]; ...)", the
+// first maxKnownNamed cases and then how many more; "" for none.
+func knownNamed(results []*runner.Result) string {
+	var names []string
+	protos := map[string][]string{}
+	for _, r := range results {
+		if r.Status != runner.KnownDiff {
+			continue
+		}
+		n := r.Case.FullName()
+		if protos[n] == nil {
+			names = append(names, n)
+		}
+		protos[n] = append(protos[n], fmt.Sprintf("RESP%d", r.Proto))
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, n := range names[:min(len(names), maxKnownNamed)] {
+		parts = append(parts, n+" ["+strings.Join(protos[n], ", ")+"]")
+	}
+	if more := len(names) - maxKnownNamed; more > 0 {
+		parts = append(parts, fmt.Sprintf("and %d more", more))
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
 }
 
 // summaryText is a run's counts as its summary line says them: "230
@@ -153,24 +186,24 @@ func (p *printer) result(res *runner.Result) {
 	switch res.Status {
 	case runner.Pass:
 		if p.o.Verbose {
-			p.line(p.green("ok  ") + " " + title)
+			p.line(p.green("pass ") + " " + title)
 		}
 		return
 	case runner.Skip:
 		if p.o.Verbose {
-			p.line(p.yellow("skip") + " " + title + p.dim(" ("+res.Reason+")"))
+			p.line(p.yellow("skip ") + " " + title + p.dim(" ("+res.Reason+")"))
 		}
 		return
 	case runner.KnownDiff:
 		if p.o.Verbose {
-			p.line(p.yellow("know") + " " + title + p.dim(" (known difference: "+res.Reason+")"))
+			p.line(p.yellow("known") + " " + title + p.dim(" (known difference: "+res.Reason+")"))
 		}
 		return
 	case runner.Error:
-		p.line(p.red("ERR ") + " " + title)
+		p.line(p.red("ERROR") + " " + title)
 		p.line("      " + res.Reason)
 	case runner.Fail:
-		p.line(p.red("FAIL") + " " + title)
+		p.line(p.red("FAIL ") + " " + title)
 		if res.Failure == nil {
 			p.line("      " + res.Reason)
 		}
@@ -184,11 +217,17 @@ func (p *printer) result(res *runner.Result) {
 	}
 	if f := res.Failure; f != nil {
 		p.line(fmt.Sprintf("      %s: %s", f.Step.Pos, f.Message))
-		p.line("      want: " + short(f.Expected))
+		if f.ExpectedBytes != nil && f.Offset >= 0 {
+			p.line(aroundOffset("      want: ", f.ExpectedBytes, f.Offset)[0])
+		} else {
+			p.line("      want: " + short(f.Expected))
+		}
 		if cli := CLI(f.ExpectedBytes); cli != "" {
 			p.line(indent("            ", short(cli)))
 		}
-		p.line("       got: " + short(resp.Escape(f.Actual)))
+		for _, l := range aroundOffset("       got: ", f.Actual, f.Offset) {
+			p.line(l)
+		}
 		if cli := CLI(f.Actual); cli != "" {
 			p.line(indent("            ", short(cli)))
 		}
@@ -238,6 +277,34 @@ func CLI(b []byte) string {
 		return ""
 	}
 	return v.CLI()
+}
+
+// offsetContext is how many bytes aroundOffset shows before the first
+// differing byte of a long reply (and twice as many after it).
+const offsetContext = 32
+
+// aroundOffset renders b escaped after label and, when off is a byte of
+// b (or its end), a second line with a caret under that byte: "^ byte
+// N". A rendering longer than maxShown shows offsetContext bytes before
+// off and twice as many after, "…" marking what it leaves out.
+func aroundOffset(label string, b []byte, off int) []string {
+	esc := resp.Escape(b)
+	if off < 0 || off > len(b) {
+		return []string{label + short(esc)}
+	}
+	lead, start, end := "", 0, len(b)
+	if len(esc) > maxShown {
+		start, end = max(0, off-offsetContext), min(len(b), off+2*offsetContext)
+		if start > 0 {
+			lead = fmt.Sprintf("…(%d bytes) ", start)
+		}
+	}
+	text := label + lead + resp.Escape(b[start:end])
+	if end < len(b) {
+		text += fmt.Sprintf(" …(%d more bytes)", len(b)-end)
+	}
+	col := utf8.RuneCountInString(label+lead) + len(resp.Escape(b[start:off])) - 1
+	return []string{text, strings.Repeat(" ", col) + fmt.Sprintf("^ byte %d", off)}
 }
 
 // maxShown is the most characters of one escaped reply or expectation the

@@ -109,17 +109,18 @@ func write(t *testing.T, f func(*bytes.Buffer) error) string {
 
 func TestHuman(t *testing.T) {
 	rep := runReport(t)
-	const want = `FAIL strings/fails [RESP2]
+	const want = `FAIL  strings/fails [RESP2]
       suite/strings.yaml:13:9 > "ECHO" "a\x00b"
       suite/strings.yaml:13:9: reply differs at byte 5
       want: "$3\r\nabc\r\n"
             "abc"
        got: "$3\r\na\x00b\r\n"
+                    ^ byte 5
             "a\x00b"
-ERR  strings/errors [RESP2]
+ERROR strings/errors [RESP2]
       read: i/o timeout
 skipped: 1 × requires server valkey
-redis 7.0.15 at 127.0.0.1:6379: 2 passed, 1 failed, 1 skipped, 1 error, 1 known difference (1.50s)
+redis 7.0.15 at 127.0.0.1:6379: 2 passed, 1 failed, 1 skipped, 1 error, 1 known difference (strings/known #1 [RESP2]) (1.50s)
 `
 	// Passing results and the failing case's passing first step are left
 	// out; the failure is at its file:line:col, want and got escaped.
@@ -129,33 +130,49 @@ redis 7.0.15 at 127.0.0.1:6379: 2 passed, 1 failed, 1 skipped, 1 error, 1 known 
 
 	verbose := write(t, func(b *bytes.Buffer) error { return report.Human(b, rep, report.HumanOptions{Verbose: true}) })
 	contains(t, "verbose human", verbose,
-		"ok   strings/passes [RESP2]\n",
-		"skip strings/skips [RESP2] (requires server valkey\n",
-		"know strings/known #1 [RESP2] (known difference: valkey replies differently)\n",
-		"FAIL strings/fails [RESP2]\n      suite/strings.yaml:11:9 > \"SET\" \"k\" \"v\"\n        < \"+OK\\r\\n\"\n      suite/strings.yaml:13:9 > \"ECHO\"")
+		"pass  strings/passes [RESP2]\n",
+		"skip  strings/skips [RESP2] (requires server valkey\n",
+		"known strings/known #1 [RESP2] (known difference: valkey replies differently)\n",
+		"FAIL  strings/fails [RESP2]\n      suite/strings.yaml:11:9 > \"SET\" \"k\" \"v\"\n        < \"+OK\\r\\n\"\n      suite/strings.yaml:13:9 > \"ECHO\"")
 
 	color := write(t, func(b *bytes.Buffer) error { return report.Human(b, rep, report.HumanOptions{Color: true}) })
-	if !strings.HasPrefix(color, "\x1b[31mFAIL\x1b[0m strings/fails [RESP2]\n") || strings.Contains(want, "\x1b[") {
+	if !strings.HasPrefix(color, "\x1b[31mFAIL \x1b[0m strings/fails [RESP2]\n") || strings.Contains(want, "\x1b[") {
 		t.Errorf("colour human:\n%q", color)
 	}
 }
 
 // TestHumanCap: an escaped reply of more than 2,048 characters is cut
-// there, saying how much was left out.
+// there, saying how much was left out, when the first differing byte is
+// unknown; else it is shown around that byte, a caret under it.
 func TestHumanCap(t *testing.T) {
-	rep := runReport(t)
-	big := "$5000\r\n" + strings.Repeat("x", 5000) + "\r\n" // escaped: 5,015 characters
-	rep.Results[1].Failure.Actual = []byte(big)
-	out := write(t, func(b *bytes.Buffer) error { return report.Human(b, rep, report.HumanOptions{}) })
-	var got string
-	for _, l := range strings.Split(out, "\n") {
-		if strings.HasPrefix(l, "       got: ") {
-			got = strings.TrimPrefix(l, "       got: ")
+	big := "$5000\r\n" + strings.Repeat("x", 2990) + "y" + strings.Repeat("x", 2009) + "\r\n" // escaped: 5,015 characters
+	for _, c := range []struct {
+		offset     int
+		got, caret string
+	}{
+		{-1, `"$5000\r\n` + strings.Repeat("x", 2048-len(`"$5000\r\n`)) + "…(2967 more characters)", ""},
+		{5, `"$5000\r\n` + strings.Repeat("x", 69-7) + `" …(4940 more bytes)`, strings.Repeat(" ", 6) + "^ byte 5"},
+		{2997, `…(2965 bytes) "` + strings.Repeat("x", 32) + "y" + strings.Repeat("x", 63) + `" …(1948 more bytes)`,
+			strings.Repeat(" ", len("…(2965 bytes) ")-2+33) + "^ byte 2997"},
+	} {
+		rep := runReport(t)
+		rep.Results[1].Failure.Actual = []byte(big)
+		rep.Results[1].Failure.Offset = c.offset
+		out := write(t, func(b *bytes.Buffer) error { return report.Human(b, rep, report.HumanOptions{}) })
+		lines := strings.Split(out, "\n")
+		var got, caret string
+		for i, l := range lines {
+			if strings.HasPrefix(l, "       got: ") {
+				got = strings.TrimPrefix(l, "       got: ")
+				caret, _ = strings.CutPrefix(lines[i+1], "            ")
+			}
 		}
-	}
-	want := `"$5000\r\n` + strings.Repeat("x", 2048-len(`"$5000\r\n`)) + "…(2967 more characters)"
-	if got != want {
-		t.Errorf("got line: %d characters %.40q...%q, want %d ending …(2967 more characters)", len(got), got, got[max(0, len(got)-40):], len(want))
+		if got != c.got {
+			t.Errorf("offset %d: got line: %d characters %.40q...%q, want %q...%q", c.offset, len(got), got, got[max(0, len(got)-40):], c.got[:40], c.got[len(c.got)-40:])
+		}
+		if c.caret != "" && caret != c.caret {
+			t.Errorf("offset %d: caret line %q, want %q", c.offset, caret, c.caret)
+		}
 	}
 }
 

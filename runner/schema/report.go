@@ -16,6 +16,9 @@ import (
 type Report struct {
 	// Build is the build whose schemas were used ("redis-8.6.3").
 	Build string `json:"build"`
+	// Source is what was checked, when it is not the run that made the
+	// report: the golden directory's path (respcheck schema DIR...).
+	Source string `json:"source,omitempty"`
 	// Missing says why nothing was checked (the schemas are not
 	// installed, naming the script), else "".
 	Missing string `json:"missing,omitempty"`
@@ -113,6 +116,9 @@ func (r *Report) Add(set *Set, args [][]byte, reply []byte, at Located) {
 // replies not checked".
 func (r *Report) Summary() string {
 	if r.Missing != "" {
+		if r.Source != "" {
+			return r.Source + ": " + r.Missing
+		}
 		return r.Missing
 	}
 	var whys, skips []string
@@ -123,8 +129,12 @@ func (r *Report) Summary() string {
 	for _, why := range whys {
 		skips = append(skips, fmt.Sprintf("%d %s", r.SkippedBy[why], why))
 	}
+	name := r.Build
+	if r.Source != "" {
+		name = r.Source + " (" + r.Build + ")"
+	}
 	return fmt.Sprintf("%s reply schemas: %d RESP3 replies checked, %d findings, %d without a schema (%d commands), %d skipped (%s), %d RESP2 replies not checked",
-		r.Build, r.Checked, len(r.Findings), r.NoSchema, len(r.NoSchemaCommands), r.Skipped, strings.Join(skips, ", "), r.NotRESP3)
+		name, r.Checked, len(r.Findings), r.NoSchema, len(r.NoSchemaCommands), r.Skipped, strings.Join(skips, ", "), r.NotRESP3)
 }
 
 // Write prints the findings, one block each (the reply escaped, the
