@@ -255,97 +255,13 @@ func tablePlot(t *Table) (*plot.Plot, []legendItem, error) {
 		}
 	}
 	n := len(t.Columns)
-	barWidth := vg.Length(48/max(n, 1)) * vg.Millimeter / 4
-	for ci, col := range t.Columns {
-		vals := make(plotter.Values, len(t.Rows))
-		xys := make(plotter.XYs, 0, len(t.Rows))
-		var errs plotter.YErrors
-		supported := false
-		for ri, row := range t.Rows {
-			s := row.Cells[ci]
-			if !s.Supported {
-				continue
-			}
-			supported = true
-			vals[ri] = s.Median
-			if logY && s.Median <= 0 {
-				continue // no point on a log axis
-			}
-			x := float64(ri)
-			if dots { // the columns side by side around the row
-				x += (float64(ci) - float64(n-1)/2) * 0.15
-			}
-			xys = append(xys, plotter.XY{X: x, Y: s.Median})
-			low := s.Median - s.P10
-			if logY {
-				low = min(low, s.Median*0.999) // the bar's end stays above 0
-			}
-			errs = append(errs, struct{ Low, High float64 }{low, s.P90 - s.Median})
-		}
-		label := col
-		if !supported {
-			label += " (" + NotSupported + ")"
-		}
-		clr := palette[ci%len(palette)]
-		if dots {
-			if len(xys) == 0 {
-				continue
-			}
-			points, err := plotter.NewScatter(xys)
-			if err != nil {
-				return nil, nil, err
-			}
-			points.Color = clr
-			points.GlyphStyle.Radius = vg.Points(4)
-			points.GlyphStyle.Shape = draw.CircleGlyph{}
-			eb, err := plotter.NewYErrorBars(struct {
-				plotter.XYs
-				plotter.YErrors
-			}{xys, errs})
-			if err != nil {
-				return nil, nil, err
-			}
-			eb.Color = clr
-			p.Add(points, eb)
-			if n > 1 {
-				legend = append(legend, legendItem{label, []plot.Thumbnailer{points}})
-			}
-			continue
-		}
-		if logY {
-			// Lines on a log axis: bars would start at 0.
-			if len(xys) == 0 {
-				continue
-			}
-			line, points, err := plotter.NewLinePoints(xys)
-			if err != nil {
-				return nil, nil, err
-			}
-			line.Color, points.Color = clr, clr
-			eb, err := plotter.NewYErrorBars(struct {
-				plotter.XYs
-				plotter.YErrors
-			}{xys, errs})
-			if err != nil {
-				return nil, nil, err
-			}
-			eb.Color = clr
-			p.Add(line, points, eb)
-			if n > 1 {
-				legend = append(legend, legendItem{label, []plot.Thumbnailer{line, points}})
-			}
-			continue
-		}
-		bars, err := plotter.NewBarChart(vals, barWidth)
+	for ci := range t.Columns {
+		item, err := addColumn(p, t, ci, lines, dots)
 		if err != nil {
 			return nil, nil, err
 		}
-		bars.Color = clr
-		bars.LineStyle.Width = 0
-		bars.Offset = vg.Length(ci-n/2)*barWidth + barWidth*vg.Length(1-n%2)/2
-		p.Add(bars)
-		if n > 1 {
-			legend = append(legend, legendItem{label, []plot.Thumbnailer{bars}})
+		if item != nil && n > 1 {
+			legend = append(legend, *item)
 		}
 	}
 	if !logY {
@@ -361,6 +277,103 @@ func tablePlot(t *Table) (*plot.Plot, []legendItem, error) {
 	}
 	p.NominalX(labels...)
 	return p, legend, nil
+}
+
+// addColumn draws column ci of t on p: points (dots) or lines with
+// p10-p90 bars on p's log axis, else bars; it returns the column's
+// legend entry (nil when nothing is drawn on the log axis).
+func addColumn(p *plot.Plot, t *Table, ci int, lines, dots bool) (*legendItem, error) {
+	logY := lines || dots
+	n, col := len(t.Columns), t.Columns[ci]
+	barWidth := vg.Length(48/max(n, 1)) * vg.Millimeter / 4
+	vals := make(plotter.Values, len(t.Rows))
+	xys := make(plotter.XYs, 0, len(t.Rows))
+	var errs plotter.YErrors
+	supported := false
+	for ri, row := range t.Rows {
+		s := row.Cells[ci]
+		if !s.Supported {
+			continue
+		}
+		supported = true
+		vals[ri] = s.Median
+		if logY && s.Median <= 0 {
+			continue // no point on a log axis
+		}
+		x := float64(ri)
+		if dots { // the columns side by side around the row
+			x += (float64(ci) - float64(n-1)/2) * 0.15
+		}
+		xys = append(xys, plotter.XY{X: x, Y: s.Median})
+		low := s.Median - s.P10
+		if logY {
+			low = min(low, s.Median*0.999) // the bar's end stays above 0
+		}
+		errs = append(errs, struct{ Low, High float64 }{low, s.P90 - s.Median})
+	}
+	label := col
+	if !supported {
+		label += " (" + NotSupported + ")"
+	}
+	clr := palette[ci%len(palette)]
+	if dots {
+		if len(xys) == 0 {
+			return nil, nil
+		}
+		points, err := plotter.NewScatter(xys)
+		if err != nil {
+			return nil, err
+		}
+		points.Color = clr
+		points.GlyphStyle.Radius = vg.Points(4)
+		points.GlyphStyle.Shape = draw.CircleGlyph{}
+		eb, err := errorBars(xys, errs, clr)
+		if err != nil {
+			return nil, err
+		}
+		p.Add(points, eb)
+		return &legendItem{label, []plot.Thumbnailer{points}}, nil
+	}
+	if logY {
+		// Lines on a log axis: bars would start at 0.
+		if len(xys) == 0 {
+			return nil, nil
+		}
+		line, points, err := plotter.NewLinePoints(xys)
+		if err != nil {
+			return nil, err
+		}
+		line.Color, points.Color = clr, clr
+		eb, err := errorBars(xys, errs, clr)
+		if err != nil {
+			return nil, err
+		}
+		p.Add(line, points, eb)
+		return &legendItem{label, []plot.Thumbnailer{line, points}}, nil
+	}
+	bars, err := plotter.NewBarChart(vals, barWidth)
+	if err != nil {
+		return nil, err
+	}
+	bars.Color = clr
+	bars.LineStyle.Width = 0
+	bars.Offset = vg.Length(ci-n/2)*barWidth + barWidth*vg.Length(1-n%2)/2
+	p.Add(bars)
+	return &legendItem{label, []plot.Thumbnailer{bars}}, nil
+}
+
+// errorBars are the p10-p90 bars of the medians xys (errs: how far
+// below and above each they reach), in colour clr.
+func errorBars(xys plotter.XYs, errs plotter.YErrors, clr color.Color) (*plotter.YErrorBars, error) {
+	eb, err := plotter.NewYErrorBars(struct {
+		plotter.XYs
+		plotter.YErrors
+	}{xys, errs})
+	if err != nil {
+		return nil, err
+	}
+	eb.Color = clr
+	return eb, nil
 }
 
 // hasSupported reports whether some cell of t was measured.
