@@ -25,14 +25,14 @@ holds, for every case, protocol (RESP2 then RESP3) and step, the exact bytes
 sent, the exact reply and any out-of-band pushes, escaped so a diff is
 readable (a file whose only changes are in volatile steps is kept as it is); DIR/_server.golden holds the server's identity and its replies to
 HELLO 2 and HELLO 3. Key prefixes are stored as rc:{________}:, so a golden
-compares with runs of any run id. See "go doc ./runner/golden" for the format.
+compares with runs of any run id. docs/goldens.md describes the format.
 
 With --cluster N [--replicas R] (or --addr/-u of a cluster node) it records
 a cluster: the goldens say "topology cluster NxR", and the node ids,
 addresses and ports of the topology and the case's slot are stored as
 placeholders named after each node's place relative to the case's slot
-({node-id:owner}___..., {addr:other1}, {port:owner.r0}, {slot}; the list is
-in runner/golden/cluster.go), so that two recordings of a build's clusters
+({node-id:owner}___..., {addr:other1}, {port:owner.r0}, {slot}; see
+docs/goldens.md), so that two recordings of a build's clusters
 compare equal and a run on another cluster of that shape compares with
 them. A cluster's goldens compare with a standalone run (and the other way
 round) except for the cases one of them skips for its topology and the

@@ -30,7 +30,7 @@ prefix, or whose own commands so far are a recorded connection's, from its
 first (with any run id). Other connections do not count. Outside any case, a
 command is answered from the recordings only when they agree; else PING gets
 +PONG and ECHO its message, as from any server, and any other command an
-error reply and a finding (details: go doc ./runner/golden/replay). The
+error reply and a finding (details: docs/goldens.md). The
 reply's rc:{________}: is written back as the client's prefix. HELLO 2 and
 HELLO 3 get the recorded HELLO replies; CLIENT SETINFO and SELECT 0 get +OK
 when not recorded. A command that was never recorded is a finding: it is
