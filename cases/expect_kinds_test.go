@@ -253,3 +253,31 @@ func TestStructuredMismatch(t *testing.T) {
 		}
 	}
 }
+
+// TestUnorderedMismatchPairing: the items a mismatch lists as on one side
+// only are those the largest pairing leaves out, duplicates and wildcards
+// counted (a found review: the second "a" wanted was never named); an
+// integer map key is named as an integer.
+func TestUnorderedMismatchPairing(t *testing.T) {
+	env := &Env{KeyPrefix: KeyPrefix("t"), Captures: map[string][]byte{}}
+	for _, tc := range []struct{ fields, reply, message string }{
+		{`value: {set_unordered: [a, a]}`, "~2\r\n$1\r\na\r\n$1\r\nb\r\n",
+			`only in the expectation: blob string "a"; only in the reply: blob string "b"`},
+		{`value: {array_unordered: [{any: true}, a]}`, "*2\r\n$1\r\nb\r\n$1\r\nc\r\n",
+			`only in the expectation: blob string "a"; only in the reply: blob string "c"`},
+		{`value: {map_unordered: [[{any: true}, v1], [a, v2]]}`, "%2\r\n$1\r\nb\r\n$2\r\nv1\r\n$1\r\nc\r\n$2\r\nv2\r\n",
+			`keys only in the expectation: blob string "a"; only in the reply: blob string "c"`},
+		{`value: {map: [[{int: 7}, v1]]}`, "%1\r\n:7\r\n$2\r\nv2\r\n", `field 7: want blob string "v1", got "v2"`},
+		{`value: {map: [[{bool: true}, v1]]}`, "%1\r\n#t\r\n$2\r\nv2\r\n", `field true: want blob string "v1", got "v2"`},
+	} {
+		e := loadExpect(t, tc.fields)
+		v, err := resp.ParseExact([]byte(tc.reply))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := e.Match(v, env)
+		if err != nil || m == nil || m.Message != tc.message {
+			t.Errorf("%s on %q: %+v %v\nwant %s", tc.fields, tc.reply, m, err, tc.message)
+		}
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -211,8 +210,8 @@ func matchElems(want []*TypedValue, got []resp.Value, env *Env, path string, uno
 
 // elemPath is the path of element i of got under path: "[2]" in an
 // array or set; in a map or attribute (pairwise), `field "f2"` for the
-// value of a textual key (`field 7` for an integer key, "field #3" for
-// any other) and "key #3" for the third key itself.
+// value of a string key (`field 7` for an integer key, the text of a
+// double or boolean, "field #3" for any other) and "key #3" for the third key itself.
 func elemPath(path string, got []resp.Value, i int, pairwise bool) string {
 	if !pairwise {
 		return fmt.Sprintf("%s[%d]", path, i)
@@ -231,10 +230,14 @@ func elemPath(path string, got []resp.Value, i int, pairwise bool) string {
 // digits, else its place ("#3").
 func keyLabel(k resp.Value, n int) string {
 	switch {
-	case k.Kind.Textual():
-		return quote(string(k.Str))
 	case k.Kind == resp.Integer:
 		return strconv.FormatInt(k.Int, 10)
+	case k.Kind == resp.Boolean:
+		return strconv.FormatBool(k.Bool)
+	case isString(k.Kind):
+		return quote(string(k.Str))
+	case k.Kind.Textual(): // a double or big number: its text
+		return string(k.Str)
 	}
 	return fmt.Sprintf("#%d", n)
 }
@@ -263,61 +266,81 @@ func matchUnordered(want []*TypedValue, got []resp.Value, env *Env, path string,
 			ok[i][j] = match
 		}
 	}
-	used := make([]bool, n)
-	var assign func(i int) bool
-	assign = func(i int) bool {
-		if i == n {
-			return true
+	of, paired := maxMatching(ok)
+	if paired == n {
+		return "", "", nil
+	}
+	wantPaired := make([]bool, n)
+	for _, i := range of {
+		if i >= 0 {
+			wantPaired[i] = true
 		}
+	}
+	if pairwise {
+		return unmatchedField(want, got, wantPaired, of, env, path)
+	}
+	var onlyWant, onlyGot []string
+	for i := 0; i < n; i++ {
+		if !wantPaired[i] {
+			onlyWant = append(onlyWant, describeTyped(want[i]))
+		}
+		if of[i] < 0 {
+			onlyGot = append(onlyGot, describeValue(got[i]))
+		}
+	}
+	return path, fmt.Sprintf("only in the expectation: %s; only in the reply: %s", listOrNone(onlyWant), listOrNone(onlyGot)), nil
+}
+
+// maxMatching pairs expected items with actual ones they match (ok[i][j]:
+// expected i matches actual j), as many as can be (augmenting paths, so
+// that a wildcard never keeps an exact match from its item): of[j] is the
+// expected item paired with actual item j, or -1. It returns of and how
+// many are paired.
+func maxMatching(ok [][]bool) ([]int, int) {
+	n := len(ok)
+	of := make([]int, n)
+	for j := range of {
+		of[j] = -1
+	}
+	var augment func(i int, seen []bool) bool
+	augment = func(i int, seen []bool) bool {
 		for j := 0; j < n; j++ {
-			if !used[j] && ok[i][j] {
-				used[j] = true
-				if assign(i + 1) {
+			if ok[i][j] && !seen[j] {
+				seen[j] = true
+				if of[j] < 0 || augment(of[j], seen) {
+					of[j] = i
 					return true
 				}
-				used[j] = false
 			}
 		}
 		return false
 	}
-	if assign(0) {
-		return "", "", nil
-	}
-	if pairwise {
-		return unmatchedField(want, got, ok, env, path)
-	}
-	var onlyWant, onlyGot []string
+	paired := 0
 	for i := 0; i < n; i++ {
-		if !slices.Contains(ok[i], true) {
-			onlyWant = append(onlyWant, describeTyped(want[i]))
-		}
-		matched := false
-		for k := 0; k < n && !matched; k++ {
-			matched = ok[k][i]
-		}
-		if !matched {
-			onlyGot = append(onlyGot, describeValue(got[i]))
+		if augment(i, make([]bool, n)) {
+			paired++
 		}
 	}
-	if len(onlyWant) > 0 || len(onlyGot) > 0 {
-		return path, fmt.Sprintf("only in the expectation: %s; only in the reply: %s", listOrNone(onlyWant), listOrNone(onlyGot)), nil
-	}
-	return path, "no one-to-one pairing of expected and actual items", nil
+	return of, paired
 }
 
-// unmatchedField explains an unordered map that does not match: the
-// first expected field whose key is in the reply but whose value differs
-// (its path `field "f2"` and the value's own difference), else the first
-// expected key the reply lacks, and the reply's keys the expectation
-// lacks.
-func unmatchedField(want []*TypedValue, got []resp.Value, ok [][]bool, env *Env, path string) (string, string, error) {
+// unmatchedField explains an unordered map that does not match, from the
+// largest pairing of its fields (wantPaired: the expected fields paired;
+// of: by actual field, its expected one or -1): the first unpaired
+// expected field whose key an unpaired field of the reply has, with its
+// path (`field "f2"`) and the value's own difference; else the keys of the
+// unpaired fields on each side.
+func unmatchedField(want []*TypedValue, got []resp.Value, wantPaired []bool, of []int, env *Env, path string) (string, string, error) {
 	n := len(want) / 2
 	var missing, extra []string
 	for i := 0; i < n; i++ {
-		if slices.Contains(ok[i], true) {
+		if wantPaired[i] {
 			continue
 		}
 		for j := 0; j < n; j++ {
+			if of[j] >= 0 {
+				continue
+			}
 			if _, m, err := matchValue(want[2*i], got[2*j], env, ""); err != nil || m != "" {
 				continue
 			}
@@ -329,19 +352,11 @@ func unmatchedField(want []*TypedValue, got []resp.Value, ok [][]bool, env *Env,
 		missing = append(missing, describeTyped(want[2*i]))
 	}
 	for j := 0; j < n; j++ {
-		found := false
-		for i := 0; i < n && !found; i++ {
-			_, m, err := matchValue(want[2*i], got[2*j], env, "")
-			found = err == nil && m == ""
-		}
-		if !found {
+		if of[j] < 0 {
 			extra = append(extra, describeValue(got[2*j]))
 		}
 	}
-	if len(missing) > 0 || len(extra) > 0 {
-		return path, fmt.Sprintf("keys only in the expectation: %s; only in the reply: %s", listOrNone(missing), listOrNone(extra)), nil
-	}
-	return path, "no one-to-one pairing of expected and actual fields", nil
+	return path, fmt.Sprintf("keys only in the expectation: %s; only in the reply: %s", listOrNone(missing), listOrNone(extra)), nil
 }
 
 // listOrNone joins items with ", ", or says "none".

@@ -553,8 +553,8 @@ func WriteDiff(w io.Writer, changes []Change, nameA, nameB string) {
 
 // writeChanges is WriteDiff; short cuts long replies and commands.
 func writeChanges(w io.Writer, changes []Change, nameA, nameB string, short bool) {
-	width := max(len(nameA), len(nameB))
-	label := func(n string) string { return n + ":" + strings.Repeat(" ", width-len(n)) }
+	width := max(utf8.RuneCountInString(nameA), utf8.RuneCountInString(nameB)) // columns, for the carets
+	label := func(n string) string { return n + ":" + strings.Repeat(" ", width-utf8.RuneCountInString(n)) }
 	pad := strings.Repeat(" ", width+1)
 	lastFile, lastCase := "", ""
 	for _, c := range changes {

@@ -168,3 +168,29 @@ func TestReportOfOneChangedStep(t *testing.T) {
 		t.Errorf("report:\n%s\nwant:\n%s", out.String(), want)
 	}
 }
+
+// TestCaretUnderMultibyteName: the caret under a long change's first
+// differing byte stays under it when a side's name has multi-byte
+// characters (labels are padded in characters, not bytes).
+func TestCaretUnderMultibyteName(t *testing.T) {
+	a := quote([]byte(strings.Repeat("x", 200) + "A"))
+	b := quote([]byte(strings.Repeat("x", 200) + "B"))
+	var out bytes.Buffer
+	writeChanges(&out, []Change{{File: "f", Case: "c", Proto: 2, Step: 0, What: "reply", A: a, B: b}}, "données-7.0", "b", true)
+	lines := strings.Split(out.String(), "\n")
+	checked := 0
+	for i, l := range lines {
+		col := strings.Index(l, "^")
+		if col < 0 || i == 0 {
+			continue
+		}
+		text, at := []rune(lines[i-1]), len([]rune(l[:col]))
+		if at >= len(text) || text[at] != 'A' && text[at] != 'B' {
+			t.Errorf("caret at column %d is not under the differing byte:\n%s\n%s", at, lines[i-1], l)
+		}
+		checked++
+	}
+	if checked != 2 {
+		t.Errorf("%d carets:\n%s", checked, out.String())
+	}
+}

@@ -171,11 +171,13 @@ func diffs(all []recording, m *matrix) ([]*Diff, string, []string) {
 			d.Steps = append(d.Steps, diffStep(k, i, steps[k][i], rs, index, m))
 		}
 		sig := d.signature()
-		if o := same[sig]; o != nil {
+		if o := same[sig]; o != nil && sig != "" {
 			o.Protos = append(o.Protos, k.proto)
 			d = o
 		} else {
-			same[sig] = d
+			if sig != "" {
+				same[sig] = d
+			}
 			out = append(out, d)
 		}
 		if row := m.caseRow(k.file, k.name, k.proto); row != nil {
@@ -187,14 +189,19 @@ func diffs(all []recording, m *matrix) ([]*Diff, string, []string) {
 }
 
 // signature is what makes two protocols' differences of a case one entry
-// on the page: the case, the servers, and every row of every step.
+// on the page: the case, the servers, and every row of every step; ""
+// (never merged) when a row keeps only the head of its bytes, whose tails
+// may differ.
 func (d *Diff) signature() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%q %q %q\n", d.File, d.Case, d.Servers)
 	for _, s := range d.Steps {
 		fmt.Fprintf(&b, "%d %q %q\n", s.Index, s.What, s.Command)
 		for _, r := range s.Rows {
-			fmt.Fprintf(&b, "%q %q %q %q %q %q %q\n", r.Servers, r.Status, r.Reason, r.Pre, r.Mark, r.Post, r.CLI)
+			if r.Cut {
+				return ""
+			}
+			fmt.Fprintf(&b, "%q %q %q %q %q %q %q %d\n", r.Servers, r.Status, r.Reason, r.Pre, r.Mark, r.Post, r.CLI, r.Size)
 		}
 	}
 	return b.String()

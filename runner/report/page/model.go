@@ -80,6 +80,7 @@ func st(cells []Cell) string {
 // directory.
 type Server struct {
 	Name, Kind, Path string
+	base             string // Name as the input gave it
 }
 
 // Sub is the line under the column's name: its kind, unless the name
@@ -173,19 +174,25 @@ var bundledCases = sync.OnceValue(func() map[string]*cases.Case {
 
 // addServer adds a column and returns its index. Two columns of one
 // server are told apart by their kinds ("redis 7.0.15 run", "redis
-// 7.0.15 golden"), two of one server and kind by their files' names.
+// 7.0.15 golden"), two of one server and kind by their files' names too
+// ("redis 7.0.15 run (a.json)"), the columns added before renamed alike.
 func (m *matrix) addServer(s Server) int {
-	base := s.Name
+	s.base = s.Name
+	withKind := func(o Server) string { return o.base + " " + o.Kind }
+	withFile := func(o Server) string { return withKind(o) + " (" + filepath.Base(o.Path) + ")" }
 	for i, o := range m.Servers {
-		if o.Name != base && o.Name != base+" "+o.Kind {
+		if o.base != s.base {
 			continue
 		}
-		if o.Kind == s.Kind {
-			s.Name = base + " " + s.Kind + " (" + filepath.Base(s.Path) + ")"
-			break
+		switch {
+		case o.Kind == s.Kind:
+			m.Servers[i].Name, s.Name = withFile(o), withFile(s)
+		case o.Name == o.base:
+			m.Servers[i].Name = withKind(o)
 		}
-		m.Servers[i].Name = base + " " + o.Kind
-		s.Name = base + " " + s.Kind
+		if s.Name == s.base {
+			s.Name = withKind(s)
+		}
 	}
 	m.Servers = append(m.Servers, s)
 	return len(m.Servers) - 1

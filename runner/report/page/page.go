@@ -137,7 +137,7 @@ func Build(inputs []Input) *Page {
 			col := m.addServer(Server{Name: in.name(), Kind: "run", Path: in.Path})
 			d, masked := runDir(in)
 			rs = append(rs, recording{dir: d, col: col, build: buildOf(d), masked: masked})
-			fl := &Failures{Server: m.Servers[col].Name}
+			fl := &Failures{col: col}
 			for _, r := range in.Run.Results {
 				status := r.Status.String()
 				if r.NotRun && r.Status == runner.Skip {
@@ -168,6 +168,9 @@ func Build(inputs []Input) *Page {
 		}
 	}
 	m.finish()
+	for _, fl := range p.Failures {
+		fl.Server = m.Servers[fl.col].Name // as the column reads once all are added
+	}
 	p.Diffs, p.DiffBase, p.DiffNotes = diffs(rs, m)
 	p.Servers, p.Files, p.Totals, p.Tags = m.Servers, m.Files, m.Totals, m.Tags
 	for _, s := range statuses {
@@ -237,6 +240,7 @@ type Failures struct {
 	Server string
 	Cases  []FailedCase
 	More   int
+	col    int
 }
 
 // FailedCase is one failed case of a run report.

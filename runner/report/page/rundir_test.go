@@ -73,8 +73,8 @@ func unblockRun(version, id, reply string) Input {
 // a captured client ID are not a difference (the page says one case was
 // left out); a reply that differs too is one, listed once for RESP2 and
 // RESP3 (the same bytes); a run of the first build again is not compared
-// (a note names it), and the columns of one build read "run" and
-// "golden", never a file name.
+// (a note names it), and the two runs of one build are told apart by
+// their files' names, the first renamed too.
 func TestCapturedValuesNotDifferences(t *testing.T) {
 	p := Build([]Input{unblockRun("7.0.15", "30", ":1\r\n"), unblockRun("8.6.3", "114", ":1\r\n")})
 	if len(p.Diffs) != 0 || len(p.DiffNotes) != 1 || !strings.HasPrefix(p.DiffNotes[0], "2 cases whose commands differ only in what a run chooses") {
@@ -98,7 +98,7 @@ func TestCapturedValuesNotDifferences(t *testing.T) {
 		t.Errorf("notes %q", p.DiffNotes)
 	}
 	names := fmt.Sprint(p.Servers[0].Name, "|", p.Servers[1].Name, "|", p.Servers[2].Name)
-	if names != "redis 7.0.15|redis 8.6.3|redis 7.0.15 run (7.0.15-31.json)" {
+	if names != "redis 7.0.15 run (7.0.15-30.json)|redis 8.6.3|redis 7.0.15 run (7.0.15-31.json)" {
 		t.Errorf("column names %s", names)
 	}
 }
@@ -127,5 +127,32 @@ func TestSingleRunFailuresFirst(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), `<code class="esc">&#34;GET&#34; &#34;rc:{________}:k&#34;</code> — reply differs</summary>`) {
 		t.Errorf("the page does not list the failure with its command:\n%s", b.String())
+	}
+}
+
+// TestCutRowsNotMerged: RESP2 and RESP3 entries whose rows keep only the
+// head of long replies are not one entry, however alike the heads (their
+// tails may differ); a failure heading names its column as the matrix
+// does once every input is in (a second run of a build was added later).
+func TestCutRowsNotMerged(t *testing.T) {
+	long := func(version, tail string) Input {
+		in := unblockRun(version, "30", ":1\r\n")
+		for i := range in.Run.Results {
+			r := &in.Run.Results[i]
+			r.Steps[0].Reply = report.Bytes(strings.Repeat("x", 100))
+			r.Steps[0].ReplySize = 5000 + len(tail) + r.Proto
+			r.Steps[0].ReplyTruncated = true
+		}
+		return in
+	}
+	p := Build([]Input{long("7.0.15", ""), long("8.6.3", "y")})
+	if len(p.Diffs) != 2 {
+		t.Errorf("cut replies: %d entries, want one per protocol", len(p.Diffs))
+	}
+	failed := unblockRun("7.0.15", "30", ":1\r\n")
+	failed.Run.Results[0].Status = runner.Fail
+	p = Build([]Input{failed, unblockRun("7.0.15", "31", ":1\r\n")})
+	if len(p.Failures) != 1 || p.Failures[0].Server != p.Servers[0].Name || p.Servers[0].Name != "redis 7.0.15 run (7.0.15-30.json)" {
+		t.Errorf("failures on %q, columns %+v", p.Failures[0].Server, p.Servers)
 	}
 }
