@@ -31,7 +31,7 @@ func frozenCases(n int) string {
 // PING goes unanswered, the cases running then end at once saying so (none
 // waits out its own deadline, none after them starts), and the keys their
 // cleanup could not delete are listed. How long it takes is measured, not
-// asserted (logged here; the README's measurements give the CLI's figures).
+// asserted (logged here; docs/measurements.md gives the CLI's figures).
 func TestFrozenServerEndsTheRunQuickly(t *testing.T) {
 	const step = 2 * time.Second
 	for _, jobs := range []int{1, 8} {

@@ -17,8 +17,8 @@ import (
 	"github.com/respcheck/respcheck/runner/target"
 )
 
-const benchLong = `Bench times the seed articles' experiments against one server, as
-repeatable measurements (never pass or fail):
+const benchLong = `Bench times four published articles' experiments against one server, as
+repeatable measurements (never pass or fail; docs/bench.md names the articles):
 
   - a conditional overwrite by value size (100 B, 10 KB, 100 KB, 1 MB):
     GET then SET, a Lua compare-and-set, and SET IFDEQ with a digest held
@@ -35,7 +35,7 @@ repeatable measurements (never pass or fail):
     key with GET then SET, WATCH/MULTI/EXEC (100 attempts), one Lua script,
     INCR, and WATCH with a random backoff up to 100 ms: updates lost,
     commands per update (INFO commandstats), total time, updates given up,
-    p50 and p99 per update; through --latency, the seed's remote shape
+    p50 and p99 per update; through --latency, the Lua article's remote shape
     (200 updates; 1, 5 and 25 clients);
   - INCREX: 20 clients x 100 increments of one key (final value and TTL)
     and a crash simulation (a fresh key per request, a client crashing
@@ -52,7 +52,7 @@ repeatable measurements (never pass or fail):
 
 --latency D puts a relay on 127.0.0.1 in front of the target that delivers
 each chunk D after it arrived, in each direction (a round trip gains 2D;
-the seed's remote table at ~58 ms of round trip is --latency 29ms);
+the Lua article's remote table at ~58 ms of round trip is --latency 29ms);
 --jitter adds a random 0-J without reordering, --bandwidth paces each
 direction. The header names the target, the link with the PING round trip
 measured through it, the server's appendonly, appendfsync, io-threads and
