@@ -26,7 +26,7 @@ func TestKnownCrashRun(t *testing.T) {
 	}
 	f := knownCrashFile
 	code, out, errs := respcheck(t, "run", "--server", "valkey-8.0.1", "--servers", "1", "--proto", "2", "-v", f)
-	for _, want := range []string{"know known-crash/EVAL unpack of a huge range is an error [RESP2] (known difference: Valkey 8.0.1 and 8.1.1 segfault in Lua's unpack (known crash: ",
+	for _, want := range []string{"known known-crash/EVAL unpack of a huge range is an error [RESP2] (known difference: Valkey 8.0.1 and 8.1.1 segfault in Lua's unpack (known crash: ",
 		"crashed by signal", "server restarted: ", "1 passed, 0 failed, 0 skipped, 1 known difference"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("throwaway: output lacks %q", want)
@@ -143,7 +143,7 @@ cases:
 	if code := exitCode(t, cmd, time.Now()); code != exitOK {
 		t.Errorf("exit %d, want 0\n%s%s", code, stdout, stderr)
 	}
-	for _, want := range []string{`know freeze/freezes the server [RESP2] (known difference: the test freezes the server (known crash: the server at `,
+	for _, want := range []string{`known freeze/freezes the server [RESP2] (known difference: the test freezes the server (known crash: the server at `,
 		`server restarted: the known crash of "freezes the server" (RESP2): the server at `, "2 passed, 0 failed, 0 skipped, 1 known difference"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("output lacks %q\n%s%s", want, stdout, stderr)
