@@ -111,7 +111,7 @@ func TestGoldenChurnAndStaleCases(t *testing.T) {
 		t.Errorf("_server.golden has no target line:\n%s", first)
 	}
 	code, out, errs := respcheck(t, "record", "--addr", srv.Addr(), "--out", dir, cf)
-	if code != 0 || !strings.Contains(out, "0 of 2 golden files changed") {
+	if code != 0 || !strings.Contains(out, "0 of 2 golden files written") {
 		t.Fatalf("second record: exit %d\n%s%s", code, out, errs)
 	}
 	if again, _ := os.ReadFile(filepath.Join(dir, "_server.golden")); string(again) != string(first) {
@@ -121,7 +121,7 @@ func TestGoldenChurnAndStaleCases(t *testing.T) {
 	// write the file with the selected cases only).
 	code, out, errs = respcheck(t, "record", "--addr", srv.Addr(), "--out", dir, "--run", "/one$", "--proto", "2", cf)
 	data, _ := os.ReadFile(filepath.Join(dir, "two.golden"))
-	if code != 0 || !strings.Contains(out, "0 of 2 golden files changed") || strings.Count(string(data), "\ncase ") != 4 {
+	if code != 0 || !strings.Contains(out, "0 of 2 golden files written") || strings.Count(string(data), "\ncase ") != 4 {
 		t.Fatalf("record --run: exit %d\n%s%s\n%s", code, out, errs, data)
 	}
 	edited := writeFile(t, "two.yaml", strings.Replace(twoCases, "[INCR, \"{key}\"]", "[INCRBY, \"{key}\", 2]", 1))

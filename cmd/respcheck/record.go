@@ -161,7 +161,7 @@ func runRecord(ctx context.Context, stdout, stderr io.Writer, f recordFlags, pat
 		wrote++
 		fmt.Fprintf(stdout, "wrote %s\n", sp)
 	}
-	fmt.Fprintf(stdout, "%d of %d golden files changed in %s\n", wrote, len(first)+1, f.dir)
+	fmt.Fprintf(stdout, "%d of %d golden files written in %s (new or changed; the others unchanged, or changed in volatile steps only)\n", wrote, len(first)+1, f.dir)
 	if nErr > 0 {
 		return &exitError{code: exitFindings, err: fmt.Errorf("%d results could not be judged (errors); their goldens stop at the error", nErr)}
 	}
