@@ -26,7 +26,7 @@ func TestClientMatrixJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, notes := clients.AvailableFor(context.Background(), "", "go-redis,ioredis")
+	all, notes := clients.AvailableFor(context.Background(), clients.AdapterSource{}, "go-redis,ioredis")
 	t.Cleanup(func() { clients.CloseDrivers(all) })
 	ds, err := clients.Select(all, "go-redis,ioredis")
 	if err != nil || len(ds) == 0 {

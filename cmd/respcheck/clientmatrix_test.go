@@ -420,7 +420,7 @@ var sharedDrivers struct {
 // matrixDrivers is clients.Available, started once; callers must not
 // close the drivers or change the slice.
 func matrixDrivers() ([]clients.Driver, []string) {
-	sharedDrivers.once.Do(func() { sharedDrivers.ds, sharedDrivers.notes = clients.Available("") })
+	sharedDrivers.once.Do(func() { sharedDrivers.ds, sharedDrivers.notes = clients.Available(clients.AdapterSource{}) })
 	return sharedDrivers.ds, sharedDrivers.notes
 }
 

@@ -117,7 +117,7 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 	}
 	// Only the adapter processes of the libraries --clients names start.
 	all, drivers, notes, err := startSelected(ctx, f.clients, func(list string) ([]clients.Driver, []string) {
-		return clients.AvailableFor(ctx, f.adapters, list)
+		return clients.AvailableFor(ctx, f.adapterSource(), list)
 	})
 	defer func() { clients.CloseDrivers(all) }()
 	if ctx.Err() != nil {
@@ -131,7 +131,10 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 		// When some adapters are missing, the name may be one of theirs.
 		missing := false
 		for _, n := range notes {
-			if strings.Contains(n, "missing") || strings.Contains(n, "not on PATH") {
+			switch {
+			case f.userAdapterNote(n): // why the user's own adapter gave nothing
+				fmt.Fprintln(stderr, "respcheck: note: "+n)
+			case strings.Contains(n, "missing") || strings.Contains(n, "not on PATH"):
 				fmt.Fprintln(stderr, "respcheck: note: "+n)
 				missing = true
 			}
@@ -325,7 +328,7 @@ func listClientsCommand(stdout io.Writer, f clientsFlags) error {
 	if !ok {
 		return usageErr("--list-clients prints %s, not %s", report.Choices(report.ClientListReports), f.format)
 	}
-	all, notes := clients.Listed(context.Background(), f.adapters)
+	all, notes := clients.Listed(context.Background(), f.adapterSource())
 	defer clients.CloseDrivers(all)
 	return listClients(stdout, clients.Configurations(all, notes), lf)
 }
@@ -355,7 +358,7 @@ func explainClients(ctx context.Context, stdout io.Writer, f clientsFlags, proto
 		return usageErr("--explain prints %s, not %s", report.Choices(report.ClientListReports), f.format)
 	}
 	all, ds, _, err := startSelected(ctx, f.explain, func(list string) ([]clients.Driver, []string) {
-		return clients.ListedFor(ctx, f.adapters, list)
+		return clients.ListedFor(ctx, f.adapterSource(), list)
 	})
 	defer func() { clients.CloseDrivers(all) }()
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/clients"
 	"github.com/respcheck/respcheck/runner/report"
 )
 
@@ -105,9 +106,11 @@ type clientsFlags struct {
 	extra    string
 	list     bool
 	adapters string
-	matrix   bool
-	explain  string
-	generate generateFlags
+	// adapterCmds are the user's own adapters (--adapter), as given.
+	adapterCmds []string
+	matrix      bool
+	explain     string
+	generate    generateFlags
 }
 
 // register registers the flags of respcheck clients.
@@ -131,7 +134,31 @@ func (f *clientsFlags) register(fl *pflag.FlagSet) {
 	fl.BoolVar(&f.list, "list-clients", false, "list every client configuration (version, configuration, API, source, protocols), or why it is not installed, and exit (--format human or json)")
 	fl.StringVar(&f.explain, "explain", "", "print the decoding contract of the clients this `name` selects (as --clients reads it): what the judge accepts each RESP type decoded as, and the documented conversions with their sources; and exit (--format human or json)")
 	fl.StringVar(&f.adapters, "adapters", "", "the adapters `directory` (default: ./adapters or $RESPCHECK_ADAPTERS)")
+	fl.StringArrayVar(&f.adapterCmds, "adapter", nil, "also drive the libraries of your own adapter: a `command` and its arguments, split at spaces, that speaks the adapter protocol of docs/adapters.md (repeatable)")
 	f.generate.register(fl)
+}
+
+// adapterSource is where the adapter processes come from: --adapters and
+// each --adapter command line, split at spaces.
+func (f *clientsFlags) adapterSource() clients.AdapterSource {
+	src := clients.AdapterSource{Dir: f.adapters}
+	for _, c := range f.adapterCmds {
+		if fields := strings.Fields(c); len(fields) > 0 {
+			src.Commands = append(src.Commands, fields)
+		}
+	}
+	return src
+}
+
+// userAdapterNote reports whether note n is about one of the --adapter
+// commands (it names the command line).
+func (f *clientsFlags) userAdapterNote(n string) bool {
+	for _, c := range f.adapterSource().Commands {
+		if strings.Contains(n, strings.Join(c, " ")) {
+			return true
+		}
+	}
+	return false
 }
 
 type recordFlags struct {

@@ -23,7 +23,8 @@ import (
 )
 
 // Adapter is an external process that drives client libraries of another
-// language. It speaks JSON lines: one request per line on its stdin, one
+// language (docs/adapters.md is this protocol for adapter authors; respcheck
+// clients --adapter CMD plugs one in, see AdapterSource). It speaks JSON lines: one request per line on its stdin, one
 // response per line on its stdout, in any order, matched by "id"; its
 // stderr is for logs. Requests:
 //
@@ -849,8 +850,19 @@ func nodeConfigurations(nodeBin, dir string) ([]string, error) {
 // libraries' adapters are this executable, see GoAdapters) and the
 // command-line clients of the installed server builds, with notes about
 // those that do not.
-func Available(adaptersDir string) ([]Driver, []string) {
-	return AvailableFor(context.Background(), adaptersDir, "all")
+func Available(src AdapterSource) ([]Driver, []string) {
+	return AvailableFor(context.Background(), src, "all")
+}
+
+// AdapterSource says where the adapter processes come from: the adapters
+// directory (Dir; "" for the default, see adaptersDir) and the command
+// lines of the user's own adapters (Commands, respcheck clients
+// --adapter), each a program that speaks the adapter protocol
+// (docs/adapters.md) and is started whatever --clients names: the
+// libraries its hello lists are configurations like the others.
+type AdapterSource struct {
+	Dir      string
+	Commands [][]string
 }
 
 // AvailableFor is Available for the clients that list (as Select reads
@@ -859,8 +871,8 @@ func Available(adaptersDir string) ([]Driver, []string) {
 // wait for some fifty processes to boot. Select picks the drivers from
 // what it returns. Once ctx is done (Ctrl-C), no further adapter starts;
 // each not started has a note.
-func AvailableFor(ctx context.Context, adaptersDir, list string) ([]Driver, []string) {
-	ds, as, notes := adapterSet(adaptersDir)
+func AvailableFor(ctx context.Context, src AdapterSource, list string) ([]Driver, []string) {
+	ds, as, notes := adapterSet(src)
 	as = adaptersFor(as, list)
 	// Merged: the adapters that serve one known configuration (Label);
 	// the system redis-py's label waits for its version.
@@ -906,23 +918,26 @@ func rebind(ds []Driver, as []*Adapter) []Driver {
 // differ only in the configuration they load start as one process that
 // loads them all (oneProcessEach), which answers for every configuration.
 // Close the drivers with CloseDrivers.
-func Listed(ctx context.Context, adaptersDir string) ([]Driver, []string) {
-	return ListedFor(ctx, adaptersDir, "all")
+func Listed(ctx context.Context, src AdapterSource) ([]Driver, []string) {
+	return ListedFor(ctx, src, "all")
 }
 
 // ListedFor is Listed for the adapters a name of list may select (as
 // AvailableFor reads it): --explain NAME starts those only.
-func ListedFor(ctx context.Context, adaptersDir, list string) ([]Driver, []string) {
-	ds, as, notes := adapterSet(adaptersDir)
+func ListedFor(ctx context.Context, src AdapterSource, list string) ([]Driver, []string) {
+	ds, as, notes := adapterSet(src)
 	return start(ctx, ds, oneProcessEach(adaptersFor(as, list), nil), notes)
 }
 
 // adapterSet is every adapter process, the Go ones first (this
-// executable, see GoAdapters), and the notes on those not installed; when
-// this executable cannot be found, the Go libraries are drivers in this
-// process (ds) instead.
-func adapterSet(adaptersDir string) (ds []Driver, as []*Adapter, notes []string) {
-	as, notes = externalAdapters(adaptersDir)
+// executable, see GoAdapters), the user's own (src.Commands) last, and the
+// notes on those not installed; when this executable cannot be found, the
+// Go libraries are drivers in this process (ds) instead.
+func adapterSet(src AdapterSource) (ds []Driver, as []*Adapter, notes []string) {
+	as, notes = externalAdapters(src.Dir)
+	for _, cmd := range src.Commands {
+		as = append(as, &Adapter{Name: strings.Join(cmd, " "), Cmd: cmd})
+	}
 	if exe, err := os.Executable(); err == nil {
 		// The Go libraries run in adapter processes too: a panic in a
 		// library's own goroutine cannot be recovered in-process.

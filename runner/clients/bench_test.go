@@ -29,7 +29,7 @@ func BenchmarkClientsCorpus(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ds, _ := Available("")
+	ds, _ := Available(AdapterSource{})
 	b.Cleanup(func() { CloseDrivers(ds) })
 	if sel := os.Getenv("RESPCHECK_BENCH_CLIENTS"); sel != "" {
 		if ds, err = Select(ds, sel); err != nil {

@@ -27,7 +27,7 @@ var shared struct {
 // drivers.
 func allDrivers() ([]Driver, []string) {
 	shared.once.Do(func() {
-		shared.ds, shared.notes = Available("")
+		shared.ds, shared.notes = Available(AdapterSource{})
 	})
 	// A copy: callers filter it in place (slices.DeleteFunc).
 	return slices.Clone(shared.ds), shared.notes
