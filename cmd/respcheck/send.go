@@ -1,37 +1,53 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/report"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
-// newSendCmd is `respcheck send`: one command, its exact reply.
+// newSendCmd is `respcheck send`: commands, their exact replies.
 func newSendCmd() *cobra.Command {
 	var f targetFlags
 	var proto int
 	var timeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "send [flags] COMMAND [ARG...]",
-		Short: "Send one command and print its exact reply bytes, escaped and as redis-cli shows them",
+		Short: "Send commands and print their exact reply bytes, escaped and as redis-cli shows them",
 		Long: `Send connects (RESP2 without HELLO, or HELLO 3 with --proto 3), sends one
 command as an array of blob strings, and prints the reply's exact bytes
 escaped, then the reply as redis-cli prints it: the first frame that
 arrives (SUBSCRIBE's confirmation, a push in RESP3, included). With no
 address it starts a throwaway server. It waits --timeout for the reply
 (a blocking command with no timeout of its own needs --timeout 0, or a
-longer one); Ctrl-C ends the wait (exit 130).`,
-		Args: cobra.MinimumNArgs(1),
+longer one); Ctrl-C ends the wait (exit 130).
+
+With no COMMAND, it reads commands from standard input, one a line, split
+into words as redis-cli and the server's inline commands split them
+("quoted words", \x00 escapes), and sends them one after the other on the
+one connection, each reply under a "> COMMAND" line:
+
+  printf 'SET k v\nGET k\nOBJECT ENCODING k\n' | respcheck send --server redis-8.6.3`,
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if proto != 2 && proto != 3 {
 				return usageErr("bad --proto %d: want 2 or 3", proto)
+			}
+			cmds, err := sendCommands(args, cmd.InOrStdin())
+			if err != nil {
+				return err
 			}
 			ctx := cmd.Context()
 			t, stopServer, err := f.open(ctx)
@@ -49,29 +65,82 @@ longer one); Ctrl-C ends the wait (exit 130).`,
 			// reply (a BLPOP with no timeout, a frozen server).
 			stopClose := context.AfterFunc(ctx, func() { c.Close() })
 			defer stopClose()
-			if timeout > 0 {
-				c.NC.SetDeadline(time.Now().Add(timeout))
-			}
 			w := cmd.OutOrStdout()
-			if _, err := c.W.Write(resp.AppendCommandString(nil, args...)); err != nil {
-				return sendErr(ctx, err, timeout)
+			for _, a := range cmds {
+				if len(cmds) > 1 {
+					fmt.Fprintln(w, "> "+report.Command(a))
+				}
+				if err := sendOne(ctx, c, w, a, timeout); err != nil {
+					return err
+				}
 			}
-			if err := c.W.Flush(); err != nil {
-				return sendErr(ctx, err, timeout)
-			}
-			v, err := c.R.Read()
-			if err != nil {
-				return sendErr(ctx, fmt.Errorf("read: %w", err), timeout)
-			}
-			fmt.Fprintln(w, resp.Escape(v.Raw))
-			fmt.Fprintln(w, report.CLI(v.Raw))
 			return nil
 		},
 	}
 	f.register(cmd.Flags())
 	cmd.Flags().IntVar(&proto, "proto", 2, "protocol: 2 (no HELLO) or 3 (HELLO 3 first)")
-	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Second, "wait this long for the reply (0: until it comes or Ctrl-C)")
+	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Second, "wait this long for each reply (0: until it comes or Ctrl-C)")
 	return cmd
+}
+
+// sendCommands is what send sends: the command of its arguments, else one
+// command per line of in, split as inline commands are (resp.ReadCommand);
+// a line whose quotes do not close is a usage error naming its number, no
+// command at all one too.
+func sendCommands(args []string, in io.Reader) ([][][]byte, error) {
+	if len(args) > 0 {
+		a := make([][]byte, len(args))
+		for i, s := range args {
+			a[i] = []byte(s)
+		}
+		return [][][]byte{a}, nil
+	}
+	var cmds [][][]byte
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64<<10), 512<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := append(bytes.TrimRight(sc.Bytes(), "\r"), '\n')
+		if line[0] == '*' { // not a RESP array here: a word
+			line = append([]byte(`"*"`), line[1:]...)
+		}
+		words, _, err := resp.ReadCommand(line)
+		if err != nil {
+			return nil, usageErr("standard input, line %d: %v", n, err)
+		}
+		if len(words) > 0 {
+			cmds = append(cmds, slices.Clone(words))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, usageErr("standard input: %v", err)
+	}
+	if len(cmds) == 0 {
+		return nil, usageErr("no command: give one as arguments, or one a line on standard input")
+	}
+	return cmds, nil
+}
+
+// sendOne sends one command on c and prints its reply: escaped, then as
+// redis-cli shows it; it waits timeout at most (0: until it comes).
+func sendOne(ctx context.Context, c *target.Conn, w io.Writer, args [][]byte, timeout time.Duration) error {
+	deadline := time.Time{}
+	if timeout > 0 {
+		deadline = time.Now().Add(timeout)
+	}
+	c.NC.SetDeadline(deadline)
+	if _, err := c.W.Write(resp.AppendCommand(nil, args...)); err != nil {
+		return sendErr(ctx, err, timeout)
+	}
+	if err := c.W.Flush(); err != nil {
+		return sendErr(ctx, err, timeout)
+	}
+	v, err := c.R.Read()
+	if err != nil {
+		return sendErr(ctx, fmt.Errorf("read: %w", err), timeout)
+	}
+	fmt.Fprintln(w, resp.Escape(v.Raw))
+	fmt.Fprintln(w, report.CLI(v.Raw))
+	return nil
 }
 
 // sendErr is the error of a send that got no reply: interrupted (exit

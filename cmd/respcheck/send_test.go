@@ -1,8 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/respcheck/respcheck/runner/servers"
 )
@@ -54,5 +60,55 @@ func TestSendTimeout(t *testing.T) {
 	code, _, errs := respcheck(t, "send", "--addr", srv.Addr(), "--timeout", "200ms", "BLPOP", "nokey", "0")
 	if code != exitServer || !strings.Contains(errs, "no reply within 200ms") {
 		t.Errorf("exit %d, %q", code, errs)
+	}
+}
+
+// TestSendSeveralCommands: with no command in its arguments, send reads
+// one a line from standard input, split as redis-cli splits them (quotes,
+// \x escapes), and sends them in order on one connection, each reply
+// under its command; an unclosed quote is exit 2 naming the line.
+func TestSendSeveralCommands(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	run := func(stdin string) (int, string, string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, os.Args[0], "send", "--addr", srv.Addr())
+		cmd.Env = append(os.Environ(), "RESPCHECK_TEST_MAIN=1")
+		cmd.Stdin = strings.NewReader(stdin)
+		var out, errs bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errs
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if err != nil && !errors.As(err, &ee) {
+			t.Fatal(err)
+		}
+		return cmd.ProcessState.ExitCode(), out.String(), errs.String()
+	}
+	code, out, errs := run("SET rc:send \"hello world\"\r\nGET rc:send\n\nCLIENT SETNAME 'a b'\nCLIENT GETNAME\nECHO \"a\\x00b\"\nDEL rc:send\n")
+	want := `> "SET" "rc:send" "hello world"
+"+OK\r\n"
+OK
+> "GET" "rc:send"
+"$11\r\nhello world\r\n"
+"hello world"
+> "CLIENT" "SETNAME" "a b"
+"-ERR Client names cannot contain spaces, newlines or special characters.\r\n"
+(error) ERR Client names cannot contain spaces, newlines or special characters.
+> "CLIENT" "GETNAME"
+"$-1\r\n"
+(nil)
+> "ECHO" "a\x00b"
+"$3\r\na\x00b\r\n"
+"a\x00b"
+> "DEL" "rc:send"
+":1\r\n"
+(integer) 1
+`
+	if code != exitOK || out != want {
+		t.Errorf("exit %d\n%s\nwant\n%s%s", code, out, want, errs)
+	}
+	code, _, errs = run("PING\nSET \"k v\n")
+	if code != exitUsage || !strings.Contains(errs, "standard input, line 2: ") {
+		t.Errorf("unbalanced quotes: exit %d %s", code, errs)
 	}
 }
