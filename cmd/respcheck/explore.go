@@ -88,6 +88,7 @@ host:port or a redis:// URL.`,
 	fl.IntVar(&x.sequences, "sequences", 0, "stop after this many sequences (0: until --duration)")
 	fl.IntVar(&x.length, "length", 20, "commands per sequence")
 	fl.IntVar(&x.proto, "proto", 0, "run the sequences in this protocol only (2 or 3; 0: both)")
+	choices(fl, "proto", "2", "3", "0")
 	fl.StringVar(&x.out, "out", "", "write the differences as a case file into this `directory`")
 	fl.DurationVar(&x.timeout, "timeout", 5*time.Second, "a server that does not answer a sequence within this long is lost")
 	fl.BoolVar(&x.schema, "check-schema", false, "also check each of A's RESP3 replies against A's build's reply schemas (installed by scripts/install-schemas.sh): a reply a schema rejects is a finding of A, shrunk as differences are")

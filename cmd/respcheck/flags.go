@@ -68,6 +68,7 @@ func (f *runFlags) register(fl *pflag.FlagSet) {
 // for a command that does verb to the cases; about follows --run's usage.
 func (f *runFlags) registerSelection(fl *pflag.FlagSet, verb, about string) {
 	fl.StringVar(&f.proto, "proto", "both", "protocols to "+verb+": 2, 3 or both")
+	choices(fl, "proto", "2", "3", "both")
 	fl.StringVar(&f.run, "run", "", verb+" only cases whose file/name matches this `regexp`"+about)
 	registerVars(fl, &f.vars)
 }
@@ -128,7 +129,7 @@ func (f *clientsFlags) register(fl *pflag.FlagSet) {
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "show every step of non-matching results and the wire (handshakes, pushes), and the matrix")
 	fl.BoolVar(&f.matrix, "matrix", false, "also show the cases × clients matrix, one symbol a result, in blocks that fit 100 columns")
 	fl.StringVar(&f.runID, "run-id", "", "key-name salt (default: random against --addr/-u, fixed for a throwaway server)")
-	fl.StringVar(&f.clients, "clients", "all", "comma-separated libraries: "+"go-redis, go-redis-typed, rueidis, valkey-go, redigo, radix, ioredis, ioredis-typed, node-redis, node-redis-typed, iovalkey, valkey-glide, redis-py, hiredis, redis-rb, phpredis, redis-cli, valkey-cli (a name selects each of its versions and configurations: ioredis selects ioredis-5.11.1, ioredis-6.0.0[replyMapping=resp3], ioredis-6.0.0/pipeline...; --list-clients lists them)")
+	fl.StringVar(&f.clients, "clients", "all", "comma-separated libraries: "+strings.Join(clientNames, ", ")+" (a name selects each of its versions and configurations: ioredis selects ioredis-5.11.1, ioredis-6.0.0[replyMapping=resp3], ioredis-6.0.0/pipeline...; --list-clients lists them)")
 	fl.IntSliceVar(&f.split, "split", nil, "proxy fault: split every server→client frame at these byte `offsets`")
 	fl.StringVar(&f.extra, "extra-after", "", "proxy fault: after the first reply to this `command` on each connection, send an extra +respcheck-extra reply no command asked for (every later reply is one behind)")
 	fl.BoolVar(&f.list, "list-clients", false, "list every client configuration (version, configuration, API, source, protocols), or why it is not installed, and exit (--format human or json)")
@@ -208,6 +209,7 @@ func (f *benchFlags) register(fl *pflag.FlagSet) {
 	f.set = fl
 	f.targetFlags.register(fl)
 	fl.StringVar(&f.proto, "proto", "2", "protocol of the connection: 2 or 3")
+	choices(fl, "proto", "2", "3")
 	fl.IntVar(&f.trials, "trials", 50, "timed trials per cell")
 	fl.IntVar(&f.warmup, "warmup", 5, "untimed trials before them")
 	fl.BoolVar(&f.quick, "quick", false, "few trials (5 after 1 warm-up, unless --trials or --warmup is given; contention: 2 runs of a fifth of the updates): a smoke run of every table")

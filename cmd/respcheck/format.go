@@ -13,6 +13,11 @@ import (
 // reports of kind k; its usage names the formats of the registry.
 func formatFlag(fl *pflag.FlagSet, p *string, k report.Kind) {
 	fl.StringVar(p, "format", "human", "report format: "+report.Choices(k))
+	var names []string
+	for _, f := range report.Formats(k) {
+		names = append(names, f.Name)
+	}
+	choices(fl, "format", names...)
 }
 
 // outFlag registers -o for reports of kind k; its help lists the

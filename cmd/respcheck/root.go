@@ -32,6 +32,7 @@ results "not run").`,
 	root.AddCommand(newBenchCmd(), newMiniredisCmd())
 	root.AddCommand(newRecordCmd(), newDiffCmd(), newServeCmd(), newSendCmd(), newCoverageCmd(), newReportCmd(), newSchemaCmd(), newExploreCmd())
 	root.AddCommand(newCasesTopic())
+	completeFlags(root)
 	// cobra's own "completion bash|zsh|fish|powershell".
 	root.Version = version()
 	root.SetVersionTemplate("respcheck {{.Version}}\n")

@@ -79,6 +79,7 @@ one connection, each reply under a "> COMMAND" line:
 	}
 	f.register(cmd.Flags())
 	cmd.Flags().IntVar(&proto, "proto", 2, "protocol: 2 (no HELLO) or 3 (HELLO 3 first)")
+	choices(cmd.Flags(), "proto", "2", "3")
 	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Second, "wait this long for each reply (0: until it comes or Ctrl-C)")
 	return cmd
 }

@@ -112,3 +112,32 @@ OK
 		t.Errorf("unbalanced quotes: exit %d %s", code, errs)
 	}
 }
+
+// TestFlagValueCompletion: the shell completes flag values (cobra's
+// __complete, what the completion scripts call): --format with the
+// command's formats, --proto, --server with miniredis and the installed
+// builds, and --clients after a comma.
+func TestFlagValueCompletion(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--format", ""}, "human\njson\njunit\ntap\nhtml\n:4\n"},
+		{[]string{"bench", "--format", ""}, "human\njson\n:4\n"},
+		{[]string{"send", "--proto", ""}, "2\n3\n:4\n"},
+		{[]string{"run", "--proto", ""}, "2\n3\nboth\n:4\n"},
+		{[]string{"clients", "--clients", "go-redis,io"}, "go-redis,ioredis\ngo-redis,ioredis-typed\ngo-redis,iovalkey\n:6\n"},
+	} {
+		code, out, errs := respcheck(t, append([]string{"__complete"}, tc.args...)...)
+		if code != exitOK || out != tc.want {
+			t.Errorf("%q: exit %d\n%s\nwant\n%s%s", tc.args, code, out, tc.want, errs)
+		}
+	}
+	code, out, _ := respcheck(t, "__complete", "run", "--server", "")
+	if code != exitOK || !strings.HasPrefix(out, "miniredis\n") {
+		t.Errorf("--server: exit %d %q", code, out)
+	}
+	if _, err := servers.Find("redis-8.6.3"); err == nil && !strings.Contains(out, "\nredis-8.6.3\n") {
+		t.Errorf("--server does not offer the installed redis-8.6.3: %q", out)
+	}
+}
