@@ -26,8 +26,10 @@ type runFlags struct {
 	format  string
 	out     string
 	verbose bool
-	noColor bool
-	runID   string
+	// veryVerbose is --very-verbose: -v and the wire of passing cases.
+	veryVerbose bool
+	noColor     bool
+	runID       string
 
 	allowDestructive bool
 	// confirmDestructive confirms --allow-destructive on a server that
@@ -54,6 +56,7 @@ func (f *runFlags) register(fl *pflag.FlagSet) {
 	formatFlag(fl, &f.format, report.RunReports)
 	outFlag(fl, &f.out, report.RunReports)
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "list every case and every step of failures")
+	fl.BoolVar(&f.veryVerbose, "very-verbose", false, "-v, and every step of every case, passes too, with the bytes sent and received")
 	fl.BoolVar(&f.noColor, "no-color", false, "never use colours")
 	fl.BoolVar(&f.checkSchema, "check-schema", false, "also check every RESP3 reply against the build's reply schemas (installed by scripts/install-schemas.sh); findings are listed, they do not change the exit status")
 	fl.BoolVar(&f.failFast, "fail-fast", false, "stop at the first case that fails or errs (the running ones finish and clean up); exit 1")

@@ -118,7 +118,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	// a result back until the earlier ones are shown).
 	streamed := !isTerminal(stdout) && (f.format == "human" || f.out != "")
 	if streamed {
-		opts.OnResult = streamResults(stdout, f.verbose)
+		opts.OnResult = streamResults(stdout, report.HumanOptions{Verbose: f.verbose, VeryVerbose: f.veryVerbose})
 	}
 	rep, err := runner.Run(ctx, files, opts)
 	if bar != nil {
@@ -311,7 +311,7 @@ func loadFiles(paths []string, vars ...string) ([]*cases.File, error) {
 // already shown on stdout as they finished (streamResults, in file order).
 func writeReport(stdout io.Writer, rep *runner.Report, format report.Format, f runFlags, tty, streamed bool) error {
 	var buf bytes.Buffer
-	err := format.Run(&buf, rep, report.HumanOptions{Verbose: f.verbose, Color: tty && !f.noColor && os.Getenv("NO_COLOR") == "" && f.out == "",
+	err := format.Run(&buf, rep, report.HumanOptions{Verbose: f.verbose, VeryVerbose: f.veryVerbose, Color: tty && !f.noColor && os.Getenv("NO_COLOR") == "" && f.out == "",
 		Streamed: streamed && f.out == ""})
 	if err != nil {
 		return err
@@ -320,15 +320,15 @@ func writeReport(stdout io.Writer, rep *runner.Report, format report.Format, f r
 		return err
 	}
 	// With -o, stdout still gets the human report (its summary line last).
-	return report.Human(stdout, rep, report.HumanOptions{Verbose: f.verbose && f.format != "human", Color: tty && !f.noColor && os.Getenv("NO_COLOR") == "",
+	return report.Human(stdout, rep, report.HumanOptions{Verbose: f.verbose && f.format != "human", VeryVerbose: f.veryVerbose && f.format != "human", Color: tty && !f.noColor && os.Getenv("NO_COLOR") == "",
 		Streamed: streamed})
 }
 
 // streamResults returns an Options.OnResult that writes each result to w
-// (report.HumanResult).
-func streamResults(w io.Writer, verbose bool) func(*runner.Result) {
+// (report.HumanResult) as o says.
+func streamResults(w io.Writer, o report.HumanOptions) func(*runner.Result) {
 	return func(res *runner.Result) {
-		report.HumanResult(w, res, report.HumanOptions{Verbose: verbose})
+		report.HumanResult(w, res, o)
 	}
 }
 

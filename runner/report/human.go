@@ -18,6 +18,10 @@ type HumanOptions struct {
 	// Verbose lists passing and skipped results too, and every step of a
 	// failing case rather than the failing one alone.
 	Verbose bool
+	// VeryVerbose is Verbose, and every step of every case that ran (passes
+	// and known differences too) with the command sent and the reply's
+	// bytes, escaped: what went over the wire.
+	VeryVerbose bool
 	// Color adds ANSI colours; set it only when writing to a terminal.
 	Color bool
 	// Streamed says every result was already written as it finished
@@ -31,6 +35,7 @@ type HumanOptions struct {
 // HumanResult writes one result as Human does (with Verbose, passes and
 // skips too): for a run that shows each case as it finishes.
 func HumanResult(w io.Writer, res *runner.Result, o HumanOptions) error {
+	o.Verbose = o.Verbose || o.VeryVerbose
 	p := &printer{w: w, o: o}
 	if !res.NotRun || o.Verbose {
 		p.result(res)
@@ -41,6 +46,7 @@ func HumanResult(w io.Writer, res *runner.Result, o HumanOptions) error {
 // Human writes one block per failing or erroring result (every result with
 // Verbose), then a summary line "N passed, N failed, N skipped".
 func Human(w io.Writer, rep *runner.Report, o HumanOptions) error {
+	o.Verbose = o.Verbose || o.VeryVerbose
 	p := &printer{w: w, o: o}
 	notRun, reason := 0, ""
 	for _, res := range rep.Results {
@@ -188,6 +194,7 @@ func (p *printer) result(res *runner.Result) {
 		if p.o.Verbose {
 			p.line(p.green("pass ") + " " + title)
 		}
+		p.wire(res)
 		return
 	case runner.Skip:
 		if p.o.Verbose {
@@ -198,6 +205,7 @@ func (p *printer) result(res *runner.Result) {
 		if p.o.Verbose {
 			p.line(p.yellow("known") + " " + title + p.dim(" (known difference: "+res.Reason+")"))
 		}
+		p.wire(res)
 		return
 	case runner.Error:
 		p.line(p.red("ERROR") + " " + title)
@@ -230,6 +238,15 @@ func (p *printer) result(res *runner.Result) {
 		}
 		if cli := CLI(f.Actual); cli != "" {
 			p.line(indent("            ", short(cli)))
+		}
+	}
+}
+
+// wire writes every step of a case that did not fail, with VeryVerbose.
+func (p *printer) wire(res *runner.Result) {
+	if p.o.VeryVerbose {
+		for _, sr := range res.Steps {
+			p.step(sr)
 		}
 	}
 }

@@ -434,3 +434,19 @@ func TestJSONDecodes(t *testing.T) {
 		t.Error("an unknown status, verdict or direction decoded")
 	}
 }
+
+// TestHumanVeryVerbose: with VeryVerbose a passing case shows every step,
+// the command sent and the reply's bytes; with Verbose alone, its line.
+func TestHumanVeryVerbose(t *testing.T) {
+	rep := runReport(t)
+	vv := write(t, func(b *bytes.Buffer) error { return report.Human(b, rep, report.HumanOptions{VeryVerbose: true}) })
+	contains(t, "very verbose human", vv,
+		"pass  strings/passes [RESP2]\n      suite/strings.yaml:",
+		"> \"SET\" \"k\" \"v\"\n        < \"+OK\\r\\n\"\n",
+		"> \"GET\" \"k\"\n        < \"$1\\r\\nv\\r\\n\"\n",
+		"skip  strings/skips [RESP2]")
+	v := write(t, func(b *bytes.Buffer) error { return report.Human(b, rep, report.HumanOptions{Verbose: true}) })
+	if i := strings.Index(v, "pass  strings/passes [RESP2]\n"); i < 0 || strings.HasPrefix(v[i+len("pass  strings/passes [RESP2]\n"):], "      ") {
+		t.Errorf("verbose shows a passing case's steps:\n%s", v)
+	}
+}
