@@ -13,7 +13,7 @@ func TestUnknownFormat(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"run", "--format", "nope"}, `bad --format "nope": want human, json, junit, tap or html`},
+		{[]string{"run", "--format", "nope"}, `bad --format "nope": want human, json, junit, jsonl, tap or html`},
 		{[]string{"clients", "--format", "tap"}, `bad --format "tap": want human, json, junit, markdown or html`},
 	} {
 		code, out, errs := respcheck(t, tc.args...)

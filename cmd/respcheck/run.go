@@ -117,7 +117,11 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	// in file order, each case's protocols together (Options.OnResult holds
 	// a result back until the earlier ones are shown).
 	streamed := !isTerminal(stdout) && (f.format == "human" || f.out != "")
-	if streamed {
+	switch {
+	case f.format == "jsonl" && f.out == "":
+		// JSON lines on stdout: each result as it ends, terminal or not.
+		opts.OnResult, streamed = report.EventStream(stdout), true
+	case streamed:
 		opts.OnResult = streamResults(stdout, report.HumanOptions{Verbose: f.verbose, VeryVerbose: f.veryVerbose})
 	}
 	rep, err := runner.Run(ctx, files, opts)

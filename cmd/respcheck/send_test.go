@@ -122,7 +122,7 @@ func TestFlagValueCompletion(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"run", "--format", ""}, "human\njson\njunit\ntap\nhtml\n:4\n"},
+		{[]string{"run", "--format", ""}, "human\njson\njunit\njsonl\ntap\nhtml\n:4\n"},
 		{[]string{"bench", "--format", ""}, "human\njson\n:4\n"},
 		{[]string{"send", "--proto", ""}, "2\n3\n:4\n"},
 		{[]string{"run", "--proto", ""}, "2\n3\nboth\n:4\n"},

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/respcheck/respcheck/runner/report"
 	"github.com/respcheck/respcheck/runner/servers"
 )
 
@@ -91,4 +95,55 @@ func TestUnknownServerIsAUsageError(t *testing.T) {
 	if code != exitUsage || !strings.Contains(errs, "installed:") {
 		t.Errorf("exit %d, stderr %s", code, errs)
 	}
+}
+
+// TestJSONLines: --format jsonl writes a "result" line per case and
+// protocol (streamed on stdout as each finishes) and a "summary" line
+// last, to stdout and through -o alike.
+func TestJSONLines(t *testing.T) {
+	f := writeFile(t, "jl.yaml", `suite: jl
+cases:
+  - name: passes
+    steps: [{send: [PING], reply: "+PONG\r\n"}]
+  - name: fails
+    steps: [{send: [PING], reply: "+PING\r\n"}]
+`)
+	check := func(what, out string) {
+		t.Helper()
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if len(lines) != 5 {
+			t.Fatalf("%s: %d lines, want 4 results and a summary:\n%s", what, len(lines), out)
+		}
+		statuses := map[string]int{}
+		for i, l := range lines {
+			var ev report.Event
+			if err := json.Unmarshal([]byte(l), &ev); err != nil {
+				t.Fatalf("%s: line %d is not JSON: %v\n%s", what, i+1, err, l)
+			}
+			switch {
+			case i < 4 && ev.Event == "result" && ev.Result != nil:
+				statuses[ev.Result.Status.String()]++
+			case i == 4 && ev.Event == "summary" && ev.Summary != nil && ev.Summary.Passed == 2 && ev.Summary.Failed == 2:
+			default:
+				t.Errorf("%s: line %d: %s", what, i+1, l)
+			}
+		}
+		if statuses["pass"] != 2 || statuses["fail"] != 2 {
+			t.Errorf("%s: statuses %v", what, statuses)
+		}
+	}
+	code, out, errs := respcheck(t, "run", "--server", "miniredis", "--format", "jsonl", f)
+	if code != exitFindings {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	check("stdout", out)
+	file := filepath.Join(t.TempDir(), "r.jsonl")
+	if code, out, errs := respcheck(t, "run", "--server", "miniredis", "-o", file, f); code != exitFindings {
+		t.Fatalf("-o: exit %d\n%s%s", code, out, errs)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("-o r.jsonl", string(data))
 }

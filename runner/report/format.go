@@ -75,6 +75,8 @@ var registry = []Format{
 	{Name: "junit", Ext: ".xml", Description: "JUnit XML for CI: findings are failures, skips are skipped",
 		Run:     func(w io.Writer, rep *runner.Report, _ HumanOptions) error { return JUnit(w, rep) },
 		Clients: func(w io.Writer, rep *clients.Report, _ HumanOptions) error { return ClientsJUnit(w, rep) }},
+	{Name: "jsonl", Ext: ".jsonl", Description: "JSON lines as the run goes: a \"result\" line per case and protocol as it finishes, then a \"summary\" line (Event)",
+		Run: JSONL},
 	{Name: "tap", Ext: ".tap", Description: "TAP version 13: one test point per result, skips as # SKIP",
 		Run: func(w io.Writer, rep *runner.Report, _ HumanOptions) error { return TAP(w, rep) }},
 	{Name: "markdown", Ext: ".md", Description: "a Markdown page: clients, the verdict matrix, one line explaining each verdict but match and skip",

@@ -18,13 +18,13 @@ func names(fs []report.Format) string {
 }
 
 func TestRegistry(t *testing.T) {
-	if got := names(report.Formats(report.RunReports)); got != "human json junit tap" {
+	if got := names(report.Formats(report.RunReports)); got != "human json junit jsonl tap" {
 		t.Errorf("run formats: %s", got)
 	}
 	if got := names(report.Formats(report.ClientsReports)); got != "human json junit markdown" {
 		t.Errorf("clients formats: %s", got)
 	}
-	if got := report.Choices(report.RunReports); got != "human, json, junit or tap" {
+	if got := report.Choices(report.RunReports); got != "human, json, junit, jsonl or tap" {
 		t.Errorf("run choices: %q", got)
 	}
 	if got := report.Choices(report.ClientsReports); got != "human, json, junit or markdown" {
@@ -68,6 +68,7 @@ func TestRegistryWriters(t *testing.T) {
 		"human": func(w io.Writer) error { return report.Human(w, rep, o) },
 		"json":  func(w io.Writer) error { return report.JSON(w, rep) },
 		"junit": func(w io.Writer) error { return report.JUnit(w, rep) },
+		"jsonl": func(w io.Writer) error { return report.JSONL(w, rep, o) },
 		"tap":   func(w io.Writer) error { return report.TAP(w, rep) },
 	}
 	cl := map[string]func(io.Writer) error{
