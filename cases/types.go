@@ -1,6 +1,7 @@
 package cases
 
 import (
+	"fmt"
 	"path"
 	"regexp"
 	"slices"
@@ -364,6 +365,38 @@ func (c *Case) Selected(run *regexp.Regexp, tags []string) bool {
 		}
 	}
 	return false
+}
+
+// Shard is one part of a selection of cases, to split a run across
+// machines: Index (1 to Count) takes every Count-th selected case from the
+// Index-th, in file order, both protocols of a case together. The zero
+// value is the whole selection.
+type Shard struct {
+	Index, Count int
+}
+
+// Has reports whether the case at pos (0-based) in the selection is in
+// the shard.
+func (s Shard) Has(pos int) bool { return s.Count <= 1 || pos%s.Count == s.Index-1 }
+
+// String is "i/n", or "" for the whole selection.
+func (s Shard) String() string {
+	if s.Count <= 1 {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", s.Index, s.Count)
+}
+
+// ParseShard reads "i/n" (1 <= i <= n); "" is the whole selection.
+func ParseShard(v string) (Shard, error) {
+	if v == "" {
+		return Shard{}, nil
+	}
+	var s Shard
+	if _, err := fmt.Sscanf(v, "%d/%d", &s.Index, &s.Count); err != nil || s.Count < 1 || s.Index < 1 || s.Index > s.Count || s.String() != v && s.Count > 1 {
+		return Shard{}, fmt.Errorf("bad shard %q: want i/n with 1 <= i <= n", v)
+	}
+	return s, nil
 }
 
 // Select returns the cases of files that a run with these --run and --tags

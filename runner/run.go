@@ -41,6 +41,9 @@ type Options struct {
 	// Tags selects cases carrying at least one of these tags (case or file
 	// tags); empty selects all.
 	Tags []string
+	// Shard runs one part of the selected cases, to split a run across
+	// machines (respcheck run --shard i/n): the zero value all of them.
+	Shard cases.Shard
 	// Jobs is the number of cases run at once, each on its own connections;
 	// 0 means DefaultJobs(Shared).
 	Jobs int
@@ -175,7 +178,7 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	}
 	protos := sched.Defaults(&opts.StepTimeout, &opts.Jobs, opts.Protos)
 	cfg := opts.targetConfig()
-	rep := &Report{RunID: opts.RunID, Started: time.Now()}
+	rep := &Report{RunID: opts.RunID, Started: time.Now(), Shard: opts.Shard}
 	t, err := target.Open(ctx, cfg)
 	if err != nil {
 		return nil, &target.Error{Err: err}
@@ -264,9 +267,14 @@ func (opts Options) targetConfig() target.Config {
 // selectItems lists the selected cases of files, each in each protocol.
 func selectItems(files []*cases.File, opts Options, protos []int) []item {
 	var items []item
+	pos := 0
 	for _, f := range files {
 		for _, c := range f.Cases {
 			if !selected(c, opts) {
+				continue
+			}
+			pos++
+			if !opts.Shard.Has(pos - 1) {
 				continue
 			}
 			for _, p := range protos {

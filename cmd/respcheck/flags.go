@@ -28,8 +28,10 @@ type runFlags struct {
 	verbose bool
 	// veryVerbose is --very-verbose: -v and the wire of passing cases.
 	veryVerbose bool
-	noColor     bool
-	runID       string
+	// shard is --shard i/n (cases.ParseShard).
+	shard   string
+	noColor bool
+	runID   string
 
 	allowDestructive bool
 	// confirmDestructive confirms --allow-destructive on a server that
@@ -65,6 +67,7 @@ func (f *runFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.golden, "golden", "", "also compare every reply with the goldens in this `directory` (see respcheck record)")
 	fl.BoolVar(&f.update, "update", false, "with --golden: rewrite the goldens whose replies changed instead of failing (the target must be the build the directory was recorded on)")
 	fl.StringVar(&f.runID, "run-id", "", "key-name salt (default: random against --addr/-u, fixed for a throwaway server)")
+	fl.StringVar(&f.shard, "shard", "", "run part `i/n` of the selected cases (every n-th case from the i-th, in file order), to split a run across CI machines; respcheck report makes the parts' JSON reports one column")
 }
 
 // registerSelection registers --proto and --run, which selection parses,

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -64,10 +65,17 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	if err != nil {
 		return err
 	}
+	shard, err := cases.ParseShard(f.shard)
+	if err != nil {
+		return usageErr("--shard: %v", err)
+	}
 	selected := cases.Select(files, runRE, f.tags)
 	if len(selected) == 0 {
 		return noCases(paths, f.run, f.tags)
 	}
+	selected = slices.DeleteFunc(slices.Clone(selected), func(c *cases.Case) bool {
+		return !shard.Has(slices.Index(selected, c))
+	})
 
 	t, fl, err := f.openFleet(ctx, f.servers)
 	if err != nil {
@@ -89,7 +97,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	opts := runner.Options{
 		Addr: t.Addr, Username: t.Username, Password: t.Password, DB: t.DB,
 		TLS:    t.TLS,
-		Protos: protos, Run: runRE, Tags: f.tags, Jobs: f.jobs, StepTimeout: f.timeout,
+		Protos: protos, Run: runRE, Tags: f.tags, Shard: shard, Jobs: f.jobs, StepTimeout: f.timeout,
 		RunID: runID, Shared: external, AllowDestructive: f.allowDestructive, Pool: fl.pool(),
 		Limits: f.limits(), FailFast: f.failFast,
 	}

@@ -2,12 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/respcheck/respcheck/runner/report"
+	rschema "github.com/respcheck/respcheck/runner/report/schema"
 	"github.com/respcheck/respcheck/runner/servers"
 )
 
@@ -146,4 +148,54 @@ cases:
 		t.Fatal(err)
 	}
 	check("-o r.jsonl", string(data))
+}
+
+// TestShards: run --shard 1/3, 2/3 and 3/3 run disjoint parts of the
+// selected cases whose union is the whole selection (each case in both
+// protocols in one part), their JSON reports say which part, and report
+// makes them one column; a shard outside 1..n is exit 2.
+func TestShards(t *testing.T) {
+	dir := t.TempDir()
+	seen := map[string]string{}
+	var reports []string
+	for i := 1; i <= 3; i++ {
+		out := filepath.Join(dir, fmt.Sprintf("s%d.json", i))
+		shard := fmt.Sprintf("%d/3", i)
+		if code, stdout, errs := respcheck(t, "run", "--server", "miniredis", "--shard", shard, "--run", "^errors/", "-o", out); code != exitOK {
+			t.Fatalf("shard %s: exit %d\n%s%s", shard, code, stdout, errs)
+		}
+		var rep report.JSONReport
+		data, err := os.ReadFile(out)
+		if err == nil {
+			err = json.Unmarshal(data, &rep)
+		}
+		if err == nil {
+			err = rschema.Check("run", data) // "shard" is in run.schema.json
+		}
+		if err != nil || rep.Shard != shard || len(rep.Results) == 0 {
+			t.Fatalf("shard %s: %v, shard %q, %d results", shard, err, rep.Shard, len(rep.Results))
+		}
+		for _, r := range rep.Results {
+			if o, ok := seen[r.Case]; ok && o != shard {
+				t.Errorf("%s in shards %s and %s", r.Case, o, shard)
+			}
+			seen[r.Case] = shard
+		}
+		reports = append(reports, out)
+	}
+	code, out, _ := respcheck(t, "list", "--run", "^errors/")
+	if n := strings.Count(out, "\n"); code != exitOK || n != len(seen) {
+		t.Errorf("the shards ran %d cases, list lists %d (exit %d):\n%s", len(seen), n, code, out)
+	}
+	page := filepath.Join(dir, "p.html")
+	if code, stdout, errs := respcheck(t, append([]string{"report", "-o", page}, reports...)...); code != exitOK {
+		t.Fatalf("report: exit %d\n%s%s", code, stdout, errs)
+	}
+	data, _ := os.ReadFile(page)
+	if n := strings.Count(string(data), `<th scope="col" class="srv" data-s="`); n < 1 || !strings.Contains(string(data), "run, shards 1/3, 2/3, 3/3") {
+		t.Errorf("the page has %d server headings and no merged column", n)
+	}
+	if code, _, errs := respcheck(t, "run", "--server", "miniredis", "--shard", "0/3"); code != exitUsage || !strings.Contains(errs, "--shard") {
+		t.Errorf("--shard 0/3: exit %d %s", code, errs)
+	}
 }

@@ -14,12 +14,15 @@ import (
 
 // JSONReport is the shape of the JSON format (version 1).
 type JSONReport struct {
-	Version    int           `json:"version"`
-	RunID      string        `json:"run_id,omitempty"`
-	Server     target.Server `json:"server"`
-	Started    time.Time     `json:"started"`
-	DurationMS float64       `json:"duration_ms"`
-	ServerLost string        `json:"server_lost,omitempty"`
+	Version int           `json:"version"`
+	RunID   string        `json:"run_id,omitempty"`
+	Server  target.Server `json:"server"`
+	// Shard is the part of the selected cases the run ran ("2/3", run
+	// --shard), "" for all of them.
+	Shard      string    `json:"shard,omitempty"`
+	Started    time.Time `json:"started"`
+	DurationMS float64   `json:"duration_ms"`
+	ServerLost string    `json:"server_lost,omitempty"`
 	// KeysRemoved and DBSize (before, after) are set for runs against a
 	// shared server (--addr/-u), where each case's keys are deleted.
 	KeysRemoved *int64 `json:"keys_removed,omitempty"`
@@ -112,7 +115,7 @@ func writeIndented(w io.Writer, v any) error {
 // ToJSON is the JSON form of a run's report (what JSON writes), for
 // writers that build on it (runner/report/page).
 func ToJSON(rep *runner.Report) JSONReport {
-	out := JSONReport{Version: 1, RunID: rep.RunID, Server: rep.Server, Started: rep.Started,
+	out := JSONReport{Version: 1, RunID: rep.RunID, Server: rep.Server, Shard: rep.Shard.String(), Started: rep.Started,
 		DurationMS: ms(rep.Duration), Summary: rep.Summary, Results: []JSONResult{}}
 	if rep.ServerLost != nil {
 		out.ServerLost = rep.ServerLost.Error()

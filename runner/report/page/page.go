@@ -122,6 +122,7 @@ func Build(inputs []Input) *Page {
 	inputs = withCaseChecks(inputs)
 	m := newMatrix()
 	var rs []recording
+	shards := map[string]*shardColumn{}
 	for _, in := range inputs {
 		p.Sources = append(p.Sources, Source{Name: in.name(), Kind: in.kind(), Path: in.Path})
 		switch {
@@ -134,22 +135,7 @@ func Build(inputs []Input) *Page {
 				}
 			}
 		case in.Run != nil:
-			col := m.addServer(Server{Name: in.name(), Kind: "run", Path: in.Path})
-			d, masked := runDir(in)
-			rs = append(rs, recording{dir: d, col: col, build: buildOf(d), masked: masked})
-			fl := &Failures{col: col}
-			for _, r := range in.Run.Results {
-				status := r.Status.String()
-				if r.NotRun && r.Status == runner.Skip {
-					status = "notrun" // interrupted: neither a skip nor a finding
-				}
-				cell := m.add(col, r.File, r.Case, r.Proto, status, r.Reason, in.Tags)
-				cell.Failure = failureOf(r)
-				fl.add(r, cell)
-			}
-			if len(fl.Cases) > 0 {
-				p.Failures = append(p.Failures, fl)
-			}
+			p.addRun(in, m, &rs, shards)
 		case in.Clients != nil:
 			p.Clients = append(p.Clients, clientsTable(len(p.Clients)+1, in, m))
 		case in.Matrix != nil:
@@ -220,6 +206,74 @@ func failureOf(r report.JSONResult) *Failure {
 		}
 	}
 	return out
+}
+
+// shardColumn is the column of the parts of a run split by --shard: its
+// index in the matrix and in the recordings, its failures, and the parts
+// it holds.
+type shardColumn struct {
+	col, rec int
+	fl       *Failures
+	parts    []string
+}
+
+// addRun adds a run report's column, its recording (runDir) and its
+// failures; a part of a run split with --shard joins the column of the
+// other parts of that build and shard count that came before it (each
+// case is in one part: the column is the whole run's).
+func (p *Page) addRun(in Input, m *matrix, rs *[]recording, shards map[string]*shardColumn) {
+	d, masked := runDir(in)
+	var sc *shardColumn
+	key := ""
+	if sh := in.Run.Shard; sh != "" {
+		_, count, _ := strings.Cut(sh, "/")
+		key = buildOf(d) + "\x00" + count
+		if o := shards[key]; o != nil && !slices.Contains(o.parts, sh) {
+			sc = o
+		}
+	}
+	if sc == nil {
+		col := m.addServer(Server{Name: in.name(), Kind: "run", Path: in.Path})
+		*rs = append(*rs, recording{dir: d, col: col, build: buildOf(d), masked: masked})
+		sc = &shardColumn{col: col, rec: len(*rs) - 1, fl: &Failures{col: col}}
+		if key != "" {
+			shards[key] = sc
+		}
+	} else {
+		mergeRecording(&(*rs)[sc.rec], d, masked)
+	}
+	sc.parts = append(sc.parts, in.Run.Shard)
+	if len(sc.parts) > 1 {
+		m.Servers[sc.col].Kind = "run, shards " + strings.Join(sc.parts, ", ")
+	}
+	had := len(sc.fl.Cases)
+	for _, r := range in.Run.Results {
+		status := r.Status.String()
+		if r.NotRun && r.Status == runner.Skip {
+			status = "notrun" // interrupted: neither a skip nor a finding
+		}
+		cell := m.add(sc.col, r.File, r.Case, r.Proto, status, r.Reason, in.Tags)
+		cell.Failure = failureOf(r)
+		sc.fl.add(r, cell)
+	}
+	if had == 0 && len(sc.fl.Cases) > 0 {
+		p.Failures = append(p.Failures, sc.fl)
+	}
+}
+
+// mergeRecording adds the cases of d (another part of the same run) to
+// r's recording, and their masked commands.
+func mergeRecording(r *recording, d *golden.Dir, masked map[stepRef][]byte) {
+	for base, f := range d.Files {
+		if o := r.dir.Files[base]; o != nil {
+			o.Cases = append(o.Cases, f.Cases...)
+		} else {
+			r.dir.Files[base] = f
+		}
+	}
+	for k, v := range masked {
+		r.masked[k] = v
+	}
 }
 
 // madeBy names the command that wrote a page of inputs: a single input

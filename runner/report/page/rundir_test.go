@@ -156,3 +156,32 @@ func TestCutRowsNotMerged(t *testing.T) {
 		t.Errorf("failures on %q, columns %+v", p.Failures[0].Server, p.Servers)
 	}
 }
+
+// TestShardsOneColumn: the parts of a run split with --shard (1/2 and
+// 2/2 of one build) are one column holding both parts' cases, compared
+// as one recording with another build's run; a part given twice is not
+// merged into itself.
+func TestShardsOneColumn(t *testing.T) {
+	part := func(version, shard, name, reply string) Input {
+		in := runOf(version, "rc:{aaaaaaaa}:", false, reply)
+		in.Run.Shard = shard
+		in.Run.Results[0].Case = name
+		in.Path = version + "-" + strings.ReplaceAll(shard, "/", "of") + ".json"
+		return in
+	}
+	p := Build([]Input{part("7.0.15", "1/2", "c", ":1\r\n"), part("7.0.15", "2/2", "d", ":2\r\n"),
+		part("8.6.3", "1/2", "c", ":1\r\n"), part("8.6.3", "2/2", "d", ":3\r\n")})
+	if len(p.Servers) != 2 || p.Servers[0].Kind != "run, shards 1/2, 2/2" || p.Servers[0].Name != "redis 7.0.15" {
+		t.Fatalf("columns %+v", p.Servers)
+	}
+	if len(p.Files) != 1 || len(p.Files[0].Cases) != 2 {
+		t.Fatalf("files %+v", p.Files)
+	}
+	if len(p.Diffs) != 1 || p.Diffs[0].Case != "d" || p.Diffs[0].Servers != "redis 8.6.3" {
+		t.Errorf("diffs %+v", p.Diffs)
+	}
+	p = Build([]Input{part("7.0.15", "1/2", "c", ":1\r\n"), part("7.0.15", "1/2", "c", ":1\r\n")})
+	if len(p.Servers) != 2 {
+		t.Errorf("the same part twice: columns %+v", p.Servers)
+	}
+}
