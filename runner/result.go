@@ -149,8 +149,10 @@ type Summary struct {
 type Report struct {
 	RunID  string
 	Server target.Server
-	// Shard is the part of the selected cases the run ran (Options.Shard).
-	Shard cases.Shard
+	// Shard is the part of the selected cases the run ran (Options.Shard),
+	// and Selection, for a part, names the whole selection (selectionID).
+	Shard     cases.Shard
+	Selection string
 	// Topology is the cluster's topology at the end of the run (as
 	// discovered, or as last read again after a MOVED to an unknown node),
 	// nil for a standalone server.

@@ -3,9 +3,11 @@ package runner
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/tls"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"maps"
 	"regexp"
 	"runtime"
@@ -179,6 +181,9 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	protos := sched.Defaults(&opts.StepTimeout, &opts.Jobs, opts.Protos)
 	cfg := opts.targetConfig()
 	rep := &Report{RunID: opts.RunID, Started: time.Now(), Shard: opts.Shard}
+	if opts.Shard.Count > 1 {
+		rep.Selection = selectionID(files, opts, protos)
+	}
 	t, err := target.Open(ctx, cfg)
 	if err != nil {
 		return nil, &target.Error{Err: err}
@@ -262,6 +267,20 @@ func (opts Options) targetConfig() target.Config {
 	}
 	return target.Config{Addr: opts.Addr, Username: opts.Username, Password: opts.Password, DB: opts.DB, TLS: opts.TLS,
 		Timeout: opts.StepTimeout, Limits: limits}
+}
+
+// selectionID names the whole selection a shard is a part of: the first 16
+// hex digits of the SHA-256 of the selected cases' IDs and protocols,
+// before sharding, so that parts of one run can be told from parts of
+// another (Report.Selection).
+func selectionID(files []*cases.File, opts Options, protos []int) string {
+	h := sha256.New()
+	whole := opts
+	whole.Shard = cases.Shard{}
+	for _, it := range selectItems(files, whole, protos) {
+		fmt.Fprintf(h, "%s\x00%d\n", it.c.ID(), it.proto)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 // selectItems lists the selected cases of files, each in each protocol.

@@ -153,17 +153,17 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	if err := writeReport(stdout, rep, format, f, isTerminal(stdout), streamed); err != nil {
 		return err
 	}
+	// A machine-readable report on stdout (json, jsonl, junit...) stays
+	// parseable: the lines about goldens and cleanup go to stderr then.
+	note := stdout
+	if f.format != "human" && f.out == "" {
+		note = stderr
+	}
 	var goldErr error
 	if gold != nil {
-		goldErr = gold.finish(stdout, rep)
+		goldErr = gold.finish(note, rep)
 	}
 	if rep.Shared() {
-		// A machine-readable report on stdout stays parseable: the note goes
-		// to stderr then.
-		note := stdout
-		if f.format != "human" && f.out == "" {
-			note = stderr
-		}
 		cleanupNote(note, stderr, rep)
 	}
 	switch {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"slices"
 	"time"
 
@@ -45,7 +46,11 @@ one connection, each reply under a "> COMMAND" line:
 			if proto != 2 && proto != 3 {
 				return usageErr("bad --proto %d: want 2 or 3", proto)
 			}
-			cmds, err := sendCommands(args, cmd.InOrStdin())
+			in := cmd.InOrStdin()
+			if f, ok := in.(*os.File); ok && len(args) == 0 && isTerminal(f) {
+				return usageErr("no command: give one as arguments, or pipe commands to standard input, one a line")
+			}
+			cmds, err := readInterruptibly(cmd.Context(), func() ([][][]byte, error) { return sendCommands(args, in) })
 			if err != nil {
 				return err
 			}
@@ -100,10 +105,9 @@ func sendCommands(args []string, in io.Reader) ([][][]byte, error) {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), 512<<20)
 	for n := 1; sc.Scan(); n++ {
-		line := append(bytes.TrimRight(sc.Bytes(), "\r"), '\n')
-		if line[0] == '*' { // not a RESP array here: a word
-			line = append([]byte(`"*"`), line[1:]...)
-		}
+		// A space first: a line that starts with '*' is words too, not a
+		// RESP array (the split skips leading spaces).
+		line := append(append([]byte{' '}, bytes.TrimRight(sc.Bytes(), "\r")...), '\n')
 		words, _, err := resp.ReadCommand(line)
 		if err != nil {
 			return nil, usageErr("standard input, line %d: %v", n, err)
@@ -119,6 +123,27 @@ func sendCommands(args []string, in io.Reader) ([][][]byte, error) {
 		return nil, usageErr("no command: give one as arguments, or one a line on standard input")
 	}
 	return cmds, nil
+}
+
+// readInterruptibly returns read's result, or the interruption when ctx
+// ends first (Ctrl-C while a pipe stays open): read is left to finish on
+// its own, the process is ending.
+func readInterruptibly(ctx context.Context, read func() ([][][]byte, error)) ([][][]byte, error) {
+	type result struct {
+		cmds [][][]byte
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		cmds, err := read()
+		done <- result{cmds, err}
+	}()
+	select {
+	case r := <-done:
+		return r.cmds, r.err
+	case <-ctx.Done():
+		return nil, &exitError{code: exitInterrupted, err: errors.New("interrupted while reading commands from standard input")}
+	}
 }
 
 // sendOne sends one command on c and prints its reply: escaped, then as

@@ -148,6 +148,16 @@ cases:
 		t.Fatal(err)
 	}
 	check("-o r.jsonl", string(data))
+	// With --golden, the golden lines go to stderr: stdout stays JSON lines.
+	gd := filepath.Join(t.TempDir(), "g")
+	if code, out, errs := respcheck(t, "record", "--server", "miniredis", "--out", gd, f); code != exitFindings && code != exitOK {
+		t.Fatalf("record: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = respcheck(t, "run", "--server", "miniredis", "--format", "jsonl", "--golden", gd, f)
+	if code != exitFindings || !strings.Contains(errs, "golden ") {
+		t.Fatalf("--golden: exit %d\n%s%s", code, out, errs)
+	}
+	check("stdout with --golden", out)
 }
 
 // TestShards: run --shard 1/3, 2/3 and 3/3 run disjoint parts of the

@@ -460,6 +460,15 @@ func (a *Adapter) kill() {
 // explain libraries that cannot load.
 func (a *Adapter) Drivers(ctx context.Context) ([]Driver, []string, error) {
 	r, err := a.call(ctx, map[string]any{"op": "hello"})
+	if errors.Is(err, context.DeadlineExceeded) {
+		// Say what the process said instead: a stray stdout line (not a
+		// JSON response) or a message on stderr.
+		if said := exitText(a.stderr.Since(0)); said != "" {
+			err = fmt.Errorf("no answer to hello (docs/adapters.md) in time; it said: %s", said)
+		} else {
+			err = fmt.Errorf("no answer to hello (docs/adapters.md) in time, and nothing on stderr")
+		}
+	}
 	if err != nil {
 		return nil, nil, err
 	}

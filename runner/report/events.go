@@ -18,8 +18,11 @@ type Event struct {
 	// Result is a result line's case: JSONResult without its steps (the
 	// json format has them).
 	Result *JSONResult `json:"result,omitempty"`
-	// Server, Summary and DurationMS are the summary line's.
+	// Server, RunID, Shard, Summary and DurationMS are the summary
+	// line's (RunID and Shard as JSONReport has them).
 	Server     *target.Server  `json:"server,omitempty"`
+	RunID      string          `json:"run_id,omitempty"`
+	Shard      string          `json:"shard,omitempty"`
 	Summary    *runner.Summary `json:"summary,omitempty"`
 	DurationMS float64         `json:"duration_ms,omitempty"`
 	// ServerLost says why the run ended early, when its server was lost.
@@ -61,7 +64,8 @@ func JSONL(w io.Writer, rep *runner.Report, o HumanOptions) error {
 			}
 		}
 	}
-	sum := Event{Event: "summary", Server: &rep.Server, Summary: &rep.Summary, DurationMS: ms(rep.Duration)}
+	sum := Event{Event: "summary", Server: &rep.Server, RunID: rep.RunID, Shard: rep.Shard.String(), Summary: &rep.Summary,
+		DurationMS: ms(rep.Duration)}
 	if rep.ServerLost != nil {
 		sum.ServerLost = rep.ServerLost.Error()
 	}

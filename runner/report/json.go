@@ -19,7 +19,10 @@ type JSONReport struct {
 	Server  target.Server `json:"server"`
 	// Shard is the part of the selected cases the run ran ("2/3", run
 	// --shard), "" for all of them.
-	Shard      string    `json:"shard,omitempty"`
+	Shard string `json:"shard,omitempty"`
+	// Selection names the whole selection a part is of: parts of one run
+	// have the same (runner.Report.Selection).
+	Selection  string    `json:"selection,omitempty"`
 	Started    time.Time `json:"started"`
 	DurationMS float64   `json:"duration_ms"`
 	ServerLost string    `json:"server_lost,omitempty"`
@@ -115,7 +118,7 @@ func writeIndented(w io.Writer, v any) error {
 // ToJSON is the JSON form of a run's report (what JSON writes), for
 // writers that build on it (runner/report/page).
 func ToJSON(rep *runner.Report) JSONReport {
-	out := JSONReport{Version: 1, RunID: rep.RunID, Server: rep.Server, Shard: rep.Shard.String(), Started: rep.Started,
+	out := JSONReport{Version: 1, RunID: rep.RunID, Server: rep.Server, Shard: rep.Shard.String(), Selection: rep.Selection, Started: rep.Started,
 		DurationMS: ms(rep.Duration), Summary: rep.Summary, Results: []JSONResult{}}
 	if rep.ServerLost != nil {
 		out.ServerLost = rep.ServerLost.Error()

@@ -80,16 +80,24 @@ func st(cells []Cell) string {
 // directory.
 type Server struct {
 	Name, Kind, Path string
-	base             string // Name as the input gave it
+	// Parts names the parts of a run split with --shard the column holds
+	// ("shards 1/3, 2/3, 3/3"), "" for a whole run.
+	Parts string
+	base  string // Name as the input gave it
 }
 
 // Sub is the line under the column's name: its kind, unless the name
-// already says it (two columns of one server, see addServer).
+// already says it (two columns of one server, see addServer), and the
+// parts of a sharded run.
 func (s Server) Sub() string {
-	if strings.HasSuffix(s.Name, " "+s.Kind) || strings.Contains(s.Name, " "+s.Kind+" (") {
-		return ""
+	var out []string
+	if !strings.HasSuffix(s.Name, " "+s.Kind) && !strings.Contains(s.Name, " "+s.Kind+" (") {
+		out = append(out, s.Kind)
 	}
-	return s.Kind
+	if s.Parts != "" {
+		out = append(out, s.Parts)
+	}
+	return strings.Join(out, ", ")
 }
 
 // FileRow is one case file: its cells per server, and its cases.

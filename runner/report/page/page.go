@@ -225,9 +225,10 @@ func (p *Page) addRun(in Input, m *matrix, rs *[]recording, shards map[string]*s
 	d, masked := runDir(in)
 	var sc *shardColumn
 	key := ""
-	if sh := in.Run.Shard; sh != "" {
+	if sh := in.Run.Shard; sh != "" && in.Run.Selection != "" {
+		// Parts of one run: one build, one count, one whole selection.
 		_, count, _ := strings.Cut(sh, "/")
-		key = buildOf(d) + "\x00" + count
+		key = buildOf(d) + "\x00" + count + "\x00" + in.Run.Selection
 		if o := shards[key]; o != nil && !slices.Contains(o.parts, sh) {
 			sc = o
 		}
@@ -242,9 +243,9 @@ func (p *Page) addRun(in Input, m *matrix, rs *[]recording, shards map[string]*s
 	} else {
 		mergeRecording(&(*rs)[sc.rec], d, masked)
 	}
-	sc.parts = append(sc.parts, in.Run.Shard)
-	if len(sc.parts) > 1 {
-		m.Servers[sc.col].Kind = "run, shards " + strings.Join(sc.parts, ", ")
+	if in.Run.Shard != "" { // a part says so, alone too
+		sc.parts = append(sc.parts, in.Run.Shard)
+		m.Servers[sc.col].Parts = plural2(len(sc.parts), "shard", "shards") + " " + strings.Join(sc.parts, ", ")
 	}
 	had := len(sc.fl.Cases)
 	for _, r := range in.Run.Results {
@@ -259,6 +260,14 @@ func (p *Page) addRun(in Input, m *matrix, rs *[]recording, shards map[string]*s
 	if had == 0 && len(sc.fl.Cases) > 0 {
 		p.Failures = append(p.Failures, sc.fl)
 	}
+}
+
+// plural2 is one when n is 1, else many.
+func plural2(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // mergeRecording adds the cases of d (another part of the same run) to

@@ -159,19 +159,19 @@ func TestCutRowsNotMerged(t *testing.T) {
 
 // TestShardsOneColumn: the parts of a run split with --shard (1/2 and
 // 2/2 of one build) are one column holding both parts' cases, compared
-// as one recording with another build's run; a part given twice is not
-// merged into itself.
+// as one recording with another build's run; a part given twice, or the
+// parts of two selections (--run, --tags, files), are not merged.
 func TestShardsOneColumn(t *testing.T) {
 	part := func(version, shard, name, reply string) Input {
 		in := runOf(version, "rc:{aaaaaaaa}:", false, reply)
-		in.Run.Shard = shard
+		in.Run.Shard, in.Run.Selection = shard, "whole"
 		in.Run.Results[0].Case = name
 		in.Path = version + "-" + strings.ReplaceAll(shard, "/", "of") + ".json"
 		return in
 	}
 	p := Build([]Input{part("7.0.15", "1/2", "c", ":1\r\n"), part("7.0.15", "2/2", "d", ":2\r\n"),
 		part("8.6.3", "1/2", "c", ":1\r\n"), part("8.6.3", "2/2", "d", ":3\r\n")})
-	if len(p.Servers) != 2 || p.Servers[0].Kind != "run, shards 1/2, 2/2" || p.Servers[0].Name != "redis 7.0.15" {
+	if len(p.Servers) != 2 || p.Servers[0].Sub() != "run, shards 1/2, 2/2" || p.Servers[0].Name != "redis 7.0.15" {
 		t.Fatalf("columns %+v", p.Servers)
 	}
 	if len(p.Files) != 1 || len(p.Files[0].Cases) != 2 {
@@ -181,7 +181,13 @@ func TestShardsOneColumn(t *testing.T) {
 		t.Errorf("diffs %+v", p.Diffs)
 	}
 	p = Build([]Input{part("7.0.15", "1/2", "c", ":1\r\n"), part("7.0.15", "1/2", "c", ":1\r\n")})
-	if len(p.Servers) != 2 {
+	if len(p.Servers) != 2 || p.Servers[0].Sub() != "shard 1/2" {
 		t.Errorf("the same part twice: columns %+v", p.Servers)
+	}
+	other := part("7.0.15", "2/2", "d", ":2\r\n")
+	other.Run.Selection = "another"
+	p = Build([]Input{part("7.0.15", "1/2", "c", ":1\r\n"), other})
+	if len(p.Servers) != 2 {
+		t.Errorf("parts of two selections: columns %+v", p.Servers)
 	}
 }
