@@ -31,12 +31,7 @@ type Event struct {
 
 // resultEvent is the result line of res.
 func resultEvent(res *runner.Result) Event {
-	jr := JSONResult{File: res.Case.File.Path, Case: res.Case.Name, Pos: res.Case.Pos.String(), Proto: res.Proto,
-		Status: res.Status, NotRun: res.NotRun, Reason: res.Reason, DurationMS: ms(res.Duration), Metrics: res.Metrics,
-		KeyPrefix: res.KeyPrefix}
-	if f := res.Failure; f != nil {
-		jr.Failure = &JSONFailure{Pos: f.Step.Pos.String(), Message: f.Message, Expected: f.Expected, Offset: f.Offset}
-	}
+	jr := resultHead(res)
 	return Event{Event: "result", Result: &jr}
 }
 

@@ -128,14 +128,9 @@ func ToJSON(rep *runner.Report) JSONReport {
 		out.KeysRemoved, out.DBSize = &rep.KeysRemoved, &rep.DBSize
 	}
 	for _, res := range rep.Results {
-		jr := JSONResult{File: res.Case.File.Path, Case: res.Case.Name, Pos: res.Case.Pos.String(),
-			Proto: res.Proto, Status: res.Status, NotRun: res.NotRun, Reason: res.Reason, DurationMS: ms(res.Duration), Metrics: res.Metrics,
-			KeyPrefix: res.KeyPrefix}
+		jr := resultHead(res)
 		info := rep.Server.Info(res.Proto)
 		info.Cluster = rep.Topology != nil
-		if f := res.Failure; f != nil {
-			jr.Failure = &JSONFailure{Pos: f.Step.Pos.String(), Message: f.Message, Expected: f.Expected, Offset: f.Offset}
-		}
 		for _, sr := range res.Steps {
 			js := JSONStep{Index: sr.Step.Index, Pos: sr.Step.Pos.String(), Conn: sr.Conn, Action: sr.Step.Action.String(),
 				DurationMS: ms(sr.Duration)}
@@ -169,6 +164,18 @@ func ToJSON(rep *runner.Report) JSONReport {
 		out.Results = append(out.Results, jr)
 	}
 	return out
+}
+
+// resultHead is a result's JSON without its steps: the case, status and
+// failure (the jsonl format's result lines are this).
+func resultHead(res *runner.Result) JSONResult {
+	jr := JSONResult{File: res.Case.File.Path, Case: res.Case.Name, Pos: res.Case.Pos.String(),
+		Proto: res.Proto, Status: res.Status, NotRun: res.NotRun, Reason: res.Reason, DurationMS: ms(res.Duration), Metrics: res.Metrics,
+		KeyPrefix: res.KeyPrefix}
+	if f := res.Failure; f != nil {
+		jr.Failure = &JSONFailure{Pos: f.Step.Pos.String(), Message: f.Message, Expected: f.Expected, Offset: f.Offset}
+	}
+	return jr
 }
 
 // maxJSONReply is the most reply bytes a JSON step shows.
