@@ -120,18 +120,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 		opts.OnStart = bar.start
 		opts.OnDone = bar.result
 	}
-	// On a pipe or a CI log, each case shows as it ends (failures always,
-	// every case with -v), so a slow server never looks like a frozen tool;
-	// in file order, each case's protocols together (Options.OnResult holds
-	// a result back until the earlier ones are shown).
-	streamed := !isTerminal(stdout) && (f.format == "human" || f.out != "")
-	switch {
-	case f.format == "jsonl" && f.out == "":
-		// JSON lines on stdout: each result as it ends, terminal or not.
-		opts.OnResult, streamed = report.EventStream(stdout), true
-	case streamed:
-		opts.OnResult = streamResults(stdout, report.HumanOptions{Verbose: f.verbose, VeryVerbose: f.veryVerbose})
-	}
+	streamed := streamTo(stdout, f, &opts)
 	rep, err := runner.Run(ctx, files, opts)
 	if bar != nil {
 		bar.wait()
@@ -334,6 +323,24 @@ func writeReport(stdout io.Writer, rep *runner.Report, format report.Format, f r
 	// With -o, stdout still gets the human report (its summary line last).
 	return report.Human(stdout, rep, report.HumanOptions{Verbose: f.verbose && f.format != "human", VeryVerbose: f.veryVerbose && f.format != "human", Color: tty && !f.noColor && os.Getenv("NO_COLOR") == "",
 		Streamed: streamed})
+}
+
+// streamTo sets opts.OnResult to show each result on stdout as it ends,
+// and reports whether it did: on a pipe or a CI log (failures always,
+// every case with -v), so that a slow server never looks like a frozen
+// tool, and JSON lines for --format jsonl on stdout, terminal or not; in
+// file order, each case's protocols together (Options.OnResult holds a
+// result back until the earlier ones are shown).
+func streamTo(stdout io.Writer, f runFlags, opts *runner.Options) bool {
+	switch {
+	case f.format == "jsonl" && f.out == "":
+		opts.OnResult = report.EventStream(stdout)
+		return true
+	case !isTerminal(stdout) && (f.format == "human" || f.out != ""):
+		opts.OnResult = streamResults(stdout, report.HumanOptions{Verbose: f.verbose, VeryVerbose: f.veryVerbose})
+		return true
+	}
+	return false
 }
 
 // streamResults returns an Options.OnResult that writes each result to w
