@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/golden"
 )
@@ -155,7 +156,7 @@ func diffs(all []recording, m *matrix) ([]*Diff, string, []string) {
 		}
 	}
 	if n := countNotIn(capturedOnly, steps); n > 0 {
-		notes = append(notes, fmt.Sprintf("%d case%s whose commands differ only in what a run chooses (a value captured from an earlier reply such as a client ID, the case's ID in a name) and whose replies do not differ: not listed", n, plural(n)))
+		notes = append(notes, fmt.Sprintf("%d %s whose commands differ only in what a run chooses (a value captured from an earlier reply such as a client ID, the case's ID in a name) and whose replies do not differ: not listed", n, cases.Plural(n, "case", "cases")))
 	}
 	var out []*Diff
 	same := map[string]*Diff{} // by file, case and rendering: RESP2 and RESP3 alike
@@ -248,13 +249,6 @@ func countNotIn[V any](set map[diffKey]bool, m map[diffKey]V) int {
 		}
 	}
 	return n
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // diffStep renders step i of a case on every directory that recorded it,

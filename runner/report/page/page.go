@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/bench"
@@ -245,7 +246,7 @@ func (p *Page) addRun(in Input, m *matrix, rs *[]recording, shards map[string]*s
 	}
 	if in.Run.Shard != "" { // a part says so, alone too
 		sc.parts = append(sc.parts, in.Run.Shard)
-		m.Servers[sc.col].Parts = plural2(len(sc.parts), "shard", "shards") + " " + strings.Join(sc.parts, ", ")
+		m.Servers[sc.col].Parts = cases.Plural(len(sc.parts), "shard", "shards") + " " + strings.Join(sc.parts, ", ")
 	}
 	had := len(sc.fl.Cases)
 	for _, r := range in.Run.Results {
@@ -260,14 +261,6 @@ func (p *Page) addRun(in Input, m *matrix, rs *[]recording, shards map[string]*s
 	if had == 0 && len(sc.fl.Cases) > 0 {
 		p.Failures = append(p.Failures, sc.fl)
 	}
-}
-
-// plural2 is one when n is 1, else many.
-func plural2(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // mergeRecording adds the cases of d (another part of the same run) to
