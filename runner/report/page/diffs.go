@@ -3,6 +3,7 @@ package page
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -64,14 +65,14 @@ type stepRef struct {
 
 // recording is one golden directory or run report (read as one, runDir)
 // of the page: its matrix column, its build ("redis 7.0.15", "redis
-// 8.6.3 cluster"), and the commands of its steps that send a captured
-// value, masked (nil for a golden directory, whose such steps are
-// volatile).
+// 8.6.3 cluster"), and which arguments of its steps' commands carry a
+// value captured from an earlier reply (report.JSONStep.Captured: nil for
+// a golden directory, which does not record them).
 type recording struct {
-	dir    *golden.Dir
-	col    int
-	build  string
-	masked map[stepRef][]byte
+	dir      *golden.Dir
+	col      int
+	build    string
+	captured map[stepRef][]int
 }
 
 // buildOf names the build a recording was made on: family and version,
@@ -210,24 +211,49 @@ func (d *Diff) signature() string {
 
 // sameMasked reports whether step ref sends the same command in a and b
 // (whose recordings of ref's case are ca and cb) once what a run chooses
-// itself is masked: captured values (recording.masked) and the case's
-// ID ({id}, the 8 hex digits of its key prefix, which a recording names
-// after the case and a run draws at random).
+// itself is masked: the arguments either recording says carry a captured
+// value (recording.captured: a run's client ID, masked on a golden
+// directory's side too, which does not say) and the case's ID ({id}, the
+// 8 hex digits of its key prefix, which a recording names after the case
+// and a run draws at random).
 func sameMasked(a, b recording, ca, cb *golden.Case, ref stepRef) bool {
-	sent := func(r recording, c *golden.Case) []byte {
-		if m := r.masked[ref]; m != nil {
-			return maskID(m, c.Prefix)
-		}
-		if s := c.Step(ref.step); s != nil && s.Sent != nil && s.Sent.Full() {
-			return maskID(s.Sent.Data, c.Prefix)
-		}
-		return nil
-	}
 	if ca == nil || cb == nil {
 		return false
 	}
-	ma, mb := sent(a, ca), sent(b, cb)
+	idx := append(append([]int(nil), a.captured[ref]...), b.captured[ref]...)
+	ma, mb := maskedSent(ca, ref.step, idx), maskedSent(cb, ref.step, idx)
 	return ma != nil && mb != nil && bytes.Equal(ma, mb)
+}
+
+// maskedSent is the command step i of c sent with the arguments at idx
+// replaced by capturedMask and the case's ID masked (maskID), or nil when
+// the step kept only the head of its bytes, or when idx is not empty and
+// they are not one multibulk command with those arguments (an inline or
+// raw write is compared as sent).
+func maskedSent(c *golden.Case, i int, idx []int) []byte {
+	s := c.Step(i)
+	if s == nil || s.Sent == nil || !s.Sent.Full() {
+		return nil
+	}
+	data := s.Sent.Data
+	if len(idx) > 0 {
+		if len(data) == 0 || data[0] != '*' {
+			return nil
+		}
+		args, n, err := resp.ReadCommand(data)
+		if err != nil || n != len(data) {
+			return nil
+		}
+		args = slices.Clone(args)
+		for _, j := range idx {
+			if j < 0 || j >= len(args) {
+				return nil
+			}
+			args[j] = []byte(capturedMask)
+		}
+		data = resp.AppendCommand(nil, args...)
+	}
+	return maskID(data, c.Prefix)
 }
 
 // maskID replaces the case ID of key prefix prefix ("rc:{3d2aa72f}:") in

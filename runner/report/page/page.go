@@ -223,7 +223,7 @@ type shardColumn struct {
 // other parts of that build and shard count that came before it (each
 // case is in one part: the column is the whole run's).
 func (p *Page) addRun(in Input, m *matrix, rs *[]recording, shards map[string]*shardColumn) {
-	d, masked := runDir(in)
+	d, captured := runDir(in)
 	var sc *shardColumn
 	key := ""
 	if sh := in.Run.Shard; sh != "" && in.Run.Selection != "" {
@@ -236,13 +236,13 @@ func (p *Page) addRun(in Input, m *matrix, rs *[]recording, shards map[string]*s
 	}
 	if sc == nil {
 		col := m.addServer(Server{Name: in.name(), Kind: "run", Path: in.Path})
-		*rs = append(*rs, recording{dir: d, col: col, build: buildOf(d), masked: masked})
+		*rs = append(*rs, recording{dir: d, col: col, build: buildOf(d), captured: captured})
 		sc = &shardColumn{col: col, rec: len(*rs) - 1, fl: &Failures{col: col}}
 		if key != "" {
 			shards[key] = sc
 		}
 	} else {
-		mergeRecording(&(*rs)[sc.rec], d, masked)
+		mergeRecording(&(*rs)[sc.rec], d, captured)
 	}
 	if in.Run.Shard != "" { // a part says so, alone too
 		sc.parts = append(sc.parts, in.Run.Shard)
@@ -264,8 +264,8 @@ func (p *Page) addRun(in Input, m *matrix, rs *[]recording, shards map[string]*s
 }
 
 // mergeRecording adds the cases of d (another part of the same run) to
-// r's recording, and their masked commands.
-func mergeRecording(r *recording, d *golden.Dir, masked map[stepRef][]byte) {
+// r's recording, and which of their arguments carry captured values.
+func mergeRecording(r *recording, d *golden.Dir, captured map[stepRef][]int) {
 	for base, f := range d.Files {
 		if o := r.dir.Files[base]; o != nil {
 			o.Cases = append(o.Cases, f.Cases...)
@@ -273,8 +273,8 @@ func mergeRecording(r *recording, d *golden.Dir, masked map[stepRef][]byte) {
 			r.dir.Files[base] = f
 		}
 	}
-	for k, v := range masked {
-		r.masked[k] = v
+	for k, v := range captured {
+		r.captured[k] = v
 	}
 }
 

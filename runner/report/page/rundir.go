@@ -1,12 +1,10 @@
 package page
 
 import (
-	"bytes"
 	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/golden"
 	"github.com/respcheck/respcheck/runner/report"
 )
@@ -22,18 +20,18 @@ import (
 // run's node addresses and ports are not normalised: two cluster runs'
 // replies naming nodes differ.
 //
-// A step whose command sends a value captured from an earlier reply
-// (report.JSONStep.Captured: a client ID) also has its command with those
-// arguments masked in the returned map, by step: two runs that send
-// different client IDs send the same command.
-func runDir(in Input) (*golden.Dir, map[stepRef][]byte) {
+// The returned map says, by step, which arguments of a step's command
+// carry a value captured from an earlier reply (report.JSONStep.Captured:
+// a client ID), for sameMasked: two runs that send different client IDs
+// send the same command.
+func runDir(in Input) (*golden.Dir, map[stepRef][]int) {
 	r := in.Run
 	srv := golden.Server{Family: r.Server.Family, Version: r.Server.Version, RedisVersion: r.Server.RedisVersion, Source: "run report"}
 	if r.Server.Mode == "cluster" {
 		srv.Topology = "cluster"
 	}
 	d := &golden.Dir{Path: in.Path, Server: srv, Files: map[string]*golden.File{}}
-	masked := map[stepRef][]byte{}
+	captured := map[stepRef][]int{}
 	for _, res := range r.Results {
 		base := strings.TrimSuffix(filepath.Base(res.File), filepath.Ext(res.File))
 		f := d.Files[base]
@@ -50,8 +48,8 @@ func runDir(in Input) (*golden.Dir, map[stepRef][]byte) {
 				gs.Index = s.Index
 			}
 			gs.Sent = runBlob(s.Sent, s.SentSize, res.KeyPrefix)
-			if m := maskCaptured(s, res.KeyPrefix); m != nil {
-				masked[stepRef{diffKey{base, res.Case, res.Proto}, gs.Index}] = m
+			if len(s.Captured) > 0 {
+				captured[stepRef{diffKey{base, res.Case, res.Proto}, gs.Index}] = s.Captured
 			}
 			gs.Reply = runBlob(s.Reply, s.ReplySize, res.KeyPrefix)
 			for _, p := range s.Pushes {
@@ -61,35 +59,11 @@ func runDir(in Input) (*golden.Dir, map[stepRef][]byte) {
 		}
 		f.Cases = append(f.Cases, c)
 	}
-	return d, masked
+	return d, captured
 }
 
 // capturedMask stands for an argument made from a captured value.
 const capturedMask = "{captured}"
-
-// maskCaptured returns the command s sent with its captured arguments
-// (Captured) replaced by capturedMask and the key prefix normalised, or
-// nil when s sends none or its sent bytes are not the command of its
-// arguments (a cut or raw write).
-func maskCaptured(s report.JSONStep, prefix string) []byte {
-	if len(s.Captured) == 0 || s.SentSize > len(s.Sent) {
-		return nil
-	}
-	args := make([][]byte, len(s.Args))
-	for i, a := range s.Args {
-		args[i] = a
-	}
-	if !bytes.Equal(resp.AppendCommand(nil, args...), s.Sent) {
-		return nil
-	}
-	for _, i := range s.Captured {
-		if i < 0 || i >= len(args) {
-			return nil
-		}
-		args[i] = []byte(capturedMask)
-	}
-	return golden.Normalize(resp.AppendCommand(nil, args...), prefix)
-}
 
 // stepsIndexed reports whether steps carry their indexes: strictly
 // increasing (a report without them has every index 0).

@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/golden"
 	"github.com/respcheck/respcheck/runner/report"
 	"github.com/respcheck/respcheck/runner/target"
 )
@@ -100,6 +102,41 @@ func TestCapturedValuesNotDifferences(t *testing.T) {
 	names := fmt.Sprint(p.Servers[0].Name, "|", p.Servers[1].Name, "|", p.Servers[2].Name)
 	if names != "redis 7.0.15 run (7.0.15-30.json)|redis 8.6.3|redis 7.0.15 run (7.0.15-31.json)" {
 		t.Errorf("column names %s", names)
+	}
+}
+
+// unblockGolden is a golden directory of build version whose case sends
+// CLIENT verb with client ID id (a golden file does not say the ID was
+// captured) and reads reply, in each protocol.
+func unblockGolden(version, verb, id, reply string) Input {
+	srv := golden.Server{Family: "redis", Version: version}
+	f := &golden.File{Path: "suite/x.yaml", Server: srv}
+	for _, proto := range []int{2, 3} {
+		sent := golden.NewBlob(resp.AppendCommand(nil, []byte("CLIENT"), []byte(verb), []byte(id)))
+		rep := golden.NewBlob([]byte(reply))
+		f.Cases = append(f.Cases, &golden.Case{Name: "unblock", Proto: proto, Status: "pass", Prefix: "rc:{cccccccc}:",
+			Steps: []*golden.Step{{Index: 1, Action: "send", CaseLine: 9, Sent: &sent, Reply: &rep}}})
+	}
+	return Input{Path: "goldens/" + version, Golden: &golden.Dir{Path: "goldens/" + version, Server: srv, Files: map[string]*golden.File{"x": f}}}
+}
+
+// TestCapturedValuesAgainstAGolden: a golden directory does not record
+// which arguments were captured; the run's word masks them on both sides,
+// so a golden of one build and a run of another that send other client
+// IDs are not a difference, while another command (or the captured
+// argument's neighbour differing) still is.
+func TestCapturedValuesAgainstAGolden(t *testing.T) {
+	p := Build([]Input{unblockGolden("7.0.15", "UNBLOCK", "7", ":1\r\n"), unblockRun("8.6.3", "114", ":1\r\n")})
+	if len(p.Diffs) != 0 || len(p.DiffNotes) != 1 || !strings.HasPrefix(p.DiffNotes[0], "2 cases whose commands differ only in what a run chooses") {
+		t.Errorf("golden and run, other client IDs: diffs %+v, notes %q", p.Diffs, p.DiffNotes)
+	}
+	p = Build([]Input{unblockRun("8.6.3", "114", ":1\r\n"), unblockGolden("7.0.15", "UNBLOCK", "7", ":1\r\n")})
+	if len(p.Diffs) != 0 {
+		t.Errorf("run first: diffs %+v, notes %q", p.Diffs, p.DiffNotes)
+	}
+	p = Build([]Input{unblockGolden("7.0.15", "UNBLOKK", "7", ":1\r\n"), unblockRun("8.6.3", "114", ":1\r\n")})
+	if len(p.Diffs) != 1 || len(p.Diffs[0].Steps) != 1 || p.Diffs[0].Steps[0].What != "sent" {
+		t.Errorf("another verb is a difference: %+v, notes %q", p.Diffs, p.DiffNotes)
 	}
 }
 
