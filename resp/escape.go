@@ -1,5 +1,10 @@
 package resp
 
+import (
+	"fmt"
+	"strings"
+)
+
 const hexDigits = "0123456789abcdef"
 
 // Escape renders b as a double-quoted, printable, unambiguous string for
@@ -74,4 +79,23 @@ func shortEscape(c byte) byte {
 		return 't'
 	}
 	return 0
+}
+
+// EscapeCommand renders a command's arguments for reports and logs, each
+// Escape'd and separated by spaces; an argument over 64 bytes shows its
+// first 48 and its size: `"SET" "k" "xxx…"…(1000 bytes)`.
+func EscapeCommand(args [][]byte) string {
+	var b strings.Builder
+	for i, a := range args {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if len(a) > 64 {
+			b.WriteString(Escape(a[:48]))
+			fmt.Fprintf(&b, "…(%d bytes)", len(a))
+			continue
+		}
+		b.WriteString(Escape(a))
+	}
+	return b.String()
 }

@@ -294,3 +294,17 @@ func TestCLIOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestEscapeCommand: arguments escaped and spaced; one over 64 bytes shows
+// its first 48 and its size, one of 64 is whole.
+func TestEscapeCommand(t *testing.T) {
+	long := bytes.Repeat([]byte("é"), 40) // 80 bytes
+	got := resp.EscapeCommand([][]byte{[]byte("SET"), []byte("k\r"), long, bytes.Repeat([]byte("x"), 64)})
+	want := `"SET" "k\r" "` + strings.Repeat(`\xc3\xa9`, 24) + `"…(80 bytes) "` + strings.Repeat("x", 64) + `"`
+	if got != want {
+		t.Errorf("EscapeCommand:\n got %s\nwant %s", got, want)
+	}
+	if got := resp.EscapeCommand(nil); got != "" {
+		t.Errorf("no arguments: %q", got)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/clients"
 )
 
@@ -46,7 +47,7 @@ func (c *cliFindings) add(res *clients.Result) {
 		}
 		if sv.Verdict.Finding() && cliFindingExplained(res.Client, sv) == "" {
 			c.unexplained = append(c.unexplained, res.Client+" "+res.Case.Name+" "+
-				clients.FormatArgs(sv.Args)+": "+sv.Verdict.String()+" "+strings.Join(sv.Notes, "; "))
+				resp.EscapeCommand(sv.Args)+": "+sv.Verdict.String()+" "+strings.Join(sv.Notes, "; "))
 		}
 	}
 }

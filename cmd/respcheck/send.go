@@ -73,7 +73,7 @@ one connection, each reply under a "> COMMAND" line:
 			w := cmd.OutOrStdout()
 			for _, a := range cmds {
 				if len(cmds) > 1 {
-					fmt.Fprintln(w, "> "+report.Command(a))
+					fmt.Fprintln(w, "> "+resp.EscapeCommand(a))
 				}
 				if err := sendOne(ctx, c, w, a, timeout); err != nil {
 					return err

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/servers"
 	"github.com/respcheck/respcheck/runner/target"
 )
@@ -57,7 +58,7 @@ cases:
 	steps := rep.Results[0].Steps
 	for _, sv := range steps[:2] {
 		if sv.Verdict != Match || !strings.Contains(strings.Join(sv.Notes, "\n"), "slow, not hung") {
-			t.Errorf("line %d %s: %s %v, want a match noted slow", sv.Step.Pos.Line, FormatArgs(sv.Args), sv.Verdict, sv.Notes)
+			t.Errorf("line %d %s: %s %v, want a match noted slow", sv.Step.Pos.Line, resp.EscapeCommand(sv.Args), sv.Verdict, sv.Notes)
 		}
 	}
 	for _, sv := range steps {

@@ -228,7 +228,7 @@ func followedMoved(t *testing.T, res *Result) bool {
 	}
 	t.Logf("%s: the GET after the migration: %s %v %v", res.Client, sv.Verdict, sv.Notes, sv.Cluster)
 	for _, st := range res.Steps {
-		t.Logf("  %s %s %s %v %s %s", st.Step.Pos, FormatArgs(st.Args), st.Verdict, st.Notes, st.Canary, st.Native)
+		t.Logf("  %s %s %s %v %s %s", st.Step.Pos, resp.EscapeCommand(st.Args), st.Verdict, st.Notes, st.Canary, st.Native)
 	}
 	return false
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/servers"
 	"github.com/respcheck/respcheck/runner/target"
 )
@@ -87,7 +88,7 @@ func TestLangConfigurations(t *testing.T) {
 			if (res.Verdict >= Mismatch) != shifted {
 				t.Errorf("%s (extra reply after %q): %s, want a finding: %v", res.Client, fault.ExtraAfter, res.Verdict, shifted)
 				for _, sv := range res.Steps {
-					t.Logf("  %s %s %v canary=%q", FormatArgs(sv.Args), sv.Verdict, sv.Native, sv.Canary)
+					t.Logf("  %s %s %v canary=%q", resp.EscapeCommand(sv.Args), sv.Verdict, sv.Native, sv.Canary)
 				}
 			}
 		}
@@ -142,7 +143,7 @@ func TestLangBatchConfigurations(t *testing.T) {
 			if (res.Verdict >= Mismatch) != shifted || judged < 5 {
 				t.Errorf("%s (extra reply after %q): %s, %d steps judged; want a finding: %v", res.Client, fault.ExtraAfter, res.Verdict, judged, shifted)
 				for _, sv := range res.Steps {
-					t.Logf("  %s %s %v %v canary=%q", FormatArgs(sv.Args), sv.Verdict, sv.Native, sv.Notes, sv.Canary)
+					t.Logf("  %s %s %v %v canary=%q", resp.EscapeCommand(sv.Args), sv.Verdict, sv.Native, sv.Notes, sv.Canary)
 				}
 			}
 		}

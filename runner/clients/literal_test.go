@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/servers"
 	"github.com/respcheck/respcheck/runner/target"
 )
@@ -56,7 +57,7 @@ cases:
 		}
 		for _, sv := range res.Steps {
 			if sv.Verdict.Finding() || sv.Verdict == Skip {
-				t.Errorf("%s %s: %s %s: %v %v", res.Client, res.Case.Name, FormatArgs(sv.Args), sv.Verdict, sv.Native, sv.Notes)
+				t.Errorf("%s %s: %s %s: %v %v", res.Client, res.Case.Name, resp.EscapeCommand(sv.Args), sv.Verdict, sv.Native, sv.Notes)
 			}
 		}
 	}

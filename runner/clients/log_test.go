@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/respcheck/respcheck/resp"
 )
 
 // logReport logs each result and its steps (with allSteps, the matching
@@ -16,7 +18,7 @@ func logReport(t *testing.T, rep *Report, allSteps bool) {
 		fmt.Fprintf(&b, "%s %s [%s] %s\n", res.Verdict, res.Case.FullName(), res.Client, res.Reason)
 		for _, sv := range res.Steps {
 			if allSteps || sv.Verdict > Match {
-				fmt.Fprintf(&b, "  %s %s: %s, received %q, decoded %v %q\n", sv.Step.Pos, FormatArgs(sv.Args), sv.Verdict, sv.Reply, sv.Native, sv.Notes)
+				fmt.Fprintf(&b, "  %s %s: %s, received %q, decoded %v %q\n", sv.Step.Pos, resp.EscapeCommand(sv.Args), sv.Verdict, sv.Reply, sv.Native, sv.Notes)
 			}
 		}
 	}

@@ -128,7 +128,7 @@ func proofShifted(t *testing.T, client string, judged []StepView) {
 			t.Fatalf("%s: reply %q: %v", client, other, err)
 		}
 		if vd, _ := c.Judge(v, *sv.Native); !vd.Finding() {
-			t.Errorf("%s: %v (the value of %s) judged %s against the shifted reply %q", client, sv.Native, FormatArgs(sv.Args), vd, other)
+			t.Errorf("%s: %v (the value of %s) judged %s against the shifted reply %q", client, sv.Native, resp.EscapeCommand(sv.Args), vd, other)
 		}
 	}
 }
@@ -158,7 +158,7 @@ func proofFault(t *testing.T, res *Result) bool {
 	case !read && !injectedNoted(res):
 		t.Logf("%s: %s, and no step shows the injected frame", res.Client, res.Verdict)
 		for _, sv := range res.Steps {
-			t.Logf("  step %s: reply %q, pushes %q, injected %q, native %v, %s, notes %v", FormatArgs(sv.Args), sv.Reply, sv.Pushes, sv.Injected, sv.Native, sv.Verdict, sv.Notes)
+			t.Logf("  step %s: reply %q, pushes %q, injected %q, native %v, %s, notes %v", resp.EscapeCommand(sv.Args), sv.Reply, sv.Pushes, sv.Injected, sv.Native, sv.Verdict, sv.Notes)
 		}
 		return false
 	}

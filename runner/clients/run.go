@@ -1265,16 +1265,3 @@ func (s *session) bind(pc *pinned, t *proxyConn) {
 	}
 	pc.tap = t
 }
-
-// FormatArgs renders a command for reports.
-func FormatArgs(args [][]byte) string {
-	var parts []string
-	for _, a := range args {
-		s := resp.Escape(a)
-		if len(s) > 60 {
-			s = s[:60] + "…"
-		}
-		parts = append(parts, s)
-	}
-	return strings.Join(parts, " ")
-}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/servers"
 	"github.com/respcheck/respcheck/runner/target"
 )
@@ -66,7 +67,7 @@ func TestExtraReplyIsDesync(t *testing.T) {
 		case readExtra || res.Verdict >= Mismatch:
 			t.Errorf("%s: %s, read the extra frame: %v; want desync", res.Client, res.Verdict, readExtra)
 			for _, sv := range res.Steps {
-				t.Logf("  %s %s %v canary=%q", FormatArgs(sv.Args), sv.Verdict, sv.Native, sv.Canary)
+				t.Logf("  %s %s %v canary=%q", resp.EscapeCommand(sv.Args), sv.Verdict, sv.Native, sv.Canary)
 			}
 		default:
 			t.Logf("%s: %s (the library dropped the extra frame)", res.Client, res.Verdict)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/servers"
 	"github.com/respcheck/respcheck/runner/target"
 )
@@ -87,7 +88,7 @@ cases:
 func stepsText(steps []StepView) string {
 	var b strings.Builder
 	for _, sv := range steps {
-		fmt.Fprintf(&b, "\n  line %d %s: %s %v native %v canary %q", sv.Step.Pos.Line, FormatArgs(sv.Args), sv.Verdict, sv.Notes, sv.Native, sv.Canary)
+		fmt.Fprintf(&b, "\n  line %d %s: %s %v native %v canary %q", sv.Step.Pos.Line, resp.EscapeCommand(sv.Args), sv.Verdict, sv.Notes, sv.Native, sv.Canary)
 	}
 	return b.String()
 }

@@ -105,7 +105,7 @@ func ClientsToJSON(rep *clients.Report) ClientsJSONReport {
 			js := ClientsJSONStep{Pos: sv.Step.Pos.String(), Conn: sv.Conn, Native: jsonNative(sv.Native), Verdict: sv.Verdict,
 				Rule: sv.Rule, Notes: sv.Notes, Canary: sv.Canary, Typed: sv.Typed, Cluster: sv.Cluster}
 			if sv.Args != nil {
-				js.Command, js.Args = clients.FormatArgs(sv.Args), bytesList(sv.Args)
+				js.Command, js.Args = resp.EscapeCommand(sv.Args), bytesList(sv.Args)
 			}
 			if sv.Wire != nil {
 				js.Wire = Bytes(sv.Wire)

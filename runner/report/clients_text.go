@@ -169,7 +169,7 @@ func (s *stickyWriter) Write(p []byte) (int, error) {
 // received (and their redis-cli rendering), pushes, its decoding, the
 // judge's notes and the canary's outcome.
 func clientsStep(w io.Writer, sv clients.StepView) {
-	fmt.Fprintf(w, "  step %s (conn %s) %s: %s", sv.Step.Pos, sv.Conn, clients.FormatArgs(sv.Args), sv.Verdict)
+	fmt.Fprintf(w, "  step %s (conn %s) %s: %s", sv.Step.Pos, sv.Conn, resp.EscapeCommand(sv.Args), sv.Verdict)
 	if sv.Rule != "" {
 		fmt.Fprintf(w, " (rule: %s)", sv.Rule)
 	}
@@ -432,7 +432,7 @@ func explain(res *clients.Result) string {
 	if worst == nil {
 		return res.Reason
 	}
-	s := clients.FormatArgs(worst.Args)
+	s := resp.EscapeCommand(worst.Args)
 	if len(worst.Notes) > 0 {
 		s += ": " + worst.Notes[0]
 	}

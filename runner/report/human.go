@@ -258,7 +258,7 @@ func (p *printer) step(sr runner.StepResult) {
 	}
 	switch {
 	case sr.Args != nil:
-		p.line(prefix + "> " + Command(sr.Args))
+		p.line(prefix + "> " + resp.EscapeCommand(sr.Args))
 	case sr.Sent != nil:
 		p.line(prefix + "> raw " + resp.Escape(sr.Sent))
 	default:
@@ -270,20 +270,6 @@ func (p *printer) step(sr runner.StepResult) {
 	if sr.Reply != nil && p.o.Verbose {
 		p.line("        < " + resp.Escape(sr.Reply))
 	}
-}
-
-// Command renders expanded arguments the way redis-cli's MONITOR quotes
-// them, each escaped and long ones shortened.
-func Command(args [][]byte) string {
-	var parts []string
-	for _, a := range args {
-		s := resp.Escape(a)
-		if len(a) > 64 {
-			s = resp.Escape(a[:48]) + fmt.Sprintf("…(%d bytes)", len(a))
-		}
-		parts = append(parts, s)
-	}
-	return strings.Join(parts, " ")
 }
 
 // CLI renders reply bytes as redis-cli text, or "" if they are not one

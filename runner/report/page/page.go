@@ -194,7 +194,7 @@ func failureOf(r report.JSONResult) *Failure {
 			for i, a := range s.Args {
 				args[i] = golden.Normalize(a, r.KeyPrefix)
 			}
-			out.Command = report.Command(args)
+			out.Command = resp.EscapeCommand(args)
 		}
 		if s.Reply == nil {
 			continue
