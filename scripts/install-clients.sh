@@ -28,6 +28,9 @@
 #           hiredis-1.2.0[LC_ALL=de_DE.UTF-8] (LOCPATH; no system locale set up)
 #   ruby    Ruby's redis gem 4.8.0: Debian bookworm's ruby-redis (apt-get install)
 #   php     phpredis 5.3.7: Debian bookworm's php-cli and php-redis (apt-get install)
+#   perl    Redis::Fast 0.34: Debian bookworm's libredis-fast-perl (apt-get install),
+#           for adapters/perl, the example of an adapter written from
+#           docs/adapters.md alone (not a built-in client: --adapter runs it)
 #
 # Layout: ${RESPCHECK_CACHE:-$HOME/.cache/respcheck}/clients/
 #           adapters/       a copy of adapters/ with node_modules (a full run), for
@@ -42,7 +45,7 @@
 # Two copies may run at once (another checkout, CI): the second waits for the
 # cache's "clients" lock (saying whose it is), apt-get for its "apt" lock, and
 # every tree is made in a private temporary folder renamed into place.
-# Usage: scripts/install-clients.sh [-q] [--only node|python|hiredis|locale|ruby|php|adapters]
+# Usage: scripts/install-clients.sh [-q] [--only node|python|hiredis|locale|ruby|php|perl|adapters]
 set -euo pipefail
 # This file, named before the cd (for --help from another directory).
 SELF="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
@@ -55,6 +58,7 @@ HIREDIS_VERSION=1.2.0         # deps/hiredis/hiredis.h of the Redis source below
 HIREDIS_REDIS_SRC=8.6.3       # the Redis source package of scripts/install-servers.sh
 RUBY_REDIS_VERSION=4.8.0      # bookworm ruby-redis
 PHPREDIS_VERSION=5.3.7        # bookworm php-redis
+REDIS_FAST_VERSION=0.34       # bookworm libredis-fast-perl
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
 QUIET=0
@@ -257,6 +261,14 @@ install_php() {
 	say "phpredis $v: installed"
 }
 
+install_perl() {
+	apt_install perl libredis-fast-perl
+	local v
+	v=$(perl -MRedis::Fast -e 'print $Redis::Fast::VERSION')
+	[ "$v" = "$REDIS_FAST_VERSION" ] || say "warning: Redis::Fast is $v, not $REDIS_FAST_VERSION"
+	say "perl Redis::Fast $v: installed"
+}
+
 # copy_adapters: the adapters (and the Node modules) into the cache, where
 # a respcheck binary run outside this checkout finds them
 # ($CACHE/adapters; runner/clients adaptersDir).
@@ -286,15 +298,16 @@ copy_adapters() {
 install_selected() {
 	: >"$LOG"
 	case "$ONLY" in
-	"") install_node; install_python; install_hiredis; install_locale; install_ruby; install_php; copy_adapters ;;
+	"") install_node; install_python; install_hiredis; install_locale; install_ruby; install_php; install_perl; copy_adapters ;;
 	node) install_node ;;
 	python) install_python ;;
 	hiredis) install_hiredis ;;
 	locale) install_locale ;;
 	ruby) install_ruby ;;
 	php) install_php ;;
+	perl) install_perl ;;
 	adapters) copy_adapters ;;
-	*) die "--only wants node, python, hiredis, locale, ruby, php or adapters" ;;
+	*) die "--only wants node, python, hiredis, locale, ruby, php, perl or adapters" ;;
 	esac
 }
 start=$(date +%s)

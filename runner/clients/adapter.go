@@ -38,72 +38,10 @@ import (
 //	{"id":4,"op":"close","session":"s1"}
 //	  → {"id":4,"ok":true}
 //
-// and, from an adapter whose libraries can throw outside a call (Node's,
-// from their own event handlers), optionally
-//
-//	{"id":6,"op":"settle","session":"s1","wait_ms":10}
-//	  → {"id":6,"thrown":["TypeError: ..."]}
-//
-// once the bytes already delivered to the session's sockets have been
-// handled: the exceptions its library threw while none of its calls was in
-// flight, since the last "settle" (an adapter without the op answers
-// an "error", which stands for none).
-//
-// A library listed with "typed":true (node-redis-typed, ioredis-typed) is in
-// typed-wrapper mode and also takes
-//
-//	{"id":5,"op":"typed","session":"s1","conn":"default","args":[...]}
-//	  → {"id":5,"wrapper":"digest(key)","value":{...}}
-//	  → {"id":5,"wrapper":""}       (no typed wrapper for args: nothing sent)
-//
-// and may carry a "note" for the client list (what its wrappers cover).
-//
-// A library listed with "batch":true is a "/pipeline" configuration (see
-// Batcher) and also takes
-//
-//	{"id":7,"op":"batch","session":"s1","conn":"default","mode":"pipeline","cmds":[["U0VU","a2V5",...],...]}
-//	  → {"id":7,"values":[{...},...]}
-//	{"id":8,"op":"batch","session":"s1","conn":"default","mode":"multi","cmds":[...]}
-//	  → {"id":8,"values":[{...},...],"exec":{...}}
-//
-// (args base64; for "multi", cmds exclude MULTI and EXEC): mode
-// "pipeline" sends cmds through the library's pipeline API, "multi"
-// through its transaction API (MULTI … EXEC). values has one Native per
-// command, in order: what the library gives the user for it (its value,
-// or the error it raised or stored for it); "exec" (multi only, optional)
-// is what the library returned or raised for the transaction as a whole
-// when that is not per command (an EXECABORT error, the nil of an aborted
-// WATCH). An "error", or a "value" instead of "values" (a panic), stands
-// for every command. A "/cluster" configuration listed with
-// "cluster_tx":true takes the "multi" mode of "batch" too, through its
-// cluster client's transaction API (see clusterTx); one listed without it
-// may say why in "no_tx" (the skip reason of its cases with MULTI).
-//
-// A library listed with "pubsub":"same", "own" or "callback" is a
-// "/pubsub" configuration (see Subscriber; "own" when its subscribe API
-// opens a connection of its own, "same" when it runs on the case
-// connection's, "callback" when it runs there in a call that blocks and
-// gives control back only in its callback, for a message) and also takes
-//
-//	{"id":9,"op":"subscribe","session":"s1","conn":"sub","args":["U1VCU0NSSUJF","Y2g="]}
-//	  → {"id":9,"value":{"kind":"message","type":"redis.Subscription","pairs":[[{"kind":"string","type":"field","text":"kind"},{...}],...]}}
-//	{"id":10,"op":"next","session":"s1","conn":"sub","kind":"pmessage","wait_ms":4750}
-//	  → {"id":10,"value":{"kind":"message","type":"pmessage listener","pairs":[...]}}
-//	  → {"id":10,"value":{"kind":"unsupported","type":"unsupported","error":{"class":"unsupported","message":"why"}}}
-//	  → {"id":10,"value":{"kind":"none","type":"none"}}     (nothing delivered within wait_ms)
-//
-// "subscribe" sends a (P|S)SUBSCRIBE or (P|S)UNSUBSCRIBE through the
-// library's subscribe API and answers what the library gives the user for
-// it: the first confirmation it delivered, the call's own value, or kind
-// "void" when it returns nothing. "next" answers the next item the
-// library delivered to the user on that connection for a frame of that
-// kind (a message, pmessage or smessage, a confirmation, a pong, an
-// invalidation): kind "message", whose pairs are field names (kind,
-// channel, pattern, payload, count, keys) and the library's values, as
-// Natives; kind "unsupported" when the library never delivers that kind
-// (nothing consumed). A "do" on a connection whose library has no call
-// for the command there (a subscribed go-redis PubSub) may answer kind
-// "unsupported" too: the step is a skip.
+// docs/adapters.md has the rest: the hello fields, and the ops a library
+// asks for in its hello entry ("typed", "batch", "subscribe" and "next",
+// and "settle" for what a library throws outside a call), with their
+// requests and answers; adapterLibrary and adapterResp are their JSON.
 //
 // A "do" must report what the library's generic command API returned or
 // raised, without normalising it (see Native). Calls of one connection are
