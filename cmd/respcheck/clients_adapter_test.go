@@ -93,7 +93,7 @@ func TestPerlAdapter(t *testing.T) {
 		}
 	}
 	for name, want := range map[string]clients.Verdict{
-		"errors/EXEC array with an error element from INCR on a string":          clients.Mismatch,
+		"errors/EXEC array with an error element from INCR on a string":                 clients.Mismatch,
 		"pubsub/SUBSCRIBE confirmation, then a message published on another connection": clients.Desync,
 	} {
 		if got, ok := verdicts[name]; !ok || got != want {
