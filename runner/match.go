@@ -13,7 +13,7 @@ func compare(e *cases.Expect, v resp.Value, env *cases.Env) (*Failure, error) {
 	if m == nil || err != nil {
 		return nil, err
 	}
-	return &Failure{Actual: v.Raw, Offset: m.Offset, Expected: m.Expected, ExpectedBytes: m.ExpectedBytes, Message: m.Message}, nil
+	return &Failure{ExpectPos: e.Pos, Actual: v.Raw, Offset: m.Offset, Expected: m.Expected, ExpectedBytes: m.ExpectedBytes, Message: m.Message}, nil
 }
 
 // resp3Only returns the first RESP3-only type in v (an attribute, a push,

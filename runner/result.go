@@ -118,6 +118,11 @@ type StepResult struct {
 // Failure is a reply that did not match its expectation.
 type Failure struct {
 	Step *cases.Step
+	// ExpectPos is where the expectation that failed is written (the
+	// step's reply:, error: ... line), or the zero Pos for a failure that
+	// is not one of a written expectation (an unexpected push, a silence
+	// broken); Where picks it.
+	ExpectPos cases.Pos
 	// Expected is a human description of the expectation: escaped bytes for
 	// a byte-exact reply, the error text, pattern or typed value otherwise.
 	Expected string
@@ -131,6 +136,15 @@ type Failure struct {
 	// Message says what differs, e.g. "reply differs at byte 1" or
 	// "want an error, got blob string".
 	Message string
+}
+
+// Where is the position a reader is sent to: the failed expectation's
+// (ExpectPos), else the step's.
+func (f *Failure) Where() cases.Pos {
+	if f.ExpectPos.Line > 0 {
+		return f.ExpectPos
+	}
+	return f.Step.Pos
 }
 
 // Summary counts results by status.

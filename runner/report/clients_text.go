@@ -422,7 +422,7 @@ func caseWhy(res *runner.Result) string {
 	if f == nil {
 		return res.Reason
 	}
-	return fmt.Sprintf("%s: %s; want %s, got %s", f.Step.Pos, f.Message, short(f.Expected), short(resp.Escape(f.Actual)))
+	return fmt.Sprintf("%s: %s; want %s, got %s", f.Where(), f.Message, short(f.Expected), short(resp.Escape(f.Actual)))
 }
 
 // explain is one line on why a result has its verdict: the command and the

@@ -224,7 +224,7 @@ func (p *printer) result(res *runner.Result) {
 		p.step(sr)
 	}
 	if f := res.Failure; f != nil {
-		p.line(fmt.Sprintf("      %s: %s", f.Step.Pos, f.Message))
+		p.line(fmt.Sprintf("      %s: %s", f.Where(), f.Message))
 		if f.ExpectedBytes != nil && f.Offset >= 0 {
 			p.line(aroundOffset("      want: ", f.ExpectedBytes, f.Offset)[0])
 		} else {

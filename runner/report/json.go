@@ -65,9 +65,13 @@ type JSONResult struct {
 
 // JSONFailure is the failing step's comparison.
 type JSONFailure struct {
-	Pos      string `json:"pos"`
-	Message  string `json:"message"`
-	Expected string `json:"expected"`
+	// Pos is the failing step's position; ExpectPos, where the
+	// expectation that failed is written (its reply: line), when it is
+	// one of a written expectation.
+	Pos       string `json:"pos"`
+	ExpectPos string `json:"expect_pos,omitempty"`
+	Message   string `json:"message"`
+	Expected  string `json:"expected"`
 	// Offset is the first differing byte of a byte-exact comparison, or -1.
 	Offset int `json:"offset"`
 }
@@ -173,7 +177,7 @@ func resultHead(res *runner.Result) JSONResult {
 		Proto: res.Proto, Status: res.Status, NotRun: res.NotRun, Reason: res.Reason, DurationMS: ms(res.Duration), Metrics: res.Metrics,
 		KeyPrefix: res.KeyPrefix}
 	if f := res.Failure; f != nil {
-		jr.Failure = &JSONFailure{Pos: f.Step.Pos.String(), Message: f.Message, Expected: f.Expected, Offset: f.Offset}
+		jr.Failure = &JSONFailure{Pos: f.Step.Pos.String(), ExpectPos: expectPos(f), Message: f.Message, Expected: f.Expected, Offset: f.Offset}
 	}
 	return jr
 }
@@ -182,3 +186,11 @@ func resultHead(res *runner.Result) JSONResult {
 const maxJSONReply = 64 << 10
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// expectPos is the JSON of a failure's ExpectPos: "" when it has none.
+func expectPos(f *runner.Failure) string {
+	if f.ExpectPos.Line == 0 {
+		return ""
+	}
+	return f.ExpectPos.String()
+}

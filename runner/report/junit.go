@@ -142,7 +142,7 @@ func failureText(res *runner.Result) string {
 	if f == nil {
 		return res.Reason
 	}
-	s := fmt.Sprintf("%s: %s\nwant: %s\n", f.Step.Pos, f.Message, f.Expected)
+	s := fmt.Sprintf("%s: %s\nwant: %s\n", f.Where(), f.Message, f.Expected)
 	if cli := CLI(f.ExpectedBytes); cli != "" {
 		s += indent("      ", cli) + "\n"
 	}

@@ -31,7 +31,7 @@ func TAP(w io.Writer, rep *runner.Report) error {
 			fmt.Fprintf(&b, "  status: %s\n", res.Status)
 			fmt.Fprintf(&b, "  message: %q\n", res.Reason)
 			if f := res.Failure; f != nil {
-				fmt.Fprintf(&b, "  at: %q\n", f.Step.Pos.String())
+				fmt.Fprintf(&b, "  at: %q\n", f.Where().String())
 				fmt.Fprintf(&b, "  wanted: %q\n", f.Expected)
 				fmt.Fprintf(&b, "  found: %q\n", resp.Escape(f.Actual))
 			}
