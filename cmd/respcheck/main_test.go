@@ -73,7 +73,7 @@ cases:
 	if code != exitFindings {
 		t.Fatalf("exit %d, want 1\n%s%s", code, out, errs)
 	}
-	for _, want := range []string{"FAIL  wrong/PING answers PONG [RESP2]", "wrong.yaml:5:9", `want: "+PING\r\n"`, `got: "+PONG\r\n"`, "PONG", "0 passed, 1 failed, 0 skipped"} {
+	for _, want := range []string{"FAIL  wrong/PING answers PONG [RESP2]", "wrong.yaml:5:9 > \"PING\"", "wrong.yaml:6:16: reply differs at byte 2", `want: "+PING\r\n"`, `got: "+PONG\r\n"`, "PONG", "0 passed, 1 failed, 0 skipped"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
