@@ -143,12 +143,12 @@ func loadMixed(t *testing.T, c *rawClient, n int) {
 	c.flushRead(t, pending)
 }
 
-var updateMatrix = flag.Bool("update-matrix", false, "rewrite docs/server-matrix.md from the bundled suite's results")
+var updateMatrix = flag.Bool("update-matrix", false, "rewrite docs/generated/server-matrix.md from the bundled suite's results")
 
 // TestBundledSuite runs the whole bundled suite against each pinned build,
 // against a cluster (three primaries, one replica each) of Redis 8.6.3
 // and of Valkey 9.1.2 (checkClusterRun), and against the embedded
-// miniredis, in both protocols, and wants no failure and no error. It also keeps docs/server-matrix.md, the table of
+// miniredis, in both protocols, and wants no failure and no error. It also keeps docs/generated/server-matrix.md, the table of
 // which case files run, skip or differ on which server, up to date
 // (-update-matrix rewrites it).
 func TestBundledSuite(t *testing.T) {
@@ -210,7 +210,7 @@ func TestBundledSuite(t *testing.T) {
 	})
 }
 
-// compareServerMatrix checks docs/server-matrix.md against the reports of
+// compareServerMatrix checks docs/generated/server-matrix.md against the reports of
 // every server (or rewrites it with -update-matrix); with a server missing
 // or a failed run it says nothing.
 func compareServerMatrix(t *testing.T, reports map[string]*runner.Report) {
@@ -218,7 +218,7 @@ func compareServerMatrix(t *testing.T, reports map[string]*runner.Report) {
 		return
 	}
 	got := serverMatrix(reports)
-	const path = "../docs/server-matrix.md"
+	const path = "../docs/generated/server-matrix.md"
 	if *updateMatrix {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
@@ -227,7 +227,7 @@ func compareServerMatrix(t *testing.T, reports map[string]*runner.Report) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil || string(want) != got {
-		t.Errorf("docs/server-matrix.md is stale; run: go test ./runner -run TestBundledSuite -update-matrix\n%s",
+		t.Errorf("docs/generated/server-matrix.md is stale; run: go test ./runner -run TestBundledSuite -update-matrix\n%s",
 			diffLines(string(want), got))
 	}
 }
@@ -251,7 +251,7 @@ func wantNoFailures(t *testing.T, name string, rep *runner.Report) {
 	t.Logf("%s: %+v", name, rep.Summary)
 }
 
-// matrixColumns are the servers of docs/server-matrix.md, in order: the
+// matrixColumns are the servers of docs/generated/server-matrix.md, in order: the
 // pinned builds, the clusters, then the embedded miniredis.
 func matrixColumns() []string {
 	cols := slices.Clone(servers.Pinned)

@@ -17,6 +17,8 @@ import (
 func docFiles(t *testing.T) []string {
 	t.Helper()
 	pages, err := filepath.Glob("docs/*.md")
+	generated, _ := filepath.Glob("docs/generated/*.md")
+	pages = append(pages, generated...)
 	if err != nil || len(pages) == 0 {
 		t.Fatalf("no docs/*.md (%v)", err)
 	}

@@ -45,7 +45,7 @@ matrix, in the order given, and each is compared with the first: golden
 directories hold every reply, a run report every step's bytes with its
 key prefix, replaced as the goldens' is (a cluster run's node addresses
 are not normalised); a run report also gives each case's failing step.
-A client matrix file (docs/client-matrix.json, written by the client
+A client matrix file (docs/generated/client-matrix.json, written by the client
 matrix tests) is one cases × clients matrix per server. "respcheck run
 --format html" and "respcheck clients --format html" write the page of
 one run.

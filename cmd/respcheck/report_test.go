@@ -201,14 +201,14 @@ func checkExplore(t *testing.T, bctx context.Context) {
 	}
 }
 
-// checkGeneratedPage opens the committed docs/report.html (runner/report/
+// checkGeneratedPage opens the committed docs/generated/report.html (runner/report/
 // page's TestGeneratedReport writes it) in the browser: it loads without
 // console errors or warnings, and its servers × files matrix has one
 // column per golden directory of testdata/golden and a row per file.
 func checkGeneratedPage(t *testing.T, bctx context.Context, problems func() []string) {
 	t.Helper()
 	before := len(problems())
-	abs, err := filepath.Abs("../../docs/report.html")
+	abs, err := filepath.Abs("../../docs/generated/report.html")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,11 +224,11 @@ func checkGeneratedPage(t *testing.T, bctx context.Context, problems func() []st
 	rows := eval[int](t, bctx, `document.querySelectorAll("#matrix > tbody > tr.file").length`)
 	sources := eval[[]string](t, bctx, `Array.prototype.map.call(document.querySelectorAll("#sources code"),function(e){return e.textContent;}).filter(function(p){return p.indexOf("testdata/golden/")===0;})`)
 	if cols != len(dirs) || strings.Join(sources, " ") != strings.Join(want, " ") || rows < 10 {
-		t.Errorf("docs/report.html: %d server columns and %d file rows, golden sources %q; want a column per golden directory %q (stale? go test ./runner/report/page -run TestGeneratedReport -update-report)",
+		t.Errorf("docs/generated/report.html: %d server columns and %d file rows, golden sources %q; want a column per golden directory %q (stale? go test ./runner/report/page -run TestGeneratedReport -update-report)",
 			cols, rows, sources, want)
 	}
 	for _, p := range problems()[before:] {
-		t.Errorf("docs/report.html: console %s", p)
+		t.Errorf("docs/generated/report.html: console %s", p)
 	}
 }
 

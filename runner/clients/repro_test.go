@@ -285,7 +285,7 @@ func runRepro(t *testing.T, r repro, run string, i int, addr string) {
 // brackets (redis-cli-8.6.3[--no-raw]/resp3).
 var findingLine = regexp.MustCompile("^- \\*\\*(mismatch|crash|hang|desync)\\*\\*(?: \\(rule: [a-z-]+\\))? `(.+?)` \\[(.+?/resp[23])\\]:")
 
-// matrixPages are the client matrix's pages under docs/, one per server
+// matrixPages are the client matrix's pages under docs/generated/, one per server
 // (cmd/respcheck TestClientMatrix writes them).
 var matrixPages = []string{"client-matrix.md", "client-matrix-valkey-9.1.2.md"}
 
@@ -298,7 +298,7 @@ func TestReproCoverage(t *testing.T) {
 	var order []string
 	var pages string
 	for _, page := range matrixPages {
-		b, err := os.ReadFile(filepath.Join("..", "..", "docs", page))
+		b, err := os.ReadFile(filepath.Join("..", "..", "docs", "generated", page))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -329,7 +329,7 @@ func TestReproCoverage(t *testing.T) {
 					// under load) may be absent from a run of the matrix.
 					t.Logf("%s: finds: %s: not a finding of this run of the matrix", r.file, f)
 				} else {
-					t.Errorf("%s: finds: %s: no such case and client in docs/%s", r.file, f, strings.Join(matrixPages, " or "))
+					t.Errorf("%s: finds: %s: no such case and client in docs/generated/%s", r.file, f, strings.Join(matrixPages, " or "))
 				}
 				continue
 			}

@@ -98,7 +98,7 @@ func TestRulesDocumented(t *testing.T) {
 func TestMatrixFindingsNameARule(t *testing.T) {
 	line := regexp.MustCompile("^- \\*\\*([a-z]+)\\*\\* \\(rule: ([a-z-]+)\\) `")
 	for _, page := range matrixPages {
-		b, err := os.ReadFile(filepath.Join("..", "..", "docs", page))
+		b, err := os.ReadFile(filepath.Join("..", "..", "docs", "generated", page))
 		if err != nil {
 			t.Fatal(err)
 		}

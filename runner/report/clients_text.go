@@ -357,7 +357,7 @@ func matrixBlocks(rep *clients.Report, cols []string, indent, width int) [][]str
 // the clients (library, version, API), the clients × cases matrix, and one
 // line per result that is neither a match nor a skip, explaining it (the
 // first note of its worst step, with the step's command). It is what
-// docs/client-matrix.md is made of.
+// docs/generated/client-matrix.md is made of.
 func ClientsMarkdown(w io.Writer, rep *clients.Report, _ HumanOptions) error {
 	sw := &stickyWriter{w: w}
 	w = sw

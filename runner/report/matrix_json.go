@@ -14,8 +14,8 @@ import (
 	"github.com/respcheck/respcheck/runner/target"
 )
 
-// ClientMatrix is the machine-readable client matrix (docs/client-matrix.json,
-// written beside docs/client-matrix.md by the client matrix tests'
+// ClientMatrix is the machine-readable client matrix (docs/generated/client-matrix.json,
+// written beside docs/generated/client-matrix.md by the client matrix tests'
 // -update-client-matrix): one Section per server the corpus ran on. It is
 // compact: a verdict symbol per cell, a reason where the cell has one, and
 // the bytes and values only for the cells that are findings (mismatch,

@@ -11,20 +11,20 @@ import (
 	"time"
 )
 
-var updateReport = flag.Bool("update-report", false, "rewrite docs/report.html from testdata/golden/* and docs/client-matrix.json")
+var updateReport = flag.Bool("update-report", false, "rewrite docs/generated/report.html from testdata/golden/* and docs/generated/client-matrix.json")
 
 const (
 	// repoRoot is the repository from this package's directory.
 	repoRoot = "../../.."
 	// generatedReport is the committed page, from repoRoot.
-	generatedReport = "docs/report.html"
+	generatedReport = "docs/generated/report.html"
 	// reportCommand regenerates it.
 	reportCommand = "go test ./runner/report/page -run TestGeneratedReport -update-report"
 )
 
 // generatedInputs are the committed page's inputs: every golden directory
 // of testdata/golden (sorted: one server column each), then
-// docs/client-matrix.json when it exists (written by the client matrix
+// docs/generated/client-matrix.json when it exists (written by the client matrix
 // tests' -update-client-matrix: a clients matrix per server). Paths are
 // from the repository's root, as the page names them.
 func generatedInputs(t testing.TB) []Input {
@@ -34,7 +34,7 @@ func generatedInputs(t testing.TB) []Input {
 		t.Fatalf("goldens: %v %v", dirs, err)
 	}
 	paths := dirs
-	matrix := filepath.Join(repoRoot, "docs", "client-matrix.json")
+	matrix := filepath.Join(repoRoot, "docs", "generated", "client-matrix.json")
 	if _, err := os.Stat(matrix); err == nil {
 		paths = append(paths, matrix)
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -53,7 +53,7 @@ func generatedInputs(t testing.TB) []Input {
 	return ins
 }
 
-// TestGeneratedReport keeps docs/report.html, the page of the committed
+// TestGeneratedReport keeps docs/generated/report.html, the page of the committed
 // goldens and of the client matrix (generatedInputs), up to date:
 // -update-report rewrites it; otherwise a page that is not what the
 // inputs make now fails, naming the command. The page must have a server

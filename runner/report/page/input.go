@@ -28,7 +28,7 @@ type Input struct {
 	Path    string
 	Run     *report.JSONReport
 	Clients *report.ClientsJSONReport
-	// Matrix is a client matrix file (docs/client-matrix.json): one
+	// Matrix is a client matrix file (docs/generated/client-matrix.json): one
 	// clients matrix per section.
 	Matrix *report.ClientMatrix
 	Golden *golden.Dir
