@@ -413,7 +413,7 @@ func sentSteps(steps []StepResult) int {
 func failAt(res *Result, st *cases.Step, fail *Failure) {
 	fail.Step = st
 	res.Failure = fail
-	res.Status, res.Reason = Fail, fmt.Sprintf("%s: %s", st.Pos, fail.Message)
+	res.Status, res.Reason = Fail, fmt.Sprintf("%s: %s", fail.Where(), fail.Message)
 }
 
 // interrupt unblocks every read and write of the case at once, for a

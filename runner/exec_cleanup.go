@@ -51,7 +51,8 @@ func (x *caseRun) cleanup(ctx context.Context, res *Result) {
 		case err != nil:
 			msg = fmt.Sprintf("cleanup step %s: %v", st.Pos, err)
 		case fail != nil:
-			msg = fmt.Sprintf("cleanup step %s: %s", st.Pos, fail.Message)
+			fail.Step = st
+			msg = fmt.Sprintf("cleanup step %s: %s", fail.Where(), fail.Message)
 		}
 		if msg == "" {
 			continue

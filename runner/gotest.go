@@ -105,16 +105,12 @@ func reportSubtest(t *testing.T, res *Result) {
 }
 
 // describe is a short multi-line account of a failing result: its reason
-// (which starts with the step's position), the command sent, and the
-// expected and actual bytes.
+// (which starts with the failed expectation's position), the command
+// sent, and the expected and actual bytes.
 func describe(res *Result) string {
 	s := res.Reason
 	if n := len(res.Steps); n > 0 && res.Steps[n-1].Args != nil {
-		var parts []string
-		for _, a := range res.Steps[n-1].Args {
-			parts = append(parts, resp.Escape(a))
-		}
-		s += "\n  sent: " + strings.Join(parts, " ")
+		s += "\n  sent: " + resp.EscapeCommand(res.Steps[n-1].Args)
 	}
 	if f := res.Failure; f != nil {
 		s += fmt.Sprintf("\n  want: %s\n   got: %s", f.Expected, resp.Escape(f.Actual))

@@ -66,7 +66,7 @@ func TestGoAPISubtests(t *testing.T) {
 			t.Errorf("no %q in:\n%s", want, all)
 		}
 	}
-	if !regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(file) + `:8:9: reply differs at byte 1\n\s*sent: "ECHO" "hello"`).MatchString(all) {
+	if !regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(file) + `:9:16: reply differs at byte 1\n\s*sent: "ECHO" "hello"`).MatchString(all) {
 		t.Errorf("the failure is not reported at the case file's line with the command:\n%s", all)
 	}
 	one := child("^TestGoAPIHelper$/goapi/PING__answers__PONG_/RESP3")

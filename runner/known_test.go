@@ -50,8 +50,8 @@ cases:
 	}{
 		{"known in RESP3 only", 2, runner.Pass, ""},
 		{"known in RESP3 only", 3, runner.KnownDiff, "RESP3 sends a null"},
-		{"a later step still fails", 2, runner.Fail, "inline.yaml:15:9: reply differs"},
-		{"a later step still fails", 3, runner.Fail, "inline.yaml:15:9: reply differs"},
+		{"a later step still fails", 2, runner.Fail, "inline.yaml:15:31: reply differs"},
+		{"a later step still fails", 3, runner.Fail, "inline.yaml:15:31: reply differs"},
 		{"the known step passes", 2, runner.Fail, "inline.yaml:20:17: known difference no longer reproduces on redis 8.6.3: imagined"},
 		{"the known step passes", 3, runner.Pass, ""},
 		{"case known in RESP2 only", 2, runner.KnownDiff, "RESP2 sends a nil blob"},

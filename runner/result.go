@@ -139,9 +139,9 @@ type Failure struct {
 }
 
 // Where is the position a reader is sent to: the failed expectation's
-// (ExpectPos), else the step's.
+// (ExpectPos), else the step's (the zero Pos when Step is not set yet).
 func (f *Failure) Where() cases.Pos {
-	if f.ExpectPos.Line > 0 {
+	if f.ExpectPos.Line > 0 || f.Step == nil {
 		return f.ExpectPos
 	}
 	return f.Step.Pos

@@ -246,7 +246,7 @@ cases:
 		"the cases themselves: the server's replies do not meet them",
 		"FAIL  wrong/an expectation the server does not meet [RESP2]",
 		"FAIL  wrong/an expectation the server does not meet [RESP3]",
-		"wrong.yaml:5:9: reply differs at byte 1",
+		"wrong.yaml:5:9 > \"SET\"", "wrong.yaml:6:16: reply differs at byte 1",
 		`want: "+NOPE\r\n"`,
 		`got: "+OK\r\n"`,
 		"2 results: 2 erased",

@@ -185,6 +185,9 @@ func failureOf(r report.JSONResult) *Failure {
 		return nil
 	}
 	out := &Failure{Pos: f.Pos, Message: f.Message, Want: f.Expected, Offset: -1}
+	if f.ExpectPos != "" {
+		out.Pos = f.ExpectPos // the expectation's line; the step is found by its own (f.Pos)
+	}
 	for _, s := range r.Steps {
 		if s.Pos != f.Pos {
 			continue
