@@ -69,12 +69,6 @@ sub text_of {
     return Encode::decode('UTF-8', $copy, Encode::FB_DEFAULT());
 }
 
-sub is_utf8_valid {
-    my ($bytes) = @_;
-    my $copy = $bytes;
-    return eval { Encode::decode('UTF-8', $copy, Encode::FB_CROAK()); 1 } ? 1 : 0;
-}
-
 sub native {
     my ($v) = @_;
     return { kind => 'nil', type => 'undef' } unless defined $v;

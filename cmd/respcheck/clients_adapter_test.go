@@ -85,7 +85,7 @@ func TestPerlAdapter(t *testing.T) {
 	verdicts := map[string]clients.Verdict{}
 	for _, r := range rep.Results {
 		verdicts[r.Name] = r.Verdict
-		if r.Client != "redis-fast-0.34/resp2" || r.Verdict == clients.Error {
+		if !strings.HasPrefix(r.Client, "redis-fast-") || !strings.HasSuffix(r.Client, "/resp2") || r.Verdict == clients.Error {
 			t.Errorf("%s %s: %s (%s)", r.Client, r.Name, r.Verdict, r.Rule)
 		}
 		if strings.HasPrefix(r.Name, "nil-kinds/") && r.Verdict != clients.Match && r.Verdict != clients.Erased {
@@ -95,6 +95,10 @@ func TestPerlAdapter(t *testing.T) {
 	for name, want := range map[string]clients.Verdict{
 		"errors/EXEC array with an error element from INCR on a string":                 clients.Mismatch,
 		"pubsub/SUBSCRIBE confirmation, then a message published on another connection": clients.Desync,
+		// The die's text wraps the server's (erased: "[CMD] text, at ..."),
+		// which the adapter reports whole: a wrong message is a mismatch.
+		"errors/simple error from an unknown command with arguments": clients.Erased,
+		"errors/simple error WRONGTYPE from LPUSH on a string":       clients.Erased,
 	} {
 		if got, ok := verdicts[name]; !ok || got != want {
 			t.Errorf("%s: %v (judged: %v), want %s", name, got, ok, want)

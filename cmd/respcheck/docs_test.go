@@ -8,7 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
+	"github.com/respcheck/respcheck/runner/servers"
 	"github.com/spf13/cobra"
 )
 
@@ -33,6 +35,9 @@ type docCommand struct {
 	inline bool // a code span in a sentence: a mention, whose last flag may go without its value
 }
 
+// The forms of the pages TestDocs reads: a command in a code span, a
+// command line in a code block (after VAR=value words), a link, and a
+// heading.
 var (
 	inlineCommand = regexp.MustCompile("`((?:bin/)?respcheck [^`]+|go test [^`]+|scripts/[a-z-]+(?:\\.sh)?(?: [^`]*)?)`")
 	blockCommand  = regexp.MustCompile(`^(?:[A-Z_]+=\S+\s+)*((?:bin/|\./)?respcheck\s|go test\s|scripts/[a-z-]+(?:\.sh)?(?:\s|$))`)
@@ -119,7 +124,7 @@ func shellWords(line string) []string {
 // supplies: CASES..., FILE, NAME, <addr>, A, B, my-server:6379, …
 func placeholder(w string) bool {
 	w = strings.TrimPrefix(w, "--")
-	if strings.ContainsAny(w, "<>…") || strings.Contains(w, "...") || strings.HasPrefix(w, "my-") {
+	if strings.ContainsAny(w, "<>…") || strings.Contains(w, "...") || strings.HasPrefix(w, "my-") || strings.Contains(w, "My") {
 		return true
 	}
 	return strings.ToUpper(w) == w && strings.ToLower(w) != w
@@ -149,6 +154,11 @@ func checkRespcheck(root *cobra.Command, args []string, inline bool) error {
 	}
 	if c == root && len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
 		return fmt.Errorf("unknown command %q", rest[0])
+	}
+	if c.Name() == "help" && len(rest) > 0 && !placeholder(rest[0]) {
+		if topic, _, err := root.Find(rest); err != nil || topic == root {
+			return fmt.Errorf("help %s: no such command or topic", rest[0])
+		}
 	}
 	c.InitDefaultHelpFlag()
 	fs := c.Flags()
@@ -184,13 +194,17 @@ func checkRespcheck(root *cobra.Command, args []string, inline bool) error {
 			i++
 			value = rest[i]
 		}
-		if placeholder(value) {
-			continue
+		vals, listed := f.Annotations[choicesKey]
+		if f.Name == "server" {
+			vals, listed = append(slices.Clone(servers.Pinned), "miniredis"), true
 		}
-		if vals, ok := f.Annotations[choicesKey]; ok && !slices.Contains(vals, value) {
+		switch {
+		case placeholder(value) && !(listed && slices.Contains(vals, strings.ToLower(value))):
+			continue // FORMAT is one, JSON is a wrong json
+		case listed && !slices.Contains(vals, value):
 			return fmt.Errorf("flag %s: %q is not one of %v", a, value, vals)
 		}
-		if err := fs.Set(f.Name, value); err != nil && !strings.Contains(f.Value.Type(), "Slice") {
+		if err := fs.Set(f.Name, value); err != nil {
 			return fmt.Errorf("flag %s: %v", a, err)
 		}
 	}
@@ -217,39 +231,63 @@ func testFuncs(t *testing.T, pkg string) (funcs []string, flags string) {
 	return funcs, src.String()
 }
 
-// checkGoTest checks a go test command line: its packages exist, each
-// -run or -bench pattern's top-level alternatives name a function of
-// them, and each other flag is go test's or one the package defines.
+// checkGoTest checks a go test command line: its packages exist (./...
+// is every package under the folder; none is every package of the
+// repository), and each -run or -bench pattern's top-level alternatives
+// name a function of them, matched as go test matches them (anchors
+// kept), and each -update... flag is one a test of theirs defines.
 func checkGoTest(t *testing.T, args []string) error {
 	var pkgs, runs, benches, own []string
 	for i := 2; i < len(args); i++ {
 		a := args[i]
+		name, value, hasValue := strings.Cut(a, "=")
 		switch {
-		case a == "-run" || a == "-bench":
-			if i+1 < len(args) {
-				if a == "-run" {
-					runs = append(runs, args[i+1])
-				} else {
-					benches = append(benches, args[i+1])
-				}
+		case name == "-run" || name == "-bench":
+			if !hasValue && i+1 < len(args) {
 				i++
+				value = args[i]
+			}
+			if name == "-run" {
+				runs = append(runs, value)
+			} else {
+				benches = append(benches, value)
 			}
 		case strings.HasPrefix(a, "./"):
-			pkgs = append(pkgs, strings.TrimSuffix(strings.TrimSuffix(a, "..."), "/"))
-		case strings.HasPrefix(a, "-update") || strings.HasPrefix(a, "-client"):
-			own = append(own, strings.TrimPrefix(a, "-"))
+			pkgs = append(pkgs, a)
+		case strings.HasPrefix(a, "-update"):
+			own = append(own, strings.TrimPrefix(name, "-"))
 		}
 	}
 	if len(pkgs) == 0 {
-		return nil // go test in a user's own module (docs/go-tests.md)
+		pkgs = []string{"./..."}
+	}
+	var dirs []string
+	for _, p := range pkgs {
+		root, all := strings.CutSuffix(p, "/...")
+		if p == "./..." {
+			root, all = ".", true
+		}
+		if st, err := os.Stat(root); err != nil || !st.IsDir() {
+			return fmt.Errorf("%s: no such package", p)
+		}
+		if !all {
+			dirs = append(dirs, root)
+			continue
+		}
+		filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+			if err == nil && d.IsDir() {
+				if n := d.Name(); path != root && (strings.HasPrefix(n, ".") || n == "node_modules" || n == "testdata") {
+					return filepath.SkipDir
+				}
+				dirs = append(dirs, path)
+			}
+			return nil
+		})
 	}
 	var funcs []string
 	var src strings.Builder
-	for _, p := range pkgs {
-		if st, err := os.Stat(p); err != nil || !st.IsDir() {
-			return fmt.Errorf("%s: no such package", p)
-		}
-		fs, s := testFuncs(t, p)
+	for _, d := range dirs {
+		fs, s := testFuncs(t, d)
 		funcs = append(funcs, fs...)
 		src.WriteString(s)
 	}
@@ -260,18 +298,36 @@ func checkGoTest(t *testing.T, args []string) error {
 	}
 	check := func(pattern, prefix string) error {
 		top, _, _ := strings.Cut(pattern, "/")
-		top = strings.Trim(top, "^$()'")
-		for _, alt := range strings.Split(top, "|") {
-			alt = strings.Trim(alt, "^$()")
+		top = strings.Trim(top, "'")
+		if inner, ok := strings.CutPrefix(top, "^("); ok {
+			if inner, ok = strings.CutSuffix(inner, ")$"); ok {
+				top = "^(?:" + inner + ")$"
+			}
+		}
+		re, err := regexp.Compile(top)
+		if err != nil {
+			return fmt.Errorf("pattern %q: %v", pattern, err)
+		}
+		for _, alt := range strings.Split(strings.Trim(top, "^$()?:"), "|") {
 			if alt == "" || alt == "." || placeholder(alt) {
-				continue
+				return nil
 			}
-			re, err := regexp.Compile(alt)
+		}
+		for _, alt := range strings.Split(top, "|") {
+			one := alt
+			if strings.HasPrefix(top, "^(?:") {
+				one = "^" + strings.Trim(alt, "^$()?:") + "$"
+			}
+			altRe, err := regexp.Compile(one)
 			if err != nil {
-				return fmt.Errorf("pattern %q: %v", pattern, err)
+				altRe = re
 			}
-			if !slices.ContainsFunc(funcs, func(f string) bool { return strings.HasPrefix(f, prefix) && re.MatchString(f) }) {
-				return fmt.Errorf("pattern %q: no %s function of %v matches %q", pattern, prefix, pkgs, alt)
+			if !slices.ContainsFunc(funcs, func(f string) bool { return strings.HasPrefix(f, prefix) && altRe.MatchString(f) }) {
+				what := "test"
+				if prefix != "" {
+					what = "benchmark"
+				}
+				return fmt.Errorf("pattern %q: no %s function of %v matches %q", pattern, what, pkgs, one)
 			}
 		}
 		return nil
@@ -294,9 +350,9 @@ func checkGoTest(t *testing.T, args []string) error {
 // command line names a subcommand and flags that exist with values they
 // take and repository files that exist, every go test line names packages,
 // tests and flags that exist, every script it names is executable, and
-// the commands that need no server (help; diff, report and schema of
-// committed goldens) run without a usage error, and no --help text sends
-// the reader to a Go source. Commands that need a server or a client install
+// the command lines in code blocks that need no server (help, and diff,
+// report and schema of committed goldens) run without a usage error, and
+// no --help text sends the reader to a Go source. Commands that need a server or a client install
 // are checked but not run: the tests that run each subcommand cover them.
 func TestDocs(t *testing.T) {
 	t.Chdir(filepath.Join("..", ".."))
@@ -308,8 +364,12 @@ func TestDocs(t *testing.T) {
 		}
 		a := map[string]bool{}
 		b, _ := os.ReadFile(page)
+		fenced := false
 		for _, l := range strings.Split(string(b), "\n") {
-			if m := headingLine.FindStringSubmatch(l); m != nil {
+			if strings.HasPrefix(strings.TrimSpace(l), "```") {
+				fenced = !fenced
+			}
+			if m := headingLine.FindStringSubmatch(l); m != nil && !fenced {
 				a[slug(m[1])] = true
 			}
 		}
@@ -441,14 +501,15 @@ func inTempDir(words []string, dir string) []string {
 }
 
 // slug is the #fragment GitHub makes of a heading: lower case, spaces as
-// dashes, punctuation other than - and _ dropped.
+// dashes, letters, digits, - and _ kept, everything else (punctuation,
+// in any script) dropped.
 func slug(heading string) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(strings.TrimSpace(heading)) {
 		switch {
 		case r == ' ':
 			b.WriteByte('-')
-		case r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127:
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
 			b.WriteRune(r)
 		}
 	}

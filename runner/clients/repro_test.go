@@ -317,7 +317,7 @@ func TestReproCoverage(t *testing.T) {
 			findings[k] = m[1]
 		}
 		if n == 0 {
-			t.Fatalf("no finding lines in docs/%s", page)
+			t.Fatalf("no finding lines in docs/generated/%s", page)
 		}
 	}
 	claimed := map[string][]string{}

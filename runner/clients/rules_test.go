@@ -111,16 +111,16 @@ func TestMatrixFindingsNameARule(t *testing.T) {
 			m := line.FindStringSubmatch(l)
 			var v Verdict
 			if m == nil || v.UnmarshalText([]byte(m[1])) != nil {
-				t.Errorf("docs/%s:%d names no rule: %.160s", page, i+1, l)
+				t.Errorf("docs/generated/%s:%d names no rule: %.160s", page, i+1, l)
 				continue
 			}
 			k := slices.IndexFunc(Rules, func(r RuleDoc) bool { return r.ID == m[2] })
 			if k < 0 || !slices.Contains(Rules[k].Verdicts, v) {
-				t.Errorf("docs/%s:%d: rule %q does not give %s: %.160s", page, i+1, m[2], v, l)
+				t.Errorf("docs/generated/%s:%d: rule %q does not give %s: %.160s", page, i+1, m[2], v, l)
 			}
 		}
 		if n < 100 {
-			t.Errorf("docs/%s: %d finding lines", page, n)
+			t.Errorf("docs/generated/%s: %d finding lines", page, n)
 		}
 	}
 }
