@@ -833,3 +833,33 @@ func parseSize(s string) (int64, error) {
 	}
 	return n * mult, nil
 }
+
+// QuoteBytes writes b as a double-quoted YAML scalar whose template
+// expands to exactly b: "\r", "\n", `\"` and `\\` as YAML escapes, other
+// control bytes as \xNN (YAML's \xNN is the code point, which is the byte
+// below 0x80), braces and bytes above 0x7e as {hex:NN} (a template's "{"
+// may open a function; YAML's "\xff" is U+00FF, two bytes). For case
+// files a program writes (explore, capture).
+func QuoteBytes(b []byte) string {
+	var out strings.Builder
+	out.WriteByte('"')
+	for _, c := range b {
+		switch {
+		case c == '\r':
+			out.WriteString(`\r`)
+		case c == '\n':
+			out.WriteString(`\n`)
+		case c == '"' || c == '\\':
+			out.WriteByte('\\')
+			out.WriteByte(c)
+		case c == '{' || c == '}' || c > 0x7e:
+			fmt.Fprintf(&out, "{hex:%02x}", c)
+		case c < 0x20:
+			fmt.Fprintf(&out, `\x%02x`, c)
+		default:
+			out.WriteByte(c)
+		}
+	}
+	out.WriteByte('"')
+	return out.String()
+}

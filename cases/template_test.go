@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/zeebo/xxh3"
+	"go.yaml.in/yaml/v3"
 )
 
 func expand(t *testing.T, src string, env *Env) string {
@@ -348,6 +349,33 @@ func TestTemplateWriteTo(t *testing.T) {
 		n, err := tmpl.WriteTo(env, &buf)
 		if err != nil || n != int64(len(want)) || !bytes.Equal(buf.Bytes(), want) {
 			t.Errorf("%q: WriteTo wrote %d bytes (%v), differing from Expand", src, n, err)
+		}
+	}
+}
+
+// TestQuoteBytes: what QuoteBytes writes, read as YAML and parsed as a
+// template, expands to the bytes it was given (every byte value, braces,
+// quotes, CR LF), and is a literal template.
+func TestQuoteBytes(t *testing.T) {
+	all := make([]byte, 256)
+	for i := range all {
+		all[i] = byte(i)
+	}
+	for _, b := range [][]byte{all, []byte("+OK\r\n"), []byte(`{"a":"{key}"}` + "\r\n"), []byte("caf\xc3\xa9 \xff\x00"), nil} {
+		q := QuoteBytes(b)
+		var s string
+		if err := yaml.Unmarshal([]byte("x: "+q), &struct {
+			X *string `yaml:"x"`
+		}{&s}); err != nil {
+			t.Fatalf("%q: not YAML: %v", q, err)
+		}
+		tm, err := ParseTemplate(Pos{"t.yaml", 1, 1}, s)
+		if err != nil {
+			t.Fatalf("%q: not a template: %v", q, err)
+		}
+		got, ok := tm.Literal()
+		if !ok || got != string(b) {
+			t.Errorf("QuoteBytes(%q) = %s expands to %q (literal %v)", b, q, got, ok)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
 )
 
@@ -243,9 +244,7 @@ func sendList(args []string) string {
 }
 
 // escape writes b for the inside of a double-quoted YAML template: the
-// keyspace's keys as {key:NAME}, braces and bytes above 0x7e as {hex:..}
-// (a template's "{" may open a function; YAML's "\xff" is U+00FF, two
-// bytes), control bytes and quotes as YAML escapes.
+// keyspace's keys as {key:NAME}, the rest as cases.QuoteBytes writes it.
 func escape(b []byte) string {
 	var out strings.Builder
 	for len(b) > 0 {
@@ -260,23 +259,16 @@ func escape(b []byte) string {
 				continue
 			}
 		}
-		c := b[0]
-		switch {
-		case c == '\r':
-			out.WriteString(`\r`)
-		case c == '\n':
-			out.WriteString(`\n`)
-		case c == '"' || c == '\\':
-			out.WriteByte('\\')
-			out.WriteByte(c)
-		case c == '{' || c == '}' || c > 0x7e:
-			out.WriteString("{hex:" + strconv.FormatUint(uint64(c)|0x100, 16)[1:] + "}")
-		case c < 0x20:
-			out.WriteString(`\x` + strconv.FormatUint(uint64(c)|0x100, 16)[1:])
-		default:
-			out.WriteByte(c)
+		j := 0
+		for j < len(b) && !bytes.HasPrefix(b[j:], []byte(KeyPrefix)) {
+			j++
 		}
-		b = b[1:]
+		if j == 0 {
+			j = 1 // a key prefix with no name after it: its first byte as is
+		}
+		q := cases.QuoteBytes(b[:j])
+		out.WriteString(q[1 : len(q)-1])
+		b = b[j:]
 	}
 	return out.String()
 }
