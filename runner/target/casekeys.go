@@ -5,6 +5,7 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/respcheck/respcheck/resp"
@@ -257,4 +258,28 @@ func debugKeys(args [][]byte) []int {
 		return pos
 	}
 	return nil
+}
+
+// scriptKeys are the key positions of EVAL, EVALSHA, FCALL and their _RO
+// forms (NAME script numkeys key... arg...: the numkeys arguments after
+// numkeys), and false for another command or a numkeys that is not a
+// count of the arguments there.
+func scriptKeys(args [][]byte) ([]int, bool) {
+	switch strings.ToUpper(string(args[0])) {
+	case "EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO", "FCALL", "FCALL_RO":
+	default:
+		return nil, false
+	}
+	if len(args) < 3 {
+		return nil, false
+	}
+	n, err := strconv.Atoi(string(args[2]))
+	if err != nil || n < 0 || 3+n > len(args) {
+		return nil, false
+	}
+	pos := make([]int, n)
+	for i := range pos {
+		pos[i] = 3 + i
+	}
+	return pos, true
 }

@@ -309,3 +309,31 @@ func TestModulesHidden(t *testing.T) {
 		t.Errorf("MODULE LIST refused: modules %v, hidden %v, %v; want none, hidden", s.Modules, s.ModulesHidden, err)
 	}
 }
+
+// TestScriptKeys: the script commands' keys by their layout (numkeys, then
+// the keys), for a server whose command table cannot say (miniredis); a
+// numkeys past the arguments, or not a number, is no answer.
+func TestScriptKeys(t *testing.T) {
+	args := func(s ...string) [][]byte {
+		out := make([][]byte, len(s))
+		for i, a := range s {
+			out[i] = []byte(a)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"EVAL", "return 1", "2", "a", "b", "arg"}, "[3 4] true"},
+		{[]string{"fcall_ro", "f", "0", "arg"}, "[] true"},
+		{[]string{"EVALSHA", "abc", "3", "a"}, "[] false"},
+		{[]string{"EVAL", "return 1", "x"}, "[] false"},
+		{[]string{"GET", "k"}, "[] false"},
+	} {
+		pos, ok := scriptKeys(args(tc.args...))
+		if got := fmt.Sprint(pos, " ", ok); got != tc.want {
+			t.Errorf("scriptKeys(%q) = %s, want %s", tc.args, got, tc.want)
+		}
+	}
+}

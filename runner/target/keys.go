@@ -73,6 +73,11 @@ func (t *Target) keyPositions(ctx context.Context, args [][]byte, prefix []byte,
 		return info.KeyRange(len(args)), true, nil
 	}
 	if info.Listed {
+		// A table that cannot say (miniredis): the script commands'
+		// layout is fixed (numkeys, then the keys).
+		if pos, ok := scriptKeys(args); ok {
+			return pos, true, nil
+		}
 		return nil, false, nil
 	}
 	if pos, ok := specKeys(info.Specs, args); ok {
