@@ -138,11 +138,11 @@ func isDestructive(words []string) (string, bool) {
 	return "", false
 }
 
-// secretArgs returns the indexes of the arguments of a command that are
+// SecretArgs returns the indexes of the arguments of a command that are
 // secrets: the password of AUTH and of HELLO ... AUTH user pass, MIGRATE's
 // AUTH/AUTH2 password, CONFIG SET requirepass/masterauth values, and ACL
 // SETUSER's >password and #hash rules.
-func secretArgs(args [][]byte) []int {
+func SecretArgs(args [][]byte) []int {
 	if len(args) == 0 {
 		return nil
 	}
@@ -192,7 +192,7 @@ func secretArgs(args [][]byte) []int {
 // has bytes (so the framing of recorded bytes stays valid), or args itself
 // when there is no secret.
 func redacted(args [][]byte) ([][]byte, bool) {
-	idx := secretArgs(args)
+	idx := SecretArgs(args)
 	if len(idx) == 0 {
 		return args, false
 	}

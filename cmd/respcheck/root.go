@@ -30,7 +30,7 @@ results "not run").`,
 	}
 	root.AddCommand(newRunCmd(), newListCmd(), newVersionCmd(), newClientsCmd())
 	root.AddCommand(newBenchCmd(), newMiniredisCmd())
-	root.AddCommand(newRecordCmd(), newDiffCmd(), newServeCmd(), newSendCmd(), newCoverageCmd(), newReportCmd(), newSchemaCmd(), newExploreCmd())
+	root.AddCommand(newCaptureCmd(), newRecordCmd(), newDiffCmd(), newServeCmd(), newSendCmd(), newCoverageCmd(), newReportCmd(), newSchemaCmd(), newExploreCmd())
 	root.AddCommand(newCasesTopic())
 	completeFlags(root)
 	// cobra's own "completion bash|zsh|fish|powershell".

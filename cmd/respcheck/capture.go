@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/respcheck/respcheck/runner/capture"
+	"github.com/respcheck/respcheck/runner/clients"
+)
+
+// captureOptions are capture's own flags.
+type captureOptions struct {
+	listen      string
+	out         string
+	duration    time.Duration
+	maxCommands int
+}
+
+// newCaptureCmd is `respcheck capture`: an application's traffic, as a
+// case file.
+func newCaptureCmd() *cobra.Command {
+	var f targetFlags
+	var o captureOptions
+	cmd := &cobra.Command{
+		Use:   "capture [flags]",
+		Short: "Record an application's commands and the exact replies, as a case file to replay on another server",
+		Long: `Capture is a RESP proxy: point the application at --listen instead of its
+server (the upstream: --addr, -u, or a throwaway --server). Every byte is
+forwarded unchanged; each connection's commands and the exact replies are
+recorded and, when the capture ends (--duration, --max-commands, or
+Ctrl-C: exit 130, the file written all the same), written as one case file
+(-o): one case whose connections c1, c2, ... send the commands in the
+order the proxy saw them, each reply expected byte for byte. Replay it on
+the next server with "respcheck run --server valkey-9.1.2 capture.yaml"
+(or --addr): every failure is a reply that differs.
+
+The file keeps what makes the traffic replay as it ran: connection
+boundaries, pipelined and overlapping commands (async sends read where
+their replies came), MULTI/EXEC and WATCH, (un)subscribe confirmations
+and pub/sub messages, the application's own HELLO, and pauses of 50 ms
+or more (as sleep steps, at most 5 s). Keys are written as sent: the
+runner moves them into the case's namespace, so the file also runs on a
+shared server. Replies that change from run to run on one server (TIME,
+INFO, CLIENT ID, random picks, XADD's IDs, HELLO, SCAN cursors) expect any
+reply, the captured bytes in a comment. AUTH is not written (respcheck's
+own connection authenticates) and other secrets are asterisks.
+
+Not yet: the keys the application found in the server before the capture
+are not recorded (capture from a server holding only what the traffic
+creates, or the replies that read older keys will differ); a value that a
+later command uses (an XADD ID) is not carried through captures.`,
+		Example: `  respcheck capture --server redis-8.6.3 --listen 127.0.0.1:6400 -o capture.yaml
+  respcheck capture --addr 10.0.0.5:6379 --listen 127.0.0.1:6400 --duration 60s
+  respcheck run --server valkey-9.1.2 capture.yaml`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.maxCommands < 0 || o.duration < 0 {
+				return usageErr("--max-commands and --duration are counts and lengths: not negative")
+			}
+			return runCapture(cmd.Context(), f, o, cmd.ErrOrStderr())
+		},
+	}
+	f.register(cmd.Flags())
+	cmd.Flags().StringVar(&o.listen, "listen", "127.0.0.1:0", "the proxy's `host:port`, where the application connects (port 0: a free one, printed)")
+	cmd.Flags().StringVarP(&o.out, "output", "o", "capture.yaml", "the case `file` to write")
+	cmd.Flags().DurationVar(&o.duration, "duration", 0, "end the capture after this long (0: at Ctrl-C or --max-commands)")
+	cmd.Flags().IntVar(&o.maxCommands, "max-commands", 0, "end the capture once this many frames were recorded, commands and replies (0: no limit)")
+	return cmd
+}
+
+// runCapture proxies until the capture ends, then writes the case file.
+func runCapture(ctx context.Context, f targetFlags, o captureOptions, stderr io.Writer) error {
+	t, stop, err := f.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	t.printNotes(stderr)
+	rec, err := clients.NewRecorder(t.Config, o.listen)
+	if err != nil {
+		return usageErr("--listen %s: %v", o.listen, err)
+	}
+	fmt.Fprintf(stderr, "capture: proxy on %s, forwarding to %s; Ctrl-C ends it and writes %s\n", rec.Addr(), t.Addr, o.out)
+	started := time.Now()
+	waitCapture(ctx, rec, o, stderr)
+	rec.Close()
+	exchanges, bad := rec.Exchanges()
+	conns, frames := rec.Counts()
+	upstream := f.recordedWith()
+	if f.server != "" {
+		upstream = "a throwaway " + f.server
+	}
+	header := fmt.Sprintf("Captured by respcheck capture from %s (%s) on %s, %s: %d connections, %d frames.\nReplay: respcheck run --server BUILD %s",
+		t.Addr, upstream, started.UTC().Format(time.RFC3339), time.Since(started).Round(time.Second), conns, frames, o.out)
+	for _, c := range bad {
+		header += fmt.Sprintf("\nConnection c%d sent or got bytes that are not RESP: its recording stops there.", c)
+	}
+	b := capture.CaseFile(exchanges, capture.Options{Suite: "capture", Case: "traffic captured " + started.UTC().Format(time.RFC3339), Header: header})
+	if err := os.WriteFile(o.out, b, 0o644); err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	fmt.Fprintf(stderr, "capture: %d connections, %d frames in %s: wrote %s\n", conns, frames, time.Since(started).Round(time.Millisecond), o.out)
+	return nil
+}
+
+// waitCapture returns when the capture ends: ctx done, --duration
+// passed, or --max-commands frames recorded; it prints a progress line
+// every few seconds.
+func waitCapture(ctx context.Context, rec *clients.Recorder, o captureOptions, stderr io.Writer) {
+	var deadline <-chan time.Time
+	if o.duration > 0 {
+		deadline = time.After(o.duration)
+	}
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	lastPrint := time.Now()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-deadline:
+			return
+		case <-tick.C:
+		}
+		conns, frames := rec.Counts()
+		if o.maxCommands > 0 && frames >= uint64(o.maxCommands) {
+			return
+		}
+		if time.Since(lastPrint) >= 5*time.Second {
+			lastPrint = time.Now()
+			fmt.Fprintf(stderr, "capture: %d connections, %d frames so far\n", conns, frames)
+		}
+	}
+}

@@ -1,0 +1,141 @@
+package capture_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/capture"
+	"github.com/respcheck/respcheck/runner/clients"
+	"github.com/respcheck/respcheck/runner/servers"
+	"github.com/respcheck/respcheck/runner/target"
+)
+
+// app is a program of testdata/capture and how to start it against an
+// address.
+type app struct {
+	name string
+	cmd  func(ctx context.Context, addr string) (*exec.Cmd, string)
+}
+
+var apps = []app{
+	{"redis-py", func(ctx context.Context, addr string) (*exec.Cmd, string) {
+		py := "/usr/bin/python3.11"
+		if _, err := os.Stat(py); err != nil {
+			return nil, py + " not found"
+		}
+		if exec.Command(py, "-c", "import redis").Run() != nil {
+			return nil, "Debian's python3-redis is not installed (scripts/install-clients.sh --only python)"
+		}
+		c := exec.CommandContext(ctx, py, "../../testdata/capture/app.py", addr)
+		c.Env = append(os.Environ(), "PYTHONNOUSERSITE=1")
+		return c, ""
+	}},
+	{"ioredis", func(ctx context.Context, addr string) (*exec.Cmd, string) {
+		node, err := exec.LookPath("node")
+		if err != nil {
+			return nil, "node not found"
+		}
+		mods, _ := filepath.Abs("../../adapters/node/node_modules")
+		if _, err := os.Stat(filepath.Join(mods, "ioredis")); err != nil {
+			cache := os.Getenv("RESPCHECK_CACHE")
+			if cache == "" {
+				home, _ := os.UserHomeDir()
+				cache = filepath.Join(home, ".cache", "respcheck")
+			}
+			mods = filepath.Join(cache, "clients", "adapters", "node", "node_modules")
+			if _, err := os.Stat(filepath.Join(mods, "ioredis")); err != nil {
+				return nil, "ioredis is not installed (scripts/install-clients.sh --only node)"
+			}
+		}
+		c := exec.CommandContext(ctx, node, "../../testdata/capture/app.js", addr)
+		c.Env = append(os.Environ(), "NODE_PATH="+mods)
+		return c, ""
+	}},
+}
+
+// captured runs a through a Recorder in front of upstream and returns the
+// case file of its traffic, loaded.
+func captured(t *testing.T, a app, upstream string) (*cases.File, []byte) {
+	t.Helper()
+	rec, err := clients.NewRecorder(target.Config{Addr: upstream, Timeout: 5 * time.Second}, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 40*time.Second)
+	defer cancel()
+	cmd, skip := a.cmd(ctx, rec.Addr())
+	if skip != "" {
+		rec.Close()
+		if servers.InCI() {
+			t.Fatalf("CI is set and %s cannot run: %s", a.name, skip)
+		}
+		t.Skip(skip)
+	}
+	out, err := cmd.CombinedOutput()
+	rec.Close()
+	if err != nil || !strings.Contains(string(out), "done") {
+		t.Fatalf("%s: %v\n%s", a.name, err, out)
+	}
+	ex, bad := rec.Exchanges()
+	if len(bad) > 0 {
+		t.Errorf("connections with bytes that are not RESP: %v", bad)
+	}
+	src := capture.CaseFile(ex, capture.Options{Suite: "capture", Case: a.name, Header: "TestCaptureReplays"})
+	f, err := cases.Load(a.name+".yaml", src)
+	if err != nil {
+		t.Fatalf("the case file does not load: %v\n%s", err, src)
+	}
+	return f, src
+}
+
+// replay runs f on a throwaway server of build and returns its result.
+func replay(t *testing.T, f *cases.File, build string) *runner.Result {
+	t.Helper()
+	srv := servers.ForTest(t, build)
+	rep, err := runner.Run(t.Context(), []*cases.File{f}, runner.Options{Addr: srv.Addr(), Protos: []int{2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 1 {
+		t.Fatalf("%d results, want 1 (the captured case, RESP2)", len(rep.Results))
+	}
+	return rep.Results[0]
+}
+
+// TestCaptureReplays: two real programs (redis-py and ioredis: a rate
+// limiter, WATCH/MULTI/EXEC, SET IFDEQ/IFEQ with DIGEST, a Lua script, a
+// pipeline, a subscriber and a publisher) captured through the recording
+// proxy in front of Redis 8.6.3 replay on a fresh Redis 8.6.3 with every
+// reply byte for byte the same; on Redis 7.0.15 the redis-py capture
+// fails where the application used what 7.0 lacks (DIGEST).
+func TestCaptureReplays(t *testing.T) {
+	for _, a := range apps {
+		t.Run(a.name, func(t *testing.T) {
+			// A fresh upstream each: the replay starts from an empty server.
+			f, src := captured(t, a, servers.ForTest(t, "redis-8.6.3").Addr())
+			for _, want := range []string{`"SUBSCRIBE", "news"`, "push: true", `"PUBLISH", "news", "hello"`, `"EXEC"`, `"WATCH", "balance"`} {
+				if !strings.Contains(strings.ToUpper(string(src)), strings.ToUpper(want)) {
+					t.Errorf("the capture lacks %s:\n%s", want, src)
+				}
+			}
+			if res := replay(t, f, "redis-8.6.3"); res.Status != runner.Pass {
+				t.Errorf("replay on redis-8.6.3: %s %s\n%s", res.Status, res.Reason, src)
+			}
+			if a.name != "redis-py" {
+				return
+			}
+			res := replay(t, f, "redis-7.0.15")
+			if res.Status != runner.Fail || res.Failure == nil || !strings.Contains(res.Reason, "reply differs") ||
+				len(res.Steps) == 0 || !strings.EqualFold(string(res.Steps[len(res.Steps)-1].Args[0]), "DIGEST") {
+				t.Errorf("replay on redis-7.0.15: %s %s, want the DIGEST step to differ\n%s", res.Status, res.Reason, src)
+			}
+		})
+	}
+}

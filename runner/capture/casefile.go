@@ -1,0 +1,78 @@
+// Package capture turns an application's recorded traffic (the
+// exchanges of runner/clients' Recorder) into a case file that replays it
+// on another server, each reply expected byte for byte as the upstream
+// sent it (respcheck capture).
+package capture
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/runner/clients"
+)
+
+// Options are what CaseFile writes around the steps.
+type Options struct {
+	// Suite is the file's suite name, Case the case's; Header is written
+	// as comment lines first (where and when the traffic was captured).
+	Suite, Case, Header string
+}
+
+// Volatile lists the commands (and COMMAND SUBCOMMAND pairs) whose reply
+// changes from one run to the next on one server, for reasons of their
+// own (the time, a connection's ID, random picks, the server's state):
+// their steps expect any reply, the captured bytes kept in a comment.
+var Volatile = map[string]bool{
+	"TIME": true, "INFO": true, "LASTSAVE": true, "RANDOMKEY": true, "SRANDMEMBER": true,
+	"SPOP": true, "HRANDFIELD": true, "ZRANDMEMBER": true, "PTTL": true, "EXPIRETIME": true,
+	"PEXPIRETIME": true, "HELLO": true, "ROLE": true, "DBSIZE": true, "SLOWLOG": true,
+	"LATENCY": true, "MEMORY": true, "DEBUG": true, "MONITOR": true, "PUBSUB": true,
+	"CLIENT ID": true, "CLIENT INFO": true, "CLIENT LIST": true, "CLIENT GETNAME": false,
+	"OBJECT IDLETIME": true, "OBJECT FREQ": true, "CLUSTER": true, "COMMAND": true,
+	"XADD": true, "SCAN": true, "HSCAN": true, "SSCAN": true, "ZSCAN": true,
+}
+
+// volatile reports whether args is a command of Volatile.
+func volatile(args [][]byte) bool {
+	if len(args) == 0 {
+		return false
+	}
+	name := strings.ToUpper(string(args[0]))
+	if len(args) > 1 && Volatile[name+" "+strings.ToUpper(string(args[1]))] {
+		return true
+	}
+	return Volatile[name]
+}
+
+// CaseFile writes exchanges (in the order they crossed the proxy) as one
+// case of named connections c1, c2, ... in that order, run in RESP2 only
+// (requires: {proto: 2}: the connections start as the proxy's did, the
+// application's own HELLO a step). A command whose connection had
+// another command in flight, or that another connection's command
+// overtook before its reply, is sent async and read where its reply came;
+// every other one waits for its reply, expected byte for byte (a
+// (un)subscribe's several confirmations as replies:). Out-of-band frames
+// are push steps at their place. Keys are written as the application sent
+// them: the runner moves them into the case's namespace (literal keys),
+// so the file also runs on a shared server. Passwords (runner.SecretArgs)
+// are not written: AUTH is dropped (respcheck's own connection
+// authenticates) and HELLO's AUTH user pass removed. A command with no
+// reply (the capture ended first) is written as a comment.
+func CaseFile(exchanges []clients.Exchange, o Options) []byte {
+	var b bytes.Buffer
+	for _, l := range strings.Split(strings.TrimRight(o.Header, "\n"), "\n") {
+		fmt.Fprintf(&b, "# %s\n", l)
+	}
+	fmt.Fprintf(&b, "suite: %s\ncases:\n  - name: %s\n    requires: {proto: 2}\n    steps:\n", cases.QuoteBytes([]byte(o.Suite)), cases.QuoteBytes([]byte(o.Case)))
+	events := timeline(exchanges)
+	w := &writer{b: &b, sends: indexSends(events), inFlight: map[int]int{}, async: map[*clients.Exchange]bool{}}
+	for _, ev := range events {
+		w.write(ev)
+	}
+	if w.steps == 0 {
+		b.WriteString("      - sleep: 1ms # nothing was captured\n")
+	}
+	return b.Bytes()
+}

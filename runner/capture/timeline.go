@@ -1,0 +1,219 @@
+package capture
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/clients"
+)
+
+// What a timeline event is.
+const (
+	sendEvent = iota
+	replyEvent
+	pushEvent
+)
+
+// event is one frame of the capture in the order it crossed the proxy: a
+// command sent, the (last) reply to one, or an out-of-band frame.
+type event struct {
+	seq  uint64
+	kind int
+	ex   *clients.Exchange
+	push []byte
+}
+
+// timeline orders every command, reply and out-of-band frame of
+// exchanges by the proxy's sequence numbers.
+func timeline(exchanges []clients.Exchange) []event {
+	var out []event
+	for i := range exchanges {
+		ex := &exchanges[i]
+		if ex.Args != nil {
+			out = append(out, event{seq: ex.SentAt, kind: sendEvent, ex: ex})
+			if len(ex.Replies) > 0 {
+				out = append(out, event{seq: ex.RepliedAt, kind: replyEvent, ex: ex})
+			}
+		}
+		for j, p := range ex.Pushes {
+			out = append(out, event{seq: ex.PushedAt[j], kind: pushEvent, ex: ex, push: p})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].seq < out[j].seq })
+	return out
+}
+
+// sends indexes the commands of a timeline by sequence number, all of
+// them and each connection's, to tell whether another connection sent one
+// between a command and its reply (overtaken).
+type sends struct {
+	all    []uint64
+	byConn map[int][]uint64
+}
+
+func indexSends(events []event) sends {
+	s := sends{byConn: map[int][]uint64{}}
+	for _, e := range events { // in order: the slices are sorted
+		if e.kind == sendEvent {
+			s.all = append(s.all, e.seq)
+			s.byConn[e.ex.Conn] = append(s.byConn[e.ex.Conn], e.seq)
+		}
+	}
+	return s
+}
+
+// between counts the sequence numbers of seqs strictly between lo and hi.
+func between(seqs []uint64, lo, hi uint64) int {
+	i := sort.Search(len(seqs), func(i int) bool { return seqs[i] > lo })
+	j := sort.Search(len(seqs), func(i int) bool { return seqs[i] >= hi })
+	return max(j-i, 0)
+}
+
+// overtaken reports whether another connection sent a command between
+// ex's command and its reply (the server may have run it first: ex must
+// not hold the replay back until its reply).
+func (s sends) overtaken(ex *clients.Exchange) bool {
+	return between(s.all, ex.SentAt, ex.RepliedAt) > between(s.byConn[ex.Conn], ex.SentAt, ex.RepliedAt)
+}
+
+// pauseMin and pauseMax bound the pauses CaseFile keeps between commands
+// as sleep steps: a shorter gap is the application's own speed, a longer
+// one is cut (a TTL the application waited out is seconds, not hours).
+const (
+	pauseMin = 50 * time.Millisecond
+	pauseMax = 5 * time.Second
+)
+
+// writer writes the steps of a timeline.
+type writer struct {
+	b        *bytes.Buffer
+	sends    sends
+	inFlight map[int]int // async sends not yet read, by connection
+	async    map[*clients.Exchange]bool
+	last     time.Time
+	steps    int // written so far
+}
+
+func (w *writer) write(e event) {
+	conn := fmt.Sprintf("c%d", e.ex.Conn)
+	before := w.b.Len()
+	defer func() {
+		if bytes.Contains(w.b.Bytes()[before:], []byte("      - ")) {
+			w.steps++ // a step, not only a comment
+		}
+	}()
+	switch e.kind {
+	case sendEvent:
+		w.pause(e.ex.SentTime)
+		args, note := shown(e.ex.Args)
+		if note != "" {
+			fmt.Fprintf(w.b, "      # %s\n", note)
+		}
+		if args == nil {
+			return
+		}
+		if len(e.ex.Replies) == 0 {
+			fmt.Fprintf(w.b, "      # not replayed, no reply was captured: %s\n", resp.EscapeCommand(e.ex.Args))
+			return
+		}
+		fmt.Fprintf(w.b, "      - conn: %s\n        send: %s\n", conn, sendList(args))
+		if w.inFlight[e.ex.Conn] > 0 || w.sends.overtaken(e.ex) {
+			w.inFlight[e.ex.Conn]++
+			w.async[e.ex] = true
+			w.b.WriteString("        async: true\n")
+			return
+		}
+		w.expect(e.ex, "        ")
+	case replyEvent:
+		if !w.async[e.ex] {
+			return // written with its send
+		}
+		w.inFlight[e.ex.Conn]--
+		fmt.Fprintf(w.b, "      - conn: %s\n        read: true\n", conn)
+		w.expect(e.ex, "        ")
+	case pushEvent:
+		fmt.Fprintf(w.b, "      - conn: %s\n        push: true\n        reply: %s\n", conn, cases.QuoteBytes(e.push))
+	}
+}
+
+// pause writes a sleep step for the gap since the last command, when it
+// is at least pauseMin (at most pauseMax).
+func (w *writer) pause(at time.Time) {
+	if !w.last.IsZero() && !at.IsZero() {
+		if gap := at.Sub(w.last); gap >= pauseMin {
+			fmt.Fprintf(w.b, "      - sleep: %s\n", min(gap, pauseMax).Round(time.Millisecond))
+		}
+	}
+	if !at.IsZero() {
+		w.last = at
+	}
+}
+
+// expect writes the expectation of ex's reply: its bytes, its frames for
+// a (un)subscribe, any reply for a Volatile command (the bytes in a
+// comment).
+func (w *writer) expect(ex *clients.Exchange, indent string) {
+	switch {
+	case volatile(ex.Args):
+		fmt.Fprintf(w.b, "%sany: true # volatile; captured %s\n", indent, short(bytes.Join(ex.Replies, nil)))
+	case len(ex.Replies) == 1:
+		fmt.Fprintf(w.b, "%sreply: %s\n", indent, cases.QuoteBytes(ex.Replies[0]))
+	default:
+		var parts []string
+		for _, r := range ex.Replies {
+			parts = append(parts, "{reply: "+cases.QuoteBytes(r)+"}")
+		}
+		fmt.Fprintf(w.b, "%sreplies: [%s]\n", indent, strings.Join(parts, ", "))
+	}
+}
+
+// shown is the command as the case file sends it: AUTH dropped (nil, and
+// a note), HELLO without its AUTH user pass, other secrets
+// (runner.SecretArgs) as asterisks.
+func shown(args [][]byte) ([][]byte, string) {
+	if len(args) == 0 {
+		return nil, ""
+	}
+	switch name := strings.ToUpper(string(args[0])); {
+	case name == "AUTH":
+		return nil, "AUTH not written: respcheck's own connection authenticates"
+	case name == "HELLO":
+		for i := 1; i+2 < len(args); i++ {
+			if strings.EqualFold(string(args[i]), "AUTH") {
+				return append(append([][]byte(nil), args[:i]...), args[i+3:]...), "HELLO's AUTH user password not written"
+			}
+		}
+	}
+	idx := runner.SecretArgs(args)
+	if len(idx) == 0 {
+		return args, ""
+	}
+	out := append([][]byte(nil), args...)
+	for _, i := range idx {
+		out[i] = bytes.Repeat([]byte("*"), len(args[i]))
+	}
+	return out, "a secret argument written as asterisks"
+}
+
+// sendList is a command as a YAML flow list of quoted templates.
+func sendList(args [][]byte) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = cases.QuoteBytes(a)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// short is b escaped, its first 60 bytes when longer.
+func short(b []byte) string {
+	if len(b) > 60 {
+		return resp.Escape(b[:60]) + fmt.Sprintf("…(%d bytes)", len(b))
+	}
+	return resp.Escape(b)
+}
