@@ -1,7 +1,9 @@
 package capture_test
 
 import (
+	"bufio"
 	"context"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -137,5 +139,63 @@ func TestCaptureReplays(t *testing.T) {
 				t.Errorf("replay on redis-7.0.15: %s %s, want the DIGEST step to differ\n%s", res.Status, res.Reason, src)
 			}
 		})
+	}
+}
+
+// TestCaptureBlockedCommand: a BLPOP that waits while another connection
+// pushes is captured as an async send read after the push, so the replay
+// does not wait on it; pipelined commands on one connection replay in
+// order. Captured through the proxy from two raw connections.
+func TestCaptureBlockedCommand(t *testing.T) {
+	up := servers.ForTest(t, "redis-8.6.3")
+	rec, err := clients.NewRecorder(target.Config{Addr: up.Addr(), Timeout: 5 * time.Second}, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dial := func() (net.Conn, *bufio.Reader) {
+		c, err := net.DialTimeout("tcp", rec.Addr(), 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		return c, bufio.NewReader(c)
+	}
+	a, ra := dial()
+	b, rb := dial()
+	write := func(c net.Conn, s string) {
+		if _, err := c.Write([]byte(s)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(a, "*3\r\n$5\r\nBLPOP\r\n$1\r\nq\r\n$1\r\n0\r\n")
+	time.Sleep(100 * time.Millisecond) // a waits on the server
+	write(b, "*3\r\n$5\r\nLPUSH\r\n$1\r\nq\r\n$1\r\nx\r\n*2\r\n$4\r\nLLEN\r\n$1\r\nq\r\n")
+	for _, want := range []string{":1\r\n", ":0\r\n"} {
+		if l, err := rb.ReadString('\n'); err != nil || l != want {
+			t.Fatalf("b read %q, %v; want %q", l, err, want)
+		}
+	}
+	for range 5 { // *2 $1 q $1 x
+		if _, err := ra.ReadString('\n'); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a.Close()
+	b.Close()
+	time.Sleep(50 * time.Millisecond)
+	rec.Close()
+	ex, _ := rec.Exchanges()
+	src := capture.CaseFile(ex, capture.Options{Suite: "capture", Case: "blocked", Header: "TestCaptureBlockedCommand"})
+	s := string(src)
+	blpop, push, read := strings.Index(s, `"BLPOP"`), strings.Index(s, `"LPUSH"`), strings.Index(s, "read: true")
+	if blpop < 0 || push < blpop || read < push || !strings.Contains(s[blpop:push], "async: true") {
+		t.Fatalf("want BLPOP async, LPUSH, then BLPOP's read:\n%s", s)
+	}
+	f, err := cases.Load("blocked.yaml", src)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, s)
+	}
+	if res := replay(t, f, "redis-8.6.3"); res.Status != runner.Pass {
+		t.Errorf("replay: %s %s\n%s", res.Status, res.Reason, s)
 	}
 }
