@@ -196,12 +196,18 @@ func newProxy(upstream target.Config, fault Fault) (*proxy, error) {
 // listenProxy opens one listener on 127.0.0.1 with a free port per
 // upstream; start begins accepting.
 func listenProxy(upstreams []target.Config, fault Fault) (*proxy, error) {
+	return listenProxyOn("127.0.0.1:0", upstreams, fault)
+}
+
+// listenProxyOn is listenProxy on addr (host:port; port 0 picks a free
+// one for each upstream).
+func listenProxyOn(addr string, upstreams []target.Config, fault Fault) (*proxy, error) {
 	if fault.Delay <= 0 {
 		fault.Delay = 20 * time.Millisecond
 	}
 	p := &proxy{fault: fault, limits: proxyLimits(upstreams[0].Limits)}
 	for _, up := range upstreams {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		ln, err := net.Listen("tcp", addr)
 		if err != nil {
 			p.Close()
 			return nil, err

@@ -1,7 +1,6 @@
 package clients
 
 import (
-	"net"
 	"slices"
 	"sort"
 	"time"
@@ -23,12 +22,10 @@ type Recorder struct {
 // NewRecorder listens on listen (host:port; port 0 picks a free one) and
 // forwards to upstream. Errors are the listener's.
 func NewRecorder(upstream target.Config, listen string) (*Recorder, error) {
-	p := &proxy{fault: Fault{Delay: 20 * time.Millisecond}, limits: proxyLimits(upstream.Limits)}
-	ln, err := net.Listen("tcp", listen)
+	p, err := listenProxyOn(listen, []target.Config{upstream}, Fault{})
 	if err != nil {
 		return nil, err
 	}
-	p.lns = []proxyListener{{ln: ln, upstream: upstream}}
 	p.start()
 	return &Recorder{p: p}, nil
 }
@@ -77,6 +74,13 @@ func (r *Recorder) Exchanges() (out []Exchange, bad []int) {
 	for _, t := range r.p.Taps() {
 		events := t.Events()
 		pairs := pairEvents(events)
+		taken := map[int]bool{} // events that are some command's reply or push
+		for _, p := range pairs {
+			taken[p.reply] = true
+			for _, j := range append(slices.Clone(p.more), p.pushes...) {
+				taken[j] = true
+			}
+		}
 		var last *Exchange
 		for i, e := range events {
 			if e.Bad != nil {
@@ -103,7 +107,7 @@ func (r *Recorder) Exchanges() (out []Exchange, bad []int) {
 		// the pairing gives them to no command.
 		var tail Exchange
 		for i, e := range events {
-			if e.Dir == ToClient && e.Bad == nil && !paired(pairs, i) && (last == nil || e.seq > last.RepliedAt) {
+			if e.Dir == ToClient && e.Bad == nil && !taken[i] && (last == nil || e.seq > last.RepliedAt) {
 				tail.Pushes, tail.PushedAt = append(tail.Pushes, e.Value.Raw), append(tail.PushedAt, e.seq)
 			}
 		}
@@ -114,16 +118,6 @@ func (r *Recorder) Exchanges() (out []Exchange, bad []int) {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].SentAt < out[j].SentAt })
 	return out, bad
-}
-
-// paired reports whether event i is some command's reply or push.
-func paired(pairs map[int]*pairing, i int) bool {
-	for _, p := range pairs {
-		if p.reply == i || slices.Contains(p.more, i) || slices.Contains(p.pushes, i) {
-			return true
-		}
-	}
-	return false
 }
 
 // exchangeArgs is a command frame's arguments: an array's, or the
