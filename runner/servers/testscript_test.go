@@ -16,7 +16,9 @@ import (
 // of the current one), whose test binaries list TestA and TestB and say
 // what they ran; a package named broken does not build, the one named in
 // $FAKE_FAIL fails its tests, the one named in $FAKE_KILL kills the
-// shells that started its test binary, up to the one of PID $FAKE_SHELL.
+// shells that started its test binary, up to the one of PID $FAKE_SHELL;
+// with $FAKE_TRACE, each test binary's run appends "+" to that file as it
+// starts and "-" as it ends, $FAKE_SLEEP seconds later.
 const fakeGo = `#!/bin/bash
 case "$1 $2" in
 "list -m") echo example.com/m ;;
@@ -24,7 +26,7 @@ case "$1 $2" in
 "test -c" | "test -race")
 	while [ $# -gt 1 ]; do [ "$1" = -o ] && out=$2; shift; done
 	if [[ $1 == */broken ]]; then echo "broken/x_test.go:1:1: syntax error"; exit 1; fi
-	printf '#!/bin/bash\ncase "$1" in -test.list) printf "TestA\\nTestB\\n" ;; *) [ "%s" != "./$FAKE_KILL" ] || { g=$(ps -o ppid= -p $PPID | tr -d " "); [ "$g" = "$FAKE_SHELL" ] || kill -9 $g; kill -9 $PPID; }; echo "ran: %s $*"; [ "%s" != "./$FAKE_FAIL" ] ;; esac\n' "$1" "$1" "$1" >"$out"
+	printf '#!/bin/bash\ncase "$1" in -test.list) printf "TestA\\nTestB\\n" ;; *) [ -z "$FAKE_TRACE" ] || { echo + >>"$FAKE_TRACE"; sleep "${FAKE_SLEEP:-0}"; echo - >>"$FAKE_TRACE"; }; [ "%s" != "./$FAKE_KILL" ] || { g=$(ps -o ppid= -p $PPID | tr -d " "); [ "$g" = "$FAKE_SHELL" ] || kill -9 $g; kill -9 $PPID; }; echo "ran: %s $*"; [ "%s" != "./$FAKE_FAIL" ] ;; esac\n' "$1" "$1" "$1" >"$out"
 	chmod +x "$out" ;;
 *) echo "ran: go $*"
 	# a fuzz target of the package named in $FAKE_FUZZ_FAIL finds a
@@ -157,6 +159,44 @@ echo "tests rc=$rc"
 `)
 	if !strings.Contains(s, "tests rc=1") || !strings.Contains(s, "ok\t./resp (race)") || !strings.Contains(s, "a job ended without saying so (status 137), failed: plain 2 ./cases") {
 		t.Errorf("a killed job did not fail the phase, or stopped the others:\n%s", s)
+	}
+}
+
+// TestScriptsTestExtraJobsWhileIdle: with one slot (RESPCHECK_SHARDS=1),
+// jobs of 2 s run side by side (one more a poll after the first, and
+// after three polls another) while the machine's CPU counters (a fake
+// /proc/stat) say it idles, and one at a time while they say it is busy.
+func TestScriptsTestExtraJobsWhileIdle(t *testing.T) {
+	for _, c := range []struct {
+		stat string // the CPU counters: idle ($i, the 4th) or user time grows
+		most int    // the most jobs at once
+	}{{"1 0 1 $i 0 0 0 0 0 0", 2}, {"$i 0 1 100 0 0 0 0 0 0", 1}} {
+		s := testsHarness(t, []string{"p1", "p2", "p3"}, `rc=0
+export FAKE_TRACE=$PWD/trace FAKE_SLEEP=2 PROC_STAT=$PWD/stat
+i=0
+# not a child of this shell's (the pool waits for all of them)
+(while :; do i=$((i + 10)); echo "cpu  `+c.stat+`" >stat.new; mv stat.new stat; sleep 0.2; done >/dev/null 2>&1 & echo $! >loop)
+POOL_POLL=1 RESPCHECK_SHARDS=1 tests || rc=$?
+kill "$(cat loop)"
+echo "tests rc=$rc"
+echo "trace: $(tr -d '\n' <trace)"
+`)
+		m := regexp.MustCompile(`trace: ([+-]+)`).FindStringSubmatch(s)
+		if !strings.Contains(s, "tests rc=0") || m == nil {
+			t.Fatalf("counters %q: the phase failed or traced nothing:\n%s", c.stat, s)
+		}
+		most, now := 0, 0
+		for _, r := range m[1] {
+			if r == '+' {
+				now++
+			} else {
+				now--
+			}
+			most = max(most, now)
+		}
+		if most != c.most {
+			t.Errorf("counters %q: %d jobs at most at once (trace %s), want %d:\n%s", c.stat, most, m[1], c.most, s)
+		}
 	}
 }
 
