@@ -51,18 +51,21 @@ func newExploreCmd() *cobra.Command {
 command grammar of the target (A: --server, --addr or -u, as run) from
 COMMAND DOCS, draws sequences of commands of the data types (strings,
 lists, sets, sorted sets, hashes, bitmaps, HyperLogLogs, geo, streams,
-generic) with edge values and, one time in ten, arguments the grammar does
-not allow (one command in ten runs inside a Lua script: EVAL(CMD),
-EVAL3(CMD) after redis.setresp(3), or EVAL_RO(CMD)), and runs each
-sequence on A and on B
-(--against) from the same
-small keyspace (keys under {rx}:), in RESP2 and RESP3, comparing every
-reply byte for byte.
+generic) and, as often as one of them, session commands (PING, HELLO,
+CLIENT, COMMAND, scripts and digests, unknown names, MULTI blocks; none
+that changes the connection or the server for the run) with edge values
+and, one time in ten, arguments the grammar does not allow (one command in
+ten runs inside a Lua script: EVAL(CMD), EVAL3(CMD) after
+redis.setresp(3), or EVAL_RO(CMD)), and runs each sequence on A and on B
+(--against) from the same small keyspace (keys under {rx}:), in RESP2 and
+RESP3, comparing every reply byte for byte.
 
 What legitimately differs is learned: each sequence also runs on a
 second server of A's build (on A again when A is an existing server); a
-command whose reply differs there is noise from then on, one whose reply
-differs only in its elements' order is compared as a multiset.
+command whose reply differs there is noise from then on (in those fields
+only, when a few of a map's or an array's differ: a connection id), one
+whose reply differs only in its elements' order is compared as a
+multiset.
 
 Each distinct difference (command, protocol and the two replies' types
 or error texts) is shrunk to the shortest sequence that still shows it

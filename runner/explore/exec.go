@@ -118,6 +118,13 @@ func runOn(cn *target.Conn, seq [][]string, timeout time.Duration) ([][]byte, er
 	for _, args := range seq {
 		b = resp.AppendCommandString(b, args...)
 	}
+	// A MULTI left open (a shrunk block without its EXEC) would queue the
+	// sentinel: a DISCARD closes it, and its reply is not the sequence's.
+	extra := 0
+	if openMulti(seq) {
+		b = resp.AppendCommandString(b, "DISCARD")
+		extra = 1
+	}
 	b = resp.AppendCommandString(b, sentinel...)
 	cn.NC.SetDeadline(time.Now().Add(timeout))
 	if _, err := cn.NC.Write(b); err != nil {
@@ -133,15 +140,34 @@ func runOn(cn *target.Conn, seq [][]string, timeout time.Duration) ([][]byte, er
 		case v.Kind == resp.Push:
 			continue
 		case i >= skip && bytes.Equal(v.Raw, sentinelReply):
-			if len(out) != len(seq) {
+			if len(out) != len(seq)+extra {
 				return out, &DesyncError{Commands: len(seq), Replies: out}
 			}
-			return out, nil
+			return out[:len(seq)], nil
 		case i >= skip:
 			out = append(out, bytes.Clone(v.Raw))
 		}
 		i++
 	}
+}
+
+// openMulti says whether seq ends inside a transaction: a MULTI not
+// followed by an EXEC or a DISCARD (a MULTI inside one is an error that
+// leaves it open).
+func openMulti(seq [][]string) bool {
+	open := false
+	for _, args := range seq {
+		if len(args) == 0 {
+			continue
+		}
+		switch strings.ToUpper(args[0]) {
+		case "MULTI":
+			open = true
+		case "EXEC", "DISCARD":
+			open = false
+		}
+	}
+	return open
 }
 
 // sameUnordered says whether a and b are aggregates with the same elements
@@ -171,7 +197,7 @@ func elemKey(v resp.Value, pairs bool) []byte {
 	for i := 0; i+step <= len(v.Elems); i += step {
 		var p []byte
 		for _, e := range v.Elems[i : i+step] {
-			p = append(p, e.Raw...)
+			p = append(p, canon(e)...)
 		}
 		parts = append(parts, p)
 	}

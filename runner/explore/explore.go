@@ -123,17 +123,22 @@ type Report struct {
 
 // explorer is one run's state.
 type explorer struct {
-	opts      Options
-	noise     map[string]bool
-	unordered map[string]bool
-	pairs     map[string]bool // the RESP3 reply is a map: RESP2's flat array holds pairs
-	words     map[string]int  // command name → its words (1 or 2)
-	writes    map[string]bool // commands flagged write
-	cmds      map[string]Command
-	found     map[string]*Finding
-	ex        map[string]Exec // "A", "A2", "B"
-	gen       *Generator
-	stopped   string // the target whose loss ended the run, and why
+	opts  Options
+	noise map[string]bool
+	// noisyAt are the elements of a command's reply that differ between A
+	// and A2, by protocol and name ("3HELLO"): see noisyFields.
+	noisyAt map[string]map[string]bool
+	// setsInside are the commands whose RESP3 reply held a set.
+	setsInside map[string]bool
+	unordered  map[string]bool
+	pairs      map[string]bool // the RESP3 reply is a map: RESP2's flat array holds pairs
+	words      map[string]int  // command name → its words (1 or 2)
+	writes     map[string]bool // commands flagged write
+	cmds       map[string]Command
+	found      map[string]*Finding
+	ex         map[string]Exec // "A", "A2", "B"
+	gen        *Generator
+	stopped    string // the target whose loss ended the run, and why
 	// shrinking is the signature being shrunk: a script error's tail,
 	// passed over once found, is seen while its own finding shrinks.
 	shrinking string
@@ -155,7 +160,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if len(opts.Protos) == 0 {
 		opts.Protos = []int{3, 2}
 	}
-	e := &explorer{opts: opts, noise: map[string]bool{}, unordered: map[string]bool{}, pairs: map[string]bool{}, words: map[string]int{}, writes: map[string]bool{}, cmds: map[string]Command{}, found: map[string]*Finding{},
+	e := &explorer{opts: opts, noise: map[string]bool{}, noisyAt: map[string]map[string]bool{}, setsInside: map[string]bool{}, unordered: map[string]bool{}, pairs: map[string]bool{}, words: map[string]int{}, writes: map[string]bool{}, cmds: map[string]Command{}, found: map[string]*Finding{},
 		ex: map[string]Exec{"A": opts.A, "A2": opts.A2, "B": opts.B}}
 	for _, c := range opts.Grammar {
 		e.words[c.Name] = len(c.Words())
@@ -214,7 +219,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		// A command learned to be noise after its difference was found
 		// (HPEXPIRETIME's absolute time, 1 ms apart on two servers of one
 		// build, before A and A2 first disagreed on it) is noise there too.
-		if f.Lost == "" && !f.Desync && f.Schema == "" && e.noise[f.Command] || e.sameAsPlain(f) {
+		if f.Lost == "" && !f.Desync && f.Schema == "" && e.noise[f.Command] && !sameError(f.A, f.A) || e.sameAsPlain(f) {
 			continue
 		}
 		rep.Findings = append(rep.Findings, f)
@@ -390,7 +395,10 @@ func (e *explorer) diff(ctx context.Context, proto int, seq [][]string) (*differ
 					sig: name + ": A's reply does not fit its reply schema (" + why + ")"}, nil
 			}
 		}
-		if e.noise[name] {
+		// Noise is what a command answers when it works: an error both
+		// servers of A's build word alike (CLIENT LIST ID abc, whose list
+		// is noise) is compared.
+		if e.noise[name] && !sameError(ra[i], ra2[i]) {
 			if e.writes[name] {
 				// A random write (SPOP, XADD *): the keyspaces may part
 				// from here on.
@@ -406,9 +414,27 @@ func (e *explorer) diff(ctx context.Context, proto int, seq [][]string) (*differ
 			e.pairs[name] = ra[i][0] == '%'
 		}
 		unordered, pairs := e.orderOf(seq[i], name)
-		if !bytes.Equal(ra[i], ra2[i]) {
+		at := fmt.Sprint(proto, name)
+		ordered := !unordered && !e.unordered[name]
+		// RESP2 has no sets: where the command's RESP3 reply holds one
+		// (COMMAND INFO's flags), its arrays are compared without order.
+		if proto == 3 && hasSet(ra[i]) {
+			e.setsInside[name] = true
+		}
+		flat := proto == 2 && e.setsInside[name]
+		if !bytes.Equal(ra[i], ra2[i]) && !sameBut(ra[i], ra2[i], e.noisyAt[at], pairs) && !(flat && sameAll(ra[i], ra2[i])) {
 			if sameUnordered(ra[i], ra2[i], pairs) {
 				e.unordered[name] = true
+			} else if fs, ok := noisyFields(ra[i], ra2[i], pairs); ok && !e.writes[name] && (pairs || ordered) {
+				// Differs between A and itself in a few fields (a
+				// connection id): noise in those only (a write's
+				// keyspaces may part: all of it, below).
+				if e.noisyAt[at] == nil {
+					e.noisyAt[at] = map[string]bool{}
+				}
+				for _, f := range fs {
+					e.noisyAt[at][f] = true
+				}
 			} else {
 				// Differs between A and itself: noise from now on, and
 				// what follows may depend on it.
@@ -416,7 +442,7 @@ func (e *explorer) diff(ctx context.Context, proto int, seq [][]string) (*differ
 				return nil, nil
 			}
 		}
-		if bytes.Equal(ra[i], rb[i]) || (unordered || e.unordered[name]) && sameUnordered(ra[i], rb[i], pairs) {
+		if bytes.Equal(ra[i], rb[i]) || (unordered || e.unordered[name]) && sameUnordered(ra[i], rb[i], pairs) || sameBut(ra[i], rb[i], e.noisyAt[at], pairs) || flat && sameAll(ra[i], rb[i]) {
 			continue
 		}
 		// The same error but for how each server ends a script error,

@@ -77,7 +77,9 @@ var durationArgs = map[string]bool{"seconds": true, "milliseconds": true, "timeo
 type Generator struct {
 	rng    *rand.Rand
 	groups []string
-	by     map[string][]Command
+	// dataGroups are groups but the session group.
+	dataGroups []string
+	by         map[string][]Command
 	// Forbidden is the share (0 to 1) of commands changed on purpose into
 	// an argument combination their grammar does not allow (an argument
 	// dropped, one added, one of the wrong type), so that error paths are
@@ -105,7 +107,13 @@ func NewGenerator(cmds []Command, seed uint64) *Generator {
 		g.by[c.Group] = append(g.by[c.Group], c)
 	}
 	sort.Strings(g.groups)
+	g.setDataGroups()
 	return g
+}
+
+// setDataGroups sets dataGroups from groups.
+func (g *Generator) setDataGroups() {
+	g.dataGroups = slices.DeleteFunc(slices.Clone(g.groups), func(s string) bool { return s == sessionGroup })
 }
 
 // Drop stops drawing the command name (a command that crashed a target:
@@ -123,29 +131,42 @@ func (g *Generator) Drop(name string) {
 			g.groups = slices.DeleteFunc(g.groups, func(s string) bool { return s == grp })
 		}
 	}
+	g.setDataGroups()
 }
 
-// Sequence returns n commands, each its words as sent.
+// Sequence returns n draws, each a command's words as sent; a drawn
+// MULTI is its whole block (multiBlock), so a sequence may hold more than
+// n commands.
 func (g *Generator) Sequence(n int) [][]string {
 	out := make([][]string, 0, n)
 	for range n {
-		out = append(out, g.Command())
+		c, args := g.draw()
+		if c.Group == sessionGroup && c.Name == "MULTI" {
+			out = append(out, g.multiBlock()...)
+			continue
+		}
+		out = append(out, args)
 	}
 	return out
 }
 
-// Command draws one command.
+// Command draws one command (a MULTI alone: see Sequence).
 func (g *Generator) Command() []string {
 	_, args := g.draw()
 	return args
 }
 
-// draw draws one command: its grammar entry and the words sent, a safe
-// command (Command.Safe) in every case: a draw or a mutation that is not
-// is drawn again. A share of them (Scripted) is sent inside EVAL.
-func (g *Generator) draw() (Command, []string) {
+// draw draws one command of any group; drawData one of a data group.
+func (g *Generator) draw() (Command, []string)     { return g.drawFrom(g.groups) }
+func (g *Generator) drawData() (Command, []string) { return g.drawFrom(g.dataGroups) }
+
+// drawFrom draws one command of one of groups: its grammar entry and the
+// words sent, a safe command (Command.Safe) in every case: a draw or a
+// mutation that is not is drawn again. A share of the data groups'
+// commands (Scripted) is sent inside EVAL.
+func (g *Generator) drawFrom(groups []string) (Command, []string) {
 	for {
-		grp := g.groups[g.rng.IntN(len(g.groups))]
+		grp := groups[g.rng.IntN(len(groups))]
 		cs := g.by[grp]
 		c := cs[g.rng.IntN(len(cs))]
 		args := append(c.Words(), g.args(c.Args, grp)...)
@@ -155,7 +176,7 @@ func (g *Generator) draw() (Command, []string) {
 		if !c.Safe(args) {
 			continue
 		}
-		if len(g.scripts) > 0 && g.rng.Float64() < g.Scripted {
+		if grp != sessionGroup && len(g.scripts) > 0 && g.rng.Float64() < g.Scripted {
 			args = wrapEval(args, g.scripts[g.rng.IntN(len(g.scripts))])
 		}
 		return c, args
@@ -237,6 +258,11 @@ func (g *Generator) value(a Arg, grp string) []string {
 		return g.args(a.Args, grp)
 	case "key":
 		return []string{KeyPrefix + g.key(grp)}
+	}
+	if len(a.Values) > 0 {
+		return []string{g.pick(a.Values)}
+	}
+	switch a.Type {
 	case "integer":
 		if durationArgs[a.Name] {
 			return []string{g.pick(edgeDurations)}

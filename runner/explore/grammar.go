@@ -30,6 +30,10 @@ type Arg struct {
 	// Args are the children of a oneof (one is sent) or a block (all are
 	// sent, in order).
 	Args []Arg
+	// Values, when set, are the values the generator sends for the
+	// argument instead of its type's edge values (the session commands'
+	// hand-made trees, see sessionCommands).
+	Values []string
 }
 
 // Command is one command (or container subcommand) of the grammar.
@@ -49,6 +53,9 @@ type Command struct {
 	Tips map[string]bool
 	// Info is COMMAND's entry: arity, legacy key positions, movable keys.
 	Info target.CommandInfo
+	// Unknown marks a name no server has (the unknown-command error path,
+	// see sessionCommands): Missing does not ask about it.
+	Unknown bool
 }
 
 // Words returns the command's name as the words sent.
@@ -125,7 +132,8 @@ func withoutLeftOut(c Command) []Arg {
 // LoadGrammar reads the command grammar from cn: COMMAND DOCS for the
 // argument trees and groups, COMMAND for flags and tips, keeping the
 // commands of the data groups (dataGroups) that neither block, administer
-// nor subscribe, sorted by name. A server without COMMAND DOCS (before
+// nor subscribe, and adding the session commands the server has
+// (sessionCommands), sorted by name. A server without COMMAND DOCS (before
 // Redis 7.0) is an error naming it.
 func LoadGrammar(cn *target.Conn) ([]Command, error) {
 	docs, err := cn.Do("COMMAND", "DOCS")
@@ -156,6 +164,7 @@ func LoadGrammar(cn *target.Conn) ([]Command, error) {
 			out = append(out, c)
 		}
 	}
+	out = withSession(out, flags)
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	if len(out) == 0 {
 		return nil, errors.New("COMMAND DOCS gave no command of the data types with its arguments (miniredis answers it with the COMMAND table): use a Redis 7.0+ or Valkey 7.2+ server as A")
@@ -278,20 +287,24 @@ func pairs(v resp.Value) func(func(string, resp.Value) bool) {
 // nothing missing that it can tell: nil, with the error reply as error.
 func Missing(cn *target.Conn, cmds []Command) ([]string, error) {
 	args := []string{"COMMAND", "INFO"}
+	var asked []Command
 	for _, c := range cmds {
-		args = append(args, strings.ReplaceAll(c.Name, " ", "|"))
+		if !c.Unknown {
+			args = append(args, strings.ReplaceAll(c.Name, " ", "|"))
+			asked = append(asked, c)
+		}
 	}
 	v, err := cn.Do(args...)
 	if err != nil {
 		return nil, err
 	}
-	if target.IsError(v) || len(v.Elems) != len(cmds) {
+	if target.IsError(v) || len(v.Elems) != len(asked) {
 		return nil, fmt.Errorf("COMMAND INFO: server replied %s", resp.Escape(v.Raw[:min(len(v.Raw), 200)]))
 	}
 	var out []string
 	for i, e := range v.Elems {
 		if e.Kind == resp.Null || e.Kind == resp.NilArray || e.Kind == resp.NilBlobString {
-			out = append(out, cmds[i].Name)
+			out = append(out, asked[i].Name)
 		}
 	}
 	return out, nil
@@ -323,6 +336,11 @@ func (c Command) keyArgs(args []string) (keys []int, ok bool) {
 	return keys, ok
 }
 
+// listing are session commands that, without an argument, answer every
+// command's entry in hash order, a container's subcommands too (noise in
+// every element): Safe refuses them bare.
+var listing = map[string]bool{"COMMAND INFO": true, "COMMAND DOCS": true}
+
 // Safe says whether args (the command's words included) name no key
 // outside the keyspace: every argument at the command's legacy key
 // positions (COMMAND's first key, last key and step) is under KeyPrefix,
@@ -332,8 +350,12 @@ func (c Command) keyArgs(args []string) (keys []int, ok bool) {
 // allow of a command with movable keys is not safe (which arguments it
 // takes for keys cannot be told). The generator
 // and the shrinker send only safe commands: on an existing server nothing
-// outside {rx}: is written.
+// outside {rx}: is written. A listing command without an argument is not
+// safe either (listing).
 func (c Command) Safe(args []string) bool {
+	if listing[c.Name] && len(args) <= len(c.Words()) {
+		return false
+	}
 	for _, i := range c.Info.KeyRange(len(args)) {
 		if i < len(args) && !strings.HasPrefix(args[i], KeyPrefix) {
 			return false

@@ -1,0 +1,147 @@
+package explore
+
+import "strings"
+
+// sessionGroup is the group of the session commands: connection, server,
+// scripting and transaction commands, and unknown ones, drawn as often as
+// one data group.
+const sessionGroup = "session"
+
+// The session commands' values: where servers' error paths and
+// descriptions differ (the bundled suite's per-server expectations for
+// Redis 8.6.3 and Valkey 9.1.2 are mostly here: NOSCRIPT texts, script
+// error shapes, HELLO's map, unknown-command texts, COMMAND INFO's sets).
+var (
+	// badProtovers are HELLO versions no server speaks: a valid one
+	// would switch the connection's protocol for the rest of the run.
+	badProtovers = []string{"0", "1", "4", "-1", "notanumber", "9223372036854775808", ""}
+	clientNames  = []string{"explore", "with space", "", "new\nline", "\xff\xfe"}
+	onOff        = []string{"ON", "OFF", "on", "maybe", ""}
+	// commandNames are names COMMAND INFO and DOCS are asked about: a
+	// command, a subcommand, one no server has.
+	commandNames = []string{"GET", "SET", "HSETEX", "EVAL", "CLIENT|LIST", "XREAD", "NOSUCH", ""}
+	// shas are script digests no server has loaded (and a malformed one).
+	shas = []string{"0000000000000000000000000000000000000000", "ffffffffffffffffffffffffffffffffffffffff", "short", ""}
+	// scripts are Lua scripts of one key (KEYS[1]) whose errors servers
+	// word differently: a failing command, an unknown one, a wrong
+	// argument count, error() with a string and a table, a protocol
+	// redis.setresp does not take.
+	scripts = []string{
+		"return redis.call('LPUSH', KEYS[1], 'x')",
+		"return redis.call('NOSUCH')",
+		"return redis.call('GET')",
+		"error('boom')",
+		"error({err='MYCODE boom'})",
+		"redis.setresp(4)",
+		"return redis.call('GET', KEYS[1])",
+	}
+	// roScripts are EVAL_RO's: a write is refused.
+	roScripts = []string{"return redis.call('SET', KEYS[1], 'v')", "return redis.call('DEL', KEYS[1])", "return redis.call('GET', KEYS[1])"}
+	// unknownNames are command names no server has: a short one, a long
+	// one (servers cut it in their error), one with CR LF in it.
+	unknownNames = []string{"NOSUCHCOMMAND", "FOO", strings.Repeat("F", 200), "NO\r\nSUCH"}
+)
+
+// sessionCommands are the session group's commands, each with a hand-made
+// argument tree (Arg.Values where COMMAND DOCS' types would draw values
+// that change the connection or the server for the rest of a run: a valid
+// HELLO version, a SELECT of another database). Only commands that touch
+// nothing outside the connection and the {rx}: keyspace are here: no
+// CLIENT KILL, PAUSE, REPLY or TRACKING, no SCRIPT or FUNCTION FLUSH, LOAD
+// or KILL, no CONFIG. MULTI, EXEC, DISCARD and WATCH are sent alone (EXEC
+// without MULTI); a MULTI block is multiBlock's.
+func sessionCommands() []Command {
+	str := func(name string, values []string) Arg { return Arg{Name: name, Type: "string", Values: values} }
+	opt := func(a Arg) Arg { a.Optional = true; return a }
+	many := func(a Arg) Arg { a.Multiple = true; return a }
+	key := Arg{Name: "key", Type: "key"}
+	zero := str("numkeys", []string{"0"})
+	one := str("numkeys", []string{"1"})
+	cmds := []Command{
+		{Name: "PING", Args: []Arg{opt(Arg{Name: "message", Type: "string"})}},
+		{Name: "ECHO", Args: []Arg{{Name: "message", Type: "string"}}},
+		{Name: "HELLO", Args: []Arg{opt(str("protover", badProtovers))}},
+		// No index a server takes (a SELECT would move the connection off
+		// the keyspace's database).
+		{Name: "SELECT", Args: []Arg{str("index", []string{"-1", "100000", "notanumber", "9223372036854775808", ""})}},
+		{Name: "CLIENT LIST", Args: []Arg{opt(Arg{Name: "client-id", Type: "integer", Token: "ID", Multiple: true, Values: []string{"abc", "0", "-1", "1", "9223372036854775808"}})}},
+		{Name: "CLIENT GETNAME"},
+		{Name: "CLIENT SETNAME", Args: []Arg{str("connection-name", clientNames)}},
+		{Name: "CLIENT ID"},
+		{Name: "CLIENT INFO"},
+		{Name: "CLIENT NO-EVICT", Args: []Arg{str("enabled", onOff)}},
+		{Name: "CLIENT NO-TOUCH", Args: []Arg{str("enabled", onOff)}},
+		{Name: "CLIENT GETREDIR"},
+		{Name: "CLIENT SETINFO", Args: []Arg{str("attr", []string{"LIB-NAME", "LIB-VER", "NOSUCH"}), str("value", clientNames)}},
+		{Name: "COMMAND COUNT"},
+		// A name always: without one, every command's entry (hundreds of
+		// kilobytes a reply).
+		{Name: "COMMAND INFO", Args: []Arg{many(str("command-name", commandNames))}},
+		{Name: "COMMAND DOCS", Args: []Arg{many(str("command-name", commandNames))}},
+		{Name: "EVAL", Args: []Arg{str("script", scripts), one, key}},
+		{Name: "EVAL_RO", Args: []Arg{str("script", roScripts), one, key}},
+		{Name: "EVALSHA", Args: []Arg{str("sha1", shas), zero}},
+		{Name: "EVALSHA_RO", Args: []Arg{str("sha1", shas), zero}},
+		{Name: "SCRIPT EXISTS", Args: []Arg{many(str("sha1", shas))}},
+		{Name: "FCALL", Args: []Arg{str("function", []string{"nosuchfunction", ""}), zero}},
+		{Name: "FCALL_RO", Args: []Arg{str("function", []string{"nosuchfunction", ""}), zero}},
+		{Name: "FUNCTION LIST"},
+		{Name: "FUNCTION STATS"},
+		{Name: "EXEC"},
+		{Name: "DISCARD"},
+		{Name: "UNWATCH"},
+		{Name: "WATCH", Args: []Arg{many(key)}},
+		{Name: "MULTI"},
+	}
+	for _, n := range unknownNames {
+		cmds = append(cmds, Command{Name: n, Unknown: true, Args: []Arg{opt(many(Arg{Name: "arg", Type: "string"}))}})
+	}
+	for i := range cmds {
+		cmds[i].Group = sessionGroup
+	}
+	return cmds
+}
+
+// withSession adds the session commands the server has (those whose
+// COMMAND entry info holds, and the unknown ones) to cmds, with their
+// flags, tips and key positions.
+func withSession(cmds []Command, info map[string]Command) []Command {
+	for _, c := range sessionCommands() {
+		if !c.Unknown {
+			fi, ok := info[c.Name]
+			if !ok {
+				continue
+			}
+			c.Flags, c.Tips, c.Info = fi.Flags, fi.Tips, fi.Info
+		}
+		cmds = append(cmds, c)
+	}
+	return cmds
+}
+
+// multiBlock is the sequence a drawn MULTI stands for: MULTI, one to
+// three commands queued (drawn from the data groups, or a nested MULTI, a
+// WATCH, an unknown command: errors servers treat differently inside a
+// transaction), then EXEC or DISCARD, so that no sequence ends inside a
+// transaction.
+func (g *Generator) multiBlock() [][]string {
+	out := [][]string{{"MULTI"}}
+	for range 1 + g.rng.IntN(3) {
+		switch g.rng.IntN(6) {
+		case 0:
+			out = append(out, []string{"MULTI"})
+		case 1:
+			out = append(out, []string{"WATCH", KeyPrefix + g.key("")})
+		case 2:
+			out = append(out, []string{g.pick(unknownNames[:2])})
+		default:
+			if len(g.dataGroups) == 0 {
+				out = append(out, []string{"PING"})
+				continue
+			}
+			_, args := g.drawData()
+			out = append(out, args)
+		}
+	}
+	return append(out, []string{g.pick([]string{"EXEC", "EXEC", "DISCARD"})})
+}
