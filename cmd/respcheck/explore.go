@@ -53,7 +53,8 @@ COMMAND DOCS, draws sequences of commands of the data types (strings,
 lists, sets, sorted sets, hashes, bitmaps, HyperLogLogs, geo, streams,
 generic) and, as often as one of them, session commands (PING, HELLO,
 CLIENT, COMMAND, scripts and digests, unknown names, MULTI blocks; none
-that changes the connection or the server for the run) with edge values
+that changes the server, and what one leaves on its connection is undone
+after each sequence) with edge values
 and, one time in ten, arguments the grammar does not allow (one command in
 ten runs inside a Lua script: EVAL(CMD), EVAL3(CMD) after
 redis.setresp(3), or EVAL_RO(CMD)), and runs each sequence on A and on B
@@ -63,7 +64,7 @@ RESP3, comparing every reply byte for byte.
 What legitimately differs is learned: each sequence also runs on a
 second server of A's build (on A again when A is an existing server); a
 command whose reply differs there is noise from then on (in those fields
-only, when a few of a map's or an array's differ: a connection id), one
+only, when a few of a map's or an array's differ), one
 whose reply differs only in its elements' order is compared as a
 multiset.
 

@@ -118,12 +118,12 @@ func runOn(cn *target.Conn, seq [][]string, timeout time.Duration) ([][]byte, er
 	for _, args := range seq {
 		b = resp.AppendCommandString(b, args...)
 	}
-	// A MULTI left open (a shrunk block without its EXEC) would queue the
-	// sentinel: a DISCARD closes it, and its reply is not the sequence's.
+	// What the sequence may leave on the connection is removed before the
+	// sentinel (closers); their replies are not the sequence's.
 	extra := 0
-	if openMulti(seq) {
-		b = resp.AppendCommandString(b, "DISCARD")
-		extra = 1
+	for _, c := range closers(seq) {
+		b = resp.AppendCommandString(b, c...)
+		extra++
 	}
 	b = resp.AppendCommandString(b, sentinel...)
 	cn.NC.SetDeadline(time.Now().Add(timeout))
@@ -151,23 +151,39 @@ func runOn(cn *target.Conn, seq [][]string, timeout time.Duration) ([][]byte, er
 	}
 }
 
-// openMulti says whether seq ends inside a transaction: a MULTI not
-// followed by an EXEC or a DISCARD (a MULTI inside one is an error that
-// leaves it open).
-func openMulti(seq [][]string) bool {
-	open := false
+// closers are the commands that undo what seq may leave on its
+// connection, in this order: a DISCARD after any MULTI (a block the
+// shrinker cut before its EXEC, or whose DISCARD a mutation gave an
+// argument, would queue the sentinel; outside a transaction it is an
+// error), an UNWATCH after any WATCH, a CLIENT SETNAME "" after any
+// CLIENT SETNAME (a mutation may send a valid name). Each sequence starts
+// from the same connection state on every target, whichever reconnected.
+func closers(seq [][]string) [][]string {
+	var multi, watch, name bool
 	for _, args := range seq {
 		if len(args) == 0 {
 			continue
 		}
 		switch strings.ToUpper(args[0]) {
 		case "MULTI":
-			open = true
-		case "EXEC", "DISCARD":
-			open = false
+			multi = true
+		case "WATCH":
+			watch = true
+		case "CLIENT":
+			name = name || len(args) > 1 && strings.EqualFold(args[1], "SETNAME")
 		}
 	}
-	return open
+	var out [][]string
+	if multi {
+		out = append(out, []string{"DISCARD"})
+	}
+	if watch {
+		out = append(out, []string{"UNWATCH"})
+	}
+	if name {
+		out = append(out, []string{"CLIENT", "SETNAME", ""})
+	}
+	return out
 }
 
 // sameUnordered says whether a and b are aggregates with the same elements

@@ -160,7 +160,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if len(opts.Protos) == 0 {
 		opts.Protos = []int{3, 2}
 	}
-	e := &explorer{opts: opts, noise: map[string]bool{}, noisyAt: map[string]map[string]bool{}, setsInside: map[string]bool{}, unordered: map[string]bool{}, pairs: map[string]bool{}, words: map[string]int{}, writes: map[string]bool{}, cmds: map[string]Command{}, found: map[string]*Finding{},
+	e := &explorer{opts: opts, noise: map[string]bool{}, noisyAt: connIDFields(), setsInside: map[string]bool{}, unordered: map[string]bool{}, pairs: map[string]bool{}, words: map[string]int{}, writes: map[string]bool{}, cmds: map[string]Command{}, found: map[string]*Finding{},
 		ex: map[string]Exec{"A": opts.A, "A2": opts.A2, "B": opts.B}}
 	for _, c := range opts.Grammar {
 		e.words[c.Name] = len(c.Words())
@@ -219,7 +219,8 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		// A command learned to be noise after its difference was found
 		// (HPEXPIRETIME's absolute time, 1 ms apart on two servers of one
 		// build, before A and A2 first disagreed on it) is noise there too.
-		if f.Lost == "" && !f.Desync && f.Schema == "" && e.noise[f.Command] && !sameError(f.A, f.A) || e.sameAsPlain(f) {
+		// (An error of a noisy command was compared: A and A2 agreed.)
+		if f.Lost == "" && !f.Desync && f.Schema == "" && e.noise[f.Command] && !isError(f.A) || e.sameAsPlain(f) {
 			continue
 		}
 		rep.Findings = append(rep.Findings, f)
@@ -387,8 +388,24 @@ func (e *explorer) diff(ctx context.Context, proto int, seq [][]string) (*differ
 		out[side] = r
 	}
 	ra, ra2, rb := out["A"], out["A2"], out["B"]
+	// A transaction's EXEC answers what its queued commands answer: with
+	// one of them noise (HRANDFIELD), EXEC's reply is too, and what
+	// follows may depend on it.
+	inBlock, noisyQueued := false, false
 	for i := range seq {
 		name := e.name(seq[i])
+		switch {
+		case name == "MULTI":
+			inBlock, noisyQueued = true, false
+		case inBlock && (name == "EXEC" || name == "DISCARD"):
+			inBlock = false
+			if name == "EXEC" && (noisyQueued || !bytes.Equal(ra[i], ra2[i])) {
+				// Never learned as noise: it is its commands'.
+				return nil, nil
+			}
+		case inBlock && e.noise[name]:
+			noisyQueued = true
+		}
 		if proto == 3 && e.opts.Oracle != nil {
 			if why := e.opts.Oracle(seq[i], ra[i]); why != "" {
 				return &difference{i: i, side: "A", a: ra[i], schema: why,

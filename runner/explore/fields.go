@@ -4,22 +4,26 @@ import (
 	"bytes"
 	"fmt"
 	"sort"
+	"strconv"
 
 	"github.com/respcheck/respcheck/resp"
 )
 
 // Field-level noise, as Diffy learns it per field: a reply whose
-// fields differ between A and A2 only in a few (HELLO's connection id)
-// is noise in those only, and is still compared with B in the others
-// (HELLO's server name and version).
+// fields differ between A and A2 only in a few is noise in those only,
+// and is still compared with B in the others. HELLO's connection id is
+// noise from the start (connIDFields): it counts a server's connections,
+// which differ with what else connected to it, not with its build.
 
-// canon returns v's bytes with every set's elements in sorted order, at
-// every depth: a RESP3 set has no order (COMMAND INFO's flags and ACL
-// categories come in hash order, different on two servers of one build).
+// canon returns v's type, length and elements (canon's, at every depth),
+// a set's elements in sorted order: a RESP3 set has no order (the RESP3
+// specification), whatever order a server happens to send.
 func canon(v resp.Value) []byte { return canonOf(v, false) }
 
 // canonAll is canon with every array's elements sorted too: RESP2's
-// arrays where the command's RESP3 reply has sets (setsInside).
+// arrays where the command's RESP3 reply has sets (setsInside). It also
+// sorts RESP2's maps and positional fields: a reorder there shows in RESP3
+// only (which runs first).
 func canonAll(v resp.Value) []byte { return canonOf(v, true) }
 
 func canonOf(v resp.Value, arrays bool) []byte {
@@ -33,7 +37,8 @@ func canonOf(v resp.Value, arrays bool) []byte {
 	if v.Kind == resp.Set || arrays && v.Kind == resp.Array {
 		sort.Slice(parts, func(i, j int) bool { return bytes.Compare(parts[i], parts[j]) < 0 })
 	}
-	return append([]byte{v.Raw[0]}, bytes.Join(parts, []byte{0})...)
+	head := append([]byte{v.Raw[0]}, strconv.Itoa(len(v.Elems))...)
+	return append(append(head, 0), bytes.Join(parts, []byte{0})...)
 }
 
 // hasSet says whether reply b holds a set at any depth.
@@ -143,6 +148,15 @@ func sameBut(a, b []byte, skip map[string]bool, pairs bool) bool {
 }
 
 // sameError says whether a and a2 are the same error reply.
-func sameError(a, a2 []byte) bool {
-	return len(a) > 0 && (a[0] == '-' || a[0] == '!') && bytes.Equal(a, a2)
+func sameError(a, a2 []byte) bool { return isError(a) && bytes.Equal(a, a2) }
+
+// isError says whether reply b is an error (simple or blob).
+func isError(b []byte) bool { return len(b) > 0 && (b[0] == '-' || b[0] == '!') }
+
+// connIDFields are the fields that hold a connection's id, by protocol and
+// command as noisyAt keys them: HELLO's "id" (a RESP3 map's key, RESP2's
+// flat array's).
+func connIDFields() map[string]map[string]bool {
+	id := "key $2\r\nid\r\n"
+	return map[string]map[string]bool{"2HELLO": {id: true}, "3HELLO": {id: true}}
 }
