@@ -44,6 +44,7 @@ func CaseFile(ctx context.Context, a, b Exec, findings []*Finding, rep *Report, 
 	}
 	fmt.Fprintf(&buf, "suite: %s\ncases:\n", quote(suite))
 	n := 0
+	names := map[string]int{}
 	for _, f := range findings {
 		if f.Lost != "" || f.Desync || f.Schema != "" {
 			// A crash, a freeze, a reply count off or a reply its schema
@@ -66,7 +67,15 @@ func CaseFile(ctx context.Context, a, b Exec, findings []*Finding, rep *Report, 
 		}
 		n++
 		fmt.Fprintf(&buf, "\n  # %s (seen in %d sequences; shrunk from %d commands)\n", f.Signature, f.Seen, f.Original)
-		fmt.Fprintf(&buf, "  - name: %s\n    steps:\n", quote(CaseName(f, sides)))
+		// Two findings of one command with replies of the same classes
+		// (a plain EVAL's error and the script layer's, folded under
+		// EVAL) get "#2" on the second name: names are unique in a file.
+		name := CaseName(f, sides)
+		names[name]++
+		if k := names[name]; k > 1 {
+			name += fmt.Sprintf(" #%d", k)
+		}
+		fmt.Fprintf(&buf, "  - name: %s\n    steps:\n", quote(name))
 		for _, k := range Keyspace {
 			if k.Setup != nil && usesKey(f.Seq, k.Name) {
 				args := append([]string(nil), k.Setup...)
