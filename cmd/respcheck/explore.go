@@ -64,7 +64,7 @@ RESP3, comparing every reply byte for byte.
 What legitimately differs is learned: each sequence also runs on a
 second server of A's build (on A again when A is an existing server); a
 command whose reply differs there is noise from then on (in those fields
-only, when a few of a map's or an array's differ), one
+only, when a few of a map's differ), one
 whose reply differs only in its elements' order is compared as a
 multiset.
 

@@ -9,7 +9,7 @@ import (
 	"github.com/respcheck/respcheck/resp"
 )
 
-// Field-level noise, as Diffy learns it per field: a reply whose
+// Field-level noise, as Diffy learns it per field: a map reply whose
 // fields differ between A and A2 only in a few is noise in those only,
 // and is still compared with B in the others. HELLO's connection id is
 // noise from the start (connIDFields): it counts a server's connections,
@@ -95,14 +95,18 @@ func fields(v resp.Value, pairs bool) (map[string][]byte, bool) {
 	return out, true
 }
 
-// noisyFields returns the fields (see fields) in which replies a and a2
+// noisyFields returns the keys (see fields) in which map replies a and a2
 // (of two servers of one build) differ, with ok false when they are not
-// aggregates with the same fields, or differ in most of them: the whole
-// reply is noise then.
+// maps (or RESP2's arrays of pairs) with the same keys, or differ in most
+// of them: the whole reply is noise then.
 func noisyFields(a, a2 []byte, pairs bool) (noisy []string, ok bool) {
 	_, va, err1 := resp.Parse(a)
 	_, va2, err2 := resp.Parse(a2)
-	if err1 != nil || err2 != nil || va.Kind != va2.Kind {
+	// Keyed fields only: an array's elements are alike (HPEXPIRETIME's
+	// times, one per field), and the one that differed between A and A2
+	// says nothing of the others (a false HPEXPIRETIME difference in a
+	// 3-minute run of one build against itself).
+	if err1 != nil || err2 != nil || va.Kind != va2.Kind || !(va.Kind == resp.Map || pairs && va.Kind == resp.Array) {
 		return nil, false
 	}
 	fa, ok1 := fields(va, pairs)

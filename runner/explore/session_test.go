@@ -148,3 +148,28 @@ func TestNoisyCommandInATransaction(t *testing.T) {
 		t.Errorf("EXEC learned as noise: %v", rep.Noise)
 	}
 }
+
+// TestFieldNoise: a map whose one field differs between A and A2 is noise
+// in that field only, and still compared in the others; an array whose
+// one element differs is noise whole (HPEXPIRETIME's times: a false
+// difference of one build against itself when an array's elements were
+// taken for fields); canon keeps nesting apart ([[a b] c] is not
+// [[a] b c]) and orders sets.
+func TestFieldNoise(t *testing.T) {
+	m := func(id, v string) []byte {
+		return []byte("%3\r\n$2\r\nid\r\n:" + id + "\r\n$1\r\nv\r\n$1\r\n" + v + "\r\n$1\r\nw\r\n:0\r\n")
+	}
+	fs, ok := noisyFields(m("1", "a"), m("2", "a"), false)
+	if !ok || len(fs) != 1 || !sameBut(m("1", "a"), m("7", "a"), map[string]bool{fs[0]: true}, false) || sameBut(m("1", "a"), m("7", "b"), map[string]bool{fs[0]: true}, false) {
+		t.Errorf("map: noisy %q ok %v; want the id field only, the other compared", fs, ok)
+	}
+	if _, ok := noisyFields([]byte("*3\r\n:1\r\n:2\r\n:3\r\n"), []byte("*3\r\n:1\r\n:2\r\n:4\r\n"), false); ok {
+		t.Errorf("an array's differing element was taken for a noisy field")
+	}
+	if sameBut([]byte("*2\r\n*2\r\n+a\r\n+b\r\n+c\r\n"), []byte("*3\r\n*1\r\n+a\r\n+b\r\n+c\r\n"), nil, false) {
+		t.Errorf("canon: [[a b] c] equal to [[a] b c]")
+	}
+	if !sameBut([]byte("*2\r\n~2\r\n+a\r\n+b\r\n+c\r\n"), []byte("*2\r\n~2\r\n+b\r\n+a\r\n+c\r\n"), nil, false) {
+		t.Errorf("canon: a nested set's order compared")
+	}
+}
