@@ -423,43 +423,9 @@ func (e *explorer) diff(ctx context.Context, proto int, seq [][]string) (*differ
 			}
 			continue
 		}
-		// A set or a map has no order (the RESP3 specification): the
-		// command's reply is compared as a multiset in both protocols
-		// (RESP3 runs first).
-		if proto == 3 && len(ra[i]) > 0 && (ra[i][0] == '~' || ra[i][0] == '%') {
-			e.unordered[name] = true
-			e.pairs[name] = ra[i][0] == '%'
-		}
-		unordered, pairs := e.orderOf(seq[i], name)
-		at := fmt.Sprint(proto, name)
-		ordered := !unordered && !e.unordered[name]
-		// RESP2 has no sets: where the command's RESP3 reply holds one
-		// (COMMAND INFO's flags), its arrays are compared without order.
-		if proto == 3 && hasSet(ra[i]) {
-			e.setsInside[name] = true
-		}
-		flat := proto == 2 && e.setsInside[name]
-		if !bytes.Equal(ra[i], ra2[i]) && !sameBut(ra[i], ra2[i], e.noisyAt[at], pairs) && !(flat && sameAll(ra[i], ra2[i])) {
-			if sameUnordered(ra[i], ra2[i], pairs) {
-				e.unordered[name] = true
-			} else if fs, ok := noisyFields(ra[i], ra2[i], pairs); ok && !e.writes[name] && (pairs || ordered) {
-				// Differs between A and itself in a few fields (a
-				// connection id): noise in those only (a write's
-				// keyspaces may part: all of it, below).
-				if e.noisyAt[at] == nil {
-					e.noisyAt[at] = map[string]bool{}
-				}
-				for _, f := range fs {
-					e.noisyAt[at][f] = true
-				}
-			} else {
-				// Differs between A and itself: noise from now on, and
-				// what follows may depend on it.
-				e.noise[name] = true
-				return nil, nil
-			}
-		}
-		if bytes.Equal(ra[i], rb[i]) || (unordered || e.unordered[name]) && sameUnordered(ra[i], rb[i], pairs) || sameBut(ra[i], rb[i], e.noisyAt[at], pairs) || flat && sameAll(ra[i], rb[i]) {
+		if same, stop := e.compare(proto, name, seq[i], ra[i], ra2[i], rb[i]); stop {
+			return nil, nil
+		} else if same {
 			continue
 		}
 		// The same error but for how each server ends a script error,
@@ -485,6 +451,50 @@ func (e *explorer) diff(ctx context.Context, proto int, seq [][]string) (*differ
 		return &difference{i: i, sig: name + ": " + classes, a: ra[i], b: rb[i]}, nil
 	}
 	return nil, nil
+}
+
+// compare compares one command's replies (args, named name): A's with
+// A2's, learning its order, noisy fields or noise, then A's with B's.
+// same says B agrees; stop that A differs from itself there, and the
+// sequence's comparison ends (what follows may depend on it).
+func (e *explorer) compare(proto int, name string, args []string, a, a2, b []byte) (same, stop bool) {
+	// A set or a map has no order (the RESP3 specification): the
+	// command's reply is compared as a multiset in both protocols
+	// (RESP3 runs first).
+	if proto == 3 && len(a) > 0 && (a[0] == '~' || a[0] == '%') {
+		e.unordered[name] = true
+		e.pairs[name] = a[0] == '%'
+	}
+	unordered, pairs := e.orderOf(args, name)
+	at := fmt.Sprint(proto, name)
+	ordered := !unordered && !e.unordered[name]
+	// RESP2 has no sets: where the command's RESP3 reply holds one
+	// (COMMAND INFO's flags), its arrays are compared without order.
+	if proto == 3 && !e.setsInside[name] && bytes.IndexByte(a, '~') >= 0 && hasSet(a) {
+		e.setsInside[name] = true
+	}
+	flat := proto == 2 && e.setsInside[name]
+	if !bytes.Equal(a, a2) && !sameBut(a, a2, e.noisyAt[at], pairs) && !(flat && sameAll(a, a2)) {
+		if sameUnordered(a, a2, pairs) {
+			e.unordered[name] = true
+		} else if fs, ok := noisyFields(a, a2, pairs); ok && !e.writes[name] && (pairs || ordered) {
+			// Differs between A and itself in a few fields (a
+			// connection id): noise in those only (a write's
+			// keyspaces may part: all of it, below).
+			if e.noisyAt[at] == nil {
+				e.noisyAt[at] = map[string]bool{}
+			}
+			for _, f := range fs {
+				e.noisyAt[at][f] = true
+			}
+		} else {
+			// Differs between A and itself: noise from now on, and
+			// what follows may depend on it.
+			e.noise[name] = true
+			return false, true
+		}
+	}
+	return bytes.Equal(a, b) || (unordered || e.unordered[name]) && sameUnordered(a, b, pairs) || sameBut(a, b, e.noisyAt[at], pairs) || flat && sameAll(a, b), false
 }
 
 // scriptDifference is the difference of a command a script ran (args,
