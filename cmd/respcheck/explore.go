@@ -37,6 +37,10 @@ type exploreFlags struct {
 	timeout   time.Duration
 	format    string
 	schema    bool
+	// busy is the share of sequences with a busy block; busySet says
+	// the user gave it.
+	busy    float64
+	busySet bool
 }
 
 // newExploreCmd is `respcheck explore`: generated commands compared
@@ -54,7 +58,9 @@ lists, sets, sorted sets, hashes, bitmaps, HyperLogLogs, geo, streams,
 generic) and, as often as one of them, session commands (PING, HELLO,
 CLIENT, COMMAND, scripts and digests, unknown names, MULTI blocks; none
 that changes the server, and what one leaves on its connection is undone
-after each sequence) with edge values
+after each sequence; and, on throwaway servers, one sequence in a
+thousand holds a busy block: a script past busy-reply-threshold while
+PING, GET and the kills are sent) with edge values
 and, one time in ten, arguments the grammar does not allow (one command in
 ten runs inside a Lua script: EVAL(CMD), EVAL3(CMD) after
 redis.setresp(3), or EVAL_RO(CMD)), and runs each sequence on A and on B
@@ -81,6 +87,7 @@ host:port or a redis:// URL.`,
   respcheck explore --server redis-8.6.3 --against miniredis --seed 7 --sequences 2000`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			x.busySet = cmd.Flags().Changed("busy")
 			return runExplore(cmd, f, x)
 		},
 	}
@@ -96,6 +103,7 @@ host:port or a redis:// URL.`,
 	fl.StringVar(&x.out, "out", "", "write the differences as a case file into this `directory`")
 	fl.DurationVar(&x.timeout, "timeout", 5*time.Second, "a server that does not answer a sequence within this long is lost")
 	fl.BoolVar(&x.schema, "check-schema", false, "also check each of A's RESP3 replies against A's build's reply schemas (installed by scripts/install-schemas.sh): a reply a schema rejects is a finding of A, shrunk as differences are")
+	fl.Float64Var(&x.busy, "busy", explore.BusyShare, "the share of sequences (0 to 1) that hold a busy block: a Lua script or function past busy-reply-threshold on a second connection while the sequence sends PING, ECHO, GET and the kills; the server answers nothing else meanwhile, so throwaway servers only (none on an existing one)")
 	fl.StringVar(&x.format, "format", "human", "report format: human or json (one object: the run, the noise learned, each difference with its shrunk sequence and both replies; respcheck report makes it a section of the HTML page)")
 	return cmd
 }
@@ -168,6 +176,8 @@ func (x exploreFlags) check() error {
 		return usageErr("--duration 0 needs --sequences")
 	case x.timeout <= 0:
 		return usageErr("bad --timeout %v: want a positive duration", x.timeout)
+	case x.busy < 0 || x.busy > 1:
+		return usageErr("bad --busy %v: want a share from 0 to 1", x.busy)
 	case x.format != "human" && x.format != "json":
 		return usageErr("bad --format %q: want human or json", x.format)
 	}
@@ -239,6 +249,7 @@ func (t *exploreTargets) open(ctx context.Context, timeout time.Duration) error 
 func (t *exploreTargets) run(ctx context.Context, x exploreFlags, errw io.Writer) (*explore.Report, error) {
 	opts := explore.Options{A: t.execs["A"], A2: t.execs["A2"], B: t.execs["B"], Grammar: t.grammar, Seed: x.seed, Length: x.length,
 		Duration: x.duration, Sequences: x.sequences, ScriptsMissing: t.scriptsMissing,
+		Busy: x.busy,
 		Restart: func(ctx context.Context, side string) (explore.Exec, error) {
 			ex, err := t.sides[side].restart(ctx, x.timeout)
 			if err == nil {
@@ -248,6 +259,14 @@ func (t *exploreTargets) run(ctx context.Context, x exploreFlags, errw io.Writer
 		}}
 	if x.proto != 0 {
 		opts.Protos = []int{x.proto}
+	}
+	// A busy script stops a server for everyone: throwaway ones only,
+	// that set their busy-reply-threshold (not miniredis: no CONFIG).
+	if !t.busyCapable(ctx) {
+		if x.busySet && x.busy > 0 {
+			return nil, usageErr("--busy needs throwaway servers (--server and --against builds) that take CONFIG SET busy-reply-threshold: a busy script stops a server for every client")
+		}
+		opts.Busy = 0
 	}
 	if x.schema {
 		oracle, err := schemaOracle(t.srvA)
@@ -270,6 +289,28 @@ func (t *exploreTargets) run(ctx context.Context, x exploreFlags, errw io.Writer
 		fmt.Fprint(errw, "\r\033[K")
 	}
 	return rep, err
+}
+
+// busyCapable says whether busy blocks may run on A and B: throwaway
+// servers both, that answer CONFIG GET lua-time-limit (the threshold's
+// name on every build: busy-reply-threshold's alias since Redis 7.0).
+func (t *exploreTargets) busyCapable(ctx context.Context) bool {
+	for _, side := range []string{"A", "B"} {
+		ep := t.sides[side].ep
+		if ep.spawned == nil {
+			return false
+		}
+		cn, err := ep.Config.Dial(ctx, 2)
+		if err != nil {
+			return false
+		}
+		v, err := cn.Do("CONFIG", "GET", "lua-time-limit")
+		cn.Close()
+		if err != nil || v.Kind != resp.Array || len(v.Elems) != 2 {
+			return false
+		}
+	}
+	return true
 }
 
 // close stops what open started.

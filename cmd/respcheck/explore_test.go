@@ -121,3 +121,39 @@ func TestExploredCasesPass(t *testing.T) {
 		}
 	}
 }
+
+// TestExploreBusyBlocks: with --busy, sequences hold busy blocks (a script
+// past busy-reply-threshold on a second connection), Redis 8.6.3 and
+// Valkey 9.1.2 differ in what PING and the kills answer meanwhile, and
+// the case file, whose busy cases send the script async on connection
+// busy, passes on both. --busy is refused for an existing server and
+// for miniredis.
+func TestExploreBusyBlocks(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := respcheck(t, "explore", "--server", "redis-8.6.3", "--against", "valkey-9.1.2", "--sequences", "6", "--length", "1", "--busy", "1", "--seed", "6", "--out", dir)
+	if code != exitFindings {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitFindings, out, errs)
+	}
+	for _, want := range []string{"PING: simple error BUSY Redis is | simple error BUSY Valkey is", "SCRIPT: simple error BUSY Redis is", "FUNCTION: simple error BUSY Redis is"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if len(files) != 1 {
+		t.Fatalf("case files written: %v", files)
+	}
+	data, _ := os.ReadFile(files[0])
+	if n := strings.Count(string(data), "conn: busy\n        async: true"); n < 3 {
+		t.Errorf("%d busy blocks in the case file, want 3 or more:\n%s", n, data)
+	}
+	for _, build := range []string{"redis-8.6.3", "valkey-9.1.2"} {
+		if code, out, errs := respcheck(t, "run", "--server", build, files[0]); code != exitOK {
+			t.Errorf("the written cases on %s: exit %d\n%s\n%s\n%s", build, code, out, errs, data)
+		}
+	}
+	code, _, errs = respcheck(t, "explore", "--server", "redis-8.6.3", "--against", "miniredis", "--sequences", "5", "--busy", "0.5")
+	if code != exitUsage || !strings.Contains(errs, "--busy needs throwaway servers") {
+		t.Errorf("--busy against miniredis: exit %d\n%s", code, errs)
+	}
+}

@@ -75,36 +75,81 @@ func CaseFile(ctx context.Context, a, b Exec, findings []*Finding, rep *Report, 
 		if k := names[name]; k > 1 {
 			name += fmt.Sprintf(" #%d", k)
 		}
-		fmt.Fprintf(&buf, "  - name: %s\n    steps:\n", quote(name))
-		for _, k := range Keyspace {
-			if k.Setup != nil && usesKey(f.Seq, k.Name) {
-				args := append([]string(nil), k.Setup...)
-				args[1] = KeyPrefix + k.Name
-				fmt.Fprintf(&buf, "      - send: %s\n", sendList(args))
-			}
-		}
-		for i, args := range f.Seq {
-			fmt.Fprintf(&buf, "      - send: %s\n", sendList(args))
-			// A noisy command's reply is not expected, but for an error
-			// (compared: see sameError).
-			if noise[e.name(args)] && !(isError(ra[2][i]) && isError(ra[3][i])) {
-				buf.WriteString("        any: true\n")
-				continue
-			}
-			un := unordered[e.name(args)]
-			field, want := expectOf(ra[2][i], ra[3][i], un)
-			if bytes.Equal(ra[2][i], rb[2][i]) && bytes.Equal(ra[3][i], rb[3][i]) {
-				fmt.Fprintf(&buf, "        %s: %s\n", field, want)
-				continue
-			}
-			bfield, bwant := expectOf(rb[2][i], rb[3][i], un)
-			fmt.Fprintf(&buf, "        expect:\n          - {when: %s, %s: %s}\n          - {%s: %s}\n", quote(sides.BWhen), bfield, bwant, field, want)
-		}
+		fmt.Fprintf(&buf, "  - name: %s\n", quote(name))
+		writeSteps(&buf, f.Seq, func(i int) string { return expectation(e, f.Seq[i], ra, rb, i, noise, unordered, sides) })
 	}
 	if n == 0 {
 		return nil, nil
 	}
 	return buf.Bytes(), nil
+}
+
+// writeSteps writes the steps (and cleanup) of a case that sends seq:
+// the keyspace's setup of the keys it names, then each command with the
+// expectation expect gives for it (its lines, indented under the step).
+// A busy block (busy.go) becomes the bundled suite's busy-script steps:
+// the threshold lowered for the case and set back in cleanup, the script
+// sent async on connection busy, a sleep past the threshold, the block's
+// commands, its kill, and the script's reply read.
+func writeSteps(buf *bytes.Buffer, seq [][]string, expect func(i int) string) {
+	busy := nextBusy(seq, 0) < len(seq)
+	if busy {
+		buf.WriteString("    exclusive: true\n")
+	}
+	buf.WriteString("    steps:\n")
+	for _, k := range Keyspace {
+		if k.Setup != nil && usesKey(seq, k.Name) {
+			args := append([]string(nil), k.Setup...)
+			args[1] = KeyPrefix + k.Name
+			fmt.Fprintf(buf, "      - send: %s\n", sendList(args))
+		}
+	}
+	if busy {
+		buf.WriteString("      - send: [CONFIG, GET, lua-time-limit]\n        capture: {name: threshold, match: 'lua-time-limit\\r\\n\\$\\d+\\r\\n(\\d+)'}\n")
+		buf.WriteString("      - {send: [CONFIG, SET, lua-time-limit, \"10\"], reply: \"+OK\\r\\n\"}\n")
+	}
+	for i := 0; i < len(seq); {
+		kill := busyKill(seq[i])
+		if kill == "" {
+			fmt.Fprintf(buf, "      - send: %s\n%s", sendList(seq[i]), expect(i))
+			i++
+			continue
+		}
+		if kill == "FUNCTION" {
+			fmt.Fprintf(buf, "      - send: %s\n        reply: \"$%d\\r\\n%s\\r\\n\"\n", sendList([]string{"FUNCTION", "LOAD", "REPLACE", busyLibrary}), len(busyFunction), busyFunction)
+		}
+		fmt.Fprintf(buf, "      - conn: busy\n        async: true\n        send: %s\n      - sleep: 200ms\n", sendList(seq[i]))
+		end := blockEnd(seq, i)
+		for j := i + 1; j < end; j++ {
+			fmt.Fprintf(buf, "      - send: %s\n%s", sendList(seq[j]), expect(j))
+		}
+		if end == i+1 || !isKill(seq[end-1], kill) {
+			fmt.Fprintf(buf, "      - send: [%s, KILL]\n        any: true\n", kill)
+		}
+		fmt.Fprintf(buf, "      - conn: busy\n        read: true\n%s", expect(i))
+		i = end
+	}
+	if busy {
+		buf.WriteString("    cleanup:\n      - {send: [CONFIG, SET, lua-time-limit, \"{cap:threshold}\"], reply: \"+OK\\r\\n\"}\n")
+		fmt.Fprintf(buf, "      - {send: [FUNCTION, DELETE, %s], any: true}\n", busyFunction)
+	}
+}
+
+// expectation is the lines that expect the replies ra and rb (by
+// protocol) of command i, args: A's, and B's under sides.BWhen where they
+// differ. A command learned to be noise expects any reply, but for an
+// error (compared: see sameError).
+func expectation(e *explorer, args []string, ra, rb [4][][]byte, i int, noise, unordered map[string]bool, sides Sides) string {
+	if noise[e.name(args)] && !(isError(ra[2][i]) && isError(ra[3][i])) {
+		return "        any: true\n"
+	}
+	un := unordered[e.name(args)]
+	field, want := expectOf(ra[2][i], ra[3][i], un)
+	if bytes.Equal(ra[2][i], rb[2][i]) && bytes.Equal(ra[3][i], rb[3][i]) {
+		return fmt.Sprintf("        %s: %s\n", field, want)
+	}
+	bfield, bwant := expectOf(rb[2][i], rb[3][i], un)
+	return fmt.Sprintf("        expect:\n          - {when: %s, %s: %s}\n          - {%s: %s}\n", quote(sides.BWhen), bfield, bwant, field, want)
 }
 
 // CaseName is the name of f's case in CaseFile: its command and the two

@@ -3,6 +3,7 @@ package explore
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -55,10 +56,13 @@ func (e *LostError) Unwrap() error { return e.Err }
 // ConnExec is the Exec of a server reached with cfg: one connection per
 // protocol, kept between sequences and opened again after an error. Each
 // sequence is one pipelined write: UNLINK of the keyspace, its setup, the
-// commands. timeout bounds a sequence's round trip. The returned func
-// removes the keyspace's keys and closes the connections.
+// commands (a busy block, see busyBlock, splits it in parts and uses a
+// second connection of the protocol). timeout bounds a sequence's round
+// trip, and each part's. The returned func removes the keyspace's keys and
+// closes the connections.
 func ConnExec(cfg target.Config, timeout time.Duration) (Exec, func()) {
 	conns := map[int]*target.Conn{}
+	seconds := map[int]*scriptConn{}
 	closeAll := func() {
 		for p, cn := range conns {
 			// The keyspace is left as it was found: nothing under {rx}:.
@@ -67,6 +71,10 @@ func ConnExec(cfg target.Config, timeout time.Duration) (Exec, func()) {
 			cn.R.Read()
 			cn.Close()
 			delete(conns, p)
+		}
+		for p, sc := range seconds {
+			sc.cn.Close()
+			delete(seconds, p)
 		}
 	}
 	return func(ctx context.Context, proto int, seq [][]string) ([][]byte, error) {
@@ -78,10 +86,24 @@ func ConnExec(cfg target.Config, timeout time.Duration) (Exec, func()) {
 			}
 			conns[proto] = cn
 		}
-		out, err := runOn(cn, seq, timeout)
+		second := func() (*scriptConn, error) {
+			if sc := seconds[proto]; sc != nil {
+				return sc, nil
+			}
+			sc, err := dialScriptConn(ctx, cfg, proto, timeout)
+			if err == nil {
+				seconds[proto] = sc
+			}
+			return sc, err
+		}
+		out, err := runOn(cn, second, seq, timeout)
 		if err != nil {
 			cn.Close()
 			delete(conns, proto)
+			if sc := seconds[proto]; sc != nil {
+				sc.cn.Close()
+				delete(seconds, proto)
+			}
 		}
 		return out, err
 	}, closeAll
@@ -112,38 +134,93 @@ func preamble() ([]byte, int) {
 	return b, n
 }
 
-// runOn sends the preamble and seq on cn and reads the replies.
-func runOn(cn *target.Conn, seq [][]string, timeout time.Duration) ([][]byte, error) {
-	b, skip := preamble()
-	for _, args := range seq {
+// runOn sends the preamble and seq on cn and reads the replies: one
+// pipelined write, or, when seq holds busy blocks, the parts between them
+// one after the other, each ended by the sentinel, and each block as
+// busyBlock runs it (second gives the connection that runs its script).
+func runOn(cn *target.Conn, second func() (*scriptConn, error), seq [][]string, timeout time.Duration) ([][]byte, error) {
+	pre, skip := preamble()
+	out := make([][]byte, 0, len(seq))
+	for start := 0; ; {
+		m := nextBusy(seq, start)
+		var extra [][]string
+		if m == len(seq) {
+			// What the sequence may leave on the connection is removed
+			// before the last sentinel (closers); their replies are not
+			// the sequence's.
+			extra = closers(seq)
+		}
+		if m > start || pre != nil || m == len(seq) {
+			r, err := pipeline(cn, pre, skip, seq[start:m], extra, timeout)
+			out = append(out, r...)
+			if err != nil {
+				return out, partErr(err, len(seq), out)
+			}
+		}
+		if m == len(seq) {
+			return out, nil
+		}
+		pre, skip = nil, 0
+		end := blockEnd(seq, m)
+		sc, err := second()
+		if err != nil {
+			return out, &LostError{Answered: len(out), Err: err}
+		}
+		r, err := busyBlock(cn, sc, seq[m:end], timeout)
+		out = append(out, r...)
+		if err != nil {
+			return out, partErr(err, len(seq), out)
+		}
+		start = end
+	}
+}
+
+// partErr is a part's error as the whole sequence's (of n commands, out
+// its replies read so far): a LostError counts every command answered
+// before, a DesyncError holds every reply.
+func partErr(err error, n int, out [][]byte) error {
+	var le *LostError
+	if errors.As(err, &le) {
+		return &LostError{Answered: len(out), Err: le.Err}
+	}
+	var de *DesyncError
+	if errors.As(err, &de) {
+		return &DesyncError{Commands: n, Replies: out}
+	}
+	return err
+}
+
+// pipeline writes pre (skip commands whose replies are not returned),
+// cmds, extra (replies not returned either) and the sentinel on cn as one
+// write, and returns the replies to cmds; a reply count off is a
+// DesyncError, a reply not read a LostError.
+func pipeline(cn *target.Conn, pre []byte, skip int, cmds, extra [][]string, timeout time.Duration) ([][]byte, error) {
+	b := pre
+	for _, args := range cmds {
 		b = resp.AppendCommandString(b, args...)
 	}
-	// What the sequence may leave on the connection is removed before the
-	// sentinel (closers); their replies are not the sequence's.
-	extra := 0
-	for _, c := range closers(seq) {
+	for _, c := range extra {
 		b = resp.AppendCommandString(b, c...)
-		extra++
 	}
 	b = resp.AppendCommandString(b, sentinel...)
 	cn.NC.SetDeadline(time.Now().Add(timeout))
 	if _, err := cn.NC.Write(b); err != nil {
 		return nil, &LostError{Err: err}
 	}
-	out := make([][]byte, 0, len(seq))
+	out := make([][]byte, 0, len(cmds)+len(extra))
 	for i := 0; ; {
 		v, err := cn.R.Read()
 		if err != nil {
-			return out, &LostError{Answered: min(max(i-skip, 0), len(seq)), Err: err}
+			return out[:min(len(out), len(cmds))], &LostError{Err: err}
 		}
 		switch {
 		case v.Kind == resp.Push:
 			continue
 		case i >= skip && bytes.Equal(v.Raw, sentinelReply):
-			if len(out) != len(seq)+extra {
-				return out, &DesyncError{Commands: len(seq), Replies: out}
+			if len(out) != len(cmds)+len(extra) {
+				return out, &DesyncError{Commands: len(cmds), Replies: out}
 			}
-			return out[:len(seq)], nil
+			return out[:len(cmds)], nil
 		case i >= skip:
 			out = append(out, bytes.Clone(v.Raw))
 		}

@@ -90,6 +90,12 @@ type Generator struct {
 	Scripted float64
 	// scripts are the usable scriptVariants (dropScripts).
 	scripts []int
+	// Busy is the share (0 to 1) of sequences that hold a busy block
+	// (busyBlock) at a random place; 0 unless Options.Busy.
+	Busy float64
+	// functions says the grammar has FCALL: busy blocks may run a
+	// function.
+	functions bool
 }
 
 // NewGenerator returns a generator over cmds seeded with seed. Commands
@@ -105,6 +111,7 @@ func NewGenerator(cmds []Command, seed uint64) *Generator {
 			g.groups = append(g.groups, c.Group)
 		}
 		g.by[c.Group] = append(g.by[c.Group], c)
+		g.functions = g.functions || c.Name == "FCALL"
 	}
 	sort.Strings(g.groups)
 	g.setDataGroups()
@@ -135,11 +142,19 @@ func (g *Generator) Drop(name string) {
 }
 
 // Sequence returns n draws, each a command's words as sent; a drawn
-// MULTI is its whole block (multiBlock), so a sequence may hold more than
-// n commands.
+// MULTI is its whole block (multiBlock), and a share (Busy) of sequences
+// hold a busy block (busyBlock) before one of their draws, so a sequence
+// may hold more than n commands.
 func (g *Generator) Sequence(n int) [][]string {
 	out := make([][]string, 0, n)
-	for range n {
+	busyAt := -1
+	if g.Busy > 0 && g.rng.Float64() < g.Busy {
+		busyAt = g.rng.IntN(n)
+	}
+	for i := range n {
+		if i == busyAt {
+			out = append(out, g.busyBlock()...)
+		}
 		c, args := g.draw()
 		if c.Group == sessionGroup && c.Name == "MULTI" {
 			out = append(out, g.multiBlock()...)
