@@ -82,7 +82,9 @@ stops answering ends the run as a finding. The same --seed draws the same
 sequences. Exit 1 when a difference was found, 0 when none.
 
 --against is a build to start (redis-8.6.3, valkey-9.1.2, miniredis), a
-host:port or a redis:// URL.`,
+host:port or a redis:// URL. With --cluster N, A and a build B are
+throwaway clusters; on a cluster the sequences go to the primary that owns
+the keyspace's slot (every key is under the {rx} hash tag).`,
 		Example: `  respcheck explore --server redis-8.6.3 --against valkey-9.1.2 --duration 1m --out found/
   respcheck explore --server redis-8.6.3 --against miniredis --seed 7 --sequences 2000`,
 		Args: cobra.NoArgs,
@@ -92,6 +94,7 @@ host:port or a redis:// URL.`,
 		},
 	}
 	f.register(cmd.Flags())
+	f.cluster.register(cmd.Flags())
 	fl := cmd.Flags()
 	fl.StringVar(&x.against, "against", "", "the server B to compare with: a build to start (valkey-9.1.2, miniredis), host:port or a redis:// URL (required)")
 	fl.Uint64Var(&x.seed, "seed", 0, "draw the sequences from this seed (0: a random one; the seed is printed, so that a run can be repeated)")
@@ -119,6 +122,13 @@ func runExplore(cmd *cobra.Command, f targetFlags, x exploreFlags) error {
 	bf, err := againstFlags(x.against)
 	if err != nil {
 		return err
+	}
+	if f.cluster.primaries > 0 && bf.server != "" {
+		// B a build: a throwaway cluster of its own, as A's.
+		bf.cluster = f.cluster
+		if err := bf.cluster.check(bf); err != nil {
+			return err
+		}
 	}
 	t := &exploreTargets{sides: map[string]*exploreSide{"A": {f: f}, "B": {f: bf}}, execs: map[string]explore.Exec{}}
 	defer t.close()
@@ -360,8 +370,28 @@ func (s *exploreSide) open(ctx context.Context, timeout time.Duration) (explore.
 		}
 		s.ep, s.stop = ep, stop
 	}
-	s.exec, s.closeExec = explore.ConnExec(s.ep.Config, timeout)
+	cfg, err := keyspaceNode(ctx, s.ep.Config)
+	if err != nil {
+		s.close()
+		return nil, serverErr(err)
+	}
+	s.exec, s.closeExec = explore.ConnExec(cfg, timeout)
 	return s.exec, nil
+}
+
+// keyspaceNode is how to reach the node that holds the keyspace (every
+// key under explore.KeyPrefix, one hash tag: one slot): cfg itself on a
+// standalone server, the primary that owns the slot on a cluster.
+func keyspaceNode(ctx context.Context, cfg target.Config) (target.Config, error) {
+	t, err := target.Open(ctx, cfg)
+	if err != nil {
+		return cfg, err
+	}
+	n, err := t.Place(target.KeySlot(explore.KeyPrefix), "")
+	if err != nil {
+		return cfg, err
+	}
+	return t.NodeConfig(n.Addr), nil
 }
 
 // restart replaces a lost throwaway server with a new one of its build.
