@@ -130,7 +130,7 @@ func TestExploredCasesPass(t *testing.T) {
 // for miniredis.
 func TestExploreBusyBlocks(t *testing.T) {
 	dir := t.TempDir()
-	code, out, errs := respcheck(t, "explore", "--server", "redis-8.6.3", "--against", "valkey-9.1.2", "--sequences", "6", "--length", "1", "--busy", "1", "--seed", "6", "--out", dir)
+	code, out, errs := respcheck(t, "explore", "--server", "redis-8.6.3", "--against", "valkey-9.1.2", "--sequences", "6", "--length", "1", "--busy", "1", "--seed", "1", "--out", dir)
 	if code != exitFindings {
 		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitFindings, out, errs)
 	}

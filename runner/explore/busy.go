@@ -80,18 +80,35 @@ func nextBusy(seq [][]string, start int) int {
 }
 
 // blockEnd is the index after the busy block whose marker is seq[m]: after
-// its kill, or the next marker, or the end.
+// its kill, or before the first command a block does not hold (see
+// inBlock), or the end. A block drawn without its kill (or cut before it
+// by the shrinker) is killed by the Exec there: the commands after it run
+// as any others (each would otherwise be answered BUSY, a finding per
+// command name).
 func blockEnd(seq [][]string, m int) int {
 	kill := busyKill(seq[m])
 	for i := m + 1; i < len(seq); i++ {
 		if isKill(seq[i], kill) {
 			return i + 1
 		}
-		if busyKill(seq[i]) != "" {
+		if !inBlock(seq[i]) {
 			return i
 		}
 	}
 	return len(seq)
+}
+
+// inBlock says whether args is a command busyBlock draws inside a block:
+// PING, ECHO, GET, or a kill (the one that does not fit).
+func inBlock(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	switch strings.ToUpper(args[0]) {
+	case "PING", "ECHO", "GET":
+		return true
+	}
+	return isKill(args, "SCRIPT") || isKill(args, "FUNCTION")
 }
 
 // replyOrder is the order in which seq's replies are compared: the order
@@ -122,27 +139,27 @@ func replyOrder(seq [][]string) []int {
 // the kill that does not fit) and, nine times in ten, its kill.
 func (g *Generator) busyBlock() [][]string {
 	marker, kill, other := []string{"EVAL", busyScript, "0"}, "SCRIPT", "FUNCTION"
-	if g.functions && g.rng.IntN(2) == 0 {
+	if g.functions && g.busyRng.IntN(2) == 0 {
 		marker, kill, other = []string{"FCALL", busyFunction, "0"}, "FUNCTION", "SCRIPT"
 	}
 	out := [][]string{marker}
 	// None a time in four: the killed script's own error is then the
 	// block's first difference.
-	for range g.rng.IntN(4) {
-		switch g.rng.IntN(4) {
+	for range g.busyRng.IntN(4) {
+		switch g.busyRng.IntN(4) {
 		case 0:
 			out = append(out, []string{"PING"})
 		case 1:
 			out = append(out, []string{other, "KILL"})
 		case 2:
-			out = append(out, []string{"ECHO", g.pick(edgeStrings[:6])})
+			out = append(out, []string{"ECHO", edgeStrings[g.busyRng.IntN(6)]})
 		default:
 			// Every data command is answered BUSY alike: one is enough
 			// (each would be a finding of its own).
 			out = append(out, []string{"GET", KeyPrefix + "str"})
 		}
 	}
-	if g.rng.IntN(10) < 9 {
+	if g.busyRng.IntN(10) < 9 {
 		out = append(out, []string{kill, "KILL"})
 	}
 	return out
@@ -155,11 +172,15 @@ type scriptConn struct {
 	threshold string
 }
 
-// dialScriptConn opens a scriptConn and reads the server's threshold.
-func dialScriptConn(ctx context.Context, cfg target.Config, proto int, timeout time.Duration) (*scriptConn, error) {
+// dialScriptConn opens a scriptConn, with the server's threshold as
+// known (threshold, when not nil) or as read now.
+func dialScriptConn(ctx context.Context, cfg target.Config, proto int, timeout time.Duration, threshold *string) (*scriptConn, error) {
 	cn, err := cfg.Dial(ctx, proto)
 	if err != nil {
 		return nil, err
+	}
+	if threshold != nil {
+		return &scriptConn{cn: cn, threshold: *threshold}, nil
 	}
 	rs, err := roundTrip(cn, timeout, []string{"CONFIG", "GET", "lua-time-limit"})
 	if err != nil {
@@ -215,7 +236,8 @@ func busyBlock(cn *target.Conn, sc *scriptConn, block [][]string, timeout time.D
 	}
 	script := make(chan scriptReply, 1)
 	go func() {
-		r, err := roundTrip(sc.cn, timeout, block[0])
+		// The script runs up to busyLimit when nothing kills it.
+		r, err := roundTrip(sc.cn, max(timeout, busyWait), block[0])
 		if err != nil {
 			script <- scriptReply{err: err}
 			return
@@ -250,6 +272,38 @@ func busyBlock(cn *target.Conn, sc *scriptConn, block [][]string, timeout time.D
 		}
 	}
 	return out, nil
+}
+
+// busyWait bounds the wait for a busy script's reply: past busyLimit,
+// whatever the sequence's timeout.
+const busyWait = 4 * time.Second
+
+// busyCleanup undoes, on a connection of its own, what a busy block that
+// failed may have left on the server reached with cfg (a script still
+// running, the threshold lowered, the function loaded): each command
+// tried once, its reply not looked at. A server that is gone answers
+// nothing, and nothing is waited for past timeout.
+func busyCleanup(ctx context.Context, cfg target.Config, threshold string, timeout time.Duration) {
+	cn, err := cfg.Dial(ctx, 2)
+	if err != nil {
+		return
+	}
+	defer cn.Close()
+	// A killed script ends at its next check: what comes meanwhile is
+	// answered BUSY.
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		r, err := roundTrip(cn, timeout, []string{"SCRIPT", "KILL"}, []string{"FUNCTION", "KILL"}, []string{"PING"})
+		if err != nil || len(r) == 3 && !bytes.HasPrefix(r[2], []byte("-BUSY")) {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	cmds := [][]string{{"FUNCTION", "DELETE", busyFunction}}
+	if threshold != "" {
+		cmds = append(cmds, []string{"CONFIG", "SET", "lua-time-limit", threshold})
+	}
+	roundTrip(cn, timeout, cmds...)
 }
 
 // scriptReply is what the script connection read: the marker's reply.

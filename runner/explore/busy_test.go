@@ -2,10 +2,13 @@ package explore
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/respcheck/respcheck/resp"
 )
 
 // TestBusyBlockReplies: a busy block on Redis 8.6.3 answers what the
@@ -85,5 +88,81 @@ func TestBusyBlocksFindTheSuitesDifferences(t *testing.T) {
 		if !found[want] {
 			t.Errorf("no difference found in %s", want)
 		}
+	}
+}
+
+// TestBusyBlockEdges: what the shrinker or a block drawn without its
+// kill leaves (found by a review): the commands after a block without its
+// kill run as any others (each answered BUSY would be a finding of its
+// own); a MULTI left open before a block does not queue the block's
+// commands and the part's sentinel (a timeout, and a live server taken
+// for lost); busyCleanup kills a script left running and sets the
+// threshold back.
+func TestBusyBlockEdges(t *testing.T) {
+	_, cfg := grammarOf(t, "redis-8.6.3")
+	ex, closeEx := ConnExec(cfg, 3*time.Second)
+	defer closeEx()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	seq := [][]string{{"EVAL", busyScript, "0"}, {"PING"}, {"SET", KeyPrefix + "new", "v"}, {"GET", KeyPrefix + "new"}}
+	out, err := ex(ctx, 3, seq)
+	if err != nil || string(out[2]) != "+OK\r\n" || string(out[3]) != "$1\r\nv\r\n" {
+		t.Errorf("after a block without its kill: %v %q", err, out)
+	}
+	seq = [][]string{{"MULTI"}, {"GET", KeyPrefix + "str"}, {"EVAL", busyScript, "0"}, {"PING"}, {"SCRIPT", "KILL"}, {"GET", KeyPrefix + "str"}}
+	out, err = ex(ctx, 2, seq)
+	if err != nil || !strings.HasPrefix(string(out[3]), "-BUSY") || string(out[4]) != "+OK\r\n" || string(out[5]) != "$5\r\nhello\r\n" {
+		t.Errorf("a MULTI left open before a block: %v %q", err, out)
+	}
+
+	// A script left running with the threshold lowered, as a block that
+	// failed halfway leaves them.
+	cn, err := cfg.Dial(ctx, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cn.Close()
+	if _, err := roundTrip(cn, 3*time.Second, []string{"CONFIG", "SET", "lua-time-limit", busyThreshold}); err != nil {
+		t.Fatal(err)
+	}
+	cn.NC.Write(resp.AppendCommandString(nil, "EVAL", busyScript, "0"))
+	time.Sleep(50 * time.Millisecond)
+	busyCleanup(ctx, cfg, "5000", 3*time.Second)
+	out, err = ex(ctx, 2, [][]string{{"PING"}, {"CONFIG", "GET", "lua-time-limit"}})
+	if err != nil || string(out[0]) != "+PONG\r\n" || !strings.HasSuffix(string(out[1]), "$4\r\n5000\r\n") {
+		t.Errorf("after busyCleanup: %v %q", err, out)
+	}
+}
+
+// TestBusyDrawsItsOwnStream: a seed draws the same sequences with busy
+// blocks on or off, but for the blocks themselves.
+func TestBusyDrawsItsOwnStream(t *testing.T) {
+	g, _ := grammarOf(t, "redis-8.6.3")
+	off, on := NewGenerator(g, 42), NewGenerator(g, 42)
+	on.Busy = 0.2
+	blocks := 0
+	for range 200 {
+		want := off.Sequence(10)
+		var got [][]string
+		s := on.Sequence(10)
+		for i := 0; i < len(s); {
+			if busyKill(s[i]) != "" {
+				// The block as drawn: its marker, up to its kill.
+				end := i + 1
+				for end < len(s) && inBlock(s[end]) && !isKill(s[end-1], busyKill(s[i])) {
+					end++
+				}
+				i, blocks = end, blocks+1
+				continue
+			}
+			got = append(got, s[i])
+			i++
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("with busy blocks the sequence is\n%q\nwithout\n%q", got, want)
+		}
+	}
+	if blocks < 20 {
+		t.Errorf("%d busy blocks in 200 sequences at 0.2", blocks)
 	}
 }

@@ -63,6 +63,9 @@ func (e *LostError) Unwrap() error { return e.Err }
 func ConnExec(cfg target.Config, timeout time.Duration) (Exec, func()) {
 	conns := map[int]*target.Conn{}
 	seconds := map[int]*scriptConn{}
+	// threshold is the server's lua-time-limit, read once (a block that
+	// failed may have left 10 ms for a while: see busyCleanup).
+	var threshold *string
 	closeAll := func() {
 		for p, cn := range conns {
 			// The keyspace is left as it was found: nothing under {rx}:.
@@ -90,9 +93,9 @@ func ConnExec(cfg target.Config, timeout time.Duration) (Exec, func()) {
 			if sc := seconds[proto]; sc != nil {
 				return sc, nil
 			}
-			sc, err := dialScriptConn(ctx, cfg, proto, timeout)
+			sc, err := dialScriptConn(ctx, cfg, proto, timeout, threshold)
 			if err == nil {
-				seconds[proto] = sc
+				seconds[proto], threshold = sc, &sc.threshold
 			}
 			return sc, err
 		}
@@ -103,6 +106,9 @@ func ConnExec(cfg target.Config, timeout time.Duration) (Exec, func()) {
 			if sc := seconds[proto]; sc != nil {
 				sc.cn.Close()
 				delete(seconds, proto)
+			}
+			if threshold != nil && nextBusy(seq, 0) < len(seq) {
+				busyCleanup(ctx, cfg, *threshold, timeout)
 			}
 		}
 		return out, err
@@ -144,11 +150,16 @@ func runOn(cn *target.Conn, second func() (*scriptConn, error), seq [][]string, 
 	for start := 0; ; {
 		m := nextBusy(seq, start)
 		var extra [][]string
-		if m == len(seq) {
+		switch {
+		case m == len(seq):
 			// What the sequence may leave on the connection is removed
 			// before the last sentinel (closers); their replies are not
 			// the sequence's.
 			extra = closers(seq)
+		case slices.ContainsFunc(seq[start:m], func(a []string) bool { return len(a) > 0 && strings.EqualFold(a[0], "MULTI") }):
+			// A block the shrinker cut before its EXEC would queue the
+			// sentinel, and the busy block's commands.
+			extra = [][]string{{"DISCARD"}}
 		}
 		if m > start || pre != nil || m == len(seq) {
 			r, err := pipeline(cn, pre, skip, seq[start:m], extra, timeout)

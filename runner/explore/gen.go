@@ -76,6 +76,9 @@ var durationArgs = map[string]bool{"seconds": true, "milliseconds": true, "timeo
 // Generator draws commands from a grammar, reproducibly from its seed.
 type Generator struct {
 	rng    *rand.Rand
+	// busyRng draws busy blocks (Busy): a stream of its own, so that a
+	// seed draws the same sequences with busy blocks on or off.
+	busyRng *rand.Rand
 	groups []string
 	// dataGroups are groups but the session group.
 	dataGroups []string
@@ -102,7 +105,8 @@ type Generator struct {
 // are drawn group first, each group as likely as the others, so that no
 // group starves (generic has 30 commands, hyperloglog 3).
 func NewGenerator(cmds []Command, seed uint64) *Generator {
-	g := &Generator{rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), by: map[string][]Command{}, Forbidden: 0.1, Scripted: 0.1}
+	g := &Generator{rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), busyRng: rand.New(rand.NewPCG(seed^0xb5b5b5b5, seed)),
+		by: map[string][]Command{}, Forbidden: 0.1, Scripted: 0.1}
 	for i := range scriptVariants {
 		g.scripts = append(g.scripts, i)
 	}
@@ -148,8 +152,8 @@ func (g *Generator) Drop(name string) {
 func (g *Generator) Sequence(n int) [][]string {
 	out := make([][]string, 0, n)
 	busyAt := -1
-	if g.Busy > 0 && g.rng.Float64() < g.Busy {
-		busyAt = g.rng.IntN(n)
+	if g.Busy > 0 && g.busyRng.Float64() < g.Busy {
+		busyAt = g.busyRng.IntN(n)
 	}
 	for i := range n {
 		if i == busyAt {

@@ -14,8 +14,9 @@ import (
 // a read-only script), now drawn for every command of the grammar. The
 // command inside is one the generator drew (Command.Safe: its keys are
 // the prepared keyspace's), so the script touches no other key; a script
-// that names keys it did not declare is refused on a cluster only, which
-// the explorer does not target.
+// that names keys it did not declare is refused on a cluster only where
+// they are not the node's (every key of the keyspace is in one slot, on
+// the node the explorer sends to).
 
 // scriptVariant is one way to run a command in a script: the script
 // command, the script, and the name a wrapped command gets in signatures,

@@ -1,0 +1,118 @@
+package capture_test
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/bench"
+	"github.com/respcheck/respcheck/runner/clients"
+	"github.com/respcheck/respcheck/runner/servers"
+	"github.com/respcheck/respcheck/runner/target"
+)
+
+// BenchmarkCaptureOverhead measures what the capture proxy adds, side by
+// side with a direct connection to a throwaway Redis 8.6.3:
+//
+//   - roundtrip/{direct,capture}: one SET of a 16-byte value round trip on
+//     loopback; metrics "µs-p50" and "µs-p99" are the median and 99th
+//     percentile of the iterations' round trips (the issue's bound: the
+//     proxy's p50 at most twice direct's);
+//   - link1ms/{direct,capture}: the same through the bench's relay with 1
+//     ms of latency each way (bench.Link), the proxy in front of it (the
+//     bound: at most 5% more);
+//   - pipelined/{direct,capture}: redis-benchmark -P 16 -t set,get (the
+//     build's own; an iteration is one pipeline of 16 of each), metric
+//     "req/s" (the bound: the proxy at least 70% of direct).
+//
+// Pin it (taskset -c 0 go test -run XXX -bench CaptureOverhead
+// ./runner/capture): a client and a server on one vCPU run several times
+// faster than on two, which would make the two sides incomparable.
+func BenchmarkCaptureOverhead(b *testing.B) {
+	srv := servers.ForTest(b, "redis-8.6.3")
+	link, err := bench.NewLink(srv.Addr(), bench.LinkConfig{Latency: time.Millisecond})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { link.Close() })
+	proxy := func(up string) string {
+		rec, err := clients.NewRecorder(target.Config{Addr: up, Timeout: 10 * time.Second}, "127.0.0.1:0")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { rec.Close() })
+		return rec.Addr()
+	}
+	direct, captured := srv.Addr(), proxy(srv.Addr())
+	for _, tc := range []struct{ name, addr string }{
+		{"roundtrip/direct", direct}, {"roundtrip/capture", captured},
+		{"link1ms/direct", link.Addr()}, {"link1ms/capture", proxy(link.Addr())},
+	} {
+		b.Run(tc.name, func(b *testing.B) { roundTrips(b, tc.addr) })
+	}
+	cli := filepath.Join(filepath.Dir(srv.Build().Bin), "redis-benchmark")
+	for _, tc := range []struct{ name, addr string }{{"pipelined/direct", direct}, {"pipelined/capture", captured}} {
+		b.Run(tc.name, func(b *testing.B) { pipelined(b, cli, tc.addr) })
+	}
+}
+
+// roundTrips times b.N SET round trips on one connection to addr.
+func roundTrips(b *testing.B, addr string) {
+	c, err := target.Config{Addr: addr, Timeout: 10 * time.Second}.Dial(context.Background(), 2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	set := resp.AppendCommandString(nil, "SET", "{bench}:k", "0123456789abcdef")
+	var took []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		if v, err := c.DoBytes(set); err != nil || string(v.Str) != "OK" {
+			b.Fatalf("SET: %v %q", err, v.Raw)
+		}
+		took = append(took, time.Since(t0))
+	}
+	slices.Sort(took)
+	b.ReportMetric(float64(took[len(took)/2].Microseconds()), "µs-p50")
+	b.ReportMetric(float64(took[len(took)*99/100].Microseconds()), "µs-p99")
+}
+
+// pipelined runs redis-benchmark -P 16 against addr for 16 requests an
+// iteration of each of SET and GET (b.N pipelines, at least 1,000
+// requests) and reports its requests per second, SET and GET averaged.
+func pipelined(b *testing.B, cli, addr string) {
+	host, port, _ := strings.Cut(addr, ":")
+	n := strconv.Itoa(max(16*b.N, 1000))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	b.ResetTimer()
+	out, err := exec.CommandContext(ctx, cli, "-h", host, "-p", port, "-P", "16", "-t", "set,get", "-n", n, "-q", "--csv").Output()
+	b.StopTimer()
+	if err != nil {
+		b.Fatalf("redis-benchmark: %v\n%s", err, out)
+	}
+	var sum float64
+	var tests int
+	// "test","rps",... one line per test after the header.
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n")[1:] {
+		f := strings.Split(line, ",")
+		if len(f) < 2 {
+			continue
+		}
+		rps, err := strconv.ParseFloat(strings.Trim(f[1], `"`), 64)
+		if err != nil {
+			b.Fatalf("redis-benchmark's line %q: %v", line, err)
+		}
+		sum, tests = sum+rps, tests+1
+	}
+	if tests == 0 {
+		b.Fatalf("redis-benchmark reported nothing:\n%s", out)
+	}
+	b.ReportMetric(sum/float64(tests), "req/s")
+}
