@@ -75,11 +75,11 @@ var durationArgs = map[string]bool{"seconds": true, "milliseconds": true, "timeo
 
 // Generator draws commands from a grammar, reproducibly from its seed.
 type Generator struct {
-	rng    *rand.Rand
+	rng *rand.Rand
 	// busyRng draws busy blocks (Busy): a stream of its own, so that a
 	// seed draws the same sequences with busy blocks on or off.
 	busyRng *rand.Rand
-	groups []string
+	groups  []string
 	// dataGroups are groups but the session group.
 	dataGroups []string
 	by         map[string][]Command
