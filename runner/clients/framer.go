@@ -63,6 +63,9 @@ type framer struct {
 	base  int64  // stream offset of kept[0]
 	raw   bool   // after bytes that are not RESP: the rest as it comes
 	chunk []byte
+	// flush, if set, is called before each read of src: what was
+	// written on for the frames so far goes out before waiting for more.
+	flush func() error
 }
 
 // newFramer frames src with limits lim.
@@ -80,6 +83,11 @@ func (f readFunc) Read(p []byte) (int, error) { return f(p) }
 
 // read is what the Reader reads from: src, every byte kept.
 func (fr *framer) read(p []byte) (int, error) {
+	if fr.flush != nil {
+		if err := fr.flush(); err != nil {
+			return 0, err
+		}
+	}
 	n, err := fr.src.Read(p)
 	if n > 0 {
 		fr.kept = append(fr.kept, p[:n]...)
@@ -94,6 +102,11 @@ func (fr *framer) next() (piece, error) {
 	if fr.raw {
 		if fr.chunk == nil {
 			fr.chunk = make([]byte, 32<<10)
+		}
+		if fr.flush != nil {
+			if err := fr.flush(); err != nil {
+				return piece{}, err
+			}
 		}
 		n, err := fr.src.Read(fr.chunk)
 		if n > 0 {
