@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/capture"
 	"github.com/respcheck/respcheck/runner/clients"
 )
@@ -19,6 +20,7 @@ type captureOptions struct {
 	out         string
 	duration    time.Duration
 	maxCommands int
+	twin        string
 }
 
 // newCaptureCmd is `respcheck capture`: an application's traffic, as a
@@ -47,8 +49,11 @@ or more (as sleep steps, at most 5 s). Keys are written as sent: the
 runner moves them into the case's namespace, so the file also runs on a
 shared server. Replies that change from run to run on one server (TIME,
 INFO, CLIENT ID, random picks, XADD's IDs, HELLO, SCAN cursors) expect any
-reply, the captured bytes in a comment. AUTH is not written (respcheck's
-own connection authenticates) and other secrets are asterisks.
+reply, the captured bytes in a comment; and so does each reply that
+differs when the file runs on a throwaway twin of the upstream's build
+(--twin, by default the --server build: noise learned as Diffy does). AUTH
+is not written (respcheck's own connection authenticates) and other secrets
+are asterisks.
 
 Not yet: the keys the application found in the server before the capture
 are not recorded (capture from a server holding only what the traffic
@@ -70,6 +75,7 @@ later command uses (an XADD ID) is not carried through captures.`,
 	cmd.Flags().StringVarP(&o.out, "output", "o", "capture.yaml", "the case `file` to write")
 	cmd.Flags().DurationVar(&o.duration, "duration", 0, "end the capture after this long (0: at Ctrl-C or --max-commands)")
 	cmd.Flags().IntVar(&o.maxCommands, "max-commands", 0, "end the capture once this many frames were recorded, commands and replies (0: no limit)")
+	cmd.Flags().StringVar(&o.twin, "twin", "", "the upstream's `build`, to learn the noise on: the file is run on a throwaway server of it, and each reply that differs there expects any reply (default: the --server build; none: learn nothing)")
 	return cmd
 }
 
@@ -100,12 +106,47 @@ func runCapture(ctx context.Context, f targetFlags, o captureOptions, stderr io.
 	for _, c := range bad {
 		header += fmt.Sprintf("\nConnection c%d sent or got bytes that are not RESP: its recording stops there.", c)
 	}
-	b := capture.CaseFile(exchanges, capture.Options{Suite: "capture", Case: "traffic captured " + started.UTC().Format(time.RFC3339), Header: header})
+	copts := capture.Options{Suite: "capture", Case: "traffic captured " + started.UTC().Format(time.RFC3339), Header: header}
+	copts = learnNoise(ctx, f, o, exchanges, copts, stderr)
+	b := capture.CaseFile(exchanges, copts)
 	if err := os.WriteFile(o.out, b, 0o644); err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
 	fmt.Fprintf(stderr, "capture: %d connections, %d frames in %s: wrote %s\n", conns, frames, time.Since(started).Round(time.Millisecond), o.out)
 	return nil
+}
+
+// noiseRounds bounds the runs on the twin: each learns one reply.
+const noiseRounds = 50
+
+// learnNoise runs the capture on a throwaway twin of the upstream's build
+// (--twin, else the --server build) and returns copts with the replies
+// that differed there as noise (capture.LearnNoise), saying on stderr
+// what it learned; without a twin, or when the twin does not start,
+// copts as it was.
+func learnNoise(ctx context.Context, f targetFlags, o captureOptions, exchanges []clients.Exchange, copts capture.Options, stderr io.Writer) capture.Options {
+	twin := o.twin
+	if twin == "" {
+		twin = f.server
+	}
+	if twin == "" || twin == "none" || len(exchanges) == 0 {
+		if twin == "" {
+			fmt.Fprintln(stderr, "capture: noise not learned (name the upstream's build with --twin to learn it): only the fixed list of volatile commands expects any reply")
+		}
+		return copts
+	}
+	srv, err := spawn(ctx, "", twin)
+	if err != nil {
+		fmt.Fprintf(stderr, "capture: noise not learned: the twin %s did not start: %v\n", twin, err)
+		return copts
+	}
+	defer srv.Stop()
+	learned, n, err := capture.LearnNoise(ctx, exchanges, copts, runner.Options{Addr: srv.Addr()}, noiseRounds)
+	fmt.Fprintf(stderr, "capture: %d captured replies differed on a twin (a throwaway %s): expected as any reply\n", n, twin)
+	if err != nil {
+		fmt.Fprintf(stderr, "capture: noise learning stopped: %v\n", err)
+	}
+	return learned
 }
 
 // waitCapture returns when the capture ends: ctx done, --duration

@@ -81,3 +81,82 @@ func TestCaptureCommand(t *testing.T) {
 		t.Errorf("a bad --listen: exit %d\n%s", code, e)
 	}
 }
+
+// capturing runs respcheck capture with args (and --listen, -o, a
+// --duration bound), sends cmds on one connection through it, reading one
+// line of reply each, and returns capture's exit, stderr and the file.
+func capturing(t *testing.T, args []string, cmds ...string) (int, string, []byte) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listen := ln.Addr().String()
+	ln.Close()
+	out := filepath.Join(t.TempDir(), "capture.yaml")
+	type result struct {
+		code int
+		errs string
+	}
+	done := make(chan result, 1)
+	go func() {
+		code, _, e := respcheck(t, append(args, "--listen", listen, "--duration", "60s", "-o", out)...)
+		done <- result{code, e}
+	}()
+	var c net.Conn
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if c, err = net.DialTimeout("tcp", listen, time.Second); err == nil || time.Now().After(deadline) {
+			break
+		}
+	}
+	if err != nil {
+		t.Fatalf("the proxy does not listen on %s: %v", listen, err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	r := bufio.NewReader(c)
+	for _, cmd := range cmds {
+		if _, err := c.Write([]byte(cmd)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.ReadString('\n'); err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case res := <-done:
+		b, _ := os.ReadFile(out)
+		return res.code, res.errs, b
+	case <-time.After(40 * time.Second):
+		t.Fatal("capture did not end after --max-commands frames")
+	}
+	return 0, "", nil
+}
+
+// TestCaptureLearnsNoise: a reply that differs from run to run on the
+// upstream's build but is not a command of the fixed volatile list (a
+// script that returns TIME's microseconds) is learned on a throwaway twin
+// of that build, as Diffy learns on a second instance, and expects any
+// reply; the file then passes on the same build. With --twin none it is
+// expected byte for byte, and the replay fails there.
+func TestCaptureLearnsNoise(t *testing.T) {
+	cmds := []string{"*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$2\r\nv1\r\n", "*3\r\n$4\r\nEVAL\r\n$30\r\nreturn redis.call('TIME')[2]+0\r\n$1\r\n0\r\n", "*2\r\n$4\r\nECHO\r\n$2\r\nhi\r\n"}
+	code, errs, b := capturing(t, []string{"capture", "--server", "redis-8.6.3", "--max-commands", "6"}, cmds...)
+	if code != exitOK || !strings.Contains(errs, "1 captured replies differed on a twin (a throwaway redis-8.6.3)") ||
+		!strings.Contains(string(b), "any: true # differed on a twin") || !strings.Contains(string(b), `reply: "+OK\r\n"`) {
+		t.Fatalf("exit %d\n%s\n%s", code, errs, b)
+	}
+	file := filepath.Join(t.TempDir(), "learned.yaml")
+	os.WriteFile(file, b, 0o644)
+	if code, o, e := respcheck(t, "run", "--server", "redis-8.6.3", file); code != exitOK {
+		t.Errorf("replay of the learned file: exit %d\n%s%s\n%s", code, o, e, b)
+	}
+	code, errs, b = capturing(t, []string{"capture", "--server", "redis-8.6.3", "--twin", "none", "--max-commands", "6"}, cmds...)
+	os.WriteFile(file, b, 0o644)
+	if code != exitOK || strings.Contains(string(b), "differed on a twin") {
+		t.Fatalf("--twin none: exit %d\n%s\n%s", code, errs, b)
+	}
+	if code, o, e := respcheck(t, "run", "--server", "redis-8.6.3", file); code != exitFindings {
+		t.Errorf("replay of the file without noise: exit %d, want %d\n%s%s", code, exitFindings, o, e)
+	}
+}

@@ -18,6 +18,10 @@ type Options struct {
 	// Suite is the file's suite name, Case the case's; Header is written
 	// as comment lines first (where and when the traffic was captured).
 	Suite, Case, Header string
+	// Noise are the exchanges (by index) whose replies differed when the
+	// file ran on a twin of the upstream's build (LearnNoise): their
+	// steps expect any reply, as Volatile ones.
+	Noise map[int]bool
 }
 
 // Volatile lists the commands (and COMMAND SUBCOMMAND pairs) whose reply
@@ -61,18 +65,29 @@ func volatile(args [][]byte) bool {
 // authenticates) and HELLO's AUTH user pass removed. A command with no
 // reply (the capture ended first) is written as a comment.
 func CaseFile(exchanges []clients.Exchange, o Options) []byte {
+	b, _ := caseFile(exchanges, o)
+	return b
+}
+
+// caseFile is CaseFile, and the exchange (by index) whose reply each line
+// of the file expects, by line number (from 1).
+func caseFile(exchanges []clients.Exchange, o Options) ([]byte, map[int]int) {
 	var b bytes.Buffer
 	for _, l := range strings.Split(strings.TrimRight(o.Header, "\n"), "\n") {
 		fmt.Fprintf(&b, "# %s\n", l)
 	}
 	fmt.Fprintf(&b, "suite: %s\ncases:\n  - name: %s\n    requires: {proto: 2}\n    steps:\n", cases.QuoteBytes([]byte(o.Suite)), cases.QuoteBytes([]byte(o.Case)))
 	events := timeline(exchanges)
-	w := &writer{b: &b, sends: indexSends(events), inFlight: map[int]int{}, async: map[*clients.Exchange]bool{}}
+	w := &writer{b: &b, sends: indexSends(events), inFlight: map[int]int{}, async: map[*clients.Exchange]bool{},
+		index: map[*clients.Exchange]int{}, noise: o.Noise, expectAt: map[int]int{}}
+	for i := range exchanges {
+		w.index[&exchanges[i]] = i
+	}
 	for _, ev := range events {
 		w.write(ev)
 	}
 	if w.steps == 0 {
 		b.WriteString("      - sleep: 1ms # nothing was captured\n")
 	}
-	return b.Bytes()
+	return b.Bytes(), w.expectAt
 }

@@ -1,0 +1,64 @@
+package capture
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/clients"
+)
+
+// LearnNoise learns which captured replies vary from run to run on the
+// upstream's build, as Twitter's Diffy learns from a second instance of
+// the old version: it runs the case file of exchanges on twin (a server of
+// the upstream's build: a throwaway one, or the upstream where the user
+// allows it) and marks the reply at the step that failed as noise (its
+// step then expects any reply), then runs it again, until the file passes
+// or rounds runs were made. It returns o with Noise set, and the
+// number of replies learned. A failure that is not a reply's (a push that
+// did not come, a server lost) ends the learning with an error: what
+// follows it cannot be told apart.
+func LearnNoise(ctx context.Context, exchanges []clients.Exchange, o Options, twin runner.Options, rounds int) (Options, int, error) {
+	noise := map[int]bool{}
+	for k := range o.Noise {
+		noise[k] = true
+	}
+	o.Noise = noise
+	learned := 0
+	for round := range rounds {
+		data, expectAt := caseFile(exchanges, o)
+		f, err := cases.Load("capture.yaml", data)
+		if err != nil {
+			return o, learned, fmt.Errorf("the capture's case file does not load (a bug of respcheck): %w", err)
+		}
+		twin.RunID = fmt.Sprintf("c0a7%04d", round)
+		rep, err := runner.Run(ctx, []*cases.File{f}, twin)
+		if err != nil {
+			return o, learned, err
+		}
+		if rep.ServerLost != nil {
+			return o, learned, fmt.Errorf("the twin stopped answering: %w", rep.ServerLost)
+		}
+		failed := false
+		for _, r := range rep.Results {
+			if r.Status == runner.Pass || r.Status == runner.Skip {
+				continue
+			}
+			failed = true
+			if r.Failure == nil {
+				return o, learned, fmt.Errorf("on the twin: %s", r.Reason)
+			}
+			i, ok := expectAt[r.Failure.Where().Line]
+			if !ok || noise[i] {
+				return o, learned, fmt.Errorf("on the twin, line %d: %s", r.Failure.Where().Line, r.Failure.Message)
+			}
+			noise[i] = true
+			learned++
+		}
+		if !failed {
+			return o, learned, nil
+		}
+	}
+	return o, learned, fmt.Errorf("the capture still differs on the twin after %d runs", rounds)
+}
