@@ -57,8 +57,11 @@ are asterisks.
 
 Not yet: the keys the application found in the server before the capture
 are not recorded (capture from a server holding only what the traffic
-creates, or the replies that read older keys will differ); a value that a
-later command uses (an XADD ID) is not carried through captures.`,
+creates, or the replies that read older keys will differ).
+
+A value the server drew and the application sent back later (an XADD *
+ID, a CLIENT ID) is captured and carried: the replay sends, and expects
+in replies, what its own server drew.`,
 		Example: `  respcheck capture --server redis-8.6.3 --listen 127.0.0.1:6400 -o capture.yaml
   respcheck capture --addr 10.0.0.5:6379 --listen 127.0.0.1:6400 --duration 60s
   respcheck run --server valkey-9.1.2 capture.yaml`,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/servers"
 )
 
@@ -83,8 +85,9 @@ func TestCaptureCommand(t *testing.T) {
 }
 
 // capturing runs respcheck capture with args (and --listen, -o, a
-// --duration bound), sends cmds on one connection through it, reading one
-// line of reply each, and returns capture's exit, stderr and the file.
+// --duration bound), sends cmds on one connection through it, reading the
+// reply to each ("{last}" in a command is the previous reply's payload, as
+// a blob string), and returns capture's exit, stderr and the file.
 func capturing(t *testing.T, args []string, cmds ...string) (int, string, []byte) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -114,14 +117,18 @@ func capturing(t *testing.T, args []string, cmds ...string) (int, string, []byte
 	}
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(10 * time.Second))
-	r := bufio.NewReader(c)
+	r := resp.NewReader(c)
+	var last []byte
 	for _, cmd := range cmds {
-		if _, err := c.Write([]byte(cmd)); err != nil {
+		// "{last}" is the payload of the reply before.
+		if _, err := c.Write([]byte(strings.ReplaceAll(cmd, "{last}", fmt.Sprintf("$%d\r\n%s", len(last), last)))); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := r.ReadString('\n'); err != nil {
+		v, err := r.Read()
+		if err != nil {
 			t.Fatal(err)
 		}
+		last = append([]byte(nil), v.Str...)
 	}
 	select {
 	case res := <-done:
@@ -158,5 +165,26 @@ func TestCaptureLearnsNoise(t *testing.T) {
 	}
 	if code, o, e := respcheck(t, "run", "--server", "redis-8.6.3", file); code != exitFindings {
 		t.Errorf("replay of the file without noise: exit %d, want %d\n%s%s", code, exitFindings, o, e)
+	}
+}
+
+// TestCaptureCarriesValues: a value the server drew (XADD's ID) and the
+// application sent back later (XRANGE, XDEL) is captured and carried
+// through the replay ({cap:v1}), in the commands and in a reply that holds
+// it, so the file passes on a server that draws another ID.
+func TestCaptureCarriesValues(t *testing.T) {
+	cmds := []string{"*5\r\n$4\r\nXADD\r\n$1\r\ns\r\n$1\r\n*\r\n$1\r\nf\r\n$1\r\nv\r\n",
+		"*4\r\n$6\r\nXRANGE\r\n$1\r\ns\r\n{last}\r\n$1\r\n+\r\n"}
+	code, errs, b := capturing(t, []string{"capture", "--server", "redis-8.6.3", "--twin", "none", "--max-commands", "4"}, cmds...)
+	if code != exitOK || !strings.Contains(string(b), "capture: v1") || !strings.Contains(string(b), `send: ["XRANGE", "s", "{cap:v1}", "+"]`) ||
+		!strings.Contains(string(b), `${len:{cap:v1}}\r\n{cap:v1}\r\n`) {
+		t.Fatalf("exit %d\n%s\n%s", code, errs, b)
+	}
+	file := filepath.Join(t.TempDir(), "carried.yaml")
+	os.WriteFile(file, b, 0o644)
+	// A millisecond later: another ID.
+	time.Sleep(2 * time.Millisecond)
+	if code, o, e := respcheck(t, "run", "--server", "redis-8.6.3", file); code != exitOK {
+		t.Errorf("replay: exit %d\n%s%s\n%s", code, o, e, b)
 	}
 }

@@ -3,6 +3,8 @@ package capture
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -106,6 +108,8 @@ type writer struct {
 	expectAt map[int]int
 	// lines is the number of lines of b up to its byte counted.
 	lines, counted int
+	// caps names the values later commands may use (see keep), by value.
+	caps map[string]string
 }
 
 func (w *writer) write(e event) {
@@ -130,7 +134,7 @@ func (w *writer) write(e event) {
 			fmt.Fprintf(w.b, "      # not replayed, no reply was captured: %s\n", resp.EscapeCommand(e.ex.Args))
 			return
 		}
-		fmt.Fprintf(w.b, "      - conn: %s\n        send: %s\n", conn, sendList(args))
+		fmt.Fprintf(w.b, "      - conn: %s\n        send: %s\n", conn, w.sendList(args))
 		if w.inFlight[e.ex.Conn] > 0 || w.sends.overtaken(e.ex) {
 			w.inFlight[e.ex.Conn]++
 			w.async[e.ex] = true
@@ -173,17 +177,83 @@ func (w *writer) expect(ex *clients.Exchange, indent string) {
 	switch {
 	case w.noise[w.index[ex]]:
 		fmt.Fprintf(w.b, "%sany: true # differed on a twin of the upstream's build; captured %s\n", indent, short(bytes.Join(ex.Replies, nil)))
+		w.keep(ex, indent)
 	case volatile(ex.Args):
 		fmt.Fprintf(w.b, "%sany: true # volatile; captured %s\n", indent, short(bytes.Join(ex.Replies, nil)))
+		w.keep(ex, indent)
 	case len(ex.Replies) == 1:
-		fmt.Fprintf(w.b, "%sreply: %s\n", indent, cases.QuoteBytes(ex.Replies[0]))
+		fmt.Fprintf(w.b, "%sreply: %s\n", indent, w.template(ex.Replies[0]))
 	default:
 		var parts []string
 		for _, r := range ex.Replies {
-			parts = append(parts, "{reply: "+cases.QuoteBytes(r)+"}")
+			parts = append(parts, "{reply: "+w.template(r)+"}")
 		}
 		fmt.Fprintf(w.b, "%sreplies: [%s]\n", indent, strings.Join(parts, ", "))
 	}
+}
+
+// minCarried is the shortest value keep carries: a shorter one (a
+// CLIENT ID of 5, a count) would be found among unrelated arguments.
+const minCarried = 6
+
+// keep captures the reply of ex, a reply that varies (an XADD's ID, a
+// CLIENT ID, a token drawn at random), when it is a textual scalar of at
+// least minCarried bytes: a later command that sends it, and a later
+// reply that holds it as a blob string, use what the replay's server
+// answered instead ({cap:vN}).
+func (w *writer) keep(ex *clients.Exchange, indent string) {
+	if len(ex.Replies) != 1 {
+		return
+	}
+	_, v, err := resp.Parse(ex.Replies[0])
+	if err != nil || len(v.Str) < minCarried {
+		return
+	}
+	switch v.Kind {
+	case resp.BlobString, resp.SimpleString, resp.Integer, resp.VerbatimString:
+	default:
+		return
+	}
+	if w.caps == nil {
+		w.caps = map[string]string{}
+	}
+	if _, ok := w.caps[string(v.Str)]; ok {
+		return
+	}
+	name := fmt.Sprintf("v%d", len(w.caps)+1)
+	w.caps[string(v.Str)] = name
+	fmt.Fprintf(w.b, "%scapture: %s\n", indent, name)
+}
+
+// sendList is a command as a YAML flow list of quoted templates, an
+// argument that is a carried value (keep) as its capture.
+func (w *writer) sendList(args [][]byte) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		if name, ok := w.caps[string(a)]; ok {
+			parts[i] = `"{cap:` + name + `}"`
+			continue
+		}
+		parts[i] = cases.QuoteBytes(a)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// template is reply r as a quoted template: each blob string that holds
+// a carried value (keep) as its capture, its length computed.
+func (w *writer) template(r []byte) string {
+	q := cases.QuoteBytes(r)
+	for _, val := range slices.Sorted(maps.Keys(w.caps)) {
+		name := w.caps[val]
+		blob := fmt.Appendf(nil, "$%d\r\n%s\r\n", len(val), val)
+		if !bytes.Contains(r, blob) {
+			continue
+		}
+		// The value's quoted form, inside the quoted reply.
+		inner := cases.QuoteBytes(blob)
+		q = strings.ReplaceAll(q, inner[1:len(inner)-1], `${len:{cap:`+name+`}}\r\n{cap:`+name+`}\r\n`)
+	}
+	return q
 }
 
 // shown is the command as the case file sends it: AUTH dropped (nil, and
@@ -212,15 +282,6 @@ func shown(args [][]byte) ([][]byte, string) {
 		out[i] = bytes.Repeat([]byte("*"), len(args[i]))
 	}
 	return out, "a secret argument written as asterisks"
-}
-
-// sendList is a command as a YAML flow list of quoted templates.
-func sendList(args [][]byte) string {
-	parts := make([]string, len(args))
-	for i, a := range args {
-		parts[i] = cases.QuoteBytes(a)
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
 }
 
 // short is b escaped, its first 60 bytes when longer.
