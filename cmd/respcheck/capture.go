@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"time"
 
@@ -21,6 +23,7 @@ type captureOptions struct {
 	duration    time.Duration
 	maxCommands int
 	twin        string
+	keysBefore  bool
 }
 
 // newCaptureCmd is `respcheck capture`: an application's traffic, as a
@@ -55,9 +58,10 @@ differs when the file runs on a throwaway twin of the upstream's build
 is not written (respcheck's own connection authenticates) and other secrets
 are asterisks.
 
-Not yet: the keys the application found in the server before the capture
-are not recorded (capture from a server holding only what the traffic
-creates, or the replies that read older keys will differ).
+The keys the application found in the server are read just before the
+first command that names each one, and built again at the start of the
+file (on connection setup): strings, lists, sets, sorted sets, hashes and
+streams, with their TTL (--keys-before=false: not).
 
 A value the server drew and the application sent back later (an XADD *
 ID, a CLIENT ID) is captured and carried: the replay sends, and expects
@@ -78,6 +82,7 @@ in replies, what its own server drew.`,
 	cmd.Flags().StringVarP(&o.out, "output", "o", "capture.yaml", "the case `file` to write")
 	cmd.Flags().DurationVar(&o.duration, "duration", 0, "end the capture after this long (0: at Ctrl-C or --max-commands)")
 	cmd.Flags().IntVar(&o.maxCommands, "max-commands", 0, "end the capture once this many frames were recorded, commands and replies (0: no limit)")
+	cmd.Flags().BoolVar(&o.keysBefore, "keys-before", true, "read each key a command names first, just before it is forwarded, and build it again at the start of the file (strings, lists, sets, sorted sets, hashes, streams, with their TTL; up to 10,000 elements)")
 	cmd.Flags().StringVar(&o.twin, "twin", "", "the upstream's `build`, to learn the noise on: the file is run on a throwaway server of it, and each reply that differs there expects any reply (default: the --server build; none: learn nothing)")
 	return cmd
 }
@@ -90,9 +95,13 @@ func runCapture(ctx context.Context, f targetFlags, o captureOptions, stderr io.
 	}
 	defer stop()
 	t.printNotes(stderr)
-	rec, err := clients.NewRecorder(t.Config, o.listen)
+	rec, err := clients.NewRecorderWith(ctx, t.Config, o.listen, clients.RecorderOptions{KeysBefore: o.keysBefore})
 	if err != nil {
-		return usageErr("--listen %s: %v", o.listen, err)
+		var oe *net.OpError
+		if errors.As(err, &oe) && oe.Op == "listen" {
+			return usageErr("--listen %s: %v", o.listen, err)
+		}
+		return serverErr(fmt.Errorf("reading the upstream's command table for --keys-before: %w", err))
 	}
 	fmt.Fprintf(stderr, "capture: proxy on %s, forwarding to %s; Ctrl-C ends it and writes %s\n", rec.Addr(), t.Addr, o.out)
 	started := time.Now()
@@ -109,7 +118,7 @@ func runCapture(ctx context.Context, f targetFlags, o captureOptions, stderr io.
 	for _, c := range bad {
 		header += fmt.Sprintf("\nConnection c%d sent or got bytes that are not RESP: its recording stops there.", c)
 	}
-	copts := capture.Options{Suite: "capture", Case: "traffic captured " + started.UTC().Format(time.RFC3339), Header: header}
+	copts := capture.Options{Suite: "capture", Case: "traffic captured " + started.UTC().Format(time.RFC3339), Header: header, Before: rec.KeysBefore()}
 	copts = learnNoise(ctx, f, o, exchanges, copts, stderr)
 	b := capture.CaseFile(exchanges, copts)
 	if err := os.WriteFile(o.out, b, 0o644); err != nil {

@@ -188,3 +188,49 @@ func TestCaptureCarriesValues(t *testing.T) {
 		t.Errorf("replay: exit %d\n%s%s\n%s", code, o, e, b)
 	}
 }
+
+// TestCaptureRestoresKeysBefore: keys the upstream held before the
+// capture (a string with a TTL, a list, a set, a sorted set, a hash, a
+// stream) are read just before the first command that names each, built
+// again at the start of the file, and the replay on a fresh server of the
+// build reads them as the application did.
+func TestCaptureRestoresKeysBefore(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	c, err := net.DialTimeout("tcp", srv.Addr(), 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	r := resp.NewReader(c)
+	for _, args := range [][]string{{"SET", "s", "hello", "PX", "100000"}, {"RPUSH", "l", "a", "b", "c"}, {"SADD", "st", "x", "y"},
+		{"ZADD", "z", "1", "a", "2.5", "b"}, {"HSET", "h", "f", "v", "g", "w"}, {"XADD", "x", "1-1", "f", "v"}, {"XADD", "x", "2-5", "g", "w"}} {
+		c.Write(resp.AppendCommandString(nil, args...))
+		if v, err := r.Read(); err != nil || v.Kind == resp.SimpleError {
+			t.Fatalf("%q: %v %q", args, err, v.Raw)
+		}
+	}
+	c.Close()
+	var cmds []string
+	for _, args := range [][]string{{"GET", "s"}, {"LRANGE", "l", "0", "-1"}, {"SMEMBERS", "st"}, {"ZRANGE", "z", "0", "-1", "WITHSCORES"},
+		{"HGETALL", "h"}, {"XRANGE", "x", "-", "+"}, {"EXISTS", "nosuch"}, {"GET", "s"}} {
+		cmds = append(cmds, string(resp.AppendCommandString(nil, args...)))
+	}
+	code, errs, b := capturing(t, []string{"capture", "--addr", srv.Addr(), "--max-commands", "16"}, cmds...)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, errs, b)
+	}
+	for _, want := range []string{`send: ["SET", "s", "hello"]`, `send: ["PEXPIRE", "s", "`, `send: ["RPUSH", "l", "a", "b", "c"]`, `reply: ":3\r\n"`,
+		`send: ["ZADD", "z", "1", "a", "2.5", "b"]`, `send: ["XADD", "x", "2-5", "g", "w"]`, "conn: setup"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the file lacks %s:\n%s", want, b)
+		}
+	}
+	if strings.Count(string(b), `send: ["SET", "s", "hello"]`) != 1 {
+		t.Errorf("s is built again more than once:\n%s", b)
+	}
+	file := filepath.Join(t.TempDir(), "keys.yaml")
+	os.WriteFile(file, b, 0o644)
+	if code, o, e := respcheck(t, "run", "--server", "redis-8.6.3", file); code != exitOK {
+		t.Errorf("replay: exit %d\n%s%s\n%s", code, o, e, b)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/clients"
 )
 
@@ -22,6 +23,9 @@ type Options struct {
 	// file ran on a twin of the upstream's build (LearnNoise): their
 	// steps expect any reply, as Volatile ones.
 	Noise map[int]bool
+	// Before are the keys as they were before the capture touched them
+	// (Recorder.KeysBefore): built again first, on connection setup.
+	Before []clients.KeyBefore
 }
 
 // Volatile lists the commands (and COMMAND SUBCOMMAND pairs) whose reply
@@ -77,6 +81,7 @@ func caseFile(exchanges []clients.Exchange, o Options) ([]byte, map[int]int) {
 		fmt.Fprintf(&b, "# %s\n", l)
 	}
 	fmt.Fprintf(&b, "suite: %s\ncases:\n  - name: %s\n    requires: {proto: 2}\n    steps:\n", cases.QuoteBytes([]byte(o.Suite)), cases.QuoteBytes([]byte(o.Case)))
+	writeBefore(&b, o.Before)
 	events := timeline(exchanges)
 	w := &writer{b: &b, sends: indexSends(events), inFlight: map[int]int{}, async: map[*clients.Exchange]bool{},
 		index: map[*clients.Exchange]int{}, noise: o.Noise, expectAt: map[int]int{}}
@@ -90,4 +95,27 @@ func caseFile(exchanges []clients.Exchange, o Options) ([]byte, map[int]int) {
 		b.WriteString("      - sleep: 1ms # nothing was captured\n")
 	}
 	return b.Bytes(), w.expectAt
+}
+
+// writeBefore writes the steps that build the keys of before again, on
+// connection setup, each expecting the reply the command gets on a server
+// where the key does not exist yet; a key not rebuilt is a comment.
+func writeBefore(b *bytes.Buffer, before []clients.KeyBefore) {
+	for _, kb := range before {
+		if kb.Note != "" {
+			fmt.Fprintf(b, "      # %s (%s) as it was is not built again: %s\n", resp.Escape(kb.Key), kb.Type, kb.Note)
+		}
+		for _, r := range kb.Rebuild {
+			fmt.Fprintf(b, "      - conn: setup\n        send: %s\n        reply: %s\n", quotedList(r.Args), cases.QuoteBytes(r.Reply))
+		}
+	}
+}
+
+// quotedList is a command as a YAML flow list of quoted bytes.
+func quotedList(args [][]byte) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = cases.QuoteBytes(a)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }

@@ -133,6 +133,10 @@ type proxy struct {
 	// 0, sees the proxy at work (see await).
 	moved      atomic.Int64
 	forwarding atomic.Int32
+	// beforeSend, if set, sees each command a client sent before it is
+	// forwarded (Recorder.keepKeys: the keys it touches first, read as
+	// they were).
+	beforeSend func(args [][]byte)
 }
 
 // Work is the number of bytes the proxy has read so far, from clients and
@@ -178,6 +182,8 @@ type proxyConn struct {
 	serve  func([][]byte, int) []byte
 	served [][]byte
 	proto3 bool
+	// beforeSend is the proxy's.
+	beforeSend func(args [][]byte)
 }
 
 // newProxy listens on 127.0.0.1 with a free port and forwards every
@@ -285,7 +291,7 @@ func (p *proxy) accept(l proxyListener) {
 			s.Close()
 			return
 		}
-		t := &proxyConn{ID: len(p.taps) + 1, Node: l.upstream.Addr, addrs: p.addrs, seq: &p.seq, moved: &p.moved, fwd: &p.forwarding, client: c, server: s, claimed: map[int]bool{}, serve: p.fault.Serve}
+		t := &proxyConn{ID: len(p.taps) + 1, Node: l.upstream.Addr, addrs: p.addrs, seq: &p.seq, moved: &p.moved, fwd: &p.forwarding, client: c, server: s, claimed: map[int]bool{}, serve: p.fault.Serve, beforeSend: p.beforeSend}
 		p.taps = append(p.taps, t)
 		p.wg.Add(2)
 		p.mu.Unlock()
@@ -383,6 +389,9 @@ func (t *proxyConn) forward(pc piece, src net.Conn, dst *bufio.Writer, dir Dir, 
 			if sub, ok := t.substitute(pc.frame, dir); ok {
 				return writeSplit(dst, sub, f) == nil
 			}
+		}
+		if dir == ToServer && t.beforeSend != nil {
+			t.beforeSend(exchangeArgs(pc.frame))
 		}
 		e := Event{Dir: dir, Value: pc.frame.Clone(), Time: time.Now()}
 		if dir == ToClient && t.addrs != nil {

@@ -1,6 +1,7 @@
 package clients
 
 import (
+	"context"
 	"slices"
 	"sort"
 	"time"
@@ -16,18 +17,42 @@ import (
 // through as sent), each frame forwarded unchanged once whole and
 // recorded with the order it crossed in.
 type Recorder struct {
-	p *proxy
+	p    *proxy
+	keys *keyKeeper // RecorderOptions.KeysBefore
+}
+
+// RecorderOptions are what a Recorder does besides forwarding and
+// recording.
+type RecorderOptions struct {
+	// KeysBefore reads, before forwarding a command, each key it names
+	// that no earlier command named, on a connection of the Recorder's
+	// own to the upstream: KeysBefore returns them, to build them again
+	// before a replay.
+	KeysBefore bool
 }
 
 // NewRecorder listens on listen (host:port; port 0 picks a free one) and
 // forwards to upstream. Errors are the listener's.
 func NewRecorder(upstream target.Config, listen string) (*Recorder, error) {
+	return NewRecorderWith(context.Background(), upstream, listen, RecorderOptions{})
+}
+
+// NewRecorderWith is NewRecorder with o; ctx bounds what KeysBefore asks
+// the upstream (its errors are the upstream's: COMMAND INFO, a dial).
+func NewRecorderWith(ctx context.Context, upstream target.Config, listen string, o RecorderOptions) (*Recorder, error) {
 	p, err := listenProxyOn(listen, []target.Config{upstream}, Fault{})
 	if err != nil {
 		return nil, err
 	}
+	r := &Recorder{p: p}
+	if o.KeysBefore {
+		if err := r.keepKeys(ctx, upstream); err != nil {
+			p.Close()
+			return nil, err
+		}
+	}
 	p.start()
-	return &Recorder{p: p}, nil
+	return r, nil
 }
 
 // Addr is the address the application connects to.
@@ -35,7 +60,14 @@ func (r *Recorder) Addr() string { return r.p.Addr() }
 
 // Close stops listening and closes every connection (the application's
 // and the upstream's).
-func (r *Recorder) Close() error { return r.p.Close() }
+func (r *Recorder) Close() error {
+	if r.keys != nil {
+		r.keys.mu.Lock()
+		r.keys.cn.Close()
+		r.keys.mu.Unlock()
+	}
+	return r.p.Close()
+}
 
 // Counts is how many connections were accepted and frames recorded so
 // far, for a progress line.

@@ -1,0 +1,249 @@
+package clients
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/target"
+)
+
+// KeyBefore is a key as it was on the upstream just before the first
+// captured command that names it, and the commands that build it again
+// on another server (of any version: no DUMP payload, which other
+// versions refuse).
+type KeyBefore struct {
+	Key []byte
+	// Type is TYPE's answer ("string", "list", "set", "zset", "hash",
+	// "stream"); "none" for a key that did not exist.
+	Type string
+	// Rebuild are the commands that make the key again, each with the
+	// reply a server answers it (RPUSH's count, XADD's ID): empty for
+	// none, and for a type KeyBefore cannot rebuild (Note says so).
+	Rebuild []Rebuild
+	// Note says why a key that existed is not rebuilt (a module type, a
+	// key of over maxRebuilt elements, an error reading it).
+	Note string
+}
+
+// Rebuild is one command of KeyBefore.Rebuild and its expected reply.
+type Rebuild struct {
+	Args  [][]byte
+	Reply []byte
+}
+
+// maxRebuilt is the most elements (or bytes, for a string: 1 MiB) a key
+// may hold to be rebuilt: a capture's setup, not a data migration.
+const maxRebuilt = 10000
+
+// keyKeeper reads the keys a capture touches first, on a connection of
+// its own to the upstream (keepKeys).
+type keyKeeper struct {
+	mu     sync.Mutex
+	ctx    context.Context
+	cn     *target.Conn
+	keys   *target.CaseKeys
+	seen   map[string]bool
+	before []KeyBefore
+}
+
+// keepKeys makes the recorder read, before forwarding each command, the
+// keys it names that no earlier command named (their positions as the
+// guard reads them: COMMAND INFO, GETKEYS for movable keys), as
+// KeysBefore returns them.
+func (r *Recorder) keepKeys(ctx context.Context, upstream target.Config) error {
+	t, err := target.Open(ctx, upstream)
+	if err != nil {
+		return err
+	}
+	cn, err := upstream.Dial(ctx, 2)
+	if err != nil {
+		return err
+	}
+	k := &keyKeeper{ctx: ctx, cn: cn, seen: map[string]bool{}}
+	k.keys = t.CaseKeys("", true, func(args [][]byte) ([][]byte, error) {
+		v, err := cn.DoBytes(resp.AppendCommand(nil, append([][]byte{[]byte("COMMAND"), []byte("GETKEYS")}, args...)...))
+		if err != nil || v.Kind != resp.Array {
+			return nil, fmt.Errorf("COMMAND GETKEYS: %v %q", err, v.Raw)
+		}
+		var out [][]byte
+		for _, e := range v.Elems {
+			out = append(out, e.Str)
+		}
+		return out, nil
+	})
+	r.keys = k
+	r.p.beforeSend = k.see
+	return nil
+}
+
+// KeysBefore returns the keys the captured commands named, as they were
+// before the first of them, in the order they were first named (none
+// unless the Recorder was made with RecorderOptions.KeysBefore).
+func (r *Recorder) KeysBefore() []KeyBefore {
+	if r.keys == nil {
+		return nil
+	}
+	r.keys.mu.Lock()
+	defer r.keys.mu.Unlock()
+	return append([]KeyBefore(nil), r.keys.before...)
+}
+
+// see reads the keys of args that no command named before.
+func (k *keyKeeper) see(args [][]byte) {
+	if len(args) == 0 {
+		return
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	ctx, cancel := context.WithTimeout(k.ctx, 5*time.Second)
+	defer cancel()
+	pos, err := k.keys.Positions(ctx, args)
+	if err != nil {
+		return
+	}
+	for _, i := range pos {
+		if i >= len(args) || k.seen[string(args[i])] {
+			continue
+		}
+		k.seen[string(args[i])] = true
+		k.before = append(k.before, k.read(args[i]))
+	}
+}
+
+// read is key as the upstream holds it now.
+func (k *keyKeeper) read(key []byte) KeyBefore {
+	kb := KeyBefore{Key: key}
+	do := func(args ...string) (resp.Value, error) {
+		k.cn.NC.SetDeadline(time.Now().Add(5 * time.Second))
+		v, err := k.cn.Do(args...)
+		// Its bytes are the connection's buffer's until the next read.
+		return v.Clone(), err
+	}
+	name := string(key)
+	v, err := do("TYPE", name)
+	if err != nil || v.Kind == resp.SimpleError {
+		kb.Type, kb.Note = "unknown", fmt.Sprintf("TYPE: %v %s", err, resp.Escape(v.Raw))
+		return kb
+	}
+	kb.Type = string(v.Str)
+	if kb.Type == "none" {
+		return kb
+	}
+	if len, err := do(lengthCommand(kb.Type), name); err == nil && len.Kind == resp.Integer && len.Int > maxRebuilt {
+		kb.Note = fmt.Sprintf("not rebuilt: a %s of %d elements (more than %d)", kb.Type, len.Int, maxRebuilt)
+		return kb
+	}
+	var rebuild []Rebuild
+	switch kb.Type {
+	case "string":
+		rebuild, err = rebuildWith(do, []string{"GET", name}, "SET", name, 0, func(int) []byte { return []byte("+OK\r\n") })
+	case "list":
+		rebuild, err = rebuildWith(do, []string{"LRANGE", name, "0", "-1"}, "RPUSH", name, 1, count)
+	case "set":
+		rebuild, err = rebuildWith(do, []string{"SMEMBERS", name}, "SADD", name, 1, count)
+	case "zset":
+		rebuild, err = rebuildWith(do, []string{"ZRANGE", name, "0", "-1", "WITHSCORES"}, "ZADD", name, 2, count)
+	case "hash":
+		rebuild, err = rebuildWith(do, []string{"HGETALL", name}, "HSET", name, 2, count)
+	case "stream":
+		rebuild, err = rebuildStream(do, name)
+	default:
+		kb.Note = "not rebuilt: a key of type " + kb.Type
+		return kb
+	}
+	if err != nil {
+		kb.Note = "not rebuilt: " + err.Error()
+		return kb
+	}
+	if pttl, err := do("PTTL", name); err == nil && pttl.Kind == resp.Integer && pttl.Int > 0 {
+		rebuild = append(rebuild, Rebuild{Args: bytesArgs("PEXPIRE", name, strconv.FormatInt(pttl.Int, 10)), Reply: []byte(":1\r\n")})
+	}
+	kb.Rebuild = rebuild
+	return kb
+}
+
+// lengthCommand is the command that counts a key of type typ's elements
+// (STRLEN for a string: its bytes, against maxRebuilt*100).
+func lengthCommand(typ string) string {
+	switch typ {
+	case "list":
+		return "LLEN"
+	case "set":
+		return "SCARD"
+	case "zset":
+		return "ZCARD"
+	case "hash":
+		return "HLEN"
+	case "stream":
+		return "XLEN"
+	}
+	return "STRLEN"
+}
+
+// count is the reply of a command that added n elements.
+func count(n int) []byte { return fmt.Appendf(nil, ":%d\r\n", n) }
+
+// rebuildWith reads a key with read and returns the one command (cmd key,
+// then the values read: a string's value when per is 0, else the array's
+// elements, per at a time as cmd takes them; ZRANGE WITHSCORES' member
+// score pairs swapped into ZADD's score member) that makes it again, with
+// reply(n) for its n elements.
+func rebuildWith(do func(...string) (resp.Value, error), read []string, cmd, key string, per int, reply func(int) []byte) ([]Rebuild, error) {
+	v, err := do(read...)
+	if err != nil || v.Kind == resp.SimpleError {
+		return nil, fmt.Errorf("%s: %v %s", read[0], err, resp.Escape(v.Raw))
+	}
+	args := bytesArgs(cmd, key)
+	if per == 0 {
+		return []Rebuild{{Args: append(args, v.Str), Reply: reply(1)}}, nil
+	}
+	if len(v.Elems) == 0 || len(v.Elems)%per != 0 {
+		return nil, fmt.Errorf("%s: %d elements", read[0], len(v.Elems))
+	}
+	for i := 0; i < len(v.Elems); i += per {
+		if cmd == "ZADD" {
+			args = append(args, v.Elems[i+1].Str, v.Elems[i].Str)
+			continue
+		}
+		for _, e := range v.Elems[i : i+per] {
+			args = append(args, e.Str)
+		}
+	}
+	return []Rebuild{{Args: args, Reply: reply(len(v.Elems) / per)}}, nil
+}
+
+// rebuildStream is an XADD per entry of the stream key, with its ID.
+func rebuildStream(do func(...string) (resp.Value, error), key string) ([]Rebuild, error) {
+	v, err := do("XRANGE", key, "-", "+")
+	if err != nil || v.Kind != resp.Array {
+		return nil, fmt.Errorf("XRANGE: %v %s", err, resp.Escape(v.Raw))
+	}
+	var out []Rebuild
+	for _, e := range v.Elems {
+		if len(e.Elems) != 2 {
+			return nil, fmt.Errorf("XRANGE: an entry of %d elements", len(e.Elems))
+		}
+		id := e.Elems[0].Str
+		args := append(bytesArgs("XADD", key), id)
+		for _, f := range e.Elems[1].Elems {
+			args = append(args, f.Str)
+		}
+		out = append(out, Rebuild{Args: args, Reply: fmt.Appendf(nil, "$%d\r\n%s\r\n", len(id), id)})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("an empty stream (its groups only)")
+	}
+	return out, nil
+}
+
+func bytesArgs(s ...string) [][]byte {
+	out := make([][]byte, len(s))
+	for i, a := range s {
+		out[i] = []byte(a)
+	}
+	return out
+}
