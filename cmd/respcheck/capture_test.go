@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"net"
 	"os"
@@ -20,52 +19,10 @@ import (
 // on the same build; a --listen address it cannot take is a usage error.
 func TestCaptureCommand(t *testing.T) {
 	srv := servers.ForTest(t, "redis-8.6.3")
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	listen := ln.Addr().String()
-	ln.Close()
-	out := filepath.Join(t.TempDir(), "capture.yaml")
-	type result struct {
-		code      int
-		out, errs string
-	}
-	done := make(chan result, 1)
-	go func() {
-		code, o, e := respcheck(t, "capture", "--addr", srv.Addr(), "--listen", listen, "--max-commands", "6", "--duration", "30s", "-o", out)
-		done <- result{code, o, e}
-	}()
-	var c net.Conn
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if c, err = net.DialTimeout("tcp", listen, time.Second); err == nil || time.Now().After(deadline) {
-			break
-		}
-	}
-	if err != nil {
-		t.Fatalf("the proxy does not listen on %s: %v", listen, err)
-	}
-	c.SetDeadline(time.Now().Add(10 * time.Second))
-	r := bufio.NewReader(c)
-	for _, cmd := range []string{"*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$2\r\nv1\r\n", "*2\r\n$4\r\nAUTH\r\n$11\r\ncanary-pass\r\n", "*2\r\n$3\r\nGET\r\n$1\r\nk\r\n"} {
-		if _, err := c.Write([]byte(cmd)); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := r.ReadString('\n'); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r.ReadString('\n') // GET's payload line
-	var res result
-	select {
-	case res = <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("capture did not end after --max-commands frames")
-	}
-	c.Close()
-	b, err := os.ReadFile(out)
-	if res.code != exitOK || err != nil {
-		t.Fatalf("exit %d, %v\n%s%s", res.code, err, res.out, res.errs)
+	code, errs, b := capturing(t, []string{"capture", "--addr", srv.Addr(), "--max-commands", "6"},
+		"*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$2\r\nv1\r\n", "*2\r\n$4\r\nAUTH\r\n$11\r\ncanary-pass\r\n", "*2\r\n$3\r\nGET\r\n$1\r\nk\r\n")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, errs, b)
 	}
 	for _, want := range []string{`send: ["SET", "k", "v1"]`, `reply: "+OK\r\n"`, `send: ["GET", "k"]`, `reply: "$2\r\nv1\r\n"`, "AUTH not written"} {
 		if !strings.Contains(string(b), want) {
@@ -75,6 +32,8 @@ func TestCaptureCommand(t *testing.T) {
 	if strings.Contains(string(b), "canary-pass") {
 		t.Errorf("the password is in the file:\n%s", b)
 	}
+	out := filepath.Join(t.TempDir(), "capture.yaml")
+	os.WriteFile(out, b, 0o644)
 	code, o, e := respcheck(t, "run", "--server", "redis-8.6.3", out)
 	if code != exitOK || !strings.Contains(o, "1 passed, 0 failed") {
 		t.Errorf("replay: exit %d\n%s%s", code, o, e)
