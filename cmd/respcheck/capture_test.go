@@ -193,3 +193,41 @@ func TestCaptureRestoresKeysBefore(t *testing.T) {
 		t.Errorf("replay: exit %d\n%s%s\n%s", code, o, e, b)
 	}
 }
+
+// TestCaptureKeysBeforeLeavesOutWhatTheAppMayNotRead: the proxy reads
+// keys as respcheck's user; a key whose command the server refused the
+// application's user (NOPERM) is not written into the file, and a random
+// pick (HRANDFIELD) is not carried into later commands (the replay's own
+// pick would make them differ).
+func TestCaptureKeysBeforeLeavesOutWhatTheAppMayNotRead(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	c, err := net.DialTimeout("tcp", srv.Addr(), 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	r := resp.NewReader(c)
+	for _, args := range [][]string{{"HSET", "secret:1", "hash", "canary-secret-value"}, {"HSET", "app:h", "f1", "a", "f2", "b"},
+		{"ACL", "SETUSER", "app", "on", ">pw", "~app:*", "+@all"}} {
+		c.Write(resp.AppendCommandString(nil, args...))
+		if v, err := r.Read(); err != nil || v.Kind == resp.SimpleError {
+			t.Fatalf("%q: %v %q", args, err, v.Raw)
+		}
+	}
+	c.Close()
+	var cmds []string
+	for _, args := range [][]string{{"AUTH", "app", "pw"}, {"HGET", "secret:1", "hash"}, {"HRANDFIELD", "app:h"}, {"HGET", "app:h", "{last}"}} {
+		cmds = append(cmds, string(resp.AppendCommandString(nil, args...)))
+	}
+	cmds[3] = strings.Replace(cmds[3], "$6\r\n{last}", "{last}", 1)
+	code, errs, b := capturing(t, []string{"capture", "--addr", srv.Addr(), "--max-commands", "8"}, cmds...)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, errs, b)
+	}
+	if strings.Contains(string(b), "canary-secret-value") || !strings.Contains(string(b), "refused NOPERM") {
+		t.Errorf("a key the application may not read is in the file:\n%s", b)
+	}
+	if strings.Contains(string(b), "{cap:") || !strings.Contains(string(b), `send: ["HSET", "app:h", "f1", "a", "f2", "b"]`) {
+		t.Errorf("a random pick carried, or app:h not built again:\n%s", b)
+	}
+}

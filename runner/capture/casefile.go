@@ -81,7 +81,7 @@ func caseFile(exchanges []clients.Exchange, o Options) ([]byte, map[int]int) {
 		fmt.Fprintf(&b, "# %s\n", l)
 	}
 	fmt.Fprintf(&b, "suite: %s\ncases:\n  - name: %s\n    requires: {proto: 2}\n    steps:\n", cases.QuoteBytes([]byte(o.Suite)), cases.QuoteBytes([]byte(o.Case)))
-	writeBefore(&b, o.Before)
+	writeBefore(&b, o.Before, exchanges)
 	events := timeline(exchanges)
 	w := &writer{b: &b, sends: indexSends(events), inFlight: map[int]int{}, async: map[*clients.Exchange]bool{},
 		index: map[*clients.Exchange]int{}, noise: o.Noise, expectAt: map[int]int{}}
@@ -99,9 +99,21 @@ func caseFile(exchanges []clients.Exchange, o Options) ([]byte, map[int]int) {
 
 // writeBefore writes the steps that build the keys of before again, on
 // connection setup, each expecting the reply the command gets on a server
-// where the key does not exist yet; a key not rebuilt is a comment.
-func writeBefore(b *bytes.Buffer, before []clients.KeyBefore) {
+// where the key does not exist yet; a key not rebuilt is a comment, and so
+// is one whose command the server refused with NOPERM (the proxy read it
+// as respcheck's user: the application's may not read it).
+func writeBefore(b *bytes.Buffer, before []clients.KeyBefore, exchanges []clients.Exchange) {
+	refused := map[uint64]bool{}
+	for _, ex := range exchanges {
+		if len(ex.Replies) > 0 && bytes.HasPrefix(ex.Replies[0], []byte("-NOPERM")) {
+			refused[ex.SentAt] = true
+		}
+	}
 	for _, kb := range before {
+		if refused[kb.Seq] {
+			fmt.Fprintf(b, "      # %s is not built again: the command that named it was refused NOPERM\n", resp.Escape(kb.Key))
+			continue
+		}
 		if kb.Note != "" {
 			fmt.Fprintf(b, "      # %s (%s) as it was is not built again: %s\n", resp.Escape(kb.Key), kb.Type, kb.Note)
 		}

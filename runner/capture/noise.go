@@ -11,15 +11,16 @@ import (
 
 // LearnNoise learns which captured replies vary from run to run on the
 // upstream's build, as Twitter's Diffy learns from a second instance of
-// the old version: it runs the case file of exchanges on twin (a server of
-// the upstream's build: a throwaway one, or the upstream where the user
-// allows it) and marks the reply at the step that failed as noise (its
-// step then expects any reply), then runs it again, until the file passes
-// or rounds runs were made. It returns o with Noise set, and the
+// the old version: it runs the case file of exchanges on a fresh server
+// of the upstream's build (twin starts one for each run and returns how
+// to reach it and how to stop it: a server that kept an earlier run's
+// functions or scripts would answer otherwise) and marks the reply at the
+// step that failed as noise (its step then expects any reply), then runs
+// it again, until the file passes or rounds runs were made. It returns o with Noise set, and the
 // number of replies learned. A failure that is not a reply's (a push that
 // did not come, a server lost) ends the learning with an error: what
 // follows it cannot be told apart.
-func LearnNoise(ctx context.Context, exchanges []clients.Exchange, o Options, twin runner.Options, rounds int) (Options, int, error) {
+func LearnNoise(ctx context.Context, exchanges []clients.Exchange, o Options, twin func(context.Context) (runner.Options, func(), error), rounds int) (Options, int, error) {
 	noise := map[int]bool{}
 	for k := range o.Noise {
 		noise[k] = true
@@ -32,8 +33,13 @@ func LearnNoise(ctx context.Context, exchanges []clients.Exchange, o Options, tw
 		if err != nil {
 			return o, learned, fmt.Errorf("the capture's case file does not load (a bug of respcheck): %w", err)
 		}
-		twin.RunID = fmt.Sprintf("c0a7%04d", round)
-		rep, err := runner.Run(ctx, []*cases.File{f}, twin)
+		opts, stop, err := twin(ctx)
+		if err != nil {
+			return o, learned, fmt.Errorf("the twin did not start: %w", err)
+		}
+		opts.RunID = fmt.Sprintf("c0a7%04d", round)
+		rep, err := runner.Run(ctx, []*cases.File{f}, opts)
+		stop()
 		if err != nil {
 			return o, learned, err
 		}

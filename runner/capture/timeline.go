@@ -150,7 +150,7 @@ func (w *writer) write(e event) {
 		fmt.Fprintf(w.b, "      - conn: %s\n        read: true\n", conn)
 		w.expect(e.ex, "        ")
 	case pushEvent:
-		fmt.Fprintf(w.b, "      - conn: %s\n        push: true\n        reply: %s\n", conn, cases.QuoteBytes(e.push))
+		fmt.Fprintf(w.b, "      - conn: %s\n        push: true\n        reply: %s\n", conn, w.template(e.push))
 	}
 }
 
@@ -177,7 +177,6 @@ func (w *writer) expect(ex *clients.Exchange, indent string) {
 	switch {
 	case w.noise[w.index[ex]]:
 		fmt.Fprintf(w.b, "%sany: true # differed on a twin of the upstream's build; captured %s\n", indent, short(bytes.Join(ex.Replies, nil)))
-		w.keep(ex, indent)
 	case volatile(ex.Args):
 		fmt.Fprintf(w.b, "%sany: true # volatile; captured %s\n", indent, short(bytes.Join(ex.Replies, nil)))
 		w.keep(ex, indent)
@@ -192,25 +191,36 @@ func (w *writer) expect(ex *clients.Exchange, indent string) {
 	}
 }
 
-// minCarried is the shortest value keep carries: a shorter one (a
-// CLIENT ID of 5, a count) would be found among unrelated arguments.
+// carried are the commands whose reply names something the server
+// made, that the application sends back later (an XADD * ID in XRANGE
+// or XDEL, a CLIENT ID in CLIENT KILL ID or UNBLOCK): keep carries their
+// replies. A random pick (SRANDMEMBER, HRANDFIELD) is not carried: the
+// replay's own pick would make every later reply depend on it.
+var carried = map[string]bool{"XADD": true, "CLIENT ID": true}
+
+// minCarried is the shortest XADD reply keep carries: a shorter value
+// would be found among unrelated arguments. A CLIENT ID is carried at any
+// length, into CLIENT commands only.
 const minCarried = 6
 
-// keep captures the reply of ex, a reply that varies (an XADD's ID, a
-// CLIENT ID, a token drawn at random), when it is a textual scalar of at
-// least minCarried bytes: a later command that sends it, and a later
-// reply that holds it as a blob string, use what the replay's server
-// answered instead ({cap:vN}).
+// keep captures the reply of ex when its command is one of carried: a
+// later command that sends it (or a stream range's exclusive "(ID"), and
+// a later reply or push that holds it as a blob string, use what the
+// replay's server answered instead ({cap:vN}).
 func (w *writer) keep(ex *clients.Exchange, indent string) {
-	if len(ex.Replies) != 1 {
+	name := strings.ToUpper(string(ex.Args[0]))
+	if len(ex.Args) > 1 && !carried[name] {
+		name += " " + strings.ToUpper(string(ex.Args[1]))
+	}
+	if !carried[name] || len(ex.Replies) != 1 {
 		return
 	}
 	_, v, err := resp.Parse(ex.Replies[0])
-	if err != nil || len(v.Str) < minCarried {
+	if err != nil || len(v.Str) == 0 || name == "XADD" && len(v.Str) < minCarried {
 		return
 	}
 	switch v.Kind {
-	case resp.BlobString, resp.SimpleString, resp.Integer, resp.VerbatimString:
+	case resp.BlobString, resp.Integer:
 	default:
 		return
 	}
@@ -220,18 +230,35 @@ func (w *writer) keep(ex *clients.Exchange, indent string) {
 	if _, ok := w.caps[string(v.Str)]; ok {
 		return
 	}
-	name := fmt.Sprintf("v%d", len(w.caps)+1)
-	w.caps[string(v.Str)] = name
-	fmt.Fprintf(w.b, "%scapture: %s\n", indent, name)
+	cn := fmt.Sprintf("v%d", len(w.caps)+1)
+	if name == "CLIENT ID" {
+		cn = "id" + cn[1:]
+	}
+	w.caps[string(v.Str)] = cn
+	fmt.Fprintf(w.b, "%scapture: %s\n", indent, cn)
 }
 
 // sendList is a command as a YAML flow list of quoted templates, an
 // argument that is a carried value (keep) as its capture.
 func (w *writer) sendList(args [][]byte) string {
+	client := len(args) > 0 && strings.EqualFold(string(args[0]), "CLIENT")
 	parts := make([]string, len(args))
 	for i, a := range args {
-		if name, ok := w.caps[string(a)]; ok {
-			parts[i] = `"{cap:` + name + `}"`
+		name, ok := w.caps[string(a)]
+		excl := false
+		if !ok && len(a) > 1 && a[0] == '(' {
+			name, ok = w.caps[string(a[1:])]
+			excl = ok && strings.HasPrefix(name, "v")
+			ok = excl
+		}
+		// A client ID is carried into CLIENT commands only: its digits
+		// are found everywhere else.
+		if ok && i > 0 && (client || !strings.HasPrefix(name, "id")) {
+			prefix := ""
+			if excl {
+				prefix = "("
+			}
+			parts[i] = `"` + prefix + `{cap:` + name + `}"`
 			continue
 		}
 		parts[i] = cases.QuoteBytes(a)
@@ -245,6 +272,9 @@ func (w *writer) template(r []byte) string {
 	q := cases.QuoteBytes(r)
 	for _, val := range slices.Sorted(maps.Keys(w.caps)) {
 		name := w.caps[val]
+		if strings.HasPrefix(name, "id") {
+			continue // an integer, never a blob string of a reply
+		}
 		blob := fmt.Appendf(nil, "$%d\r\n%s\r\n", len(val), val)
 		if !bytes.Contains(r, blob) {
 			continue

@@ -133,10 +133,10 @@ type proxy struct {
 	// 0, sees the proxy at work (see await).
 	moved      atomic.Int64
 	forwarding atomic.Int32
-	// beforeSend, if set, sees each command a client sent before it is
-	// forwarded (Recorder.keepKeys: the keys it touches first, read as
-	// they were).
-	beforeSend func(args [][]byte)
+	// beforeSend, if set, sees each command a client sent once recorded
+	// (its connection's ID, its event's seq) and before it is forwarded
+	// (Recorder.keepKeys: the keys it touches first, read as they were).
+	beforeSend func(conn int, seq uint64, args [][]byte)
 }
 
 // Work is the number of bytes the proxy has read so far, from clients and
@@ -183,7 +183,7 @@ type proxyConn struct {
 	served [][]byte
 	proto3 bool
 	// beforeSend is the proxy's.
-	beforeSend func(args [][]byte)
+	beforeSend func(conn int, seq uint64, args [][]byte)
 }
 
 // newProxy listens on 127.0.0.1 with a free port and forwards every
@@ -321,7 +321,8 @@ func (t *proxyConn) Events() []Event {
 // recorded later has a greater seq.
 func (p *proxy) Seq() uint64 { return p.seq.Load() }
 
-func (t *proxyConn) record(e Event) {
+// record keeps e and returns its seq.
+func (t *proxyConn) record(e Event) uint64 {
 	t.mu.Lock()
 	e.seq = t.seq.Add(1)
 	if len(t.events) == cap(t.events) {
@@ -331,6 +332,7 @@ func (t *proxyConn) record(e Event) {
 	}
 	t.events = append(t.events, e)
 	t.mu.Unlock()
+	return e.seq
 }
 
 // pump copies src to dst, framing and recording what passes (see
@@ -390,9 +392,6 @@ func (t *proxyConn) forward(pc piece, src net.Conn, dst *bufio.Writer, dir Dir, 
 				return writeSplit(dst, sub, f) == nil
 			}
 		}
-		if dir == ToServer && t.beforeSend != nil {
-			t.beforeSend(exchangeArgs(pc.frame))
-		}
 		e := Event{Dir: dir, Value: pc.frame.Clone(), Time: time.Now()}
 		if dir == ToClient && t.addrs != nil {
 			// What is recorded (and judged) is what the client gets.
@@ -400,7 +399,10 @@ func (t *proxyConn) forward(pc piece, src net.Conn, dst *bufio.Writer, dir Dir, 
 				e.Upstream, e.Value = e.Value.Raw, v
 			}
 		}
-		t.record(e)
+		seq := t.record(e)
+		if dir == ToServer && t.beforeSend != nil {
+			t.beforeSend(t.ID, seq, exchangeArgs(e.Value))
+		}
 		frame := e.Value.Raw
 		if extra := t.extraAfter(f); extra != nil {
 			// Recorded before the reply is delivered, so no later

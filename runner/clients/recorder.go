@@ -62,9 +62,7 @@ func (r *Recorder) Addr() string { return r.p.Addr() }
 // and the upstream's).
 func (r *Recorder) Close() error {
 	if r.keys != nil {
-		r.keys.mu.Lock()
-		r.keys.cn.Close()
-		r.keys.mu.Unlock()
+		r.keys.close()
 	}
 	return r.p.Close()
 }

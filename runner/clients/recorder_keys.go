@@ -1,10 +1,14 @@
 package clients
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/respcheck/respcheck/resp"
@@ -17,6 +21,12 @@ import (
 // versions refuse).
 type KeyBefore struct {
 	Key []byte
+	// Conn and Seq are the connection and the event (Exchange.SentAt)
+	// of the command that named it first: a key whose command the
+	// server refused (NOPERM: respcheck's user may read what the
+	// application's may not) is left out of a case file.
+	Conn int
+	Seq  uint64
 	// Type is TYPE's answer ("string", "list", "set", "zset", "hash",
 	// "stream"); "none" for a key that did not exist.
 	Type string
@@ -24,8 +34,9 @@ type KeyBefore struct {
 	// reply a server answers it (RPUSH's count, XADD's ID): empty for
 	// none, and for a type KeyBefore cannot rebuild (Note says so).
 	Rebuild []Rebuild
-	// Note says why a key that existed is not rebuilt (a module type, a
-	// key of over maxRebuilt elements, an error reading it).
+	// Note says why a key that existed (or may have) is not rebuilt (a
+	// module type, a key of over maxRebuilt elements, another database,
+	// an error reading it).
 	Note string
 }
 
@@ -35,19 +46,30 @@ type Rebuild struct {
 	Reply []byte
 }
 
-// maxRebuilt is the most elements (or bytes, for a string: 1 MiB) a key
-// may hold to be rebuilt: a capture's setup, not a data migration.
-const maxRebuilt = 10000
+// maxRebuilt is the most elements a key may hold to be rebuilt (a
+// string: maxRebuiltBytes): a capture's setup, not a data migration.
+const (
+	maxRebuilt      = 10000
+	maxRebuiltBytes = 1 << 20
+)
 
 // keyKeeper reads the keys a capture touches first, on a connection of
 // its own to the upstream (keepKeys).
 type keyKeeper struct {
-	mu     sync.Mutex
-	ctx    context.Context
-	cn     *target.Conn
-	keys   *target.CaseKeys
-	seen   map[string]bool
-	before []KeyBefore
+	mu       sync.Mutex
+	ctx      context.Context
+	upstream target.Config
+	cn       *target.Conn // nil after an error: dialled again
+	keys     *target.CaseKeys
+	seen     map[string]bool
+	before   []KeyBefore
+	// moved are the connections that left their first database (SELECT
+	// other than 0, SWAPDB, MOVE): their keys are not read.
+	moved map[int]bool
+	// closed ends the reads; cnMu guards cn for close, which does not
+	// wait for a read in progress (k.mu) to end it.
+	closed atomic.Bool
+	cnMu   sync.Mutex
 }
 
 // keepKeys makes the recorder read, before forwarding each command, the
@@ -59,13 +81,9 @@ func (r *Recorder) keepKeys(ctx context.Context, upstream target.Config) error {
 	if err != nil {
 		return err
 	}
-	cn, err := upstream.Dial(ctx, 2)
-	if err != nil {
-		return err
-	}
-	k := &keyKeeper{ctx: ctx, cn: cn, seen: map[string]bool{}}
+	k := &keyKeeper{ctx: ctx, upstream: upstream, seen: map[string]bool{}, moved: map[int]bool{}}
 	k.keys = t.CaseKeys("", true, func(args [][]byte) ([][]byte, error) {
-		v, err := cn.DoBytes(resp.AppendCommand(nil, append([][]byte{[]byte("COMMAND"), []byte("GETKEYS")}, args...)...))
+		v, err := k.do(append([][]byte{[]byte("COMMAND"), []byte("GETKEYS")}, args...)...)
 		if err != nil || v.Kind != resp.Array {
 			return nil, fmt.Errorf("COMMAND GETKEYS: %v %q", err, v.Raw)
 		}
@@ -80,6 +98,55 @@ func (r *Recorder) keepKeys(ctx context.Context, upstream target.Config) error {
 	return nil
 }
 
+// close ends the keeper's connection (a read in progress fails at once)
+// and its reads.
+func (k *keyKeeper) close() {
+	k.closed.Store(true)
+	k.cnMu.Lock()
+	if k.cn != nil {
+		k.cn.NC.SetDeadline(time.Unix(1, 0))
+	}
+	k.cnMu.Unlock()
+}
+
+// do sends args on the keeper's connection (dialled again after an
+// error: a reply not read would be the next command's) and returns the
+// reply, cloned. k.mu is held.
+func (k *keyKeeper) do(args ...[]byte) (resp.Value, error) {
+	if k.closed.Load() {
+		return resp.Value{}, errors.New("the capture ended")
+	}
+	if k.cn == nil {
+		ctx, cancel := context.WithTimeout(k.ctx, 5*time.Second)
+		cn, err := k.upstream.Dial(ctx, 2)
+		cancel()
+		if err != nil {
+			return resp.Value{}, err
+		}
+		// Reads that touch no key's access time (Redis 7.2+; an error
+		// reply elsewhere). A reply not read would be the next command's.
+		cn.NC.SetDeadline(time.Now().Add(5 * time.Second))
+		if _, err := cn.Do("CLIENT", "NO-TOUCH", "ON"); err != nil {
+			cn.Close()
+			return resp.Value{}, err
+		}
+		k.cnMu.Lock()
+		k.cn = cn
+		k.cnMu.Unlock()
+	}
+	k.cn.NC.SetDeadline(time.Now().Add(5 * time.Second))
+	v, err := k.cn.DoBytes(resp.AppendCommand(nil, args...))
+	if err != nil {
+		k.cnMu.Lock()
+		k.cn.Close()
+		k.cn = nil
+		k.cnMu.Unlock()
+		return resp.Value{}, err
+	}
+	// Its bytes are the connection's buffer's until the next read.
+	return v.Clone(), nil
+}
+
 // KeysBefore returns the keys the captured commands named, as they were
 // before the first of them, in the order they were first named (none
 // unless the Recorder was made with RecorderOptions.KeysBefore).
@@ -92,38 +159,62 @@ func (r *Recorder) KeysBefore() []KeyBefore {
 	return append([]KeyBefore(nil), r.keys.before...)
 }
 
-// see reads the keys of args that no command named before.
-func (k *keyKeeper) see(args [][]byte) {
+// see reads the keys of args (the command of connection conn recorded as
+// event seq) that no command named before.
+func (k *keyKeeper) see(conn int, seq uint64, args [][]byte) {
 	if len(args) == 0 {
 		return
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
+	if k.closed.Load() {
+		return
+	}
+	switch name := strings.ToUpper(string(args[0])); {
+	case name == "SELECT" && len(args) == 2 && string(args[1]) != "0", name == "SWAPDB", name == "MOVE":
+		k.moved[conn] = true
+	case name == "RESET", name == "SELECT" && len(args) == 2 && string(args[1]) == "0":
+		delete(k.moved, conn)
+	}
 	ctx, cancel := context.WithTimeout(k.ctx, 5*time.Second)
 	defer cancel()
 	pos, err := k.keys.Positions(ctx, args)
 	if err != nil {
+		// Which keys it names is not known: said once, in the file.
+		if !k.seen["\x00"+string(args[0])] {
+			k.seen["\x00"+string(args[0])] = true
+			k.before = append(k.before, KeyBefore{Key: bytes.Clone(args[0]), Conn: conn, Seq: seq, Type: "unknown",
+				Note: "the keys this command names could not be had (" + err.Error() + "): not read"})
+		}
 		return
 	}
 	for _, i := range pos {
 		if i >= len(args) || k.seen[string(args[i])] {
 			continue
 		}
-		k.seen[string(args[i])] = true
-		k.before = append(k.before, k.read(args[i]))
+		key := bytes.Clone(args[i])
+		k.seen[string(key)] = true
+		if k.moved[conn] {
+			k.before = append(k.before, KeyBefore{Key: key, Conn: conn, Seq: seq, Type: "unknown", Note: "named in another database than the first (SELECT, SWAPDB, MOVE): not read"})
+			continue
+		}
+		kb := k.read(key)
+		kb.Conn, kb.Seq = conn, seq
+		k.before = append(k.before, kb)
 	}
 }
 
-// read is key as the upstream holds it now.
+// read is key as the upstream holds it now. k.mu is held.
 func (k *keyKeeper) read(key []byte) KeyBefore {
 	kb := KeyBefore{Key: key}
-	do := func(args ...string) (resp.Value, error) {
-		k.cn.NC.SetDeadline(time.Now().Add(5 * time.Second))
-		v, err := k.cn.Do(args...)
-		// Its bytes are the connection's buffer's until the next read.
-		return v.Clone(), err
-	}
+	do := func(args ...string) (resp.Value, error) { return k.do(bytesArgs(args...)...) }
 	name := string(key)
+	// OBJECT ENCODING tells a missing key without a keymiss event (TYPE
+	// sends one, which the application may be subscribed to).
+	if v, err := do("OBJECT", "ENCODING", name); err == nil && (v.Kind == resp.Null || v.Kind == resp.NilBlobString) {
+		kb.Type = "none"
+		return kb
+	}
 	v, err := do("TYPE", name)
 	if err != nil || v.Kind == resp.SimpleError {
 		kb.Type, kb.Note = "unknown", fmt.Sprintf("TYPE: %v %s", err, resp.Escape(v.Raw))
@@ -133,8 +224,12 @@ func (k *keyKeeper) read(key []byte) KeyBefore {
 	if kb.Type == "none" {
 		return kb
 	}
-	if len, err := do(lengthCommand(kb.Type), name); err == nil && len.Kind == resp.Integer && len.Int > maxRebuilt {
-		kb.Note = fmt.Sprintf("not rebuilt: a %s of %d elements (more than %d)", kb.Type, len.Int, maxRebuilt)
+	limit := int64(maxRebuilt)
+	if kb.Type == "string" {
+		limit = maxRebuiltBytes
+	}
+	if n, err := do(lengthCommand(kb.Type), name); err == nil && n.Kind == resp.Integer && n.Int > limit {
+		kb.Note = fmt.Sprintf("not rebuilt: a %s of %d (more than %d)", kb.Type, n.Int, limit)
 		return kb
 	}
 	var rebuild []Rebuild
@@ -149,8 +244,16 @@ func (k *keyKeeper) read(key []byte) KeyBefore {
 		rebuild, err = rebuildWith(do, []string{"ZRANGE", name, "0", "-1", "WITHSCORES"}, "ZADD", name, 2, count)
 	case "hash":
 		rebuild, err = rebuildWith(do, []string{"HGETALL", name}, "HSET", name, 2, count)
+		if err == nil {
+			kb.Note = hashFieldTTLs(do, name)
+		}
 	case "stream":
 		rebuild, err = rebuildStream(do, name)
+		if err == nil {
+			if g, gerr := do("XINFO", "GROUPS", name); gerr == nil && len(g.Elems) > 0 {
+				kb.Note = fmt.Sprintf("its %d consumer groups are not built again", len(g.Elems))
+			}
+		}
 	default:
 		kb.Note = "not rebuilt: a key of type " + kb.Type
 		return kb
@@ -164,6 +267,29 @@ func (k *keyKeeper) read(key []byte) KeyBefore {
 	}
 	kb.Rebuild = rebuild
 	return kb
+}
+
+// hashFieldTTLs is a note when a field of hash key has a TTL of its own
+// (HPEXPIRE, Redis 7.4+): not built again.
+func hashFieldTTLs(do func(...string) (resp.Value, error), key string) string {
+	fields, err := do("HKEYS", key)
+	if err != nil || len(fields.Elems) == 0 {
+		return ""
+	}
+	args := []string{"HPTTL", key, "FIELDS", strconv.Itoa(len(fields.Elems))}
+	for _, f := range fields.Elems {
+		args = append(args, string(f.Str))
+	}
+	v, err := do(args...)
+	if err != nil {
+		return ""
+	}
+	for _, e := range v.Elems {
+		if e.Kind == resp.Integer && e.Int > 0 {
+			return "the TTLs of its fields are not built again"
+		}
+	}
+	return ""
 }
 
 // lengthCommand is the command that counts a key of type typ's elements

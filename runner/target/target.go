@@ -192,6 +192,10 @@ func (t *Target) CommandInfo(ctx context.Context, name string) (CommandInfo, err
 	if err != nil {
 		return info, err
 	}
+	if v.Kind == resp.SimpleError || v.Kind == resp.BlobError {
+		// BUSY, LOADING: not an answer about the command, not kept.
+		return info, fmt.Errorf("COMMAND INFO %s: %s", key, resp.Escape(v.Raw))
+	}
 	switch {
 	case v.Kind == resp.Array && len(v.Elems) == 1 && v.Elems[0].Kind == resp.Array:
 		info.Known = true
