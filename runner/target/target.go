@@ -192,8 +192,10 @@ func (t *Target) CommandInfo(ctx context.Context, name string) (CommandInfo, err
 	if err != nil {
 		return info, err
 	}
-	if v.Kind == resp.SimpleError || v.Kind == resp.BlobError {
-		// BUSY, LOADING: not an answer about the command, not kept.
+	if v.Kind == resp.SimpleError && (bytes.HasPrefix(v.Str, []byte("BUSY ")) || bytes.HasPrefix(v.Str, []byte("LOADING "))) {
+		// A busy script, a dataset loading: no answer about the
+		// command yet, not kept (any other error is: the command is
+		// not known, as a replay server without it says).
 		return info, fmt.Errorf("COMMAND INFO %s: %s", key, resp.Escape(v.Raw))
 	}
 	switch {
