@@ -155,20 +155,8 @@ func TestCaptureCarriesValues(t *testing.T) {
 // build reads them as the application did.
 func TestCaptureRestoresKeysBefore(t *testing.T) {
 	srv := servers.ForTest(t, "redis-8.6.3")
-	c, err := net.DialTimeout("tcp", srv.Addr(), 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.SetDeadline(time.Now().Add(10 * time.Second))
-	r := resp.NewReader(c)
-	for _, args := range [][]string{{"SET", "s", "hello", "PX", "100000"}, {"RPUSH", "l", "a", "b", "c"}, {"SADD", "st", "x", "y"},
-		{"ZADD", "z", "1", "a", "2.5", "b"}, {"HSET", "h", "f", "v", "g", "w"}, {"XADD", "x", "1-1", "f", "v"}, {"XADD", "x", "2-5", "g", "w"}} {
-		c.Write(resp.AppendCommandString(nil, args...))
-		if v, err := r.Read(); err != nil || v.Kind == resp.SimpleError {
-			t.Fatalf("%q: %v %q", args, err, v.Raw)
-		}
-	}
-	c.Close()
+	seedKeys(t, srv.Addr(), [][]string{{"SET", "s", "hello", "PX", "100000"}, {"RPUSH", "l", "a", "b", "c"}, {"SADD", "st", "x", "y"},
+		{"ZADD", "z", "1", "a", "2.5", "b"}, {"HSET", "h", "f", "v", "g", "w"}, {"XADD", "x", "1-1", "f", "v"}, {"XADD", "x", "2-5", "g", "w"}}...)
 	var cmds []string
 	for _, args := range [][]string{{"GET", "s"}, {"LRANGE", "l", "0", "-1"}, {"SMEMBERS", "st"}, {"ZRANGE", "z", "0", "-1", "WITHSCORES"},
 		{"HGETALL", "h"}, {"XRANGE", "x", "-", "+"}, {"EXISTS", "nosuch"}, {"GET", "s"}} {
@@ -201,20 +189,8 @@ func TestCaptureRestoresKeysBefore(t *testing.T) {
 // pick would make them differ).
 func TestCaptureKeysBeforeLeavesOutWhatTheAppMayNotRead(t *testing.T) {
 	srv := servers.ForTest(t, "redis-8.6.3")
-	c, err := net.DialTimeout("tcp", srv.Addr(), 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.SetDeadline(time.Now().Add(10 * time.Second))
-	r := resp.NewReader(c)
-	for _, args := range [][]string{{"HSET", "secret:1", "hash", "canary-secret-value"}, {"HSET", "app:h", "f1", "a", "f2", "b"},
-		{"ACL", "SETUSER", "app", "on", ">pw", "~app:*", "+@all"}} {
-		c.Write(resp.AppendCommandString(nil, args...))
-		if v, err := r.Read(); err != nil || v.Kind == resp.SimpleError {
-			t.Fatalf("%q: %v %q", args, err, v.Raw)
-		}
-	}
-	c.Close()
+	seedKeys(t, srv.Addr(), [][]string{{"HSET", "secret:1", "hash", "canary-secret-value"}, {"HSET", "app:h", "f1", "a", "f2", "b"},
+		{"ACL", "SETUSER", "app", "on", ">pw", "~app:*", "+@all"}}...)
 	var cmds []string
 	for _, args := range [][]string{{"AUTH", "app", "pw"}, {"HGET", "secret:1", "hash"}, {"HRANDFIELD", "app:h"}, {"HGET", "app:h", "{last}"}} {
 		cmds = append(cmds, string(resp.AppendCommandString(nil, args...)))
@@ -229,5 +205,24 @@ func TestCaptureKeysBeforeLeavesOutWhatTheAppMayNotRead(t *testing.T) {
 	}
 	if strings.Contains(string(b), "{cap:") || !strings.Contains(string(b), `send: ["HSET", "app:h", "f1", "a", "f2", "b"]`) {
 		t.Errorf("a random pick carried, or app:h not built again:\n%s", b)
+	}
+}
+
+// seedKeys sends each command to the server at addr directly (not
+// through a capture), failing the test on an error reply.
+func seedKeys(t *testing.T, addr string, cmds ...[]string) {
+	t.Helper()
+	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	r := resp.NewReader(c)
+	for _, args := range cmds {
+		c.Write(resp.AppendCommandString(nil, args...))
+		if v, err := r.Read(); err != nil || v.Kind == resp.SimpleError {
+			t.Fatalf("%q: %v %q", args, err, v.Raw)
+		}
 	}
 }

@@ -24,22 +24,13 @@ func TestExploreWritesCasesThatRun(t *testing.T) {
 	if code != exitFindings {
 		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitFindings, out, errs)
 	}
-	for _, want := range []string{"seed 5", "distinct differences", "not on B (valkey 9.1.2), not sent: DELEX, DIGEST", "case file: ",
-		"findings of A's reply schemas", "GEOHASH: A's reply does not fit its reply schema (geohash.json#/items/type)"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
-	if len(files) != 1 {
-		t.Fatalf("case files written: %v", files)
-	}
-	data, _ := os.ReadFile(files[0])
+	file, data := exploreCaseFile(t, dir, out, "seed 5", "distinct differences", "not on B (valkey 9.1.2), not sent: DELEX, DIGEST", "case file: ",
+		"findings of A's reply schemas", "GEOHASH: A's reply does not fit its reply schema (geohash.json#/items/type)")
 	if n := strings.Count(string(data), "\n  - name: "); n < 20 {
 		t.Errorf("%d cases written, want 20 or more:\n%s", n, data)
 	}
 	for _, build := range []string{"redis-8.6.3", "valkey-9.1.2"} {
-		if code, out, errs := respcheck(t, "run", "--server", build, files[0]); code != exitOK {
+		if code, out, errs := respcheck(t, "run", "--server", build, file); code != exitOK {
 			t.Errorf("the written cases on %s: exit %d\n%s\n%s", build, code, out, errs)
 		}
 	}
@@ -134,21 +125,12 @@ func TestExploreBusyBlocks(t *testing.T) {
 	if code != exitFindings {
 		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitFindings, out, errs)
 	}
-	for _, want := range []string{"PING: simple error BUSY Redis is | simple error BUSY Valkey is", "SCRIPT: simple error BUSY Redis is", "FUNCTION: simple error BUSY Redis is"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
-	if len(files) != 1 {
-		t.Fatalf("case files written: %v", files)
-	}
-	data, _ := os.ReadFile(files[0])
+	file, data := exploreCaseFile(t, dir, out, "PING: simple error BUSY Redis is | simple error BUSY Valkey is", "SCRIPT: simple error BUSY Redis is", "FUNCTION: simple error BUSY Redis is")
 	if n := strings.Count(string(data), "conn: busy\n        async: true"); n < 3 {
 		t.Errorf("%d busy blocks in the case file, want 3 or more:\n%s", n, data)
 	}
 	for _, build := range []string{"redis-8.6.3", "valkey-9.1.2"} {
-		if code, out, errs := respcheck(t, "run", "--server", build, files[0]); code != exitOK {
+		if code, out, errs := respcheck(t, "run", "--server", build, file); code != exitOK {
 			t.Errorf("the written cases on %s: exit %d\n%s\n%s\n%s", build, code, out, errs, data)
 		}
 	}
@@ -181,4 +163,25 @@ func TestExploreOnClusters(t *testing.T) {
 	if code != exitUsage || !strings.Contains(errs, "miniredis has no cluster mode") {
 		t.Errorf("--cluster against miniredis: exit %d\n%s", code, errs)
 	}
+}
+
+// exploreCaseFile checks that explore's output out holds each of wants
+// and that it wrote one case file into dir, and returns its path and
+// bytes.
+func exploreCaseFile(t *testing.T, dir, out string, wants ...string) (string, []byte) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if len(files) != 1 {
+		t.Fatalf("case files written: %v", files)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files[0], data
 }
