@@ -2,8 +2,10 @@ package capture_test
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,9 +33,13 @@ import (
 //     build's own; an iteration is one pipeline of 16 of each), metric
 //     "req/s" (the bound: the proxy at least 70% of direct).
 //
-// Pin it (taskset -c 0 go test -run XXX -bench CaptureOverhead
-// ./runner/capture): a client and a server on one vCPU run several times
-// faster than on two, which would make the two sides incomparable.
+// Pin it for the round trips (taskset -c 0 go test -run XXX -bench
+// CaptureOverhead ./runner/capture): a client and a server on one vCPU
+// run several times faster than on two, which would make the two sides
+// incomparable; all three processes then share that vCPU. Unpinned, the
+// pipelined runs put the server and redis-benchmark on one vCPU
+// (shareOneCPU) and leave the proxy the others. Repeat (-count 10) and
+// compare medians: single runs here vary by ±20%.
 func BenchmarkCaptureOverhead(b *testing.B) {
 	srv := servers.ForTest(b, "redis-8.6.3")
 	link, err := bench.NewLink(srv.Addr(), bench.LinkConfig{Latency: time.Millisecond})
@@ -57,8 +63,9 @@ func BenchmarkCaptureOverhead(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) { roundTrips(b, tc.addr) })
 	}
 	cli := filepath.Join(filepath.Dir(srv.Build().Bin), "redis-benchmark")
+	pin := shareOneCPU(b, srv.Pid())
 	for _, tc := range []struct{ name, addr string }{{"pipelined/direct", direct}, {"pipelined/capture", captured}} {
-		b.Run(tc.name, func(b *testing.B) { pipelined(b, cli, tc.addr) })
+		b.Run(tc.name, func(b *testing.B) { pipelined(b, append(pin, cli), tc.addr) })
 	}
 }
 
@@ -83,16 +90,48 @@ func roundTrips(b *testing.B, addr string) {
 	b.ReportMetric(float64(took[len(took)*99/100].Microseconds()), "µs-p99")
 }
 
-// pipelined runs redis-benchmark -P 16 against addr for 16 requests an
-// iteration of each of SET and GET (b.N pipelines, at least 1,000
-// requests) and reports its requests per second, SET and GET averaged.
-func pipelined(b *testing.B, cli, addr string) {
+// shareOneCPU puts the server (pid) on the first CPU this process may
+// run on and returns the command prefix that starts redis-benchmark there
+// too (taskset -c N), when the process may run on two or more: the direct
+// runs then have the pair on one vCPU as always, the proxy has the other
+// vCPUs (as a proxy in front of a production server has a core of its
+// own). On one CPU (taskset -c 0 go test ...) or without taskset, nil:
+// all three share what there is.
+func shareOneCPU(b *testing.B, pid int) []string {
+	status, err := os.ReadFile("/proc/self/status")
+	taskset, lookErr := exec.LookPath("taskset")
+	if runtime.NumCPU() < 2 || err != nil || lookErr != nil {
+		return nil
+	}
+	// Cpus_allowed_list:	0-1 (or 0,2-3): the first CPU is its digits.
+	_, list, ok := strings.Cut(string(status), "Cpus_allowed_list:")
+	first := strings.TrimLeft(list, " \t")
+	n := 0
+	for n < len(first) && first[n] >= '0' && first[n] <= '9' {
+		n++
+	}
+	if !ok || n == 0 {
+		return nil
+	}
+	cpu := first[:n]
+	if out, err := exec.Command(taskset, "-p", "-c", cpu, strconv.Itoa(pid)).CombinedOutput(); err != nil {
+		b.Fatalf("taskset the server: %v\n%s", err, out)
+	}
+	return []string{taskset, "-c", cpu}
+}
+
+// pipelined runs redis-benchmark -P 16 (cmd: the prefix that starts it,
+// its path last) against addr for 16 requests an iteration of each of
+// SET and GET (b.N pipelines, at least 1,000 requests) and reports its
+// requests per second, SET and GET averaged.
+func pipelined(b *testing.B, cmd []string, addr string) {
 	host, port, _ := strings.Cut(addr, ":")
 	n := strconv.Itoa(max(16*b.N, 1000))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	b.ResetTimer()
-	out, err := exec.CommandContext(ctx, cli, "-h", host, "-p", port, "-P", "16", "-t", "set,get", "-n", n, "-q", "--csv").Output()
+	args := append(slices.Clone(cmd[1:]), "-h", host, "-p", port, "-P", "16", "-t", "set,get", "-n", n, "-q", "--csv")
+	out, err := exec.CommandContext(ctx, cmd[0], args...).Output()
 	b.StopTimer()
 	if err != nil {
 		b.Fatalf("redis-benchmark: %v\n%s", err, out)

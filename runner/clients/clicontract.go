@@ -351,7 +351,8 @@ func (p *proxy) trailing(x exchange) []resp.Value {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	pr := pairEvents(t.events)[x.cmd]
+	events := t.rec.events()
+	pr := pairEvents(events)[x.cmd]
 	if pr == nil || pr.reply < 0 {
 		return nil
 	}
@@ -360,7 +361,7 @@ func (p *proxy) trailing(x exchange) []resp.Value {
 		last = pr.more[len(pr.more)-1]
 	}
 	var out []resp.Value
-	for _, e := range t.events[last+1:] {
+	for _, e := range events[last+1:] {
 		if e.Dir == ToServer || e.Bad != nil {
 			break
 		}
@@ -380,9 +381,10 @@ func (p *proxy) previous(x exchange) ([][]byte, []resp.Value) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	events := t.rec.events()
 	prev := -1
 	for i := x.cmd - 1; i >= 0; i-- {
-		if t.events[i].Dir == ToServer {
+		if events[i].Dir == ToServer {
 			prev = i
 			break
 		}
@@ -390,17 +392,17 @@ func (p *proxy) previous(x exchange) ([][]byte, []resp.Value) {
 	if prev < 0 {
 		return nil, nil
 	}
-	pr := pairEvents(t.events)[prev]
+	pr := pairEvents(events)[prev]
 	if pr == nil || pr.reply < 0 {
 		return nil, nil
 	}
 	var args [][]byte
-	for _, e := range t.events[prev].Value.Elems {
+	for _, e := range events[prev].Value.Elems {
 		args = append(args, e.Str)
 	}
-	frames := []resp.Value{t.events[pr.reply].Value}
+	frames := []resp.Value{events[pr.reply].Value}
 	for _, i := range pr.more {
-		frames = append(frames, t.events[i].Value)
+		frames = append(frames, events[i].Value)
 	}
 	return args, frames
 }

@@ -277,7 +277,7 @@ func (s *session) cleanupSteps() {
 func (s *session) followRedirect(sv *StepView, pc *pinned, w wanted, x exchange) exchange {
 	for hop := 0; hop < 5 && x.reply != nil && isRedirect(*x.reply); hop++ {
 		x.tap.mu.Lock()
-		w.from = x.tap.events[x.cmd].seq
+		w.from = x.tap.rec.events()[x.cmd].seq
 		x.tap.mu.Unlock()
 		w.own = nil
 		nx, ok := s.proxy.claim(w)
@@ -311,7 +311,7 @@ func rewriteNote(x exchange) string {
 	}
 	x.tap.mu.Lock()
 	defer x.tap.mu.Unlock()
-	for _, e := range x.tap.events[x.cmd:] {
+	for _, e := range x.tap.rec.events()[x.cmd:] {
 		if e.seq > 0 && e.Upstream != nil && bytes.Equal(e.Value.Raw, x.reply.Raw) {
 			return "the proxy rewrote the node addresses in the reply: the server sent " + resp.Escape(e.Upstream)
 		}

@@ -3,6 +3,7 @@ package clients
 import (
 	"errors"
 	"io"
+	"time"
 
 	"github.com/respcheck/respcheck/resp"
 )
@@ -49,23 +50,26 @@ type piece struct {
 	typ byte
 	// err is the reader's error for a frame over the limits (pieceTooLong).
 	err error
+	// at is when the frame's last bytes were read (pieceFrame; UnixNano).
+	at int64
 }
 
 // framer splits a proxied byte stream into frames with a resp.Reader,
 // which buffers only the bytes that arrive (a declared length is never
-// allocated) and applies the limits as each header is read. It keeps the
-// bytes its Reader has read past the last frame, to hand them on when they
-// turn out not to be RESP.
+// allocated) and applies the limits as each header is read. The bytes it
+// has read past the last frame stay in the Reader's buffer (Pending), to
+// be handed on when they turn out not to be RESP.
 type framer struct {
 	src   io.Reader
 	r     *resp.Reader
-	kept  []byte // bytes read from offset base on
-	base  int64  // stream offset of kept[0]
-	raw   bool   // after bytes that are not RESP: the rest as it comes
+	raw   bool // after bytes that are not RESP: the rest as it comes
 	chunk []byte
 	// flush, if set, is called before each read of src: what was
 	// written on for the frames so far goes out before waiting for more.
 	flush func() error
+	// at is when the last read of src returned (time.Time.UnixNano): the
+	// time every frame it completed crossed.
+	at int64
 }
 
 // newFramer frames src with limits lim.
@@ -89,9 +93,7 @@ func (fr *framer) read(p []byte) (int, error) {
 		}
 	}
 	n, err := fr.src.Read(p)
-	if n > 0 {
-		fr.kept = append(fr.kept, p[:n]...)
-	}
+	fr.at = time.Now().UnixNano()
 	return n, err
 }
 
@@ -109,6 +111,7 @@ func (fr *framer) next() (piece, error) {
 			}
 		}
 		n, err := fr.src.Read(fr.chunk)
+		fr.at = time.Now().UnixNano()
 		if n > 0 {
 			return piece{kind: pieceRaw, bytes: fr.chunk[:n]}, nil
 		}
@@ -118,36 +121,27 @@ func (fr *framer) next() (piece, error) {
 	var se *resp.SyntaxError
 	switch {
 	case err == nil:
-		fr.drop(fr.r.Offset())
-		return piece{kind: pieceFrame, frame: v}, nil
+		return piece{kind: pieceFrame, frame: v, at: fr.at}, nil
 	case !errors.As(err, &se) || errors.Is(se.Err, io.ErrUnexpectedEOF):
 		if errors.As(err, &se) {
 			err = io.ErrUnexpectedEOF
 		}
 		return piece{}, err
 	}
-	unread := fr.kept[fr.r.Offset()-fr.base:]
+	// The Reader keeps the bytes of a frame that fails (Pending), from
+	// its first byte: what is forwarded raw from here on.
+	unread := fr.r.Pending()
 	pc := piece{kind: pieceBad, bytes: unread}
 	if resp.OverLimit(err) {
 		// A valid frame too long or too deep for the limits: not RESP's
 		// fault, and nothing after it can be framed.
 		pc.kind, pc.err = pieceTooLong, err
-		if i := se.Offset - fr.base; i >= 0 && i < int64(len(fr.kept)) {
-			pc.typ = fr.kept[i]
+		if i := se.Offset - fr.r.Offset(); i >= 0 && i < int64(len(unread)) {
+			pc.typ = unread[i]
 		}
 	}
-	fr.kept, fr.raw = nil, true
+	fr.raw = true
 	return pc, nil
-}
-
-// drop forgets the kept bytes before stream offset off.
-func (fr *framer) drop(off int64) {
-	n := int(off - fr.base)
-	fr.kept = fr.kept[:copy(fr.kept, fr.kept[n:])]
-	fr.base = off
-	if cap(fr.kept) > 1<<20 && len(fr.kept) < 64<<10 {
-		fr.kept = append([]byte(nil), fr.kept...) // let a large frame's copy go
-	}
 }
 
 // protocolError is the error reply Redis sends a client whose command has

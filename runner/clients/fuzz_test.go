@@ -282,7 +282,7 @@ func FuzzPairing(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, cmds, replies []byte, order uint64) {
 		events := interleave(streamEvents(cmds, ToServer), streamEvents(replies, ToClient), order)
-		tap := &proxyConn{seq: new(atomic.Uint64), claimed: map[int]bool{}, events: events}
+		tap := tapOf(events)
 		checkPairs(t, events, pairEvents(events))
 		_ = tap.state()
 		checkClaims(t, &proxy{taps: []*proxyConn{tap}}, tap)
@@ -369,14 +369,14 @@ func checkPairs(t *testing.T, events []Event, pairs map[int]*pairing) {
 // checkClaims claims every command in turn: claim succeeds exactly when an
 // unclaimed command matches, with one of them.
 func checkClaims(t *testing.T, p *proxy, tap *proxyConn) {
-	for _, e := range tap.events {
+	for _, e := range tap.rec.events() {
 		args := commandArgs(e.Value)
 		if e.Dir != ToServer || e.Bad != nil || args == nil {
 			continue
 		}
 		w := wanted{args: args, from: 0, to: math.MaxUint64}
 		want := false
-		for k, o := range tap.events {
+		for k, o := range tap.rec.events() {
 			want = want || o.Dir == ToServer && o.Bad == nil && !tap.claimed[k] && w.matches(o.Value)
 		}
 		claimedBefore := len(tap.claimed)
@@ -384,8 +384,8 @@ func checkClaims(t *testing.T, p *proxy, tap *proxyConn) {
 		if got != want {
 			t.Fatalf("claim of %q: %v, want %v", args, got, want)
 		}
-		if got && (len(tap.claimed) != claimedBefore+1 || !w.matches(tap.events[x.cmd].Value)) {
-			t.Fatalf("claim of %q took event %d %+v", args, x.cmd, tap.events[x.cmd])
+		if got && (len(tap.claimed) != claimedBefore+1 || !w.matches(tap.rec.events()[x.cmd].Value)) {
+			t.Fatalf("claim of %q took event %d %+v", args, x.cmd, tap.rec.events()[x.cmd])
 		}
 		if got {
 			p.replyOf(x)

@@ -147,7 +147,7 @@ func pairEvents(events []Event) map[int]*pairing {
 func (t *proxyConn) state() connState {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	_, st := pairState(t.events)
+	_, st := pairState(t.rec.events())
 	return st
 }
 

@@ -158,13 +158,13 @@ type proxyConn struct {
 	// ID numbers the proxy's connections from 1 in accept order.
 	ID int
 	// Node is the server the connection goes to (its upstream address).
-	Node   string
-	addrs  *addrMap       // rewrites server→client frames on a cluster, or nil
-	seq    *atomic.Uint64 // the proxy's event counter
-	moved  *atomic.Int64  // the proxy's byte counter, or nil
-	fwd    *atomic.Int32  // the proxy's count of frames being forwarded, or nil
-	mu     sync.Mutex
-	events []Event
+	Node  string
+	addrs *addrMap       // rewrites server→client frames on a cluster, or nil
+	seq   *atomic.Uint64 // the proxy's event counter
+	moved *atomic.Int64  // the proxy's byte counter, or nil
+	fwd   *atomic.Int32  // the proxy's count of frames being forwarded, or nil
+	mu    sync.Mutex
+	rec   recording
 	// claimed marks ToServer events already matched to a request.
 	claimed map[int]bool
 	client  net.Conn
@@ -291,7 +291,7 @@ func (p *proxy) accept(l proxyListener) {
 			s.Close()
 			return
 		}
-		t := &proxyConn{ID: len(p.taps) + 1, Node: l.upstream.Addr, addrs: p.addrs, seq: &p.seq, moved: &p.moved, fwd: &p.forwarding, client: c, server: s, claimed: map[int]bool{}, serve: p.fault.Serve, beforeSend: p.beforeSend}
+		t := &proxyConn{ID: len(p.taps) + 1, Node: l.upstream.Addr, addrs: p.addrs, seq: &p.seq, moved: &p.moved, fwd: &p.forwarding, client: c, server: s, claimed: map[int]bool{}, serve: p.fault.Serve, beforeSend: p.beforeSend, rec: recording{lim: p.limits}}
 		p.taps = append(p.taps, t)
 		p.wg.Add(2)
 		p.mu.Unlock()
@@ -314,7 +314,7 @@ func (t *proxyConn) Close() {
 func (t *proxyConn) Events() []Event {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return append([]Event(nil), t.events...)
+	return append([]Event(nil), t.rec.events()...)
 }
 
 // Seq is the number of events the proxy has recorded so far: an event
@@ -324,15 +324,25 @@ func (p *proxy) Seq() uint64 { return p.seq.Load() }
 // record keeps e and returns its seq.
 func (t *proxyConn) record(e Event) uint64 {
 	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.recordLocked(e)
+}
+
+// recordLocked is record with t.mu held.
+func (t *proxyConn) recordLocked(e Event) uint64 {
 	e.seq = t.seq.Add(1)
-	if len(t.events) == cap(t.events) {
-		// Doubled (append grows a long slice by a quarter): a capture
-		// records every frame, and each growth copies them all.
-		t.events = append(make([]Event, 0, max(64, 2*cap(t.events))), t.events...)
-	}
-	t.events = append(t.events, e)
-	t.mu.Unlock()
+	t.rec.addFull(e)
 	return e.seq
+}
+
+// recordFrame keeps a copy of frame, a whole RESP frame that crossed in
+// direction dir at at (UnixNano) and goes on as it came, and returns the
+// copy and its seq.
+func (t *proxyConn) recordFrame(dir Dir, frame []byte, at int64) ([]byte, uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	seq := t.seq.Add(1)
+	return t.rec.addFrame(dir, frame, at, seq), seq
 }
 
 // pump copies src to dst, framing and recording what passes (see
@@ -392,18 +402,10 @@ func (t *proxyConn) forward(pc piece, src net.Conn, dst *bufio.Writer, dir Dir, 
 				return writeSplit(dst, sub, f) == nil
 			}
 		}
-		e := Event{Dir: dir, Value: pc.frame.Clone(), Time: time.Now()}
-		if dir == ToClient && t.addrs != nil {
-			// What is recorded (and judged) is what the client gets.
-			if v, ok := t.addrs.rewrite(e.Value); ok {
-				e.Upstream, e.Value = e.Value.Raw, v
-			}
-		}
-		seq := t.record(e)
+		frame, seq := t.recordOne(dir, pc.frame, pc.at)
 		if dir == ToServer && t.beforeSend != nil {
-			t.beforeSend(t.ID, seq, exchangeArgs(e.Value))
+			t.beforeSend(t.ID, seq, exchangeArgs(pc.frame))
 		}
-		frame := e.Value.Raw
 		if extra := t.extraAfter(f); extra != nil {
 			// Recorded before the reply is delivered, so no later
 			// command can come between them.
@@ -425,6 +427,20 @@ func (t *proxyConn) forward(pc piece, src net.Conn, dst *bufio.Writer, dir Dir, 
 	return err == nil
 }
 
+// recordOne records a frame read from the stream (valid until the next
+// read) and returns the bytes to forward and its seq: on a cluster, what
+// the client gets is what is recorded and judged (the node addresses
+// rewritten, the server's bytes kept as Upstream).
+func (t *proxyConn) recordOne(dir Dir, frame resp.Value, at int64) ([]byte, uint64) {
+	if dir == ToClient && t.addrs != nil {
+		if v, ok := t.addrs.rewrite(frame); ok {
+			e := Event{Dir: dir, Value: v, Upstream: bytes.Clone(frame.Raw), Time: time.Now()}
+			return v.Raw, t.record(e)
+		}
+	}
+	return t.recordFrame(dir, frame.Raw, at)
+}
+
 // refuse answers a client's command over the limits as Redis does, and
 // records the reply as the proxy's own.
 func (t *proxyConn) refuse(client net.Conn, typ byte) {
@@ -444,7 +460,7 @@ func (t *proxyConn) extraAfter(f Fault) []byte {
 		return nil
 	}
 	t.mu.Lock()
-	events := t.events
+	events := t.rec.events()
 	last := len(events) - 1
 	hit := false
 	for i, pr := range pairEvents(events) {
@@ -586,7 +602,7 @@ func (p *proxy) claim(w wanted) (exchange, bool) {
 		rank := w.rank(t)
 		t.mu.Lock()
 		first, last, opening := uint64(0), -1, -1
-		for i, e := range t.events {
+		for i, e := range t.rec.events() {
 			if e.Dir == ToServer && opening < 0 {
 				opening = i
 			}
@@ -668,10 +684,11 @@ func (p *proxy) claimSeq(w wanted, cmds [][][]byte, commit bool) ([]exchange, []
 func (t *proxyConn) seqMatches(w wanted, cmds [][][]byte) (idx []int, found int, first uint64) {
 	idx = make([]int, len(cmds))
 	next := 0
+	events := t.rec.events()
 	for k, args := range cmds {
 		idx[k] = -1
-		for i := next; i < len(t.events); i++ {
-			e := t.events[i]
+		for i := next; i < len(events); i++ {
+			e := events[i]
 			if e.seq <= w.from || e.seq > w.to || e.Dir != ToServer || e.Bad != nil || t.claimed[i] || !sameCommand(e.Value, args) {
 				continue
 			}
@@ -693,18 +710,19 @@ func (p *proxy) replyOf(x exchange) exchange {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	x.pushes, x.reply, x.bad, x.injected, x.overLimit = nil, nil, nil, nil, ""
-	pr := pairEvents(t.events)[x.cmd]
-	upto := len(t.events)
+	events := t.rec.events()
+	pr := pairEvents(events)[x.cmd]
+	upto := len(events)
 	if pr != nil && pr.reply >= 0 {
 		upto = pr.reply + 1
 	}
-	x.fault = frameFault(t.events[:upto])
+	x.fault = frameFault(events[:upto])
 	x.serverEnded = t.serverEnded
 	if pr == nil {
 		// The command came after bytes from the server that are not RESP,
 		// where pairing stops (the server's side is forwarded raw since):
 		// they are what the library got.
-		for _, e := range t.events[:x.cmd] {
+		for _, e := range events[:x.cmd] {
 			if e.Dir == ToClient && e.Bad != nil {
 				x.bad, x.overLimit, x.pending = e.Bad, e.OverLimit, false
 				break
@@ -713,23 +731,23 @@ func (p *proxy) replyOf(x exchange) exchange {
 		return x
 	}
 	for _, i := range pr.pushes {
-		if t.events[i].Injected {
-			x.injected = append(x.injected, t.events[i].Value)
+		if events[i].Injected {
+			x.injected = append(x.injected, events[i].Value)
 		} else {
-			x.pushes = append(x.pushes, t.events[i].Value)
+			x.pushes = append(x.pushes, events[i].Value)
 		}
 	}
 	if pr.reply >= 0 {
-		v := t.events[pr.reply].Value
+		v := events[pr.reply].Value
 		x.reply, x.pending = &v, false
 		x.more = nil
 		for _, i := range pr.more {
-			x.more = append(x.more, t.events[i].Value)
+			x.more = append(x.more, events[i].Value)
 		}
 		return x
 	}
 	// No reply yet: bytes that are not RESP after the command end it.
-	for _, e := range t.events[x.cmd:] {
+	for _, e := range events[x.cmd:] {
 		if e.Dir == ToClient && e.Bad != nil {
 			x.bad, x.overLimit, x.pending = e.Bad, e.OverLimit, false
 		}
@@ -771,7 +789,7 @@ func keyword(a []byte) bool {
 func (t *proxyConn) fault() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return frameFault(t.events)
+	return frameFault(t.rec.events())
 }
 
 // frameFault returns why the first frame the server sent among events

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -166,10 +167,19 @@ func TestClaimAfterBadBytes(t *testing.T) {
 	for i := range events {
 		events[i].seq = uint64(i + 1)
 	}
-	tap := &proxyConn{events: events, claimed: map[int]bool{}}
+	tap := tapOf(events)
 	p := &proxy{taps: []*proxyConn{tap}}
 	x, ok := p.claim(wanted{args: [][]byte{[]byte("GET"), []byte("k")}, to: 100})
 	if !ok || x.cmd != 3 || x.pending || string(x.bad) != "x\r\n" || x.reply != nil {
 		t.Fatalf("claim: %v %+v", ok, x)
 	}
+}
+
+// tapOf is a proxied connection that recorded events (their seq as set).
+func tapOf(events []Event) *proxyConn {
+	tap := &proxyConn{seq: new(atomic.Uint64), claimed: map[int]bool{}}
+	for i := range events {
+		tap.rec.addFull(events[i])
+	}
+	return tap
 }

@@ -42,14 +42,14 @@ func (t *proxyConn) substitute(v resp.Value, dir Dir) (sub []byte, ok bool) {
 	for rest := sub; len(rest) > 0; {
 		n, fv, err := resp.ParseLimits(rest, resp.AnyDepth(rest))
 		if err != nil {
-			t.appendEvent(Event{Dir: ToClient, Bad: bytes.Clone(rest), Time: now, Served: true})
+			t.recordLocked(Event{Dir: ToClient, Bad: bytes.Clone(rest), Time: now, Served: true})
 			break
 		}
 		e := Event{Dir: ToClient, Value: fv.Clone(), Time: now, Served: true}
 		if fv.Kind != resp.Push {
 			e.Upstream = bytes.Clone(v.Raw)
 		}
-		t.appendEvent(e)
+		t.recordLocked(e)
 		rest = rest[n:]
 	}
 	return sub, true
@@ -64,12 +64,6 @@ func (t *proxyConn) track(args [][]byte) {
 	case name == "RESET":
 		t.proto3 = false
 	}
-}
-
-// appendEvent records e; t.mu is held.
-func (t *proxyConn) appendEvent(e Event) {
-	e.seq = t.seq.Add(1)
-	t.events = append(t.events, e)
 }
 
 // commandArgs is a command frame's arguments (an array of blob strings),
