@@ -31,7 +31,9 @@ import (
 //     bound: at most 5% more);
 //   - pipelined/{direct,capture}: redis-benchmark -P 16 -t set,get (the
 //     build's own; an iteration is one pipeline of 16 of each), metric
-//     "req/s" (the bound: the proxy at least 70% of direct).
+//     "req/s" (the bound: the proxy at least 70% of direct);
+//     pipelined/capture-keys is the proxy as respcheck capture runs it by
+//     default, reading each key before its first command (--keys-before).
 //
 // Pin it for the round trips (taskset -c 0 go test -run XXX -bench
 // CaptureOverhead ./runner/capture): a client and a server on one vCPU
@@ -47,14 +49,15 @@ func BenchmarkCaptureOverhead(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { link.Close() })
-	proxy := func(up string) string {
-		rec, err := clients.NewRecorder(target.Config{Addr: up, Timeout: 10 * time.Second}, "127.0.0.1:0")
+	proxyWith := func(up string, o clients.RecorderOptions) string {
+		rec, err := clients.NewRecorderWith(context.Background(), target.Config{Addr: up, Timeout: 10 * time.Second}, "127.0.0.1:0", o)
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.Cleanup(func() { rec.Close() })
 		return rec.Addr()
 	}
+	proxy := func(up string) string { return proxyWith(up, clients.RecorderOptions{}) }
 	direct, captured := srv.Addr(), proxy(srv.Addr())
 	for _, tc := range []struct{ name, addr string }{
 		{"roundtrip/direct", direct}, {"roundtrip/capture", captured},
@@ -64,7 +67,8 @@ func BenchmarkCaptureOverhead(b *testing.B) {
 	}
 	cli := filepath.Join(filepath.Dir(srv.Build().Bin), "redis-benchmark")
 	pin := shareOneCPU(b, srv.Pid())
-	for _, tc := range []struct{ name, addr string }{{"pipelined/direct", direct}, {"pipelined/capture", captured}} {
+	keys := proxyWith(srv.Addr(), clients.RecorderOptions{KeysBefore: true})
+	for _, tc := range []struct{ name, addr string }{{"pipelined/direct", direct}, {"pipelined/capture", captured}, {"pipelined/capture-keys", keys}} {
 		b.Run(tc.name, func(b *testing.B) { pipelined(b, append(pin, cli), tc.addr) })
 	}
 }
