@@ -78,7 +78,7 @@ func TestLoadErrors(t *testing.T) {
 		{"unknown file field", "suite: t\ncase: []\n",
 			[]string{`1:1: missing field "cases"`, `2:1: unknown field "case" in file: did you mean "cases"? (want one of: suite, tags, requires, cases)`}},
 		{"unknown case field", "suite: t\ncases:\n  - name: c\n    step: []\n",
-			[]string{`3:5: missing field "steps"`, `4:5: unknown field "step" in case: did you mean "steps"? (want one of: name, tags, requires, known, exclusive, literal_keys, steps, cleanup, scenario)`}},
+			[]string{`3:5: missing field "steps"`, `4:5: unknown field "step" in case: did you mean "steps"? (want one of: name, tags, requires, known, exclusive, literal_keys, continue_on_failure, steps, cleanup, scenario)`}},
 		{"duplicate case name", "suite: t\ncases:\n  - name: c\n    steps: [{send: [PING]}]\n  - name: c\n    steps: [{send: [PING]}]\n",
 			[]string{`5:11: duplicate case name "c" (first at line 3)`}},
 		{"empty steps", "suite: t\ncases:\n  - name: c\n    steps: []\n", []string{`4:12: case has no steps`}},

@@ -10,7 +10,7 @@ import (
 
 // caseNode parses one case of f.
 func (l *loader) caseNode(n *yaml.Node, f *File) *Case {
-	m := l.mapping(n, "case", "name", "tags", "requires", "known", "exclusive", "literal_keys", "steps", "cleanup", "scenario")
+	m := l.mapping(n, "case", "name", "tags", "requires", "known", "exclusive", "literal_keys", "continue_on_failure", "steps", "cleanup", "scenario")
 	if m == nil {
 		return nil
 	}
@@ -36,6 +36,12 @@ func (l *loader) caseNode(n *yaml.Node, f *File) *Case {
 		}
 	}
 	l.literalKeys(c, m)
+	if v := m.get("continue_on_failure"); v != nil {
+		c.ContinueOnFailure, _ = l.boolean(v, "continue_on_failure")
+		if m.has("scenario") {
+			l.errf(m.key("continue_on_failure"), "continue_on_failure does not apply to a scenario: it has no steps")
+		}
+	}
 	if v := m.get("scenario"); v != nil {
 		if k := m.key("steps"); k != nil {
 			l.errf(k, "a case has steps or a scenario, not both")

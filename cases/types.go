@@ -40,8 +40,13 @@ type Case struct {
 	// into the case's namespace (see the package documentation, Literal
 	// keys). Such a case is also Exclusive.
 	LiteralKeys bool
-	Known       []*Known
-	Steps       []*Step
+	// ContinueOnFailure (continue_on_failure: true) runs every step of
+	// the case after one fails, each a failure of its own (a captured
+	// application's traffic: each reply compared, the commands sent all
+	// the same). Otherwise the case ends at its first failing step.
+	ContinueOnFailure bool
+	Known             []*Known
+	Steps             []*Step
 	// Cleanup steps run after Steps whatever their outcome (a failure, an
 	// error): restoring a CONFIG SET, deleting a function library. A cleanup
 	// step that does not get its expected reply makes the case an error.

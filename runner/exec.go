@@ -85,10 +85,12 @@ type caseRun struct {
 	// (sendBig): such a command is not sent again after a redirect.
 	sentBig bool
 	// goldenOnly is set by judge when the step's failure is its golden's
-	// alone (the case's own expectation held), and golden holds the first
-	// such failure: the steps go on after it (see runSteps).
+	// alone (the case's own expectation held): the steps go on after it
+	// (see runSteps). failed holds the failures the steps went on after,
+	// in order: golden-only ones, and every one of a continue_on_failure
+	// case.
 	goldenOnly bool
-	golden     *Failure
+	failed     []*Failure
 	// reuse says the case is plain (run.reusable): its default connection
 	// may come from the run's spares and go back to them; spare is that
 	// connection's entry once it has one.
@@ -334,8 +336,9 @@ func (x *caseRun) endBatch(ctx context.Context, it item, res *Result) *retry {
 	return &retry{cur: &held{it: it, res: res, put: it.put, once: x.once}, batch: again}
 }
 
-// runSteps runs the steps in order until one fails or errs, and records
-// the outcome in res. A step that fails as its known difference says
+// runSteps runs the steps in order until one fails or errs (in a
+// continue_on_failure case, until one errs: every failure is kept), and
+// records the outcome in res. A step that fails as its known difference says
 // (Step.KnownFor; only when no known difference of the case matches) does
 // not stop the steps: it is noted in x.stepKnown, as is the first known
 // step that passed.
@@ -357,18 +360,17 @@ func (x *caseRun) runSteps(ctx context.Context, res *Result) {
 				fail.Step = st
 				x.stepKnown.known, x.stepKnown.fail = k, fail
 			}
-		case fail != nil && x.goldenOnly:
+		case fail != nil && (x.goldenOnly || x.c.ContinueOnFailure):
 			// The reply differs from the recording but meets the case's
-			// own expectation: the later steps run all the same, so that
-			// the case ends as it was written (a busy script killed, a
-			// setting restored) instead of leaving the server to the next
-			// cases in a state they do not expect (another family's
-			// golden: "BUSY Redis" against "BUSY Valkey" left the script
-			// running, and 142 later results failed with BUSY).
-			if x.golden == nil {
-				fail.Step = st
-				x.golden = fail
-			}
+			// own expectation, or the case goes on after a failure: the
+			// later steps run all the same, so that the case ends as it
+			// was written (a busy script killed, a setting restored)
+			// instead of leaving the server to the next cases in a state
+			// they do not expect (another family's golden: "BUSY Redis"
+			// against "BUSY Valkey" left the script running, and 142 later
+			// results failed with BUSY).
+			fail.Step = st
+			x.failed = append(x.failed, fail)
 		case fail != nil:
 			failAt(res, st, fail)
 			return
@@ -376,8 +378,11 @@ func (x *caseRun) runSteps(ctx context.Context, res *Result) {
 			x.stepKnown.unreproduced = k
 		}
 	}
-	if x.golden != nil {
-		failAt(res, x.golden.Step, x.golden)
+	if len(x.failed) > 0 {
+		failAt(res, x.failed[0].Step, x.failed[0])
+		if x.c.ContinueOnFailure {
+			res.More = x.failed[1:]
+		}
 	}
 }
 

@@ -65,6 +65,10 @@ type Result struct {
 	// Failure describes the step that failed (Status Fail or KnownDiff), or
 	// nil.
 	Failure *Failure
+	// More are the later steps that failed too, in order, in a case that
+	// goes on after a failure (cases.Case.ContinueOnFailure); Failure is
+	// the first.
+	More []*Failure
 	// Known is the declared known difference that matched the server, if any.
 	Known    *cases.Known
 	Steps    []StepResult

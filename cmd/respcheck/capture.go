@@ -42,7 +42,8 @@ Ctrl-C: exit 130, the file written all the same), written as one case file
 (-o): one case whose connections c1, c2, ... send the commands in the
 order the proxy saw them, each reply expected byte for byte. Replay it on
 the next server with "respcheck run --server valkey-9.1.2 capture.yaml"
-(or --addr): every failure is a reply that differs.
+(or --addr): every failure is a reply that differs, and the case goes on
+after each (continue_on_failure), so the report names them all.
 
 The file keeps what makes the traffic replay as it ran: connection
 boundaries, pipelined and overlapping commands (async sends read where

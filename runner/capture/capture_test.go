@@ -3,10 +3,12 @@ package capture_test
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -116,7 +118,9 @@ func replay(t *testing.T, f *cases.File, build string) *runner.Result {
 // pipeline, a subscriber and a publisher) captured through the recording
 // proxy in front of Redis 8.6.3 replay on a fresh Redis 8.6.3 with every
 // reply byte for byte the same; on Redis 7.0.15 the redis-py capture
-// fails where the application used what 7.0 lacks (DIGEST).
+// fails at every reply where the application used what 7.0 lacks
+// (DIGEST, SET IFDEQ and IFEQ) and at the read that follows them, each
+// named.
 func TestCaptureReplays(t *testing.T) {
 	for _, a := range apps {
 		t.Run(a.name, func(t *testing.T) {
@@ -133,13 +137,36 @@ func TestCaptureReplays(t *testing.T) {
 			if a.name != "redis-py" {
 				return
 			}
+			// Every difference is reported, not the first alone: the case
+			// goes on after a failure (continue_on_failure).
 			res := replay(t, f, "redis-7.0.15")
-			if res.Status != runner.Fail || res.Failure == nil || !strings.Contains(res.Reason, "reply differs") ||
-				len(res.Steps) == 0 || !strings.EqualFold(string(res.Steps[len(res.Steps)-1].Args[0]), "DIGEST") {
-				t.Errorf("replay on redis-7.0.15: %s %s, want the DIGEST step to differ\n%s", res.Status, res.Reason, src)
+			if res.Status != runner.Fail || res.Failure == nil {
+				t.Fatalf("replay on redis-7.0.15: %s %s, want failures\n%s", res.Status, res.Reason, src)
+			}
+			var got []string
+			for _, fl := range append([]*runner.Failure{res.Failure}, res.More...) {
+				got = append(got, fmt.Sprintf("%s: %s", commandAt(res, fl), fl.Message))
+			}
+			// DIGEST is unknown to 7.0, SET's IFDEQ and IFEQ are syntax
+			// errors there, and the document they did not update reads
+			// back otherwise; the program's other replies are the same.
+			want := []string{"DIGEST: reply differs at byte 0", "SET: reply differs at byte 0", "SET: reply differs at byte 0", "GET: reply differs at byte 5"}
+			if !slices.Equal(got, want) {
+				t.Errorf("replay on redis-7.0.15: differences %q, want %q\n%s", got, want, src)
 			}
 		})
 	}
+}
+
+// commandAt names the command of the step f failed at (its name and,
+// for SET, its condition).
+func commandAt(res *runner.Result, f *runner.Failure) string {
+	for _, sr := range res.Steps {
+		if sr.Step == f.Step && len(sr.Args) > 0 {
+			return strings.ToUpper(string(sr.Args[0]))
+		}
+	}
+	return "?"
 }
 
 // TestCaptureBlockedCommand: a BLPOP that waits while another connection

@@ -80,7 +80,7 @@ func caseFile(exchanges []clients.Exchange, o Options) ([]byte, map[int]int) {
 	for _, l := range strings.Split(strings.TrimRight(o.Header, "\n"), "\n") {
 		fmt.Fprintf(&b, "# %s\n", l)
 	}
-	fmt.Fprintf(&b, "suite: %s\ncases:\n  - name: %s\n    requires: {proto: 2}\n    steps:\n", cases.QuoteBytes([]byte(o.Suite)), cases.QuoteBytes([]byte(o.Case)))
+	fmt.Fprintf(&b, "suite: %s\ncases:\n  - name: %s\n    requires: {proto: 2}\n    continue_on_failure: true\n    steps:\n", cases.QuoteBytes([]byte(o.Suite)), cases.QuoteBytes([]byte(o.Case)))
 	writeBefore(&b, o.Before, exchanges)
 	events := timeline(exchanges)
 	w := &writer{b: &b, sends: indexSends(events), inFlight: map[int]int{}, async: map[*clients.Exchange]bool{},

@@ -14,9 +14,11 @@ import (
 // the old version: it runs the case file of exchanges on a fresh server
 // of the upstream's build (twin starts one for each run and returns how
 // to reach it and how to stop it: a server that kept an earlier run's
-// functions or scripts would answer otherwise) and marks the reply at the
-// step that failed as noise (its step then expects any reply), then runs
-// it again, until the file passes or rounds runs were made. It returns o with Noise set, and the
+// functions or scripts would answer otherwise) and marks the reply of
+// every step that failed as noise (its step then expects any reply: the
+// file's case goes on after a failure), then runs it again, until the
+// file passes or rounds runs were made (a reply learned can change what
+// follows it: a value carried no longer). It returns o with Noise set, and the
 // number of replies learned. A failure that is not a reply's (a push that
 // did not come, a server lost) ends the learning with an error: what
 // follows it cannot be told apart.
@@ -55,12 +57,14 @@ func LearnNoise(ctx context.Context, exchanges []clients.Exchange, o Options, tw
 			if r.Failure == nil {
 				return o, learned, fmt.Errorf("on the twin: %s", r.Reason)
 			}
-			i, ok := expectAt[r.Failure.Where().Line]
-			if !ok || noise[i] {
-				return o, learned, fmt.Errorf("on the twin, line %d: %s", r.Failure.Where().Line, r.Failure.Message)
+			for _, f := range append([]*runner.Failure{r.Failure}, r.More...) {
+				i, ok := expectAt[f.Where().Line]
+				if !ok || noise[i] {
+					return o, learned, fmt.Errorf("on the twin, line %d: %s", f.Where().Line, f.Message)
+				}
+				noise[i] = true
+				learned++
 			}
-			noise[i] = true
-			learned++
 		}
 		if !failed {
 			return o, learned, nil

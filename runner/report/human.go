@@ -217,29 +217,57 @@ func (p *printer) result(res *runner.Result) {
 		}
 	}
 	steps := res.Steps
-	if !p.o.Verbose && len(steps) > 0 {
+	switch {
+	case p.o.Verbose:
+	case res.Failure != nil:
+		// The step that failed: the case may have gone on after it.
+		steps = []runner.StepResult{stepOf(res, res.Failure)}
+	case len(steps) > 0:
 		steps = steps[len(steps)-1:]
 	}
 	for _, sr := range steps {
 		p.step(sr)
 	}
 	if f := res.Failure; f != nil {
-		p.line(fmt.Sprintf("      %s: %s", f.Where(), f.Message))
-		if f.ExpectedBytes != nil && f.Offset >= 0 {
-			p.line(aroundOffset("      want: ", f.ExpectedBytes, f.Offset)[0])
-		} else {
-			p.line("      want: " + short(f.Expected))
+		p.failure(f)
+	}
+	for _, f := range res.More {
+		if !p.o.Verbose {
+			p.step(stepOf(res, f))
 		}
-		if cli := CLI(f.ExpectedBytes); cli != "" {
-			p.line(indent("            ", short(cli)))
-		}
-		for _, l := range aroundOffset("       got: ", f.Actual, f.Offset) {
-			p.line(l)
-		}
-		if cli := CLI(f.Actual); cli != "" {
-			p.line(indent("            ", short(cli)))
+		p.failure(f)
+	}
+}
+
+// failure writes where f is, its message, and the expected and actual
+// bytes around the first that differs.
+func (p *printer) failure(f *runner.Failure) {
+	p.line(fmt.Sprintf("      %s: %s", f.Where(), f.Message))
+	if f.ExpectedBytes != nil && f.Offset >= 0 {
+		p.line(aroundOffset("      want: ", f.ExpectedBytes, f.Offset)[0])
+	} else {
+		p.line("      want: " + short(f.Expected))
+	}
+	if cli := CLI(f.ExpectedBytes); cli != "" {
+		p.line(indent("            ", short(cli)))
+	}
+	for _, l := range aroundOffset("       got: ", f.Actual, f.Offset) {
+		p.line(l)
+	}
+	if cli := CLI(f.Actual); cli != "" {
+		p.line(indent("            ", short(cli)))
+	}
+}
+
+// stepOf is the result of the step f failed at (the last one run for
+// that step: a step may repeat in a scenario), or one naming only it.
+func stepOf(res *runner.Result, f *runner.Failure) runner.StepResult {
+	for i := len(res.Steps) - 1; i >= 0; i-- {
+		if res.Steps[i].Step == f.Step {
+			return res.Steps[i]
 		}
 	}
+	return runner.StepResult{Step: f.Step, Conn: "default"}
 }
 
 // wire writes every step of a case that did not fail, with VeryVerbose.

@@ -58,7 +58,10 @@ type JSONResult struct {
 	// keys.
 	KeyPrefix string       `json:"key_prefix,omitempty"`
 	Failure   *JSONFailure `json:"failure,omitempty"`
-	Steps     []JSONStep   `json:"steps,omitempty"`
+	// MoreFailures are runner.Result.More: the later steps that failed
+	// too in a continue_on_failure case.
+	MoreFailures []JSONFailure `json:"more_failures,omitempty"`
+	Steps        []JSONStep    `json:"steps,omitempty"`
 	// Metrics are a scenario's figures (runner.Metrics).
 	Metrics runner.Metrics `json:"metrics,omitempty"`
 }
@@ -177,9 +180,17 @@ func resultHead(res *runner.Result) JSONResult {
 		Proto: res.Proto, Status: res.Status, NotRun: res.NotRun, Reason: res.Reason, DurationMS: ms(res.Duration), Metrics: res.Metrics,
 		KeyPrefix: res.KeyPrefix}
 	if f := res.Failure; f != nil {
-		jr.Failure = &JSONFailure{Pos: f.Step.Pos.String(), ExpectPos: expectPos(f), Message: f.Message, Expected: f.Expected, Offset: f.Offset}
+		jr.Failure = jsonFailure(f)
+	}
+	for _, f := range res.More {
+		jr.MoreFailures = append(jr.MoreFailures, *jsonFailure(f))
 	}
 	return jr
+}
+
+// jsonFailure is f's JSON.
+func jsonFailure(f *runner.Failure) *JSONFailure {
+	return &JSONFailure{Pos: f.Step.Pos.String(), ExpectPos: expectPos(f), Message: f.Message, Expected: f.Expected, Offset: f.Offset}
 }
 
 // maxJSONReply is the most reply bytes a JSON step shows.

@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner"
@@ -138,19 +139,21 @@ func (s *junitSuite) addResult(res *runner.Result, classname string) {
 }
 
 func failureText(res *runner.Result) string {
-	f := res.Failure
-	if f == nil {
+	if res.Failure == nil {
 		return res.Reason
 	}
-	s := fmt.Sprintf("%s: %s\nwant: %s\n", f.Where(), f.Message, f.Expected)
-	if cli := CLI(f.ExpectedBytes); cli != "" {
-		s += indent("      ", cli) + "\n"
+	var b strings.Builder
+	for _, f := range append([]*runner.Failure{res.Failure}, res.More...) {
+		fmt.Fprintf(&b, "%s: %s\nwant: %s\n", f.Where(), f.Message, f.Expected)
+		if cli := CLI(f.ExpectedBytes); cli != "" {
+			b.WriteString(indent("      ", cli) + "\n")
+		}
+		fmt.Fprintf(&b, " got: %s\n", resp.Escape(f.Actual))
+		if cli := CLI(f.Actual); cli != "" {
+			b.WriteString(indent("      ", cli) + "\n")
+		}
 	}
-	s += fmt.Sprintf(" got: %s\n", resp.Escape(f.Actual))
-	if cli := CLI(f.Actual); cli != "" {
-		s += indent("      ", cli) + "\n"
-	}
-	return s
+	return b.String()
 }
 
 func secs(s float64) string { return fmt.Sprintf("%.3f", s) }

@@ -35,6 +35,12 @@ func TAP(w io.Writer, rep *runner.Report) error {
 				fmt.Fprintf(&b, "  wanted: %q\n", f.Expected)
 				fmt.Fprintf(&b, "  found: %q\n", resp.Escape(f.Actual))
 			}
+			if len(res.More) > 0 {
+				b.WriteString("  more:\n")
+				for _, f := range res.More {
+					fmt.Fprintf(&b, "    - at: %q\n      wanted: %q\n      found: %q\n", f.Where().String(), f.Expected, resp.Escape(f.Actual))
+				}
+			}
 			b.WriteString("  ...\n")
 		}
 	}
