@@ -3,11 +3,14 @@ package runner_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/report"
+	"github.com/respcheck/respcheck/runner/report/schema"
 )
 
 // TestContinueOnFailure: a continue_on_failure case runs every step after
@@ -48,6 +51,13 @@ cases:
 	if got := string(goes.Steps[5].Reply); got != ":1\r\n" {
 		t.Errorf("the cleanup's DEL read %q", got)
 	}
+	wantDiffs := []runner.Difference{
+		{Command: "GET", Kind: "blob string, another value", Count: 1, First: goes.Failure.Where().String()},
+		{Command: "INCR", Kind: "integer → simple error", Count: 1, First: goes.More[0].Where().String()},
+	}
+	if d := goes.Differences(); !slices.Equal(d, wantDiffs) {
+		t.Errorf("differences %+v, want %+v", d, wantDiffs)
+	}
 	stops := result(t, rep, "stops", 2)
 	if stops.Status != runner.Fail || len(stops.Steps) != 2 || stops.More != nil {
 		t.Errorf("stops: %s, %d steps, %d more; want the case to end at its first failure", stops.Status, len(stops.Steps), len(stops.More))
@@ -60,7 +70,7 @@ cases:
 		}
 	}
 	for name, out := range map[string]string{"human": human.String(), "tap": tap.String(), "junit": junit.String()} {
-		if !strings.Contains(out, "inline.yaml:7:") || !strings.Contains(out, "inline.yaml:9:") {
+		if !strings.Contains(out, "inline.yaml:7:") || !strings.Contains(out, "inline.yaml:9:") || name == "human" && !strings.Contains(out, "1× INCR: integer → simple error") {
 			t.Errorf("the %s report does not name both failing steps (lines 7 and 9):\n%s", name, out)
 		}
 	}
@@ -71,8 +81,57 @@ cases:
 		t.Fatal(err)
 	}
 	for _, r := range doc.Results {
-		if r.Case == "goes on" && (r.Failure == nil || len(r.MoreFailures) != 1 || !strings.HasPrefix(r.MoreFailures[0].Pos, "inline.yaml:9:")) {
+		if r.Case == "goes on" && (r.Failure == nil || len(r.MoreFailures) != 1 || !strings.HasPrefix(r.MoreFailures[0].Pos, "inline.yaml:9:") || !slices.Equal(r.Differences, wantDiffs)) {
 			t.Errorf("JSON: failure %+v, more %+v; want the INCR step in more_failures", r.Failure, r.MoreFailures)
 		}
+	}
+}
+
+// TestContinueOnFailureManyFailures: the human report writes the first
+// ten failures of a case that goes on, says how many more there are, and
+// groups all of them; the JSON report keeps every one.
+func TestContinueOnFailureManyFailures(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("suite: t\ncases:\n  - name: many\n    continue_on_failure: true\n    steps:\n")
+	for i := range 25 {
+		if i%5 == 4 {
+			fmt.Fprintf(&src, "      - {send: [ECHO, e%d], reply: \"$2\\r\\nno\\r\\n\"}\n", i)
+			continue
+		}
+		fmt.Fprintf(&src, "      - {send: [SET, k, v%d, BADARG], reply: \"+OK\\r\\n\"}\n", i)
+	}
+	rep := runInline(t, "redis-8.6.3", src.String(), runner.Options{Protos: []int{2}})
+	res := result(t, rep, "many", 2)
+	if len(res.More) != 24 {
+		t.Fatalf("%d more failures, want 24", len(res.More))
+	}
+	want := []runner.Difference{
+		{Command: "SET", Kind: "simple string → simple error", Count: 20, First: res.Failure.Where().String()},
+		{Command: "ECHO", Kind: "blob string, another value", Count: 5, First: res.More[3].Where().String()},
+	}
+	if d := res.Differences(); !slices.Equal(d, want) {
+		t.Errorf("differences %+v, want %+v", d, want)
+	}
+	var human, js bytes.Buffer
+	if err := report.Human(&human, rep, report.HumanOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out := human.String()
+	for _, w := range []string{"… 15 more failing steps", "25 failing steps, by command and kind:", "20× SET: simple string → simple error", "5× ECHO: blob string, another value"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("the human report lacks %q:\n%s", w, out)
+		}
+	}
+	if n := strings.Count(out, "want: "); n != 10 {
+		t.Errorf("the human report writes %d failures out, want 10:\n%s", n, out)
+	}
+	if err := report.JSON(&js, rep); err != nil {
+		t.Fatal(err)
+	}
+	if err := schema.Check("run", js.Bytes()); err != nil {
+		t.Errorf("the JSON report does not meet run.schema.json: %v", err)
+	}
+	if n := strings.Count(js.String(), `"message"`); n != 25 {
+		t.Errorf("the JSON report holds %d failures, want 25", n)
 	}
 }

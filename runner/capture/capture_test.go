@@ -154,6 +154,14 @@ func TestCaptureReplays(t *testing.T) {
 			if !slices.Equal(got, want) {
 				t.Errorf("replay on redis-7.0.15: differences %q, want %q\n%s", got, want, src)
 			}
+			var groups []string
+			for _, d := range res.Differences() {
+				groups = append(groups, fmt.Sprintf("%d %s: %s", d.Count, d.Command, d.Kind))
+			}
+			wantGroups := []string{"2 SET: simple string → simple error", "1 DIGEST: blob string → simple error", "1 GET: blob string, another value"}
+			if !slices.Equal(groups, wantGroups) {
+				t.Errorf("replay on redis-7.0.15: grouped %q, want %q", groups, wantGroups)
+			}
 		})
 	}
 }

@@ -231,11 +231,36 @@ func (p *printer) result(res *runner.Result) {
 	if f := res.Failure; f != nil {
 		p.failure(f)
 	}
-	for _, f := range res.More {
+	p.more(res)
+}
+
+// maxMoreShown is how many of a continue_on_failure case's later
+// failures the human report writes out (Verbose: all); the groups
+// (runner.Result.Differences) count every one.
+const maxMoreShown = 9
+
+// more writes the later failures of a case that went on after its first
+// (runner.Result.More), then its failures grouped by command and kind.
+func (p *printer) more(res *runner.Result) {
+	if len(res.More) == 0 {
+		return
+	}
+	shown := res.More
+	if !p.o.Verbose && len(shown) > maxMoreShown {
+		shown = shown[:maxMoreShown]
+	}
+	for _, f := range shown {
 		if !p.o.Verbose {
 			p.step(stepOf(res, f))
 		}
 		p.failure(f)
+	}
+	if left := len(res.More) - len(shown); left > 0 {
+		p.line(fmt.Sprintf("      … %s (-v shows every one)", Count(left, "more failing step", "more failing steps")))
+	}
+	p.line(fmt.Sprintf("      %s, by command and kind:", Count(1+len(res.More), "failing step", "failing steps")))
+	for _, d := range res.Differences() {
+		p.line(fmt.Sprintf("      %6d× %s: %s (first at %s)", d.Count, d.Command, d.Kind, d.First))
 	}
 }
 

@@ -61,7 +61,10 @@ type JSONResult struct {
 	// MoreFailures are runner.Result.More: the later steps that failed
 	// too in a continue_on_failure case.
 	MoreFailures []JSONFailure `json:"more_failures,omitempty"`
-	Steps        []JSONStep    `json:"steps,omitempty"`
+	// Differences groups failure and MoreFailures by command and kind
+	// (runner.Result.Differences), when there is more than one.
+	Differences []runner.Difference `json:"differences,omitempty"`
+	Steps       []JSONStep          `json:"steps,omitempty"`
 	// Metrics are a scenario's figures (runner.Metrics).
 	Metrics runner.Metrics `json:"metrics,omitempty"`
 }
@@ -184,6 +187,9 @@ func resultHead(res *runner.Result) JSONResult {
 	}
 	for _, f := range res.More {
 		jr.MoreFailures = append(jr.MoreFailures, *jsonFailure(f))
+	}
+	if len(res.More) > 0 {
+		jr.Differences = res.Differences()
 	}
 	return jr
 }

@@ -2,6 +2,7 @@ package page
 
 import (
 	"fmt"
+	"github.com/respcheck/respcheck/runner"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -150,6 +151,10 @@ type Failure struct {
 	Command         string
 	Pre, Mark, Post string
 	Offset          int
+	// Differences are the case's failures grouped by command and kind,
+	// when it went on after its first (continue_on_failure: a replayed
+	// capture).
+	Differences []runner.Difference
 }
 
 // matrix builds the server matrix from the inputs that have case results.

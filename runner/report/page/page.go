@@ -184,7 +184,7 @@ func failureOf(r report.JSONResult) *Failure {
 	if f == nil {
 		return nil
 	}
-	out := &Failure{Pos: f.Pos, Message: f.Message, Want: f.Expected, Offset: -1}
+	out := &Failure{Pos: f.Pos, Message: f.Message, Want: f.Expected, Offset: -1, Differences: r.Differences}
 	if f.ExpectPos != "" {
 		out.Pos = f.ExpectPos // the expectation's line; the step is found by its own (f.Pos)
 	}

@@ -409,3 +409,33 @@ func TestClientsCaseCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestDifferencesOnPage: a run report's case that went on after its first
+// failure (a replayed capture) shows its failures grouped by command and
+// kind under the failure, escaped.
+func TestDifferencesOnPage(t *testing.T) {
+	doc := `{"version":1,"server":{"addr":"127.0.0.1:1","family":"redis","version":"7.0.15","redis_version":"7.0.15"},
+"started":"2026-12-01T00:00:00Z","duration_ms":1,"summary":{"passed":0,"failed":1,"skipped":0,"errors":0,"known":0},
+"results":[{"file":"capture.yaml","case":"app","pos":"capture.yaml:3:5","proto":2,"status":"fail","reason":"r","duration_ms":1,
+"failure":{"pos":"capture.yaml:9:9","message":"reply differs at byte 0","expected":"+OK\\r\\n","offset":0},
+"more_failures":[{"pos":"capture.yaml:12:9","message":"reply differs at byte 0","expected":"+OK\\r\\n","offset":0},{"pos":"capture.yaml:15:9","message":"reply differs at byte 5","expected":"$2\\r\\nv3\\r\\n","offset":5}],
+"differences":[{"command":"SET","kind":"simple string → simple error","count":2,"first":"capture.yaml:9:9"},{"command":"GET <x>","kind":"blob string, another value","count":1,"first":"capture.yaml:15:9"}]}]}`
+	p := filepath.Join(t.TempDir(), "run.json")
+	if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, []Input{in}); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{"every failing step, by command and kind", "<td>2</td><td><code>SET</code></td><td>simple string → simple error</td><td>capture.yaml:9:9</td>", "<code>GET &lt;x&gt;</code>"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+}
