@@ -143,7 +143,7 @@ func writeGeneratedHuman(w io.Writer, rep *replies.Report) {
 		}
 		fmt.Fprintf(w, "%s: %d frames judged in %s, %d findings\n", c.Label(), rep.Judged[c.Name], rep.Busy[c.Name].Round(time.Millisecond), len(fs))
 		for _, x := range fs {
-			fmt.Fprintf(w, "  %s (%s %s), %d frames, %s: %s\n", x.Verdict, x.Rule, x.Kind, x.Count, x.Shrunk.Class, cut(resp.Escape(x.Shrunk.Bytes()), 300))
+			fmt.Fprintf(w, "  %s (%s %s), %d frames, %s, answering %s: %s\n", x.Verdict, x.Rule, x.Kind, x.Count, x.Shrunk.Class, x.Command(), cut(resp.Escape(x.Shrunk.Bytes()), 300))
 			if !x.Alone {
 				fmt.Fprintf(w, "      not shrunk: the frame as generated, after %d others on its connection (--no-shrink, the shrink budget ran out, or it gives the class only after them)\n", len(x.Before))
 			}

@@ -63,6 +63,8 @@ func TestJudge(t *testing.T) {
 		// difference is still one.
 		{"go-redis/resp2", "-ERR \xff\xfe\r\n", errNative("error", "proto.RedisError", "proto.RedisError", "ERR \uFFFD\uFFFD"), Erased},
 		{"redis-py-6.4.0/resp2", "-ERR\r\n", errNative("error", "ResponseError", "ResponseError", ""), Erased},
+		{"redis-py-6.4.0/resp3", "-ERR \xff\xfe\r\n", errNative("error", "ResponseError", "ResponseError", "\uFFFD\uFFFD"), Erased},
+		{"redis-py-6.4.0/resp3", "-ERR \xffa\r\n", errNative("error", "ResponseError", "ResponseError", "\uFFFDb"), Mismatch},
 		{"go-redis/resp2", "-ERR \xffa\r\n", errNative("error", "proto.RedisError", "proto.RedisError", "ERR \uFFFDb"), Mismatch},
 		{"go-redis/resp2", "$1\r\nx\r\n", errNative("exception", "net.OpError", "net.OpError", "reset"), Crash},
 		{"go-redis/resp3", "%1\r\n:1\r\n#t\r\n", Native{Kind: "map", Type: "map", Pairs: [][2]Native{{tx("int", "int64", "1"), tx("bool", "bool", "true")}}}, Match},

@@ -49,10 +49,11 @@ type Options struct {
 	Jobs int
 	// OnResult is called for each finished result, one at a time.
 	OnResult func(*Result)
-	// StopAtFatal ends a case at its first crash, hang or desync, or
-	// finding whose canary did not come back "ok": its later steps are not
-	// run (the reply generator's steps are frames of
-	// their own, and what a broken connection makes of the next ones says
+	// StopAtFatal ends a case at its first hang or desync, or finding
+	// whose canary did not come back "ok" (a crash whose canary did, an
+	// exception the library raised and got over, goes on): its later
+	// steps are not run (the reply generator's steps are frames of their
+	// own, and what a broken connection makes of the next ones says
 	// nothing about them).
 	StopAtFatal bool
 	// Existing says the target is a server respcheck did not start (an
@@ -708,8 +709,8 @@ func (s *session) steps(res *Result) {
 			res.Reason = stop
 			return
 		}
-		if s.opts.StopAtFatal && sv != nil && (sv.Verdict >= Crash && sv.Verdict <= Desync || sv.Verdict.Finding() && sv.Canary != "ok") {
-			res.Reason = "stopped at the first crash, hang, desync or finding whose canary did not come back right"
+		if s.opts.StopAtFatal && sv != nil && (sv.Verdict == Hang || sv.Verdict == Desync || sv.Verdict.Finding() && sv.Canary != "ok") {
+			res.Reason = "stopped at the first hang, desync or finding whose canary did not come back right"
 			return
 		}
 	}

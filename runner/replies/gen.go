@@ -34,7 +34,8 @@ func (c Class) String() string {
 }
 
 // Frame is one generated reply: what the proxy sends a library for one
-// command instead of the server's reply.
+// command (CommandOf its ID) instead of the server's reply: for GET any
+// reply, for the other commands one of their shape (shapes.go).
 type Frame struct {
 	// ID is the frame's number in its generator's sequence (from 0).
 	ID int
@@ -64,23 +65,33 @@ type Generator struct {
 	r     *rand.Rand
 	proto int
 	next  int
+	seed  uint64
 }
 
 // NewGenerator returns a generator of frames in proto (2 or 3) from seed.
 func NewGenerator(seed uint64, proto int) *Generator {
-	return &Generator{r: rand.New(rand.NewPCG(seed, uint64(proto))), proto: proto}
+	return &Generator{r: rand.New(rand.NewPCG(seed, uint64(proto))), proto: proto, seed: seed}
 }
 
 // Next returns the next frame.
 func (g *Generator) Next() Frame {
 	f := Frame{ID: g.next, Proto: g.proto}
 	g.next++
+	cmd := commandArgs(f.ID)
+	if cmd[0] == "HELLO" {
+		// The same in both protocols, with nothing before or on it.
+		f.Reply = g.hello(f.ID)
+		f.Class = Classify(f)
+		return f
+	}
 	if g.proto == 3 && g.r.IntN(12) == 0 {
 		for n := 1 + g.r.IntN(2); n > 0; n-- {
 			f.Pushes = append(f.Pushes, g.push())
 		}
 	}
 	switch {
+	case cmd[0] != "GET":
+		f.Reply = g.shaped(cmd[0]) // that command's shape (shapes.go)
 	case g.r.IntN(50) == 0:
 		f.Reply = g.deep()
 	default:

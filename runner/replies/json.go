@@ -34,6 +34,9 @@ type JSONFinding struct {
 	Verdict string `json:"verdict"`
 	Rule    string `json:"rule"`
 	Kind    string `json:"kind,omitempty"`
+	// Command is what the library sent that the frames answered
+	// (Finding.Command: "HGETALL {key}").
+	Command string `json:"command"`
 	Count   int    `json:"count"`
 	// Class is "served" or "spec-only", of Shrunk.
 	Class  string `json:"class"`
@@ -57,7 +60,7 @@ func (r *Report) JSON() *JSONReport {
 	for _, x := range r.Findings {
 		lua, _ := x.Shrunk.Lua()
 		out.Findings = append(out.Findings, JSONFinding{Client: x.Client, Proto: x.Proto, Verdict: x.Verdict.String(),
-			Rule: x.Rule, Kind: x.Kind, Count: x.Count, Class: x.Shrunk.Class.String(), Frame: resp.Escape(x.Frame.Bytes()),
+			Rule: x.Rule, Kind: x.Kind, Command: x.Command(), Count: x.Count, Class: x.Shrunk.Class.String(), Frame: resp.Escape(x.Frame.Bytes()),
 			Shrunk: resp.Escape(x.Shrunk.Bytes()), Alone: x.Alone, Before: len(x.Before), Lua: lua, Notes: x.Notes, Canary: x.Canary})
 	}
 	slices.SortStableFunc(out.Findings, func(a, b JSONFinding) int { return strings.Compare(a.Client, b.Client) })

@@ -17,7 +17,9 @@ import (
 // a connection in RESP3. Map and set members come out in the order Lua
 // iterates its table, not necessarily the frame's (SameUpToOrder).
 func (f Frame) Lua() (string, bool) {
-	if len(f.Pushes) > 0 || f.Class != Served {
+	if len(f.Pushes) > 0 || f.Class != Served || f.Proto == 2 && hasRESP3(f.Reply) {
+		// A RESP3 reply on a RESP2 connection (HELLO 3's) is no script's:
+		// a script's reply is in the connection's protocol.
 		return "", false
 	}
 	var b strings.Builder
@@ -145,7 +147,7 @@ func luaNumber(s string) (string, bool) {
 	case "nan":
 		return "0/0", true
 	case "-0":
-		return "-(0.0)", true
+		return "-1/(1/0)", true // -(0.0) is folded to 0 in a table constructor (Redis 8.6.3, Valkey 9.1.2)
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil {
@@ -166,4 +168,22 @@ func luaString(b *strings.Builder, s []byte) {
 		b.WriteByte(c)
 	}
 	b.WriteByte('"')
+}
+
+// hasRESP3 reports whether v holds a type RESP2 does not have.
+func hasRESP3(v resp.Value) bool {
+	switch v.Kind {
+	case resp.SimpleString, resp.SimpleError, resp.Integer, resp.BlobString, resp.NilBlobString, resp.Array, resp.NilArray:
+	default:
+		return true
+	}
+	if v.Attr != nil {
+		return true
+	}
+	for _, e := range v.Elems {
+		if hasRESP3(e) {
+			return true
+		}
+	}
+	return false
 }

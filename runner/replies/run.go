@@ -1,7 +1,6 @@
 package replies
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -114,6 +113,18 @@ type Finding struct {
 	Alone bool
 }
 
+// Command is the command the finding's frames answered, its key written
+// {key} ("HGETALL {key}").
+func (f *Finding) Command() string {
+	cmd := commandArgs(f.Frame.ID)
+	for i, a := range cmd {
+		if a == frameKey {
+			cmd[i] = "{key}"
+		}
+	}
+	return strings.Join(cmd, " ")
+}
+
 // Key is the finding's class: "client verdict rule kind".
 func (f *Finding) Key() string {
 	return strings.TrimSpace(f.Client + " " + f.Verdict.String() + " " + f.Rule + " " + f.Kind)
@@ -152,23 +163,6 @@ func (fs *frames) get(proto, id int) (Frame, bool) {
 	return f, ok
 }
 
-// keyTag starts the name of a key whose GET the proxy answers with a
-// frame: the case key {key:g<id>}.
-const keyTag = ":g"
-
-// frameID is the frame a command asks for: GET rc:{...}:g<id>.
-func frameID(args [][]byte) (int, bool) {
-	if len(args) != 2 || !strings.EqualFold(string(args[0]), "GET") {
-		return 0, false
-	}
-	i := bytes.LastIndex(args[1], []byte(keyTag))
-	if i < 0 {
-		return 0, false
-	}
-	id, err := strconv.Atoi(string(args[1][i+len(keyTag):]))
-	return id, err == nil
-}
-
 // serve is the proxy's Fault.Serve over fs.
 func (fs *frames) serve(args [][]byte, proto int) []byte {
 	id, ok := frameID(args)
@@ -181,37 +175,67 @@ func (fs *frames) serve(args [][]byte, proto int) []byte {
 	return nil
 }
 
-// casesFile is a file of cases that GET frames first … first+count-1 in
-// turn, batch frames a case (one library connection; the last case may
-// have fewer); pipelined, each case sends its GETs at once (async) and
-// then reads the replies, as a "/pipeline" configuration runs them
-// through its pipeline API.
-func casesFile(first, count, batch int, pipelined bool) (*cases.File, error) {
+// casesFile is a file of cases that send the commands of frames ids
+// (CommandOf) in turn, batch frames a case (one library connection; the
+// last case may have fewer); pipelined, each case sends its commands at
+// once (async) and then reads the replies, as a "/pipeline" configuration
+// runs them through its pipeline API. A command that changes the
+// connection's state (terminal: HELLO 3, SUBSCRIBE...) is a case of its
+// own, RESP2 only where its reply is a push in RESP3; a pipeline sends
+// none.
+func casesFile(ids []int, batch int, pipelined bool) (*cases.File, error) {
 	var b strings.Builder
 	b.WriteString("suite: generated replies\ncases:\n")
-	for c := first; c < first+count; c += batch {
-		n := min(batch, first+count-c)
-		fmt.Fprintf(&b, "  - name: frames %d\n    steps:\n", c)
-		for id := c; id < c+n; id++ {
+	var part []int
+	flush := func() {
+		if len(part) == 0 {
+			return
+		}
+		fmt.Fprintf(&b, "  - name: frames %d\n", part[0])
+		if len(part) == 1 && proto2Only(part[0]) {
+			b.WriteString("    requires: {proto: 2}\n")
+		}
+		b.WriteString("    steps:\n")
+		for _, id := range part {
+			var args []string
+			for _, a := range CommandOf(id) {
+				args = append(args, strconv.Quote(a))
+			}
 			if pipelined {
-				fmt.Fprintf(&b, "      - {send: [GET, \"{key%sg%d}\"], async: true}\n", ":", id)
+				fmt.Fprintf(&b, "      - {send: [%s], async: true}\n", strings.Join(args, ", "))
 			} else {
-				fmt.Fprintf(&b, "      - {send: [GET, \"{key%sg%d}\"], any: true}\n", ":", id)
+				fmt.Fprintf(&b, "      - {send: [%s], any: true}\n", strings.Join(args, ", "))
 			}
 		}
-		for range n {
+		for range part {
 			if pipelined {
 				b.WriteString("      - {read: true, any: true}\n")
 			}
 		}
+		part = part[:0]
 	}
+	for _, id := range ids {
+		switch {
+		case terminal(id) && pipelined:
+		case terminal(id):
+			flush()
+			part = append(part, id)
+			flush()
+		default:
+			part = append(part, id)
+			if len(part) == batch {
+				flush()
+			}
+		}
+	}
+	flush()
 	return cases.Load("generated.yaml", []byte(b.String()))
 }
 
 // served splits drivers into those served generic calls and those served
 // pipelines ("/pipeline" configurations); the rest are not served, with
 // why: a cluster client (standalone only), a subscribe API, a typed API
-// (a wrapper typed for GET's reply).
+// (wrappers typed for each command's reply).
 func served(ds []clients.Driver) (plain, piped []clients.Driver, not map[string]string) {
 	not = map[string]string{}
 	for _, d := range ds {
@@ -220,9 +244,9 @@ func served(ds []clients.Driver) (plain, piped []clients.Driver, not map[string]
 		case clients.IsCluster(d):
 			not[lib] = "a cluster client: generated replies are served on a standalone server"
 		case strings.HasSuffix(lib, "/pubsub"):
-			not[lib] = "a subscribe API: generated replies answer GET, which it does not send"
+			not[lib] = "a subscribe API: generated replies answer GET and other reads, which it does not send"
 		case strings.Contains(lib, "-typed"):
-			not[lib] = "a typed API: its GET wrapper expects GET's reply types"
+			not[lib] = "a typed API: its wrappers expect each command's reply types"
 		case strings.HasSuffix(lib, "/pipeline"):
 			piped = append(piped, d)
 		default:
@@ -288,7 +312,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 				fs.put(gens[p].Next())
 			}
 		}
-		reps, err := serveRound(serveCtx, opts, fs, next, n, opts.Batch, plain, piped, protos)
+		reps, err := serveRound(serveCtx, opts, fs, idRange(next, n), opts.Batch, plain, piped, protos)
 		if err != nil {
 			return nil, err
 		}
@@ -315,9 +339,18 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	return rep, nil
 }
 
-// serveRound serves frames first … first+n-1 (in fs), batch a case:
-// generic calls to plain, pipelines to piped, both at once.
-func serveRound(ctx context.Context, opts Options, fs *frames, first, n, batch int, plain, piped []clients.Driver, protos []int) ([]*clients.Report, error) {
+// idRange is first … first+n-1.
+func idRange(first, n int) []int {
+	ids := make([]int, n)
+	for i := range ids {
+		ids[i] = first + i
+	}
+	return ids
+}
+
+// serveRound serves frames ids (in fs), batch a case: generic calls to
+// plain, pipelines to piped, both at once.
+func serveRound(ctx context.Context, opts Options, fs *frames, ids []int, batch int, plain, piped []clients.Driver, protos []int) ([]*clients.Report, error) {
 	var (
 		wg   sync.WaitGroup
 		mu   sync.Mutex
@@ -331,7 +364,7 @@ func serveRound(ctx context.Context, opts Options, fs *frames, first, n, batch i
 		if len(part.ds) == 0 {
 			continue
 		}
-		file, err := casesFile(first, n, batch, part.pipelined)
+		file, err := casesFile(ids, batch, part.pipelined)
 		if err != nil {
 			return nil, err
 		}
@@ -442,14 +475,16 @@ func collect(rep *Report, crep *clients.Report, fs *frames, byKey map[string]*Fi
 			}
 			rep.Served[res.Client]++
 			if fatal || sv.Verdict == clients.Skip || sv.Verdict == clients.Error {
-				// After a crash, a hang or a desync the connection's
-				// later replies say nothing of their own frames.
+				// After a hang or a desync the connection's later
+				// replies say nothing of their own frames.
 				continue
 			}
 			// After a finding whose canary did not come back right, and in
 			// a pipeline after any finding, later values may be another
-			// frame's: the library read on from where it stopped.
-			fatal = sv.Verdict >= clients.Crash || sv.Verdict.Finding() && (sv.Canary != "ok" || piped)
+			// frame's: the library read on from where it stopped. A crash
+			// whose canary came back right (an exception the library got
+			// over) leaves the connection as it was (clients.Options.StopAtFatal).
+			fatal = sv.Verdict == clients.Hang || sv.Verdict == clients.Desync || sv.Verdict.Finding() && (sv.Canary != "ok" || piped)
 			rep.Judged[res.Client]++
 			frame, _ := fs.get(res.Proto, id)
 			before = append(before, frame)

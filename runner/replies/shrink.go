@@ -29,17 +29,20 @@ func shrinkFinding(ctx context.Context, opts Options, f *Finding) {
 	if d == nil {
 		return
 	}
-	id := 0
+	// Candidates get ids that answer the same command as f's frame
+	// (CommandOf): id mod commandPeriod stays f.Frame.ID's.
+	next, cmd := 0, f.Frame.ID%commandPeriod
 	judge := func(cands []Frame) (Frame, clients.StepView, bool) {
 		fs := &frames{}
-		first := id
+		var ids []int
 		for _, c := range cands {
-			c.ID, c.Proto = id, f.Proto
+			c.ID, c.Proto = next*commandPeriod+cmd, f.Proto
 			fs.put(c)
-			id++
+			ids = append(ids, c.ID)
+			next++
 		}
 		plain, piped, _ := served([]clients.Driver{d})
-		reps, err := serveRound(ctx, opts, fs, first, len(cands), 1, plain, piped, []int{f.Proto})
+		reps, err := serveRound(ctx, opts, fs, ids, 1, plain, piped, []int{f.Proto})
 		if err != nil || len(reps) != 1 || reps[0].ServerLost != "" {
 			return Frame{}, clients.StepView{}, false
 		}

@@ -1,0 +1,118 @@
+package replies
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The command a frame answers is a function of its ID alone (CommandOf),
+// so that every protocol's generator, the cases that send the commands,
+// the proxy that answers them and the shrinker (whose candidates keep the
+// ID's residue mod commandPeriod) agree on it.
+
+// keyTag starts the name of a key whose command the proxy answers with a
+// frame: the case key {key:g<id>}.
+const keyTag = ":g"
+
+// frameKey stands for the frame's key in frameCommands.
+const frameKey = "\x00key"
+
+// frameCommands are the commands a frame may answer, by its ID (ID mod
+// the count): GET most often (every library's generic call returns its
+// reply as decoded), and commands whose replies libraries convert by
+// name (redis-py's response callbacks: HGETALL pairs to a dict, ZRANGE
+// WITHSCORES and ZSCORE to floats, TTL to an int, SCAN to a cursor and a
+// list, INFO and CONFIG GET parsed; ioredis's HGETALL transformer), so
+// that a frame reaches each library's conversion of it too. Each only
+// reads (a key, a pattern or a section name), so that the command the
+// proxy forwards before it answers changes nothing on the server.
+var frameCommands = [][]string{
+	{"GET", frameKey},
+	{"HGETALL", frameKey},
+	{"GET", frameKey},
+	{"ZRANGE", frameKey, "0", "-1", "WITHSCORES"},
+	{"GET", frameKey},
+	{"SMEMBERS", frameKey},
+	{"GET", frameKey},
+	{"ZSCORE", frameKey, "m"},
+	{"TTL", frameKey},
+	{"XRANGE", frameKey, "-", "+"},
+	{"CONFIG", "GET", frameKey},
+	{"SCAN", "0", "MATCH", frameKey},
+	{"INFO", frameKey},
+	{"HMGET", frameKey, "f"},
+	{"LRANGE", frameKey, "0", "-1"},
+	{"EXISTS", frameKey},
+}
+
+// terminalCommands answer one frame in terminalEvery (in turn): commands
+// that change the connection's state, its protocol (HELLO 3 through a
+// library's generic call: the reply is a RESP3 map whatever the library
+// expects) or subscribed (a subscribe confirmation where the library
+// expected one reply), each the last its connection sends. The subscribe
+// commands answer in RESP2 only: in RESP3 their confirmation is a push,
+// which the proxy does not replace.
+var terminalCommands = [][]string{
+	{"HELLO", "3", "SETNAME", frameKey},
+	{"SUBSCRIBE", frameKey},
+	{"UNSUBSCRIBE", frameKey},
+	{"PSUBSCRIBE", frameKey},
+	{"PUNSUBSCRIBE", frameKey},
+}
+
+const terminalEvery = 64
+
+// commandPeriod is the period of CommandOf in the ID.
+var commandPeriod = terminalEvery * len(terminalCommands)
+
+// commandArgs is frame id's command with frameKey for its key.
+func commandArgs(id int) []string {
+	r := id % commandPeriod
+	if r%terminalEvery == terminalEvery-1 {
+		return slices.Clone(terminalCommands[r/terminalEvery])
+	}
+	return slices.Clone(frameCommands[r%len(frameCommands)])
+}
+
+// terminal reports whether frame id's command changes the connection's
+// state (terminalCommands).
+func terminal(id int) bool { return id%terminalEvery == terminalEvery-1 }
+
+// proto2Only reports whether frame id is served in RESP2 only.
+func proto2Only(id int) bool { return terminal(id) && commandArgs(id)[0] != "HELLO" }
+
+// CommandOf is the command that frame id answers, its key written as the
+// case writes it ({key:g<id>}).
+func CommandOf(id int) []string {
+	cmd := commandArgs(id)
+	for i, a := range cmd {
+		if a == frameKey {
+			cmd[i] = fmt.Sprintf("{key%sg%d}", ":", id)
+		}
+	}
+	return cmd
+}
+
+// frameID is the frame a command asks for: the id of its argument that
+// ends in keyTag and digits (rc:{...}:g<id>), when the command is the
+// one CommandOf gives that id.
+func frameID(args [][]byte) (int, bool) {
+	for _, a := range args {
+		i := bytes.LastIndex(a, []byte(keyTag))
+		if i < 0 {
+			continue
+		}
+		id, err := strconv.Atoi(string(a[i+len(keyTag):]))
+		if err != nil || id < 0 {
+			continue
+		}
+		want := commandArgs(id)
+		if len(args) == len(want) && strings.EqualFold(string(args[0]), want[0]) {
+			return id, true
+		}
+	}
+	return 0, false
+}
