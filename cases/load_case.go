@@ -38,8 +38,12 @@ func (l *loader) caseNode(n *yaml.Node, f *File) *Case {
 	l.literalKeys(c, m)
 	if v := m.get("continue_on_failure"); v != nil {
 		c.ContinueOnFailure, _ = l.boolean(v, "continue_on_failure")
-		if m.has("scenario") {
+		switch {
+		case m.has("scenario"):
 			l.errf(m.key("continue_on_failure"), "continue_on_failure does not apply to a scenario: it has no steps")
+		case c.ContinueOnFailure && m.has("known"):
+			// One known difference would make every later failure known.
+			l.errf(m.key("known"), "a case with continue_on_failure: true takes known differences on its steps, not on the case (one would hide every later failure)")
 		}
 	}
 	if v := m.get("scenario"); v != nil {

@@ -135,3 +135,79 @@ func TestContinueOnFailureManyFailures(t *testing.T) {
 		t.Errorf("the JSON report holds %d failures, want 25", n)
 	}
 }
+
+// TestContinueOnFailureEdges: in a continue_on_failure case the failures
+// before a step that errs stay reported beside the error; a replies: step
+// whose first reply differs still reads its others (the next step reads
+// its own); replies over the 1 MiB kept are grouped by message, not as
+// "invalid" (found by a review).
+func TestContinueOnFailureEdges(t *testing.T) {
+	big := 1_200_000
+	src := fmt.Sprintf(`suite: t
+cases:
+  - name: errs
+    continue_on_failure: true
+    steps:
+      - {send: [GET, k], reply: "$2\r\nno\r\n"}
+      - {send: [INCR, k], reply: ":2\r\n"}
+      - {send: [BLPOP, l, "0"], timeout: 300ms, reply: "*-1\r\n"}
+  - name: replies
+    continue_on_failure: true
+    steps:
+      - send: [SUBSCRIBE, a, b]
+        replies: [{reply: "*3\r\n$9\r\nsubscribe\r\n$1\r\nX\r\n:1\r\n"}, {reply: "*3\r\n$9\r\nsubscribe\r\n$1\r\nb\r\n:2\r\n"}]
+      - send: [UNSUBSCRIBE, a, b]
+        replies: [{reply: "*3\r\n$11\r\nunsubscribe\r\n$1\r\na\r\n:1\r\n"}, {reply: "*3\r\n$11\r\nunsubscribe\r\n$1\r\nb\r\n:0\r\n"}]
+      - {send: [PING], reply: "+PONG\r\n"}
+  - name: long
+    continue_on_failure: true
+    steps:
+      - {send: [SET, k, "%s"], reply: "+OK\r\n"}
+      - {send: [GET, k], reply: "$%d\r\n%s\r\n"}
+      - {send: [GET, k], reply: "$1\r\nx\r\n"}
+`, strings.Repeat("a", big), big, strings.Repeat("b", big))
+	rep := runInline(t, "redis-8.6.3", src, runner.Options{Protos: []int{2}})
+	errs := result(t, rep, "errs", 2)
+	if errs.Status != runner.Error || errs.Failure == nil || errs.Failure.Step.Pos.Line != 6 || len(errs.More) != 1 || errs.More[0].Step.Pos.Line != 7 {
+		t.Errorf("errs: %s %q, failure %v, %d more; want an error with the GET and INCR failures kept", errs.Status, errs.Reason, errs.Failure, len(errs.More))
+	}
+	replies := result(t, rep, "replies", 2)
+	if replies.Status != runner.Fail || replies.Failure == nil || len(replies.More) != 0 {
+		t.Errorf("replies: %s %q, %d more; want SUBSCRIBE's first reply alone to fail", replies.Status, replies.Reason, len(replies.More))
+	}
+	long := result(t, rep, "long", 2)
+	d := long.Differences()
+	if len(d) != 1 || d[0].Count != 2 || strings.Contains(d[0].Kind, "invalid") {
+		t.Errorf("long: differences %+v, want the two GETs grouped as blob strings that differ", d)
+	}
+}
+
+// goldenAt is a GoldenChecker whose golden differs at line N only.
+type goldenAt int
+
+func (g goldenAt) CheckStep(s runner.GoldenStep) *runner.Failure {
+	if s.Step.Pos.Line == int(g) {
+		return &runner.Failure{Offset: -1, Expected: "golden", Actual: []byte("x"), Message: "differs from the golden"}
+	}
+	return nil
+}
+
+// TestGoldenOnlyDoesNotCarryOver: a step that fails without being judged
+// against its golden (a replies: step) after one whose golden alone
+// differed is a failure of its own, reported (it was taken for a
+// golden-only one and lost; found by a review).
+func TestGoldenOnlyDoesNotCarryOver(t *testing.T) {
+	const src = `suite: t
+cases:
+  - name: golden then replies
+    steps:
+      - {send: [PING], reply: "+PONG\r\n"}
+      - send: [SUBSCRIBE, a, b]
+        replies: [{reply: "*3\r\n$9\r\nsubscribe\r\n$1\r\nX\r\n:1\r\n"}, {reply: "*3\r\n$9\r\nsubscribe\r\n$1\r\nb\r\n:2\r\n"}]
+`
+	rep := runInline(t, "redis-8.6.3", src, runner.Options{Protos: []int{2}, Golden: goldenAt(5)})
+	res := result(t, rep, "golden then replies", 2)
+	if res.Status != runner.Fail || res.Failure == nil || res.Failure.Step.Pos.Line != 6 {
+		t.Errorf("%s %q: want the SUBSCRIBE step's failure (line 6) reported", res.Status, res.Reason)
+	}
+}

@@ -344,10 +344,15 @@ func (x *caseRun) endBatch(ctx context.Context, it item, res *Result) *retry {
 // step that passed.
 func (x *caseRun) runSteps(ctx context.Context, res *Result) {
 	for _, st := range x.c.Steps {
+		x.goldenOnly = false // judge sets it; a step that fails without judge is not golden-only
 		sr, fail, err := x.step(ctx, st)
 		res.Steps = append(res.Steps, sr)
 		if err != nil {
 			stepError(res, st, err)
+			if len(x.failed) > 0 && x.c.ContinueOnFailure {
+				// The failures before the error stay reported.
+				res.Failure, res.More = x.failed[0], x.failed[1:]
+			}
 			return
 		}
 		var k *cases.Known

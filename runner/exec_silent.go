@@ -65,6 +65,22 @@ func closedByPeer(err error) bool {
 		errors.As(err, &se) && errors.Is(se.Err, io.ErrUnexpectedEOF)
 }
 
+// drainReplies reads replies from..len(st.Replies)-1 of a replies: step
+// that already failed, unjudged (those expected silent are not waited
+// for), so that the steps after it read their own.
+func (x *caseRun) drainReplies(c *conn, timeout time.Duration, st *cases.Step, from int, sr *StepResult) error {
+	for i := from; i < len(st.Replies); i++ {
+		exp, ok := st.Replies[i].Resolve(x.info)
+		if !ok || exp.Silent() {
+			continue
+		}
+		if _, _, err := x.receive(c, timeout, st, exp, sr); err != nil {
+			return fmt.Errorf("reply %d of %d: %w", i+1, len(st.Replies), err)
+		}
+	}
+	return nil
+}
+
 // receiveReplies reads and checks the several replies of a step with
 // replies: [...], in order; the step's reply is their bytes one after the
 // other, which the golden compares as one.
@@ -92,6 +108,11 @@ func (x *caseRun) receiveReplies(c *conn, timeout time.Duration, st *cases.Step,
 		}
 		if fail != nil {
 			fail.Message = fmt.Sprintf("reply %d of %d: %s", i+1, n, fail.Message)
+			if x.c.ContinueOnFailure {
+				// The steps go on: the replies still to come are this
+				// step's, not the next one's.
+				return fail, x.drainReplies(c, timeout, st, i+1, sr)
+			}
 			return fail, nil
 		}
 	}

@@ -234,7 +234,7 @@ func undecided(h *held) {
 	if h.res.Reason != "" {
 		was += ": " + h.res.Reason
 	}
-	h.res.Status, h.res.Failure = Error, nil
+	h.res.Status, h.res.Failure, h.res.More = Error, nil, nil
 	h.res.Reason = "a reply to no command came on the connection this case shared with other cases (whose, only runs alone tell), and this case changes the server beyond its keys, so it was not run again alone; it ran as " + was
 }
 
@@ -331,7 +331,7 @@ func unchecked(batch []*held, why error) {
 		cause = why.Error()
 	}
 	for _, h := range batch {
-		h.res.Status, h.res.NotRun, h.res.Failure = Skip, true, nil
+		h.res.Status, h.res.NotRun, h.res.Failure, h.res.More = Skip, true, nil, nil
 		h.res.Reason = "not checked: " + cause + " before the end-of-case check of the connection this case shared with the cases before it (its steps had passed)"
 	}
 }

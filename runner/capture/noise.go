@@ -65,6 +65,11 @@ func LearnNoise(ctx context.Context, exchanges []clients.Exchange, o Options, tw
 				noise[i] = true
 				learned++
 			}
+			if r.Status == runner.Error {
+				// The failures before it are learned; what follows the
+				// error cannot be told apart.
+				return o, learned, fmt.Errorf("on the twin: %s", r.Reason)
+			}
 		}
 		if !failed {
 			return o, learned, nil

@@ -162,7 +162,11 @@ func (w *writer) pause(at time.Time) {
 			fmt.Fprintf(w.b, "      - sleep: %s\n", min(gap, pauseMax).Round(time.Millisecond))
 		}
 	}
-	if !at.IsZero() {
+	if at.After(w.last) {
+		// Frames are timed as read, numbered as recorded: a command read
+		// earlier can be recorded after another connection's (a
+		// pipeline's tail behind a key lookup), and its time must not
+		// count that gap twice.
 		w.last = at
 	}
 }

@@ -1,0 +1,124 @@
+package capture_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"regexp"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/capture"
+	"github.com/respcheck/respcheck/runner/clients"
+	"github.com/respcheck/respcheck/runner/servers"
+	"github.com/respcheck/respcheck/runner/target"
+)
+
+// slowFwd forwards to addr, each server->client chunk delay late (a
+// remote upstream).
+func slowFwd(t *testing.T, addr string, delay time.Duration) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			s, err := net.Dial("tcp", addr)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			go func() { io.Copy(s, c); s.Close() }()
+			go func() {
+				defer c.Close()
+				buf := make([]byte, 64<<10)
+				for {
+					n, err := s.Read(buf)
+					if n > 0 {
+						time.Sleep(delay)
+						c.Write(buf[:n])
+					}
+					if err != nil {
+						return
+					}
+				}
+			}()
+		}
+	}()
+	return ln.Addr().String()
+}
+
+// TestPausesNeverExceedTheCapture: frames are timed when read and
+// numbered when recorded; with --keys-before's lookups (behind an
+// upstream 4 ms away) a pipeline's later commands are recorded after
+// another connection's later command, so times go back in recording
+// order. The case file's pauses must not count that gap twice: they add
+// up to no more than the capture took (found by a review: 377 ms of sleep
+// for a 296 ms capture).
+func TestPausesNeverExceedTheCapture(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	up := slowFwd(t, srv.Addr(), 4*time.Millisecond)
+	rec, err := clients.NewRecorderWith(context.Background(), target.Config{Addr: up, Timeout: 10 * time.Second}, "127.0.0.1:0", clients.RecorderOptions{KeysBefore: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	a, err := net.Dial("tcp", rec.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := net.Dial("tcp", rec.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []net.Conn{a, b} {
+		c.SetDeadline(time.Now().Add(30 * time.Second))
+		defer c.Close()
+	}
+	ar, br := resp.NewReader(a), resp.NewReader(b)
+	a.Write(resp.AppendCommandString(nil, "SET", "warm", "v")) // COMMAND INFO read once
+	ar.Read()
+	w := bufio.NewWriter(a)
+	for i := range 60 {
+		w.Write(resp.AppendCommandString(nil, "SET", fmt.Sprintf("rk%d", i), "v"))
+	}
+	w.Flush()
+	time.Sleep(90 * time.Millisecond)
+	b.Write(resp.AppendCommandString(nil, "SET", "bk", "v"))
+	br.Read()
+	for range 60 {
+		ar.Read()
+	}
+	a.Write(resp.AppendCommandString(nil, "SET", "last", "v"))
+	ar.Read()
+	elapsed := time.Since(start)
+	time.Sleep(50 * time.Millisecond)
+	rec.Close()
+	ex, _ := rec.Exchanges()
+	sort.SliceStable(ex, func(i, j int) bool { return ex[i].SentAt < ex[j].SentAt })
+	back := time.Duration(0)
+	for i := 1; i < len(ex); i++ {
+		if d := ex[i-1].SentTime.Sub(ex[i].SentTime); d > back {
+			back = d
+		}
+	}
+	src := capture.CaseFile(ex, capture.Options{Suite: "s", Case: "c"})
+	var slept time.Duration
+	for _, m := range regexp.MustCompile(`sleep: (\S+)`).FindAllSubmatch(src, -1) {
+		d, _ := time.ParseDuration(string(m[1]))
+		slept += d
+	}
+	t.Logf("capture took %s; SentTime goes back by up to %s in SentAt order; the case file sleeps %s in all", elapsed, back, slept)
+	if slept > elapsed {
+		t.Errorf("the replay would sleep %s, longer than the whole capture (%s)", slept, elapsed)
+	}
+}
