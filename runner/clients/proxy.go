@@ -101,9 +101,12 @@ type Fault struct {
 	// command, drops the server's reply and sends the client those bytes
 	// instead, recorded as what the server sent (Event.Served; the reply's
 	// Upstream holds the server's). The server's replies are paired with
-	// commands first in, first out, so Serve suits request-reply traffic
-	// only: no subscription, MONITOR or CLIENT REPLY OFF on a connection
-	// it serves. Used by the reply generator (package runner/replies).
+	// commands first in, first out (in RESP3 a (un)subscribe's
+	// confirmation push counts as its reply), so Serve suits
+	// request-reply traffic: a (un)subscribe of one channel as the last
+	// command of its connection, but no other subscription traffic, no
+	// MONITOR or CLIENT REPLY OFF on a connection it serves. Used by the
+	// reply generator (package runner/replies).
 	Serve func(cmd [][]byte, proto int) []byte
 }
 
@@ -180,7 +183,7 @@ type proxyConn struct {
 	// yet replied to, what Serve returned for it (nil: the server's
 	// reply goes through); proto3 says a HELLO 3 went by.
 	serve  func([][]byte, int) []byte
-	served [][]byte
+	served []served
 	proto3 bool
 	// beforeSend is the proxy's.
 	beforeSend func(conn int, seq uint64, args [][]byte)

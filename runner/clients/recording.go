@@ -40,7 +40,7 @@ const (
 
 // recording is a connection's frames in crossing order.
 type recording struct {
-	log    [][]entry // chunks of entryChunk; only the last has room
+	log    [][]entry // chunks of entryChunk entries when full; only the last has room
 	n      int       // entries in log
 	chunks [][]byte  // frame bytes
 	cur    int       // the chunk small frames are copied into
@@ -52,7 +52,14 @@ type recording struct {
 
 // add appends e and returns its index.
 func (r *recording) add(e entry) int {
-	if len(r.log) == 0 || len(r.log[len(r.log)-1]) == entryChunk {
+	switch {
+	case len(r.log) == 0:
+		// The first chunk grows as the connection's frames come (most
+		// of the client views' thousands of connections carry a few
+		// dozen: a 64 KiB chunk each made TestClientMatrix's proxy
+		// allocate gigabytes), up to entryChunk like the others.
+		r.log = append(r.log, make([]entry, 0, 8))
+	case len(r.log[len(r.log)-1]) == entryChunk:
 		r.log = append(r.log, make([]entry, 0, entryChunk))
 	}
 	last := &r.log[len(r.log)-1]
@@ -70,7 +77,13 @@ func (r *recording) addFrame(dir Dir, frame []byte, at int64, seq uint64) []byte
 		r.chunks = append(r.chunks, bytes.Clone(frame))
 		e.chunk = int32(len(r.chunks) - 1)
 	case len(r.chunks) == 0 || cap(r.chunks[r.cur])-len(r.chunks[r.cur]) < len(frame):
-		r.chunks = append(r.chunks, make([]byte, 0, byteChunk))
+		// Shared chunks double from 512 bytes to byteChunk, as the
+		// log's first chunk grows.
+		size := 512
+		if len(r.chunks) > 0 {
+			size = min(byteChunk, 2*cap(r.chunks[r.cur]))
+		}
+		r.chunks = append(r.chunks, make([]byte, 0, max(size, len(frame))))
 		r.cur = len(r.chunks) - 1
 		fallthrough
 	default:

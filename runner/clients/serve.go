@@ -8,33 +8,43 @@ import (
 	"github.com/respcheck/respcheck/resp"
 )
 
+// served is what Fault.Serve returned for one command the proxy
+// forwarded (nil: the server's reply goes through), and whether the
+// command is a (un)subscribe, whose reply is a push in RESP3.
+type served struct {
+	sub       []byte
+	subscribe bool
+}
+
 // substitute applies Fault.Serve to one frame crossing t. A command is
 // queued with what Serve returns for it (before it is forwarded, so its
-// reply cannot come first) and goes on: ok false. A reply (not a push)
-// takes the head of the queue: when that holds bytes, they are recorded
-// as the server's frames and returned to be written instead (ok true).
+// reply cannot come first) and goes on: ok false. A reply (not a push, but
+// a subscribe confirmation to a (un)subscribe) takes the head of the
+// queue: when that holds bytes, they are recorded as the server's frames
+// and returned to be written instead (ok true).
 func (t *proxyConn) substitute(v resp.Value, dir Dir) (sub []byte, ok bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if dir == ToServer {
 		// Every frame the server reads gets its entry: one that is not a
 		// command of blob strings is answered too.
-		var sub []byte
+		var e served
 		if args := commandArgs(v); len(args) > 0 {
 			t.track(args)
 			proto := 2
 			if t.proto3 {
 				proto = 3
 			}
-			sub = t.serve(args, proto)
+			_, _, sub := subscribeFamily(string(args[0]))
+			e = served{sub: t.serve(args, proto), subscribe: sub}
 		}
-		t.served = append(t.served, sub)
+		t.served = append(t.served, e)
 		return nil, false
 	}
-	if v.Kind == resp.Push || len(t.served) == 0 {
+	if len(t.served) == 0 || v.Kind == resp.Push && !(t.served[0].subscribe && confirmation(v)) {
 		return nil, false
 	}
-	sub, t.served = t.served[0], t.served[1:]
+	sub, t.served = t.served[0].sub, t.served[1:]
 	if sub == nil {
 		return nil, false
 	}
@@ -46,13 +56,25 @@ func (t *proxyConn) substitute(v resp.Value, dir Dir) (sub []byte, ok bool) {
 			break
 		}
 		e := Event{Dir: ToClient, Value: fv.Clone(), Time: now, Served: true}
-		if fv.Kind != resp.Push {
+		if n == len(rest) {
+			// The last frame is the reply (a push only as a subscribe
+			// confirmation): the server's is kept beside it.
 			e.Upstream = bytes.Clone(v.Raw)
 		}
 		t.recordLocked(e)
 		rest = rest[n:]
 	}
 	return sub, true
+}
+
+// confirmation reports whether v is a (un)subscribe confirmation (its
+// first element names a subscribe command: subscribeFamily).
+func confirmation(v resp.Value) bool {
+	if len(v.Elems) == 0 {
+		return false
+	}
+	_, _, ok := subscribeFamily(string(v.Elems[0].Str))
+	return ok
 }
 
 // track follows the connection's protocol: HELLO 3 switches it to RESP3,

@@ -51,10 +51,8 @@ var frameCommands = [][]string{
 // terminalCommands answer one frame in terminalEvery (in turn): commands
 // that change the connection's state, its protocol (HELLO 3 through a
 // library's generic call: the reply is a RESP3 map whatever the library
-// expects) or subscribed (a subscribe confirmation where the library
-// expected one reply), each the last its connection sends. The subscribe
-// commands answer in RESP2 only: in RESP3 their confirmation is a push,
-// which the proxy does not replace.
+// expects) or subscribed (a subscribe confirmation, a push in RESP3, where
+// the library expected one reply), each the last its connection sends.
 var terminalCommands = [][]string{
 	{"HELLO", "3", "SETNAME", frameKey},
 	{"SUBSCRIBE", frameKey},
@@ -80,9 +78,6 @@ func commandArgs(id int) []string {
 // terminal reports whether frame id's command changes the connection's
 // state (terminalCommands).
 func terminal(id int) bool { return id%terminalEvery == terminalEvery-1 }
-
-// proto2Only reports whether frame id is served in RESP2 only.
-func proto2Only(id int) bool { return terminal(id) && commandArgs(id)[0] != "HELLO" }
 
 // CommandOf is the command that frame id answers, its key written as the
 // case writes it ({key:g<id>}).

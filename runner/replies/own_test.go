@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"net"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/respcheck/respcheck/resp"
@@ -78,7 +79,8 @@ func (c *ownConn) Do(ctx context.Context, args [][]byte) clients.Native {
 		if err != nil {
 			return clients.Native{Kind: "exception", Type: "resp.Reader", Err: &clients.NativeErr{Class: "read", Message: err.Error()}}
 		}
-		if v.Kind != resp.Push {
+		// A (un)subscribe's confirmation, a push in RESP3, is its reply.
+		if v.Kind != resp.Push || len(v.Elems) > 0 && strings.HasSuffix(strings.ToLower(string(v.Elems[0].Str)), "subscribe") && strings.HasSuffix(strings.ToLower(string(args[0])), "subscribe") {
 			return ownNative(v)
 		}
 	}

@@ -181,8 +181,7 @@ func (fs *frames) serve(args [][]byte, proto int) []byte {
 // once (async) and then reads the replies, as a "/pipeline" configuration
 // runs them through its pipeline API. A command that changes the
 // connection's state (terminal: HELLO 3, SUBSCRIBE...) is a case of its
-// own, RESP2 only where its reply is a push in RESP3; a pipeline sends
-// none.
+// own; a pipeline sends none.
 func casesFile(ids []int, batch int, pipelined bool) (*cases.File, error) {
 	var b strings.Builder
 	b.WriteString("suite: generated replies\ncases:\n")
@@ -191,11 +190,7 @@ func casesFile(ids []int, batch int, pipelined bool) (*cases.File, error) {
 		if len(part) == 0 {
 			return
 		}
-		fmt.Fprintf(&b, "  - name: frames %d\n", part[0])
-		if len(part) == 1 && proto2Only(part[0]) {
-			b.WriteString("    requires: {proto: 2}\n")
-		}
-		b.WriteString("    steps:\n")
+		fmt.Fprintf(&b, "  - name: frames %d\n    steps:\n", part[0])
 		for _, id := range part {
 			var args []string
 			for _, a := range CommandOf(id) {

@@ -237,10 +237,9 @@ func (g *Generator) modules() resp.Value {
 	return v
 }
 
-// confirmation is a (un)subscribe command's confirmation in RESP2 (the
-// array the server sends per channel: kind, channel, subscription count),
-// its channel and count varied; in RESP3 (never served: a push) the same
-// as a push.
+// confirmation is a (un)subscribe command's confirmation (the array, in
+// RESP3 the push, the server sends per channel: kind, channel,
+// subscription count), its channel and count varied.
 func (g *Generator) confirmation(name string) resp.Value {
 	ch := blob(g.text(false))
 	if g.r.IntN(4) == 0 && strings.HasPrefix(name, "UN") || strings.HasPrefix(name, "PUN") && g.r.IntN(4) == 0 {
