@@ -9,11 +9,15 @@ import (
 )
 
 // served is what Fault.Serve returned for one command the proxy
-// forwarded (nil: the server's reply goes through), and whether the
-// command is a (un)subscribe, whose reply is a push in RESP3.
+// forwarded (nil: the server's reply goes through), whether the command
+// is a (un)subscribe, whose reply is a push in RESP3, and how many frames
+// the server sends for it: one, or one per channel of a (un)subscribe
+// (the ones after the first are dropped when sub replaced the first).
 type served struct {
 	sub       []byte
 	subscribe bool
+	frames    int
+	replaced  bool
 }
 
 // substitute applies Fault.Serve to one frame crossing t. A command is
@@ -36,7 +40,10 @@ func (t *proxyConn) substitute(v resp.Value, dir Dir) (sub []byte, ok bool) {
 				proto = 3
 			}
 			_, _, sub := subscribeFamily(string(args[0]))
-			e = served{sub: t.serve(args, proto), subscribe: sub}
+			e = served{sub: t.serve(args, proto), subscribe: sub, frames: 1}
+			if sub {
+				e.frames = max(1, len(args)-1)
+			}
 		}
 		t.served = append(t.served, e)
 		return nil, false
@@ -44,9 +51,20 @@ func (t *proxyConn) substitute(v resp.Value, dir Dir) (sub []byte, ok bool) {
 	if len(t.served) == 0 || v.Kind == resp.Push && !(t.served[0].subscribe && confirmation(v)) {
 		return nil, false
 	}
-	sub, t.served = t.served[0].sub, t.served[1:]
-	if sub == nil {
+	head := &t.served[0]
+	sub, replaced := head.sub, head.replaced
+	if head.frames--; head.frames <= 0 {
+		t.served = t.served[1:]
+	} else {
+		head.replaced = head.replaced || sub != nil
+	}
+	switch {
+	case sub == nil:
 		return nil, false
+	case replaced:
+		// A later confirmation of a (un)subscribe whose first Serve
+		// replaced: what was served stands for them all.
+		return []byte{}, true
 	}
 	now := time.Now()
 	for rest := sub; len(rest) > 0; {

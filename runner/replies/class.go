@@ -10,7 +10,7 @@ import (
 // Classify returns Served when a pinned build sends f's shape (see
 // Served), else SpecOnly.
 func Classify(f Frame) Class {
-	for _, p := range f.Pushes {
+	for _, p := range append(slices.Clone(f.Pushes), f.More...) {
 		if !servedValue(p, false) {
 			return SpecOnly
 		}

@@ -2,7 +2,9 @@ package replies
 
 import (
 	"bytes"
+
 	"fmt"
+	"github.com/respcheck/respcheck/runner/clients"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,8 +19,12 @@ import (
 // frame: the case key {key:g<id>}.
 const keyTag = ":g"
 
-// frameKey stands for the frame's key in frameCommands.
-const frameKey = "\x00key"
+// frameKey stands for the frame's key in frameCommands, frameKey2 for a
+// second key (a second channel), the first with "b" after its id.
+const (
+	frameKey  = "\x00key"
+	frameKey2 = "\x00key2"
+)
 
 // frameCommands are the commands a frame may answer, by its ID (ID mod
 // the count): GET most often (every library's generic call returns its
@@ -59,6 +65,10 @@ var terminalCommands = [][]string{
 	{"UNSUBSCRIBE", frameKey},
 	{"PSUBSCRIBE", frameKey},
 	{"PUNSUBSCRIBE", frameKey},
+	// Two channels: two confirmations, where a library may read one.
+	{"SUBSCRIBE", frameKey, frameKey2},
+	{"UNSUBSCRIBE", frameKey, frameKey2},
+	{"PUNSUBSCRIBE", frameKey, frameKey2},
 }
 
 const terminalEvery = 64
@@ -81,11 +91,22 @@ func terminal(id int) bool { return id%terminalEvery == terminalEvery-1 }
 
 // CommandOf is the command that frame id answers, its key written as the
 // case writes it ({key:g<id>}).
-func CommandOf(id int) []string {
+func CommandOf(id int) []string { return commandWith(id, fmt.Sprintf("{key%sg%d}", ":", id)) }
+
+// commandWith is frame id's command with key for its key (and key with
+// "b" inside its closing brace, or after it, for its second key).
+func commandWith(id int, key string) []string {
 	cmd := commandArgs(id)
 	for i, a := range cmd {
-		if a == frameKey {
-			cmd[i] = fmt.Sprintf("{key%sg%d}", ":", id)
+		switch a {
+		case frameKey:
+			cmd[i] = key
+		case frameKey2:
+			if k, ok := strings.CutSuffix(key, "}"); ok {
+				cmd[i] = k + "b}"
+			} else {
+				cmd[i] = key + "b"
+			}
 		}
 	}
 	return cmd
@@ -110,4 +131,38 @@ func frameID(args [][]byte) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// followed reports whether frame id's command is followed, on its
+// connection, by a PING (a subscribe command's): the frame's reply a
+// library left unread, or a subscribed connection's PING reply (RESP2's
+// array), shows there (a desync), and the PING's verdict is the frame's.
+func followed(id int) bool { return terminal(id) && commandArgs(id)[0] != "HELLO" }
+
+// stepFrames pairs each step of res that a frame answered with the
+// frame's id; a follow-up PING (followed) gets its frame's id, follow
+// true.
+func stepFrames(steps []clients.StepView) []framedStep {
+	var out []framedStep
+	last := -1
+	for i := range steps {
+		sv := &steps[i]
+		id, ok := frameID(sv.Args)
+		switch {
+		case ok:
+			out = append(out, framedStep{id: id, sv: sv})
+			last = id
+		case last >= 0 && followed(last) && len(sv.Args) == 1 && strings.EqualFold(string(sv.Args[0]), "PING"):
+			out = append(out, framedStep{id: last, sv: sv, follow: true})
+			last = -1
+		}
+	}
+	return out
+}
+
+// framedStep is a step and the frame it answered (stepFrames).
+type framedStep struct {
+	id     int
+	sv     *clients.StepView
+	follow bool
 }

@@ -46,17 +46,25 @@ type Frame struct {
 	Pushes []resp.Value
 	// Reply is the reply; Reply.Raw is not set (see Bytes).
 	Reply resp.Value
+	// More are further frames of the same reply: the confirmations after
+	// the first of a (un)subscribe of several channels.
+	More []resp.Value
 	// Class says whether a pinned build sends the shape.
 	Class Class
 }
 
-// Bytes is the frame on the wire: the pushes, then the reply.
+// Bytes is the frame on the wire: the pushes, the reply, its further
+// frames.
 func (f Frame) Bytes() []byte {
 	var b []byte
 	for _, p := range f.Pushes {
 		b = resp.Append(b, p)
 	}
-	return resp.Append(b, f.Reply)
+	b = resp.Append(b, f.Reply)
+	for _, m := range f.More {
+		b = resp.Append(b, m)
+	}
+	return b
 }
 
 // Generator makes frames from a seed: the same seed and protocol give the
@@ -90,6 +98,9 @@ func (g *Generator) Next() Frame {
 		}
 	}
 	switch {
+	case len(cmd) == 3 && cmd[2] == frameKey2:
+		// One confirmation per channel.
+		f.Reply, f.More = g.confirmation(cmd[0]), []resp.Value{g.confirmation(cmd[0])}
 	case cmd[0] != "GET":
 		f.Reply = g.shaped(cmd[0]) // that command's shape (shapes.go)
 	case g.r.IntN(50) == 0:

@@ -2,6 +2,7 @@ package replies
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -36,7 +37,15 @@ func TestFramesAreValid(t *testing.T) {
 				}
 				rest = rest[n:]
 			}
-			v, err := resp.ParseExactLimits(rest, resp.AnyDepth(rest))
+			n, v, err := resp.ParseLimits(rest, resp.AnyDepth(rest))
+			for range f.More {
+				// The further frames of the reply.
+				m, _, merr := resp.ParseLimits(rest[n:], resp.AnyDepth(rest[n:]))
+				n, err = n+m, cmp.Or(err, merr)
+			}
+			if err == nil && n != len(rest) {
+				err = fmt.Errorf("%d bytes after the reply", len(rest)-n)
+			}
 			if err != nil {
 				t.Fatalf("proto %d frame %d: %v in %s", proto, f.ID, err, short(b))
 			}

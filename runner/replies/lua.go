@@ -17,7 +17,7 @@ import (
 // a connection in RESP3. Map and set members come out in the order Lua
 // iterates its table, not necessarily the frame's (SameUpToOrder).
 func (f Frame) Lua() (string, bool) {
-	if len(f.Pushes) > 0 || f.Class != Served || f.Proto == 2 && hasRESP3(f.Reply) {
+	if len(f.Pushes) > 0 || len(f.More) > 0 || f.Class != Served || f.Proto == 2 && hasRESP3(f.Reply) {
 		// A RESP3 reply on a RESP2 connection (HELLO 3's) is no script's:
 		// a script's reply is in the connection's protocol.
 		return "", false

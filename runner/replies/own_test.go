@@ -74,16 +74,29 @@ func (c *ownConn) Do(ctx context.Context, args [][]byte) clients.Native {
 	if _, err := c.nc.Write(resp.AppendCommand(nil, args...)); err != nil {
 		return clients.Native{Kind: "exception", Type: "net.Conn", Err: &clients.NativeErr{Class: "write", Message: err.Error()}}
 	}
-	for {
+	// A (un)subscribe gets a confirmation per channel (a push in RESP3):
+	// all are read, the first returned.
+	subscribe := strings.HasSuffix(strings.ToLower(string(args[0])), "subscribe")
+	frames := 1
+	if subscribe {
+		frames = max(1, len(args)-1)
+	}
+	var first *clients.Native
+	for frames > 0 {
 		v, err := c.r.Read()
 		if err != nil {
 			return clients.Native{Kind: "exception", Type: "resp.Reader", Err: &clients.NativeErr{Class: "read", Message: err.Error()}}
 		}
-		// A (un)subscribe's confirmation, a push in RESP3, is its reply.
-		if v.Kind != resp.Push || len(v.Elems) > 0 && strings.HasSuffix(strings.ToLower(string(v.Elems[0].Str)), "subscribe") && strings.HasSuffix(strings.ToLower(string(args[0])), "subscribe") {
-			return ownNative(v)
+		if v.Kind == resp.Push && !(subscribe && len(v.Elems) > 0 && strings.HasSuffix(strings.ToLower(string(v.Elems[0].Str)), "subscribe")) {
+			continue
 		}
+		if first == nil {
+			n := ownNative(v)
+			first = &n
+		}
+		frames--
 	}
+	return *first
 }
 
 // ownNative is v as a Native of its own RESP type.

@@ -115,15 +115,7 @@ type Finding struct {
 
 // Command is the command the finding's frames answered, its key written
 // {key} ("HGETALL {key}").
-func (f *Finding) Command() string {
-	cmd := commandArgs(f.Frame.ID)
-	for i, a := range cmd {
-		if a == frameKey {
-			cmd[i] = "{key}"
-		}
-	}
-	return strings.Join(cmd, " ")
-}
+func (f *Finding) Command() string { return strings.Join(commandWith(f.Frame.ID, "{key}"), " ") }
 
 // Key is the finding's class: "client verdict rule kind".
 func (f *Finding) Key() string {
@@ -200,6 +192,9 @@ func casesFile(ids []int, batch int, pipelined bool) (*cases.File, error) {
 				fmt.Fprintf(&b, "      - {send: [%s], async: true}\n", strings.Join(args, ", "))
 			} else {
 				fmt.Fprintf(&b, "      - {send: [%s], any: true}\n", strings.Join(args, ", "))
+			}
+			if followed(id) {
+				b.WriteString("      - {send: [PING], any: true}\n")
 			}
 		}
 		for range part {
@@ -463,12 +458,11 @@ func collect(rep *Report, crep *clients.Report, fs *frames, byKey map[string]*Fi
 		fatal := false
 		piped := strings.Contains(res.Client, "/pipeline/")
 		var before []Frame
-		for _, sv := range res.Steps {
-			id, ok := frameID(sv.Args)
-			if !ok {
-				continue
+		for _, fst := range stepFrames(res.Steps) {
+			id, sv := fst.id, fst.sv
+			if !fst.follow {
+				rep.Served[res.Client]++
 			}
-			rep.Served[res.Client]++
 			if fatal || sv.Verdict == clients.Skip || sv.Verdict == clients.Error {
 				// After a hang or a desync the connection's later
 				// replies say nothing of their own frames.
@@ -480,9 +474,11 @@ func collect(rep *Report, crep *clients.Report, fs *frames, byKey map[string]*Fi
 			// whose canary came back right (an exception the library got
 			// over) leaves the connection as it was (clients.Options.StopAtFatal).
 			fatal = sv.Verdict == clients.Hang || sv.Verdict == clients.Desync || sv.Verdict.Finding() && (sv.Canary != "ok" || piped)
-			rep.Judged[res.Client]++
 			frame, _ := fs.get(res.Proto, id)
-			before = append(before, frame)
+			if !fst.follow {
+				rep.Judged[res.Client]++
+				before = append(before, frame)
+			}
 			if !sv.Verdict.Finding() {
 				continue
 			}
@@ -493,6 +489,9 @@ func collect(rep *Report, crep *clients.Report, fs *frames, byKey map[string]*Fi
 			}
 			f.Count, f.Frame, f.Shrunk, f.Before = 1, frame, frame, slices.Clone(before[:len(before)-1])
 			f.Notes, f.Native, f.Canary = sv.Notes, sv.Native, sv.Canary
+			if fst.follow {
+				f.Notes = append([]string{"at the PING sent after the frame's command on its connection"}, f.Notes...)
+			}
 			byKey[f.Key()] = f
 			rep.Findings = append(rep.Findings, f)
 		}

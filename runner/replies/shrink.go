@@ -50,10 +50,10 @@ func shrinkFinding(ctx context.Context, opts Options, f *Finding) {
 		best := -1
 		var view clients.StepView
 		for _, res := range crep.Results {
-			for _, sv := range res.Steps {
-				k, ok := frameID(sv.Args)
-				if ok && sv.Verdict == f.Verdict && sv.Rule == f.Rule && kindNoted(sv.Decisive) == f.Kind && (best < 0 || k < best) {
-					best, view = k, sv
+			for _, fst := range stepFrames(res.Steps) {
+				sv := fst.sv
+				if sv.Verdict == f.Verdict && sv.Rule == f.Rule && kindNoted(sv.Decisive) == f.Kind && (best < 0 || fst.id < best) {
+					best, view = fst.id, *sv
 				}
 			}
 		}
@@ -88,7 +88,8 @@ func shrinkFinding(ctx context.Context, opts Options, f *Finding) {
 // Candidates are the frames one step smaller than f, smallest encoding
 // first: without a push or without every push, without an attribute,
 // with an aggregate replaced by one of its elements, with elements (map
-// pairs) removed, halves kept, strings shortened, numbers simplified.
+// pairs) removed, halves kept, strings shortened, numbers simplified; a
+// reply's further frames (More) are kept as they are.
 func Candidates(f Frame) []Frame {
 	var out []Frame
 	add := func(g Frame) {
@@ -96,7 +97,7 @@ func Candidates(f Frame) []Frame {
 		out = append(out, g)
 	}
 	if len(f.Pushes) > 0 {
-		add(Frame{Proto: f.Proto, Reply: f.Reply})
+		add(Frame{Proto: f.Proto, Reply: f.Reply, More: f.More})
 		for i := range f.Pushes {
 			g := f
 			g.Pushes = slices.Delete(slices.Clone(f.Pushes), i, i+1)
@@ -107,7 +108,7 @@ func Candidates(f Frame) []Frame {
 		if v.Kind == resp.Push || v.Kind == resp.Attribute {
 			continue
 		}
-		add(Frame{Proto: f.Proto, Pushes: f.Pushes, Reply: v})
+		add(Frame{Proto: f.Proto, Pushes: f.Pushes, Reply: v, More: f.More})
 	}
 	// Each candidate is encoded once: a 363 KB frame's candidates took
 	// 1.2 s to sort when the comparison encoded both.
