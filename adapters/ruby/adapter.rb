@@ -74,7 +74,7 @@ def log(*a)
 end
 
 def send_line(obj)
-  line = JSON.generate(obj)
+  line = JSON.generate(obj, max_nesting: false)
   OUT_LOCK.synchronize { $stdout.write(line + "\n") }
 end
 
