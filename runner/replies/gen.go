@@ -100,7 +100,7 @@ func (g *Generator) Next() Frame {
 	switch {
 	case len(cmd) == 3 && cmd[2] == frameKey2:
 		// One confirmation per channel.
-		f.Reply, f.More = g.confirmation(cmd[0]), []resp.Value{g.confirmation(cmd[0])}
+		f.Reply, f.More = g.confirmation(cmd[0], 0), []resp.Value{g.confirmation(cmd[0], 1)}
 	case cmd[0] != "GET":
 		f.Reply = g.shaped(cmd[0]) // that command's shape (shapes.go)
 	case g.r.IntN(50) == 0:

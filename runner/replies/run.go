@@ -162,7 +162,7 @@ func (fs *frames) serve(args [][]byte, proto int) []byte {
 		return nil
 	}
 	if f, ok := fs.get(proto, id); ok {
-		return f.Bytes()
+		return f.Served(args).Bytes()
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package replies
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,7 +24,7 @@ import (
 func (g *Generator) shaped(name string) resp.Value {
 	switch name {
 	case "SUBSCRIBE", "UNSUBSCRIBE", "PSUBSCRIBE", "PUNSUBSCRIBE":
-		return g.confirmation(name)
+		return g.confirmation(name, 0)
 	}
 	if g.r.IntN(12) == 0 {
 		return g.simple(resp.SimpleError, g.errText())
@@ -237,21 +238,57 @@ func (g *Generator) modules() resp.Value {
 	return v
 }
 
-// confirmation is a (un)subscribe command's confirmation (the array, in
-// RESP3 the push, the server sends per channel: kind, channel,
-// subscription count), its channel and count varied.
-func (g *Generator) confirmation(name string) resp.Value {
-	ch := blob(g.text(false))
-	if g.r.IntN(4) == 0 && strings.HasPrefix(name, "UN") || strings.HasPrefix(name, "PUN") && g.r.IntN(4) == 0 {
-		ch = resp.Value{Kind: resp.NilBlobString} // no channel left to unsubscribe from
+// confirmation is a (un)subscribe command's confirmation of its i-th
+// channel (the array, in RESP3 the push, the server sends per channel:
+// kind, channel, subscription count) as a fresh connection gets it, which
+// is where a frame's (un)subscribe runs (a case of its own): subscribing
+// counts 1, 2, unsubscribing 0. The channel's text is varied here and
+// replaced by the command's own channel when served (Served): a server
+// echoes the name it was given, and libraries match confirmations to
+// their commands by it (node-redis 5.12.1 resolved a SUBSCRIBE confirmed
+// for another channel with undefined; a real server's confirmation leaves
+// it waiting).
+func (g *Generator) confirmation(name string, i int) resp.Value {
+	count := int64(0)
+	if !strings.HasPrefix(name, "UN") && !strings.HasPrefix(name, "PUN") {
+		count = int64(i + 1)
 	}
-	count := []int64{0, 1, 2, 1 << 31}[g.r.IntN(4)]
-	v := resp.Value{Kind: resp.Array, Elems: []resp.Value{blob(strings.ToLower(name)), ch, {Kind: resp.Integer, Int: count}}}
+	v := resp.Value{Kind: resp.Array, Elems: []resp.Value{blob(strings.ToLower(name)), blob(g.text(false)), {Kind: resp.Integer, Int: count}}}
 	if g.proto == 3 {
 		v.Kind = resp.Push
-		if ch.Kind == resp.NilBlobString {
-			v.Elems[1] = resp.Value{Kind: resp.Null}
-		}
 	}
 	return v
+}
+
+// Served is f as a server sends it in answer to the command args (the
+// command f's ID gives, its keys expanded): a (un)subscribe's
+// confirmations name args' channels, in order.
+func (f Frame) Served(args [][]byte) Frame {
+	if len(args) < 2 || !isSubscribe(string(args[0])) {
+		return f
+	}
+	rename := func(v resp.Value, i int) resp.Value {
+		if 1+i >= len(args) || len(v.Elems) != 3 {
+			return v
+		}
+		v.Elems = slices.Clone(v.Elems)
+		v.Elems[1] = blob(string(args[1+i]))
+		return v
+	}
+	f.Reply = rename(f.Reply, 0)
+	more := make([]resp.Value, len(f.More))
+	for i, m := range f.More {
+		more[i] = rename(m, i+1)
+	}
+	f.More = more
+	return f
+}
+
+// isSubscribe reports whether name is (P)(UN)SUBSCRIBE, in any case.
+func isSubscribe(name string) bool {
+	switch strings.ToUpper(name) {
+	case "SUBSCRIBE", "UNSUBSCRIBE", "PSUBSCRIBE", "PUNSUBSCRIBE":
+		return true
+	}
+	return false
 }

@@ -1,6 +1,8 @@
 package replies
 
 import (
+	"bytes"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -140,6 +142,9 @@ func shapeFault(name string, proto int, v resp.Value) string {
 		if v.Kind != want || len(v.Elems) != 3 || string(v.Elems[0].Str) != strings.ToLower(name) || v.Elems[2].Kind != resp.Integer {
 			return "not a subscribe confirmation"
 		}
+		if c, un := v.Elems[2].Int, strings.Contains(name, "UNSUB"); un && c != 0 || !un && (c < 1 || c > 2) {
+			return fmt.Sprintf("subscription count %d: not a fresh connection's", c)
+		}
 	default:
 		return "no shape known to the test"
 	}
@@ -164,5 +169,51 @@ func TestHelloFramesAgree(t *testing.T) {
 	}
 	if hellos == 0 {
 		t.Fatal("no HELLO frame")
+	}
+}
+
+// TestServedNamesTheChannels: a (un)subscribe frame is served naming the
+// command's own channels, in order (a server echoes them; libraries match
+// confirmations by name), its counts as a fresh connection's (1, 2 when
+// subscribing, 0 when unsubscribing); other frames are served as drawn.
+func TestServedNamesTheChannels(t *testing.T) {
+	for _, proto := range []int{2, 3} {
+		g := NewGenerator(5, proto)
+		seen := 0
+		for range 4 * commandPeriod {
+			f := g.Next()
+			cmd := CommandOf(f.ID)
+			args := [][]byte{[]byte(cmd[0])}
+			for i := range cmd[1:] {
+				args = append(args, []byte(fmt.Sprintf("ns:chan%d", i)))
+			}
+			served := f.Served(args)
+			if !isSubscribe(cmd[0]) {
+				if !bytes.Equal(served.Bytes(), f.Bytes()) {
+					t.Fatalf("RESP%d %q: served %q, drawn %q", proto, cmd, served.Bytes(), f.Bytes())
+				}
+				continue
+			}
+			seen++
+			confs := append([]resp.Value{served.Reply}, served.More...)
+			if len(confs) != len(cmd)-1 {
+				t.Fatalf("RESP%d %q: %d confirmations", proto, cmd, len(confs))
+			}
+			for i, c := range confs {
+				want := int64(i + 1)
+				if strings.Contains(cmd[0], "UNSUB") {
+					want = 0
+				}
+				if string(c.Elems[1].Str) != fmt.Sprintf("ns:chan%d", i) || c.Elems[2].Int != want {
+					t.Errorf("RESP%d %q: confirmation %d is %q, want channel ns:chan%d and count %d", proto, cmd, i, resp.Append(nil, c), i, want)
+				}
+			}
+			if f.More != nil && &f.More[0] == &served.More[0] || bytes.Equal(f.Bytes(), served.Bytes()) {
+				t.Errorf("RESP%d %q: the drawn frame was changed or not renamed", proto, cmd)
+			}
+		}
+		if seen == 0 {
+			t.Fatalf("RESP%d: no (un)subscribe frame in %d", proto, 4*commandPeriod)
+		}
 	}
 }
