@@ -1,10 +1,12 @@
-// repro: go-redis v9 Conn.Do returns an error element it has a type for (LOADING, MOVED, ASK, READONLY, OOM, EXECABORT...) as the whole reply when it is inside an array ("*2\r\n-LOADING loading\r\n$5\r\nafter\r\n" from EVAL), and leaves the rest of the array unread: the next call gets it ("after", 7). A plain error element (-ERR) stays an element. Found by respcheck clients --generate (runner/replies).
+// repro: go-redis v9 Conn.Do returns an error element it has a type for (LOADING, MOVED, ASK, READONLY, OOM, EXECABORT...) as the whole reply when it is inside an array ("*2\r\n-LOADING loading\r\n$5\r\nafter\r\n" from EVAL), and leaves the rest of the array unread: the next call gets it ("after", 7); an array of a READONLY error alone comes back as the error, and the Conn is then unusable ("Conn is in a bad state": go-redis drops a connection after a READONLY reply, taking it for a failover). A plain error element (-ERR) stays an element. Found by respcheck clients --generate (runner/replies).
 // finds: generated/array that starts with a LOADING error, then a blob string [go-redis/resp2]
 // finds: generated/array that starts with a LOADING error, then a blob string [go-redis/resp3]
 // finds: generated/array that starts with a MOVED error, then an integer [go-redis/resp2]
 // finds: generated/array that starts with a MOVED error, then an integer [go-redis/resp3]
+// finds: generated/array of one READONLY error from Lua [go-redis/resp2]
+// finds: generated/array of one READONLY error from Lua [go-redis/resp3]
 // run: go
-// expect: (?s)RESP2 EVAL LOADING THROWN: LOADING loading\nRESP2 ECHO next DECODED: "after"\n.*RESP2 EVAL MOVED THROWN: MOVED 3999 127.0.0.1:6381\nRESP2 ECHO next DECODED: 7\n.*RESP2 EVAL ERR DECODED: \[.*7\]\nRESP2 ECHO next DECODED: "next"\n.*RESP3 EVAL LOADING THROWN: LOADING loading\nRESP3 ECHO next DECODED: "after"\n.*RESP3 EVAL MOVED THROWN: MOVED 3999 127.0.0.1:6381\nRESP3 ECHO next DECODED: 7\n
+// expect: (?s)RESP2 EVAL LOADING THROWN: LOADING loading\nRESP2 ECHO next DECODED: "after"\n.*RESP2 EVAL MOVED THROWN: MOVED 3999 127.0.0.1:6381\nRESP2 ECHO next DECODED: 7\n.*RESP2 EVAL ERR DECODED: \[.*7\]\nRESP2 ECHO next DECODED: "next"\n.*RESP3 EVAL LOADING THROWN: LOADING loading\nRESP3 ECHO next DECODED: "after"\n.*RESP3 EVAL MOVED THROWN: MOVED 3999 127.0.0.1:6381\nRESP3 ECHO next DECODED: 7\n.*RESP3 EVAL READONLY THROWN: READONLY You can't write against a read only replica\.\nRESP3 ECHO next THROWN: redis: Conn is in a bad state: READONLY
 package main
 
 import (
@@ -19,6 +21,7 @@ func main() {
 			{"LOADING", `*2\r\n-LOADING loading\r\n$5\r\nafter\r\n`, "return {{err='LOADING loading'}, 'after'}"},
 			{"MOVED", `*2\r\n-MOVED 3999 127.0.0.1:6381\r\n:7\r\n`, "return {{err='MOVED 3999 127.0.0.1:6381'}, 7}"},
 			{"ERR", `*2\r\n-ERR plain\r\n:7\r\n`, "return {{err='ERR plain'}, 7}"},
+			{"READONLY", `*1\r\n-READONLY You can't write against a read only replica.\r\n`, "return {{err=\"READONLY You can't write against a read only replica.\"}}"},
 		} {
 			// A connection of its own per scenario.
 			c := goredis.NewClient(&goredis.Options{Addr: addr(), Protocol: proto, MaxRetries: -1}).Conn()

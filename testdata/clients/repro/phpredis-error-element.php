@@ -13,6 +13,8 @@
 // finds: generated/array that starts with a LOADING error, then a blob string [phpredis-5.3.7[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]/resp2]
 // finds: generated/array that starts with a MOVED error, then an integer [phpredis-5.3.7/resp2]
 // finds: generated/array that starts with a MOVED error, then an integer [phpredis-5.3.7[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]/resp2]
+// finds: generated/array of one READONLY error from Lua [phpredis-5.3.7/resp2]
+// finds: generated/array of one READONLY error from Lua [phpredis-5.3.7[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]/resp2]
 // run: php
 // expect: (?s)default ERR element DECODED: \[1,false\] getLastError="ERR boom".*default MYERR element THROWN: RedisException: "MYERR deep".*default empty error DECODED: false getLastError=null.*literal ERR element DECODED: \[1,false\]
 require __DIR__ . '/lib.php';

@@ -1,5 +1,7 @@
 // repro: valkey-glide throws the first error element of an array reply (EXEC with an error from INCR or LPUSH, a Lua table holding error_reply, even two levels down) as the whole call's error, losing the array.
 // finds: errors/EXEC array with an error element from INCR on a string [valkey-glide-2.5.2/resp2]
+// finds: generated/array of one READONLY error from Lua [valkey-glide-2.5.2/resp2]
+// finds: generated/array of one READONLY error from Lua [valkey-glide-2.5.2/resp3]
 // finds: errors/EXEC array with an error element from INCR on a string [valkey-glide-2.5.2/resp3]
 // finds: errors/array with an error element from a Lua table [valkey-glide-2.5.2/resp2]
 // finds: errors/array with an error element from a Lua table [valkey-glide-2.5.2/resp3]
