@@ -15,6 +15,8 @@
 // finds: transactions/EXEC array of a simple string, an integer, a blob string, a double, an empty map and a set [radix/resp3]
 // finds: transactions/EXEC array holding a map of fields and a nested array [radix/resp3]
 // finds: aggregates/map of a hash whose field is named __proto__ from HGETALL [radix/resp3]
+// finds: aggregates/map of a hash with two fields that are not UTF-8 from HGETALL [radix/resp3]
+// finds: aggregates/set of two members that are not UTF-8 from SMEMBERS [radix/resp3]
 // run: go
 // expect: (?s)RESP2 HELLO 3 THROWN: .*can't be a map key\nRESP2 ECHO after DECODED: "redis"\n.*RESP3 EVAL map THROWN: .*can't be a map key\nRESP3 ECHO after DECODED: .*RESP3 HELLO THROWN: .*can't be a map key\n.*RESP3 SMEMBERS THROWN: .*can't be a map key\n
 package main

@@ -5,6 +5,12 @@
 # finds: blobs/blob strings of 1 MiB and 100 KB of random bytes [redis-py-4.3.4[decode_responses=True]/resp2]
 # finds: blobs/blob strings of 1 MiB and 100 KB of random bytes [redis-py-6.4.0[decode_responses=True]/resp2]
 # finds: blobs/blob strings of 1 MiB and 100 KB of random bytes [redis-py-6.4.0[decode_responses=True]/resp3]
+# finds: aggregates/map of a hash with two fields that are not UTF-8 from HGETALL [redis-py-4.3.4[decode_responses=True]/resp2]
+# finds: aggregates/set of two members that are not UTF-8 from SMEMBERS [redis-py-4.3.4[decode_responses=True]/resp2]
+# finds: aggregates/map of a hash with two fields that are not UTF-8 from HGETALL [redis-py-6.4.0[decode_responses=True]/resp2]
+# finds: aggregates/set of two members that are not UTF-8 from SMEMBERS [redis-py-6.4.0[decode_responses=True]/resp2]
+# finds: aggregates/map of a hash with two fields that are not UTF-8 from HGETALL [redis-py-6.4.0[decode_responses=True]/resp3]
+# finds: aggregates/set of two members that are not UTF-8 from SMEMBERS [redis-py-6.4.0[decode_responses=True]/resp3]
 # run: python-4.3.4[decode_responses=True]
 # run: python-6.4.0[decode_responses=True]
 # expect: (?s)RESP2 GET THROWN: UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff.*RESP2 ECHO DECODED: 'after'\n

@@ -7,6 +7,10 @@
 // finds: blobs/blob strings of 1 MiB and 100 KB of random bytes [valkey-glide-2.5.2/cluster/resp2]
 // finds: blobs/blob strings of bytes that are not UTF-8 [valkey-glide-2.5.2/cluster/resp3]
 // finds: blobs/blob strings of 1 MiB and 100 KB of random bytes [valkey-glide-2.5.2/cluster/resp3]
+// finds: aggregates/map of a hash with two fields that are not UTF-8 from HGETALL [valkey-glide-2.5.2/resp2]
+// finds: aggregates/set of two members that are not UTF-8 from SMEMBERS [valkey-glide-2.5.2/resp2]
+// finds: aggregates/map of a hash with two fields that are not UTF-8 from HGETALL [valkey-glide-2.5.2/resp3]
+// finds: aggregates/set of two members that are not UTF-8 from SMEMBERS [valkey-glide-2.5.2/resp3]
 // run: node
 // expect: (?s)RESP2 GET THROWN: Error: Decoding error: 'Error: invalid utf-8.*RESP3 GET THROWN: Error: Decoding error: 'Error: invalid utf-8
 const { client, step, main } = require('./lib');
