@@ -184,7 +184,7 @@ var baseContracts = map[string]*Contract{
 		resp.Integer:      {"bool": Match},
 	}), &Conversion{Name: "RESP2 array of field-value pairs → dict (response callback, e.g. HGETALL)",
 		Source: "redis-py 4.3.4 redis/client.py RESPONSE_CALLBACKS and 6.4.0 redis/_parsers/helpers.py _RedisCallbacksRESP2: \"HGETALL\": lambda r: r and pairs_to_dict(r) or {}",
-		apply:  pairsToMap}, redisPyWatch, redisPyErrorClass, redisPyScan, redisPyPong, redisPyFloat, redisPyFloatRESP2, redisPySet, redisPyScorePairs),
+		apply:  pairsToMap}, redisPyWatch, redisPyErrorClass, redisPyScan, redisPyInfo, redisPyPong, redisPyFloat, redisPyFloatRESP2, redisPySet, redisPyScorePairs),
 	"ioredis": withConversions(newContract("ioredis", []string{
 		"replyMapping legacy (the default): RESP3 maps flat arrays, doubles strings, booleans 1/0",
 	}, map[resp.Kind]map[string]Verdict{resp.Boolean: {"number": Erased, "int": Erased}}),

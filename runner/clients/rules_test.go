@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -20,6 +21,17 @@ import (
 // on RESP3.
 func TestJudgeNamesTheRule(t *testing.T) {
 	set := func(elems ...Native) Native { return Native{Kind: "set", Type: "set", Elems: elems} }
+	str := func(s string) Native { return stringNative("str", s) }
+	// INFO's text and what parse_info makes of it (redis-py 6.4.0).
+	const infoText = "# Server\r\nredis_version:8.6.3\r\nconnected_clients:1\r\n\r\n# Keyspace\r\ndb0:keys=1\r\nmem_fragmentation_ratio:1.5\r\nno colon here\r\n"
+	info := "$" + strconv.Itoa(len(infoText)) + "\r\n" + infoText + "\r\n"
+	infoDict := func(kv ...any) Native {
+		n := Native{Kind: "map", Type: "dict"}
+		for i := 0; i+1 < len(kv); i += 2 {
+			n.Pairs = append(n.Pairs, [2]Native{str(kv[i].(string)), kv[i+1].(Native)})
+		}
+		return n
+	}
 	for _, tc := range []struct {
 		client string
 		proto  int
@@ -51,6 +63,13 @@ func TestJudgeNamesTheRule(t *testing.T) {
 		{"redis-py-6.4.0/resp2", 2, "SMEMBERS s", "*2\r\n$1\r\na\r\n$1\r\nb\r\n", set(stringNative("bytes", "a")), Mismatch, RuleCallback, "set(r)"},
 		{"redis-py-6.4.0/resp2", 2, "SET k v GET", "$3\r\nold\r\n", tx("bool", "bool", "false"), Mismatch, RuleCallback, "parse_set_result"},
 		{"redis-py-6.4.0/resp2", 2, "SET k v", "+QUEUED\r\n", tx("bool", "bool", "false"), Mismatch, RuleCallback, "parse_set_result"},
+		// parse_info keeps every field: converted; a field lost or parsed
+		// otherwise: the callback's mismatch.
+		{"redis-py-6.4.0/resp2", 2, "INFO", info, infoDict("redis_version", str("8.6.3"), "connected_clients", tx("int", "int", "1"), "db0", dict("dict", "keys", "1", "expires", "0"), "mem_fragmentation_ratio", tx("float", "float", "1.5"), "__raw__", Native{Kind: "list", Type: "list"}), Converted, RuleConversion, "parse_info"},
+		{"redis-py-6.4.0/resp3", 3, "INFO", "=" + strconv.Itoa(len(infoText)+4) + "\r\ntxt:" + infoText + "\r\n", infoDict("redis_version", str("8.6.3"), "connected_clients", tx("int", "int", "1"), "db0", dict("dict", "keys", "1", "expires", "0"), "mem_fragmentation_ratio", tx("float", "float", "1.5"), "__raw__", Native{Kind: "list", Type: "list"}), Converted, RuleConversion, "parse_info"},
+		{"redis-py-6.4.0/resp2", 2, "INFO", info, infoDict("redis_version", str("8.6.3"), "connected_clients", tx("int", "int", "2"), "db0", dict("dict", "keys", "1", "expires", "0"), "mem_fragmentation_ratio", tx("float", "float", "1.5"), "__raw__", Native{Kind: "list", Type: "list"}), Mismatch, RuleCallback, "parse_info"},
+		{"redis-py-6.4.0/resp2", 2, "INFO", info, infoDict("redis_version", str("8.6.3"), "connected_clients", tx("int", "int", "1"), "db0", dict("dict", "keys", "1", "expires", "0")), Mismatch, RuleCallback, "parse_info"},
+		{"redis-py-6.4.0/resp2", 2, "INFO", "$45\r\n# S\r\nconnected_clients:1\r\nconnected_clients:2\r\n", infoDict("connected_clients", tx("int", "int", "2")), Mismatch, RuleCallback, "parse_info"},
 		// An erasure a conversion explains: the conversion decided.
 		{"rueidis/to-any/resp3", 3, "DEBUG PROTOCOL verbatim", "=15\r\ntxt:Some string\r\n", stringNative("string", "txt:Some string"), Converted, RuleConversion, "verbatim string kept whole"},
 		// The same value by a command without a callback: the kind rule.
