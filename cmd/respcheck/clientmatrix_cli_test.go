@@ -41,11 +41,11 @@ func (c *cliFindings) add(res *clients.Result) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, sv := range res.Steps {
+	for i, sv := range res.Steps {
 		if sv.Verdict == clients.Match {
 			c.matched++
 		}
-		if sv.Verdict.Finding() && cliFindingExplained(res.Client, sv) == "" {
+		if sv.Verdict.Finding() && cliFindingExplained(res.Client, sv, res.Steps[:i]) == "" {
 			c.unexplained = append(c.unexplained, res.Client+" "+res.Case.Name+" "+
 				resp.EscapeCommand(sv.Args)+": "+sv.Verdict.String()+" "+strings.Join(sv.Notes, "; "))
 		}
@@ -67,10 +67,12 @@ func (c *cliFindings) check(t *testing.T, build string) {
 // cliFindingExplained says which known finding of a command-line client
 // a step's verdict is, or "": an exit on a big number or an attribute
 // (every build: their hiredis has no such reply type), on the double nan
-// (redis-cli 7.0.15's hiredis), and redis-cli 7.0.15 waiting forever on
-// an UNSUBSCRIBE in RESP3 (its confirmation is a push, which its hiredis
-// drops).
-func cliFindingExplained(client string, sv clients.StepView) string {
+// (redis-cli 7.0.15's hiredis), redis-cli 7.0.15 waiting forever on an
+// UNSUBSCRIBE in RESP3 (its confirmation is a push, which its hiredis
+// drops), and its steps after an UNSUBSCRIBE of several channels in RESP2
+// one reply behind (it reads one confirmation); before are the case's
+// steps before sv.
+func cliFindingExplained(client string, sv clients.StepView, before []clients.StepView) string {
 	msg := ""
 	if sv.Native != nil && sv.Native.Err != nil {
 		msg = sv.Native.Err.Message
@@ -86,6 +88,15 @@ func cliFindingExplained(client string, sv clients.StepView) string {
 	case sv.Verdict == clients.Hang && old && strings.HasSuffix(client, "/resp3") && len(sv.Args) > 0 &&
 		slices.Contains([]string{"UNSUBSCRIBE", "PUNSUBSCRIBE", "SUNSUBSCRIBE"}, strings.ToUpper(string(sv.Args[0]))):
 		return "unsubscribe in RESP3"
+	case sv.Verdict == clients.Desync && old && strings.HasSuffix(client, "/resp2") && slices.ContainsFunc(before, multiUnsubscribe):
+		return "one reply read for an unsubscribe of several channels"
 	}
 	return ""
+}
+
+// multiUnsubscribe reports whether sv sent an (P)UNSUBSCRIBE of several
+// channels, which the server confirms once per channel (redis-cli 7.0.15
+// reads one reply for it in RESP2: redis-cli-7.0.15-two-channel-unsubscribe-desync.sh).
+func multiUnsubscribe(sv clients.StepView) bool {
+	return len(sv.Args) > 2 && slices.Contains([]string{"UNSUBSCRIBE", "PUNSUBSCRIBE", "SUNSUBSCRIBE"}, strings.ToUpper(string(sv.Args[0])))
 }

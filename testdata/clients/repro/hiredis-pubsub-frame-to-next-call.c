@@ -9,6 +9,8 @@
 // finds: pubsub/UNSUBSCRIBE without arguments answering two confirmations, then plain replies [hiredis-1.2.0[LC_ALL=de_DE.UTF-8]/resp2]
 // finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [hiredis-1.2.0[LC_ALL=de_DE.UTF-8]/resp2]
 // finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [hiredis-1.2.0[LC_ALL=de_DE.UTF-8]/resp2]
+// finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [hiredis-1.2.0/resp2]
+// finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [hiredis-1.2.0[LC_ALL=de_DE.UTF-8]/resp2]
 // run: c
 // expect: (?s)RESP2 SUBSCRIBE DECODED: ARRAY\[STRING\("subscribe"\) STRING\("repro:ch"\) INTEGER\(1\)\]\n.*RESP2 UNSUBSCRIBE DECODED: ARRAY\[STRING\("message"\) STRING\("repro:ch"\) STRING\("hello"\)\]\nRESP2 PING next DECODED: ARRAY\[STRING\("unsubscribe"\) STRING\("repro:ch"\) INTEGER\(0\)\]\n
 #include "lib.h"

@@ -22,6 +22,8 @@
 // finds: pubsub/messages with an empty payload and a binary payload holding CR LF and NUL [hiredis-1.2.0[LC_ALL=de_DE.UTF-8]/resp3]
 // finds: pushes/message push between two replies on a subscribed connection [hiredis-1.2.0[LC_ALL=de_DE.UTF-8]/resp3]
 // finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [hiredis-1.2.0[LC_ALL=de_DE.UTF-8]/resp3]
+// finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [hiredis-1.2.0/resp3]
+// finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [hiredis-1.2.0[LC_ALL=de_DE.UTF-8]/resp3]
 // run: c
 // expect: RESP3 SUBSCRIBE HANG: no result after 2s\n
 #include "lib.h"

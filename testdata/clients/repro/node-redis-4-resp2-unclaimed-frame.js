@@ -11,6 +11,7 @@
 // finds: protocol-switch/RESP2 replies after HELLO 2, then RESP3 replies after HELLO 3 [node-redis-4.7.1/resp2]
 // finds: protocol-switch/simple string RESET after HELLO 3, then RESP2 replies [node-redis-4.7.1/resp2]
 // finds: protocol-switch/HELLO 3 with SETNAME, then the name as a blob string [node-redis-4.7.1/resp2]
+// finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [node-redis-4.7.1/resp2]
 // run: node
 // expect: (?s)SUBSCRIBE DECODED: \[ 'subscribe', 'repro:ch', 1 \]\n.*UNCAUGHT \(thrown outside the call, in the library\): TypeError: Cannot destructure property 'resolve'.*UNSUBSCRIBE HANG: no result after 2s\n.*UNCAUGHT .*TypeError: Cannot destructure property 'resolve'.*SUBSCRIBE two channels DECODED: \[ 'subscribe', 'repro:c1', 1 \]\n.*HELLO 3 HANG: no result after 2s\n
 const { client, step, reportUncaught, main } = require('./lib');

@@ -55,6 +55,11 @@
 // finds: pubsub/messages with an empty payload and a binary payload holding CR LF and NUL [node-redis-6.3.1/cluster/resp3]
 // finds: pushes/message push between two replies on a subscribed connection [node-redis-6.3.1/cluster/resp3]
 // finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [node-redis-6.3.1/cluster/resp3]
+// finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [node-redis-5.12.1/resp3]
+// finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [node-redis-6.3.1/resp3]
+// finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [node-redis-6.3.1[typeMapping=Map+Buffer]/resp3]
+// finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [node-redis-6.3.1[typeMapping=Set+String]/resp3]
+// finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [node-redis-6.3.1/cluster/resp3]
 // run: node
 // expect: (?s)RESP3 SUBSCRIBE HANG: no result after 2s\n.*RESP3 PSUBSCRIBE HANG: no result after 2s\n.*RESP3 SSUBSCRIBE HANG: no result after 2s\n.*node-redis-5.12.1 RESP3 SUBSCRIBE HANG: no result after 2s\n.*node-redis-6.3.1\[typeMapping=Map\+Buffer\] RESP3 SUBSCRIBE HANG: no result after 2s\n.*node-redis-6.3.1\[typeMapping=Set\+String\] RESP3 SUBSCRIBE HANG: no result after 2s\n
 const { client, step, main } = require('./lib');

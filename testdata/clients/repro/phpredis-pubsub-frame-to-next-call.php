@@ -10,6 +10,8 @@
 // finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [phpredis-5.3.7[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]/resp2]
 // finds: pubsub/UNSUBSCRIBE without arguments answering two confirmations, then plain replies [phpredis-5.3.7[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]/resp2]
 // finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [phpredis-5.3.7[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]/resp2]
+// finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [phpredis-5.3.7/resp2]
+// finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [phpredis-5.3.7[OPT_REPLY_LITERAL=true,OPT_NULL_MULTIBULK_AS_NULL=true]/resp2]
 // run: php
 // expect: (?s)SUBSCRIBE DECODED: \["subscribe","repro:ch",1\].*UNSUBSCRIBE DECODED: \["message","repro:ch","hello"\].*PING next DECODED: \["unsubscribe","repro:ch",0\]
 require __DIR__ . '/lib.php';

@@ -24,6 +24,11 @@
 // finds: pubsub/UNSUBSCRIBE without arguments answering two confirmations, then plain replies [radix/resp3]
 // finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [radix/resp2]
 // finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [go-redis/cluster/resp3]
+// finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [go-redis/resp2]
+// finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [go-redis/resp3]
+// finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [redigo/resp2]
+// finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [radix/resp2]
+// finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [radix/resp3]
 // run: go
 // expect: (?s)go-redis RESP2 UNSUBSCRIBE DECODED: \["message" "repro:ch" "hello"\]\ngo-redis RESP2 ECHO next DECODED: \["unsubscribe" "repro:ch" 0\]\n.*go-redis RESP2 UNSUBSCRIBE all DECODED: \["subscribe" "repro:c2" 2\]\n.*go-redis RESP3 UNSUBSCRIBE DECODED: \["message" "repro:ch" "hello"\]\n.*redigo RESP2 UNSUBSCRIBE DECODED: \["message" "repro:ch" "hello"\]\nredigo RESP2 ECHO next DECODED: \["unsubscribe" "repro:ch" 0\]\n.*redigo RESP2 UNSUBSCRIBE all DECODED: \["subscribe" "repro:c2" 2\]\n.*radix RESP2 UNSUBSCRIBE DECODED: \["message" "repro:ch" "hello"\]\nradix RESP2 ECHO next DECODED: \["unsubscribe" "repro:ch" 0\]\n.*radix RESP2 UNSUBSCRIBE all DECODED: \["subscribe" "repro:c2" 2\]\n.*radix RESP3 UNSUBSCRIBE DECODED: \["message" "repro:ch" "hello"\]\n
 package main

@@ -14,6 +14,8 @@
 # finds: pubsub/PING on a subscribed connection, a pong array in RESP2 and a simple string in RESP3 [redis-cli-7.0.15[--no-raw]/resp3]
 # finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [redis-cli-7.0.15[--no-raw]/resp3]
 # finds: pubsub/UNSUBSCRIBE without arguments answering two confirmations, then plain replies [redis-cli-7.0.15[--no-raw]/resp3]
+# finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [redis-cli-7.0.15/resp3]
+# finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [redis-cli-7.0.15[--no-raw]/resp3]
 # run: cli-redis-7.0.15
 # run: cli-redis-8.6.3
 # expect: (?s)UNSUBSCRIBE: killed after 3 s, stdout "".*PUNSUBSCRIBE: killed after 3 s, stdout "".*SUNSUBSCRIBE: killed after 3 s, stdout ""

@@ -43,6 +43,10 @@
 # finds: pubsub/messages with an empty payload and a binary payload holding CR LF and NUL [redis-py-6.4.0/cluster/resp3]
 # finds: pushes/message push between two replies on a subscribed connection [redis-py-6.4.0/cluster/resp3]
 # finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [redis-py-6.4.0/cluster/resp3]
+# finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [redis-py-6.4.0/resp3]
+# finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [redis-py-6.4.0[callbacks=none]/resp3]
+# finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [redis-py-6.4.0[decode_responses=True]/resp3]
+# finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [redis-py-6.4.0/cluster/resp3]
 # run: python-6.4.0
 # run: python-6.4.0[callbacks=none]
 # run: python-6.4.0[decode_responses=True]

@@ -43,6 +43,13 @@
 # finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [redis-py-4.3.4/cluster/resp2]
 # finds: pubsub/PING on a subscribed connection, a pong array in RESP2 and a simple string in RESP3 [redis-py-6.4.0/cluster/resp2]
 # finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [redis-py-6.4.0/cluster/resp2]
+# finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [redis-py-4.3.4/resp2]
+# finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [redis-py-4.3.4+hiredis/resp2]
+# finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [redis-py-4.3.4[callbacks=none]/resp2]
+# finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [redis-py-4.3.4[decode_responses=True]/resp2]
+# finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [redis-py-6.4.0/resp2]
+# finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [redis-py-6.4.0[callbacks=none]/resp2]
+# finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [redis-py-6.4.0[decode_responses=True]/resp2]
 # run: python-4.3.4
 # run: python-6.4.0
 # run: python-4.3.4+hiredis

@@ -4,6 +4,7 @@
 # finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [redis-rb-4.8.0/resp2]
 # finds: pubsub/UNSUBSCRIBE without arguments answering two confirmations, then plain replies [redis-rb-4.8.0/resp2]
 # finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [redis-rb-4.8.0/resp2]
+# finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [redis-rb-4.8.0/resp2]
 # run: ruby
 # expect: (?s)SUBSCRIBE DECODED: \["subscribe", "repro:ch", 1\]\n.*UNSUBSCRIBE DECODED: \["message", "repro:ch", "hello"\]\nPING next DECODED: \["unsubscribe", "repro:ch", 0\]\n
 require_relative 'lib'

@@ -39,6 +39,10 @@
 // finds: pubsub/messages with an empty payload and a binary payload holding CR LF and NUL [valkey-glide-2.5.2/cluster/resp3]
 // finds: pushes/message push between two replies on a subscribed connection [valkey-glide-2.5.2/cluster/resp3]
 // finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [valkey-glide-2.5.2/cluster/resp3]
+// finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [valkey-glide-2.5.2/resp2]
+// finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [valkey-glide-2.5.2/resp3]
+// finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [valkey-glide-2.5.2/cluster/resp2]
+// finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [valkey-glide-2.5.2/cluster/resp3]
 // run: node
 // expect: (?s)RESP2 SUBSCRIBE DECODED: null\n.*RESP2 PSUBSCRIBE DECODED: null\n.*RESP3 SUBSCRIBE DECODED: null\n.*RESP3 PSUBSCRIBE DECODED: null\n
 const { client, step, main } = require('./lib');
