@@ -1,4 +1,4 @@
-// repro: node-redis 6.3.1 (with or without a typeMapping) and 5.12.1 on RESP3 never settle client.sendCommand(['SUBSCRIBE', ch]) (nor PSUBSCRIBE/SSUBSCRIBE): the confirmation arrives as a push (">3\r\n$9\r\nsubscribe\r\n...") that does not answer the command.
+// repro: node-redis 6.3.1 (with or without a typeMapping) and 5.12.1 on RESP3 never settle client.sendCommand(['SUBSCRIBE', ch]) (nor PSUBSCRIBE/SSUBSCRIBE): the confirmation arrives as a push (">3\r\n$9\r\nsubscribe\r\n...") that does not answer the command. An UNSUBSCRIBE of two channels on a connection subscribed to none settles with undefined (its confirmations are pushes too).
 // finds: pubsub/SUBSCRIBE confirmation, then a message published on another connection [node-redis-6.3.1/resp3]
 // finds: pubsub/PSUBSCRIBE confirmation [node-redis-6.3.1/resp3]
 // finds: pubsub/SSUBSCRIBE confirmation [node-redis-6.3.1/resp3]
@@ -61,7 +61,7 @@
 // finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [node-redis-6.3.1[typeMapping=Set+String]/resp3]
 // finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [node-redis-6.3.1/cluster/resp3]
 // run: node
-// expect: (?s)RESP3 SUBSCRIBE HANG: no result after 2s\n.*RESP3 PSUBSCRIBE HANG: no result after 2s\n.*RESP3 SSUBSCRIBE HANG: no result after 2s\n.*node-redis-5.12.1 RESP3 SUBSCRIBE HANG: no result after 2s\n.*node-redis-6.3.1\[typeMapping=Map\+Buffer\] RESP3 SUBSCRIBE HANG: no result after 2s\n.*node-redis-6.3.1\[typeMapping=Set\+String\] RESP3 SUBSCRIBE HANG: no result after 2s\n
+// expect: (?s)RESP3 SUBSCRIBE HANG: no result after 2s\n.*RESP3 PSUBSCRIBE HANG: no result after 2s\n.*RESP3 SSUBSCRIBE HANG: no result after 2s\n.*node-redis-5.12.1 RESP3 SUBSCRIBE HANG: no result after 2s\n.*node-redis-6.3.1\[typeMapping=Map\+Buffer\] RESP3 SUBSCRIBE HANG: no result after 2s\n.*node-redis-6.3.1\[typeMapping=Set\+String\] RESP3 SUBSCRIBE HANG: no result after 2s\n.*node-redis-6.3.1 RESP3 UNSUBSCRIBE c1 c2 DECODED: undefined\n.*node-redis-5.12.1 RESP3 UNSUBSCRIBE c1 c2 DECODED: undefined\n
 const { client, step, main } = require('./lib');
 main(async () => {
   for (const [cmd, ch] of [['SUBSCRIBE', 'repro:ch'], ['PSUBSCRIBE', 'repro:p*'], ['SSUBSCRIBE', 'repro:s']]) {
@@ -75,6 +75,15 @@ main(async () => {
     ['node-redis-6.3.1[typeMapping=Set+String]', 'node-redis', { typeMapping: { SET: Set, DOUBLE: String, BIG_NUMBER: String } }]]) {
     const c = await client(lib, 3, opts);
     await step(label + ' RESP3 SUBSCRIBE', c, ['SUBSCRIBE', 'repro:ch']);
+    c.close();
+  }
+  // An UNSUBSCRIBE of two channels on a connection subscribed to none: the
+  // two confirmations (pushes, count 0) settle the command with undefined.
+  for (const [label, lib] of [['node-redis-6.3.1', 'node-redis'], ['node-redis-5.12.1', 'node-redis-5']]) {
+    const c = await client(lib, 3);
+    console.log('wire: >3\\r\\n$11\\r\\nunsubscribe\\r\\n$2\\r\\nc1\\r\\n:0\\r\\n>3 ... c2 ... :0');
+    await step(label + ' RESP3 UNSUBSCRIBE c1 c2', c, ['UNSUBSCRIBE', 'c1', 'c2']);
+    await step(label + ' RESP3 PING', c, ['PING']);
     c.close();
   }
 });
