@@ -146,8 +146,9 @@ var pubsubFindings = map[string][]string{
 	"PING on a subscribed connection, a pong array in RESP2 and a simple string in RESP3": {
 		"redis-py-4.3.4/pubsub", "redis-py-6.4.0/pubsub"},
 	"invalidate push from another connection's SET, read before a simple string reply": {"redis-py-6.4.0/pubsub"},
-	// UNREPRODUCED (the subscriber APIs asked to unsubscribe before any
-	// subscription): redis-py's PubSub waits for a reply, node-redis 4.7.1
+	// redis-py-pubsub-unsubscribe-before-subscribe.py (redis-py's PubSub
+	// leaves the confirmations unread while nothing is subscribed), and
+	// UNREPRODUCED for the other subscriber APIs: node-redis 4.7.1
 	// throws outside the call ("Cannot destructure property 'resolve'"),
 	// hiredis's subscriber delivers the second confirmation as the PING's
 	// answer, glide does not send it.
