@@ -85,8 +85,7 @@ func cliFindingExplained(client string, sv clients.StepView, before []clients.St
 		return "attribute"
 	case sv.Verdict == clients.Crash && old && strings.Contains(msg, "Bad double value"):
 		return "nan"
-	case sv.Verdict == clients.Hang && old && strings.HasSuffix(client, "/resp3") && len(sv.Args) > 0 &&
-		slices.Contains([]string{"UNSUBSCRIBE", "PUNSUBSCRIBE", "SUNSUBSCRIBE"}, strings.ToUpper(string(sv.Args[0]))):
+	case sv.Verdict == clients.Hang && old && strings.HasSuffix(client, "/resp3") && isUnsubscribe(sv):
 		return "unsubscribe in RESP3"
 	case sv.Verdict == clients.Desync && old && strings.HasSuffix(client, "/resp2") && slices.ContainsFunc(before, multiUnsubscribe):
 		return "one reply read for an unsubscribe of several channels"
@@ -98,5 +97,11 @@ func cliFindingExplained(client string, sv clients.StepView, before []clients.St
 // channels, which the server confirms once per channel (redis-cli 7.0.15
 // reads one reply for it in RESP2: redis-cli-7.0.15-two-channel-unsubscribe-desync.sh).
 func multiUnsubscribe(sv clients.StepView) bool {
-	return len(sv.Args) > 2 && slices.Contains([]string{"UNSUBSCRIBE", "PUNSUBSCRIBE", "SUNSUBSCRIBE"}, strings.ToUpper(string(sv.Args[0])))
+	return len(sv.Args) > 2 && isUnsubscribe(sv)
+}
+
+// isUnsubscribe reports whether sv sent an unsubscribe of the (P|S)
+// family.
+func isUnsubscribe(sv clients.StepView) bool {
+	return len(sv.Args) > 0 && slices.Contains([]string{"UNSUBSCRIBE", "PUNSUBSCRIBE", "SUNSUBSCRIBE"}, strings.ToUpper(string(sv.Args[0])))
 }

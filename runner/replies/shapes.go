@@ -22,8 +22,7 @@ import (
 // shaped is a reply to the command named name, in g.proto (HELLO's is
 // hello).
 func (g *Generator) shaped(name string) resp.Value {
-	switch name {
-	case "SUBSCRIBE", "UNSUBSCRIBE", "PSUBSCRIBE", "PUNSUBSCRIBE":
+	if isSubscribe(name) {
 		return g.confirmation(name, 0)
 	}
 	if g.r.IntN(12) == 0 {
