@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -135,6 +136,9 @@ echo "phase rc=$rc"
 		if plain := strings.Index(s, "ok\t./cases (plain)"); phase != "fuzz" && (plain < 0 || strings.Index(s, fuzzA) < plain) {
 			t.Errorf("%s: the fuzz targets did not run after the tests:\n%s", phase, s)
 		}
+		if phase != "fuzz" {
+			checkJobTable(t, s)
+		}
 		s = testsHarness(t, []string{"cases", "resp"}, "export FAKE_FUZZ_FAIL=cases\n"+setup+phase+` || rc=$?
 echo "phase rc=$rc"
 `)
@@ -253,5 +257,30 @@ func TestScriptsHelp(t *testing.T) {
 				t.Errorf("%s --help prints %q, which is no comment of the script", s, l)
 			}
 		}
+	}
+}
+
+// jobLine is a line of scripts/test's job table: kind, wall and CPU
+// seconds, @start-end seconds into the tests phase, the package.
+var jobLine = regexp.MustCompile(`(?m)^(race|plain|fuzz) (\d+) \d+ @(\d+)-(\d+) \./`)
+
+// checkJobTable checks the job table at the end of a tests phase's output
+// s: a line for every job (the fake packages' race, plain and fuzz jobs),
+// each saying when it ran, its end minus its start its wall time.
+func checkJobTable(t *testing.T, s string) {
+	t.Helper()
+	_, table, ok := strings.Cut(s, "each job's wall and CPU seconds")
+	kinds := map[string]int{}
+	for _, m := range jobLine.FindAllStringSubmatch(table, -1) {
+		kinds[m[1]]++
+		wall, _ := strconv.Atoi(m[2])
+		start, _ := strconv.Atoi(m[3])
+		end, _ := strconv.Atoi(m[4])
+		if end < start || end-start != wall {
+			t.Errorf("job line %q: @%d-%d is not its wall time of %d s", m[0], start, end, wall)
+		}
+	}
+	if !ok || kinds["race"] == 0 || kinds["plain"] == 0 || kinds["fuzz"] == 0 {
+		t.Errorf("the job table does not list every kind of job with its times (%v):\n%s", kinds, s)
 	}
 }
