@@ -211,3 +211,39 @@ cases:
 		t.Errorf("%s %q: want the SUBSCRIBE step's failure (line 6) reported", res.Status, res.Reason)
 	}
 }
+
+// TestRefusalAfterAFailureIsAFailure: on a shared server, a step the
+// guard refuses after steps whose replies differed leaves the case
+// failed, with those failures and the refusal in its reason, not skipped
+// (a replayed capture with a SUBSCRIBE was reported skipped, exit 0,
+// with five replies that differed); refused with nothing failed before
+// it, the case is skipped as before.
+func TestRefusalAfterAFailureIsAFailure(t *testing.T) {
+	const src = `suite: t
+cases:
+  - name: differs, then refused
+    continue_on_failure: true
+    steps:
+      - {send: [SET, "{key}", v], reply: "+OK\r\n"}
+      - {send: [GET, "{key}"], reply: "$1\r\nx\r\n"}
+      - {send: [STRLEN, "{key}"], reply: ":5\r\n"}
+      - {send: [SUBSCRIBE, ch], reply: "*3\r\n$9\r\nsubscribe\r\n$2\r\nch\r\n:1\r\n"}
+  - name: refused alone
+    continue_on_failure: true
+    steps:
+      - {send: [SET, "{key}", v], reply: "+OK\r\n"}
+      - {send: [SUBSCRIBE, ch], reply: "*3\r\n$9\r\nsubscribe\r\n$2\r\nch\r\n:1\r\n"}
+`
+	rep := runInline(t, "redis-8.6.3", src, runner.Options{Shared: true, RunID: runner.NewRunID(), Protos: []int{2}})
+	r := result(t, rep, "differs, then refused", 2)
+	if r.Status != runner.Fail || r.Failure == nil || r.Failure.Step.Pos.Line != 7 || len(r.More) != 1 || r.More[0].Step.Pos.Line != 8 ||
+		!strings.Contains(r.Reason, "--allow-destructive runs it") {
+		t.Errorf("differs, then refused: %s %q, failure %v, %d more; want a failure at the GET and the STRLEN, the refusal in its reason", r.Status, r.Reason, r.Failure, len(r.More))
+	}
+	if r := result(t, rep, "refused alone", 2); r.Status != runner.Skip || r.Failure != nil {
+		t.Errorf("refused alone: %s %q, want a skip", r.Status, r.Reason)
+	}
+	if rep.Summary.Failed != 1 || rep.Summary.Skipped != 1 {
+		t.Errorf("summary %+v, want 1 failed and 1 skipped", rep.Summary)
+	}
+}

@@ -349,10 +349,7 @@ func (x *caseRun) runSteps(ctx context.Context, res *Result) {
 		res.Steps = append(res.Steps, sr)
 		if err != nil {
 			stepError(res, st, err)
-			if len(x.failed) > 0 && x.c.ContinueOnFailure {
-				// The failures before the error stay reported.
-				res.Failure, res.More = x.failed[0], x.failed[1:]
-			}
+			x.failedBefore(res)
 			return
 		}
 		var k *cases.Known
@@ -388,6 +385,28 @@ func (x *caseRun) runSteps(ctx context.Context, res *Result) {
 		if x.c.ContinueOnFailure {
 			res.More = x.failed[1:]
 		}
+	}
+}
+
+// failedBefore keeps, in res (an error or a skip of a later step), the
+// failures of the steps before it (a continue_on_failure case's, or
+// replies that differ from their golden only). A skip after them (the
+// shared-run guard refused a later step) is a failure: the replies that
+// differed are findings all the same (a replay of a capture whose
+// SUBSCRIBE the guard refused was reported skipped, exit 0, with five
+// replies that differed; found by a fresh user, 2026-12-07).
+func (x *caseRun) failedBefore(res *Result) {
+	if len(x.failed) == 0 {
+		return
+	}
+	res.Failure = x.failed[0]
+	if x.c.ContinueOnFailure {
+		res.More = x.failed[1:]
+	}
+	if res.Status == Skip {
+		refused := res.Reason
+		failAt(res, res.Failure.Step, res.Failure)
+		res.Reason += "; then " + refused
 	}
 }
 
