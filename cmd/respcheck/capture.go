@@ -14,6 +14,7 @@ import (
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/capture"
 	"github.com/respcheck/respcheck/runner/clients"
+	"github.com/respcheck/respcheck/runner/servers"
 )
 
 // captureOptions are capture's own flags.
@@ -75,6 +76,14 @@ in replies, what its own server drew.`,
 			if o.maxCommands < 0 || o.duration < 0 {
 				return usageErr("--max-commands and --duration are counts and lengths: not negative")
 			}
+			// A --twin that cannot start is said before the capture, as
+			// --server's is (it was said after the capture, beside "0
+			// captured replies differed on a twin").
+			if o.twin != "" && o.twin != "none" && o.twin != "miniredis" {
+				if _, err := servers.Find(o.twin); err != nil {
+					return usageErr("--twin %s: %v", o.twin, err)
+				}
+			}
 			return runCapture(cmd.Context(), f, o, cmd.ErrOrStderr())
 		},
 	}
@@ -82,7 +91,7 @@ in replies, what its own server drew.`,
 	cmd.Flags().StringVar(&o.listen, "listen", "127.0.0.1:0", "the proxy's `host:port`, where the application connects (port 0: a free one, printed)")
 	cmd.Flags().StringVarP(&o.out, "output", "o", "capture.yaml", "the case `file` to write")
 	cmd.Flags().DurationVar(&o.duration, "duration", 0, "end the capture after this long (0: at Ctrl-C or --max-commands)")
-	cmd.Flags().IntVar(&o.maxCommands, "max-commands", 0, "end the capture once this many frames were recorded, commands and replies (0: no limit)")
+	cmd.Flags().IntVar(&o.maxCommands, "max-commands", 0, "end the capture once this many frames were recorded, commands and replies (checked ten times a second: what crossed until then is kept; 0: no limit)")
 	cmd.Flags().BoolVar(&o.keysBefore, "keys-before", true, "read each key a command names first, just before it is forwarded, and build it again at the start of the file (strings, lists, sets, sorted sets, hashes, streams, with their TTL; up to 10,000 elements)")
 	cmd.Flags().StringVar(&o.twin, "twin", "", "the upstream's `build`, to learn the noise on: the file is run on a throwaway server of it, and each reply that differs there expects any reply (default: the --server build; none: learn nothing)")
 	return cmd
@@ -96,6 +105,9 @@ func runCapture(ctx context.Context, f targetFlags, o captureOptions, stderr io.
 	}
 	defer stop()
 	t.printNotes(stderr)
+	if err := reachable(ctx, t); err != nil {
+		return err
+	}
 	rec, err := clients.NewRecorderWith(ctx, t.Config, o.listen, clients.RecorderOptions{KeysBefore: o.keysBefore})
 	var oe *net.OpError
 	if err != nil && o.keysBefore && !(errors.As(err, &oe) && oe.Op == "listen") {
@@ -133,6 +145,22 @@ func runCapture(ctx context.Context, f targetFlags, o captureOptions, stderr io.
 	return nil
 }
 
+// reachable opens a socket to the upstream (TCP, TLS where asked; no
+// command: the application may authenticate where respcheck cannot) and
+// closes it: an upstream that cannot be reached is exit 3 before the
+// proxy listens (it used to start, close every connection the application
+// opened and exit 0; found by a fresh user, 2026-12-07).
+func reachable(ctx context.Context, t endpoint) error {
+	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	c, err := t.Config.DialSocket(dctx)
+	if err != nil {
+		return serverErr(fmt.Errorf("the upstream %s could not be reached: %v", t.Addr, err))
+	}
+	c.Close()
+	return nil
+}
+
 // noiseRounds bounds the runs on the twin: each learns one reply.
 const noiseRounds = 50
 
@@ -164,7 +192,9 @@ func learnNoise(ctx context.Context, f targetFlags, o captureOptions, exchanges 
 		return runner.Options{Addr: srv.Addr()}, func() { srv.Stop() }, nil
 	}
 	learned, n, err := capture.LearnNoise(ctx, exchanges, copts, fresh, noiseRounds)
-	fmt.Fprintf(stderr, "capture: %d captured replies differed on a twin (a throwaway %s): expected as any reply\n", n, twin)
+	if err == nil || n > 0 {
+		fmt.Fprintf(stderr, "capture: %d captured replies differed on a twin (a throwaway %s): expected as any reply\n", n, twin)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "capture: noise learning stopped: %v\n", err)
 	}

@@ -41,6 +41,19 @@ func TestCaptureCommand(t *testing.T) {
 	if code, _, e := respcheck(t, "capture", "--addr", srv.Addr(), "--listen", "256.0.0.1:1", "-o", out); code != exitUsage || !strings.Contains(e, "--listen 256.0.0.1:1") {
 		t.Errorf("a bad --listen: exit %d\n%s", code, e)
 	}
+	// A --twin that is no build: a usage error before the capture.
+	if code, _, e := respcheck(t, "capture", "--addr", srv.Addr(), "--twin", "redis-9.9", "--duration", "2s", "-o", out); code != exitUsage || !strings.Contains(e, "--twin redis-9.9") || strings.Contains(e, "proxy on") {
+		t.Errorf("an unknown --twin: exit %d\n%s", code, e)
+	}
+	// An upstream that does not answer: exit 3 before the proxy listens,
+	// with --keys-before (the default) and without.
+	dead := deadAddr(t)
+	for _, keys := range []string{"--keys-before=true", "--keys-before=false"} {
+		code, _, e := respcheck(t, "capture", "--addr", dead, keys, "--duration", "2s", "-o", out)
+		if code != exitServer || !strings.Contains(e, "the upstream "+dead+" could not be reached") || strings.Contains(e, "proxy on") {
+			t.Errorf("a dead upstream, %s: exit %d\n%s", keys, code, e)
+		}
+	}
 }
 
 // capturing runs respcheck capture with args (and --listen, -o, a
