@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/respcheck/respcheck/cases"
 	"io"
 	"net"
 	"os"
@@ -130,8 +131,8 @@ func runCapture(ctx context.Context, f targetFlags, o captureOptions, stderr io.
 	if f.server != "" {
 		upstream = "a throwaway " + f.server
 	}
-	header := fmt.Sprintf("Captured by respcheck capture from %s (%s) on %s, %s: %d connections, %d frames.\nReplay: respcheck run --server BUILD %s",
-		t.Addr, upstream, started.UTC().Format(time.RFC3339), time.Since(started).Round(time.Second), conns, frames, o.out)
+	header := fmt.Sprintf("Captured by respcheck capture from %s (%s) on %s, %s: %s.\nReplay: respcheck run --server BUILD %s",
+		t.Addr, upstream, started.UTC().Format(time.RFC3339), time.Since(started).Round(time.Second), counted(conns, frames), o.out)
 	for _, c := range bad {
 		header += fmt.Sprintf("\nConnection c%d sent or got bytes that are not RESP: its recording stops there.", c)
 	}
@@ -141,8 +142,14 @@ func runCapture(ctx context.Context, f targetFlags, o captureOptions, stderr io.
 	if err := os.WriteFile(o.out, b, 0o644); err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
-	fmt.Fprintf(stderr, "capture: %d connections, %d frames in %s: wrote %s\n", conns, frames, time.Since(started).Round(time.Millisecond), o.out)
+	fmt.Fprintf(stderr, "capture: %s in %s: wrote %s\n", counted(conns, frames), time.Since(started).Round(time.Millisecond), o.out)
 	return nil
+}
+
+// counted says conns connections and frames frames ("1 connection, 2
+// frames").
+func counted(conns int, frames uint64) string {
+	return fmt.Sprintf("%d %s, %d %s", conns, cases.Plural(conns, "connection", "connections"), frames, cases.Plural(int(frames), "frame", "frames"))
 }
 
 // reachable opens a socket to the upstream (TCP, TLS where asked; no
@@ -226,7 +233,7 @@ func waitCapture(ctx context.Context, rec *clients.Recorder, o captureOptions, s
 		}
 		if time.Since(lastPrint) >= 5*time.Second {
 			lastPrint = time.Now()
-			fmt.Fprintf(stderr, "capture: %d connections, %d frames so far\n", conns, frames)
+			fmt.Fprintf(stderr, "capture: %s so far\n", counted(conns, frames))
 		}
 	}
 }
