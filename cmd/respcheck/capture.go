@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/respcheck/respcheck/cases"
 	"io"
 	"net"
 	"os"
@@ -12,10 +11,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/capture"
 	"github.com/respcheck/respcheck/runner/clients"
-	"github.com/respcheck/respcheck/runner/servers"
 )
 
 // captureOptions are capture's own flags.
@@ -79,9 +78,10 @@ in replies, what its own server drew.`,
 			}
 			// A --twin that cannot start is said before the capture, as
 			// --server's is (it was said after the capture, beside "0
-			// captured replies differed on a twin").
+			// captured replies differed on a twin"): the build spawn
+			// would look up.
 			if o.twin != "" && o.twin != "none" && o.twin != "miniredis" {
-				if _, err := servers.Find(o.twin); err != nil {
+				if _, err := findBuild("", o.twin); err != nil {
 					return usageErr("--twin %s: %v", o.twin, err)
 				}
 			}

@@ -113,10 +113,11 @@ func shareOneCPU(b *testing.B, pid int) []string {
 	if len(cpus) < 2 || err != nil || lookErr != nil {
 		return nil
 	}
-	first, rest := strconv.Itoa(cpus[0]), make([]string, 0, len(cpus)-1)
-	for _, c := range cpus[1:] {
-		rest = append(rest, strconv.Itoa(c))
+	ids := make([]string, len(cpus))
+	for i, c := range cpus {
+		ids[i] = strconv.Itoa(c)
 	}
+	first, rest := ids[0], ids[1:]
 	pinTo := func(list string, pid int, all bool) {
 		args := []string{"-p", "-c", list, strconv.Itoa(pid)}
 		if all {
@@ -127,14 +128,11 @@ func shareOneCPU(b *testing.B, pid int) []string {
 		}
 	}
 	pinTo(first, pid, false)
-	own, procs := make([]string, len(cpus)), runtime.GOMAXPROCS(0)
-	for i, c := range cpus {
-		own[i] = strconv.Itoa(c)
-	}
+	procs := runtime.GOMAXPROCS(0)
 	pinTo(strings.Join(rest, ","), os.Getpid(), true)
 	runtime.GOMAXPROCS(len(rest))
 	b.Cleanup(func() {
-		pinTo(strings.Join(own, ","), os.Getpid(), true)
+		pinTo(strings.Join(ids, ","), os.Getpid(), true)
 		runtime.GOMAXPROCS(procs)
 	})
 	return []string{taskset, "-c", first}
