@@ -120,7 +120,8 @@ const (
 	// on a nil reply GET and retry. DIGEST is sent once per scenario, on
 	// the initial value, and its answer checked against the client's XXH3.
 	PatIfdeqRetry Pattern = "ifdeq-retry"
-	// PatWatchRetry: WATCH, GET, MULTI, SET, EXEC; retry on a nil EXEC.
+	// PatWatchRetry: WATCH, GET, then MULTI, SET, EXEC in one write (three
+	// round trips); retry on a nil EXEC.
 	PatWatchRetry Pattern = "watch-retry"
 	// PatLuaCAS: GET, then EVAL of a compare-and-set script given the old
 	// and new values; retry when it answers 0.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // The scripts of the Lua patterns. Redis and Valkey run scripts atomically.
@@ -272,7 +273,9 @@ func (w *worker) ifdeqAttempt() (bool, error) {
 	return false, nil
 }
 
-// watchAttempt: WATCH, GET, MULTI, SET, EXEC.
+// watchAttempt: WATCH, GET, then MULTI, SET and EXEC written at once, as
+// ioredis's multi().exec() sends them: three round trips per attempt, as
+// the Lua article counts them ("A WATCH attempt takes three round trips").
 func (w *worker) watchAttempt() (bool, error) {
 	if _, err := w.do([]byte("WATCH"), w.r.key); err != nil {
 		return false, err
@@ -281,13 +284,7 @@ func (w *worker) watchAttempt() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if _, err := w.do([]byte("MULTI")); err != nil {
-		return false, err
-	}
-	if _, err := w.do([]byte("SET"), w.r.key, nv); err != nil {
-		return false, err
-	}
-	v, err := w.do([]byte("EXEC"))
+	v, err := w.transaction([]byte("SET"), w.r.key, nv)
 	if err != nil {
 		return false, err
 	}
@@ -298,6 +295,37 @@ func (w *worker) watchAttempt() (bool, error) {
 		return false, unexpected("EXEC", v)
 	}
 	return false, nil
+}
+
+// transaction writes MULTI, the command and EXEC in one write and returns
+// EXEC's reply (valid until the next command): +OK and +QUEUED are checked
+// on the way, an error reply to any of the three is an error.
+func (w *worker) transaction(args ...[]byte) (resp.Value, error) {
+	if w.r.stopped.Load() {
+		return resp.Value{}, errStopped
+	}
+	w.buf = resp.AppendCommand(w.buf[:0], []byte("MULTI"))
+	w.buf = resp.AppendCommand(w.buf, args...)
+	w.buf = resp.AppendCommand(w.buf, []byte("EXEC"))
+	w.commands += 3
+	w.bytes += len(w.buf)
+	v, err := w.c.DoBytes(w.buf)
+	names := [3]string{"MULTI", string(args[0]), "EXEC"}
+	for i, want := range [3]string{"OK", "QUEUED", ""} {
+		name := names[i]
+		if i > 0 && err == nil {
+			v, err = w.c.Next()
+		}
+		switch {
+		case err != nil:
+			return v, fmt.Errorf("%s: %s: %w", w.name, name, err)
+		case target.IsError(v):
+			return v, fmt.Errorf("%s: %s: server replied %s", w.name, name, resp.Escape(v.Raw))
+		case want != "" && (v.Kind != resp.SimpleString || string(v.Str) != want):
+			return v, unexpected(name, v)
+		}
+	}
+	return v, nil
 }
 
 // luaCASAttempt: GET, then EVAL of the compare-and-set script.

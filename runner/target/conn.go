@@ -227,6 +227,13 @@ func (cn *Conn) DoBytes(cmd []byte) (resp.Value, error) {
 	if err := cn.send(cmd); err != nil {
 		return resp.Value{}, err
 	}
+	return cn.Next()
+}
+
+// Next reads the reply to the next command of a pipeline DoBytes wrote,
+// skipping push frames, under the deadline DoBytes set. The value is valid
+// until the next read on cn.
+func (cn *Conn) Next() (resp.Value, error) {
 	for {
 		v, err := cn.R.Read()
 		if err != nil || v.Kind != resp.Push {
