@@ -15,6 +15,7 @@ import (
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/capture"
 	"github.com/respcheck/respcheck/runner/clients"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // captureOptions are capture's own flags.
@@ -137,6 +138,7 @@ func runCapture(ctx context.Context, f targetFlags, o captureOptions, stderr io.
 		header += fmt.Sprintf("\nConnection c%d sent or got bytes that are not RESP: its recording stops there.", c)
 	}
 	copts := capture.Options{Suite: "capture", Case: "traffic captured " + started.UTC().Format(time.RFC3339), Header: header, Before: rec.KeysBefore()}
+	copts.Unordered = unordered(ctx, t.Config, exchanges, stderr)
 	copts = learnNoise(ctx, f, o, exchanges, copts, stderr)
 	b := capture.CaseFile(exchanges, copts)
 	if err := os.WriteFile(o.out, b, 0o644); err != nil {
@@ -144,6 +146,27 @@ func runCapture(ctx context.Context, f targetFlags, o captureOptions, stderr io.
 	}
 	fmt.Fprintf(stderr, "capture: %s in %s: wrote %s\n", counted(conns, frames), time.Since(started).Round(time.Millisecond), o.out)
 	return nil
+}
+
+// unordered asks the upstream which captured commands' replies have no
+// order (capture.Unordered), within 10 s and after an interrupt too; on
+// an error it says so on stderr and returns what was found (the others'
+// replies are expected in their captured order).
+func unordered(ctx context.Context, cfg target.Config, exchanges []clients.Exchange, stderr io.Writer) map[int]bool {
+	if len(exchanges) == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	tg, err := target.Open(ctx, cfg)
+	var found map[int]bool
+	if err == nil {
+		found, err = capture.Unordered(ctx, tg, exchanges)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "capture: which replies have no order was not read from the upstream (they are expected in their captured order): %v\n", err)
+	}
+	return found
 }
 
 // counted says conns connections and frames frames ("1 connection, 2

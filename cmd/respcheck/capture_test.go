@@ -161,6 +161,42 @@ func TestCaptureCarriesValues(t *testing.T) {
 	}
 }
 
+// TestCaptureUnorderedReplies: the replies of commands whose COMMAND INFO
+// tips say nondeterministic_output_order (SMEMBERS, SUNION, HGETALL) are
+// written as typed values in any order, so a replay on another build
+// passes where the order differs: Redis 7.0.15 keeps a set of 20 strings
+// in a hashtable whose order depends on the process's random hash seed,
+// Redis 8.6.3 in a listpack in insertion order (SMEMBERS of two members
+// came back reversed for a fresh user, 2026-12-07). Other replies stay
+// bytes.
+func TestCaptureUnorderedReplies(t *testing.T) {
+	sadd := []string{"SADD", "st"}
+	for i := range 20 {
+		sadd = append(sadd, fmt.Sprintf("member-%d", i))
+	}
+	var cmds []string
+	for _, args := range [][]string{sadd, {"SMEMBERS", "st"}, {"SUNION", "st", "nosuch"}, {"HSET", "h", "f", "v", "g", "w"}, {"HGETALL", "h"}, {"SCARD", "st"}} {
+		cmds = append(cmds, string(resp.AppendCommandString(nil, args...)))
+	}
+	code, errs, b := capturing(t, []string{"capture", "--server", "redis-8.6.3", "--twin", "none", "--max-commands", "12"}, cmds...)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, errs, b)
+	}
+	for _, want := range []string{`value: {array_unordered: [{blob: "member-0"}, {blob: "member-1"}, `, `value: {array_unordered: [{blob: "f"}, {blob: "v"}, {blob: "g"}, {blob: "w"}]}`, `reply: ":20\r\n"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the file lacks %s:\n%s", want, b)
+		}
+	}
+	if n := strings.Count(string(b), "array_unordered"); n != 3 {
+		t.Errorf("%d replies in any order, want 3 (SMEMBERS, SUNION, HGETALL):\n%s", n, b)
+	}
+	file := filepath.Join(t.TempDir(), "unordered.yaml")
+	os.WriteFile(file, b, 0o644)
+	if code, o, e := respcheck(t, "run", "--server", "redis-7.0.15", file); code != exitOK {
+		t.Errorf("replay on redis-7.0.15: exit %d\n%s%s\n%s", code, o, e, b)
+	}
+}
+
 // TestCaptureRestoresKeysBefore: keys the upstream held before the
 // capture (a string with a TTL, a list, a set, a sorted set, a hash, a
 // stream) are read just before the first command that names each, built

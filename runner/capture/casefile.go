@@ -23,6 +23,10 @@ type Options struct {
 	// file ran on a twin of the upstream's build (LearnNoise): their
 	// steps expect any reply, as Volatile ones.
 	Noise map[int]bool
+	// Unordered are the exchanges (by index) whose commands' replies have
+	// no order (Unordered): an array, set or map of scalars expects its
+	// elements in any order.
+	Unordered map[int]bool
 	// Before are the keys as they were before the capture touched them
 	// (Recorder.KeysBefore): built again first, on connection setup.
 	Before []clients.KeyBefore
@@ -84,7 +88,7 @@ func caseFile(exchanges []clients.Exchange, o Options) ([]byte, map[int]int) {
 	writeBefore(&b, o.Before, exchanges)
 	events := timeline(exchanges)
 	w := &writer{b: &b, sends: indexSends(events), inFlight: map[int]int{}, async: map[*clients.Exchange]bool{},
-		index: map[*clients.Exchange]int{}, noise: o.Noise, expectAt: map[int]int{}}
+		index: map[*clients.Exchange]int{}, noise: o.Noise, unordered: o.Unordered, expectAt: map[int]int{}}
 	for i := range exchanges {
 		w.index[&exchanges[i]] = i
 	}

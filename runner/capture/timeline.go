@@ -101,11 +101,13 @@ type writer struct {
 	last     time.Time
 	steps    int // written so far
 	// index is each exchange's index; noise those whose replies expect
-	// any reply (Options.Noise); expectAt the exchange whose reply each
+	// any reply (Options.Noise), unordered those expected in any order
+	// (Options.Unordered); expectAt the exchange whose reply each
 	// line expects, by line number.
-	index    map[*clients.Exchange]int
-	noise    map[int]bool
-	expectAt map[int]int
+	index     map[*clients.Exchange]int
+	noise     map[int]bool
+	unordered map[int]bool
+	expectAt  map[int]int
 	// lines is the number of lines of b up to its byte counted.
 	lines, counted int
 	// caps names the values later commands may use (see keep), by value.
@@ -173,17 +175,23 @@ func (w *writer) pause(at time.Time) {
 
 // expect writes the expectation of ex's reply: its bytes, its frames for
 // a (un)subscribe, any reply for a Volatile command (the bytes in a
-// comment).
+// comment), its elements in any order for an Unordered one.
 func (w *writer) expect(ex *clients.Exchange, indent string) {
 	w.lines += bytes.Count(w.b.Bytes()[w.counted:], []byte("\n"))
 	w.counted = w.b.Len()
 	w.expectAt[w.lines+1] = w.index[ex]
+	typed := ""
+	if len(ex.Replies) == 1 && w.unordered[w.index[ex]] {
+		typed, _ = cases.UnorderedValue(ex.Replies[0], cases.QuoteBytes)
+	}
 	switch {
 	case w.noise[w.index[ex]]:
 		fmt.Fprintf(w.b, "%sany: true # differed on a twin of the upstream's build; captured %s\n", indent, short(bytes.Join(ex.Replies, nil)))
 	case volatile(ex.Args):
 		fmt.Fprintf(w.b, "%sany: true # volatile; captured %s\n", indent, short(bytes.Join(ex.Replies, nil)))
 		w.keep(ex, indent)
+	case typed != "":
+		fmt.Fprintf(w.b, "%svalue: %s # in any order (nondeterministic_output_order)\n", indent, typed)
 	case len(ex.Replies) == 1:
 		fmt.Fprintf(w.b, "%sreply: %s\n", indent, w.template(ex.Replies[0]))
 	default:

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/respcheck/respcheck/cases"
-	"github.com/respcheck/respcheck/resp"
 )
 
 // Sides name the two targets of a case file: Name is how a case's name
@@ -190,8 +189,8 @@ func usesKey(seq [][]string, name string) bool {
 // order (field value), where both replies are aggregates of scalars.
 func expectOf(r2, r3 []byte, unordered bool) (field, text string) {
 	if unordered {
-		v2, ok2 := unorderedValue(r2)
-		v3, ok3 := unorderedValue(r3)
+		v2, ok2 := cases.UnorderedValue(r2, quoteKeys)
+		v3, ok3 := cases.UnorderedValue(r3, quoteKeys)
 		switch {
 		case ok2 && ok3 && v2 == v3:
 			return "value", v2
@@ -202,59 +201,8 @@ func expectOf(r2, r3 []byte, unordered bool) (field, text string) {
 	return "reply", replyOf(r2, r3)
 }
 
-// unorderedValue writes an array, set or map of scalars as a typed value
-// whose elements may come in any order.
-func unorderedValue(b []byte) (string, bool) {
-	_, v, err := resp.Parse(b)
-	if err != nil {
-		return "", false
-	}
-	var tag string
-	switch v.Kind {
-	case resp.Array:
-		tag = "array_unordered"
-	case resp.Set:
-		tag = "set_unordered"
-	case resp.Map:
-		tag = "map_unordered"
-	default:
-		return "", false
-	}
-	var parts []string
-	for i := 0; i < len(v.Elems); i++ {
-		e, ok := scalarValue(v.Elems[i])
-		if !ok {
-			return "", false
-		}
-		if v.Kind == resp.Map {
-			val, ok := scalarValue(v.Elems[i+1])
-			if !ok {
-				return "", false
-			}
-			e = "[" + e + ", " + val + "]"
-			i++
-		}
-		parts = append(parts, e)
-	}
-	return "{" + tag + ": [" + strings.Join(parts, ", ") + "]}", true
-}
-
-// scalarValue writes a blob string, integer, simple string or double as
-// a typed value.
-func scalarValue(v resp.Value) (string, bool) {
-	text := `"` + escape(v.Str) + `"`
-	switch v.Kind {
-	case resp.BlobString:
-		return "{blob: " + text + "}", true
-	case resp.Integer:
-		return "{int: " + strconv.FormatInt(v.Int, 10) + "}", true
-	case resp.SimpleString:
-		return "{simple: " + text + "}", true
-	case resp.Double:
-		return "{double: " + text + "}", true
-	}
-	return "", false
-}
+// quoteKeys is b as a quoted template, each keyspace key as {key:NAME}.
+func quoteKeys(b []byte) string { return `"` + escape(b) + `"` }
 
 // replyOf is the reply expectation of a step answered r2 in RESP2 and r3
 // in RESP3: one literal, or a protocol selector map.

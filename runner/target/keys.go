@@ -50,18 +50,9 @@ func (t *Target) keyPositions(ctx context.Context, args [][]byte, prefix []byte,
 	if pos := debugKeys(args); pos != nil {
 		return pos, true, nil
 	}
-	info, err := t.commandInfo(ctx, args[0])
+	info, err := t.CommandOf(ctx, args)
 	if err != nil {
 		return nil, false, err
-	}
-	if info.Container && len(args[1]) <= 64 && !bytes.ContainsAny(args[1], " |") {
-		sub, err := t.CommandInfo(ctx, string(args[0])+"|"+string(args[1]))
-		if err != nil {
-			return nil, false, err
-		}
-		if sub.Known {
-			info = sub
-		}
 	}
 	if !info.Known && !info.Listed {
 		return nil, false, nil

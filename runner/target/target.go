@@ -92,6 +92,10 @@ type CommandInfo struct {
 	// Categories are the command's ACL categories as COMMAND INFO names
 	// them ("@write", "@string", "@connection"; Redis 6.0+), nil without.
 	Categories []string
+	// Tips are the command's tips as COMMAND INFO names them
+	// ("nondeterministic_output_order", "request_policy:all_shards";
+	// Redis 7.0+, Valkey 7.2+), nil without.
+	Tips []string
 	// Container reports a command with subcommands (OBJECT, XINFO,
 	// MEMORY): its keys are its subcommand's ("object|encoding").
 	Container bool
@@ -125,6 +129,11 @@ func fillInfo(info *CommandInfo, e []resp.Value) {
 	if len(e) >= 7 {
 		for _, c := range e[6].Elems {
 			info.Categories = append(info.Categories, string(c.Str))
+		}
+	}
+	if len(e) >= 8 {
+		for _, t := range e[7].Elems {
+			info.Tips = append(info.Tips, string(t.Str))
 		}
 	}
 	for _, f := range e[2].Elems {
@@ -210,6 +219,24 @@ func (t *Target) CommandInfo(ctx context.Context, name string) (CommandInfo, err
 	t.infos[key] = info
 	t.mu.Unlock()
 	t.remember(name, info)
+	return info, nil
+}
+
+// CommandOf returns CommandInfo of the command args sends: its
+// subcommand's for a container (OBJECT ENCODING, CONFIG GET) whose
+// subcommand COMMAND INFO knows, else the command's own.
+func (t *Target) CommandOf(ctx context.Context, args [][]byte) (CommandInfo, error) {
+	info, err := t.commandInfo(ctx, args[0])
+	if err != nil || !info.Container || len(args) < 2 || len(args[1]) > 64 || bytes.ContainsAny(args[1], " |") {
+		return info, err
+	}
+	sub, err := t.CommandInfo(ctx, string(args[0])+"|"+string(args[1]))
+	if err != nil {
+		return info, err
+	}
+	if sub.Known {
+		return sub, nil
+	}
 	return info, nil
 }
 
