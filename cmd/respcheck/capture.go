@@ -43,8 +43,9 @@ recorded and, when the capture ends (--duration, --max-commands, or
 Ctrl-C: exit 130, the file written all the same), written as one case file
 (-o): one case whose connections c1, c2, ... send the commands in the
 order the proxy saw them, each reply expected byte for byte. Replay it on
-the next server with "respcheck run --server valkey-9.1.2 capture.yaml"
-(or --addr): every failure is a reply that differs, and the case goes on
+the next server with "respcheck run --server valkey-9.1.2 --proto 2
+capture.yaml" (or --addr; the case runs in RESP2 only, as the proxy's
+connections started: --proto 2 leaves out its RESP3 run's skip): every failure is a reply that differs, and the case goes on
 after each (continue_on_failure), so the report names them all.
 
 The file keeps what makes the traffic replay as it ran: connection
@@ -71,7 +72,7 @@ ID, a CLIENT ID) is captured and carried: the replay sends, and expects
 in replies, what its own server drew.`,
 		Example: `  respcheck capture --server redis-8.6.3 --listen 127.0.0.1:6400 -o capture.yaml
   respcheck capture --addr 10.0.0.5:6379 --listen 127.0.0.1:6400 --duration 60s
-  respcheck run --server valkey-9.1.2 capture.yaml`,
+  respcheck run --server valkey-9.1.2 --proto 2 capture.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.maxCommands < 0 || o.duration < 0 {
@@ -132,7 +133,7 @@ func runCapture(ctx context.Context, f targetFlags, o captureOptions, stderr io.
 	if f.server != "" {
 		upstream = "a throwaway " + f.server
 	}
-	header := fmt.Sprintf("Captured by respcheck capture from %s (%s) on %s, %s: %s.\nReplay: respcheck run --server BUILD %s",
+	header := fmt.Sprintf("Captured by respcheck capture from %s (%s) on %s, %s: %s.\nReplay: respcheck run --server BUILD --proto 2 %s",
 		t.Addr, upstream, started.UTC().Format(time.RFC3339), time.Since(started).Round(time.Second), counted(conns, frames), o.out)
 	for _, c := range bad {
 		header += fmt.Sprintf("\nConnection c%d sent or got bytes that are not RESP: its recording stops there.", c)
