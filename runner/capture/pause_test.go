@@ -8,6 +8,7 @@ import (
 	"net"
 	"regexp"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -120,5 +121,35 @@ func TestPausesNeverExceedTheCapture(t *testing.T) {
 	t.Logf("capture took %s; SentTime goes back by up to %s in SentAt order; the case file sleeps %s in all", elapsed, back, slept)
 	if slept > elapsed {
 		t.Errorf("the replay would sleep %s, longer than the whole capture (%s)", slept, elapsed)
+	}
+}
+
+// TestKeysConnectionIsNamed: the connection on which --keys-before reads
+// the keys is one more client of the upstream; the application's CLIENT
+// LIST through the proxy names it (a fresh user saw an unnamed
+// connection sending OBJECT ENCODING).
+func TestKeysConnectionIsNamed(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	rec, err := clients.NewRecorderWith(context.Background(), target.Config{Addr: srv.Addr(), Timeout: 10 * time.Second}, "127.0.0.1:0", clients.RecorderOptions{KeysBefore: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	c, err := net.Dial("tcp", rec.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(30 * time.Second))
+	r := resp.NewReader(c)
+	var list resp.Value
+	for _, args := range [][]string{{"GET", "k"}, {"CLIENT", "LIST"}} {
+		c.Write(resp.AppendCommandString(nil, args...))
+		if list, err = r.Read(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !strings.Contains(string(list.Str), "name="+clients.KeysClientName+" ") {
+		t.Errorf("CLIENT LIST does not name the keys' connection %s:\n%s", clients.KeysClientName, list.Str)
 	}
 }

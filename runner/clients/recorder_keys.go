@@ -53,6 +53,11 @@ const (
 	maxRebuiltBytes = 1 << 20
 )
 
+// KeysClientName is the name (CLIENT SETNAME) of the connection on which
+// a capture reads the keys found before (RecorderOptions.KeysBefore): the
+// application's CLIENT LIST through the proxy shows it.
+const KeysClientName = "respcheck-capture-keys"
+
 // keyKeeper reads the keys a capture touches first, on a connection of
 // its own to the upstream (keepKeys).
 type keyKeeper struct {
@@ -145,11 +150,15 @@ func (k *keyKeeper) do(args ...[]byte) (resp.Value, error) {
 			return resp.Value{}, err
 		}
 		// Reads that touch no key's access time (Redis 7.2+; an error
-		// reply elsewhere). A reply not read would be the next command's.
+		// reply elsewhere), on a connection the application's CLIENT
+		// LIST names (KeysClientName). A reply not read would be the
+		// next command's.
 		cn.NC.SetDeadline(time.Now().Add(5 * time.Second))
-		if _, err := cn.Do("CLIENT", "NO-TOUCH", "ON"); err != nil {
-			cn.Close()
-			return resp.Value{}, err
+		for _, args := range [][]string{{"CLIENT", "NO-TOUCH", "ON"}, {"CLIENT", "SETNAME", KeysClientName}} {
+			if _, err := cn.Do(args...); err != nil {
+				cn.Close()
+				return resp.Value{}, err
+			}
 		}
 		k.cnMu.Lock()
 		k.cn = cn
