@@ -18,10 +18,21 @@ import (
 
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/golden"
+	"github.com/respcheck/respcheck/runner/internal/fuzzseed"
 )
 
 // fuzzLimits are small, for the fuzzer to cross them.
 var fuzzLimits = resp.Limits{MaxBlobLen: 4096, MaxAggregateLen: 64, MaxDepth: 16}
+
+// indexes is 0 … len(s)-1, for fuzzseed.Sample to pick seeds of
+// slices that go together.
+func indexes[T any](s []T) []int {
+	out := make([]int, len(s))
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
 
 // recordedStreams returns, per recorded case of the redis 8.6.3 goldens,
 // the commands it sent and the replies and pushes it read, each
@@ -86,7 +97,7 @@ var hostileFrames = []string{
 // and a client gets Redis's error reply.
 func FuzzProxyFraming(f *testing.F) {
 	cmds, replies := recordedStreams(f)
-	for i := range cmds {
+	for _, i := range fuzzseed.Sample(indexes(cmds)) {
 		f.Add(cmds[i], uint16(7), false)
 		f.Add(replies[i], uint16(3), true)
 	}
@@ -274,7 +285,7 @@ func (c *memConn) SetWriteDeadline(time.Time) error { return nil }
 // claim finds a command exactly when an unclaimed one matches.
 func FuzzPairing(f *testing.F) {
 	cmds, replies := recordedStreams(f)
-	for i := range cmds {
+	for _, i := range fuzzseed.Sample(indexes(cmds)) {
 		f.Add(cmds[i], replies[i], uint64(0x5555555555555555))
 	}
 	for _, s := range hostileFrames {
@@ -441,16 +452,19 @@ func nativeOf(v resp.Value) Native {
 func FuzzAdapterResponse(f *testing.F) {
 	_, replies := recordedStreams(f)
 	seen := map[string]bool{}
+	var frames []resp.Value
 	for _, out := range replies {
 		for _, v := range streamEvents(out, ToClient) {
-			if v.Bad != nil || seen[string(v.Value.Raw)] {
-				continue
+			if v.Bad == nil && !seen[string(v.Value.Raw)] {
+				seen[string(v.Value.Raw)] = true
+				frames = append(frames, v.Value)
 			}
-			seen[string(v.Value.Raw)] = true
-			n := nativeOf(v.Value)
-			line, _ := json.Marshal(adapterResp{ID: 3, Value: &n})
-			f.Add(line, v.Value.Raw)
 		}
+	}
+	for _, v := range fuzzseed.Sample(frames) {
+		n := nativeOf(v)
+		line, _ := json.Marshal(adapterResp{ID: 3, Value: &n})
+		f.Add(line, v.Raw)
 	}
 	for _, s := range []string{
 		`{"id":1,"libraries":[{"name":"ioredis","version":"6.0.0","protos":[2,3]},{"name":"x","error":"cannot load"}]}`,

@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/respcheck/respcheck/runner/internal/fuzzseed"
 )
 
 // goldenSeeds returns the golden files of testdata/golden: the server
@@ -40,7 +42,7 @@ var sameFile = cmpopts.IgnoreFields(Case{}, "Line")
 // it accepts marshals to text that parses to the same recording, which
 // marshals to the same text.
 func FuzzParse(f *testing.F) {
-	for _, b := range goldenSeeds(f, false) {
+	for _, b := range fuzzseed.Sample(goldenSeeds(f, false)) {
 		f.Add(b)
 	}
 	for _, s := range []string{
@@ -76,7 +78,7 @@ func FuzzParse(f *testing.F) {
 // FuzzParseServer: parseServer never panics; a server file it accepts
 // marshals to text that parses to the same server.
 func FuzzParseServer(f *testing.F) {
-	for _, b := range goldenSeeds(f, true) {
+	for _, b := range fuzzseed.Sample(goldenSeeds(f, true)) {
 		f.Add(b)
 	}
 	for _, s := range []string{"", "golden 1\nserver a b c\n", "hello2 \"\"\n", "hello3 \"\\xZZ\"\n", "redis_version x\n"} {

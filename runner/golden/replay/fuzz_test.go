@@ -13,6 +13,7 @@ import (
 	"github.com/tidwall/redcon"
 
 	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner/internal/fuzzseed"
 )
 
 // recordedCommands returns the distinct commands the goldens recorded in
@@ -55,7 +56,7 @@ var hostileInputs = []string{
 // after the client's end, answers PING on a fresh connection after every
 // input, and allocates little more than it was sent.
 func FuzzServe(f *testing.F) {
-	for _, b := range recordedCommands(f) {
+	for _, b := range fuzzseed.Sample(recordedCommands(f)) {
 		f.Add(b)
 	}
 	for _, s := range hostileInputs {
@@ -115,7 +116,7 @@ func pingFresh(t *testing.T, addr string) {
 // the part of the refused command that it streamed (only a command over
 // guardChunk is streamed before it is complete).
 func FuzzGuard(f *testing.F) {
-	for _, b := range recordedCommands(f) {
+	for _, b := range fuzzseed.Sample(recordedCommands(f)) {
 		f.Add(b, uint16(7))
 	}
 	for _, s := range hostileInputs {
