@@ -1,6 +1,7 @@
 package cases
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -278,6 +279,64 @@ func TestUnorderedMismatchPairing(t *testing.T) {
 		m, err := e.Match(v, env)
 		if err != nil || m == nil || m.Message != tc.message {
 			t.Errorf("%s on %q: %+v %v\nwant %s", tc.fields, tc.reply, m, err, tc.message)
+		}
+	}
+}
+
+// TestUnorderedExactPairing: exact members are paired by value before the
+// general matching, which must not change a verdict: a wildcard still
+// takes what the exact items leave, templates and duplicates count, and a
+// length that differs names the members (10,000 members: a capture's
+// SMEMBERS, 30 s through the general matching alone before).
+func TestUnorderedExactPairing(t *testing.T) {
+	env := &Env{KeyPrefix: KeyPrefix("t"), Captures: map[string][]byte{}}
+	big := func(n int, last string) (string, string) {
+		var f, r strings.Builder
+		fmt.Fprintf(&r, "*%d\r\n", n)
+		f.WriteString("value: {array_unordered: [")
+		for i := range 10000 {
+			if i > 0 {
+				f.WriteString(", ")
+			}
+			fmt.Fprintf(&f, "{blob: m%d}", i)
+		}
+		f.WriteString("]}")
+		for i := n - 1; i >= 0; i-- {
+			m := fmt.Sprintf("m%d", i)
+			if i == 9999 {
+				m = last
+			}
+			fmt.Fprintf(&r, "$%d\r\n%s\r\n", len(m), m)
+		}
+		return f.String(), r.String()
+	}
+	same, sameReply := big(10000, "m9999")
+	_, otherReply := big(10000, "x")
+	_, shortReply := big(9999, "")
+	for _, tc := range []struct{ fields, reply, message string }{
+		{`value: {array_unordered: [{any: true}, a, "{gen:repeat:1:b}"]}`, "*3\r\n$1\r\nb\r\n$1\r\nc\r\n$1\r\na\r\n", ""},
+		{`value: {array_unordered: [a, {type: blob string}, a]}`, "*3\r\n$1\r\na\r\n$1\r\nz\r\n$1\r\na\r\n", ""},
+		{`value: {array_unordered: [a, a, b]}`, "*3\r\n$1\r\na\r\n$1\r\nb\r\n$1\r\nb\r\n", `only in the expectation: blob string "a"; only in the reply: blob string "b"`},
+		{`value: {map_unordered: [[f, {int: 1}], [g, {int: 2}]]}`, "%2\r\n$1\r\ng\r\n:2\r\n$1\r\nf\r\n:1\r\n", ""},
+		{`value: {map_unordered: [[f, {int: 1}], [g, {int: 2}]]}`, "%2\r\n$1\r\ng\r\n:1\r\n$1\r\nf\r\n:2\r\n", `field "f": want integer 1, got 2`},
+		{`value: {array_unordered: [a, b]}`, "*3\r\n$1\r\nb\r\n$1\r\nc\r\n$1\r\na\r\n", `want 2 elements, got 3: only in the expectation: none; only in the reply: blob string "c"`},
+		{same, sameReply, ""},
+		{same, otherReply, `only in the expectation: blob string "m9999"; only in the reply: blob string "x"`},
+		{same, shortReply, `want 10000 elements, got 9999: only in the expectation: blob string "m9999"; only in the reply: none`},
+	} {
+		e := loadExpect(t, tc.fields)
+		v, err := resp.ParseExact([]byte(tc.reply))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := e.Match(v, env)
+		switch {
+		case err != nil:
+			t.Errorf("%.60s: %v", tc.fields, err)
+		case tc.message == "" && m != nil:
+			t.Errorf("%.60s on %.60q: %s, want a match", tc.fields, tc.reply, m.Message)
+		case tc.message != "" && (m == nil || m.Message != tc.message):
+			t.Errorf("%.60s on %.60q: %+v\nwant %s", tc.fields, tc.reply, m, tc.message)
 		}
 	}
 }

@@ -193,11 +193,11 @@ func describeWithin(t *TypedValue) string {
 }
 
 func matchElems(want []*TypedValue, got []resp.Value, env *Env, path string, unordered, pairwise bool) (string, string, error) {
-	if len(want) != len(got) {
-		return path, fmt.Sprintf("want %d elements, got %d", len(want), len(got)), nil
-	}
 	if unordered {
 		return matchUnordered(want, got, env, path, pairwise)
+	}
+	if len(want) != len(got) {
+		return path, fmt.Sprintf("want %d elements, got %d", len(want), len(got)), nil
 	}
 	for i := range want {
 		p, m, err := matchValue(want[i], got[i], env, elemPath(path, got, i, pairwise))
@@ -250,31 +250,58 @@ func matchUnordered(want []*TypedValue, got []resp.Value, env *Env, path string,
 	if pairwise {
 		step = 2
 	}
-	n := len(want) / step
-	ok := make([][]bool, n) // ok[i][j]: expected item i matches actual item j
-	for i := 0; i < n; i++ {
-		ok[i] = make([]bool, n)
-		for j := 0; j < n; j++ {
-			match := true
-			for k := 0; k < step && match; k++ {
-				_, m, err := matchValue(want[i*step+k], got[j*step+k], env, "")
-				if err != nil {
-					return "", "", err
-				}
-				match = m == ""
-			}
-			ok[i][j] = match
+	of, wantPaired, err := pairExact(want, got, env, step)
+	if err != nil {
+		return "", "", err
+	}
+	// The items left (an expectation that is not exact, or whose value
+	// is not in the reply) by the general matching.
+	var wi, gj []int
+	for i, p := range wantPaired {
+		if !p {
+			wi = append(wi, i)
 		}
 	}
-	of, paired := maxMatching(ok)
+	for j, i := range of {
+		if i < 0 {
+			gj = append(gj, j)
+		}
+	}
+	if len(wi) > 0 && len(wi) == len(gj) {
+		ok := make([][]bool, len(wi)) // ok[a][b]: expected item wi[a] matches actual item gj[b]
+		for a, i := range wi {
+			ok[a] = make([]bool, len(gj))
+			for b, j := range gj {
+				match := true
+				for k := 0; k < step && match; k++ {
+					_, m, err := matchValue(want[i*step+k], got[j*step+k], env, "")
+					if err != nil {
+						return "", "", err
+					}
+					match = m == ""
+				}
+				ok[a][b] = match
+			}
+		}
+		rest, _ := maxMatching(ok)
+		for b, a := range rest {
+			if a >= 0 {
+				of[gj[b]], wantPaired[wi[a]] = wi[a], true
+			}
+		}
+	}
+	n := len(want) / step
+	if len(got)/step != n {
+		return path, fmt.Sprintf("want %d elements, got %d%s", len(want), len(got), unpaired(want, got, wantPaired, of, step)), nil
+	}
+	paired := 0
+	for _, p := range wantPaired {
+		if p {
+			paired++
+		}
+	}
 	if paired == n {
 		return "", "", nil
-	}
-	wantPaired := make([]bool, n)
-	for _, i := range of {
-		if i >= 0 {
-			wantPaired[i] = true
-		}
 	}
 	if pairwise {
 		return unmatchedField(want, got, wantPaired, of, env, path)
@@ -288,7 +315,36 @@ func matchUnordered(want []*TypedValue, got []resp.Value, env *Env, path string,
 			onlyGot = append(onlyGot, describeValue(got[i]))
 		}
 	}
-	return path, fmt.Sprintf("only in the expectation: %s; only in the reply: %s", listOrNone(onlyWant), listOrNone(onlyGot)), nil
+	return path, fmt.Sprintf("only in the expectation: %s; only in the reply: %s", firstFew(onlyWant), firstFew(onlyGot)), nil
+}
+
+// unpaired says, for an unordered reply of another length, the first
+// items on each side that pairExact did not pair: ": only in the
+// expectation: …; only in the reply: …" (at most maxNamed each).
+func unpaired(want []*TypedValue, got []resp.Value, wantPaired []bool, of []int, step int) string {
+	var onlyWant, onlyGot []string
+	for i, p := range wantPaired {
+		if !p {
+			onlyWant = append(onlyWant, describeTyped(want[i*step]))
+		}
+	}
+	for j, i := range of {
+		if i < 0 {
+			onlyGot = append(onlyGot, describeValue(got[j*step]))
+		}
+	}
+	return fmt.Sprintf(": only in the expectation: %s; only in the reply: %s", firstFew(onlyWant), firstFew(onlyGot))
+}
+
+// maxNamed is how many items a message names before "and N more".
+const maxNamed = 5
+
+// firstFew is listOrNone of the first maxNamed items, and how many more.
+func firstFew(items []string) string {
+	if len(items) <= maxNamed {
+		return listOrNone(items)
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:maxNamed], ", "), len(items)-maxNamed)
 }
 
 // maxMatching pairs expected items with actual ones they match (ok[i][j]:

@@ -247,3 +247,35 @@ cases:
 		t.Errorf("summary %+v, want 1 failed and 1 skipped", rep.Summary)
 	}
 }
+
+// TestUnorderedFailuresGroup: failures of typed values in any order (a
+// capture's SMEMBERS) are grouped by how they differ, not by the members
+// they name: 30 differing sets were 30 groups (found by a review,
+// 2026-12-07).
+func TestUnorderedFailuresGroup(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("suite: t\ncases:\n  - name: sets\n    continue_on_failure: true\n    steps:\n")
+	for i := range 6 {
+		fmt.Fprintf(&src, "      - {send: [SADD, \"{key:s%d}\", a%d, b%d]}\n", i, i, i)
+		switch i % 3 {
+		case 0: // another member
+			fmt.Fprintf(&src, "      - {send: [SMEMBERS, \"{key:s%d}\"], value: {array_unordered: [{blob: x%d}, {blob: b%d}]}}\n", i, i, i)
+		case 1: // one member fewer expected
+			fmt.Fprintf(&src, "      - {send: [SMEMBERS, \"{key:s%d}\"], value: {array_unordered: [{blob: b%d}]}}\n", i, i)
+		case 2: // in another order: passes
+			fmt.Fprintf(&src, "      - {send: [SMEMBERS, \"{key:s%d}\"], value: {array_unordered: [{blob: b%d}, {blob: a%d}]}}\n", i, i, i)
+		}
+	}
+	rep := runInline(t, "redis-8.6.3", src.String(), runner.Options{Protos: []int{2}})
+	res := result(t, rep, "sets", 2)
+	want := []runner.Difference{
+		{Command: "SMEMBERS", Kind: "other elements", Count: 2, First: res.Failure.Where().String()},
+		{Command: "SMEMBERS", Kind: "another number of elements", Count: 2, First: res.More[0].Where().String()},
+	}
+	if d := res.Differences(); !slices.Equal(d, want) {
+		t.Errorf("differences %+v, want %+v", d, want)
+	}
+	if !strings.Contains(res.More[0].Message, `want 1 elements, got 2: only in the expectation: none; only in the reply: blob string "a1"`) {
+		t.Errorf("the count's message does not name the member: %s", res.More[0].Message)
+	}
+}

@@ -3,6 +3,7 @@ package runner
 import (
 	"bytes"
 	"cmp"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -98,7 +99,21 @@ func failureKind(f *Failure) string {
 	if i := strings.Index(msg, " at byte "); i >= 0 && bytes.IndexFunc([]byte(msg[i+9:]), notDigit) < 0 {
 		msg = msg[:i]
 	}
+	// A typed value in any order names the elements that differ: grouped
+	// by how it differs, not by which elements.
+	switch {
+	case elementCount.MatchString(msg):
+		return "another number of elements"
+	case strings.HasPrefix(msg, "only in the expectation: "):
+		return "other elements"
+	case strings.HasPrefix(msg, "keys only in the expectation: "):
+		return "other keys"
+	}
 	return msg
 }
+
+// elementCount is an aggregate's message when its length differs (cases'
+// matchElems).
+var elementCount = regexp.MustCompile(`^want \d+ elements, got \d+`)
 
 func notDigit(r rune) bool { return r < '0' || r > '9' }
