@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -42,11 +43,14 @@ forwarded unchanged; each connection's commands and the exact replies are
 recorded and, when the capture ends (--duration, --max-commands, or
 Ctrl-C: exit 130, the file written all the same), written as one case file
 (-o): one case whose connections c1, c2, ... send the commands in the
-order the proxy saw them, each reply expected byte for byte. Replay it on
-the next server with "respcheck run --server valkey-9.1.2 --proto 2
-capture.yaml" (or --addr; the case runs in RESP2 only, as the proxy's
-connections started: --proto 2 leaves out its RESP3 run's skip): every failure is a reply that differs, and the case goes on
-after each (continue_on_failure), so the report names them all.
+order the proxy saw them, each reply expected byte for byte (the replies
+of commands that return elements in no order, such as SMEMBERS and
+HGETALL, in any order). Replay it on the next server with "respcheck run
+--server valkey-9.1.2 --proto 2 capture.yaml" (or --addr; the case runs
+in RESP2 only, as the proxy's connections started, and --proto 2 leaves
+out its RESP3 run's skip): every failure is a reply that differs, and the
+case goes on after each (continue_on_failure), so the report names them
+all.
 
 The file keeps what makes the traffic replay as it ran: connection
 boundaries, pipelined and overlapping commands (async sends read where
@@ -150,9 +154,9 @@ func runCapture(ctx context.Context, f targetFlags, o captureOptions, stderr io.
 }
 
 // unordered asks the upstream which captured commands' replies have no
-// order (capture.Unordered), within 10 s and after an interrupt too; on
-// an error it says so on stderr and returns what was found (the others'
-// replies are expected in their captured order).
+// order (capture.Unordered), within 10 s and after an interrupt too; where
+// it cannot be asked (gone, COMMAND refused) respcheck's own list decides,
+// and stderr says so.
 func unordered(ctx context.Context, cfg target.Config, exchanges []clients.Exchange, stderr io.Writer) map[int]bool {
 	if len(exchanges) == 0 {
 		return nil
@@ -160,12 +164,12 @@ func unordered(ctx context.Context, cfg target.Config, exchanges []clients.Excha
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	tg, err := target.Open(ctx, cfg)
-	var found map[int]bool
-	if err == nil {
-		found, err = capture.Unordered(ctx, tg, exchanges)
-	}
 	if err != nil {
-		fmt.Fprintf(stderr, "capture: which replies have no order was not read from the upstream (they are expected in their captured order): %v\n", err)
+		tg = nil
+	}
+	found, uerr := capture.Unordered(ctx, tg, exchanges)
+	if err = cmp.Or(err, uerr); err != nil {
+		fmt.Fprintf(stderr, "capture: the upstream was not asked which replies have no order (COMMAND INFO's tips): respcheck's own list decides (SMEMBERS, SINTER, SUNION, SDIFF, KEYS, HKEYS, HVALS, HGETALL): %v\n", err)
 	}
 	return found
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"regexp"
 	"sort"
@@ -151,5 +152,23 @@ func TestKeysConnectionIsNamed(t *testing.T) {
 	}
 	if !strings.Contains(string(list.Str), "name="+clients.KeysClientName+" ") {
 		t.Errorf("CLIENT LIST does not name the keys' connection %s:\n%s", clients.KeysClientName, list.Str)
+	}
+}
+
+// TestUnorderedWithoutAnUpstream: when the upstream cannot be asked (gone
+// when the capture ends), respcheck's own list of the commands whose
+// replies have no order decides (a review found every reply left in its
+// captured order).
+func TestUnorderedWithoutAnUpstream(t *testing.T) {
+	ex := func(args ...string) clients.Exchange {
+		var a [][]byte
+		for _, s := range args {
+			a = append(a, []byte(s))
+		}
+		return clients.Exchange{Args: a, Replies: [][]byte{[]byte("*0\r\n")}}
+	}
+	got, err := capture.Unordered(context.Background(), nil, []clients.Exchange{ex("smembers", "s"), ex("LRANGE", "l", "0", "-1"), ex("HGETALL", "h"), ex("KEYS", "*")})
+	if err != nil || !maps.Equal(got, map[int]bool{0: true, 2: true, 3: true}) {
+		t.Errorf("%v %v, want SMEMBERS, HGETALL and KEYS (0, 2, 3)", got, err)
 	}
 }

@@ -182,7 +182,7 @@ func (w *writer) expect(ex *clients.Exchange, indent string) {
 	w.expectAt[w.lines+1] = w.index[ex]
 	typed := ""
 	if len(ex.Replies) == 1 && w.unordered[w.index[ex]] {
-		typed, _ = cases.UnorderedValue(ex.Replies[0], cases.QuoteBytes)
+		typed, _ = cases.UnorderedValue(ex.Replies[0], w.element)
 	}
 	switch {
 	case w.noise[w.index[ex]]:
@@ -276,6 +276,16 @@ func (w *writer) sendList(args [][]byte) string {
 		parts[i] = cases.QuoteBytes(a)
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// element is a string of a reply written in any order as a quoted
+// template: a carried value (keep) as its capture, as template writes it
+// inside a reply.
+func (w *writer) element(b []byte) string {
+	if name, ok := w.caps[string(b)]; ok && !strings.HasPrefix(name, "id") {
+		return `"{cap:` + name + `}"`
+	}
+	return cases.QuoteBytes(b)
 }
 
 // template is reply r as a quoted template: each blob string that holds
