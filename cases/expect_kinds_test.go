@@ -340,3 +340,20 @@ func TestUnorderedExactPairing(t *testing.T) {
 		}
 	}
 }
+
+// TestUnorderedMessageNamesWhatWasCompared: a literal key name expected in
+// an unordered reply is named as the runner renamed it, as the reply's
+// items are (a review saw "only in the expectation: blob string
+// \"user:1\"; only in the reply: blob string \"user:1\"").
+func TestUnorderedMessageNamesWhatWasCompared(t *testing.T) {
+	env := &Env{KeyPrefix: KeyPrefix("t"), Captures: map[string][]byte{}, Renamed: map[string]string{"user:1": "rc:{x}:user:1"}}
+	e := loadExpect(t, `value: {array_unordered: ["user:1", b]}`)
+	v, err := resp.ParseExact([]byte("*2\r\n$6\r\nuser:1\r\n$1\r\nb\r\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := e.Match(v, env)
+	if want := `only in the expectation: blob string "rc:{x}:user:1"; only in the reply: blob string "user:1"`; err != nil || m == nil || m.Message != want {
+		t.Errorf("%+v %v\nwant %s", m, err, want)
+	}
+}

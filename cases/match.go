@@ -292,7 +292,7 @@ func matchUnordered(want []*TypedValue, got []resp.Value, env *Env, path string,
 	}
 	n := len(want) / step
 	if len(got)/step != n {
-		return path, fmt.Sprintf("want %d elements, got %d%s", len(want), len(got), unpaired(want, got, wantPaired, of, step)), nil
+		return path, fmt.Sprintf("want %d elements, got %d%s", len(want), len(got), unpaired(want, got, wantPaired, of, step, env)), nil
 	}
 	paired := 0
 	for _, p := range wantPaired {
@@ -309,7 +309,7 @@ func matchUnordered(want []*TypedValue, got []resp.Value, env *Env, path string,
 	var onlyWant, onlyGot []string
 	for i := 0; i < n; i++ {
 		if !wantPaired[i] {
-			onlyWant = append(onlyWant, describeTyped(want[i]))
+			onlyWant = append(onlyWant, describeWant(want[i], env))
 		}
 		if of[i] < 0 {
 			onlyGot = append(onlyGot, describeValue(got[i]))
@@ -321,11 +321,11 @@ func matchUnordered(want []*TypedValue, got []resp.Value, env *Env, path string,
 // unpaired says, for an unordered reply of another length, the first
 // items on each side that pairExact did not pair: ": only in the
 // expectation: …; only in the reply: …" (at most maxNamed each).
-func unpaired(want []*TypedValue, got []resp.Value, wantPaired []bool, of []int, step int) string {
+func unpaired(want []*TypedValue, got []resp.Value, wantPaired []bool, of []int, step int, env *Env) string {
 	var onlyWant, onlyGot []string
 	for i, p := range wantPaired {
 		if !p {
-			onlyWant = append(onlyWant, describeTyped(want[i*step]))
+			onlyWant = append(onlyWant, describeWant(want[i*step], env))
 		}
 	}
 	for j, i := range of {
@@ -405,7 +405,7 @@ func unmatchedField(want []*TypedValue, got []resp.Value, wantPaired []bool, of 
 				return p, m, err
 			}
 		}
-		missing = append(missing, describeTyped(want[2*i]))
+		missing = append(missing, describeWant(want[2*i], env))
 	}
 	for j := 0; j < n; j++ {
 		if of[j] < 0 {

@@ -109,3 +109,17 @@ func pairExact(want []*TypedValue, got []resp.Value, env *Env, step int) (wantOf
 	}
 	return wantOf, wantPaired, nil
 }
+
+// describeWant renders an expected item of an unordered aggregate as the
+// reply's items are rendered: an exact string with its templates expanded
+// and a literal key name as the runner renamed it, so that the message
+// shows what was compared (it showed `only in the expectation: blob
+// string "user:1"; only in the reply: blob string "user:1"` where the
+// expectation had become the namespaced name); else describeTyped.
+func describeWant(t *TypedValue, env *Env) string {
+	key, ok, err := exactKey(t, env)
+	if err != nil || !ok || t.Kind == resp.Integer {
+		return describeTyped(t)
+	}
+	return describeValue(resp.Value{Kind: t.Kind, Str: []byte(key[len(string(rune(t.Kind))):])})
+}
