@@ -91,6 +91,9 @@ func caseFile(exchanges []clients.Exchange, o Options) ([]byte, map[int]int) {
 		index: map[*clients.Exchange]int{}, noise: o.Noise, unordered: o.Unordered, expectAt: map[int]int{}}
 	for i := range exchanges {
 		w.index[&exchanges[i]] = i
+		if t := exchanges[i].SentTime; !t.IsZero() && (w.start.IsZero() || t.Before(w.start)) {
+			w.start = t
+		}
 	}
 	for _, ev := range events {
 		w.write(ev)

@@ -2,6 +2,7 @@ package capture_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -13,7 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
+	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/capture"
 	"github.com/respcheck/respcheck/runner/clients"
 	"github.com/respcheck/respcheck/runner/servers"
@@ -170,5 +173,39 @@ func TestUnorderedWithoutAnUpstream(t *testing.T) {
 	got, err := capture.Unordered(context.Background(), nil, []clients.Exchange{ex("smembers", "s"), ex("LRANGE", "l", "0", "-1"), ex("HGETALL", "h"), ex("KEYS", "*")})
 	if err != nil || !maps.Equal(got, map[int]bool{0: true, 2: true, 3: true}) {
 		t.Errorf("%v %v, want SMEMBERS, HGETALL and KEYS (0, 2, 3)", got, err)
+	}
+}
+
+// TestTTLCountsDown: a TTL's positive reply is expected within the time
+// from the capture's start to the command plus 2 s, since the replay
+// reaches it sooner or later than the application did (a fresh user's
+// replay through 2 ms of latency got :3599 for a captured :3600); -1 and
+// -2 stay exact.
+func TestTTLCountsDown(t *testing.T) {
+	start := time.Now()
+	ex := func(at time.Duration, reply string, args ...string) clients.Exchange {
+		var a [][]byte
+		for _, s := range args {
+			a = append(a, []byte(s))
+		}
+		seq := uint64(2*at/time.Millisecond) + 1
+		return clients.Exchange{Conn: 1, Args: a, Replies: [][]byte{[]byte(reply)}, SentAt: seq, RepliedAt: seq + 1, SentTime: start.Add(at)}
+	}
+	// The key is given 2 s less than the TTL the application read (a key
+	// found before and read earlier, a slower link): the replay answers
+	// 3597 where 3599 was captured, 40 ms in (no pause).
+	src := capture.CaseFile([]clients.Exchange{ex(0, "+OK\r\n", "SET", "k", "v", "EX", "3597"), ex(40*time.Millisecond, ":3599\r\n", "TTL", "k"),
+		ex(80*time.Millisecond, ":-2\r\n", "TTL", "nosuch")}, capture.Options{Suite: "s", Case: "c"})
+	for _, want := range []string{`value: {double: "3599", within: 2}`, `reply: ":-2\r\n"`} {
+		if !bytes.Contains(src, []byte(want)) {
+			t.Errorf("the file lacks %s:\n%s", want, src)
+		}
+	}
+	f, err := cases.Load("ttl.yaml", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := replay(t, f, "redis-8.6.3"); res.Status != runner.Pass {
+		t.Errorf("replay: %s %s %+v\n%s", res.Status, res.Reason, res.Failure, src)
 	}
 }

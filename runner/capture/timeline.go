@@ -99,7 +99,8 @@ type writer struct {
 	inFlight map[int]int // async sends not yet read, by connection
 	async    map[*clients.Exchange]bool
 	last     time.Time
-	steps    int // written so far
+	start    time.Time // the first command's SentTime
+	steps    int       // written so far
 	// index is each exchange's index; noise those whose replies expect
 	// any reply (Options.Noise), unordered those expected in any order
 	// (Options.Unordered); expectAt the exchange whose reply each
@@ -192,6 +193,8 @@ func (w *writer) expect(ex *clients.Exchange, indent string) {
 		w.keep(ex, indent)
 	case typed != "":
 		fmt.Fprintf(w.b, "%svalue: %s # in any order (nondeterministic_output_order)\n", indent, typed)
+	case w.ttl(ex) != "":
+		fmt.Fprintf(w.b, "%svalue: %s # a TTL counts down: within the capture's time so far\n", indent, w.ttl(ex))
 	case len(ex.Replies) == 1:
 		fmt.Fprintf(w.b, "%sreply: %s\n", indent, w.template(ex.Replies[0]))
 	default:
@@ -201,6 +204,27 @@ func (w *writer) expect(ex *clients.Exchange, indent string) {
 		}
 		fmt.Fprintf(w.b, "%sreplies: [%s]\n", indent, strings.Join(parts, ", "))
 	}
+}
+
+// ttl is the expectation of a TTL command's positive reply: the seconds
+// left, within the time from the capture's start to the command plus 2 s
+// (a replay runs its pauses shorter, at most pauseMax, and its keys found
+// before were read earlier: the same key answers :3599 instead of :3600
+// when the replay reaches it 100 ms later, found by a fresh user); ""
+// for any other reply, which stays exact (-1 no TTL, -2 no key).
+func (w *writer) ttl(ex *clients.Exchange) string {
+	if len(ex.Args) != 2 || !strings.EqualFold(string(ex.Args[0]), "TTL") || len(ex.Replies) != 1 {
+		return ""
+	}
+	_, v, err := resp.Parse(ex.Replies[0])
+	if err != nil || v.Kind != resp.Integer || v.Int <= 0 {
+		return ""
+	}
+	within := 2
+	if !w.start.IsZero() && ex.SentTime.After(w.start) {
+		within += int(ex.SentTime.Sub(w.start).Seconds())
+	}
+	return fmt.Sprintf(`{double: "%d", within: %d}`, v.Int, within)
 }
 
 // carried are the commands whose reply names something the server
