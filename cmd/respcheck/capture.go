@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -228,12 +231,35 @@ func learnNoise(ctx context.Context, f targetFlags, o captureOptions, exchanges 
 	}
 	learned, n, err := capture.LearnNoise(ctx, exchanges, copts, fresh, noiseRounds)
 	if err == nil || n > 0 {
-		fmt.Fprintf(stderr, "capture: %d captured replies differed on a twin (a throwaway %s): expected as any reply\n", n, twin)
+		fmt.Fprintf(stderr, "capture: %d captured replies differed on a twin (a throwaway %s): expected as any reply%s\n", n, twin, noisyCommands(exchanges, copts.Noise, learned.Noise))
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "capture: noise learning stopped: %v\n", err)
 	}
 	return learned
+}
+
+// noisyCommands names the commands of the replies learned as noise (in
+// after, not before), most first: ": XREADGROUP ×2, XPENDING ×2" (a
+// fresh user's consumer groups, which the file does not build again,
+// were learned as noise with nothing said of which replies).
+func noisyCommands(exchanges []clients.Exchange, before, after map[int]bool) string {
+	counts := map[string]int{}
+	for i := range after {
+		if !before[i] && i < len(exchanges) && len(exchanges[i].Args) > 0 {
+			counts[strings.ToUpper(string(exchanges[i].Args[0]))]++
+		}
+	}
+	if len(counts) == 0 {
+		return ""
+	}
+	names := slices.Sorted(maps.Keys(counts))
+	slices.SortStableFunc(names, func(a, b string) int { return counts[b] - counts[a] })
+	var parts []string
+	for _, name := range names {
+		parts = append(parts, fmt.Sprintf("%s ×%d", name, counts[name]))
+	}
+	return ": " + strings.Join(parts, ", ")
 }
 
 // waitCapture returns when the capture ends: ctx done, --duration

@@ -122,12 +122,12 @@ func capturing(t *testing.T, args []string, cmds ...string) (int, string, []byte
 // upstream's build but is not a command of the fixed volatile list (a
 // script that returns TIME's microseconds) is learned on a throwaway twin
 // of that build, as Diffy learns on a second instance, and expects any
-// reply; the file then passes on the same build. With --twin none it is
+// reply (stderr names EVAL); the file then passes on the same build. With --twin none it is
 // expected byte for byte, and the replay fails there.
 func TestCaptureLearnsNoise(t *testing.T) {
 	cmds := []string{"*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$2\r\nv1\r\n", "*3\r\n$4\r\nEVAL\r\n$30\r\nreturn redis.call('TIME')[2]+0\r\n$1\r\n0\r\n", "*2\r\n$4\r\nECHO\r\n$2\r\nhi\r\n"}
 	code, errs, b := capturing(t, []string{"capture", "--server", "redis-8.6.3", "--max-commands", "6"}, cmds...)
-	if code != exitOK || !strings.Contains(errs, "1 captured replies differed on a twin (a throwaway redis-8.6.3)") ||
+	if code != exitOK || !strings.Contains(errs, "1 captured replies differed on a twin (a throwaway redis-8.6.3): expected as any reply: EVAL ×1") ||
 		!strings.Contains(string(b), "any: true # differed on a twin") || !strings.Contains(string(b), `reply: "+OK\r\n"`) {
 		t.Fatalf("exit %d\n%s\n%s", code, errs, b)
 	}
