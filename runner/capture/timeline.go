@@ -181,7 +181,7 @@ func (w *writer) expect(ex *clients.Exchange, indent string) {
 	w.lines += bytes.Count(w.b.Bytes()[w.counted:], []byte("\n"))
 	w.counted = w.b.Len()
 	w.expectAt[w.lines+1] = w.index[ex]
-	typed := ""
+	typed, ttl := "", w.ttl(ex)
 	if len(ex.Replies) == 1 && w.unordered[w.index[ex]] {
 		typed, _ = cases.UnorderedValue(ex.Replies[0], w.element)
 	}
@@ -193,8 +193,8 @@ func (w *writer) expect(ex *clients.Exchange, indent string) {
 		w.keep(ex, indent)
 	case typed != "":
 		fmt.Fprintf(w.b, "%svalue: %s # in any order (nondeterministic_output_order)\n", indent, typed)
-	case w.ttl(ex) != "":
-		fmt.Fprintf(w.b, "%svalue: %s # a TTL counts down: within the capture's time so far\n", indent, w.ttl(ex))
+	case ttl != "":
+		fmt.Fprintf(w.b, "%svalue: %s # a TTL counts down: within the capture's time so far\n", indent, ttl)
 	case len(ex.Replies) == 1:
 		fmt.Fprintf(w.b, "%sreply: %s\n", indent, w.template(ex.Replies[0]))
 	default:
