@@ -146,7 +146,7 @@ func runCapture(ctx context.Context, f targetFlags, o captureOptions, stderr io.
 		header += fmt.Sprintf("\nConnection c%d sent or got bytes that are not RESP: its recording stops there.", c)
 	}
 	copts := capture.Options{Suite: "capture", Case: "traffic captured " + started.UTC().Format(time.RFC3339), Header: header, Before: rec.KeysBefore()}
-	copts.Unordered = unordered(ctx, t.Config, exchanges, stderr)
+	askCommands(ctx, t.Config, exchanges, &copts, stderr)
 	copts = learnNoise(ctx, f, o, exchanges, copts, stderr)
 	b := capture.CaseFile(exchanges, copts)
 	if err := os.WriteFile(o.out, b, 0o644); err != nil {
@@ -156,13 +156,14 @@ func runCapture(ctx context.Context, f targetFlags, o captureOptions, stderr io.
 	return nil
 }
 
-// unordered asks the upstream which captured commands' replies have no
-// order (capture.Unordered), within 10 s and after an interrupt too; where
-// it cannot be asked (gone, COMMAND refused) respcheck's own list decides,
-// and stderr says so.
-func unordered(ctx context.Context, cfg target.Config, exchanges []clients.Exchange, stderr io.Writer) map[int]bool {
+// askCommands asks the upstream which captured commands' replies have no
+// order (capture.Unordered) and which commands may wait for another
+// connection (capture.Blocking), into o, within 10 s and after an
+// interrupt too; where it cannot be asked (gone, COMMAND refused)
+// respcheck's own lists decide, and stderr says so.
+func askCommands(ctx context.Context, cfg target.Config, exchanges []clients.Exchange, o *capture.Options, stderr io.Writer) {
 	if len(exchanges) == 0 {
-		return nil
+		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
@@ -170,11 +171,12 @@ func unordered(ctx context.Context, cfg target.Config, exchanges []clients.Excha
 	if err != nil {
 		tg = nil
 	}
-	found, uerr := capture.Unordered(ctx, tg, exchanges)
-	if err = cmp.Or(err, uerr); err != nil {
-		fmt.Fprintf(stderr, "capture: the upstream was not asked which replies have no order (COMMAND INFO's tips): respcheck's own list decides (SMEMBERS, SINTER, SUNION, SDIFF, KEYS, HKEYS, HVALS, HGETALL): %v\n", err)
+	var uerr, berr error
+	o.Unordered, uerr = capture.Unordered(ctx, tg, exchanges)
+	o.Blocking, berr = capture.Blocking(ctx, tg, exchanges) // the same lookups, cached
+	if err = cmp.Or(err, uerr, berr); err != nil {
+		fmt.Fprintf(stderr, "capture: the upstream was not asked which replies have no order (COMMAND INFO's tips) nor which commands block (its flags): respcheck's own lists decide (SMEMBERS, SINTER, SUNION, SDIFF, KEYS, HKEYS, HVALS, HGETALL; BLPOP, BRPOP, BRPOPLPUSH, BLMOVE, BLMPOP, BZPOPMIN, BZPOPMAX, BZMPOP, XREAD, XREADGROUP, WAIT, WAITAOF): %v\n", err)
 	}
-	return found
 }
 
 // counted says conns connections and frames frames ("1 connection, 2

@@ -27,6 +27,12 @@ type Options struct {
 	// no order (Unordered): an array, set or map of scalars expects its
 	// elements in any order.
 	Unordered map[int]bool
+	// Blocking are the exchanges (by index) whose commands may wait for
+	// another connection (Blocking; BLPOP, XREAD, WAIT and the rest of
+	// blockingWithoutFlags are whatever it says): overtaken by another
+	// connection's command, such a command is sent async and read where
+	// its reply came, any other is sent and read at once.
+	Blocking map[int]bool
 	// Before are the keys as they were before the capture touched them
 	// (Recorder.KeysBefore): built again first, on connection setup.
 	Before []clients.KeyBefore
@@ -62,9 +68,10 @@ func volatile(args [][]byte) bool {
 // case of named connections c1, c2, ... in that order, run in RESP2 only
 // (requires: {proto: 2}: the connections start as the proxy's did, the
 // application's own HELLO a step). A command whose connection had
-// another command in flight, or that another connection's command
-// overtook before its reply, is sent async and read where its reply came;
-// every other one waits for its reply, expected byte for byte (a
+// another command in flight, or that may have waited for another
+// connection's command that overtook it before its reply (Blocking), is
+// sent async and read where its reply came; every other one waits for
+// its reply, expected byte for byte (a
 // (un)subscribe's several confirmations as replies:). Out-of-band frames
 // are push steps at their place. Keys are written as the application sent
 // them: the runner moves them into the case's namespace (literal keys),
@@ -88,7 +95,7 @@ func caseFile(exchanges []clients.Exchange, o Options) ([]byte, map[int]int) {
 	writeBefore(&b, o.Before, exchanges)
 	events := timeline(exchanges)
 	w := &writer{b: &b, sends: indexSends(events), inFlight: map[int]int{}, async: map[*clients.Exchange]bool{},
-		index: map[*clients.Exchange]int{}, noise: o.Noise, unordered: o.Unordered, expectAt: map[int]int{}}
+		index: map[*clients.Exchange]int{}, noise: o.Noise, unordered: o.Unordered, blocking: o.Blocking, expectAt: map[int]int{}}
 	for i := range exchanges {
 		w.index[&exchanges[i]] = i
 		if t := exchanges[i].SentTime; !t.IsZero() && (w.start.IsZero() || t.Before(w.start)) {

@@ -52,10 +52,12 @@ func timeline(exchanges []clients.Exchange) []event {
 }
 
 // sends indexes the commands of a timeline by sequence number, all of
-// them and each connection's, to tell whether another connection sent one
-// between a command and its reply (overtaken).
+// them (with their exchanges) and each connection's, to tell whether
+// another connection sent one between a command and its reply
+// (overtaken) and which.
 type sends struct {
 	all    []uint64
+	exs    []*clients.Exchange // all's
 	byConn map[int][]uint64
 }
 
@@ -64,24 +66,70 @@ func indexSends(events []event) sends {
 	for _, e := range events { // in order: the slices are sorted
 		if e.kind == sendEvent {
 			s.all = append(s.all, e.seq)
+			s.exs = append(s.exs, e.ex)
 			s.byConn[e.ex.Conn] = append(s.byConn[e.ex.Conn], e.seq)
 		}
 	}
 	return s
 }
 
-// between counts the sequence numbers of seqs strictly between lo and hi.
-func between(seqs []uint64, lo, hi uint64) int {
+// span returns the indexes [i, j) of the sequence numbers of seqs
+// strictly between lo and hi.
+func span(seqs []uint64, lo, hi uint64) (int, int) {
 	i := sort.Search(len(seqs), func(i int) bool { return seqs[i] > lo })
 	j := sort.Search(len(seqs), func(i int) bool { return seqs[i] >= hi })
-	return max(j-i, 0)
+	return i, max(i, j)
 }
 
-// overtaken reports whether another connection sent a command between
-// ex's command and its reply (the server may have run it first: ex must
-// not hold the replay back until its reply).
-func (s sends) overtaken(ex *clients.Exchange) bool {
-	return between(s.all, ex.SentAt, ex.RepliedAt) > between(s.byConn[ex.Conn], ex.SentAt, ex.RepliedAt)
+// overtakers returns the commands another connection sent between ex's
+// command and its reply (the server may have run them first).
+func (s sends) overtakers(ex *clients.Exchange) []*clients.Exchange {
+	i, j := span(s.all, ex.SentAt, ex.RepliedAt)
+	var out []*clients.Exchange
+	for _, o := range s.exs[i:j] {
+		if o.Conn != ex.Conn {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// releasing are the commands by which one connection ends another's wait
+// for a reply that no blocking flag announces: a client pause, a busy
+// script or function, a CLIENT UNBLOCK of any command.
+var releasing = map[string]bool{
+	"CLIENT UNPAUSE": true, "CLIENT UNBLOCK": true, "SCRIPT KILL": true, "FUNCTION KILL": true,
+}
+
+// sentAsync reports whether ex's command is sent without waiting for its
+// reply, read later where the reply came: its connection has a command
+// in flight already, or another connection's command overtook it and its
+// reply may have waited for that one (a BLPOP for an LPUSH). An overtaken
+// command that cannot have waited is sent and read at once, so the replay
+// runs it before the commands that overtook it, as the server did: sent
+// without waiting, it raced them (an LPUSH replayed after another
+// connection's EXEC that had read the list, found at random on one build).
+func (w *writer) sentAsync(ex *clients.Exchange) bool {
+	if w.inFlight[ex.Conn] > 0 {
+		return true
+	}
+	o := w.sends.overtakers(ex)
+	return len(o) > 0 && w.mayWait(ex, o)
+}
+
+// mayWait reports whether ex's reply may have waited for one of
+// overtakers: its command is blocking (Options.Blocking, or
+// blockingWithoutFlags), or one of them is releasing.
+func (w *writer) mayWait(ex *clients.Exchange, overtakers []*clients.Exchange) bool {
+	if w.blocking[w.index[ex]] || blockingWithoutFlags[commandName(ex.Args)] {
+		return true
+	}
+	for _, o := range overtakers {
+		if len(o.Args) > 1 && releasing[commandName(o.Args)+" "+strings.ToUpper(string(o.Args[1]))] {
+			return true
+		}
+	}
+	return false
 }
 
 // pauseMin and pauseMax bound the pauses CaseFile keeps between commands
@@ -103,11 +151,13 @@ type writer struct {
 	steps    int       // written so far
 	// index is each exchange's index; noise those whose replies expect
 	// any reply (Options.Noise), unordered those expected in any order
-	// (Options.Unordered); expectAt the exchange whose reply each
+	// (Options.Unordered), blocking those that may wait for another
+	// connection (Options.Blocking); expectAt the exchange whose reply each
 	// line expects, by line number.
 	index     map[*clients.Exchange]int
 	noise     map[int]bool
 	unordered map[int]bool
+	blocking  map[int]bool
 	expectAt  map[int]int
 	// lines is the number of lines of b up to its byte counted.
 	lines, counted int
@@ -138,7 +188,7 @@ func (w *writer) write(e event) {
 			return
 		}
 		fmt.Fprintf(w.b, "      - conn: %s\n        send: %s\n", conn, w.sendList(args))
-		if w.inFlight[e.ex.Conn] > 0 || w.sends.overtaken(e.ex) {
+		if w.sentAsync(e.ex) {
 			w.inFlight[e.ex.Conn]++
 			w.async[e.ex] = true
 			w.b.WriteString("        async: true\n")

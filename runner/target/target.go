@@ -86,6 +86,11 @@ type CommandInfo struct {
 	// arguments, found from Specs where they can answer, else asked of
 	// COMMAND GETKEYS.
 	Movable bool
+	// Flags are the command's flags as COMMAND INFO names them ("write",
+	// "fast", "movablekeys"; "blocking" on Redis 7.0+ and Valkey for BLPOP,
+	// XREAD, WAIT and the other commands that may wait on another
+	// connection), nil for an unknown command.
+	Flags []string
 	// Specs are the command's key specifications (Redis 7.0+, Valkey
 	// 7.2+), nil on servers without them.
 	Specs []KeySpec
@@ -137,8 +142,9 @@ func fillInfo(info *CommandInfo, e []resp.Value) {
 		}
 	}
 	for _, f := range e[2].Elems {
-		info.Movable = info.Movable || string(f.Str) == "movablekeys"
+		info.Flags = append(info.Flags, string(f.Str))
 	}
+	info.Movable = slices.Contains(info.Flags, "movablekeys")
 }
 
 // tableEntry returns the entry named name of a whole command table (a

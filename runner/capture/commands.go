@@ -13,6 +13,10 @@ import (
 // elements come in no particular order.
 const tipUnordered = "nondeterministic_output_order"
 
+// flagBlocking is the COMMAND INFO flag of a command that may wait for
+// another connection before it replies (Redis 7.0+, Valkey).
+const flagBlocking = "blocking"
+
 // unorderedWithoutTips are the commands with tipUnordered on Redis 8.6.3
 // (COMMAND), for upstreams whose COMMAND INFO gives no tips (before Redis
 // 7.0; miniredis v2.40.0's table) or cannot be asked: COMMAND's are
@@ -21,6 +25,16 @@ const tipUnordered = "nondeterministic_output_order"
 var unorderedWithoutTips = map[string]bool{
 	"SMEMBERS": true, "SINTER": true, "SUNION": true, "SDIFF": true, "KEYS": true,
 	"HKEYS": true, "HVALS": true, "HGETALL": true,
+}
+
+// blockingWithoutFlags are the commands with flagBlocking on Redis 8.6.3
+// (COMMAND), for upstreams that do not flag them (before Redis 7.0) or
+// cannot be asked: CaseFile treats them as blocking whatever
+// Options.Blocking says.
+var blockingWithoutFlags = map[string]bool{
+	"BLPOP": true, "BRPOP": true, "BRPOPLPUSH": true, "BLMOVE": true, "BLMPOP": true,
+	"BZPOPMIN": true, "BZPOPMAX": true, "BZMPOP": true, "XREAD": true, "XREADGROUP": true,
+	"WAIT": true, "WAITAOF": true,
 }
 
 // Unordered returns the exchanges (by index) whose commands' replies have
@@ -34,10 +48,33 @@ var unorderedWithoutTips = map[string]bool{
 // failed, with every exchange marked. A nil t (an upstream that could not
 // be reached) asks nothing: the table decides.
 func Unordered(ctx context.Context, t *target.Target, exchanges []clients.Exchange) (map[int]bool, error) {
+	return marked(ctx, t, exchanges, func(ex clients.Exchange, info target.CommandInfo) bool {
+		if len(ex.Replies) != 1 {
+			return false
+		}
+		return info.Tips == nil && unorderedWithoutTips[commandName(ex.Args)] || slices.Contains(info.Tips, tipUnordered)
+	})
+}
+
+// Blocking returns the exchanges (by index) whose commands the upstream t
+// flags blocking in COMMAND INFO (a module's too), as Options.Blocking
+// takes them; blockingWithoutFlags are blocking anyway. Lookups and errors
+// as for Unordered; a nil t asks nothing and returns none.
+func Blocking(ctx context.Context, t *target.Target, exchanges []clients.Exchange) (map[int]bool, error) {
+	return marked(ctx, t, exchanges, func(_ clients.Exchange, info target.CommandInfo) bool {
+		return slices.Contains(info.Flags, flagBlocking)
+	})
+}
+
+// marked returns the exchanges (by index) with a command and a reply
+// for which mark holds, given the command's COMMAND INFO on t (the zero
+// CommandInfo where t is nil or the lookup failed); the error is the
+// first failed lookup's.
+func marked(ctx context.Context, t *target.Target, exchanges []clients.Exchange, mark func(clients.Exchange, target.CommandInfo) bool) (map[int]bool, error) {
 	out := map[int]bool{}
 	var firstErr error
 	for i, ex := range exchanges {
-		if len(ex.Args) == 0 || len(ex.Replies) != 1 {
+		if len(ex.Args) == 0 || len(ex.Replies) == 0 {
 			continue
 		}
 		var info target.CommandInfo
@@ -47,7 +84,7 @@ func Unordered(ctx context.Context, t *target.Target, exchanges []clients.Exchan
 				firstErr = err
 			}
 		}
-		if info.Tips == nil && unorderedWithoutTips[commandName(ex.Args)] || slices.Contains(info.Tips, tipUnordered) {
+		if mark(ex, info) {
 			out[i] = true
 		}
 	}
