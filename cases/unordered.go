@@ -25,6 +25,14 @@ func UnorderedValue(b []byte, quote func([]byte) string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
+	return unorderedOf(v, quote)
+}
+
+// unorderedOf is UnorderedValue of a parsed frame.
+func unorderedOf(v resp.Value, quote func([]byte) string) (string, bool) {
+	if v.Attr != nil || v.Streamed {
+		return "", false
+	}
 	var tag string
 	switch v.Kind {
 	case resp.Array:

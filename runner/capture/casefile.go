@@ -95,7 +95,8 @@ func caseFile(exchanges []clients.Exchange, o Options) ([]byte, map[int]int) {
 	writeBefore(&b, o.Before, exchanges)
 	events := timeline(exchanges)
 	w := &writer{b: &b, sends: indexSends(events), inFlight: map[int]int{}, async: map[*clients.Exchange]bool{},
-		index: map[*clients.Exchange]int{}, noise: o.Noise, unordered: o.Unordered, blocking: o.Blocking, expectAt: map[int]int{}}
+		index: map[*clients.Exchange]int{}, noise: o.Noise, unordered: o.Unordered, blocking: o.Blocking, expectAt: map[int]int{},
+		queued: map[int][]*clients.Exchange{}, exec: map[*clients.Exchange][]*clients.Exchange{}}
 	for i := range exchanges {
 		w.index[&exchanges[i]] = i
 		if t := exchanges[i].SentTime; !t.IsZero() && (w.start.IsZero() || t.Before(w.start)) {

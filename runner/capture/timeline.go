@@ -159,6 +159,10 @@ type writer struct {
 	unordered map[int]bool
 	blocking  map[int]bool
 	expectAt  map[int]int
+	// queued are the commands of each connection's open transaction
+	// (after MULTI), exec those each EXEC ran (track).
+	queued map[int][]*clients.Exchange
+	exec   map[*clients.Exchange][]*clients.Exchange
 	// lines is the number of lines of b up to its byte counted.
 	lines, counted int
 	// caps names the values later commands may use (see keep), by value.
@@ -176,6 +180,7 @@ func (w *writer) write(e event) {
 	switch e.kind {
 	case sendEvent:
 		w.pause(e.ex.SentTime)
+		w.track(e.ex)
 		args, note := shown(e.ex.Args)
 		if note != "" {
 			fmt.Fprintf(w.b, "      # %s\n", note)
@@ -232,8 +237,11 @@ func (w *writer) expect(ex *clients.Exchange, indent string) {
 	w.counted = w.b.Len()
 	w.expectAt[w.lines+1] = w.index[ex]
 	typed, ttl := "", w.ttl(ex)
+	note := "in any order (nondeterministic_output_order)"
 	if len(ex.Replies) == 1 && w.unordered[w.index[ex]] {
 		typed, _ = cases.UnorderedValue(ex.Replies[0], w.element)
+	} else if len(ex.Replies) == 1 && w.exec[ex] != nil {
+		typed, note = w.execValue(ex)
 	}
 	switch {
 	case w.noise[w.index[ex]]:
@@ -242,7 +250,7 @@ func (w *writer) expect(ex *clients.Exchange, indent string) {
 		fmt.Fprintf(w.b, "%sany: true # volatile; captured %s\n", indent, short(bytes.Join(ex.Replies, nil)))
 		w.keep(ex, indent)
 	case typed != "":
-		fmt.Fprintf(w.b, "%svalue: %s # in any order (nondeterministic_output_order)\n", indent, typed)
+		fmt.Fprintf(w.b, "%svalue: %s # %s\n", indent, typed, note)
 	case ttl != "":
 		fmt.Fprintf(w.b, "%svalue: %s # a TTL counts down: within the capture's time so far\n", indent, ttl)
 	case len(ex.Replies) == 1:

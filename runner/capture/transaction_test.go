@@ -1,0 +1,50 @@
+package capture_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/runner"
+	"github.com/respcheck/respcheck/runner/capture"
+)
+
+// TestExecOfAnUnorderedReply: an EXEC that ran SMEMBERS (redis-py's
+// default pipeline is a transaction) expects that reply's members in any
+// order and a queued TIME any reply, the other replies exactly: the
+// members were captured in the order of Redis 7.0.15's hashtable and
+// replay on Redis 8.6.3 (insertion order), where the EXEC's bytes differ.
+func TestExecOfAnUnorderedReply(t *testing.T) {
+	ex := exchanges(
+		step{1, 1, 2, "+OK\r\n", []string{"MULTI"}},
+		step{1, 3, 4, "+QUEUED\r\n", []string{"SADD", "s", "a", "b"}},
+		step{1, 5, 6, "+QUEUED\r\n", []string{"SMEMBERS", "s"}},
+		step{1, 7, 8, "+QUEUED\r\n", []string{"TIME"}},
+		step{1, 9, 10, "+QUEUED\r\n", []string{"SCARD", "s"}},
+		step{1, 11, 12, "*4\r\n:2\r\n*2\r\n$1\r\nb\r\n$1\r\na\r\n*2\r\n$10\r\n1765000000\r\n$1\r\n1\r\n:2\r\n", []string{"EXEC"}},
+		// a transaction of exact replies stays bytes
+		step{1, 13, 14, "+OK\r\n", []string{"MULTI"}},
+		step{1, 15, 16, "+QUEUED\r\n", []string{"SCARD", "s"}},
+		step{1, 17, 18, "*1\r\n:2\r\n", []string{"EXEC"}},
+	)
+	unordered, err := capture.Unordered(t.Context(), nil, ex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := capture.CaseFile(ex, capture.Options{Suite: "s", Case: "exec", Unordered: unordered})
+	for _, want := range []string{
+		`value: {array: [{int: 2}, {array_unordered: [{blob: "b"}, {blob: "a"}]}, {any: true}, {int: 2}]} # the queued commands' replies, SMEMBERS in any order, TIME any reply`,
+		`reply: "*1\r\n:2\r\n"`,
+	} {
+		if !bytes.Contains(src, []byte(want)) {
+			t.Errorf("the file lacks %s:\n%s", want, src)
+		}
+	}
+	f, err := cases.Load("exec.yaml", src)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	if res := replay(t, f, "redis-8.6.3"); res.Status != runner.Pass {
+		t.Errorf("replay: %s %s %+v\n%s", res.Status, res.Reason, res.Failure, src)
+	}
+}
