@@ -279,3 +279,30 @@ func TestUnorderedFailuresGroup(t *testing.T) {
 		t.Errorf("the count's message does not name the member: %s", res.More[0].Message)
 	}
 }
+
+// TestReadFailuresNameTheirCommand: a failing read step is grouped under
+// the async command whose reply it read, not under "read" (a capture's
+// replay on another server grouped every overtaken command's failure so;
+// found by a review, 2026-12-07).
+func TestReadFailuresNameTheirCommand(t *testing.T) {
+	src := `suite: t
+cases:
+  - name: reads
+    continue_on_failure: true
+    steps:
+      - {conn: a, send: [SET, "{key:k}", v], async: true}
+      - {conn: a, send: [OBJECT, ENCODING, "{key:k}"], async: true}
+      - {conn: b, send: [PING]}
+      - {conn: a, read: true, reply: "+NO\r\n"}
+      - {conn: a, read: true, reply: "+raw\r\n"}
+`
+	rep := runInline(t, "redis-8.6.3", src, runner.Options{Protos: []int{2}})
+	res := result(t, rep, "reads", 2)
+	var got []string
+	for _, d := range res.Differences() {
+		got = append(got, d.Command+": "+d.Kind)
+	}
+	if want := []string{"SET: simple string, another value", "OBJECT ENCODING: simple string → blob string"}; !slices.Equal(got, want) {
+		t.Errorf("differences %q, want %q", got, want)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
 )
 
@@ -16,8 +17,9 @@ import (
 // repeated).
 type Difference struct {
 	// Command is the command's name in upper case (its first two words
-	// for a container command: "CLIENT SETINFO"), or the step's action
-	// for a step that sends none ("read", "push").
+	// for a container command: "CLIENT SETINFO"; for a read step, the
+	// async command whose reply it read), or the step's action for a step
+	// that sends none ("push", a read of nothing sent).
 	Command string `json:"command"`
 	// Kind says how the reply differed: "simple string → simple error"
 	// when the expected and received RESP types differ, "blob string,
@@ -54,19 +56,31 @@ func (res *Result) Differences() []Difference {
 }
 
 // commandOf names the command of the step f failed at, as the step sent
-// it (its templates expanded).
+// it (its templates expanded); for a read step, the async send whose
+// reply it read (the oldest one of its connection not read yet).
 func (res *Result) commandOf(f *Failure) string {
-	for i := len(res.Steps) - 1; i >= 0; i-- {
-		sr := res.Steps[i]
-		if sr.Step != f.Step {
+	pending := map[string][][][]byte{} // async sends not read yet, by connection
+	var last [][]byte
+	found := false
+	for _, sr := range res.Steps { // the step's last run counts
+		if sr.Step == nil {
 			continue
 		}
-		if len(sr.Args) == 0 {
-			break
+		args := sr.Args
+		switch {
+		case sr.Step.Async:
+			pending[sr.Conn] = append(pending[sr.Conn], sr.Args)
+		case sr.Step.Action == cases.ActRead && len(pending[sr.Conn]) > 0:
+			args, pending[sr.Conn] = pending[sr.Conn][0], pending[sr.Conn][1:]
 		}
-		name := strings.ToUpper(string(sr.Args[0]))
-		if len(sr.Args) > 1 && containerCommands[name] {
-			name += " " + strings.ToUpper(string(sr.Args[1]))
+		if sr.Step == f.Step {
+			found, last = true, args
+		}
+	}
+	if found && len(last) > 0 {
+		name := strings.ToUpper(string(last[0]))
+		if len(last) > 1 && containerCommands[name] {
+			name += " " + strings.ToUpper(string(last[1]))
 		}
 		return name
 	}
