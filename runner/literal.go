@@ -19,19 +19,25 @@ import (
 // not under the case's key prefix gets the prefix, so foo is sent as
 // {key:foo} would be. KEYS and SCAN MATCH patterns and SORT's BY and GET
 // patterns get the prefix too, and a SCAN without MATCH gets MATCH
-// prefix*. Script bodies are not rewritten (pass keys in KEYS). The
-// expectations of the steps whose reply can name a key (keyEchoes, and
-// every raw, read and push step) read an expected string equal to a renamed
-// literal as its namespaced name (cases.Env.Renamed).
+// prefix*; pub/sub channels and channel patterns are moved with them.
+// Script bodies are not rewritten (pass keys in KEYS). The expectations
+// of the steps whose reply can name a key (keyEchoes, and every raw, read
+// and push step) read an expected string equal to a renamed literal as
+// its namespaced name (cases.Env.Renamed).
 
 // keyEchoes are the commands whose replies name keys: KEYS and SCAN
 // results, the key of a blocking or multi-key pop, XREAD's stream names,
-// what a script or a transaction returns, CLUSTER GETKEYSINSLOT.
+// what a script or a transaction returns, CLUSTER GETKEYSINSLOT; and
+// channels moved into the namespace (target.ChannelPositions): the
+// (un)subscribe confirmations, PUBSUB CHANNELS and NUMSUB.
 var keyEchoes = map[string]bool{
 	"KEYS": true, "SCAN": true, "RANDOMKEY": true, "BLPOP": true, "BRPOP": true, "BLMPOP": true,
 	"LMPOP": true, "BZPOPMIN": true, "BZPOPMAX": true, "BZMPOP": true, "ZMPOP": true, "XREAD": true,
 	"XREADGROUP": true, "EVAL": true, "EVALSHA": true, "EVAL_RO": true, "EVALSHA_RO": true,
 	"FCALL": true, "FCALL_RO": true, "EXEC": true, "CLUSTER": true,
+	// their confirmations name the channels
+	"SUBSCRIBE": true, "UNSUBSCRIBE": true, "PSUBSCRIBE": true, "PUNSUBSCRIBE": true,
+	"SSUBSCRIBE": true, "SUNSUBSCRIBE": true, "PUBSUB": true,
 }
 
 // prepare returns the command args as it is sent: its literal keys in the

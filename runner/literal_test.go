@@ -5,14 +5,16 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/servers"
 )
 
 // literalCorpus is a suite written as one ported from elsewhere: keys
 // named literally, replies that echo them (KEYS, SCAN, BLPOP, XREAD,
-// EVAL), raw bytes, and one case that keeps its names (literal_keys).
+// EVAL), channels and patterns named literally, raw bytes, and one case that keeps its names (literal_keys).
 const literalCorpus = `
 suite: ported with literal keys
 cases:
@@ -23,6 +25,14 @@ cases:
       - {send: [OBJECT, ENCODING, foo], reply: "$6\r\nembstr\r\n"}
       - {send: [DEL, foo], reply: ":1\r\n"}
       - {send: [GET, foo], reply: {resp2: "$-1\r\n", resp3: "_\r\n"}}
+  - name: channels and patterns
+    steps:
+      - {conn: sub, send: [SUBSCRIBE, news], reply: {resp2: "*3\r\n$9\r\nsubscribe\r\n$4\r\nnews\r\n:1\r\n", resp3: ">3\r\n$9\r\nsubscribe\r\n$4\r\nnews\r\n:1\r\n"}}
+      - {conn: psub, send: [PSUBSCRIBE, "n*"], reply: {resp2: "*3\r\n$10\r\npsubscribe\r\n$2\r\nn*\r\n:1\r\n", resp3: ">3\r\n$10\r\npsubscribe\r\n$2\r\nn*\r\n:1\r\n"}}
+      - {send: [PUBSUB, NUMSUB, news], value: {array: [news, 1]}}
+      - {send: [PUBLISH, news, hi], reply: ":2\r\n"}
+      - {conn: sub, push: true, reply: {resp2: "*3\r\n$7\r\nmessage\r\n$4\r\nnews\r\n$2\r\nhi\r\n", resp3: ">3\r\n$7\r\nmessage\r\n$4\r\nnews\r\n$2\r\nhi\r\n"}}
+      - {conn: psub, push: true, reply: {resp2: "*4\r\n$8\r\npmessage\r\n$2\r\nn*\r\n$4\r\nnews\r\n$2\r\nhi\r\n", resp3: ">4\r\n$8\r\npmessage\r\n$2\r\nn*\r\n$4\r\nnews\r\n$2\r\nhi\r\n"}}
   - name: a value equal to its key stays a value
     steps:
       - {send: [SET, foo, foo], reply: "+OK\r\n"}
@@ -89,6 +99,12 @@ func TestLiteralKeysShared(t *testing.T) {
 		c.do(t, "SET", k, "theirs")
 	}
 	digest := string(c.do(t, "DEBUG", "DIGEST").Str)
+	// A subscriber of the server's own to the corpus's channels, by
+	// name and by pattern: the runs' messages stay in their namespaces.
+	theirSub := dialRaw(t, srv.Addr())
+	theirSub.send("SUBSCRIBE", "news")
+	theirSub.send("PSUBSCRIBE", "n*")
+	theirSub.flushRead(t, 2)
 	var wg sync.WaitGroup
 	reps := make([]*runner.Report, 2)
 	for i := range reps {
@@ -112,6 +128,10 @@ func TestLiteralKeysShared(t *testing.T) {
 		if len(rep.KeysLeft) > 0 {
 			t.Errorf("keys left: %v", rep.KeysLeft)
 		}
+	}
+	theirSub.nc.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+	if v, err := theirSub.r.Read(); err == nil {
+		t.Errorf("the server's own subscriber got %s", resp.Escape(v.Raw))
 	}
 	if after := string(c.do(t, "DEBUG", "DIGEST").Str); after != digest {
 		t.Errorf("the server's data changed: DEBUG DIGEST %s before, %s after", digest, after)

@@ -7,13 +7,16 @@ import (
 )
 
 // Namespace returns args (the command name first) with each key argument
-// at the positions keys (KeyPositions) and each key pattern
-// (PatternPositions) that is not under prefix moved under it, and a SCAN
+// at the positions keys (KeyPositions), each key pattern
+// (PatternPositions) and each pub/sub channel or channel pattern
+// (ChannelPositions) that is not under prefix moved under it, and a SCAN
 // without MATCH given MATCH prefix*: a case's literal key names moved into
-// its namespace, as {key:foo} would name them. It returns args itself
-// when nothing changes, else a copy (args is never written), and the
-// positions of the key arguments it moved (not the patterns'): out[i] is
-// the new name of args[i].
+// its namespace, as {key:foo} would name them, and its channels with them
+// (a captured application's SUBSCRIBE news and PUBLISH news, which a
+// shared server's guard refused as another client's channel). It returns
+// args itself when nothing changes, else a copy (args is never written),
+// and the positions of the keys and channels it moved (not the key
+// patterns'): out[i] is the new name of args[i].
 func Namespace(args [][]byte, keys []int, prefix []byte) (out [][]byte, moved []int) {
 	if len(args) == 0 {
 		return args, nil
@@ -38,10 +41,53 @@ func Namespace(args [][]byte, keys []int, prefix []byte) (out [][]byte, moved []
 			put(i, append(slices.Clip(prefix), args[i]...))
 		}
 	}
+	for _, i := range ChannelPositions(args) {
+		if !under(i) && !slices.Contains(keys, i) {
+			put(i, append(slices.Clip(prefix), args[i]...))
+			moved = append(moved, i)
+		}
+	}
 	if len(args) >= 2 && strings.EqualFold(string(args[0]), "SCAN") && !slices.ContainsFunc(args[1:], func(a []byte) bool { return strings.EqualFold(string(a), "MATCH") }) {
 		out = append(slices.Clip(out), []byte("MATCH"), append(slices.Clip(prefix), '*'))
 	}
 	return out, moved
+}
+
+// channelArgs are the pub/sub commands whose arguments name channels (or
+// channel patterns), from first to last (-1: to the end).
+var channelArgs = map[string]struct{ first, last int }{
+	"SUBSCRIBE": {1, -1}, "UNSUBSCRIBE": {1, -1}, "PSUBSCRIBE": {1, -1}, "PUNSUBSCRIBE": {1, -1},
+	"SSUBSCRIBE": {1, -1}, "SUNSUBSCRIBE": {1, -1}, "PUBLISH": {1, 1}, "SPUBLISH": {1, 1},
+	"PUBSUB CHANNELS": {2, 2}, "PUBSUB SHARDCHANNELS": {2, 2}, "PUBSUB NUMSUB": {2, -1}, "PUBSUB SHARDNUMSUB": {2, -1},
+}
+
+// serverChannels are the prefixes of the channels the server names
+// itself: client tracking's redirect channel, keyspace notifications.
+var serverChannels = []string{"__redis__:", "__keyspace@", "__keyevent@"}
+
+// ChannelPositions returns the positions of args that name pub/sub
+// channels or channel patterns (SUBSCRIBE's, PUBLISH's, PUBSUB NUMSUB's,
+// ...), but the server's own (__redis__:invalidate, __keyspace@0__:k).
+func ChannelPositions(args [][]byte) []int {
+	name := strings.ToUpper(string(args[0]))
+	if name == "PUBSUB" && len(args) > 1 {
+		name += " " + strings.ToUpper(string(args[1]))
+	}
+	span, ok := channelArgs[name]
+	if !ok {
+		return nil
+	}
+	last := span.last
+	if last < 0 || last >= len(args) {
+		last = len(args) - 1
+	}
+	var pos []int
+	for i := span.first; i <= last; i++ {
+		if !slices.ContainsFunc(serverChannels, func(p string) bool { return bytes.HasPrefix(args[i], []byte(p)) }) {
+			pos = append(pos, i)
+		}
+	}
+	return pos
 }
 
 // PatternPositions returns the positions of args that are key patterns:
