@@ -158,14 +158,18 @@ func runCapture(ctx context.Context, f targetFlags, o captureOptions, stderr io.
 
 // askCommands asks the upstream which captured commands' replies have no
 // order (capture.Unordered) and which commands may wait for another
-// connection (capture.Blocking), into o, within 10 s and after an
-// interrupt too; where it cannot be asked (gone, COMMAND refused)
+// connection (capture.Blocking), into o, within 10 s (1 s after an
+// interrupt, askInterrupted); where it cannot be asked (gone, COMMAND refused)
 // respcheck's own lists decide, and stderr says so.
 func askCommands(ctx context.Context, cfg target.Config, exchanges []clients.Exchange, o *capture.Options, stderr io.Writer) {
 	if len(exchanges) == 0 {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	budget := 10 * time.Second
+	if ctx.Err() != nil {
+		budget = askInterrupted
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), budget)
 	defer cancel()
 	tg, err := target.Open(ctx, cfg)
 	if err != nil {
@@ -221,8 +225,12 @@ func learnNoise(ctx context.Context, f targetFlags, o captureOptions, exchanges 
 		fmt.Fprintln(stderr, "capture: noise not learned (name the upstream's build with --twin to learn it): only the fixed list of volatile commands expects any reply")
 		return copts
 	case ctx.Err() != nil:
-		fmt.Fprintln(stderr, "capture: noise not learned: the capture was interrupted (end it with --duration or --max-commands to learn it)")
-		return copts
+		// Ctrl-C is how most captures end: the noise is learned in what
+		// is left before the process is ended (forceExitAfter).
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), interruptedLearning)
+		defer cancel()
+		fmt.Fprintf(stderr, "capture: interrupted: the noise is learned for at most %s (--duration or --max-commands leave it the time it needs)\n", interruptedLearning)
 	}
 	fresh := func(ctx context.Context) (runner.Options, func(), error) {
 		srv, err := spawn(ctx, "", twin)
@@ -240,6 +248,14 @@ func learnNoise(ctx context.Context, f targetFlags, o captureOptions, exchanges 
 	}
 	return learned
 }
+
+// interruptedLearning bounds the noise learning of a capture ended by
+// Ctrl-C, with askInterrupted the command lookups before it: the file is
+// written within forceExitAfter of the signal.
+const (
+	interruptedLearning = 3 * time.Second
+	askInterrupted      = time.Second
+)
 
 // noisyCommands names the commands of the replies learned as noise (in
 // after, not before), most first: ": XREADGROUP ×2, XPENDING ×2" (a

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -285,5 +286,43 @@ func seedKeys(t *testing.T, addr string, cmds ...[]string) {
 		if v, err := r.Read(); err != nil || v.Kind == resp.SimpleError {
 			t.Fatalf("%q: %v %q", args, err, v.Raw)
 		}
+	}
+}
+
+// TestCaptureCtrlCLearnsNoise: a capture ended by Ctrl-C (how most end)
+// learns the noise on the twin too, within the seconds before the
+// process is ended, and writes the file: exit 130 (before, Ctrl-C wrote
+// the file without learning, and a script's TIME failed every replay).
+func TestCaptureCtrlCLearnsNoise(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listen := ln.Addr().String()
+	ln.Close()
+	out := filepath.Join(t.TempDir(), "capture.yaml")
+	cmd, _, stderr := startRespcheck(t, "capture", "--server", "redis-8.6.3", "--listen", listen, "-o", out)
+	waitFor(t, "the proxy", func() bool { return strings.Contains(stderr.String(), "proxy on") })
+	c, err := net.DialTimeout("tcp", listen, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	c.Write([]byte("*3\r\n$4\r\nEVAL\r\n$30\r\nreturn redis.call('TIME')[2]+0\r\n$1\r\n0\r\n*2\r\n$4\r\nECHO\r\n$2\r\nhi\r\n"))
+	r := resp.NewReader(c)
+	for range 2 {
+		if _, err := r.Read(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sent := time.Now()
+	syscall.Kill(cmd.Process.Pid, syscall.SIGINT)
+	if code := exitCode(t, cmd, sent); code != 130 {
+		t.Errorf("exit %d, want 130\n%s", code, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil || !strings.Contains(string(b), "any: true # differed on a twin") || !strings.Contains(stderr.String(), "1 captured replies differed on a twin (a throwaway redis-8.6.3): expected as any reply: EVAL ×1") {
+		t.Errorf("%v\n%s\n%s", err, stderr, b)
 	}
 }
