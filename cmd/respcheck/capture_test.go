@@ -63,12 +63,7 @@ func TestCaptureCommand(t *testing.T) {
 // a blob string), and returns capture's exit, stderr and the file.
 func capturing(t *testing.T, args []string, cmds ...string) (int, string, []byte) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	listen := ln.Addr().String()
-	ln.Close()
+	listen := "127.0.0.1:" + freePort(t)
 	out := filepath.Join(t.TempDir(), "capture.yaml")
 	type result struct {
 		code int
@@ -80,6 +75,7 @@ func capturing(t *testing.T, args []string, cmds ...string) (int, string, []byte
 		done <- result{code, e}
 	}()
 	var c net.Conn
+	var err error
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		if c, err = net.DialTimeout("tcp", listen, time.Second); err == nil || time.Now().After(deadline) {
 			break
@@ -294,12 +290,7 @@ func seedKeys(t *testing.T, addr string, cmds ...[]string) {
 // process is ended, and writes the file: exit 130 (before, Ctrl-C wrote
 // the file without learning, and a script's TIME failed every replay).
 func TestCaptureCtrlCLearnsNoise(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	listen := ln.Addr().String()
-	ln.Close()
+	listen := "127.0.0.1:" + freePort(t)
 	out := filepath.Join(t.TempDir(), "capture.yaml")
 	cmd, _, stderr := startRespcheck(t, "capture", "--server", "redis-8.6.3", "--listen", listen, "-o", out)
 	waitFor(t, "the proxy", func() bool { return strings.Contains(stderr.String(), "proxy on") })
