@@ -243,9 +243,12 @@ func (w *writer) expect(ex *clients.Exchange, indent string) {
 	} else if len(ex.Replies) == 1 && w.exec[ex] != nil {
 		typed, note = w.execValue(ex)
 	}
+	scan := w.wholeScan(ex)
 	switch {
 	case w.noise[w.index[ex]]:
 		fmt.Fprintf(w.b, "%sany: true # differed on a twin of the upstream's build; captured %s\n", indent, short(bytes.Join(ex.Replies, nil)))
+	case scan != "":
+		fmt.Fprintf(w.b, "%svalue: %s # every element at once, in any order\n", indent, scan)
 	case volatile(ex.Args):
 		fmt.Fprintf(w.b, "%sany: true # volatile; captured %s\n", indent, short(bytes.Join(ex.Replies, nil)))
 		w.keep(ex, indent)
