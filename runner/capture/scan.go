@@ -1,7 +1,11 @@
 package capture
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/clients"
 )
 
@@ -11,12 +15,21 @@ import (
 var elementScans = map[string]bool{"HSCAN": true, "SSCAN": true, "ZSCAN": true}
 
 // wholeScan is the typed value of an HSCAN, SSCAN or ZSCAN that started
-// at cursor 0 and got every element at once (cursor 0 back: a small key,
-// or a COUNT over its length): {array: ["0", {array_unordered: [...]}]},
-// its elements (fields and values, members and scores) in any order, as
-// an HGETALL's; "" for any other reply, which stays any reply (Volatile).
+// at cursor 0 and got every element at once (cursor 0 back), no more
+// elements than its COUNT (10 by default): {array: ["0",
+// {array_unordered: [...]}]}, its elements (fields and values, members
+// and scores) in any order, as an HGETALL's; "" for any other reply,
+// which stays any reply (Volatile). A key of more elements than COUNT
+// comes whole at once only in a compact encoding (a listpack), which
+// builds choose otherwise (Redis 7.0.15 keeps a set of strings in a
+// hashtable, scanned COUNT at a time): comparing it would report the
+// encoding, not what the application sees.
 func (w *writer) wholeScan(ex *clients.Exchange) string {
 	if len(ex.Args) < 3 || !elementScans[commandName(ex.Args)] || string(ex.Args[2]) != "0" || len(ex.Replies) != 1 {
+		return ""
+	}
+	_, r, err := resp.Parse(ex.Replies[0])
+	if err != nil || len(r.Elems) != 2 || len(r.Elems[1].Elems) > scanCount(ex.Args)*perElement(ex.Args) {
 		return ""
 	}
 	v, ok := cases.ArrayValue(ex.Replies[0], func(i int) cases.ElementRule {
@@ -29,6 +42,33 @@ func (w *writer) wholeScan(ex *clients.Exchange) string {
 		return ""
 	}
 	return v
+}
+
+// scanCount is a scan's COUNT, 10 without one.
+func scanCount(args [][]byte) int {
+	for i := 3; i+1 < len(args); i++ {
+		if strings.EqualFold(string(args[i]), "COUNT") {
+			if n, err := strconv.Atoi(string(args[i+1])); err == nil && n > 0 {
+				return n
+			}
+		}
+	}
+	return 10
+}
+
+// perElement is how many strings a scan's reply holds per element: a
+// field and its value (HSCAN but NOVALUES), a member and its score
+// (ZSCAN), a member (SSCAN).
+func perElement(args [][]byte) int {
+	switch commandName(args) {
+	case "SSCAN":
+		return 1
+	case "HSCAN":
+		if strings.EqualFold(string(args[len(args)-1]), "NOVALUES") {
+			return 1
+		}
+	}
+	return 2
 }
 
 // isWholeScan reports whether v, an ArrayValue of a scan's reply, is
