@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/target"
 )
@@ -26,8 +27,11 @@ type conn struct {
 	w      *bufio.Writer
 	proto  int
 	pushes []resp.Value // cloned
-	// pending counts async sends whose replies have not been read yet.
-	pending int
+	// pending are the async send steps whose replies have not been read
+	// yet, oldest first; reading is the one the read step in progress
+	// reads.
+	pending []*cases.Step
+	reading *cases.Step
 	// wbuf is reused to encode commands.
 	wbuf []byte
 	// until is the deadline of c's reads and writes that extend set; the

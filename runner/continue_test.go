@@ -223,6 +223,7 @@ func TestRefusalAfterAFailureIsAFailure(t *testing.T) {
 cases:
   - name: differs, then refused
     continue_on_failure: true
+    literal_keys: true # else the channel is moved into the namespace
     steps:
       - {send: [SET, "{key}", v], reply: "+OK\r\n"}
       - {send: [GET, "{key}"], reply: "$1\r\nx\r\n"}
@@ -230,13 +231,14 @@ cases:
       - {send: [SUBSCRIBE, ch], reply: "*3\r\n$9\r\nsubscribe\r\n$2\r\nch\r\n:1\r\n"}
   - name: refused alone
     continue_on_failure: true
+    literal_keys: true
     steps:
       - {send: [SET, "{key}", v], reply: "+OK\r\n"}
       - {send: [SUBSCRIBE, ch], reply: "*3\r\n$9\r\nsubscribe\r\n$2\r\nch\r\n:1\r\n"}
 `
 	rep := runInline(t, "redis-8.6.3", src, runner.Options{Shared: true, RunID: runner.NewRunID(), Protos: []int{2}})
 	r := result(t, rep, "differs, then refused", 2)
-	if r.Status != runner.Fail || r.Failure == nil || r.Failure.Step.Pos.Line != 7 || len(r.More) != 1 || r.More[0].Step.Pos.Line != 8 ||
+	if r.Status != runner.Fail || r.Failure == nil || r.Failure.Step.Pos.Line != 8 || len(r.More) != 1 || r.More[0].Step.Pos.Line != 9 ||
 		!strings.Contains(r.Reason, "--allow-destructive runs it") {
 		t.Errorf("differs, then refused: %s %q, failure %v, %d more; want a failure at the GET and the STRLEN, the refusal in its reason", r.Status, r.Reason, r.Failure, len(r.More))
 	}

@@ -307,7 +307,7 @@ func (x *caseRun) hold(ctx context.Context, it item, res *Result) *spare {
 		return nil
 	}
 	c := x.conns["default"]
-	if c != sp.c || c.closed || c.halted.Load() || c.pending > 0 || len(c.pushes) > 0 || c.noSentinel || c.multi ||
+	if c != sp.c || c.closed || c.halted.Load() || len(c.pending) > 0 || len(c.pushes) > 0 || c.noSentinel || c.multi ||
 		c.stateful || len(c.rawTail) > 0 || c.r.Buffered() > 0 {
 		return nil
 	}

@@ -33,7 +33,7 @@ func (x *caseRun) cleanup(ctx context.Context, res *Result) {
 	// budget (see cleanupContext).
 	defer context.AfterFunc(cctx, x.interrupt)()
 	for name, c := range x.conns {
-		if c.pending > 0 || res.Status == Error {
+		if len(c.pending) > 0 || res.Status == Error {
 			// The connection may hold unread replies or be broken: the
 			// cleanup gets a new one.
 			c.close()

@@ -75,7 +75,7 @@ func (x *caseRun) checkStray(res *Result) {
 func (x *caseRun) strayReplies() (*Failure, error) {
 	var probed []string
 	for _, name := range x.order {
-		if c := x.conns[name]; !c.noSentinel && c.pending == 0 {
+		if c := x.conns[name]; !c.noSentinel && len(c.pending) == 0 {
 			probed = append(probed, name)
 		} else if fail, err := x.strayReply(name); fail != nil || err != nil {
 			return fail, err

@@ -50,7 +50,7 @@ func (x *caseRun) step(ctx context.Context, st *cases.Step) (sr StepResult, _ *F
 		return sr, nil, err
 	}
 	if st.Async {
-		c.pending++
+		c.pending = append(c.pending, st)
 		return sr, nil, nil
 	}
 	if st.Replies != nil {
@@ -116,10 +116,10 @@ func (x *caseRun) send(ctx context.Context, c *conn, timeout time.Duration, st *
 	case cases.ActRaw:
 		return x.sendRaw(ctx, c, timeout, st, sr)
 	case cases.ActRead:
-		if c.pending == 0 {
+		if len(c.pending) == 0 {
 			return errors.New("read step without an earlier async send on this connection")
 		}
-		c.pending--
+		c.reading, c.pending = c.pending[0], c.pending[1:]
 	}
 	return nil
 }
@@ -347,7 +347,7 @@ func (x *caseRun) judgeValue(c *conn, st *cases.Step, exp *cases.Expect, v resp.
 	if exp == nil {
 		exp = &cases.Expect{Kind: cases.ExpectNotError, Pos: st.Pos}
 	}
-	fail, err := compare(exp, v, x.expectEnv(st))
+	fail, err := compare(exp, v, x.expectEnv(st, c))
 	if fail != nil {
 		fail.Actual = sr.Reply
 	}

@@ -80,6 +80,7 @@ cases:
     literal_keys: true
     steps: [{send: [DEBUG, DIGEST-VALUE, foo], any: true}]
   - name: PSUBSCRIBE to every channel
+    literal_keys: true # else "*" is moved into the namespace
     steps: [{send: [PSUBSCRIBE, "*"], any: true}]
   - name: SLOWLOG GET
     steps: [{send: [SLOWLOG, GET, "1"], any: true}]

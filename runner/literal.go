@@ -21,8 +21,8 @@ import (
 // patterns get the prefix too, and a SCAN without MATCH gets MATCH
 // prefix*; pub/sub channels and channel patterns are moved with them.
 // Script bodies are not rewritten (pass keys in KEYS). The expectations
-// of the steps whose reply can name a key (keyEchoes, and every raw, read
-// and push step) read an expected string equal to a renamed literal as
+// of the steps whose reply can name a key (keyEchoes, a read of one's
+// async send, and every raw and push step) read an expected string equal to a renamed literal as
 // its namespaced name (cases.Env.Renamed).
 
 // keyEchoes are the commands whose replies name keys: KEYS and SCAN
@@ -217,11 +217,16 @@ func sameArgs(a, b [][]byte) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
-// expectEnv is the environment a step's reply is matched in: with the
-// renamed literal keys (cases.Env.Renamed) for a step whose reply can name
-// a key (a send of a keyEchoes command or of a templated command name, and
-// every raw, read and push step), else without them.
-func (x *caseRun) expectEnv(st *cases.Step) *cases.Env {
+// expectEnv is the environment the reply of st, read on c, is matched
+// in: with the renamed literal keys (cases.Env.Renamed) for a step whose
+// reply can name a key (a send of a keyEchoes command or of a templated
+// command name, a read of such a send's reply, and every raw and push
+// step), else without them (a captured SMEMBERS read after its async send
+// expected a member equal to a literal key name as the renamed key).
+func (x *caseRun) expectEnv(st *cases.Step, c *conn) *cases.Env {
+	if st.Action == cases.ActRead && c.reading != nil {
+		st = c.reading
+	}
 	if len(x.env.Renamed) == 0 || st.Action != cases.ActSend || len(st.Send) == 0 {
 		return x.env
 	}

@@ -33,6 +33,14 @@ cases:
       - {send: [PUBLISH, news, hi], reply: ":2\r\n"}
       - {conn: sub, push: true, reply: {resp2: "*3\r\n$7\r\nmessage\r\n$4\r\nnews\r\n$2\r\nhi\r\n", resp3: ">3\r\n$7\r\nmessage\r\n$4\r\nnews\r\n$2\r\nhi\r\n"}}
       - {conn: psub, push: true, reply: {resp2: "*4\r\n$8\r\npmessage\r\n$2\r\nn*\r\n$4\r\nnews\r\n$2\r\nhi\r\n", resp3: ">4\r\n$8\r\npmessage\r\n$2\r\nn*\r\n$4\r\nnews\r\n$2\r\nhi\r\n"}}
+  - name: a read names what its async send's reply names
+    steps:
+      - {send: [SET, "user:1", v], reply: "+OK\r\n"}
+      - {send: [SADD, members, "user:1"], reply: ":1\r\n"}
+      - {send: [SMEMBERS, members], async: true}
+      - {send: [KEYS, "user:*"], async: true}
+      - {read: true, value: {resp2: {array: ["user:1"]}, resp3: {set: ["user:1"]}}}
+      - {read: true, value: {array: ["user:1"]}}
   - name: a value equal to its key stays a value
     steps:
       - {send: [SET, foo, foo], reply: "+OK\r\n"}
