@@ -18,16 +18,19 @@ const (
 	InAnyOrder
 	// AnyValue writes {any: true}.
 	AnyValue
+	// Given writes the typed value the rule gives beside it (a TTL's
+	// {double: "93", within: 9}).
+	Given
 )
 
 // ArrayValue writes the RESP array b (an EXEC's reply) as a typed value
-// {array: [...]}, element i as rule(i) says: exactly as it is (Exact), in
-// any order (InAnyOrder: a queued SMEMBERS) or any value (AnyValue: a
-// queued TIME). ok is false where b is no array, or an element cannot be
+// {array: [...]}, element i (v) as rule(i, v) says: exactly as it is
+// (Exact), in any order (InAnyOrder: a queued SMEMBERS), any value
+// (AnyValue: a queued TIME) or as the rule's own text (Given). ok is false where b is no array, or an element cannot be
 // written as its rule asks (a streamed value, an InAnyOrder element that
 // is no aggregate of scalars): the caller keeps the bytes. Strings are
 // written by quote, as for UnorderedValue.
-func ArrayValue(b []byte, rule func(i int) ElementRule, quote func([]byte) string) (string, bool) {
+func ArrayValue(b []byte, rule func(i int, v resp.Value) (ElementRule, string), quote func([]byte) string) (string, bool) {
 	_, v, err := resp.Parse(b)
 	if err != nil || v.Kind != resp.Array || v.Attr != nil || v.Streamed {
 		return "", false
@@ -35,7 +38,10 @@ func ArrayValue(b []byte, rule func(i int) ElementRule, quote func([]byte) strin
 	parts := make([]string, len(v.Elems))
 	for i, e := range v.Elems {
 		ok := true
-		switch rule(i) {
+		r, given := rule(i, e)
+		switch r {
+		case Given:
+			parts[i] = given
 		case InAnyOrder:
 			parts[i], ok = unorderedOf(e, quote)
 		case AnyValue:

@@ -57,9 +57,11 @@ func TestExactValueMatchesOnlyItsFrame(t *testing.T) {
 // its rule says; anything else keeps its bytes.
 func TestArrayValue(t *testing.T) {
 	reply := "*4\r\n+OK\r\n*2\r\n$1\r\nb\r\n$1\r\na\r\n*2\r\n$1\r\nb\r\n$1\r\na\r\n:7\r\n"
-	rules := []ElementRule{Exact, InAnyOrder, Exact, AnyValue}
-	s, ok := ArrayValue([]byte(reply), func(i int) ElementRule { return rules[i] }, QuoteBytes)
-	if want := `{array: [{simple: "OK"}, {array_unordered: [{blob: "b"}, {blob: "a"}]}, {array: [{blob: "b"}, {blob: "a"}]}, {any: true}]}`; !ok || s != want {
+	rules := []ElementRule{Exact, InAnyOrder, Given, AnyValue}
+	s, ok := ArrayValue([]byte(reply), func(i int, _ resp.Value) (ElementRule, string) {
+		return rules[i], `{array: [{blob: "b"}, {type: blob string}]}`
+	}, QuoteBytes)
+	if want := `{array: [{simple: "OK"}, {array_unordered: [{blob: "b"}, {blob: "a"}]}, {array: [{blob: "b"}, {type: blob string}]}, {any: true}]}`; !ok || s != want {
 		t.Fatalf("%s %v, want %s", s, ok, want)
 	}
 	e := loadExpect(t, "value: "+s)
@@ -71,6 +73,7 @@ func TestArrayValue(t *testing.T) {
 		{reply, true},
 		{"*4\r\n+OK\r\n*2\r\n$1\r\na\r\n$1\r\nb\r\n*2\r\n$1\r\nb\r\n$1\r\na\r\n$1\r\nx\r\n", true},
 		{"*4\r\n+OK\r\n*2\r\n$1\r\nb\r\n$1\r\na\r\n*2\r\n$1\r\na\r\n$1\r\nb\r\n:7\r\n", false},
+		{"*4\r\n+OK\r\n*2\r\n$1\r\nb\r\n$1\r\na\r\n*2\r\n$1\r\nb\r\n$1\r\nz\r\n:7\r\n", true},
 		{"*4\r\n+OK\r\n*2\r\n$1\r\nb\r\n$1\r\nc\r\n*2\r\n$1\r\nb\r\n$1\r\na\r\n:7\r\n", false},
 		{"*3\r\n+OK\r\n*2\r\n$1\r\nb\r\n$1\r\na\r\n*2\r\n$1\r\nb\r\n$1\r\na\r\n", false},
 	} {
@@ -83,7 +86,7 @@ func TestArrayValue(t *testing.T) {
 		}
 	}
 	for _, b := range []string{"+OK\r\n", "*1\r\n*1\r\n*0\r\n", "*-1\r\n"} {
-		if s, ok := ArrayValue([]byte(b), func(int) ElementRule { return InAnyOrder }, QuoteBytes); ok {
+		if s, ok := ArrayValue([]byte(b), func(int, resp.Value) (ElementRule, string) { return InAnyOrder, "" }, QuoteBytes); ok {
 			t.Errorf("%q written %s", b, s)
 		}
 	}

@@ -1,12 +1,17 @@
 package capture_test
 
 import (
+	"fmt"
 	"maps"
+	"net"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/capture"
 	"github.com/respcheck/respcheck/runner/clients"
@@ -110,5 +115,61 @@ func TestBlockingAskedOfTheUpstream(t *testing.T) {
 	src := capture.CaseFile(exchanges(step{1, 1, 4, "*-1\r\n", []string{"BLPOP", "q", "1"}}, step{2, 2, 3, ":0\r\n", []string{"DEL", "q"}}), capture.Options{Suite: "s", Case: "c"})
 	if got := asyncSteps(src); strings.Join(got, " ") != "BLPOP" {
 		t.Errorf("async steps %v, want BLPOP:\n%s", got, src)
+	}
+}
+
+// TestProxyForwardsInTheOrderItRecords: a pipeline's commands go on to
+// the server before the proxy reads the keys of the commands after them
+// (--keys-before), so the server runs them in the order the proxy
+// recorded them, the order a replay sends them in. Held back while the
+// proxy read 300 new keys, a pipeline's INCR reached the server after
+// another connection's INCR sent 2 ms later, and the replay got the other
+// counts (found by a review, 2026-12-07).
+func TestProxyForwardsInTheOrderItRecords(t *testing.T) {
+	up := servers.ForTest(t, "redis-8.6.3")
+	rec, err := clients.NewRecorderWith(t.Context(), target.Config{Addr: up.Addr(), Timeout: 5 * time.Second}, "127.0.0.1:0", clients.RecorderOptions{KeysBefore: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dial := func() net.Conn {
+		c, err := net.DialTimeout("tcp", rec.Addr(), 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.SetDeadline(time.Now().Add(20 * time.Second))
+		return c
+	}
+	a, b := dial(), dial()
+	pipeline := resp.AppendCommandString(nil, "INCR", "n")
+	for i := range 300 {
+		pipeline = resp.AppendCommandString(pipeline, "SET", fmt.Sprintf("fresh%d", i), "v")
+	}
+	a.Write(pipeline)
+	time.Sleep(2 * time.Millisecond)
+	b.Write(resp.AppendCommandString(nil, "INCR", "n"))
+	for c, n := range map[net.Conn]int{a: 301, b: 1} {
+		r := resp.NewReader(c)
+		for range n {
+			if _, err := r.Read(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c.Close()
+	}
+	time.Sleep(50 * time.Millisecond)
+	rec.Close()
+	ex, _ := rec.Exchanges()
+	var incrs []clients.Exchange
+	for _, e := range ex {
+		if len(e.Args) > 0 && string(e.Args[0]) == "INCR" {
+			incrs = append(incrs, e)
+		}
+	}
+	slices.SortFunc(incrs, func(x, y clients.Exchange) int { return int(x.SentAt) - int(y.SentAt) })
+	if len(incrs) != 2 || string(incrs[0].Replies[0]) != ":1\r\n" {
+		for _, e := range incrs {
+			t.Logf("c%d sent at %d: INCR -> %q", e.Conn, e.SentAt, e.Replies)
+		}
+		t.Fatal("the INCR recorded first was not the server's first")
 	}
 }

@@ -32,11 +32,11 @@ func (w *writer) wholeScan(ex *clients.Exchange) string {
 	if err != nil || len(r.Elems) != 2 || len(r.Elems[1].Elems) > scanCount(ex.Args)*perElement(ex.Args) {
 		return ""
 	}
-	v, ok := cases.ArrayValue(ex.Replies[0], func(i int) cases.ElementRule {
+	v, ok := cases.ArrayValue(ex.Replies[0], func(i int, _ resp.Value) (cases.ElementRule, string) {
 		if i == 1 {
-			return cases.InAnyOrder
+			return cases.InAnyOrder, ""
 		}
-		return cases.Exact
+		return cases.Exact, ""
 	}, w.element)
 	if !ok || !isWholeScan(v) {
 		return ""

@@ -274,16 +274,25 @@ func (w *writer) expect(ex *clients.Exchange, indent string) {
 // when the replay reaches it 100 ms later, found by a fresh user); ""
 // for any other reply, which stays exact (-1 no TTL, -2 no key).
 func (w *writer) ttl(ex *clients.Exchange) string {
-	if len(ex.Args) != 2 || !strings.EqualFold(string(ex.Args[0]), "TTL") || len(ex.Replies) != 1 {
+	if len(ex.Replies) != 1 {
 		return ""
 	}
-	_, v, err := resp.Parse(ex.Replies[0])
+	return w.ttlOf(ex.Args, ex.Replies[0], ex.SentTime)
+}
+
+// ttlOf is ttl of a command args, its reply and when it was sent (a TTL
+// queued in a transaction: the EXEC's reply's element, the EXEC's time).
+func (w *writer) ttlOf(args [][]byte, reply []byte, sent time.Time) string {
+	if len(args) != 2 || !strings.EqualFold(string(args[0]), "TTL") {
+		return ""
+	}
+	_, v, err := resp.Parse(reply)
 	if err != nil || v.Kind != resp.Integer || v.Int <= 0 {
 		return ""
 	}
 	within := 2
-	if !w.start.IsZero() && ex.SentTime.After(w.start) {
-		within += int(ex.SentTime.Sub(w.start).Seconds())
+	if !w.start.IsZero() && sent.After(w.start) {
+		within += int(sent.Sub(w.start).Seconds())
 	}
 	return fmt.Sprintf(`{double: "%d", within: %d}`, v.Int, within)
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/respcheck/respcheck/cases"
+	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/clients"
 )
 
@@ -34,34 +35,52 @@ func (w *writer) track(ex *clients.Exchange) {
 
 // execValue is the typed value of an EXEC's reply when one of the
 // commands it ran has a reply in no order (a queued SMEMBERS: redis-py's
-// default pipeline is a transaction) or one that changes from run to run
-// (a queued TIME or XADD), with what the comment after it says: the
-// other replies are expected exactly as they came, those in any order or
-// any reply. "" where no queued command is such, or the reply cannot be
+// default pipeline is a transaction), one that changes from run to run (a
+// queued TIME or XADD) or one that counts down (a TTL), with what the
+// comment after it says: the other replies are expected exactly as they
+// came, those in any order, any reply or within the capture's time so far
+// (as ttl). "" where no queued command is such, or the reply cannot be
 // written so (bytes are expected).
 func (w *writer) execValue(ex *clients.Exchange) (value, note string) {
 	q := w.exec[ex]
-	rules := make([]cases.ElementRule, len(q))
 	var named []string
-	for i, qe := range q {
+	rule := func(i int, v resp.Value) (cases.ElementRule, string) {
+		if i >= len(q) {
+			return cases.Exact, ""
+		}
+		qe := q[i]
 		switch {
 		case w.unordered[w.index[qe]]:
-			rules[i] = cases.InAnyOrder
-			named = append(named, commandName(qe.Args)+" in any order")
+			return cases.InAnyOrder, ""
 		case volatile(qe.Args):
-			rules[i] = cases.AnyValue
+			return cases.AnyValue, ""
+		}
+		if t := w.ttlOf(qe.Args, v.Raw, ex.SentTime); t != "" {
+			return cases.Given, t
+		}
+		return cases.Exact, ""
+	}
+	_, reply, err := resp.Parse(ex.Replies[0])
+	if err != nil {
+		return "", ""
+	}
+	for i, qe := range q {
+		if i >= len(reply.Elems) {
+			break
+		}
+		switch r, _ := rule(i, reply.Elems[i]); r {
+		case cases.InAnyOrder:
+			named = append(named, commandName(qe.Args)+" in any order")
+		case cases.AnyValue:
 			named = append(named, commandName(qe.Args)+" any reply")
+		case cases.Given:
+			named = append(named, commandName(qe.Args)+" counting down")
 		}
 	}
 	if len(named) == 0 {
 		return "", ""
 	}
-	v, ok := cases.ArrayValue(ex.Replies[0], func(i int) cases.ElementRule {
-		if i < len(rules) {
-			return rules[i]
-		}
-		return cases.Exact
-	}, w.element)
+	v, ok := cases.ArrayValue(ex.Replies[0], rule, w.element)
 	if !ok {
 		return "", ""
 	}

@@ -3,6 +3,7 @@ package capture_test
 import (
 	"bytes"
 	"testing"
+	"time"
 
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/runner"
@@ -46,5 +47,25 @@ func TestExecOfAnUnorderedReply(t *testing.T) {
 	}
 	if res := replay(t, f, "redis-8.6.3"); res.Status != runner.Pass {
 		t.Errorf("replay: %s %s %+v\n%s", res.Status, res.Reason, res.Failure, src)
+	}
+}
+
+// TestExecOfATTL: a TTL queued in a transaction expects its seconds
+// within the capture's time so far, as a TTL alone does (it was exact: a
+// replay whose pauses are shorter read another count, and the twin
+// turned the whole EXEC into any reply).
+func TestExecOfATTL(t *testing.T) {
+	ex := exchanges(
+		step{1, 1, 2, "+OK\r\n", []string{"SET", "sess", "x", "EX", "100"}},
+		step{1, 3, 4, "+OK\r\n", []string{"MULTI"}},
+		step{1, 5, 6, "+QUEUED\r\n", []string{"TTL", "sess"}},
+		step{1, 7, 8, "+QUEUED\r\n", []string{"GET", "sess"}},
+		step{1, 9, 10, "*2\r\n:93\r\n$1\r\nx\r\n", []string{"EXEC"}},
+	)
+	start := time.Now()
+	ex[0].SentTime, ex[4].SentTime = start, start.Add(7*time.Second)
+	src := capture.CaseFile(ex, capture.Options{Suite: "s", Case: "exec"})
+	if want := `value: {array: [{double: "93", within: 9}, {blob: "x"}]} # the queued commands' replies, TTL counting down`; !bytes.Contains(src, []byte(want)) {
+		t.Errorf("the file lacks %s:\n%s", want, src)
 	}
 }

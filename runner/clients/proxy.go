@@ -138,8 +138,11 @@ type proxy struct {
 	forwarding atomic.Int32
 	// beforeSend, if set, sees each command a client sent once recorded
 	// (its connection's ID, its event's seq) and before it is forwarded
-	// (Recorder.keepKeys: the keys it touches first, read as they were).
-	beforeSend func(conn int, seq uint64, args [][]byte)
+	// (Recorder.keepKeys: the keys it touches first, read as they were);
+	// held holds the connection's frames recorded before it and not yet
+	// forwarded (a pipeline's head), which beforeSend flushes before it
+	// waits on anything.
+	beforeSend func(conn int, seq uint64, args [][]byte, held *bufio.Writer)
 }
 
 // Work is the number of bytes the proxy has read so far, from clients and
@@ -186,7 +189,7 @@ type proxyConn struct {
 	served []served
 	proto3 bool
 	// beforeSend is the proxy's.
-	beforeSend func(conn int, seq uint64, args [][]byte)
+	beforeSend func(conn int, seq uint64, args [][]byte, held *bufio.Writer)
 }
 
 // newProxy listens on 127.0.0.1 with a free port and forwards every
@@ -407,7 +410,7 @@ func (t *proxyConn) forward(pc piece, src net.Conn, dst *bufio.Writer, dir Dir, 
 		}
 		frame, seq := t.recordOne(dir, pc.frame, pc.at)
 		if dir == ToServer && t.beforeSend != nil {
-			t.beforeSend(t.ID, seq, exchangeArgs(pc.frame))
+			t.beforeSend(t.ID, seq, exchangeArgs(pc.frame), dst)
 		}
 		if extra := t.extraAfter(f); extra != nil {
 			// Recorded before the reply is delivered, so no later

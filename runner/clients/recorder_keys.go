@@ -1,6 +1,7 @@
 package clients
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -75,6 +76,9 @@ type keyKeeper struct {
 	// wait for a read in progress (k.mu) to end it.
 	closed atomic.Bool
 	cnMu   sync.Mutex
+	// held is the connection's writer of frames not yet forwarded while
+	// see runs (do flushes it first).
+	held *bufio.Writer
 	// call bounds what one command's lookup asks the upstream (callCtx).
 	call       context.Context
 	callCancel context.CancelFunc
@@ -142,6 +146,9 @@ func (k *keyKeeper) do(args ...[]byte) (resp.Value, error) {
 	if k.closed.Load() {
 		return resp.Value{}, errors.New("the capture ended")
 	}
+	if k.held != nil && k.held.Buffered() > 0 {
+		k.held.Flush() // a write error ends the connection's pump anyway
+	}
 	if k.cn == nil {
 		ctx, cancel := context.WithTimeout(k.ctx, 5*time.Second)
 		cn, err := k.upstream.Dial(ctx, 2)
@@ -191,12 +198,18 @@ func (r *Recorder) KeysBefore() []KeyBefore {
 
 // see reads the keys of args (the command of connection conn recorded as
 // event seq) that no command named before.
-func (k *keyKeeper) see(conn int, seq uint64, args [][]byte) {
+func (k *keyKeeper) see(conn int, seq uint64, args [][]byte, held *bufio.Writer) {
 	if len(args) == 0 {
 		return
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
+	// The frames before this one go on before a read makes it wait: held
+	// back, a pipeline's INCR reached the server after another
+	// connection's INCR sent later, and the replay, which sends in the
+	// proxy's order, got the other counts.
+	k.held = held
+	defer func() { k.held = nil }()
 	if k.closed.Load() {
 		return
 	}
