@@ -68,10 +68,22 @@ func TestOvertakenCommandKeepsItsPlace(t *testing.T) {
 		step{4, 9, 10, "+OK\r\n", []string{"CLIENT", "PAUSE", "3000", "WRITE"}},
 		step{1, 11, 14, "+OK\r\n", []string{"SET", "k", "v"}},
 		step{4, 12, 13, "+OK\r\n", []string{"CLIENT", "UNPAUSE"}},
+		// A pause that ends by its timeout: the INCR it held, overtaken by
+		// another connection's GET, stays async too.
+		step{4, 15, 16, "+OK\r\n", []string{"CLIENT", "PAUSE", "100", "WRITE"}},
+		step{1, 17, 20, ":1\r\n", []string{"INCR", "n"}},
+		step{2, 18, 19, "$-1\r\n", []string{"GET", "n"}},
 	)
+	t0 := time.Now()
+	for i, at := range map[int]time.Duration{7: 0, 8: 10 * time.Millisecond, 9: 20 * time.Millisecond} {
+		ex[i].SentTime = t0.Add(at)
+	}
 	src := capture.CaseFile(ex, capture.Options{Suite: "s", Case: "order"})
-	if got := asyncSteps(src); strings.Join(got, " ") != "BLPOP SET" {
-		t.Errorf("async steps %v, want BLPOP and SET only:\n%s", got, src)
+	if got := asyncSteps(src); strings.Join(got, " ") != "BLPOP SET INCR" {
+		t.Errorf("async steps %v, want BLPOP, SET and INCR only:\n%s", got, src)
+	}
+	if n := strings.Count(string(src), "sleep: 20ms # the server takes the async command"); n != 3 {
+		t.Errorf("%d settling sleeps, want one after each async send:\n%s", n, src)
 	}
 	f, err := cases.Load("order.yaml", src)
 	if err != nil {
@@ -82,7 +94,7 @@ func TestOvertakenCommandKeepsItsPlace(t *testing.T) {
 	// application's capture failed so at random, but on loopback the
 	// race is rare (none lost in 1,500 replays beside three busy loops):
 	// the file's steps above are the test, these replays check they run.
-	for i := range 20 {
+	for i := range 10 {
 		rep, err := runner.Run(t.Context(), []*cases.File{f}, runner.Options{Addr: srv.Addr(), Protos: []int{2}, RunID: runner.NewRunID()})
 		if err != nil {
 			t.Fatal(err)
@@ -171,5 +183,39 @@ func TestProxyForwardsInTheOrderItRecords(t *testing.T) {
 			t.Logf("c%d sent at %d: INCR -> %q", e.Conn, e.SentAt, e.Replies)
 		}
 		t.Fatal("the INCR recorded first was not the server's first")
+	}
+}
+
+// TestBlockingThatDidNotWait: a BLPOP that found its element at once,
+// overtaken by another connection's LPUSH (the proxy read BLPOP's keys
+// first), is sent async, and the replay waits a moment before the LPUSH:
+// sent back to back, the LPUSH ran first in 8 of 10 replays of 20 such
+// rounds on the capture's own build (found by a review, 2026-12-07).
+func TestBlockingThatDidNotWait(t *testing.T) {
+	var steps []step
+	for i := range 20 {
+		q, seq := fmt.Sprintf("q%d", i), uint64(10*i)
+		// RPUSH, another connection's GET, BLPOP, LPUSH: as the review's
+		// application sent them
+		steps = append(steps,
+			step{1, seq + 1, seq + 2, ":1\r\n", []string{"RPUSH", q, "first"}},
+			step{2, seq + 3, seq + 4, "$-1\r\n", []string{"GET", "x"}},
+			step{1, seq + 5, seq + 8, fmt.Sprintf("*2\r\n$%d\r\n%s\r\n$5\r\nfirst\r\n", len(q), q), []string{"BLPOP", "fresh" + q, q, "0"}},
+			step{2, seq + 6, seq + 7, ":1\r\n", []string{"LPUSH", q, "second"}})
+	}
+	src := capture.CaseFile(exchanges(steps...), capture.Options{Suite: "s", Case: "blpop"})
+	f, err := cases.Load("blpop.yaml", src)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	srv := servers.ForTest(t, "redis-8.6.3")
+	for i := range 3 {
+		rep, err := runner.Run(t.Context(), []*cases.File{f}, runner.Options{Addr: srv.Addr(), Protos: []int{2}, RunID: runner.NewRunID()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res := rep.Results[0]; res.Status != runner.Pass {
+			t.Fatalf("replay %d: %s %s %+v", i+1, res.Status, res.Reason, res.Failure)
+		}
 	}
 }
