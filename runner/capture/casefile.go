@@ -70,7 +70,7 @@ func volatile(args [][]byte) bool {
 // application's own HELLO a step). A command whose connection had
 // another command in flight, or that may have waited for another
 // connection's command that overtook it before its reply (Blocking), is
-// sent async and read where its reply came (a 20 ms sleep after it when
+// sent async and read where its reply came (a 2 ms sleep after it when
 // another connection sends next, settleAsync); every other one waits for
 // its reply, expected byte for byte (a
 // (un)subscribe's several confirmations as replies:). Out-of-band frames

@@ -82,7 +82,7 @@ func TestOvertakenCommandKeepsItsPlace(t *testing.T) {
 	if got := asyncSteps(src); strings.Join(got, " ") != "BLPOP SET INCR" {
 		t.Errorf("async steps %v, want BLPOP, SET and INCR only:\n%s", got, src)
 	}
-	if n := strings.Count(string(src), "sleep: 20ms # the server takes the async command"); n != 3 {
+	if n := strings.Count(string(src), "sleep: 2ms # the server takes the async command"); n != 3 {
 		t.Errorf("%d settling sleeps, want one after each async send:\n%s", n, src)
 	}
 	f, err := cases.Load("order.yaml", src)

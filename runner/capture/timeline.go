@@ -78,9 +78,12 @@ func indexSends(events []event) sends {
 // command follows: sent back to back from two connections, the second
 // command often ran first (a BLPOP that found its element at once, then
 // another connection's LPUSH: the replay ran the LPUSH first in 8 of 10
-// runs of 20 such rounds; found by a review, 2026-12-07); the bundled
-// suite waits 50 ms so.
-const settleAsync = 20 * time.Millisecond
+// runs of 20 such rounds; found by a review, 2026-12-07). The server
+// takes a command in microseconds; a longer pause adds up: 20 ms after
+// each of a job queue's async BLPOP ... 0.3 made later BLPOPs time out on
+// replay, which failed 4 of 5 times (none with 2 ms, and none of 8
+// replays of the 20 rounds beside a CI run).
+const settleAsync = 2 * time.Millisecond
 
 // otherNext reports whether the next command sent after ex's is another
 // connection's.
