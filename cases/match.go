@@ -73,7 +73,15 @@ func matchValue(t *TypedValue, v resp.Value, env *Env, path string) (string, str
 			return path, fmt.Sprintf("want %t, got %t", t.Bool, v.Bool), nil
 		}
 	case resp.Array, resp.Set, resp.Push, resp.Map, resp.Attribute:
-		return matchElems(t.Elems, v.Elems, env, path, t.Unordered, t.Kind == resp.Map || t.Kind == resp.Attribute)
+		if env != nil && env.RenamedIn != nil && t.Kind == resp.Array && !t.Unordered && len(t.Elems) == len(v.Elems) {
+			for i := range t.Elems {
+				if p, m, err := matchValue(t.Elems[i], v.Elems[i], env.elementEnv(i), elemPath(path, v.Elems, i, false)); m != "" || err != nil {
+					return p, m, err
+				}
+			}
+			return "", "", nil
+		}
+		return matchElems(t.Elems, v.Elems, env.elementEnv(-1), path, t.Unordered, t.Kind == resp.Map || t.Kind == resp.Attribute)
 	default:
 		if t.Text != nil {
 			want, err := t.Text.Expand(env)

@@ -27,7 +27,11 @@ func matchRenamedBytes(e *Expect, v resp.Value, env *Env) (*Mismatch, error) {
 	if err != nil {
 		return nil, err
 	}
-	want = RenameFrame(want, env.Renamed)
+	if env.RenamedIn != nil {
+		want = renameElements(want, env)
+	} else {
+		want = RenameFrame(want, env.Renamed)
+	}
 	if bytes.Equal(want, v.Raw) {
 		return nil, nil
 	}
@@ -51,6 +55,27 @@ func RenameFrame(b []byte, names map[string]string) []byte {
 	if !renameValue(&v, names) {
 		return b
 	}
+	return resp.Append(nil, v)
+}
+
+// renameElements is RenameFrame of an array frame b whose element i is
+// renamed only where env.RenamedIn[i]; any other frame is not renamed.
+func renameElements(b []byte, env *Env) []byte {
+	v, err := resp.ParseExactLimits(b, resp.AnyDepth(b))
+	if err != nil || v.Kind != resp.Array {
+		return b
+	}
+	elems := append([]resp.Value(nil), v.Elems...)
+	changed := false
+	for i := range elems {
+		if i < len(env.RenamedIn) && env.RenamedIn[i] {
+			changed = renameValue(&elems[i], env.Renamed) || changed
+		}
+	}
+	if !changed {
+		return b
+	}
+	v.Elems = elems
 	return resp.Append(nil, v)
 }
 

@@ -162,6 +162,24 @@ type Env struct {
 	// value, and {string: ...}) whose whole text is such a literal as the
 	// namespaced name; reply bytes are re-encoded with the new lengths.
 	Renamed map[string]string
+	// RenamedIn, when not nil, limits Renamed to the elements i of an
+	// array reply where RenamedIn[i] (an EXEC's replies of the queued
+	// commands that can name keys: KEYS's, not SMEMBERS's).
+	RenamedIn []bool
+}
+
+// elementEnv is env for element i of the top-level array of a reply
+// (RenamedIn).
+func (env *Env) elementEnv(i int) *Env {
+	if env == nil || env.RenamedIn == nil {
+		return env
+	}
+	e := *env
+	e.RenamedIn = nil
+	if i >= len(env.RenamedIn) || !env.RenamedIn[i] {
+		e.Renamed = nil
+	}
+	return &e
 }
 
 // KeyPrefixLen is the length of every prefix returned by KeyPrefix.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -32,6 +33,9 @@ type conn struct {
 	// reads.
 	pending []*cases.Step
 	reading *cases.Step
+	// tx says, after MULTI, which queued commands' replies can name keys
+	// (keyEchoes), in order; execEchoes is the last EXEC's (noteCommand).
+	tx, execEchoes []bool
 	// wbuf is reused to encode commands.
 	wbuf []byte
 	// until is the deadline of c's reads and writes that extend set; the
@@ -73,6 +77,16 @@ func (c *conn) noteCommand(args [][]byte) {
 	// be async sends (c.pending).
 	if bytes.EqualFold(args[0], []byte("MONITOR")) {
 		c.noSentinel = true
+	}
+	switch name := strings.ToUpper(string(args[0])); {
+	case name == "MULTI":
+		c.tx = []bool{}
+	case name == "EXEC":
+		c.execEchoes, c.tx = c.tx, nil
+	case name == "DISCARD", name == "RESET":
+		c.tx = nil
+	case c.tx != nil:
+		c.tx = append(c.tx, keyEchoes[name])
 	}
 }
 

@@ -23,7 +23,8 @@ import (
 // Script bodies are not rewritten (pass keys in KEYS). The expectations
 // of the steps whose reply can name a key (keyEchoes, a read of one's
 // async send, and every raw and push step) read an expected string equal to a renamed literal as
-// its namespaced name (cases.Env.Renamed).
+// its namespaced name (cases.Env.Renamed); an EXEC's replies each as its
+// queued command's.
 
 // keyEchoes are the commands whose replies name keys: KEYS and SCAN
 // results, the key of a blocking or multi-key pop, XREAD's stream names,
@@ -224,15 +225,25 @@ func sameArgs(a, b [][]byte) bool {
 // step), else without them (a captured SMEMBERS read after its async send
 // expected a member equal to a literal key name as the renamed key).
 func (x *caseRun) expectEnv(st *cases.Step, c *conn) *cases.Env {
-	if st.Action == cases.ActRead && c.reading != nil {
+	read := st.Action == cases.ActRead && c.reading != nil
+	if read {
 		st = c.reading
 	}
 	if len(x.env.Renamed) == 0 || st.Action != cases.ActSend || len(st.Send) == 0 {
 		return x.env
 	}
-	if name, lit := st.Send[0].Literal(); lit && !keyEchoes[strings.ToUpper(name)] {
+	name, lit := st.Send[0].Literal()
+	switch {
+	case lit && !keyEchoes[strings.ToUpper(name)]:
 		e := *x.env
 		e.Renamed = nil
+		return &e
+	case lit && !read && strings.EqualFold(name, "EXEC") && c.execEchoes != nil:
+		// An EXEC's replies are those of its queued commands: each is
+		// read as its own command's (a queued SMEMBERS's member equal to
+		// a literal key name stays the member).
+		e := *x.env
+		e.RenamedIn = c.execEchoes
 		return &e
 	}
 	return x.env

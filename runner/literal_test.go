@@ -41,6 +41,18 @@ cases:
       - {send: [KEYS, "user:*"], async: true}
       - {read: true, value: {resp2: {array: ["user:1"]}, resp3: {set: ["user:1"]}}}
       - {read: true, value: {array: ["user:1"]}}
+  - name: an EXEC's replies read as their commands'
+    steps:
+      - {send: [SET, "user:1", v], reply: "+OK\r\n"}
+      - {send: [SADD, index, "user:1"], reply: ":1\r\n"}
+      - {send: [MULTI], reply: "+OK\r\n"}
+      - {send: [SMEMBERS, index], reply: "+QUEUED\r\n"}
+      - {send: [KEYS, "user:*"], reply: "+QUEUED\r\n"}
+      - {send: [EXEC], value: {resp2: {array: [{array: ["user:1"]}, {array: ["user:1"]}]}, resp3: {array: [{set: ["user:1"]}, {array: ["user:1"]}]}}}
+      - {send: [MULTI], reply: "+OK\r\n"}
+      - {send: [SMEMBERS, index], reply: "+QUEUED\r\n"}
+      - {send: [KEYS, "user:*"], reply: "+QUEUED\r\n"}
+      - {send: [EXEC], reply: {resp2: "*2\r\n*1\r\n$6\r\nuser:1\r\n*1\r\n$6\r\nuser:1\r\n", resp3: "*2\r\n~1\r\n$6\r\nuser:1\r\n*1\r\n$6\r\nuser:1\r\n"}}
   - name: a value equal to its key stays a value
     steps:
       - {send: [SET, foo, foo], reply: "+OK\r\n"}
