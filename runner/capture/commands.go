@@ -3,7 +3,9 @@ package capture
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/respcheck/respcheck/runner/clients"
 	"github.com/respcheck/respcheck/runner/target"
@@ -93,3 +95,37 @@ func marked(ctx context.Context, t *target.Target, exchanges []clients.Exchange,
 
 // commandName is the command's name in upper case.
 func commandName(args [][]byte) string { return strings.ToUpper(string(args[0])) }
+
+// blockingWait is how long a blocking command may wait for its reply by
+// its own arguments (BLPOP's last, BLMPOP's first, XREAD's BLOCK ms,
+// WAIT's ms, ...); 0 for none, forever (a timeout of 0) or a command that
+// is not blocking.
+func blockingWait(args [][]byte) time.Duration {
+	if len(args) < 2 {
+		return 0
+	}
+	seconds := func(b []byte) time.Duration {
+		f, err := strconv.ParseFloat(string(b), 64)
+		if err != nil || f <= 0 || f > 1e6 {
+			return 0
+		}
+		return time.Duration(f * float64(time.Second))
+	}
+	ms := func(b []byte) time.Duration { return seconds(b) / 1000 }
+	last := args[len(args)-1]
+	switch commandName(args) {
+	case "BLPOP", "BRPOP", "BZPOPMIN", "BZPOPMAX", "BRPOPLPUSH", "BLMOVE":
+		return seconds(last)
+	case "BLMPOP", "BZMPOP":
+		return seconds(args[1])
+	case "WAIT", "WAITAOF":
+		return ms(last)
+	case "XREAD", "XREADGROUP":
+		for i := 1; i+1 < len(args); i++ {
+			if strings.EqualFold(string(args[i]), "BLOCK") {
+				return ms(args[i+1])
+			}
+		}
+	}
+	return 0
+}

@@ -219,3 +219,38 @@ func TestBlockingThatDidNotWait(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockingWaitsItsOwnTime: a blocking command whose own timeout is
+// longer than the replay's step deadline (5 s) says so in its step: a
+// BLPOP ... 7 that nothing woke ended the replay as a lost server (found
+// by a review, 2026-12-07), and the time it waited is no pause after it
+// (a sleep of 5 s followed it). Shorter ones keep the default deadline.
+func TestBlockingWaitsItsOwnTime(t *testing.T) {
+	ex := exchanges(
+		step{1, 1, 2, "*-1\r\n", []string{"BLPOP", "q", "7"}},
+		step{1, 3, 4, "*-1\r\n", []string{"BLPOP", "q", "0.5"}},
+		step{1, 5, 6, "*-1\r\n", []string{"XREAD", "BLOCK", "6500", "STREAMS", "s", "$"}},
+		step{1, 7, 8, "*-1\r\n", []string{"BZMPOP", "4.5", "1", "z", "MIN"}},
+		step{1, 9, 10, "+OK\r\n", []string{"SET", "x", "1"}},
+	)
+	// The first BLPOP waited its 7 s, and the SET came 10 ms after its
+	// reply: the replay waits for the BLPOP too, and sleeps nothing more.
+	t0 := time.Now()
+	ex[0].SentTime, ex[0].RepliedTime = t0, t0.Add(7*time.Second)
+	ex[4].SentTime = t0.Add(7*time.Second + 10*time.Millisecond)
+	src := string(capture.CaseFile(ex, capture.Options{Suite: "s", Case: "c"}))
+	if strings.Contains(src, "sleep:") {
+		t.Errorf("a sleep after the BLPOP's own wait:\n%s", src)
+	}
+	for _, want := range []string{"timeout: 9s #", "timeout: 8.5s #", "timeout: 6.5s #"} {
+		if !strings.Contains(src, want) {
+			t.Errorf("the file lacks %s:\n%s", want, src)
+		}
+	}
+	if n := strings.Count(src, "timeout:"); n != 3 {
+		t.Errorf("%d steps with a timeout, want 3:\n%s", n, src)
+	}
+	if _, err := cases.Load("c.yaml", []byte(src)); err != nil {
+		t.Errorf("%v\n%s", err, src)
+	}
+}

@@ -180,6 +180,9 @@ func (w *writer) mayWait(ex *clients.Exchange, overtakers []*clients.Exchange) b
 	return false
 }
 
+// defaultStepTimeout is respcheck run's step deadline (--timeout).
+const defaultStepTimeout = 5 * time.Second
+
 // pauseMin and pauseMax bound the pauses CaseFile keeps between commands
 // as sleep steps: a shorter gap is the application's own speed, a longer
 // one is cut (a TTL the application waited out is seconds, not hours).
@@ -255,6 +258,7 @@ func (w *writer) write(e event) {
 			return
 		}
 		w.expect(e.ex, "        ")
+		w.waited(e.ex)
 	case replyEvent:
 		if !w.async[e.ex] {
 			return // written with its send
@@ -262,6 +266,7 @@ func (w *writer) write(e event) {
 		w.inFlight[e.ex.Conn]--
 		fmt.Fprintf(w.b, "      - conn: %s\n        read: true\n", conn)
 		w.expect(e.ex, "        ")
+		w.waited(e.ex)
 	case pushEvent:
 		fmt.Fprintf(w.b, "      - conn: %s\n        push: true\n        reply: %s\n", conn, w.template(e.push))
 	}
@@ -281,6 +286,15 @@ func (w *writer) pause(at time.Time) {
 		// pipeline's tail behind a key lookup), and its time must not
 		// count that gap twice.
 		w.last = at
+	}
+}
+
+// waited moves the time pauses are measured from to ex's reply, which
+// the replay waits for: the gap after a BLPOP ... 7 that timed out was
+// its own wait, and a sleep of 5 s after it doubled the replay's.
+func (w *writer) waited(ex *clients.Exchange) {
+	if ex.RepliedTime.After(w.last) {
+		w.last = ex.RepliedTime
 	}
 }
 
@@ -319,6 +333,11 @@ func (w *writer) expect(ex *clients.Exchange, indent string) {
 			parts = append(parts, "{reply: "+w.template(r)+"}")
 		}
 		fmt.Fprintf(w.b, "%sreplies: [%s]\n", indent, strings.Join(parts, ", "))
+	}
+	if d := blockingWait(ex.Args); d+time.Second > defaultStepTimeout {
+		// The replay's own deadline is the runner's (5 s): a BLPOP ... 7
+		// that timed out would end the replay as a lost server.
+		fmt.Fprintf(w.b, "%stimeout: %s # the command's own wait and 2 s\n", indent, (d + 2*time.Second).Round(time.Millisecond))
 	}
 }
 

@@ -90,10 +90,11 @@ type Exchange struct {
 	// SentAt and RepliedAt order the exchange among all connections':
 	// the proxy's sequence numbers of the command and of its last reply
 	// frame (0: none), PushedAt those of Pushes. SentTime is when the
-	// command crossed the proxy.
-	SentAt, RepliedAt uint64
-	PushedAt          []uint64
-	SentTime          time.Time
+	// command crossed the proxy, RepliedTime when its last reply frame did
+	// (zero: none).
+	SentAt, RepliedAt     uint64
+	PushedAt              []uint64
+	SentTime, RepliedTime time.Time
 }
 
 // Exchanges returns every connection's exchanges, ordered by SentAt (a
@@ -127,7 +128,7 @@ func (r *Recorder) Exchanges() (out []Exchange, bad []int) {
 			}
 			if p.reply >= 0 {
 				for _, j := range append([]int{p.reply}, p.more...) {
-					ex.Replies, ex.RepliedAt = append(ex.Replies, events[j].Value.Raw), events[j].seq
+					ex.Replies, ex.RepliedAt, ex.RepliedTime = append(ex.Replies, events[j].Value.Raw), events[j].seq, events[j].Time
 				}
 			}
 			out = append(out, ex)
