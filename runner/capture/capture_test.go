@@ -234,3 +234,25 @@ func TestCaptureBlockedCommand(t *testing.T) {
 		t.Errorf("replay: %s %s\n%s", res.Status, res.Reason, s)
 	}
 }
+
+// keysRecorder is a Recorder in front of addr that reads the keys before
+// (--keys-before); the caller closes it.
+func keysRecorder(t *testing.T, addr string) *clients.Recorder {
+	t.Helper()
+	rec, err := clients.NewRecorderWith(t.Context(), target.Config{Addr: addr, Timeout: 10 * time.Second}, "127.0.0.1:0", clients.RecorderOptions{KeysBefore: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+// dialProxy connects to rec, with a 20 s deadline for what follows.
+func dialProxy(t *testing.T, rec *clients.Recorder) net.Conn {
+	t.Helper()
+	c, err := net.DialTimeout("tcp", rec.Addr(), 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetDeadline(time.Now().Add(20 * time.Second))
+	return c
+}

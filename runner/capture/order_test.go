@@ -138,20 +138,8 @@ func TestBlockingAskedOfTheUpstream(t *testing.T) {
 // another connection's INCR sent 2 ms later, and the replay got the other
 // counts (found by a review, 2026-12-07).
 func TestProxyForwardsInTheOrderItRecords(t *testing.T) {
-	up := servers.ForTest(t, "redis-8.6.3")
-	rec, err := clients.NewRecorderWith(t.Context(), target.Config{Addr: up.Addr(), Timeout: 5 * time.Second}, "127.0.0.1:0", clients.RecorderOptions{KeysBefore: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dial := func() net.Conn {
-		c, err := net.DialTimeout("tcp", rec.Addr(), 5*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.SetDeadline(time.Now().Add(20 * time.Second))
-		return c
-	}
-	a, b := dial(), dial()
+	rec := keysRecorder(t, servers.ForTest(t, "redis-8.6.3").Addr())
+	a, b := dialProxy(t, rec), dialProxy(t, rec)
 	pipeline := resp.AppendCommandString(nil, "INCR", "n")
 	for i := range 300 {
 		pipeline = resp.AppendCommandString(pipeline, "SET", fmt.Sprintf("fresh%d", i), "v")

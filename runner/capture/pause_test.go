@@ -133,20 +133,13 @@ func TestPausesNeverExceedTheCapture(t *testing.T) {
 // LIST through the proxy names it (a fresh user saw an unnamed
 // connection sending OBJECT ENCODING).
 func TestKeysConnectionIsNamed(t *testing.T) {
-	srv := servers.ForTest(t, "redis-8.6.3")
-	rec, err := clients.NewRecorderWith(context.Background(), target.Config{Addr: srv.Addr(), Timeout: 10 * time.Second}, "127.0.0.1:0", clients.RecorderOptions{KeysBefore: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec := keysRecorder(t, servers.ForTest(t, "redis-8.6.3").Addr())
 	defer rec.Close()
-	c, err := net.Dial("tcp", rec.Addr())
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := dialProxy(t, rec)
 	defer c.Close()
-	c.SetDeadline(time.Now().Add(30 * time.Second))
 	r := resp.NewReader(c)
 	var list resp.Value
+	var err error
 	for _, args := range [][]string{{"GET", "k"}, {"CLIENT", "LIST"}} {
 		c.Write(resp.AppendCommandString(nil, args...))
 		if list, err = r.Read(); err != nil {
