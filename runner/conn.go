@@ -79,6 +79,9 @@ func (c *conn) noteCommand(args [][]byte) {
 		c.noSentinel = true
 	}
 	switch name := strings.ToUpper(string(args[0])); {
+	case c.tx != nil && (name == "MULTI" || name == "WATCH"):
+		// Refused inside a transaction without ending it (Redis; Valkey
+		// aborts it): no reply of EXEC's.
 	case name == "MULTI":
 		c.tx = []bool{}
 	case name == "EXEC":

@@ -282,3 +282,34 @@ cases:
 		t.Errorf("DBSIZE %d after the runs, want 1 (the server's own key): %v left", n, rep.KeysLeft)
 	}
 }
+
+// TestExecAfterRefusedCommands: a MULTI or WATCH sent inside a
+// transaction is refused without ending it on Redis (no reply of EXEC's),
+// so the EXEC's replies still read as their queued commands' (KEYS's
+// reply, which names keys, was expected as written after them; found by a
+// review, 2026-12-07).
+func TestExecAfterRefusedCommands(t *testing.T) {
+	const src = `suite: t
+cases:
+  - name: a nested MULTI
+    steps:
+      - {send: [SET, "user:1", v], reply: "+OK\r\n"}
+      - {send: [MULTI], reply: "+OK\r\n"}
+      - {send: [KEYS, "user:*"], reply: "+QUEUED\r\n"}
+      - {send: [MULTI], error_code: ERR}
+      - {send: [EXEC], value: {array: [{array: ["user:1"]}]}}
+  - name: WATCH inside MULTI
+    steps:
+      - {send: [SET, "user:1", v], reply: "+OK\r\n"}
+      - {send: [MULTI], reply: "+OK\r\n"}
+      - {send: [WATCH, x], error_code: ERR}
+      - {send: [KEYS, "user:*"], reply: "+QUEUED\r\n"}
+      - {send: [EXEC], value: {array: [{array: ["user:1"]}]}}
+`
+	rep := runInline(t, "redis-8.6.3", src, runner.Options{})
+	for _, r := range rep.Results {
+		if r.Status != runner.Pass {
+			t.Errorf("%s [RESP%d]: %s %s", r.Case.Name, r.Proto, r.Status, r.Reason)
+		}
+	}
+}

@@ -45,6 +45,12 @@ func LearnNoise(ctx context.Context, exchanges []clients.Exchange, o Options, tw
 		if err != nil {
 			return o, learned, err
 		}
+		if ctx.Err() != nil {
+			// The steps not run are skips, not passes: what they would
+			// have learned is not known (a Ctrl-C's 3 s ran out, and "0
+			// differed" was said of a capture that still differed).
+			return o, learned, fmt.Errorf("the learning ran out of time (%v): the replies after the last run's first interrupted step were not compared", context.Cause(ctx))
+		}
 		if rep.ServerLost != nil {
 			return o, learned, fmt.Errorf("the twin stopped answering: %w", rep.ServerLost)
 		}

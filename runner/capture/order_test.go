@@ -1,6 +1,7 @@
 package capture_test
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"net"
@@ -240,5 +241,22 @@ func TestBlockingWaitsItsOwnTime(t *testing.T) {
 	}
 	if _, err := cases.Load("c.yaml", []byte(src)); err != nil {
 		t.Errorf("%v\n%s", err, src)
+	}
+}
+
+// TestLearningThatRunsOutSaysSo: noise learning cut short by its context
+// (a Ctrl-C's 3 s) returns an error, not "nothing differed": the steps
+// the twin did not run are skips (a review's capture said "0 captured
+// replies differed" and kept replies that differ on every replay).
+func TestLearningThatRunsOutSaysSo(t *testing.T) {
+	ex := exchanges(step{1, 1, 2, "*-1\r\n", []string{"BLPOP", "q", "2"}}, step{1, 3, 4, ":5\r\n", []string{"INCRBY", "n", "5"}})
+	srv := servers.ForTest(t, "redis-8.6.3")
+	twin := func(context.Context) (runner.Options, func(), error) {
+		return runner.Options{Addr: srv.Addr()}, func() {}, nil
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	defer cancel()
+	if _, n, err := capture.LearnNoise(ctx, ex, capture.Options{Suite: "s", Case: "c"}, twin, 3); err == nil {
+		t.Errorf("learned %d, no error, after its context ended", n)
 	}
 }
