@@ -255,7 +255,7 @@ func (e *Expect) Match(v resp.Value, env *Env) (*Mismatch, error) {
 	if ek == nil {
 		return nil, fmt.Errorf("%s: unsupported expectation kind %d", e.Pos, e.Kind)
 	}
-	return ek.match(e, v, env)
+	return ek.match(e, v, env.forReply(v))
 }
 
 // Loose reports whether a reply that matches e is checked by e alone, never

@@ -73,7 +73,7 @@ func matchValue(t *TypedValue, v resp.Value, env *Env, path string) (string, str
 			return path, fmt.Sprintf("want %t, got %t", t.Bool, v.Bool), nil
 		}
 	case resp.Array, resp.Set, resp.Push, resp.Map, resp.Attribute:
-		if env != nil && env.RenamedIn != nil && t.Kind == resp.Array && !t.Unordered && len(t.Elems) == len(v.Elems) {
+		if env != nil && env.RenamedIn != nil && (t.Kind == resp.Array || t.Kind == resp.Push) && !t.Unordered && len(t.Elems) == len(v.Elems) {
 			for i := range t.Elems {
 				if p, m, err := matchValue(t.Elems[i], v.Elems[i], env.elementEnv(i), elemPath(path, v.Elems, i, false)); m != "" || err != nil {
 					return p, m, err

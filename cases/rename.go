@@ -62,7 +62,7 @@ func RenameFrame(b []byte, names map[string]string) []byte {
 // renamed only where env.RenamedIn[i]; any other frame is not renamed.
 func renameElements(b []byte, env *Env) []byte {
 	v, err := resp.ParseExactLimits(b, resp.AnyDepth(b))
-	if err != nil || v.Kind != resp.Array {
+	if err != nil || v.Kind != resp.Array && v.Kind != resp.Push {
 		return b
 	}
 	elems := append([]resp.Value(nil), v.Elems...)
@@ -105,4 +105,40 @@ func renameValue(v *resp.Value, names map[string]string) bool {
 		}
 	}
 	return changed
+}
+
+// pubsubChannels are the kinds of pub/sub frame (their first element) and
+// the positions of their elements that name a channel or pattern.
+var pubsubChannels = map[string][]int{
+	"message": {1}, "smessage": {1}, "pmessage": {1, 2},
+	"subscribe": {1}, "unsubscribe": {1}, "psubscribe": {1}, "punsubscribe": {1}, "ssubscribe": {1}, "sunsubscribe": {1},
+}
+
+// forReply is env for matching v: for a pub/sub frame (a message or an
+// (un)subscribe confirmation), renaming only its channels, by Channels
+// and Renamed (a channel may be named as a key); for any other reply,
+// env (Channels unused).
+func (env *Env) forReply(v resp.Value) *Env {
+	if env == nil || len(env.Channels) == 0 && len(env.Renamed) == 0 || v.Kind != resp.Array && v.Kind != resp.Push || len(v.Elems) < 3 {
+		return env
+	}
+	pos, ok := pubsubChannels[string(v.Elems[0].Str)]
+	if !ok || !isString(v.Elems[0].Kind) {
+		return env
+	}
+	e := *env
+	e.Renamed = make(map[string]string, len(env.Renamed)+len(env.Channels))
+	for k, n := range env.Renamed {
+		e.Renamed[k] = n
+	}
+	for k, n := range env.Channels {
+		e.Renamed[k] = n
+	}
+	e.RenamedIn = make([]bool, len(v.Elems))
+	for _, i := range pos {
+		if i < len(v.Elems) {
+			e.RenamedIn[i] = true
+		}
+	}
+	return &e
 }

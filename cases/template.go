@@ -166,6 +166,11 @@ type Env struct {
 	// array reply where RenamedIn[i] (an EXEC's replies of the queued
 	// commands that can name keys: KEYS's, not SMEMBERS's).
 	RenamedIn []bool
+	// Channels maps the literal pub/sub channels and patterns the runner
+	// moved into the namespace to their new names: read renamed only
+	// where a pub/sub frame names a channel (a message's channel, never
+	// its payload; a confirmation's channel), see forReply.
+	Channels map[string]string
 }
 
 // elementEnv is env for element i of the top-level array of a reply

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/respcheck/respcheck/cases"
@@ -73,7 +74,7 @@ func (x *caseRun) caseKeys(ctx context.Context) *target.CaseKeys {
 func (x *caseRun) namespace(ctx context.Context, args [][]byte) ([][]byte, []int, error) {
 	k := x.caseKeys(ctx)
 	out, keys, err := k.Prepare(ctx, args)
-	x.env.Renamed = k.Renamed
+	x.env.Renamed, x.env.Channels = k.Renamed, k.Channels
 	if errors.Is(err, target.ErrKeysUnknown) {
 		if x.guarded() {
 			// Its literal names would go out as written.
@@ -229,14 +230,23 @@ func (x *caseRun) expectEnv(st *cases.Step, c *conn) *cases.Env {
 	if read {
 		st = c.reading
 	}
-	if len(x.env.Renamed) == 0 || st.Action != cases.ActSend || len(st.Send) == 0 {
+	if len(x.env.Renamed) == 0 && len(x.env.Channels) == 0 || st.Action != cases.ActSend || len(st.Send) == 0 {
 		return x.env
 	}
 	name, lit := st.Send[0].Literal()
 	switch {
 	case lit && !keyEchoes[strings.ToUpper(name)]:
 		e := *x.env
-		e.Renamed = nil
+		e.Renamed, e.Channels = nil, nil
+		return &e
+	case lit && strings.EqualFold(name, "PUBSUB"):
+		// Its replies name channels (CHANNELS, NUMSUB): read renamed.
+		e := *x.env
+		e.Renamed = maps.Clone(x.env.Renamed)
+		if e.Renamed == nil {
+			e.Renamed = map[string]string{}
+		}
+		maps.Copy(e.Renamed, x.env.Channels)
 		return &e
 	case lit && !read && strings.EqualFold(name, "EXEC") && c.execEchoes != nil:
 		// An EXEC's replies are those of its queued commands: each is

@@ -33,6 +33,16 @@ cases:
       - {send: [PUBLISH, news, hi], reply: ":2\r\n"}
       - {conn: sub, push: true, reply: {resp2: "*3\r\n$7\r\nmessage\r\n$4\r\nnews\r\n$2\r\nhi\r\n", resp3: ">3\r\n$7\r\nmessage\r\n$4\r\nnews\r\n$2\r\nhi\r\n"}}
       - {conn: psub, push: true, reply: {resp2: "*4\r\n$8\r\npmessage\r\n$2\r\nn*\r\n$4\r\nnews\r\n$2\r\nhi\r\n", resp3: ">4\r\n$8\r\npmessage\r\n$2\r\nn*\r\n$4\r\nnews\r\n$2\r\nhi\r\n"}}
+  - name: a message whose payload is its channel's name
+    steps:
+      - {conn: sub, send: [SUBSCRIBE, news], value: {resp2: {array: [subscribe, news, 1]}, resp3: {push: [subscribe, news, 1]}}}
+      - {conn: pub, send: [PUBLISH, news, news], reply: ":1\r\n"}
+      - {conn: sub, push: true, value: {resp2: {array: [message, news, news]}, resp3: {push: [message, news, news]}}}
+  - name: a popped value equal to a channel published to
+    steps:
+      - {send: [PUBLISH, jobs, x], reply: ":0\r\n"}
+      - {send: [RPUSH, q, jobs], reply: ":1\r\n"}
+      - {send: [BLPOP, q, "1"], value: {array: [q, jobs]}}
   - name: a read names what its async send's reply names
     steps:
       - {send: [SET, "user:1", v], reply: "+OK\r\n"}

@@ -24,10 +24,12 @@ type CaseKeys struct {
 	prefix  []byte
 	literal bool
 	ask     func([][]byte) ([][]byte, error)
-	// Renamed maps each literal name moved into the namespace to the
+	// Renamed maps each literal key name moved into the namespace to the
 	// name it was sent as (cases.Env.Renamed: an expectation that names
-	// the literal reads it as the sent name); nil until one moves.
-	Renamed map[string]string
+	// the literal reads it as the sent name), Channels each literal
+	// pub/sub channel or pattern (cases.Env.Channels); nil until one
+	// moves.
+	Renamed, Channels map[string]string
 	// Literal holds the key names a literal_keys case sent outside its
 	// namespace (DeleteLiteral); nil until one is sent.
 	Literal map[string]bool
@@ -125,12 +127,17 @@ func (k *CaseKeys) Prepare(ctx context.Context, args [][]byte) ([][]byte, []int,
 		var moved []int
 		out, moved = Namespace(args, keys, k.prefix)
 		for _, i := range moved {
-			if len(args[i]) > 0 { // an empty name is no expected string's
-				if k.Renamed == nil {
-					k.Renamed = map[string]string{}
-				}
-				k.Renamed[string(args[i])] = string(out[i])
+			if len(args[i]) == 0 { // an empty name is no expected string's
+				continue
 			}
+			m := &k.Renamed
+			if !slices.Contains(keys, i) {
+				m = &k.Channels // a channel: renamed where a frame names one
+			}
+			if *m == nil {
+				*m = map[string]string{}
+			}
+			(*m)[string(args[i])] = string(out[i])
 		}
 	}
 	for _, i := range keys {
