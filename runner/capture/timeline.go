@@ -330,6 +330,10 @@ func (w *writer) expect(ex *clients.Exchange, indent string) {
 	default:
 		var parts []string
 		for _, r := range ex.Replies {
+			if v := unsubscribedAny(ex.Args, r); v != "" {
+				parts = append(parts, "{value: "+v+"}")
+				continue
+			}
 			parts = append(parts, "{reply: "+w.template(r)+"}")
 		}
 		fmt.Fprintf(w.b, "%sreplies: [%s]\n", indent, strings.Join(parts, ", "))

@@ -2,6 +2,7 @@ package capture
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 
 	"github.com/respcheck/respcheck/cases"
@@ -85,4 +86,31 @@ func (w *writer) execValue(ex *clients.Exchange) (value, note string) {
 		return "", ""
 	}
 	return v, "the queued commands' replies, " + strings.Join(named, ", ")
+}
+
+// unsubscribedAny is the typed value of a confirmation reply of an
+// UNSUBSCRIBE, PUNSUBSCRIBE or SUNSUBSCRIBE of every channel (no
+// arguments): the server names them in the order of its hash table,
+// which differs from one process to the next (a capture's replay failed
+// 3 of 4 times), so the channel is any string, the kind and the count
+// exact; "" for any other reply.
+func unsubscribedAny(args [][]byte, reply []byte) string {
+	if len(args) != 1 {
+		return ""
+	}
+	switch commandName(args) {
+	case "UNSUBSCRIBE", "PUNSUBSCRIBE", "SUNSUBSCRIBE":
+	default:
+		return ""
+	}
+	_, v, err := resp.Parse(reply)
+	if err != nil || v.Kind != resp.Array && v.Kind != resp.Push || len(v.Elems) != 3 ||
+		v.Elems[0].Kind != resp.BlobString || v.Elems[1].Kind != resp.BlobString || v.Elems[2].Kind != resp.Integer {
+		return ""
+	}
+	tag := "array"
+	if v.Kind == resp.Push {
+		tag = "push"
+	}
+	return fmt.Sprintf("{%s: [%s, {type: blob string}, {int: %d}]}", tag, cases.QuoteBytes(v.Elems[0].Str), v.Elems[2].Int)
 }
