@@ -52,23 +52,20 @@ func timeline(exchanges []clients.Exchange) []event {
 	return out
 }
 
-// sends indexes the commands of a timeline by sequence number, all of
-// them (with their exchanges) and each connection's, to tell whether
-// another connection sent one between a command and its reply
-// (overtaken) and which.
+// sends indexes the commands of a timeline by sequence number, with
+// their exchanges, to tell which other connections' commands were sent
+// between a command and its reply (overtakers) and which came next.
 type sends struct {
-	all    []uint64
-	exs    []*clients.Exchange // all's
-	byConn map[int][]uint64
+	all []uint64
+	exs []*clients.Exchange // all's
 }
 
 func indexSends(events []event) sends {
-	s := sends{byConn: map[int][]uint64{}}
+	var s sends
 	for _, e := range events { // in order: the slices are sorted
 		if e.kind == sendEvent {
 			s.all = append(s.all, e.seq)
 			s.exs = append(s.exs, e.ex)
-			s.byConn[e.ex.Conn] = append(s.byConn[e.ex.Conn], e.seq)
 		}
 	}
 	return s
