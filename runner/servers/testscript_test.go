@@ -19,7 +19,10 @@ import (
 // $FAKE_FAIL fails its tests, the one named in $FAKE_KILL kills the
 // shells that started its test binary, up to the one of PID $FAKE_SHELL;
 // with $FAKE_TRACE, each test binary's run appends "+" to that file as it
-// starts and "-" as it ends, $FAKE_SLEEP seconds later.
+// starts and "-" as it ends, $FAKE_SLEEP seconds later; the one named in
+// $FAKE_GARBLE writes a stray byte to the job pool's FIFO (the shell of
+// PID $FAKE_SHELL holds it), which the job's own line then follows: a line
+// the pool cannot match to its job.
 const fakeGo = `#!/bin/bash
 case "$1 $2" in
 "list -m") echo example.com/m ;;
@@ -27,7 +30,7 @@ case "$1 $2" in
 "test -c" | "test -race")
 	while [ $# -gt 1 ]; do [ "$1" = -o ] && out=$2; shift; done
 	if [[ $1 == */broken ]]; then echo "broken/x_test.go:1:1: syntax error"; exit 1; fi
-	printf '#!/bin/bash\ncase "$1" in -test.list) printf "TestA\\nTestB\\n" ;; *) [ -z "$FAKE_TRACE" ] || { echo + >>"$FAKE_TRACE"; sleep "${FAKE_SLEEP:-0}"; echo - >>"$FAKE_TRACE"; }; [ "%s" != "./$FAKE_KILL" ] || { g=$(ps -o ppid= -p $PPID | tr -d " "); [ "$g" = "$FAKE_SHELL" ] || kill -9 $g; kill -9 $PPID; }; echo "ran: %s $*"; [ "%s" != "./$FAKE_FAIL" ] ;; esac\n' "$1" "$1" "$1" >"$out"
+	printf '#!/bin/bash\ncase "$1" in -test.list) printf "TestA\\nTestB\\n" ;; *) [ -z "$FAKE_TRACE" ] || { echo + >>"$FAKE_TRACE"; sleep "${FAKE_SLEEP:-0}"; echo - >>"$FAKE_TRACE"; }; [ "%s" != "./$FAKE_GARBLE" ] || for f in /proc/$FAKE_SHELL/fd/*; do [[ $(readlink $f) != */events ]] || printf 9 >$f; done; [ "%s" != "./$FAKE_KILL" ] || { g=$(ps -o ppid= -p $PPID | tr -d " "); [ "$g" = "$FAKE_SHELL" ] || kill -9 $g; kill -9 $PPID; }; echo "ran: %s $*"; [ "%s" != "./$FAKE_FAIL" ] ;; esac\n' "$1" "$1" "$1" "$1" >"$out"
 	chmod +x "$out" ;;
 *) echo "ran: go $*"
 	# a fuzz target of the package named in $FAKE_FUZZ_FAIL finds a
@@ -163,6 +166,50 @@ echo "tests rc=$rc"
 `)
 	if !strings.Contains(s, "tests rc=1") || !strings.Contains(s, "ok\t./resp (race)") || !strings.Contains(s, "a job ended without saying so (status 137), failed: plain 2 ./cases") {
 		t.Errorf("a killed job did not fail the phase, or stopped the others:\n%s", s)
+	}
+}
+
+// TestScriptsTestLostWakeUp: a job's line on the pool's FIFO that the pool
+// cannot match to its job (garbled here; on a machine whose PIDs wrapped,
+// one the pool took for another job's) does not keep the
+// phase waiting: the pool reads each job's status from its file at every
+// poll. Before, the pool waited for the line of a job that had ended, and
+// a CI hung (2026-12-07).
+func TestScriptsTestLostWakeUp(t *testing.T) {
+	s := testsHarness(t, []string{"cases", "resp"}, `rc=0
+FAKE_GARBLE=cases FAKE_SHELL=$$ POOL_POLL=1 RESPCHECK_SHARDS=1 tests || rc=$?
+echo "tests rc=$rc"
+`)
+	if !strings.Contains(s, "tests rc=0") || !strings.Contains(s, "ok\t./cases (plain)") || !strings.Contains(s, "ok\t./resp (race)") {
+		t.Errorf("the phase did not end well after a lost line:\n%s", s)
+	}
+}
+
+// TestScriptsTestPhaseDeadline: a phase still running at its deadline
+// (its budget, 1 s, and the grace, 1 s) is stopped with the processes it
+// started, fails and is named; the phases after it run.
+func TestScriptsTestPhaseDeadline(t *testing.T) {
+	script, err := filepath.Abs("../../scripts/test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	harness := "set -euo pipefail\n" + `eval "$(sed -n '/^SCALE=/,/^# Go.s build cache cold/p' "$1")"` + `
+RESPCHECK_PHASE_GRACE=1 phase hangs 1 bash -c 'sleep 100 & echo $! >child; wait'
+phase next 10 true
+echo "FAILED=$FAILED"
+kill -0 "$(cat child)" 2>/dev/null && echo "the phase's child lives" || echo "the phase's child ended"
+`
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "-c", harness, "harness", script)
+	cmd.Dir = dir
+	cmd.WaitDelay = 5 * time.Second // a child left behind holds the output
+	out, err := cmd.CombinedOutput()
+	s := string(out)
+	if err != nil || !strings.Contains(s, "test: hangs passed its deadline of 2s: stopped") || !strings.Contains(s, "FAILED= hangs\n") ||
+		!strings.Contains(s, "<== ") || !strings.Contains(s, "the phase's child ended") || !strings.Contains(s, "next: 0s") {
+		t.Errorf("a phase past its deadline was not stopped, failed and named (%v):\n%s", err, s)
 	}
 }
 
