@@ -127,7 +127,7 @@ func (f *clientsFlags) register(fl *pflag.FlagSet) {
 	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "run against an existing server (--addr/-u) although client libraries run the cases without run's shared-server guard and key cleanup")
 	fl.BoolVar(&f.confirmDestructive, "confirm-destructive", false, "with --allow-destructive, run the cases that reach beyond their keys although the database holds keys (else respcheck lists them and asks, or refuses without a terminal)")
 	f.registerSelection(fl, "run", "")
-	fl.IntVar(&f.jobs, "jobs", 0, "(client, case) pairs run at once, and cases at once in the check of the cases (0: 4 per CPU)")
+	fl.IntVar(&f.jobs, "jobs", 0, "(client, case) pairs run at once, and cases at once in the check of the cases (0: 8 per CPU)")
 	fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "deadline of one library call (verdict hang)")
 	registerMaxDepth(fl, &f.maxDepth)
 	formatFlag(fl, &f.format, report.ClientsReports)

@@ -28,11 +28,32 @@ func Run(ctx context.Context, n, jobs int, exclusive func(int) bool, do func(int
 // fewest. Items still start in order of i, and at most jobs run at once in
 // all.
 func RunPool(ctx context.Context, n, jobs, servers int, exclusive func(int) bool, do func(i, s int)) (started []bool) {
+	return RunLimited(ctx, n, jobs, servers, exclusive, Limit{}, do)
+}
+
+// Limit bounds how many items of one kind run at once: Key(i) is item
+// i's kind (nil: unbounded, as is every item when Key is nil), N the bound
+// (at least 1). The items of a kind at its bound wait, and later items of
+// other kinds start before them: a job does not wait for what the kind
+// stands for (clients: one of a library's adapter processes) while the
+// other jobs could go on.
+type Limit struct {
+	Key func(i int) any
+	N   int
+}
+
+// RunLimited is RunPool with lim: items start in order of i among those
+// whose kind is under its bound, never past an exclusive item (it and
+// the items after it wait their turn in order).
+func RunLimited(ctx context.Context, n, jobs, servers int, exclusive func(int) bool, lim Limit, do func(i, s int)) (started []bool) {
 	started = make([]bool, n)
 	p := newPool(max(servers, 1))
+	q := newQueue(n, exclusive, lim)
+	stop := context.AfterFunc(ctx, q.wake)
+	defer stop()
 	slots := make(chan struct{}, max(jobs, 1))
 	var wg sync.WaitGroup
-	for i := 0; i < n; i++ {
+	for range n {
 		select {
 		case slots <- struct{}{}:
 		case <-ctx.Done():
@@ -40,11 +61,16 @@ func RunPool(ctx context.Context, n, jobs, servers int, exclusive func(int) bool
 		if ctx.Err() != nil {
 			break
 		}
+		i, key := q.next(ctx)
+		if i < 0 {
+			break // ctx ended while the item waited for its kind
+		}
 		alone := exclusive != nil && exclusive(i)
 		s := p.acquire(alone)
 		if ctx.Err() != nil {
 			// ctx ended while the item waited for a server.
 			p.release(s, alone)
+			q.done(key)
 			break
 		}
 		started[i] = true
@@ -56,11 +82,87 @@ func RunPool(ctx context.Context, n, jobs, servers int, exclusive func(int) bool
 			}
 			do(i, s)
 			p.release(s, alone)
+			q.done(key)
 			<-slots
 		}()
 	}
 	wg.Wait()
 	return started
+}
+
+// queue hands out the items of RunLimited: the first not yet taken whose
+// kind is under its bound, not past an exclusive one.
+type queue struct {
+	mu        sync.Mutex
+	cond      sync.Cond
+	taken     []bool
+	head      int // every item before it is taken
+	exclusive func(int) bool
+	lim       Limit
+	running   map[any]int
+}
+
+func newQueue(n int, exclusive func(int) bool, lim Limit) *queue {
+	q := &queue{taken: make([]bool, n), exclusive: exclusive, lim: lim, running: map[any]int{}}
+	if q.lim.N < 1 {
+		q.lim.N = 1
+	}
+	q.cond.L = &q.mu
+	return q
+}
+
+// next takes the next item and returns it with its kind, waiting while
+// every candidate's kind is at its bound; -1 when ctx ended first.
+func (q *queue) next(ctx context.Context) (int, any) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for ctx.Err() == nil {
+		for q.head < len(q.taken) && q.taken[q.head] {
+			q.head++
+		}
+		for i := q.head; i < len(q.taken); i++ {
+			if q.taken[i] {
+				continue
+			}
+			if i > q.head && q.exclusive != nil && q.exclusive(i) {
+				break // not past an exclusive item
+			}
+			var key any
+			if q.lim.Key != nil {
+				key = q.lim.Key(i)
+			}
+			if key != nil && q.running[key] >= q.lim.N {
+				if q.exclusive != nil && q.exclusive(i) {
+					break
+				}
+				continue
+			}
+			q.taken[i] = true
+			if key != nil {
+				q.running[key]++
+			}
+			return i, key
+		}
+		q.cond.Wait()
+	}
+	return -1, nil
+}
+
+// done ends an item of kind key.
+func (q *queue) done(key any) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if key != nil {
+		q.running[key]--
+	}
+	q.cond.Broadcast()
+}
+
+// wake lets a next that waits see that its context ended.
+func (q *queue) wake() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.cond.Broadcast()
 }
 
 // pool tracks, per server, the non-exclusive items running on it and

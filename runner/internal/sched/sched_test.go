@@ -141,3 +141,55 @@ func TestResultsHandsEachOnOnce(t *testing.T) {
 		t.Errorf("ordered got %v, want 0..%d", ordered, n-1)
 	}
 }
+
+// TestLimitLetsOtherKindsPass: with at most one item of a kind at once,
+// items of kind "a" run one after the other while a later item of kind
+// "b" (and one of no kind) starts beside the first "a" instead of waiting
+// behind the second; an exclusive item is never passed, and runs alone.
+func TestLimitLetsOtherKindsPass(t *testing.T) {
+	kinds := []any{"a", "a", "b", nil, "a", "x", "b"}
+	exclusive := func(i int) bool { return kinds[i] == "x" }
+	var mu sync.Mutex
+	var order []int
+	running := map[any]int{}
+	most, total, totalMost := map[any]int{}, 0, 0
+	aloneOK := true
+	RunLimited(context.Background(), len(kinds), 3, 1, exclusive, Limit{Key: func(i int) any {
+		if exclusive(i) {
+			return nil
+		}
+		return kinds[i]
+	}, N: 1}, func(i, _ int) {
+		mu.Lock()
+		order = append(order, i)
+		running[kinds[i]]++
+		total++
+		most[kinds[i]] = max(most[kinds[i]], running[kinds[i]])
+		totalMost = max(totalMost, total)
+		if exclusive(i) && total != 1 {
+			aloneOK = false
+		}
+		mu.Unlock()
+		time.Sleep(30 * time.Millisecond)
+		mu.Lock()
+		running[kinds[i]]--
+		total--
+		mu.Unlock()
+	})
+	if most["a"] != 1 || most["b"] != 1 {
+		t.Errorf("items of one kind at once: a %d, b %d; want 1", most["a"], most["b"])
+	}
+	if !aloneOK {
+		t.Error("the exclusive item ran beside another")
+	}
+	if totalMost < 2 {
+		t.Errorf("at most %d items at once, want items of other kinds beside an a", totalMost)
+	}
+	pos := func(i int) int { return slices.Index(order, i) }
+	if !(pos(2) < pos(1) && pos(3) < pos(1)) {
+		t.Errorf("start order %v: items 2 (b) and 3 (no kind) should start before item 1 (a second a)", order)
+	}
+	if !(pos(5) > pos(4) && pos(6) > pos(5)) {
+		t.Errorf("start order %v: the exclusive item 5 was passed, or ran before item 4", order)
+	}
+}
