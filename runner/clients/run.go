@@ -481,9 +481,8 @@ type exclusiveDriver interface {
 // last, in that order among themselves. An exclusive item runs alone, so
 // it waits for every item running to end first (a hang's whole
 // deadline): spread through the run, the 272 items of testdata/clients'
-// two exclusive cases made the jobs wait so for about a third of a
-// standalone run (2026-12-07, redis-8.6.3, --jobs 16: 164 s; last: 125
-// s). Results keep the items' order.
+// two exclusive cases made the jobs wait so (2026-12-07, redis-8.6.3,
+// --jobs 16: 164 s; last: 145 s). Results keep the items' order.
 func startOrder(items []item) []int {
 	var plain, alone []item
 	var at, aloneAt []int

@@ -69,6 +69,7 @@ func testsHarness(t *testing.T, pkgs []string, body string) string {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "-c", harness, "harness", script)
 	cmd.Dir = dir
+	cmd.WaitDelay = 5 * time.Second // a child left behind holds the output
 	cmd.Env = append(os.Environ(), "PATH="+filepath.Join(dir, "bin")+":"+os.Getenv("PATH"), "FAKE_PKGS="+strings.Join(pkgs, " "))
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -221,6 +222,24 @@ echo "the script went on"
 	// Gone, or a zombie its new parent has not reaped yet.
 	if stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil && !strings.Contains(string(stat), ") Z ") {
 		t.Errorf("the phase's child (%d) was not stopped: %s", pid, stat)
+	}
+}
+
+// TestScriptsTestPhaseOfJobs: the tests phase, its jobs pool inside a
+// phase with its watchdog, ends when its jobs have (the pool waited for
+// every child of the script, the watchdog too, until its deadline).
+func TestScriptsTestPhaseOfJobs(t *testing.T) {
+	start := time.Now()
+	s := testsHarness(t, []string{"cases", "resp"}, `rc=0
+eval "$(sed -n '/^SCALE=/,/^# Go.s build cache cold/p' "$1")"
+phase tests 60 tests || rc=$?
+echo "phase rc=$rc"
+`)
+	if !strings.Contains(s, "phase rc=0") || !strings.Contains(s, "ok\t./resp (race)") || !regexp.MustCompile(`<== \S+ tests: \d+s`).MatchString(s) {
+		t.Errorf("the tests phase did not end well:\n%s", s)
+	}
+	if took := time.Since(start); took > 20*time.Second {
+		t.Errorf("the tests phase took %v: it waited for more than its jobs", took)
 	}
 }
 
