@@ -97,7 +97,11 @@ func newLanes(parent, ctx context.Context, cancel context.CancelCauseFunc, r *ru
 	return ls
 }
 
-// watch starts l's watchdog on its current target.
+// watch starts l's watchdog on its current target, and returns once it
+// has made its connections (its first probe answered, or the silence
+// limit passed): a case that counts the server's connections (INFO stats'
+// total_connections_received) saw the watchdog's first dial beside it
+// (runner's TestMatchers, once in a CI rehearsal under load, 2026-12-07).
 func (ls *lanes) watch(l *lane) {
 	w := newWatchdog(l.t, ls.silence, ls.ctx)
 	l.w = w
@@ -106,6 +110,9 @@ func (ls *lanes) watch(l *lane) {
 		defer ls.wg.Done()
 		w.watch(ls.wctx, func(err error) { ls.lostServer(l, w, err) })
 	}()
+	ctx, cancel := context.WithTimeout(ls.ctx, ls.silence)
+	w.confirm(ctx)
+	cancel()
 }
 
 // stop ends the watchdogs and waits for restarts under way.

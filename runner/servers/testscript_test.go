@@ -45,8 +45,8 @@ case "$1 $2" in
 esac
 `
 
-// testsHarness runs scripts/test's tests function (the lines from
-// RACE_PKGS= to the phases' calls: tests and fuzz) with fakeGo first in PATH, in a directory
+// testsHarness runs scripts/test's functions (phase and its helpers, the
+// tests and fuzz phases) with fakeGo first in PATH, in a directory
 // holding the packages pkgs, with the shell lines body; it returns the
 // output.
 func testsHarness(t *testing.T, pkgs []string, body string) string {
@@ -64,7 +64,10 @@ func testsHarness(t *testing.T, pkgs []string, body string) string {
 	if err := os.WriteFile(filepath.Join(dir, "bin", "go"), []byte(fakeGo), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	harness := "set -euo pipefail\n" + `eval "$(sed -n '/^RACE_PKGS=/,/^if wanted tests/p' "$1" | sed '$d')"` + "\n" + body
+	// The script's functions: the phases' (SCALE= to the cache check:
+	// phase, its watchdog, the process helpers) and the tests phase's.
+	harness := "set -euo pipefail\n" + `eval "$(sed -n '/^SCALE=/,/^# Go.s build cache cold/p' "$1")"` + "\n" +
+		`eval "$(sed -n '/^RACE_PKGS=/,/^if wanted tests/p' "$1" | sed '$d')"` + "\n" + body
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "-c", harness, "harness", script)
@@ -231,7 +234,6 @@ echo "the script went on"
 func TestScriptsTestPhaseOfJobs(t *testing.T) {
 	start := time.Now()
 	s := testsHarness(t, []string{"cases", "resp"}, `rc=0
-eval "$(sed -n '/^SCALE=/,/^# Go.s build cache cold/p' "$1")"
 phase tests 60 tests || rc=$?
 echo "phase rc=$rc"
 `)
@@ -240,6 +242,16 @@ echo "phase rc=$rc"
 	}
 	if took := time.Since(start); took > 20*time.Second {
 		t.Errorf("the tests phase took %v: it waited for more than its jobs", took)
+	}
+	// A pool with no job at all (the fuzz phase of a module without fuzz
+	// targets) ends at once too.
+	start = time.Now()
+	s = testsHarness(t, nil, `rc=0
+phase fuzz 60 fuzz || rc=$?
+echo "phase rc=$rc"
+`)
+	if !strings.Contains(s, "phase rc=0") || time.Since(start) > 20*time.Second {
+		t.Errorf("an empty fuzz phase did not end at once (%v):\n%s", time.Since(start), s)
 	}
 }
 
