@@ -352,7 +352,8 @@ func (p *proxy) trailing(x exchange) []resp.Value {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	events := t.rec.events()
-	pr := pairEvents(events)[x.cmd]
+	pairs, _ := t.pairsLocked()
+	pr := pairs[x.cmd]
 	if pr == nil || pr.reply < 0 {
 		return nil
 	}
@@ -392,7 +393,8 @@ func (p *proxy) previous(x exchange) ([][]byte, []resp.Value) {
 	if prev < 0 {
 		return nil, nil
 	}
-	pr := pairEvents(events)[prev]
+	pairs, _ := t.pairsLocked()
+	pr := pairs[prev]
 	if pr == nil || pr.reply < 0 {
 		return nil, nil
 	}

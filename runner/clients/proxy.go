@@ -188,6 +188,8 @@ type proxyConn struct {
 	serve  func([][]byte, int) []byte
 	served []served
 	proto3 bool
+	// paired is the last pairing of the recorded events (pairsLocked).
+	paired pairCache
 	// beforeSend is the proxy's.
 	beforeSend func(conn int, seq uint64, args [][]byte, held *bufio.Writer)
 }
@@ -469,7 +471,8 @@ func (t *proxyConn) extraAfter(f Fault) []byte {
 	events := t.rec.events()
 	last := len(events) - 1
 	hit := false
-	for i, pr := range pairEvents(events) {
+	pairs, _ := t.pairsLocked()
+	for i, pr := range pairs {
 		cmd := events[i].Value
 		if pr.reply == last && cmd.Kind == resp.Array && len(cmd.Elems) > 0 && strings.EqualFold(string(cmd.Elems[0].Str), f.ExtraAfter) {
 			hit = true
@@ -717,7 +720,8 @@ func (p *proxy) replyOf(x exchange) exchange {
 	defer t.mu.Unlock()
 	x.pushes, x.reply, x.bad, x.injected, x.overLimit = nil, nil, nil, nil, ""
 	events := t.rec.events()
-	pr := pairEvents(events)[x.cmd]
+	pairs, _ := t.pairsLocked()
+	pr := pairs[x.cmd]
 	upto := len(events)
 	if pr != nil && pr.reply >= 0 {
 		upto = pr.reply + 1

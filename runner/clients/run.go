@@ -56,6 +56,11 @@ type Options struct {
 	// own, and what a broken connection makes of the next ones says
 	// nothing about them).
 	StopAtFatal bool
+	// Opened, if set, is Target opened already (target.Open) by a caller
+	// that runs many small Runs on it (the reply generator: a Run a
+	// session): its identification and cached COMMAND INFO serve them
+	// all instead of being asked for again each time.
+	Opened *target.Target
 	// Existing says the target is a server respcheck did not start (an
 	// --addr with --allow-destructive): the literal key names of a
 	// literal_keys case are then left as the case left them, as run
@@ -228,9 +233,12 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	if opts.Target.Timeout <= 0 {
 		opts.Target.Timeout = opts.StepTimeout
 	}
-	t, err := target.Open(ctx, opts.Target)
-	if err != nil {
-		return nil, &target.Error{Err: err}
+	t := opts.Opened
+	if t == nil {
+		var err error
+		if t, err = target.Open(ctx, opts.Target); err != nil {
+			return nil, &target.Error{Err: err}
+		}
 	}
 	rep := &Report{Server: t.Server, Started: time.Now()}
 	var items []item
@@ -472,6 +480,17 @@ type exclusiveDriver interface {
 	exclusive(ctx context.Context) (Driver, func(), error)
 	// pool names the processes the driver's sessions share.
 	pool() any
+}
+
+// SessionsAtOnce is how many sessions of d (in either protocol) can run
+// at once without one waiting for another: one per process of its
+// adapter configuration (two), or 0 when nothing bounds them (a
+// command-line client starts a process per connection).
+func SessionsAtOnce(d Driver) int {
+	if _, ok := d.(exclusiveDriver); ok {
+		return poolSize
+	}
+	return 0
 }
 
 // startOrder is the order items are started in: one item of each
