@@ -70,7 +70,7 @@ func (f Frame) Bytes() []byte {
 // Generator makes frames from a seed: the same seed and protocol give the
 // same frames.
 type Generator struct {
-	r     *rand.Rand
+	r     *rand.Rand // the current frame's stream (see Frame)
 	proto int
 	next  int
 	seed  uint64
@@ -78,13 +78,28 @@ type Generator struct {
 
 // NewGenerator returns a generator of frames in proto (2 or 3) from seed.
 func NewGenerator(seed uint64, proto int) *Generator {
-	return &Generator{r: rand.New(rand.NewPCG(seed, uint64(proto))), proto: proto, seed: seed}
+	return &Generator{proto: proto, seed: seed}
 }
 
-// Next returns the next frame.
+// Next returns the next frame: Frame(0), Frame(1), ... in turn.
 func (g *Generator) Next() Frame {
-	f := Frame{ID: g.next, Proto: g.proto}
+	f := g.Frame(g.next)
 	g.next++
+	return f
+}
+
+// Frame returns frame id of g's sequence, drawn from a stream of its own
+// (the seed, the protocol and id), so that every client configuration can
+// be served frames at its own pace and a finding's frame made again from
+// its id. Safe for concurrent use.
+func (g *Generator) Frame(id int) Frame {
+	one := &Generator{r: rand.New(rand.NewPCG(g.seed, uint64(g.proto)<<56|uint64(id))), proto: g.proto, seed: g.seed}
+	return one.draw(id)
+}
+
+// draw makes frame id from g's stream.
+func (g *Generator) draw(id int) Frame {
+	f := Frame{ID: id, Proto: g.proto}
 	cmd := commandArgs(f.ID)
 	if cmd[0] == "HELLO" {
 		// The same in both protocols, with nothing before or on it.

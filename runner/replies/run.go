@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,18 +43,29 @@ type Options struct {
 	// Batch is the number of frames per case (one library connection);
 	// 0 means 40.
 	Batch int
-	// StepTimeout is the deadline of one library call; 0 means 2s.
+	// StepTimeout is the deadline of one library call; 0 means 1s. A
+	// library whose process is still working at the deadline (its CPU
+	// time grows, or it waits for one: clients' busy watch) is waited for
+	// longer; one that waits on its socket is hung. A hang costs its lane
+	// the deadline and a new connection: node-redis 6.3.1 in RESP3 hangs
+	// on about one frame in ten (streamed strings), and 2s made its lanes
+	// the run's slowest.
 	StepTimeout time.Duration
-	// Jobs is the number of (client, case) pairs run at once; 0 means
-	// clients.DefaultJobs.
+	// Jobs is the number of sessions (a case through one library
+	// connection) run at once, over all configurations; 0 means
+	// DefaultJobs.
 	Jobs int
 	// NoShrink leaves each finding's frame as it was generated.
 	NoShrink bool
 	// ShrinkBudget bounds the shrinking after the serving; 0 means
 	// Duration (at least a minute).
 	ShrinkBudget time.Duration
-	// Progress, if set, is called after each round of cases.
+	// Progress, if set, is called after each session (a case through
+	// one library connection) and each shrinking round.
 	Progress func(Progress)
+
+	// opened is Target, opened once for the whole run.
+	opened *target.Target
 }
 
 // Progress is how far a Run is.
@@ -155,16 +167,89 @@ func (fs *frames) get(proto, id int) (Frame, bool) {
 	return f, ok
 }
 
-// serve is the proxy's Fault.Serve over fs.
-func (fs *frames) serve(args [][]byte, proto int) []byte {
-	id, ok := frameID(args)
+// frameSet gives the frame of an id in a protocol: the frames of a
+// shrinker's round (frames), or a seed's whole sequences (seeded).
+type frameSet interface {
+	get(proto, id int) (Frame, bool)
+}
+
+// seeded is the frames of a seed's generators, by protocol, the ones
+// drawn last kept with their bytes: the lanes serve the same ids at about
+// the same pace (serveLanes), so that a frame is drawn and written about
+// once for all of them.
+type seeded struct {
+	gens map[int]*Generator
+	mu   sync.Mutex
+	kept map[[2]int]keptFrame
+	fifo [][2]int
+}
+
+// keptFrame is a frame and its bytes.
+type keptFrame struct {
+	f    Frame
+	wire []byte
+}
+
+// seededKept is how many frames a seeded keeps (tens of MB at most).
+const seededKept = 4096
+
+func newSeeded(seed uint64, protos []int) *seeded {
+	s := &seeded{gens: map[int]*Generator{}, kept: map[[2]int]keptFrame{}}
+	for _, p := range protos {
+		s.gens[p] = NewGenerator(seed, p)
+	}
+	return s
+}
+
+func (s *seeded) frame(proto, id int) (keptFrame, bool) {
+	g, ok := s.gens[proto]
 	if !ok {
+		return keptFrame{}, false
+	}
+	k := [2]int{proto, id}
+	s.mu.Lock()
+	kf, ok := s.kept[k]
+	s.mu.Unlock()
+	if ok {
+		return kf, true
+	}
+	f := g.Frame(id) // outside the lock: two lanes may draw it at once
+	kf = keptFrame{f: f, wire: f.Bytes()}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.kept[k]; !ok {
+		s.kept[k] = kf
+		s.fifo = append(s.fifo, k)
+		if len(s.fifo) > seededKept {
+			delete(s.kept, s.fifo[0])
+			s.fifo = s.fifo[1:]
+		}
+	}
+	return kf, true
+}
+
+func (s *seeded) get(proto, id int) (Frame, bool) {
+	kf, ok := s.frame(proto, id)
+	return kf.f, ok
+}
+
+// serveFrom is the proxy's Fault.Serve over src: a command whose key
+// names a frame's id is answered with that frame.
+func serveFrom(src frameSet) func(args [][]byte, proto int) []byte {
+	return func(args [][]byte, proto int) []byte {
+		id, ok := frameID(args)
+		if !ok {
+			return nil
+		}
+		if s, ok := src.(*seeded); ok && !isSubscribe(string(args[0])) {
+			kf, _ := s.frame(proto, id)
+			return kf.wire
+		}
+		if f, ok := src.get(proto, id); ok {
+			return f.Served(args).Bytes()
+		}
 		return nil
 	}
-	if f, ok := fs.get(proto, id); ok {
-		return f.Served(args).Bytes()
-	}
-	return nil
 }
 
 // casesFile is a file of cases that send the commands of frames ids
@@ -246,6 +331,13 @@ func served(ds []clients.Driver) (plain, piped []clients.Driver, not map[string]
 	return plain, piped, not
 }
 
+// DefaultJobs is Options.Jobs when 0: 24 sessions per CPU. A session
+// mostly waits on its library's process; at 16 sessions this 2-CPU
+// machine was half idle, at 48 busy (2026-12-07, redis-8.6.3, every
+// served configuration, 2 minutes: 43,203 frames judged at 16, 97,716 at
+// 48).
+func DefaultJobs() int { return 24 * runtime.NumCPU() }
+
 // Run serves generated frames to every driver, in each protocol, until
 // opts.Frames frames per protocol or opts.Duration, then shrinks each
 // finding class. A server that stops answering ends the run (Report.ServerLost).
@@ -254,7 +346,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		opts.Batch = 40
 	}
 	if opts.StepTimeout <= 0 {
-		opts.StepTimeout = 2 * time.Second
+		opts.StepTimeout = time.Second
 	}
 	if opts.Frames <= 0 && opts.Duration <= 0 {
 		return nil, fmt.Errorf("replies: neither Frames nor Duration set")
@@ -272,70 +364,34 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 		return nil, fmt.Errorf("%w (%s)", ErrNoClient, strings.Join(why, "; "))
 	}
-	gens := map[int]*Generator{}
-	for _, p := range protos {
-		gens[p] = NewGenerator(opts.Seed, p)
+	if opts.Target.Timeout <= 0 {
+		opts.Target.Timeout = opts.StepTimeout
 	}
+	t, err := target.Open(ctx, opts.Target)
+	if err != nil {
+		return nil, &target.Error{Err: err}
+	}
+	opts.opened = t
+	src := newSeeded(opts.Seed, protos)
 	rep := &Report{Seed: opts.Seed, Judged: map[string]int{}, Served: map[string]int{}, Busy: map[string]time.Duration{}, NotServed: not}
-	byKey := map[string]*Finding{}
 	serveCtx := ctx
 	if opts.Duration > 0 {
 		var cancel context.CancelFunc
 		serveCtx, cancel = context.WithTimeout(ctx, opts.Duration)
 		defer cancel()
 	}
-	perCase := max(1, opts.Jobs)
 	if opts.Jobs <= 0 {
-		perCase = clients.DefaultJobs()
+		opts.Jobs = DefaultJobs()
 	}
-	next := 0
-	for serveCtx.Err() == nil && (opts.Frames <= 0 || next < opts.Frames) {
-		n := perCase * opts.Batch // frames this round
-		if opts.Frames > 0 {
-			n = min(n, opts.Frames-next)
-		}
-		// A round's frames are kept for the round only (a finding keeps
-		// its own).
-		fs := &frames{}
-		for _, p := range protos {
-			for range n {
-				fs.put(gens[p].Next())
-			}
-		}
-		reps, err := serveRound(serveCtx, opts, fs, idRange(next, n), opts.Batch, plain, piped, protos)
-		if err != nil {
-			return nil, err
-		}
-		next += n
-		for _, crep := range reps {
-			rep.Server = crep.Server
-			rep.Clients = mergeClients(rep.Clients, crep.Clients)
-			collect(rep, crep, fs, byKey)
-			if crep.ServerLost != "" && rep.ServerLost == "" {
-				rep.ServerLost = crep.ServerLost
-			}
-		}
-		if rep.ServerLost != "" {
-			break
-		}
-		if opts.Progress != nil {
-			opts.Progress(Progress{Frames: total(rep.Judged), Findings: len(rep.Findings)})
-		}
+	if err := serveLanes(serveCtx, opts, src, lanes(plain, piped, protos), rep, map[string]*Finding{}); err != nil {
+		return nil, err
 	}
+	slices.SortStableFunc(rep.Findings, func(a, b *Finding) int { return strings.Compare(a.Key(), b.Key()) })
 	if !opts.NoShrink && rep.ServerLost == "" {
 		shrinkAll(ctx, opts, rep)
 	}
 	rep.Duration = time.Since(start)
 	return rep, nil
-}
-
-// idRange is first … first+n-1.
-func idRange(first, n int) []int {
-	ids := make([]int, n)
-	for i := range ids {
-		ids[i] = first + i
-	}
-	return ids
 }
 
 // serveRound serves frames ids (in fs), batch a case: generic calls to
@@ -361,8 +417,8 @@ func serveRound(ctx context.Context, opts Options, fs *frames, ids []int, batch 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			crep, err := clients.Run(ctx, []*cases.File{file}, clients.Options{Target: opts.Target, Drivers: part.ds,
-				Protos: protos, StepTimeout: opts.StepTimeout, Jobs: opts.Jobs, Fault: clients.Fault{Serve: fs.serve}, StopAtFatal: true})
+			crep, err := clients.Run(ctx, []*cases.File{file}, clients.Options{Target: opts.Target, Opened: opts.opened, Drivers: part.ds,
+				Protos: protos, StepTimeout: opts.StepTimeout, Jobs: opts.Jobs, Fault: clients.Fault{Serve: serveFrom(fs)}, StopAtFatal: true})
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -448,8 +504,13 @@ func total(m map[string]int) int {
 	return n
 }
 
-// collect adds one round's verdicts to rep.
-func collect(rep *Report, crep *clients.Report, fs *frames, byKey map[string]*Finding) {
+// collect adds the verdicts of crep (a session's, or a shrinking
+// round's) to rep, a class's frame the lowest id that gave it. stopped is
+// the id of the frame after which a session judged no more (a hang, a
+// desync, a finding the connection did not get over), -1 if none: its
+// later frames were not judged, and are to be served again.
+func collect(rep *Report, crep *clients.Report, fs frameSet, byKey map[string]*Finding) (stopped int) {
+	stopped = -1
 	for _, res := range crep.Results {
 		if res == nil {
 			continue
@@ -457,15 +518,29 @@ func collect(rep *Report, crep *clients.Report, fs *frames, byKey map[string]*Fi
 		rep.Busy[res.Client] += res.Duration
 		fatal := false
 		piped := strings.Contains(res.Client, "/pipeline/")
-		var before []Frame
+		var before []int // the ids judged on the connection so far
+		prev := -1       // the id of the frame before
 		for _, fst := range stepFrames(res.Steps) {
 			id, sv := fst.id, fst.sv
+			if fatal {
+				// After a hang or a desync the connection's later
+				// replies say nothing of their own frames.
+				continue
+			}
+			if sv.Verdict == clients.Skip && prev >= 0 && !fst.follow {
+				// The library did not send it on a connection that
+				// carried frames before it: an earlier frame may have
+				// left the connection unusable (go-redis 9.23.0 after
+				// a READONLY error inside an array). Served again
+				// first on a new connection, where a skip is its own.
+				fatal, stopped = true, prev
+				continue
+			}
+			prev = id
 			if !fst.follow {
 				rep.Served[res.Client]++
 			}
-			if fatal || sv.Verdict == clients.Skip || sv.Verdict == clients.Error {
-				// After a hang or a desync the connection's later
-				// replies say nothing of their own frames.
+			if sv.Verdict == clients.Skip || sv.Verdict == clients.Error {
 				continue
 			}
 			// After a finding whose canary did not come back right, and in
@@ -474,27 +549,42 @@ func collect(rep *Report, crep *clients.Report, fs *frames, byKey map[string]*Fi
 			// whose canary came back right (an exception the library got
 			// over) leaves the connection as it was (clients.Options.StopAtFatal).
 			fatal = sv.Verdict == clients.Hang || sv.Verdict == clients.Desync || sv.Verdict.Finding() && (sv.Canary != "ok" || piped)
-			frame, _ := fs.get(res.Proto, id)
+			if fatal {
+				stopped = id
+			}
 			if !fst.follow {
 				rep.Judged[res.Client]++
-				before = append(before, frame)
+				before = append(before, id)
 			}
 			if !sv.Verdict.Finding() {
 				continue
 			}
 			f := &Finding{Client: res.Client, Proto: res.Proto, Verdict: sv.Verdict, Rule: sv.Rule, Kind: kindNoted(sv.Decisive)}
-			if old, ok := byKey[f.Key()]; ok {
+			old, ok := byKey[f.Key()]
+			if ok && old.Frame.ID <= id {
 				old.Count++
 				continue
 			}
-			f.Count, f.Frame, f.Shrunk, f.Before = 1, frame, frame, slices.Clone(before[:len(before)-1])
+			frame, _ := fs.get(res.Proto, id)
+			f.Count, f.Frame, f.Shrunk = 1, frame, frame
+			for _, b := range before[:max(0, len(before)-1)] {
+				g, _ := fs.get(res.Proto, b)
+				f.Before = append(f.Before, g)
+			}
 			f.Notes, f.Native, f.Canary = sv.Notes, sv.Native, sv.Canary
 			if fst.follow {
 				f.Notes = append([]string{"at the PING sent after the frame's command on its connection"}, f.Notes...)
+			}
+			if ok {
+				// The same class from a lower id (sessions end in any
+				// order): it stands for the class, whatever the timing.
+				f.Count += old.Count
+				*old = *f
+				continue
 			}
 			byKey[f.Key()] = f
 			rep.Findings = append(rep.Findings, f)
 		}
 	}
-	slices.SortStableFunc(rep.Findings, func(a, b *Finding) int { return strings.Compare(a.Key(), b.Key()) })
+	return stopped
 }
