@@ -3,7 +3,9 @@ package target
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -455,28 +457,50 @@ func commandGate(name string, err error, format string) (string, error) {
 	return fmt.Sprintf(format, name), nil
 }
 
-// Alive reports whether the server still answers PING within a second,
-// twice, 200 ms apart: a process that is crashing (printing its panic, say)
-// can still accept and answer for a moment. Any reply counts, even an
-// error (-NOAUTH): the question is whether the process answers.
+// Alive reports whether the server still answers PING, twice, 200 ms
+// apart: a process that is crashing (printing its panic, say) can still
+// accept and answer for a moment. Any reply counts, even an error
+// (-NOAUTH): the question is whether the process answers. A ping that
+// times out (a second) is tried again, up to three times: on a loaded
+// machine a live server's answer took longer (a 10-minute run of
+// clients --generate, 48 library sessions at once on 2 CPUs, was ended
+// as "the server stopped answering" after 5 minutes, the server
+// serving). A refused connection is final; a frozen server is found so
+// within about seven seconds.
 func (t *Target) Alive() bool {
-	if !t.ping() {
+	if !t.pingAgain() {
 		return false
 	}
 	time.Sleep(200 * time.Millisecond)
-	return t.ping()
+	return t.pingAgain()
 }
 
-func (t *Target) ping() bool {
+// pingAgain is ping, tried again after a timeout (pingTries in all).
+func (t *Target) pingAgain() bool {
+	for i := 0; ; i++ {
+		err := t.ping()
+		if err == nil {
+			return true
+		}
+		if i+1 == pingTries || !errors.Is(err, os.ErrDeadlineExceeded) && !errors.Is(err, context.DeadlineExceeded) {
+			return false
+		}
+	}
+}
+
+// pingTries is how many times Alive's ping is tried after timeouts.
+const pingTries = 3
+
+func (t *Target) ping() error {
 	probe := t.Config
 	probe.Timeout, probe.Password, probe.DB = time.Second, "", 0
 	c, err := probe.Dial(context.Background(), 2)
 	if err != nil {
-		return false
+		return err
 	}
 	defer c.Close()
 	_, err = c.Do("PING")
-	return err == nil
+	return err
 }
 
 // DBSize returns DBSIZE of the configured database; on a cluster, the sum
