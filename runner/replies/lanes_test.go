@@ -124,7 +124,8 @@ func TestEveryFrameJudgedOnce(t *testing.T) {
 		t.Errorf("no desync, hang or crash of go-redis in RESP3 (%v): nothing was served again", fatal)
 	}
 	// A pipeline that failed as a whole was served again in halves: the
-	// frame a hang or crash is found on does it alone.
+	// frame a crash is found on does it alone (go-redis's Exec gives every
+	// command the error; a hang is left out, a loaded machine's timing).
 	opts := Options{Target: target.Config{Addr: srv.Addr()}, StepTimeout: time.Second}
 	if opts.opened, err = target.Open(ctx, opts.Target); err != nil {
 		t.Fatal(err)
@@ -132,7 +133,7 @@ func TestEveryFrameJudgedOnce(t *testing.T) {
 	src := newSeeded(42, []int{2, 3})
 	whole := 0
 	for _, f := range rep.Findings {
-		if !strings.Contains(f.Client, "/pipeline/") || f.Verdict != clients.Hang && f.Verdict != clients.Crash {
+		if !strings.Contains(f.Client, "/pipeline/") || f.Verdict != clients.Crash {
 			continue
 		}
 		whole++
@@ -146,7 +147,7 @@ func TestEveryFrameJudgedOnce(t *testing.T) {
 		}
 	}
 	if whole == 0 {
-		t.Error("no pipeline of go-redis failed as a whole")
+		t.Error("no pipeline of go-redis crashed as a whole")
 	}
 }
 
