@@ -682,6 +682,13 @@ func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost 
 	}
 	s.steps(res)
 	s.settle(res)
+	// No call is queued after the steps and the settle: each case
+	// connection's worker ends once its calls have (its goroutine held the
+	// session, the proxy's recording with it, for as long as respcheck
+	// ran: 22 GB after 10 minutes of generated replies).
+	for _, pc := range s.conns {
+		close(pc.jobs)
+	}
 	// Close the session, but never wait on a hung library for long.
 	closed := make(chan struct{})
 	go func() { s.sess.Close(); close(closed) }()

@@ -3,6 +3,7 @@ package replies
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -193,5 +194,32 @@ func TestCollect(t *testing.T) {
 	}
 	if g, _ := src.get(3, 6); string(mismatch.Frame.Bytes()) != string(g.Bytes()) {
 		t.Errorf("the class's frame is not frame 6")
+	}
+}
+
+// TestSessionsLeaveNothingRunning: every session's goroutines end with it
+// (each case connection's call worker waited for calls for as long as
+// respcheck ran, holding its session's recording: a 10-minute run of
+// every configuration grew to 22 GB and was killed).
+func TestSessionsLeaveNothingRunning(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	ds := goDrivers(t, "go-redis")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	// The adapter processes start (and their readers with them) first.
+	if _, err := Run(ctx, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: ds, Seed: 1, Frames: 40, NoShrink: true}); err != nil {
+		t.Fatal(err)
+	}
+	before := runtime.NumGoroutine()
+	rep, err := Run(ctx, Options{Target: target.Config{Addr: srv.Addr()}, Drivers: ds, Seed: 2, Frames: 600, NoShrink: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.NumGoroutine() > before+10 && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before+10 {
+		t.Errorf("%d goroutines after %d frames in %d sessions or more, %d before", n, total(rep.Judged), total(rep.Judged)/40, before)
 	}
 }
