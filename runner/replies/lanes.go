@@ -9,9 +9,11 @@ import (
 	"github.com/respcheck/respcheck/runner/clients"
 )
 
-// lane is one client configuration in one protocol, served frames one
-// session (a case, one library connection) at a time, at its own pace:
-// frames 0, 1, 2 ... of its protocol's sequence, each judged once.
+// lane is one client configuration in one protocol, served frames in
+// sessions (a case, one library connection), at its own pace: frames 0,
+// 1, 2 ... of its protocol's sequence. Its sessions may overlap (up to
+// its driver's processes, clients.SessionsAtOnce, shared with the
+// driver's other protocol; unbounded for a command-line client).
 type lane struct {
 	d         clients.Driver
 	proto     int
@@ -78,6 +80,20 @@ func (l *lane) session(batch, limit int) []int {
 		}
 	}
 	return ids
+}
+
+// resize sets a pipeline lane's next sessions' size after one of n
+// frames: halved when it failed as a whole (whole: its frames are to be
+// served again, in halves down to the one that does it alone), else
+// doubled back towards batch (a pipeline of one frame too). It returns
+// whole.
+func (l *lane) resize(whole bool, n, batch int) bool {
+	if whole {
+		l.size = max(1, n/2)
+	} else if l.size > 0 {
+		l.size = min(2*l.size, batch)
+	}
+	return whole
 }
 
 // lanes are the lanes of drivers (plain generic calls, piped
@@ -177,19 +193,17 @@ func serveLanes(ctx context.Context, opts Options, src frameSet, ls []*lane, rep
 			}
 			rep.Server = crep.Server
 			rep.Clients = mergeClients(rep.Clients, crep.Clients)
-			if l.pipelined && len(ids) > 1 {
-				if failedWhole(crep) {
-					// Which frame did it is not known: serve them
-					// again in halves, down to the one alone.
-					l.size = max(1, len(ids)/2)
-					l.redo = append(l.redo, ids...)
-					slices.Sort(l.redo)
-					for _, res := range crep.Results {
-						rep.Busy[res.Client] += res.Duration
-					}
-					continue
+			if crep.ServerLost != "" && rep.ServerLost == "" {
+				rep.ServerLost = crep.ServerLost
+			}
+			if l.pipelined && rep.ServerLost == "" && l.resize(len(ids) > 1 && failedWhole(crep), len(ids), opts.Batch) {
+				// Which frame did it is not known: serve them again.
+				l.redo = append(l.redo, ids...)
+				slices.Sort(l.redo)
+				for _, res := range crep.Results {
+					rep.Busy[res.Client] += res.Duration
 				}
-				l.size = min(2*l.size, opts.Batch)
+				continue
 			}
 			if stopped := collect(rep, crep, src, byKey); stopped >= 0 {
 				for _, id := range ids {
@@ -198,9 +212,6 @@ func serveLanes(ctx context.Context, opts Options, src frameSet, ls []*lane, rep
 					}
 				}
 				slices.Sort(l.redo)
-			}
-			if crep.ServerLost != "" && rep.ServerLost == "" {
-				rep.ServerLost = crep.ServerLost
 			}
 			if opts.Progress != nil {
 				opts.Progress(Progress{Frames: total(rep.Judged), Findings: len(rep.Findings)})

@@ -44,6 +44,16 @@ func TestLaneSessions(t *testing.T) {
 	if got := again.session(40, 0); !slices.Equal(got, []int{102}) {
 		t.Errorf("a lane halved down to one frame: %v", got)
 	}
+	halving := &lane{pipelined: true}
+	for _, c := range []struct {
+		whole bool
+		n     int
+		want  int
+	}{{true, 40, 20}, {true, 20, 10}, {false, 10, 20}, {true, 20, 10}, {true, 10, 5}, {true, 5, 2}, {true, 2, 1}, {false, 1, 2}, {false, 2, 4}, {false, 4, 8}, {false, 8, 16}, {false, 16, 32}, {false, 32, 40}, {false, 40, 40}} {
+		if halving.resize(c.whole, c.n, 40); halving.size != c.want {
+			t.Errorf("after a pipeline of %d that failed whole %v: size %d, want %d", c.n, c.whole, halving.size, c.want)
+		}
+	}
 	done := &lane{next: 10}
 	if got := done.session(40, 12); !slices.Equal(got, []int{10, 11}) {
 		t.Errorf("up to the limit: %v", got)
