@@ -72,6 +72,9 @@ type expectKind struct {
 	// rather than an out-of-band frame to set aside (Expect.AcceptsPush);
 	// nil: never.
 	acceptsPush func(e *Expect) bool
+	// excludesErrors says whether no error reply meets e
+	// (Expect.ExcludesErrors); nil: one may.
+	excludesErrors func(e *Expect) bool
 }
 
 func anyMapping(*yaml.Node) bool { return true }
@@ -86,6 +89,10 @@ var expectKinds = []*expectKind{
 		example: `reply: "+OK\r\n"`, doc: "the reply's bytes, exactly (a template)",
 		selectorMap: anyMapping, parse: (*loader).replyExpect,
 		match: matchBytes, acceptsPush: bytesAcceptPush,
+		excludesErrors: func(e *Expect) bool {
+			src := e.Bytes.Source()
+			return src != "" && !strings.ContainsRune("-!{", rune(src[0]))
+		},
 	},
 	{
 		kind: ExpectValue, field: "value", name: "value",
@@ -94,6 +101,10 @@ var expectKinds = []*expectKind{
 		match:       matchTypedValue,
 		loose:       func(e *Expect) bool { return e.Value.Loose() },
 		acceptsPush: func(e *Expect) bool { return e.Value.Kind == resp.Push },
+		excludesErrors: func(e *Expect) bool {
+			v := e.Value
+			return !v.Any && (v.Family != 0 || v.Kind != 0 && v.Kind != resp.SimpleError && v.Kind != resp.BlobError)
+		},
 	},
 	{
 		kind: ExpectError, field: "error", name: "error",
@@ -135,7 +146,7 @@ var expectKinds = []*expectKind{
 	},
 	{
 		kind: ExpectNotError, name: "not error",
-		match: matchNotError,
+		match: matchNotError, excludesErrors: func(*Expect) bool { return true },
 	},
 	// The silent kinds are written as expect: closed and expect: no reply
 	// within D; match sees only a reply that arrived, which is wrong.
@@ -167,6 +178,9 @@ func init() {
 	ek.match = matchOneOf
 	ek.loose = func(e *Expect) bool { return slices.ContainsFunc(e.OneOf, (*Expect).Loose) }
 	ek.acceptsPush = func(e *Expect) bool { return slices.ContainsFunc(e.OneOf, (*Expect).AcceptsPush) }
+	ek.excludesErrors = func(e *Expect) bool {
+		return !slices.ContainsFunc(e.OneOf, func(m *Expect) bool { return !m.ExcludesErrors() })
+	}
 }
 
 // matchOneOf: the first member that matches wins; the mismatch of the
@@ -274,6 +288,16 @@ func (e *Expect) Loose() bool {
 func (e *Expect) AcceptsPush() bool {
 	ek := e.Kind.info()
 	return ek != nil && ek.acceptsPush != nil && ek.acceptsPush(e)
+}
+
+// ExcludesErrors reports whether no error reply meets e: a reply's bytes
+// that do not start with '-' or '!', a typed value of a kind (or family)
+// that is not an error, "not error", or a one_of of such. A reply e may
+// accept an error for (error kinds, any, a bare {match} pattern, bytes
+// from a template) gives false.
+func (e *Expect) ExcludesErrors() bool {
+	ek := e.Kind.info()
+	return ek != nil && ek.excludesErrors != nil && ek.excludesErrors(e)
 }
 
 func isError(v resp.Value) bool { return v.Kind == resp.SimpleError || v.Kind == resp.BlobError }

@@ -357,3 +357,47 @@ func TestUnorderedMessageNamesWhatWasCompared(t *testing.T) {
 		t.Errorf("%+v %v\nwant %s", m, err, want)
 	}
 }
+
+// TestExcludesErrors: which expectations no error reply can meet (a typed
+// API that cannot send such a step loses a command the server accepts).
+func TestExcludesErrors(t *testing.T) {
+	for _, tc := range []struct {
+		expect string
+		want   bool
+	}{
+		{`reply: "+OK\r\n"`, true},
+		{`reply: {resp2: "$-1\r\n", resp3: "_\r\n"}`, true},
+		{`reply: "-ERR syntax error\r\n"`, false},
+		{`reply: "!5\r\nERR x\r\n"`, false},
+		{`value: {int: 1}`, true},
+		{`value: {type: map}`, true},
+		{`value: {error: "ERR x"}`, false},
+		{`value: {any: true}`, false},
+		{`value: {match: "^x"}`, false},
+		{`value: {string: x}`, true},
+		{`error: "ERR syntax error"`, false},
+		{`error_code: ERR`, false},
+		{`any: true`, false},
+		{`one_of: [{reply: "+OK\r\n"}, {value: {int: 1}}]`, true},
+		{`one_of: [{reply: "+OK\r\n"}, {error_code: ERR}]`, false},
+		{`expect: [{when: valkey, error_code: ERR}, {when: redis, reply: "+OK\r\n"}]`, true},
+		{``, true}, // no expectation: not an error
+	} {
+		src := "suite: s\ncases:\n  - name: c\n    steps:\n      - send: [SET, k, v]\n"
+		if tc.expect != "" {
+			src += "        " + tc.expect + "\n"
+		}
+		f, err := Load("x.yaml", []byte(src))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.expect, err)
+		}
+		st := f.Cases[0].Steps[0]
+		e, ok := st.Expect.Resolve(ServerInfo{Family: "redis", Version: Version{8, 6, 3}, Proto: 3})
+		if !ok {
+			t.Fatalf("%s: no expectation for redis 8.6.3", tc.expect)
+		}
+		if got := e.ExcludesErrors(); got != tc.want {
+			t.Errorf("%s: ExcludesErrors %v, want %v", tc.expect, got, tc.want)
+		}
+	}
+}

@@ -281,11 +281,17 @@ class Conn:
         t = typed_call(self.client, args)
         if t is None:
             return {"wrapper": ""}
-        shown, call = t
+        if isinstance(t, Limit):
+            return {"wrapper": t.shown, "limit": t.why}
+        shown, call, respelled = t
+        out = {"wrapper": shown}
+        if respelled:
+            out["limit"] = respelled
         try:
-            return {"wrapper": shown, "value": native(call())}
+            out["value"] = native(call())
         except redis.exceptions.ResponseError as e:
-            return {"wrapper": shown, "value": native(e)}
+            out["value"] = native(e)
+        return out
 
     def batch(self, mode, cmds):
         """One pipeline (mode "pipeline") or MULTI…EXEC (mode "multi") on
@@ -440,10 +446,35 @@ SET_FLAGS = {"NX": "nx", "XX": "xx", "GET": "get", "KEEPTTL": "keepttl"}
 SET_VALUES = {"EX": "ex", "PX": "px", "EXAT": "exat", "PXAT": "pxat"}
 
 
+class Limit:
+    """A typed method that cannot express a step's arguments: shown is the
+    method, why its limit, citing its source (file, line, version)."""
+
+    def __init__(self, shown, why):
+        self.shown, self.why = shown, why
+
+
+def cite(meth):
+    """Where meth is defined: "redis/commands/core.py line N, redis-py V"."""
+    try:
+        f = inspect.getsourcefile(meth) or ""
+        line = inspect.getsourcelines(meth)[1]
+    except (TypeError, OSError):
+        return "redis-py " + redis.__version__
+    i = f.rfind("redis/")
+    return "%s line %d, redis-py %s" % (f[i:] if i >= 0 else f, line, redis.__version__)
+
+
+def set_limit(client, why):
+    return Limit("set(name, value, ...)", "%s (Redis.set(%s) in %s)" % (
+        why, ", ".join(list(inspect.signature(client.set).parameters)), cite(client.set)))
+
+
 def typed_set(client, rest):
     """SET key value [NX|XX] [GET] [EX s|PX ms|EXAT t|PXAT t|KEEPTTL] as
     Redis.set(name, value, ex, px, nx, xx, keepttl, get, exat, pxat)
-    (redis/commands/core.py): no IFEQ, IFNE, IFDEQ or IFDNE parameter."""
+    (redis/commands/core.py): no IFEQ, IFNE, IFDEQ or IFDNE parameter, so
+    those forms are a Limit."""
     if len(rest) < 2:
         return None
     kw, i = {}, 2
@@ -458,13 +489,13 @@ def typed_set(client, rest):
             try:
                 n = int(rest[i + 1])
             except (TypeError, ValueError):
-                return None
+                return set_limit(client, "%s is an int: %r is not one" % (SET_VALUES[o], rest[i + 1]))
             if str(n) != rest[i + 1]:
-                return None
+                return set_limit(client, "%s is an int: %r would go out as %d" % (SET_VALUES[o], rest[i + 1], n))
             kw[SET_VALUES[o]] = n
             i += 2
         else:
-            return None
+            return set_limit(client, "no parameter for the option %r" % (rest[i],))
     shown = ", ".join(["name", "value"] + ["%s=True" % k if v is True else "%s=%s" % (k, k) for k, v in kw.items()])
     return "set(%s)" % shown, lambda: client.set(rest[0], rest[1], **kw)
 
@@ -500,7 +531,8 @@ def typed_zadd(client, rest):
     mapping = {}
     for k in range(0, len(pairs), 2):
         if pairs[k + 1] in mapping:
-            return None  # a dict keeps one score per member
+            return Limit("zadd(name, mapping)", "mapping is a dict, one score per member: member %r twice cannot be sent "
+                         "(Redis.zadd in %s)" % (pairs[k + 1], cite(client.zadd)))
         mapping[pairs[k + 1]] = pairs[k]
     shown = ", ".join(["name", "mapping"] + ["%s=True" % f for f in flags])
     return "zadd(%s)" % shown, lambda: client.zadd(rest[0], mapping, **flags)
@@ -534,14 +566,26 @@ NOT_TYPED = {"INCR", "DECR", "BITFIELD", "BITFIELD_RO", "MULTI", "EXEC", "DISCAR
 
 
 def typed_call(client, args):
-    """(wrapper, call) for args through redis-py's typed method, or None
-    when it has none, or when the method would send another command than
-    args (dry_run): a wrapper that adds its own FIELDS n, reorders options
-    or reads "0" as true is no way to send the step."""
+    """(wrapper, call, respelled) for args through redis-py's typed method
+    (respelled: how it reorders them, or None), a Limit when the method
+    cannot express them, or None when it has none, or when the method
+    would send another command than args (dry_run): a wrapper that adds
+    its own FIELDS n or reads "0" as true is no way to send the step; one
+    that only puts the arguments in its own order is sent (the proxy then
+    checks that nothing else changed)."""
     t = typed_method(client, args)
-    if t is None or dry_run(client, t[1]) != [wire(a) for a in args]:
-        return None
-    return t
+    if t is None or isinstance(t, Limit):
+        return t
+    sent, want = dry_run(client, t[1]), [wire(a) for a in args]
+    if sent == want:
+        return t[0], t[1], None
+    if sent is not None and len(sent) == len(want) and sent[0].upper() == want[0].upper() and \
+            sorted(a.lower() for a in sent[1:]) == sorted(a.lower() for a in want[1:]):
+        # The same arguments in the method's own order: sent, and the
+        # proxy checks that nothing else changed.
+        meth = getattr(client, TYPED_NAMES.get(args[0].upper(), args[0].lower()), None)
+        return t[0], t[1], "%s sends the arguments in its own order (%s)" % (t[0], cite(meth))
+    return None
 
 
 def wire(a):

@@ -38,6 +38,10 @@ against them under the library's decoding contract:
              an attribute kept beside the value): informational
   erased     the library cannot express a distinction (simple vs blob
              string, nil kinds, set vs array): informational
+  inexpressible
+             a typed API cannot send a command the case expects the
+             server to accept, or sends it respelled (its own option
+             order): informational, the API's source cited
   mismatch   a wrong value or a wrong type
   crash      an exception, a panic or a dead process on a valid reply
   hang       no result before the step deadline (for a command-line client,

@@ -138,6 +138,7 @@ type adapterResp struct {
 	Error     string           `json:"error"`
 	Value     *Native          `json:"value"`
 	Wrapper   string           `json:"wrapper"`
+	Limit     string           `json:"limit"`
 	Libraries []adapterLibrary `json:"libraries"`
 	// Values and Exec answer a "batch".
 	Values []Native `json:"values"`
@@ -578,14 +579,18 @@ func (c *adapterConn) Do(ctx context.Context, args [][]byte) Native {
 	return adapterValue(r, err)
 }
 
-// DoTyped runs args through the library's typed wrapper ("typed" request);
-// ok is false when the adapter has none for args (and sent nothing).
-func (c *adapterConn) DoTyped(ctx context.Context, args [][]byte) (Native, string, bool) {
+// DoTyped runs args through the library's typed wrapper ("typed" request).
+// An answer without a value (nor an error) sent nothing: "wrapper" empty
+// when the adapter has none for args, else "limit" says why the wrapper
+// cannot express them.
+func (c *adapterConn) DoTyped(ctx context.Context, args [][]byte) (Native, TypedCall) {
 	r, err := c.call(ctx, "typed", args)
-	if err == nil && r.Error == "" && r.Wrapper == "" && r.Value == nil {
-		return Native{}, "", false
+	call := TypedCall{Wrapper: r.Wrapper, Limit: r.Limit}
+	if err == nil && r.Error == "" && r.Value == nil {
+		return Native{}, call
 	}
-	return adapterValue(r, err), r.Wrapper, true
+	call.Sent = true
+	return adapterValue(r, err), call
 }
 
 // Subscribe sends args through the library's subscribe API ("subscribe"

@@ -28,8 +28,10 @@
 // Each library reports its native value as a Native tree (host type name,
 // value, error class and message), never normalised; a Contract per library
 // says which native kinds are acceptable for each RESP type, and Judge gives
-// a Verdict: match, erased (the library cannot express a distinction, such
-// as simple vs blob string: informational), mismatch, desync (a canary
+// a Verdict: match, converted, erased (the library cannot express a
+// distinction, such as simple vs blob string: informational),
+// inexpressible (a typed API cannot send a valid command: informational),
+// mismatch, desync (a canary
 // after a surprise came back wrong), hang (the deadline passed), crash (an
 // exception, a panic or a broken connection on a valid reply) or error (the
 // step could not be judged for a reason that is not the library's).

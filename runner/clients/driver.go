@@ -43,10 +43,27 @@ type Conn interface {
 }
 
 // Wrapper is implemented by connections that can also run a step through a
-// typed wrapper of the library (go-redis SetArgs, ...): ok is false when
-// the library has no wrapper for args.
+// typed wrapper of the library (go-redis SetArgs, ...). n is the wrapper's
+// result when call.Sent.
 type Wrapper interface {
-	DoTyped(ctx context.Context, args [][]byte) (n Native, wrapper string, ok bool)
+	DoTyped(ctx context.Context, args [][]byte) (n Native, call TypedCall)
+}
+
+// TypedCall is what a typed wrapper did with a step's arguments.
+type TypedCall struct {
+	// Wrapper is the library's method, as the report shows it ("SetArgs",
+	// "set(name, value, ex=ex)"); empty when the library (or the adapter)
+	// has none for the command.
+	Wrapper string
+	// Sent reports whether the wrapper was called (and the command sent).
+	Sent bool
+	// Limit is the API's limit on these arguments, citing its source (file
+	// and version of the library). Not sent: why the wrapper cannot
+	// express them (no parameter for an argument, a zero value read as
+	// "unset"). Sent: how the wrapper respells them without changing what
+	// they ask (options in its own order, a digest's hex in lower case);
+	// the proxy checks that nothing else changed.
+	Limit string
 }
 
 // Batcher is implemented by the connections of a configuration whose label

@@ -238,9 +238,12 @@ func (g *goAdapter) run(s *goSession, req goRequest, args [][]byte, cmds [][][]b
 			resp["error"] = "library has no typed mode"
 			return resp
 		}
-		n, wrapper, used := w.DoTyped(ctx, args)
-		resp["wrapper"] = wrapper
-		if used {
+		n, call := w.DoTyped(ctx, args)
+		resp["wrapper"] = call.Wrapper
+		if call.Limit != "" {
+			resp["limit"] = call.Limit
+		}
+		if call.Sent {
 			resp["value"] = n
 		}
 		return resp

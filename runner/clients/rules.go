@@ -26,12 +26,14 @@ const (
 	RuleUnsent     = "unsent"
 	RuleEarly      = "early"
 	RuleWire       = "wire"
-	RuleOutput     = "output"
-	RuleDelivered  = "delivered"
-	RuleHang       = "hang"
-	RuleDesync     = "desync"
-	RuleMalformed  = "malformed"
-	RuleNotJudged  = "not-judged"
+	// RuleInexpressible: see Inexpressible.
+	RuleInexpressible = "inexpressible"
+	RuleOutput        = "output"
+	RuleDelivered     = "delivered"
+	RuleHang          = "hang"
+	RuleDesync        = "desync"
+	RuleMalformed     = "malformed"
+	RuleNotJudged     = "not-judged"
 )
 
 // Rules are every rule a verdict names, in the order a reader meets them.
@@ -48,6 +50,7 @@ var Rules = []RuleDoc{
 	{RuleUnsent, []Verdict{Mismatch}, "the library returned a value without sending the command"},
 	{RuleEarly, []Verdict{Mismatch}, "the library returned a value before any reply arrived"},
 	{RuleWire, []Verdict{Mismatch}, "the library sent other bytes than the case's command (the proxy saw them)"},
+	{RuleInexpressible, []Verdict{Inexpressible}, "a typed API cannot send a command the case expects the server to accept (no parameter for an argument, a zero value read as unset), or sends it respelled (its own option order, a lower-case digest) and the proxy saw nothing else change: the note names the limit and cites the library's source"},
 	{RuleOutput, []Verdict{Mismatch}, "a command-line client prints what its own formatter prints for the reply's frames (resp.CLIOutput, read from the tool's source)"},
 	{RuleDelivered, []Verdict{Converted, Erased, Mismatch, Crash, Hang}, "a pub/sub API delivers each frame a subscriber receives as a message with its kind, channel, pattern and payload"},
 	{RuleHang, []Verdict{Hang}, "no result within the step's timeout (a command-line client: nor while its process ran, waited for a CPU or printed, or the proxy moved bytes)"},

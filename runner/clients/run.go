@@ -166,6 +166,9 @@ type StepView struct {
 	// its reply (see addrMap), one sentence each.
 	Cluster []string
 	Typed   string // the typed wrapper used, in typed mode
+	// respelled is how the typed wrapper respells the step's arguments
+	// (TypedCall.Limit of a call it sent), citing the library's source.
+	respelled string
 }
 
 // WireConn is the recording of one proxied connection.
@@ -387,11 +390,8 @@ type job struct {
 	mark uint64
 	// next is the job queued after this one on the same connection.
 	next *job
-	// filled by the worker
-	wrapper string
-	// noWrapper says the typed driver has no wrapper for args: nothing was
-	// sent.
-	noWrapper bool
+	// filled by the worker: what the typed wrapper did (typed jobs)
+	call TypedCall
 	// started is 1 + the proxy's Seq when the worker began the call, 0
 	// before.
 	started atomic.Uint64
@@ -818,14 +818,12 @@ func (s *session) call(c Conn, j *job) (out outcome) {
 		}
 	}()
 	if w, ok := c.(Wrapper); ok && j.typed {
-		var used bool
-		if out.n, j.wrapper, used = w.DoTyped(s.ctx, j.args); !used {
-			// Never fall back to the generic call silently: the step is
-			// a skip that says so (see finish).
-			j.noWrapper = true
-		}
+		// Never fall back to the generic call silently: a call the
+		// wrapper did not send is a skip or inexpressible (see finish).
+		out.n, j.call = w.DoTyped(s.ctx, j.args)
 		return out
 	}
+	j.call.Sent = true
 	out.n = c.Do(s.ctx, j.args)
 	return out
 }
@@ -949,16 +947,15 @@ func (s *session) finish(sv *StepView, pc *pinned, ps *pendingStep, timeout time
 	if note := a.note(timeout); note != "" {
 		defer func() { sv.Notes = append(sv.Notes, note) }()
 	}
-	if !out.hung && ps.j.noWrapper {
-		sv.Verdict = Skip
-		sv.Notes = append(sv.Notes, fmt.Sprintf("no typed wrapper for %s with these arguments: not sent", ps.args[0]))
+	if !out.hung && !ps.j.call.Sent {
+		s.unsent(sv, ps.args, ps.j.call)
 		return
 	}
 	x, sent := s.received(sv, pc, ps, out.hung)
 	if !out.hung {
 		// A hung call may still be writing its job (DoTyped sets
-		// wrapper): read it only once the call returned.
-		sv.Typed = ps.j.wrapper
+		// call): read it only once the call returned.
+		sv.Typed, sv.respelled = ps.j.call.Wrapper, ps.j.call.Limit
 	}
 	if out.hung {
 		sv.decide(Hang, RuleHang)
@@ -1109,9 +1106,47 @@ func (s *session) judge(sv *StepView, pc *pinned, x exchange, sent bool, n Nativ
 		sv.Verdict, sv.Notes, sv.Rule, sv.Decisive = s.contr.judgeCommand(s.ctx, s.it.proto, sv.Args, append([]resp.Value{*x.reply}, x.more...), n)
 	}
 	if sv.Wire != nil {
-		sv.raise(Mismatch, RuleWire)
-		sv.Notes = append(sv.Notes, "the library sent "+resp.Escape(sv.Wire)+", not the case's command")
+		s.judgeWire(sv)
 	}
+}
+
+// judgeWire judges a step whose library sent other bytes than the case's
+// command (sv.Wire): the same arguments respelled as its typed wrapper
+// says it respells them is inexpressible, anything else a mismatch.
+func (s *session) judgeWire(sv *StepView) {
+	if sv.respelled != "" && respelledOnly(sv.Wire, sv.Args) {
+		sv.raise(Inexpressible, RuleInexpressible)
+		sv.Notes = append(sv.Notes, fmt.Sprintf("the library sent %s for the case's command: %s", resp.Escape(sv.Wire), sv.respelled))
+		return
+	}
+	sv.raise(Mismatch, RuleWire)
+	sv.Notes = append(sv.Notes, "the library sent "+resp.Escape(sv.Wire)+", not the case's command")
+	if sv.respelled != "" {
+		sv.Notes = append(sv.Notes, "more than the typed wrapper's own respelling: "+sv.respelled)
+	}
+}
+
+// unsent judges a typed step the wrapper did not send. Without a limit
+// the adapter has no wrapper for the command: a skip. With one, the
+// library's wrapper cannot express these arguments: inexpressible when
+// the case expects the server to accept the command (an API that cannot
+// send what the server takes), a skip when it may refuse it (nothing an
+// application could send is lost).
+func (s *session) unsent(sv *StepView, args [][]byte, call TypedCall) {
+	sv.Verdict = Skip
+	if call.Limit == "" {
+		sv.Notes = append(sv.Notes, fmt.Sprintf("no typed wrapper for %s with these arguments: not sent", args[0]))
+		return
+	}
+	sv.Typed = call.Wrapper
+	if s.t != nil {
+		if e, ok := sv.Step.Expect.Resolve(s.t.Server.Info(s.it.proto)); ok && e.ExcludesErrors() {
+			sv.decide(Inexpressible, RuleInexpressible)
+			sv.Notes = append(sv.Notes, fmt.Sprintf("%s cannot send this command, which the case expects the server to accept: %s", call.Wrapper, call.Limit))
+			return
+		}
+	}
+	sv.Notes = append(sv.Notes, fmt.Sprintf("%s cannot send this command (%s); the case does not expect the server to accept it: not sent, nothing lost", call.Wrapper, call.Limit))
 }
 
 // probe runs the canary after a surprise, where a canary is a valid probe:

@@ -3,11 +3,14 @@ package clients
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/respcheck/respcheck/resp"
 )
 
 // goRedisTypedDriver is go-redis in typed-wrapper mode: steps whose command
@@ -25,40 +28,73 @@ var goRedisTypedDriver = &goLibrary{name: "go-redis-typed", module: "github.com/
 type goRedisTypedConn struct{ *goRedisConn }
 
 // DoTyped runs args through a go-redis typed wrapper when there is one.
-func (c goRedisTypedConn) DoTyped(ctx context.Context, args [][]byte) (Native, string, bool) {
+func (c goRedisTypedConn) DoTyped(ctx context.Context, args [][]byte) (Native, TypedCall) {
 	cmd := strings.ToUpper(string(args[0]))
 	a := strArgs(args)
 	switch {
 	case cmd == "GET" && len(a) == 2:
 		v, err := c.c.Get(ctx, a[1]).Result()
-		return goRedisNative(v, err), "Get", true
+		return goRedisNative(v, err), sent("Get")
 	case cmd == "DEL" && len(a) >= 2:
 		v, err := c.c.Del(ctx, a[1:]...).Result()
-		return goRedisNative(v, err), "Del", true
+		return goRedisNative(v, err), sent("Del")
 	case cmd == "INCR" && len(a) == 2:
 		v, err := c.c.Incr(ctx, a[1]).Result()
-		return goRedisNative(v, err), "Incr", true
+		return goRedisNative(v, err), sent("Incr")
 	case cmd == "ZSCORE" && len(a) == 3:
 		v, err := c.c.ZScore(ctx, a[1], a[2]).Result()
-		return goRedisNative(v, err), "ZScore", true
+		return goRedisNative(v, err), sent("ZScore")
 	case cmd == "DIGEST" && len(a) == 2:
 		v, err := c.c.Digest(ctx, a[1]).Result()
 		if err != nil {
-			return goRedisNative(nil, err), "Digest", true
+			return goRedisNative(nil, err), sent("Digest")
 		}
-		return textNative("string", "uint64 (shown as %016x)", fmt.Sprintf("%016x", v)), "Digest", true
+		return textNative("string", "uint64 (shown as %016x)", fmt.Sprintf("%016x", v)), sent("Digest")
 	case cmd == "SET" && len(a) >= 3:
 		return c.set(ctx, a)
 	}
-	return Native{}, "", false
+	return Native{}, TypedCall{}
 }
 
-func (c goRedisTypedConn) set(ctx context.Context, a []string) (Native, string, bool) {
+// sent is the TypedCall of a wrapper that ran as the step asks.
+func sent(wrapper string) TypedCall { return TypedCall{Wrapper: wrapper, Sent: true} }
+
+// setArgsSource cites go-redis's SetArgs, whose limits set reports.
+func setArgsSource() string {
+	return "SetArgs in string_commands.go, go-redis " + moduleVersion("github.com/redis/go-redis/v9")
+}
+
+// setOrder is the order SetArgs sends SET's options in: KEEPTTL,
+// EXAT/PXAT, EX/PX, the condition (with its match value or digest), GET.
+var setOrder = map[string]int{"KEEPTTL": 0, "EX": 2, "PX": 2, "NX": 3, "XX": 3, "IFEQ": 3, "IFNE": 3, "IFDEQ": 3, "IFDNE": 3, "GET": 4}
+
+// set runs SET key value [options] through SetArgs (or SetIFEQGet for
+// IFEQ match GET alone). Options SetArgs has no field for are not sent
+// (TypedCall.Limit says why); options it sends in another order, or a
+// digest it prints in lower case, are sent respelled (Limit says so).
+func (c goRedisTypedConn) set(ctx context.Context, a []string) (Native, TypedCall) {
 	key, val := a[1], a[2]
 	var sa redis.SetArgs
 	ifeq, get, other := "", false, false
+	var respelled []string
+	last := -1
+	limit := func(why string) (Native, TypedCall) {
+		return Native{}, TypedCall{Wrapper: "SetArgs", Limit: why + " (" + setArgsSource() + ")"}
+	}
 	for i := 3; i < len(a); i++ {
 		opt := strings.ToUpper(a[i])
+		if o, ok := setOrder[opt]; ok {
+			if o < last && len(respelled) == 0 {
+				respelled = append(respelled, "SetArgs sends SET's options in its own order: KEEPTTL, EX or PX, the condition, GET")
+			}
+			last = max(last, o)
+		}
+		switch opt {
+		case "NX", "XX", "IFEQ", "IFNE", "IFDEQ", "IFDNE":
+			if sa.Mode != "" {
+				return limit("SetArgs.Mode holds one condition; " + sa.Mode + " and " + opt + " cannot both be sent")
+			}
+		}
 		switch opt {
 		case "NX", "XX":
 			sa.Mode = opt
@@ -69,7 +105,7 @@ func (c goRedisTypedConn) set(ctx context.Context, a []string) (Native, string, 
 			sa.KeepTTL, other = true, true
 		case "IFEQ", "IFNE":
 			if i+1 >= len(a) {
-				return Native{}, "", false
+				return limit(opt + " without its value has no SetArgs form")
 			}
 			sa.Mode, sa.MatchValue = opt, a[i+1]
 			if opt == "IFEQ" {
@@ -80,36 +116,95 @@ func (c goRedisTypedConn) set(ctx context.Context, a []string) (Native, string, 
 			i++
 		case "IFDEQ", "IFDNE":
 			if i+1 >= len(a) {
-				return Native{}, "", false
+				return limit(opt + " without its digest has no SetArgs form")
 			}
 			d, err := strconv.ParseUint(a[i+1], 16, 64)
-			if err != nil || len(a[i+1]) != 16 || d == 0 {
-				return Native{}, "", false // not expressible as MatchDigest uint64
+			switch {
+			case err != nil || len(a[i+1]) != 16:
+				return limit("SetArgs.MatchDigest is a uint64, sent as 16 hex digits: " + strconv.Quote(a[i+1]) + " is not one")
+			case d == 0:
+				return limit("SetArgs.MatchDigest 0 is read as no digest: IFDEQ/IFDNE 0000000000000000 goes out without it")
+			}
+			if a[i+1] != fmt.Sprintf("%016x", d) {
+				respelled = append(respelled, "SetArgs sends MatchDigest as %016x (lower case)")
 			}
 			sa.Mode, sa.MatchDigest, other = opt, d, true
 			i++
 		case "EX", "PX":
 			if i+1 >= len(a) {
-				return Native{}, "", false
+				return limit(opt + " without its time has no SetArgs form")
+			}
+			if sa.TTL != 0 {
+				return limit("SetArgs.TTL holds one expiry: a second EX or PX cannot be sent")
 			}
 			n, err := strconv.ParseInt(a[i+1], 10, 64)
-			if err != nil || n <= 0 {
-				return Native{}, "", false
+			if err != nil || n <= 0 || strconv.FormatInt(n, 10) != a[i+1] {
+				return limit("SetArgs.TTL is a positive time.Duration (zero means no expiry): " + opt + " " + strconv.Quote(a[i+1]) + " cannot be sent")
 			}
 			unit := time.Second
 			if opt == "PX" {
 				unit = time.Millisecond
+				if n%1000 == 0 {
+					// go-redis sends a whole number of seconds as EX.
+					return limit("SetArgs.TTL of whole seconds goes out as EX: PX " + a[i+1] + " cannot be sent")
+				}
 			}
 			sa.TTL, other = time.Duration(n)*unit, true
 			i++
 		default:
-			return Native{}, "", false
+			// An option this driver does not map (EXAT, PXAT): the
+			// adapter's coverage, not the library's limit.
+			return Native{}, TypedCall{}
 		}
 	}
 	if ifeq != "" && get && !other {
 		v, err := c.c.SetIFEQGet(ctx, key, val, ifeq, 0).Result()
-		return goRedisNative(v, err), "SetIFEQGet", true
+		return goRedisNative(v, err), sent("SetIFEQGet")
 	}
 	v, err := c.c.SetArgs(ctx, key, val, sa).Result()
-	return goRedisNative(v, err), "SetArgs", true
+	call := sent("SetArgs")
+	if len(respelled) > 0 {
+		call.Limit = strings.Join(respelled, "; ") + " (" + setArgsSource() + ")"
+	}
+	return goRedisNative(v, err), call
+}
+
+// respelledOnly reports whether the command wire (one RESP array) holds
+// args respelled only: the same command, the same arguments in any order,
+// keywords and hex digits in any letter case.
+func respelledOnly(wire []byte, args [][]byte) bool {
+	_, v, err := resp.Parse(wire)
+	if err != nil || v.Kind != resp.Array || len(v.Elems) != len(args) || len(args) == 0 {
+		return false
+	}
+	fold := func(a []byte) string {
+		if keyword(a) || hexDigits(a) {
+			return strings.ToLower(string(a))
+		}
+		return string(a)
+	}
+	got := make([]string, len(args))
+	want := make([]string, len(args))
+	for i, e := range v.Elems {
+		if e.Kind != resp.BlobString {
+			return false
+		}
+		got[i], want[i] = fold(e.Str), fold(args[i])
+	}
+	if got[0] != want[0] {
+		return false
+	}
+	slices.Sort(got[1:])
+	slices.Sort(want[1:])
+	return slices.Equal(got, want)
+}
+
+// hexDigits reports whether a is hex digits only.
+func hexDigits(a []byte) bool {
+	for _, c := range a {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return len(a) > 0
 }

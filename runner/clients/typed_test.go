@@ -74,3 +74,71 @@ func TestNodeTyped(t *testing.T) {
 		}
 	}
 }
+
+// TestTypedLimits runs testdata/clients/typed-limits.yaml through
+// go-redis-typed and redis-py-typed on Redis 8.6.3: a command the case
+// expects the server to accept and the typed API cannot send is
+// inexpressible, with the API's limit and its source in the note; one the
+// server refuses is a skip (nothing lost); SetArgs's own option order is
+// inexpressible once the proxy saw the same arguments.
+func TestTypedLimits(t *testing.T) {
+	drivers := append([]Driver{goRedisTypedDriver}, externalDrivers(t, "redis-py-typed")...)
+	srv := servers.ForTest(t, "redis-8.6.3")
+	rep, err := Run(context.Background(), loadTestdata(t, "typed-limits.yaml"), Options{Target: target.Config{Addr: srv.Addr()}, Drivers: drivers, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	logReport(t, rep, true)
+	const name = "a zero digest, two conditions, options out of a wrapper's order"
+	type want struct {
+		line    int
+		verdict Verdict
+		note    string // a note holds this
+	}
+	wants := map[string][]want{
+		"go-redis-typed": {
+			{14, Inexpressible, "MatchDigest 0 is read as no digest"},
+			{16, Skip, "nothing lost"},
+			{20, Inexpressible, "in its own order"},
+		},
+		"redis-py-typed": {
+			{14, Inexpressible, "no parameter for the option 'IFDEQ' (Redis.set(name, value, ex, px, nx, xx, keepttl, get, exat, pxat) in redis/commands/core.py line"},
+			{20, Inexpressible, "sends the arguments in its own order (redis/commands/core.py line"},
+		},
+	}
+	for _, c := range rep.Clients {
+		for _, w := range wants[c.Library] {
+			sv := stepView(t, rep, c.Name, name, w.line)
+			if sv.Verdict != w.verdict || !strings.Contains(strings.Join(sv.Notes, "\n"), w.note) {
+				t.Errorf("%s line %d: %s %q, want %s with a note holding %q", c.Name, w.line, sv.Verdict, sv.Notes, w.verdict, w.note)
+			}
+			if w.verdict == Inexpressible && sv.Rule != RuleInexpressible {
+				t.Errorf("%s line %d: rule %q, want %q", c.Name, w.line, sv.Rule, RuleInexpressible)
+			}
+		}
+	}
+}
+
+// TestJudgeWire: a typed wrapper's documented respelling (the same
+// arguments in its own order, keywords and hex digits in another case) is
+// inexpressible; a dropped or altered argument stays a wire mismatch, and
+// so does any change from a wrapper that declares no respelling.
+func TestJudgeWire(t *testing.T) {
+	args := [][]byte{[]byte("SET"), []byte("k"), []byte("v"), []byte("IFDEQ"), []byte("ACEEE8F5DE193E29"), []byte("GET")}
+	for _, tc := range []struct {
+		wire, respelled string
+		want            Verdict
+	}{
+		{"*6\r\n$3\r\nset\r\n$1\r\nk\r\n$1\r\nv\r\n$3\r\nget\r\n$5\r\nifdeq\r\n$16\r\naceee8f5de193e29\r\n", "own order", Inexpressible},
+		{"*5\r\n$3\r\nset\r\n$1\r\nk\r\n$1\r\nv\r\n$5\r\nIFDEQ\r\n$16\r\nACEEE8F5DE193E29\r\n", "own order", Mismatch},
+		{"*6\r\n$3\r\nset\r\n$1\r\nk\r\n$1\r\nw\r\n$3\r\nget\r\n$5\r\nifdeq\r\n$16\r\naceee8f5de193e29\r\n", "own order", Mismatch},
+		{"*6\r\n$3\r\nset\r\n$1\r\nk\r\n$1\r\nv\r\n$3\r\nget\r\n$5\r\nifdeq\r\n$16\r\naceee8f5de193e29\r\n", "", Mismatch},
+		{"*6\r\n$3\r\nget\r\n$1\r\nk\r\n$1\r\nv\r\n$3\r\nSET\r\n$5\r\nifdeq\r\n$16\r\naceee8f5de193e29\r\n", "own order", Mismatch},
+	} {
+		sv := &StepView{Args: args, Wire: []byte(tc.wire), respelled: tc.respelled}
+		(&session{}).judgeWire(sv)
+		if sv.Verdict != tc.want {
+			t.Errorf("wire %q, respelled %q: %s %q, want %s", tc.wire, tc.respelled, sv.Verdict, sv.Notes, tc.want)
+		}
+	}
+}

@@ -22,6 +22,14 @@ const (
 	// distinction the bytes make (simple vs blob string, nil array vs nil
 	// blob string, set vs array, a dropped attribute). Informational.
 	Erased
+	// Inexpressible: the library's typed or batch API cannot send the
+	// step's command, which the server accepts (no parameter for one of
+	// its arguments, a zero value the API reads as "unset"), or sends it
+	// reordered or respelled without changing what it asks; the note names
+	// the API's limit and cites its source (file and version).
+	// Informational. A wrapper that changes what the command asks (an
+	// argument dropped or altered on the wire) is a mismatch (RuleWire).
+	Inexpressible
 	// Mismatch: a wrong value or a wrong type.
 	Mismatch
 	// Crash: an exception or a broken connection on a valid reply.
@@ -39,7 +47,7 @@ const (
 	Error
 )
 
-var verdictNames = [...]string{"skip", "match", "converted", "erased", "mismatch", "crash", "hang", "desync", "error"}
+var verdictNames = [...]string{"skip", "match", "converted", "erased", "inexpressible", "mismatch", "crash", "hang", "desync", "error"}
 
 // String returns the verdict's name: "match", "erased", ...
 func (v Verdict) String() string {
@@ -70,5 +78,5 @@ func (v Verdict) Finding() bool { return v >= Mismatch }
 
 // Symbol is a one-character form for the matrix.
 func (v Verdict) Symbol() string {
-	return [...]string{"-", ".", "=", "~", "X", "C", "H", "D", "E"}[v]
+	return [...]string{"-", ".", "=", "~", "N", "X", "C", "H", "D", "E"}[v]
 }

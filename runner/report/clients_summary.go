@@ -27,7 +27,7 @@ var summaryColumns = []struct {
 	v    clients.Verdict
 	head string
 }{
-	{clients.Match, "match"}, {clients.Converted, "conv"}, {clients.Erased, "erased"}, {clients.Mismatch, "mism"},
+	{clients.Match, "match"}, {clients.Converted, "conv"}, {clients.Erased, "erased"}, {clients.Inexpressible, "inexp"}, {clients.Mismatch, "mism"},
 	{clients.Crash, "crash"}, {clients.Hang, "hang"}, {clients.Desync, "desync"}, {clients.Error, "error"}, {clients.Skip, "skip"},
 }
 

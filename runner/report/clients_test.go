@@ -74,10 +74,10 @@ func TestClientsHuman(t *testing.T) {
 	const want = `server: redis 7.0.15 at 127.0.0.1:6379
 clients: 2; -v names them
 
-client   match conv erased mism crash hang desync error skip
-go-redis     1                1
+client   match conv erased inexp mism crash hang desync error skip
+go-redis     1                      1
   X suite/strings.yaml:13:9 ECHO [value]: the NUL byte was lost
-rueidis                  1                                 1
+rueidis                  1                                       1
 
 4 results: 1 skip, 1 match, 1 erased, 1 mismatch (2.0s)
 (-v shows each finding's steps: the bytes, the decoding and why; --matrix the cases × clients)
@@ -86,7 +86,8 @@ rueidis                  1                                 1
 	if got := write(t, func(b *bytes.Buffer) error { return report.ClientsHuman(b, rep, report.HumanOptions{}) }); got != want {
 		t.Errorf("clients human:\n%s\nwant:\n%s", got, want)
 	}
-	const matrix = `matrix (. match  = converted  ~ erased  X mismatch  C crash  H hang  D desync  E error  - skip):
+	const matrix = `matrix (. match  = converted  ~ erased  N inexpressible  X mismatch  C crash  H hang
+        D desync  E error  - skip):
                  go-redis
                 |  rueidis
 strings/passes  .

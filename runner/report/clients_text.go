@@ -83,12 +83,12 @@ func clientsCount(cs []clients.ClientInfo) string {
 	return fmt.Sprintf("%d (%s: %d in RESP2, %d in RESP3)", len(cs), Count(len(libs), "configuration", "configurations"), protos[2], protos[3])
 }
 
-// resultBlocks writes one block per result that is a finding, erased, or
-// a skip with a reason: its client, reason and the steps that are not
-// matches, then its wire.
+// resultBlocks writes one block per result that is a finding, erased,
+// inexpressible, or a skip with a reason: its client, reason and the steps
+// that are not matches, then its wire.
 func resultBlocks(w io.Writer, rep *clients.Report) {
 	for _, res := range rep.Results {
-		if res.Verdict < clients.Mismatch && res.Verdict != clients.Erased && !(res.Verdict == clients.Skip && res.Reason != "") {
+		if res.Verdict < clients.Erased && !(res.Verdict == clients.Skip && res.Reason != "") {
 			continue
 		}
 		fmt.Fprintf(w, "\n%s  %s  [%s]", strings.ToUpper(res.Verdict.String()), res.Case.FullName(), rep.Client(res.Client).Label())
@@ -277,7 +277,7 @@ func clientsMatrix(w io.Writer, rep *clients.Report, width int) {
 	for _, r := range rows {
 		nw = max(nw, min(len([]rune(r)), most))
 	}
-	fmt.Fprintf(w, "matrix (. match  = converted  ~ erased  X mismatch  C crash  H hang  D desync  E error  - skip):\n")
+	fmt.Fprintf(w, "matrix (. match  = converted  ~ erased  N inexpressible  X mismatch  C crash  H hang\n        D desync  E error  - skip):\n")
 	for i, block := range matrixBlocks(rep, cols, nw+2, width) {
 		if i > 0 {
 			fmt.Fprintln(w)
