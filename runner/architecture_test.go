@@ -19,7 +19,7 @@ const module = "github.com/respcheck/respcheck/"
 // TestArchitecture keeps docs/architecture.md true: every package's
 // imports of this module are those its row in the Imports table names
 // (cmd/respcheck's "any" excepted), every package has a row, and every repository file the page
-// names in backquotes exists.
+// names in backquotes exists; and no non-test file imports testing.
 func TestArchitecture(t *testing.T) {
 	doc, err := os.ReadFile("../docs/architecture.md")
 	if err != nil {
@@ -169,6 +169,11 @@ func moduleImports(t *testing.T, root string) map[string][]string {
 		}
 		for _, imp := range f.Imports {
 			p := strings.Trim(imp.Path.Value, `"`)
+			if p == "testing" {
+				// A library's users must not link the testing package
+				// (its flags) by importing ours: runner.Test takes a T.
+				t.Errorf("%s imports testing outside a test", path)
+			}
 			if ours, ok := strings.CutPrefix(p, module); ok && !slices.Contains(out[pkg], ours) {
 				out[pkg] = append(out[pkg], ours)
 			}

@@ -3,16 +3,32 @@ package runner
 import (
 	"context"
 	"fmt"
+	"io"
 	"path"
 	"strings"
 	"sync"
-	"testing"
 
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/internal/sched"
 	"github.com/respcheck/respcheck/runner/target"
 )
+
+// T is what Test needs of a go test: *testing.T satisfies T[*testing.T]
+// (Self is the type of the subtests Run passes to its function), so this
+// package does not import testing outside its tests.
+type T[Self any] interface {
+	Helper()
+	Fatalf(format string, args ...any)
+	Fail()
+	Skip(args ...any)
+	Parallel()
+	// Context is canceled just before the test's cleanup functions run.
+	Context() context.Context
+	// Output is where the test's log lines go (Go 1.25's T.Output).
+	Output() io.Writer
+	Run(name string, f func(Self)) bool
+}
 
 // Test runs case files (files or directories; none means the bundled suite)
 // against addr from a user's own go test. Each case in each protocol is a
@@ -33,7 +49,7 @@ import (
 //	func TestServer(t *testing.T) {
 //		runner.Test(t, "127.0.0.1:6379", runner.Options{RunID: runner.NewRunID(), Shared: true}, "testdata/cases")
 //	}
-func Test(t *testing.T, addr string, opts Options, paths ...string) {
+func Test[TB T[TB]](t TB, addr string, opts Options, paths ...string) {
 	t.Helper()
 	files, err := cases.LoadOrBundled(paths)
 	if err != nil {
@@ -49,14 +65,14 @@ func Test(t *testing.T, addr string, opts Options, paths ...string) {
 	r := &run{opts: opts, t: tgt, srv: tgt.Server, ctx: t.Context()}
 	var exclusive sync.RWMutex
 	for _, f := range files {
-		t.Run(subtestName(strings.TrimSuffix(path.Base(f.Path), path.Ext(f.Path))), func(t *testing.T) {
+		t.Run(subtestName(strings.TrimSuffix(path.Base(f.Path), path.Ext(f.Path))), func(t TB) {
 			for _, c := range f.Cases {
 				if !selected(c, opts) {
 					continue
 				}
-				t.Run(subtestName(c.Name), func(t *testing.T) {
+				t.Run(subtestName(c.Name), func(t TB) {
 					for _, p := range protos {
-						t.Run(fmt.Sprintf("RESP%d", p), func(t *testing.T) {
+						t.Run(fmt.Sprintf("RESP%d", p), func(t TB) {
 							if parallel {
 								t.Parallel()
 							}
@@ -90,7 +106,7 @@ func subtestName(s string) string {
 
 // reportSubtest ends t as res says: skipped with the reason of a skip or a
 // known difference, failed with the failing step's position first.
-func reportSubtest(t *testing.T, res *Result) {
+func reportSubtest[TB T[TB]](t TB, res *Result) {
 	switch res.Status {
 	case Skip:
 		t.Skip(res.Reason)
