@@ -480,10 +480,15 @@ def typed_set(client, rest):
     kw, i = {}, 2
     while i < len(rest):
         o = rest[i].upper() if isinstance(rest[i], str) else ""
+        if o in SET_FLAGS or o in SET_VALUES:
+            if (SET_FLAGS.get(o) or SET_VALUES.get(o)) in kw:
+                return set_limit(client, "%s is one parameter: %s twice cannot be sent" % (SET_FLAGS.get(o) or SET_VALUES[o], o))
         if o in SET_FLAGS:
             kw[SET_FLAGS[o]] = True
             i += 1
-        elif o in SET_VALUES and i + 1 < len(rest):
+        elif o in SET_VALUES and i + 1 >= len(rest):
+            return set_limit(client, "%s without its value cannot be sent" % o)
+        elif o in SET_VALUES:
             # An int, as the parameter is typed: one that does not read
             # back as the text sent would change the command.
             try:
@@ -579,13 +584,34 @@ def typed_call(client, args):
     sent, want = dry_run(client, t[1]), [wire(a) for a in args]
     if sent == want:
         return t[0], t[1], None
-    if sent is not None and len(sent) == len(want) and sent[0].upper() == want[0].upper() and \
-            sorted(a.lower() for a in sent[1:]) == sorted(a.lower() for a in want[1:]):
-        # The same arguments in the method's own order: sent, and the
-        # proxy checks that nothing else changed.
-        meth = getattr(client, TYPED_NAMES.get(args[0].upper(), args[0].lower()), None)
-        return t[0], t[1], "%s sends the arguments in its own order (%s)" % (t[0], cite(meth))
+    if sent is not None and set_options(sent) is not None and set_options(sent) == set_options(want) and sent[1:3] == want[1:3]:
+        # The same SET with its options in set()'s own order: sent, and
+        # the proxy checks again that nothing else changed.
+        return t[0], t[1], "%s sends SET's options in its own order (%s)" % (t[0], cite(client.set))
     return None
+
+
+SET_VALUED = {b"EX", b"PX", b"EXAT", b"PXAT", b"IFEQ", b"IFNE", b"IFDEQ", b"IFDNE"}
+
+
+def set_options(cmd):
+    """The options of a SET command (bytes arguments), each with its value,
+    sorted; None for another command or an option without its value."""
+    if len(cmd) < 3 or cmd[0].upper() != b"SET":
+        return None
+    opts, i = [], 3
+    while i < len(cmd):
+        name = cmd[i].upper()
+        if name not in SET_VALUED:
+            opts.append(name)
+            i += 1
+            continue
+        if i + 1 >= len(cmd):
+            return None
+        val = cmd[i + 1].lower() if name in (b"IFDEQ", b"IFDNE") else cmd[i + 1]
+        opts.append(name + b" " + val)
+        i += 2
+    return sorted(opts)
 
 
 def wire(a):

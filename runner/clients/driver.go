@@ -61,8 +61,9 @@ type TypedCall struct {
 	// and version of the library). Not sent: why the wrapper cannot
 	// express them (no parameter for an argument, a zero value read as
 	// "unset"). Sent: how the wrapper respells them without changing what
-	// they ask (options in its own order, a digest's hex in lower case);
-	// the proxy checks that nothing else changed.
+	// they ask (SET's options in its own order, a digest's hex in lower
+	// case); the step is inexpressible only if the proxy saw the same SET
+	// (respelledOnly), else a wire mismatch.
 	Limit string
 }
 

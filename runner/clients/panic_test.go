@@ -96,6 +96,51 @@ cases:
 	}
 }
 
+// panicTypedDriver is panicDriver in typed-wrapper mode: its wrapper
+// (Echo) sends the command through panicConn.Do.
+type panicTypedDriver struct{ panicDriver }
+
+func (panicTypedDriver) Library() string { return "panicky-typed" }
+func (panicTypedDriver) isTyped() bool   { return true }
+func (panicTypedDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
+	return panicTypedSession{&panicSession{addr: addr}}, nil
+}
+
+type panicTypedSession struct{ *panicSession }
+
+func (s panicTypedSession) Conn(ctx context.Context, name string) (Conn, error) {
+	c, err := s.panicSession.Conn(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return panicTypedConn{c.(*panicConn)}, nil
+}
+
+type panicTypedConn struct{ *panicConn }
+
+func (c panicTypedConn) DoTyped(ctx context.Context, args [][]byte) (Native, TypedCall) {
+	return c.Do(ctx, args), sent("Echo")
+}
+
+// TestTypedWrapperPanicIsACrash: a typed wrapper that panics was called
+// (a crash of its step), never a step it had no wrapper for.
+func TestTypedWrapperPanicIsACrash(t *testing.T) {
+	rep := runInline(t, []Driver{panicTypedDriver{}}, 0, `suite: panic
+cases:
+  - name: a panic in a typed wrapper
+    steps:
+      - {send: [ECHO, before], reply: "$6\r\nbefore\r\n"}
+      - {send: [ECHO, boom], reply: "$4\r\nboom\r\n"}
+`)
+	if len(rep.Results) != 1 || len(rep.Results[0].Steps) != 2 {
+		t.Fatalf("verdicts: %v", verdictsOf(rep))
+	}
+	st := rep.Results[0].Steps
+	if st[0].Verdict != Match || st[0].Typed != "Echo" || st[1].Verdict != Crash {
+		t.Errorf("steps: %s via %q, %s %q; want a match through Echo, then a crash", st[0].Verdict, st[0].Typed, st[1].Verdict, st[1].Notes)
+	}
+}
+
 func verdictsOf(rep *Report) []string {
 	var out []string
 	for _, r := range rep.Results {

@@ -814,7 +814,8 @@ func (s *session) call(c Conn, j *job) (out outcome) {
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			out.n = panicNative(r)
+			// A wrapper that panicked was called: its crash, not a skip.
+			out.n, j.call.Sent = panicNative(r), true
 		}
 	}()
 	if w, ok := c.(Wrapper); ok && j.typed {
@@ -947,7 +948,7 @@ func (s *session) finish(sv *StepView, pc *pinned, ps *pendingStep, timeout time
 	if note := a.note(timeout); note != "" {
 		defer func() { sv.Notes = append(sv.Notes, note) }()
 	}
-	if !out.hung && !ps.j.call.Sent {
+	if !out.hung && ps.j.typed && !ps.j.call.Sent {
 		s.unsent(sv, ps.args, ps.j.call)
 		return
 	}

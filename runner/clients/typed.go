@@ -1,8 +1,10 @@
 package clients
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -100,8 +102,14 @@ func (c goRedisTypedConn) set(ctx context.Context, a []string) (Native, TypedCal
 			sa.Mode = opt
 			other = true
 		case "GET":
+			if get {
+				return limit("SetArgs.Get is one bool: GET twice cannot be sent")
+			}
 			sa.Get, get = true, true
 		case "KEEPTTL":
+			if sa.KeepTTL {
+				return limit("SetArgs.KeepTTL is one bool: KEEPTTL twice cannot be sent")
+			}
 			sa.KeepTTL, other = true, true
 		case "IFEQ", "IFNE":
 			if i+1 >= len(a) {
@@ -149,6 +157,9 @@ func (c goRedisTypedConn) set(ctx context.Context, a []string) (Native, TypedCal
 					return limit("SetArgs.TTL of whole seconds goes out as EX: PX " + a[i+1] + " cannot be sent")
 				}
 			}
+			if n > math.MaxInt64/int64(unit) {
+				return limit("SetArgs.TTL is a time.Duration, at most about 292 years: " + opt + " " + a[i+1] + " cannot be sent")
+			}
 			sa.TTL, other = time.Duration(n)*unit, true
 			i++
 		default:
@@ -157,54 +168,68 @@ func (c goRedisTypedConn) set(ctx context.Context, a []string) (Native, TypedCal
 			return Native{}, TypedCall{}
 		}
 	}
-	if ifeq != "" && get && !other {
-		v, err := c.c.SetIFEQGet(ctx, key, val, ifeq, 0).Result()
-		return goRedisNative(v, err), sent("SetIFEQGet")
-	}
-	v, err := c.c.SetArgs(ctx, key, val, sa).Result()
+	var v string
+	var err error
 	call := sent("SetArgs")
+	if ifeq != "" && get && !other {
+		v, err = c.c.SetIFEQGet(ctx, key, val, ifeq, 0).Result()
+		call.Wrapper = "SetIFEQGet"
+	} else {
+		v, err = c.c.SetArgs(ctx, key, val, sa).Result()
+	}
 	if len(respelled) > 0 {
 		call.Limit = strings.Join(respelled, "; ") + " (" + setArgsSource() + ")"
 	}
 	return goRedisNative(v, err), call
 }
 
-// respelledOnly reports whether the command wire (one RESP array) holds
-// args respelled only: the same command, the same arguments in any order,
-// keywords and hex digits in any letter case.
+// respelledOnly reports whether the command wire (one RESP array) is the
+// SET of args respelled only: the same key and value, the same options
+// each with its own value, in any order, option names in any letter case
+// and a digest's hex digits too. Any other command is never a respelling.
 func respelledOnly(wire []byte, args [][]byte) bool {
 	_, v, err := resp.Parse(wire)
-	if err != nil || v.Kind != resp.Array || len(v.Elems) != len(args) || len(args) == 0 {
+	if err != nil || v.Kind != resp.Array {
 		return false
 	}
-	fold := func(a []byte) string {
-		if keyword(a) || hexDigits(a) {
-			return strings.ToLower(string(a))
-		}
-		return string(a)
-	}
-	got := make([]string, len(args))
-	want := make([]string, len(args))
+	sent := make([][]byte, len(v.Elems))
 	for i, e := range v.Elems {
 		if e.Kind != resp.BlobString {
 			return false
 		}
-		got[i], want[i] = fold(e.Str), fold(args[i])
+		sent[i] = e.Str
 	}
-	if got[0] != want[0] {
-		return false
-	}
-	slices.Sort(got[1:])
-	slices.Sort(want[1:])
-	return slices.Equal(got, want)
+	a, okA := setOptions(args)
+	b, okB := setOptions(sent)
+	return okA && okB && bytes.Equal(args[1], sent[1]) && bytes.Equal(args[2], sent[2]) && slices.Equal(a, b)
 }
 
-// hexDigits reports whether a is hex digits only.
-func hexDigits(a []byte) bool {
-	for _, c := range a {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return false
-		}
+// setValued are the options of SET that take a value.
+var setValued = map[string]bool{"EX": true, "PX": true, "EXAT": true, "PXAT": true, "IFEQ": true, "IFNE": true, "IFDEQ": true, "IFDNE": true}
+
+// setOptions parses SET key value [options] into its options, one string
+// each ("EX 10", "GET"), sorted; ok is false for another command or an
+// option without its value.
+func setOptions(args [][]byte) (opts []string, ok bool) {
+	if len(args) < 3 || !strings.EqualFold(string(args[0]), "SET") {
+		return nil, false
 	}
-	return len(a) > 0
+	for i := 3; i < len(args); i++ {
+		name := strings.ToUpper(string(args[i]))
+		if !setValued[name] {
+			opts = append(opts, name)
+			continue
+		}
+		if i+1 >= len(args) {
+			return nil, false
+		}
+		val := string(args[i+1])
+		if name == "IFDEQ" || name == "IFDNE" {
+			val = strings.ToLower(val)
+		}
+		opts = append(opts, name+" "+val)
+		i++
+	}
+	slices.Sort(opts)
+	return opts, true
 }

@@ -97,13 +97,17 @@ func TestTypedLimits(t *testing.T) {
 	}
 	wants := map[string][]want{
 		"go-redis-typed": {
-			{14, Inexpressible, "MatchDigest 0 is read as no digest"},
-			{16, Skip, "nothing lost"},
-			{20, Inexpressible, "in its own order"},
+			{15, Inexpressible, "MatchDigest 0 is read as no digest"},
+			{17, Skip, "nothing lost"},
+			{21, Inexpressible, "in its own order"},
+			{24, Inexpressible, "SetArgs.Get is one bool"},
+			{26, Inexpressible, "in its own order"},
+			{28, Inexpressible, "at most about 292 years"},
 		},
 		"redis-py-typed": {
-			{14, Inexpressible, "no parameter for the option 'IFDEQ' (Redis.set(name, value, ex, px, nx, xx, keepttl, get, exat, pxat) in redis/commands/core.py line"},
-			{20, Inexpressible, "sends the arguments in its own order (redis/commands/core.py line"},
+			{15, Inexpressible, "no parameter for the option 'IFDEQ' (Redis.set(name, value, ex, px, nx, xx, keepttl, get, exat, pxat) in redis/commands/core.py line"},
+			{21, Inexpressible, "sends SET's options in its own order (redis/commands/core.py line"},
+			{24, Inexpressible, "get is one parameter: GET twice cannot be sent"},
 		},
 	}
 	for _, c := range rep.Clients {
@@ -119,23 +123,34 @@ func TestTypedLimits(t *testing.T) {
 	}
 }
 
-// TestJudgeWire: a typed wrapper's documented respelling (the same
-// arguments in its own order, keywords and hex digits in another case) is
-// inexpressible; a dropped or altered argument stays a wire mismatch, and
-// so does any change from a wrapper that declares no respelling.
+// TestJudgeWire: a typed wrapper's documented respelling (the same SET,
+// its options each with its value in another order, option names and a
+// digest's hex digits in another case) is inexpressible; a dropped,
+// altered or swapped argument stays a wire mismatch, and so does any
+// change from a wrapper that declares no respelling, or to another
+// command.
 func TestJudgeWire(t *testing.T) {
 	args := [][]byte{[]byte("SET"), []byte("k"), []byte("v"), []byte("IFDEQ"), []byte("ACEEE8F5DE193E29"), []byte("GET")}
+	ifeq := [][]byte{[]byte("SET"), []byte("MyKey"), []byte("v"), []byte("IFEQ"), []byte("5"), []byte("EX"), []byte("10")}
 	for _, tc := range []struct {
+		args            [][]byte
 		wire, respelled string
 		want            Verdict
 	}{
-		{"*6\r\n$3\r\nset\r\n$1\r\nk\r\n$1\r\nv\r\n$3\r\nget\r\n$5\r\nifdeq\r\n$16\r\naceee8f5de193e29\r\n", "own order", Inexpressible},
-		{"*5\r\n$3\r\nset\r\n$1\r\nk\r\n$1\r\nv\r\n$5\r\nIFDEQ\r\n$16\r\nACEEE8F5DE193E29\r\n", "own order", Mismatch},
-		{"*6\r\n$3\r\nset\r\n$1\r\nk\r\n$1\r\nw\r\n$3\r\nget\r\n$5\r\nifdeq\r\n$16\r\naceee8f5de193e29\r\n", "own order", Mismatch},
-		{"*6\r\n$3\r\nset\r\n$1\r\nk\r\n$1\r\nv\r\n$3\r\nget\r\n$5\r\nifdeq\r\n$16\r\naceee8f5de193e29\r\n", "", Mismatch},
-		{"*6\r\n$3\r\nget\r\n$1\r\nk\r\n$1\r\nv\r\n$3\r\nSET\r\n$5\r\nifdeq\r\n$16\r\naceee8f5de193e29\r\n", "own order", Mismatch},
+		// helper-37's: option values swapped, key and value swapped, a
+		// key's letter case changed.
+		{ifeq, "*7\r\n$3\r\nset\r\n$5\r\nMyKey\r\n$1\r\nv\r\n$2\r\nex\r\n$2\r\n10\r\n$4\r\nifeq\r\n$1\r\n5\r\n", "own order", Inexpressible},
+		{ifeq, "*7\r\n$3\r\nset\r\n$5\r\nMyKey\r\n$1\r\nv\r\n$2\r\nex\r\n$1\r\n5\r\n$4\r\nifeq\r\n$2\r\n10\r\n", "own order", Mismatch},
+		{ifeq, "*7\r\n$3\r\nset\r\n$1\r\nv\r\n$5\r\nMyKey\r\n$2\r\nex\r\n$2\r\n10\r\n$4\r\nifeq\r\n$1\r\n5\r\n", "own order", Mismatch},
+		{ifeq, "*7\r\n$3\r\nset\r\n$5\r\nmykey\r\n$1\r\nv\r\n$2\r\nex\r\n$2\r\n10\r\n$4\r\nifeq\r\n$1\r\n5\r\n", "own order", Mismatch},
+		{[][]byte{[]byte("DEL"), []byte("a"), []byte("b")}, "*3\r\n$3\r\nDEL\r\n$1\r\nb\r\n$1\r\na\r\n", "own order", Mismatch},
+		{args, "*6\r\n$3\r\nset\r\n$1\r\nk\r\n$1\r\nv\r\n$3\r\nget\r\n$5\r\nifdeq\r\n$16\r\naceee8f5de193e29\r\n", "own order", Inexpressible},
+		{args, "*5\r\n$3\r\nset\r\n$1\r\nk\r\n$1\r\nv\r\n$5\r\nIFDEQ\r\n$16\r\nACEEE8F5DE193E29\r\n", "own order", Mismatch},
+		{args, "*6\r\n$3\r\nset\r\n$1\r\nk\r\n$1\r\nw\r\n$3\r\nget\r\n$5\r\nifdeq\r\n$16\r\naceee8f5de193e29\r\n", "own order", Mismatch},
+		{args, "*6\r\n$3\r\nset\r\n$1\r\nk\r\n$1\r\nv\r\n$3\r\nget\r\n$5\r\nifdeq\r\n$16\r\naceee8f5de193e29\r\n", "", Mismatch},
+		{args, "*6\r\n$3\r\nget\r\n$1\r\nk\r\n$1\r\nv\r\n$3\r\nSET\r\n$5\r\nifdeq\r\n$16\r\naceee8f5de193e29\r\n", "own order", Mismatch},
 	} {
-		sv := &StepView{Args: args, Wire: []byte(tc.wire), respelled: tc.respelled}
+		sv := &StepView{Args: tc.args, Wire: []byte(tc.wire), respelled: tc.respelled}
 		(&session{}).judgeWire(sv)
 		if sv.Verdict != tc.want {
 			t.Errorf("wire %q, respelled %q: %s %q, want %s", tc.wire, tc.respelled, sv.Verdict, sv.Notes, tc.want)

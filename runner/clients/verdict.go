@@ -22,7 +22,7 @@ const (
 	// distinction the bytes make (simple vs blob string, nil array vs nil
 	// blob string, set vs array, a dropped attribute). Informational.
 	Erased
-	// Inexpressible: the library's typed or batch API cannot send the
+	// Inexpressible: the library's typed API cannot send the
 	// step's command, which the server accepts (no parameter for one of
 	// its arguments, a zero value the API reads as "unset"), or sends it
 	// reordered or respelled without changing what it asks; the note names
