@@ -39,6 +39,16 @@
 # finds: seed000/SET IFEQ GET with a failed condition [redis-py-6.4.0/cluster/resp3]
 # finds: seed000/SET IFEQ GET with a matching condition [redis-py-6.4.0/cluster/resp3]
 # finds: typed/SET IF conditions and DIGEST [redis-py-6.4.0/cluster/resp3]
+# finds: typed-limits/a zero digest, two conditions, options out of a wrapper's order [redis-py-4.3.4/resp2]
+# finds: typed-limits/a zero digest, two conditions, options out of a wrapper's order [redis-py-4.3.4+hiredis/resp2]
+# finds: typed-limits/a zero digest, two conditions, options out of a wrapper's order [redis-py-4.3.4[decode_responses=True]/resp2]
+# finds: typed-limits/a zero digest, two conditions, options out of a wrapper's order [redis-py-6.4.0/resp2]
+# finds: typed-limits/a zero digest, two conditions, options out of a wrapper's order [redis-py-6.4.0/resp3]
+# finds: typed-limits/a zero digest, two conditions, options out of a wrapper's order [redis-py-6.4.0[decode_responses=True]/resp2]
+# finds: typed-limits/a zero digest, two conditions, options out of a wrapper's order [redis-py-6.4.0[decode_responses=True]/resp3]
+# finds: typed-limits/a zero digest, two conditions, options out of a wrapper's order [redis-py-4.3.4/cluster/resp2]
+# finds: typed-limits/a zero digest, two conditions, options out of a wrapper's order [redis-py-6.4.0/cluster/resp2]
+# finds: typed-limits/a zero digest, two conditions, options out of a wrapper's order [redis-py-6.4.0/cluster/resp3]
 # run: python-4.3.4
 # run: python-6.4.0
 # run: python-4.3.4+hiredis
