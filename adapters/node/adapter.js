@@ -313,7 +313,7 @@ function nodeRedisCreate(m, opts) {
 
 const nodeRedisFamily = {
   api(cfg) {
-    if (cfg.typed) return 'typed wrappers (set(key, value, { condition, ... }), digest(key), ...)';
+    if (cfg.typed) return 'typed wrappers (set(key, value, { expiration, condition, matchValue, GET }), digest(key))';
     if (cfg.cluster) return 'createCluster({ rootNodes }).sendCommand(firstKey, false, args), firstKey the first argument with a hash tag; cluster.multi().addCommand(firstKey, false, args)...exec() for MULTI … EXEC; one cluster per case connection';
     const tm = cfg.typeMapping ? 'client.withTypeMapping({ ' + Object.entries(cfg.typeMapping).map(([k, v]) => '[RESP_TYPES.' + k + ']: ' + v).join(', ') + ' }).' : 'client.';
     if (cfg.batch) return tm + 'multi().addCommand(args)...exec(), ' + tm + 'multi().addCommand(args)...execAsPipeline(); other steps ' + tm + 'sendCommand(args)';
@@ -697,7 +697,9 @@ function setShape(args) {
 }
 
 // typedModes make a configuration typed: lib.connect's connections get
-// typed(args) -> {wrapper, call} or null.
+// typed(args) -> {wrapper, call} (with a limit when the call respells
+// args), {wrapper, limit} (the wrapper cannot express args) or null (no
+// wrapper).
 const typedModes = {
   // ioredis 6.0.0 built/utils/RedisCommander.d.ts declares set(key, value,
   // 'IFEQ'|'IFNE', v | 'IFDEQ'|'IFDNE', digest [, 'GET']) (lines 3244-3250,
@@ -727,17 +729,64 @@ const typedModes = {
       if (cmd === 'DIGEST' && args.length === 2) {
         return { wrapper: 'digest(key)', call: () => conn.client.digest(args[1]) };
       }
-      const s = setShape(args);
-      if (!s) return null;
-      const opts = {};
-      const shown = [];
-      if (s.cond) { opts.condition = s.cond; opts.matchValue = s.match; shown.push("condition: '" + s.cond + "', matchValue"); }
-      if (s.get) { opts.GET = true; shown.push('GET: true'); }
-      if (shown.length === 0) return { wrapper: 'set(key, value)', call: () => conn.client.set(s.key, s.value) };
-      return { wrapper: 'set(key, value, { ' + shown.join(', ') + ' })', call: () => conn.client.set(s.key, s.value, opts) };
+      if (cmd === 'SET' && args.length >= 3) return nodeRedisSet(conn, args, lib);
+      return null;
     });
   },
 };
+
+// nodeRedisSet runs SET key value [options] through node-redis's
+// set(key, value, { expiration, condition, matchValue, GET }): one
+// expiry (EX, PX, EXAT, PXAT or KEEPTTL), one condition (NX, XX, IFEQ,
+// IFNE, IFDEQ, IFDNE), sent in that order, then GET
+// (dist/lib/commands/SET.js parseCommand). Options it has no room for
+// answer a limit (nothing sent); options out of its order are sent with
+// a limit saying so (the proxy checks the rest).
+function nodeRedisSet(conn, args, lib) {
+  const src = 'set() in @redis/client dist/lib/commands/SET.js, node-redis ' + lib.version;
+  const limit = (why) => ({ wrapper: 'set(key, value, options)', limit: why + ' (' + src + ')' });
+  const shown = [];
+  const opts = {};
+  const order = [];
+  for (let i = 3; i < args.length; i++) {
+    const o = typeof args[i] === 'string' ? args[i].toUpperCase() : '';
+    if (['EX', 'PX', 'EXAT', 'PXAT', 'KEEPTTL'].includes(o)) {
+      if (opts.expiration) return limit('options.expiration holds one expiry: ' + o + ' after another cannot be sent');
+      if (o === 'KEEPTTL') {
+        opts.expiration = 'KEEPTTL';
+        shown.push("expiration: 'KEEPTTL'");
+      } else {
+        if (i + 1 >= args.length) return limit(o + ' without its time cannot be sent');
+        opts.expiration = { type: o, value: args[++i] };
+        shown.push("expiration: { type: '" + o + "', value }");
+      }
+      order.push(0);
+    } else if (['NX', 'XX', 'IFEQ', 'IFNE', 'IFDEQ', 'IFDNE'].includes(o)) {
+      if (opts.condition) return limit('options.condition holds one condition: ' + opts.condition + ' and ' + o + ' cannot both be sent');
+      opts.condition = o;
+      shown.push("condition: '" + o + "'");
+      if (o.startsWith('IF')) {
+        if (i + 1 >= args.length) return limit(o + ' without its value cannot be sent');
+        opts.matchValue = args[++i];
+        shown.push('matchValue');
+      }
+      order.push(1);
+    } else if (o === 'GET') {
+      if (opts.GET) return limit('options.GET is one boolean: GET twice cannot be sent');
+      opts.GET = true;
+      shown.push('GET: true');
+      order.push(2);
+    } else {
+      return limit('no option for ' + JSON.stringify(String(args[i])));
+    }
+  }
+  const wrapper = shown.length ? 'set(key, value, { ' + shown.join(', ') + ' })' : 'set(key, value)';
+  const call = { wrapper, call: () => (shown.length ? conn.client.set(args[1], args[2], opts) : conn.client.set(args[1], args[2])) };
+  if (order.some((o, k) => k > 0 && o < order[k - 1])) {
+    call.limit = "set() sends SET's options in its own order: the expiry, the condition, GET (" + src + ')';
+  }
+  return call;
+}
 
 function typedConnect(lib, wrap) {
   lib.typed = true;
@@ -839,10 +888,13 @@ function handle(req) {
         if (!c.client) c.client = await s.lib.connect(s.addr, s.proto);
         const t = c.client.typed(args);
         if (!t) { send({ id, wrapper: '' }); return; }
+        // A limit without a call: the wrapper cannot express args.
+        if (!t.call) { send({ id, wrapper: t.wrapper, limit: t.limit }); return; }
+        const lim = t.limit ? { limit: t.limit } : {};
         try {
-          send({ id, wrapper: t.wrapper, value: native(await t.call()) });
+          send({ id, wrapper: t.wrapper, ...lim, value: native(await t.call()) });
         } catch (e) {
-          send({ id, wrapper: t.wrapper, value: native(e instanceof Error ? e : new Error(String(e))) });
+          send({ id, wrapper: t.wrapper, ...lim, value: native(e instanceof Error ? e : new Error(String(e))) });
         }
       }).catch((e) => send({ id, value: native(e instanceof Error ? e : new Error(String(e))) }));
       return;

@@ -76,13 +76,13 @@ func TestNodeTyped(t *testing.T) {
 }
 
 // TestTypedLimits runs testdata/clients/typed-limits.yaml through
-// go-redis-typed and redis-py-typed on Redis 8.6.3: a command the case
+// go-redis-typed, redis-py-typed and node-redis-typed on Redis 8.6.3: a command the case
 // expects the server to accept and the typed API cannot send is
 // inexpressible, with the API's limit and its source in the note; one the
 // server refuses is a skip (nothing lost); SetArgs's own option order is
 // inexpressible once the proxy saw the same arguments.
 func TestTypedLimits(t *testing.T) {
-	drivers := append([]Driver{goRedisTypedDriver}, externalDrivers(t, "redis-py-typed")...)
+	drivers := append([]Driver{goRedisTypedDriver}, externalDrivers(t, "redis-py-typed", "node-redis-typed")...)
 	srv := servers.ForTest(t, "redis-8.6.3")
 	rep, err := Run(context.Background(), loadTestdata(t, "typed-limits.yaml"), Options{Target: target.Config{Addr: srv.Addr()}, Drivers: drivers, Jobs: 2})
 	if err != nil {
@@ -108,6 +108,12 @@ func TestTypedLimits(t *testing.T) {
 			{15, Inexpressible, "no parameter for the option 'IFDEQ' (Redis.set(name, value, ex, px, nx, xx, keepttl, get, exat, pxat) in redis/commands/core.py line"},
 			{21, Inexpressible, "sends SET's options in its own order (redis/commands/core.py line"},
 			{24, Inexpressible, "get is one parameter: GET twice cannot be sent"},
+		},
+		"node-redis-typed": {
+			{17, Skip, "options.condition holds one condition: NX and XX cannot both be sent"},
+			{21, Inexpressible, "set() sends SET's options in its own order: the expiry, the condition, GET (set() in @redis/client dist/lib/commands/SET.js, node-redis "},
+			{24, Inexpressible, "options.GET is one boolean"},
+			{26, Inexpressible, "in its own order"},
 		},
 	}
 	for _, c := range rep.Clients {
