@@ -1,7 +1,9 @@
-// repro: iovalkey 0.4.0 (RESP2) through redis.call: after redis.call('SUBSCRIBE', ch), a published message still unread when UNSUBSCRIBE is sent (a loaded machine; here the connection's socket is paused meanwhile) becomes UNSUBSCRIBE's result, and every later reply is one behind (PING gets the unsubscribe confirmation).
+// repro: iovalkey 0.4.0 (RESP2) through redis.call: after redis.call('SUBSCRIBE', ch) (or PSUBSCRIBE), a published message (or pmessage) still unread when the next command is sent (a loaded machine; here the connection's socket is paused meanwhile) becomes that command's result, and every later reply is one behind (PING gets the unsubscribe confirmation).
 // finds: pubsub/SUBSCRIBE confirmation, then a message published on another connection [iovalkey-0.4.0/resp2]
+// finds: pubsub/PSUBSCRIBE confirmation, then a pmessage naming the pattern and the channel [iovalkey-0.4.0/resp2]
+// finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [iovalkey-0.4.0/resp2]
 // run: node
-// expect: (?s)SUBSCRIBE DECODED: \[ 'subscribe', 'repro:ch', 1 \]\n.*UNSUBSCRIBE DECODED: \[ 'message', 'repro:ch', 'hi' \]\nPING DECODED: \[ 'unsubscribe', 'repro:ch', 0 \]\n
+// expect: (?s)SUBSCRIBE DECODED: \[ 'subscribe', 'repro:ch', 1 \]\n.*UNSUBSCRIBE DECODED: \[ 'message', 'repro:ch', 'hi' \]\nPING DECODED: \[ 'unsubscribe', 'repro:ch', 0 \]\n.*PUNSUBSCRIBE DECODED: \[ 'pmessage', 'repro:\*', 'repro:ch', 'hi' \]\nPING DECODED: \[ 'punsubscribe', 'repro:\*', 0 \]\n
 const { client, step, reportUncaught, main } = require('./lib');
 reportUncaught();
 main(async () => {
@@ -18,5 +20,14 @@ main(async () => {
   await u;
   await step('PING', c, ['PING']);
   c.close();
+  const p = await client('iovalkey', 2);
+  await step('PSUBSCRIBE', p, ['PSUBSCRIBE', 'repro:*']);
+  p.raw.stream.pause();
+  await step('PUBLISH (other connection)', pub, ['PUBLISH', 'repro:ch', 'hi']);
+  const pu = step('PUNSUBSCRIBE', p, ['PUNSUBSCRIBE', 'repro:*']);
+  p.raw.stream.resume();
+  await pu;
+  await step('PING', p, ['PING']);
+  p.close();
   pub.close();
 });
