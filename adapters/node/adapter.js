@@ -757,6 +757,9 @@ function nodeRedisSet(conn, args, lib) {
         shown.push("expiration: 'KEEPTTL'");
       } else {
         if (i + 1 >= args.length) return limit(o + ' without its time cannot be sent');
+        // A time that is not UTF-8 text (a Buffer here) would go out
+        // as value.toString(): not what the step sends.
+        if (typeof args[i + 1] !== 'string') return limit('expiration.value is a number, sent as its text: ' + o + "'s time is not text");
         opts.expiration = { type: o, value: args[++i] };
         shown.push("expiration: { type: '" + o + "', value }");
       }

@@ -394,7 +394,7 @@ func explainClients(ctx context.Context, stdout io.Writer, f clientsFlags, proto
 	}
 	fmt.Fprintln(stdout, "\nthe rules a verdict names (a finding's \"rule\"):")
 	for _, r := range clients.Rules {
-		fmt.Fprintf(stdout, "  %-11s %s\n", r.ID, r.Text)
+		fmt.Fprintf(stdout, "  %-13s %s\n", r.ID, r.Text)
 	}
 	return nil
 }

@@ -113,7 +113,7 @@ func TestExplain(t *testing.T) {
 		"\n  callback on SET: SET's callback parse_set_result",
 		"\n  callback on ZSCORE ZINCRBY: the callback float_or_none (RESP2)\n    source: redis-py 6.4.0 redis/_parsers/helpers.py",
 		"\nthe rules a verdict names (a finding's \"rule\"):\n  kind ",
-		"\n  callback    a response callback",
+		"\n  callback      a response callback",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("--explain redis-py-6.4.0 lacks %q:\n%s", want, out)

@@ -949,7 +949,7 @@ func (s *session) finish(sv *StepView, pc *pinned, ps *pendingStep, timeout time
 		defer func() { sv.Notes = append(sv.Notes, note) }()
 	}
 	if !out.hung && ps.j.typed && !ps.j.call.Sent {
-		s.unsent(sv, ps.args, ps.j.call)
+		s.unsent(sv, pc, ps.args, ps.j.call)
 		return
 	}
 	x, sent := s.received(sv, pc, ps, out.hung)
@@ -1130,24 +1130,62 @@ func (s *session) judgeWire(sv *StepView) {
 // unsent judges a typed step the wrapper did not send. Without a limit
 // the adapter has no wrapper for the command: a skip. With one, the
 // library's wrapper cannot express these arguments: inexpressible when
-// the case expects the server to accept the command (an API that cannot
-// send what the server takes), a skip when it may refuse it (nothing an
-// application could send is lost).
-func (s *session) unsent(sv *StepView, args [][]byte, call TypedCall) {
+// the case says the server accepts the command (an API that cannot send
+// what the server takes), a skip when the server may refuse it: its
+// expectation allows an error, the command would be queued in a
+// transaction (EXEC answers for it), or the step has a known difference
+// on this server.
+func (s *session) unsent(sv *StepView, pc *pinned, args [][]byte, call TypedCall) {
 	sv.Verdict = Skip
 	if call.Limit == "" {
 		sv.Notes = append(sv.Notes, fmt.Sprintf("no typed wrapper for %s with these arguments: not sent", args[0]))
 		return
 	}
 	sv.Typed = call.Wrapper
-	if s.t != nil {
-		if e, ok := sv.Step.Expect.Resolve(s.t.Server.Info(s.it.proto)); ok && e.ExcludesErrors() {
+	why := "the case's expectation allows an error"
+	switch {
+	case s.t == nil:
+		why = "the server is not known"
+	case pc != nil && pc.inMulti:
+		why = "it would be queued in a transaction, whose EXEC answers for it"
+	case knownOn(sv.Step, s.t.Server.Info(s.it.proto)):
+		why = "the step has a known difference on this server"
+	default:
+		e, ok := sv.Step.Expect.Resolve(s.t.Server.Info(s.it.proto))
+		if ok && expectsQueued(e) {
+			why = "the case queues it in a transaction, whose EXEC answers for it"
+		} else if ok && e.ExcludesErrors() {
 			sv.decide(Inexpressible, RuleInexpressible)
 			sv.Notes = append(sv.Notes, fmt.Sprintf("%s cannot send this command, which the case expects the server to accept: %s", call.Wrapper, call.Limit))
 			return
 		}
 	}
-	sv.Notes = append(sv.Notes, fmt.Sprintf("%s cannot send this command (%s); the case does not expect the server to accept it: not sent, nothing lost", call.Wrapper, call.Limit))
+	sv.Notes = append(sv.Notes, fmt.Sprintf("%s cannot send this command (%s); not sent, and not inexpressible, as the server may refuse it: %s", call.Wrapper, call.Limit, why))
+}
+
+// expectsQueued reports whether e is the +QUEUED of a command inside
+// MULTI (its reply bytes, or a simple string QUEUED).
+func expectsQueued(e *cases.Expect) bool {
+	switch {
+	case e.Kind == cases.ExpectBytes:
+		lit, ok := e.Bytes.Literal()
+		return ok && lit == "+QUEUED\r\n"
+	case e.Kind == cases.ExpectValue && e.Value.Kind == resp.SimpleString && e.Value.Text != nil:
+		lit, ok := e.Value.Text.Literal()
+		return ok && lit == "QUEUED"
+	}
+	return false
+}
+
+// knownOn reports whether st has a known difference on the server info
+// describes.
+func knownOn(st *cases.Step, info cases.ServerInfo) bool {
+	for _, k := range st.Known {
+		if k.Server.Match(info) {
+			return true
+		}
+	}
+	return false
 }
 
 // probe runs the canary after a surprise, where a canary is a valid probe:

@@ -68,7 +68,7 @@ func setArgsSource() string {
 
 // setOrder is the order SetArgs sends SET's options in: KEEPTTL,
 // EXAT/PXAT, EX/PX, the condition (with its match value or digest), GET.
-var setOrder = map[string]int{"KEEPTTL": 0, "EX": 2, "PX": 2, "NX": 3, "XX": 3, "IFEQ": 3, "IFNE": 3, "IFDEQ": 3, "IFDNE": 3, "GET": 4}
+var setOrder = map[string]int{"KEEPTTL": 0, "EXAT": 1, "PXAT": 1, "EX": 2, "PX": 2, "NX": 3, "XX": 3, "IFEQ": 3, "IFNE": 3, "IFDEQ": 3, "IFDNE": 3, "GET": 4}
 
 // set runs SET key value [options] through SetArgs (or SetIFEQGet for
 // IFEQ match GET alone). Options SetArgs has no field for are not sent
@@ -87,7 +87,7 @@ func (c goRedisTypedConn) set(ctx context.Context, a []string) (Native, TypedCal
 		opt := strings.ToUpper(a[i])
 		if o, ok := setOrder[opt]; ok {
 			if o < last && len(respelled) == 0 {
-				respelled = append(respelled, "SetArgs sends SET's options in its own order: KEEPTTL, EX or PX, the condition, GET")
+				respelled = append(respelled, "SetArgs sends SET's options in its own order: KEEPTTL, EXAT or PXAT, EX or PX, the condition, GET")
 			}
 			last = max(last, o)
 		}
@@ -162,10 +162,34 @@ func (c goRedisTypedConn) set(ctx context.Context, a []string) (Native, TypedCal
 			}
 			sa.TTL, other = time.Duration(n)*unit, true
 			i++
+		case "EXAT", "PXAT":
+			if i+1 >= len(a) {
+				return limit(opt + " without its time has no SetArgs form")
+			}
+			if !sa.ExpireAt.IsZero() {
+				return limit("SetArgs.ExpireAt holds one time: a second EXAT or PXAT cannot be sent")
+			}
+			n, err := strconv.ParseInt(a[i+1], 10, 64)
+			if err != nil || strconv.FormatInt(n, 10) != a[i+1] {
+				return limit("SetArgs.ExpireAt is a time.Time: " + opt + " " + strconv.Quote(a[i+1]) + " cannot be sent")
+			}
+			if opt == "EXAT" {
+				sa.ExpireAt = time.Unix(n, 0)
+			} else {
+				if n%1000 == 0 {
+					// go-redis sends a time of whole seconds as EXAT.
+					return limit("SetArgs.ExpireAt of whole seconds goes out as EXAT: PXAT " + a[i+1] + " cannot be sent")
+				}
+				sa.ExpireAt = time.UnixMilli(n)
+			}
+			if sa.ExpireAt.IsZero() {
+				return limit("SetArgs.ExpireAt's zero time means none: " + opt + " " + a[i+1] + " cannot be sent")
+			}
+			other = true
+			i++
 		default:
-			// An option this driver does not map (EXAT, PXAT): the
-			// adapter's coverage, not the library's limit.
-			return Native{}, TypedCall{}
+			// An option SET does not have: the server refuses it.
+			return limit("SetArgs has no field for " + strconv.Quote(a[i]))
 		}
 	}
 	var v string

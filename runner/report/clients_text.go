@@ -379,7 +379,7 @@ func ClientsMarkdown(w io.Writer, rep *clients.Report, _ HumanOptions) error {
 	}
 	fmt.Fprintf(w, "\n## Matrix\n\n```\n")
 	clientsMatrix(w, rep, 0)
-	fmt.Fprintf(w, "```\n\n## Findings and conversions\n\nOne line per result that is a mismatch, crash, hang, desync, error or\nconversion: the step's command and why.\n\n")
+	fmt.Fprintf(w, "```\n\n## Findings and conversions\n\nOne line per result that is a mismatch, crash, hang, desync, error,\nconversion or inexpressible: the step's command and why.\n\n")
 	n := 0
 	erased := map[string][]string{}
 	var order []string
