@@ -2,6 +2,7 @@
 // finds: pubsub/SUBSCRIBE confirmation, then a message published on another connection [iovalkey-0.4.0/resp2]
 // finds: pubsub/PSUBSCRIBE confirmation, then a pmessage naming the pattern and the channel [iovalkey-0.4.0/resp2]
 // finds: pubsub/channel and pattern on one connection, a message and a pmessage for one PUBLISH [iovalkey-0.4.0/resp2]
+// finds: tracking/message with an array payload on __redis__:invalidate through REDIRECT [iovalkey-0.4.0/resp2]
 // run: node
 // expect: (?s)SUBSCRIBE DECODED: \[ 'subscribe', 'repro:ch', 1 \]\n.*UNSUBSCRIBE DECODED: \[ 'message', 'repro:ch', 'hi' \]\nPING DECODED: \[ 'unsubscribe', 'repro:ch', 0 \]\n.*PUNSUBSCRIBE DECODED: \[ 'pmessage', 'repro:\*', 'repro:ch', 'hi' \]\nPING DECODED: \[ 'punsubscribe', 'repro:\*', 0 \]\n
 const { client, step, reportUncaught, main } = require('./lib');

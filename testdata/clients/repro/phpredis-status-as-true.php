@@ -21,6 +21,7 @@
 // finds: transactions/EXECABORT error after an unknown command at queue time [phpredis-5.3.7/resp2]
 // finds: transactions/EXEC array with a WRONGTYPE error between two replies [phpredis-5.3.7/resp2]
 // finds: transactions/pipelined MULTI, commands and EXEC [phpredis-5.3.7/resp2]
+// finds: typed-limits/a zero digest queued in a transaction [phpredis-5.3.7/resp2]
 // run: php
 // expect: (?s)default PING DECODED: true .*default MULTI SET DECODED: true .*default status_reply\('FOUR'\) DECODED: true .*OPT_REPLY_LITERAL PING DECODED: "PONG" .*OPT_REPLY_LITERAL MULTI SET DECODED: "QUEUED"
 require __DIR__ . '/lib.php';

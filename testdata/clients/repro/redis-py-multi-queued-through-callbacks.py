@@ -53,6 +53,13 @@
 # finds: transactions/simple string OK from DISCARD, then an EXEC without MULTI error [redis-py-6.4.0[decode_responses=True]/resp3]
 # finds: transactions/EXECABORT error after an unknown command at queue time [redis-py-6.4.0[decode_responses=True]/resp3]
 # finds: transactions/EXEC array with a WRONGTYPE error between two replies [redis-py-6.4.0[decode_responses=True]/resp3]
+# finds: typed-limits/a zero digest queued in a transaction [redis-py-4.3.4/resp2]
+# finds: typed-limits/a zero digest queued in a transaction [redis-py-4.3.4+hiredis/resp2]
+# finds: typed-limits/a zero digest queued in a transaction [redis-py-4.3.4[decode_responses=True]/resp2]
+# finds: typed-limits/a zero digest queued in a transaction [redis-py-6.4.0/resp2]
+# finds: typed-limits/a zero digest queued in a transaction [redis-py-6.4.0/resp3]
+# finds: typed-limits/a zero digest queued in a transaction [redis-py-6.4.0[decode_responses=True]/resp2]
+# finds: typed-limits/a zero digest queued in a transaction [redis-py-6.4.0[decode_responses=True]/resp3]
 # run: python-4.3.4
 # run: python-6.4.0
 # run: python-4.3.4+hiredis

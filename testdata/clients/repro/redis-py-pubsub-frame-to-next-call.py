@@ -50,6 +50,7 @@
 # finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [redis-py-6.4.0/resp2]
 # finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [redis-py-6.4.0[callbacks=none]/resp2]
 # finds: pubsub/UNSUBSCRIBE of two channels on a connection subscribed to none, then PING [redis-py-6.4.0[decode_responses=True]/resp2]
+# finds: pubsub/SUBSCRIBE confirmation, then a message published on another connection [redis-py-4.3.4/cluster/resp2]
 # run: python-4.3.4
 # run: python-6.4.0
 # run: python-4.3.4+hiredis
