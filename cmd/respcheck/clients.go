@@ -148,8 +148,11 @@ func runClients(ctx context.Context, stdout, stderr io.Writer, f clientsFlags, p
 		}
 		return usageErr("%v", err)
 	}
-	if f.clients == "" || f.clients == "all" {
-		for _, n := range notes {
+	for _, n := range notes {
+		// Every note when every library was asked for; a stale copy of
+		// the adapters whatever was asked (its libraries run other code
+		// than the checkout's).
+		if f.clients == "" || f.clients == "all" || strings.HasPrefix(n, clients.StaleAdaptersNote) {
 			fmt.Fprintln(stderr, "respcheck: note: "+n)
 		}
 	}
@@ -438,7 +441,11 @@ func listClients(w io.Writer, cs []clients.Configuration, f report.Format) error
 	installed := 0
 	for _, c := range cs {
 		if !c.Installed {
-			fmt.Fprintf(w, "%s\n  not installed: %s\n", c.Name, c.Reason)
+			label := "not installed"
+			if c.Name+": " == clients.StaleAdaptersNote {
+				label = "note"
+			}
+			fmt.Fprintf(w, "%s\n  %s: %s\n", c.Name, label, c.Reason)
 			continue
 		}
 		installed++

@@ -2,12 +2,14 @@ package clients
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -681,16 +683,7 @@ func adaptersDir(dir string) string {
 		_, err := os.Stat(filepath.Join(append([]string{d}, parts...)...))
 		return err == nil
 	}
-	checkout := ""
-	wd, _ := os.Getwd()
-	for d := wd; checkout == ""; d = filepath.Dir(d) {
-		if has(d, "adapters", "node", "adapter.js") {
-			checkout = filepath.Join(d, "adapters")
-		}
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
+	checkout := checkoutAdapters()
 	cached := filepath.Join(clientsCache(), "adapters")
 	switch {
 	case checkout != "" && has(checkout, "node", "node_modules"):
@@ -712,6 +705,63 @@ func clientsCache() string {
 	return filepath.Join(home, ".cache", "respcheck", "clients")
 }
 
+// checkoutAdapters is the adapters directory of the respcheck checkout
+// that holds the working directory (./adapters or above it), or "".
+func checkoutAdapters() string {
+	wd, _ := os.Getwd()
+	for d := wd; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "adapters", "node", "adapter.js")); err == nil {
+			return filepath.Join(d, "adapters")
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+// staleAdapters says, when dir is the cache's copy of the adapters and the
+// working directory is in a checkout whose adapters differ from it (a
+// checkout updated since scripts/install-clients.sh copied them), which
+// files differ: the libraries then run another adapter's code than the
+// checkout's. "" otherwise.
+func staleAdapters(dir string) string {
+	checkout := checkoutAdapters()
+	if checkout == "" || filepath.Clean(dir) != filepath.Join(clientsCache(), "adapters") {
+		return ""
+	}
+	var differ []string
+	filepath.WalkDir(checkout, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if n := d.Name(); n == "node_modules" || n == "__pycache__" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		rel, _ := filepath.Rel(checkout, p)
+		a, errA := os.ReadFile(p)
+		b, errB := os.ReadFile(filepath.Join(dir, rel))
+		if errA != nil || errB != nil || !bytes.Equal(a, b) {
+			differ = append(differ, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if len(differ) == 0 {
+		return ""
+	}
+	if len(differ) > 3 {
+		differ = append(differ[:3], fmt.Sprintf("%d more", len(differ)-3))
+	}
+	return fmt.Sprintf(StaleAdaptersNote+"the libraries run the cache's copy of the adapters (%s), which differs from this checkout's (%s: %s): scripts/install-clients.sh installs the checkout's",
+		dir, checkout, strings.Join(differ, ", "))
+}
+
+// StaleAdaptersNote starts the note of a stale copy of the adapters
+// (staleAdapters), among the notes AvailableFor and Listed return.
+const StaleAdaptersNote = "adapters: "
+
 // pythonBin is the interpreter the Python adapter runs with: Debian's, which
 // sees Debian's python3-redis.
 const pythonBin = "/usr/bin/python3.11"
@@ -726,6 +776,9 @@ func externalAdapters(dir string) ([]*Adapter, []string) {
 	dir = adaptersDir(dir)
 	var as []*Adapter
 	var notes []string
+	if n := staleAdapters(dir); n != "" {
+		notes = append(notes, n)
+	}
 	node := filepath.Join(dir, "node")
 	if _, err := os.Stat(filepath.Join(node, "node_modules")); err != nil {
 		notes = append(notes, "node adapter: "+filepath.Join(node, "node_modules")+" missing (run scripts/install-clients.sh)")

@@ -3,6 +3,7 @@ package clients
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -49,5 +50,47 @@ func TestAdaptersDirFromAnywhere(t *testing.T) {
 	t.Setenv("RESPCHECK_ADAPTERS", "/x")
 	if got := adaptersDir(""); got != "/x" {
 		t.Errorf("with $RESPCHECK_ADAPTERS: %s", got)
+	}
+}
+
+// TestStaleAdapters: from a checkout without its Node modules the cache's
+// copy runs; when that copy differs from the checkout's adapters (a
+// checkout updated since scripts/install-clients.sh copied them), a note
+// names the files; an identical copy, or a run outside a checkout, gets
+// none.
+func TestStaleAdapters(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("RESPCHECK_CACHE", cache)
+	t.Setenv("RESPCHECK_ADAPTERS", "")
+	write := func(p, text string) {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cached := filepath.Join(cache, "clients", "adapters")
+	checkout := t.TempDir()
+	for _, f := range []string{"node/adapter.js", "python/adapter.py"} {
+		write(filepath.Join(cached, f), "v1")
+		write(filepath.Join(checkout, "adapters", f), "v1")
+	}
+	write(filepath.Join(cached, "node", "node_modules", "x.js"), "cached module")
+	t.Chdir(checkout)
+	dir := adaptersDir("")
+	if dir != cached {
+		t.Fatalf("adaptersDir %s, want the cache's copy %s", dir, cached)
+	}
+	if n := staleAdapters(dir); n != "" {
+		t.Errorf("identical copies: note %q", n)
+	}
+	write(filepath.Join(checkout, "adapters", "python", "adapter.py"), "v2")
+	if n := staleAdapters(dir); !strings.Contains(n, "python/adapter.py") || strings.Contains(n, "node/adapter.js") || !strings.Contains(n, "scripts/install-clients.sh") {
+		t.Errorf("a changed python adapter: note %q", n)
+	}
+	t.Chdir(t.TempDir())
+	if n := staleAdapters(adaptersDir("")); n != "" {
+		t.Errorf("outside a checkout: note %q", n)
 	}
 }
