@@ -75,136 +75,157 @@ var setOrder = map[string]int{"KEEPTTL": 0, "EXAT": 1, "PXAT": 1, "EX": 2, "PX":
 // (TypedCall.Limit says why); options it sends in another order, or a
 // digest it prints in lower case, are sent respelled (Limit says so).
 func (c goRedisTypedConn) set(ctx context.Context, a []string) (Native, TypedCall) {
-	key, val := a[1], a[2]
-	var sa redis.SetArgs
-	ifeq, get, other := "", false, false
-	var respelled []string
-	last := -1
-	limit := func(why string) (Native, TypedCall) {
-		return Native{}, TypedCall{Wrapper: "SetArgs", Limit: why + " (" + setArgsSource() + ")"}
-	}
+	p := setPlan{last: -1}
 	for i := 3; i < len(a); i++ {
-		opt := strings.ToUpper(a[i])
-		if o, ok := setOrder[opt]; ok {
-			if o < last && len(respelled) == 0 {
-				respelled = append(respelled, "SetArgs sends SET's options in its own order: KEEPTTL, EXAT or PXAT, EX or PX, the condition, GET")
-			}
-			last = max(last, o)
-		}
-		switch opt {
-		case "NX", "XX", "IFEQ", "IFNE", "IFDEQ", "IFDNE":
-			if sa.Mode != "" {
-				return limit("SetArgs.Mode holds one condition; " + sa.Mode + " and " + opt + " cannot both be sent")
-			}
-		}
-		switch opt {
-		case "NX", "XX":
-			sa.Mode = opt
-			other = true
-		case "GET":
-			if get {
-				return limit("SetArgs.Get is one bool: GET twice cannot be sent")
-			}
-			sa.Get, get = true, true
-		case "KEEPTTL":
-			if sa.KeepTTL {
-				return limit("SetArgs.KeepTTL is one bool: KEEPTTL twice cannot be sent")
-			}
-			sa.KeepTTL, other = true, true
-		case "IFEQ", "IFNE":
-			if i+1 >= len(a) {
-				return limit(opt + " without its value has no SetArgs form")
-			}
-			sa.Mode, sa.MatchValue = opt, a[i+1]
-			if opt == "IFEQ" {
-				ifeq = a[i+1]
-			} else {
-				other = true
-			}
-			i++
-		case "IFDEQ", "IFDNE":
-			if i+1 >= len(a) {
-				return limit(opt + " without its digest has no SetArgs form")
-			}
-			d, err := strconv.ParseUint(a[i+1], 16, 64)
-			switch {
-			case err != nil || len(a[i+1]) != 16:
-				return limit("SetArgs.MatchDigest is a uint64, sent as 16 hex digits: " + strconv.Quote(a[i+1]) + " is not one")
-			case d == 0:
-				return limit("SetArgs.MatchDigest 0 is read as no digest: IFDEQ/IFDNE 0000000000000000 goes out without it")
-			}
-			if a[i+1] != fmt.Sprintf("%016x", d) {
-				respelled = append(respelled, "SetArgs sends MatchDigest as %016x (lower case)")
-			}
-			sa.Mode, sa.MatchDigest, other = opt, d, true
-			i++
-		case "EX", "PX":
-			if i+1 >= len(a) {
-				return limit(opt + " without its time has no SetArgs form")
-			}
-			if sa.TTL != 0 {
-				return limit("SetArgs.TTL holds one expiry: a second EX or PX cannot be sent")
-			}
-			n, err := strconv.ParseInt(a[i+1], 10, 64)
-			if err != nil || n <= 0 || strconv.FormatInt(n, 10) != a[i+1] {
-				return limit("SetArgs.TTL is a positive time.Duration (zero means no expiry): " + opt + " " + strconv.Quote(a[i+1]) + " cannot be sent")
-			}
-			unit := time.Second
-			if opt == "PX" {
-				unit = time.Millisecond
-				if n%1000 == 0 {
-					// go-redis sends a whole number of seconds as EX.
-					return limit("SetArgs.TTL of whole seconds goes out as EX: PX " + a[i+1] + " cannot be sent")
-				}
-			}
-			if n > math.MaxInt64/int64(unit) {
-				return limit("SetArgs.TTL is a time.Duration, at most about 292 years: " + opt + " " + a[i+1] + " cannot be sent")
-			}
-			sa.TTL, other = time.Duration(n)*unit, true
-			i++
-		case "EXAT", "PXAT":
-			if i+1 >= len(a) {
-				return limit(opt + " without its time has no SetArgs form")
-			}
-			if !sa.ExpireAt.IsZero() {
-				return limit("SetArgs.ExpireAt holds one time: a second EXAT or PXAT cannot be sent")
-			}
-			n, err := strconv.ParseInt(a[i+1], 10, 64)
-			if err != nil || strconv.FormatInt(n, 10) != a[i+1] {
-				return limit("SetArgs.ExpireAt is a time.Time: " + opt + " " + strconv.Quote(a[i+1]) + " cannot be sent")
-			}
-			if opt == "EXAT" {
-				sa.ExpireAt = time.Unix(n, 0)
-			} else {
-				if n%1000 == 0 {
-					// go-redis sends a time of whole seconds as EXAT.
-					return limit("SetArgs.ExpireAt of whole seconds goes out as EXAT: PXAT " + a[i+1] + " cannot be sent")
-				}
-				sa.ExpireAt = time.UnixMilli(n)
-			}
-			if sa.ExpireAt.IsZero() {
-				return limit("SetArgs.ExpireAt's zero time means none: " + opt + " " + a[i+1] + " cannot be sent")
-			}
-			other = true
-			i++
-		default:
-			// An option SET does not have: the server refuses it.
-			return limit("SetArgs has no field for " + strconv.Quote(a[i]))
+		var why string
+		if i, why = p.option(a, i); why != "" {
+			return Native{}, TypedCall{Wrapper: "SetArgs", Limit: why + " (" + setArgsSource() + ")"}
 		}
 	}
 	var v string
 	var err error
 	call := sent("SetArgs")
-	if ifeq != "" && get && !other {
-		v, err = c.c.SetIFEQGet(ctx, key, val, ifeq, 0).Result()
+	if p.ifeq != "" && p.get && !p.other {
+		v, err = c.c.SetIFEQGet(ctx, a[1], a[2], p.ifeq, 0).Result()
 		call.Wrapper = "SetIFEQGet"
 	} else {
-		v, err = c.c.SetArgs(ctx, key, val, sa).Result()
+		v, err = c.c.SetArgs(ctx, a[1], a[2], p.sa).Result()
 	}
-	if len(respelled) > 0 {
-		call.Limit = strings.Join(respelled, "; ") + " (" + setArgsSource() + ")"
+	if len(p.respelled) > 0 {
+		call.Limit = strings.Join(p.respelled, "; ") + " (" + setArgsSource() + ")"
 	}
 	return goRedisNative(v, err), call
+}
+
+// setPlan is a SET's options mapped onto SetArgs, option by option.
+type setPlan struct {
+	sa        redis.SetArgs
+	ifeq      string // IFEQ's value
+	get       bool
+	other     bool     // an option SetIFEQGet cannot send
+	respelled []string // how SetArgs respells the options
+	last      int      // the setOrder of the options so far
+}
+
+// option maps the option at a[i] (and its value); it returns the index of
+// the option's last argument, or why SetArgs cannot express it.
+func (p *setPlan) option(a []string, i int) (int, string) {
+	opt := strings.ToUpper(a[i])
+	if o, ok := setOrder[opt]; ok {
+		if o < p.last && len(p.respelled) == 0 {
+			p.respelled = append(p.respelled, "SetArgs sends SET's options in its own order: KEEPTTL, EXAT or PXAT, EX or PX, the condition, GET")
+		}
+		p.last = max(p.last, o)
+	}
+	switch {
+	case opt == "GET":
+		if p.get {
+			return i, "SetArgs.Get is one bool: GET twice cannot be sent"
+		}
+		p.sa.Get, p.get = true, true
+		return i, ""
+	case opt == "KEEPTTL":
+		if p.sa.KeepTTL {
+			return i, "SetArgs.KeepTTL is one bool: KEEPTTL twice cannot be sent"
+		}
+		p.sa.KeepTTL, p.other = true, true
+		return i, ""
+	case opt == "NX" || opt == "XX":
+		return i, p.condition(opt, "")
+	case !setValued[opt]:
+		// An option SET does not have: the server refuses it.
+		return i, "SetArgs has no field for " + strconv.Quote(a[i])
+	case i+1 >= len(a):
+		return i, opt + " without its value has no SetArgs form"
+	}
+	switch opt {
+	case "EX", "PX":
+		return i + 1, p.ttl(opt, a[i+1])
+	case "EXAT", "PXAT":
+		return i + 1, p.expireAt(opt, a[i+1])
+	}
+	return i + 1, p.condition(opt, a[i+1])
+}
+
+// condition maps NX, XX, IFEQ/IFNE v or IFDEQ/IFDNE digest onto Mode and
+// MatchValue or MatchDigest.
+func (p *setPlan) condition(opt, v string) string {
+	if p.sa.Mode != "" {
+		return "SetArgs.Mode holds one condition; " + p.sa.Mode + " and " + opt + " cannot both be sent"
+	}
+	switch opt {
+	case "NX", "XX":
+		p.sa.Mode, p.other = opt, true
+	case "IFEQ", "IFNE":
+		p.sa.Mode, p.sa.MatchValue = opt, v
+		if opt == "IFEQ" {
+			p.ifeq = v
+		} else {
+			p.other = true
+		}
+	default: // IFDEQ, IFDNE
+		d, err := strconv.ParseUint(v, 16, 64)
+		switch {
+		case err != nil || len(v) != 16:
+			return "SetArgs.MatchDigest is a uint64, sent as 16 hex digits: " + strconv.Quote(v) + " is not one"
+		case d == 0:
+			return "SetArgs.MatchDigest 0 is read as no digest: IFDEQ/IFDNE 0000000000000000 goes out without it"
+		}
+		if v != fmt.Sprintf("%016x", d) {
+			p.respelled = append(p.respelled, "SetArgs sends MatchDigest as %016x (lower case)")
+		}
+		p.sa.Mode, p.sa.MatchDigest, p.other = opt, d, true
+	}
+	return ""
+}
+
+// ttl maps EX s or PX ms onto TTL, a positive time.Duration.
+func (p *setPlan) ttl(opt, v string) string {
+	if p.sa.TTL != 0 {
+		return "SetArgs.TTL holds one expiry: a second EX or PX cannot be sent"
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n <= 0 || strconv.FormatInt(n, 10) != v {
+		return "SetArgs.TTL is a positive time.Duration (zero means no expiry): " + opt + " " + strconv.Quote(v) + " cannot be sent"
+	}
+	unit := time.Second
+	if opt == "PX" {
+		unit = time.Millisecond
+		if n%1000 == 0 {
+			// go-redis sends a whole number of seconds as EX.
+			return "SetArgs.TTL of whole seconds goes out as EX: PX " + v + " cannot be sent"
+		}
+	}
+	if n > math.MaxInt64/int64(unit) {
+		return "SetArgs.TTL is a time.Duration, at most about 292 years: " + opt + " " + v + " cannot be sent"
+	}
+	p.sa.TTL, p.other = time.Duration(n)*unit, true
+	return ""
+}
+
+// expireAt maps EXAT s or PXAT ms onto ExpireAt, a time.Time.
+func (p *setPlan) expireAt(opt, v string) string {
+	if !p.sa.ExpireAt.IsZero() {
+		return "SetArgs.ExpireAt holds one time: a second EXAT or PXAT cannot be sent"
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || strconv.FormatInt(n, 10) != v {
+		return "SetArgs.ExpireAt is a time.Time: " + opt + " " + strconv.Quote(v) + " cannot be sent"
+	}
+	if opt == "EXAT" {
+		p.sa.ExpireAt = time.Unix(n, 0)
+	} else {
+		if n%1000 == 0 {
+			// go-redis sends a time of whole seconds as EXAT.
+			return "SetArgs.ExpireAt of whole seconds goes out as EXAT: PXAT " + v + " cannot be sent"
+		}
+		p.sa.ExpireAt = time.UnixMilli(n)
+	}
+	if p.sa.ExpireAt.IsZero() {
+		return "SetArgs.ExpireAt's zero time means none: " + opt + " " + v + " cannot be sent"
+	}
+	p.other = true
+	return ""
 }
 
 // respelledOnly reports whether the command wire (one RESP array) is the
