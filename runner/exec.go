@@ -175,7 +175,7 @@ func (r *run) gated(ctx context.Context, it item, res *Result) bool {
 // namespace as runProbe sends them (target.MoveKeys); its patterns are
 // not moved, so a KEYS * probe is refused.
 func (r *run) guardProbes(ctx context.Context, it item) (string, error) {
-	if !r.opts.Shared || r.opts.AllowDestructive {
+	if !r.opts.guarded() {
 		return "", nil
 	}
 	for _, g := range it.c.Gates() {

@@ -416,4 +416,4 @@ func (c *conn) writeCommand(timeout time.Duration, args [][]byte) ([]byte, int, 
 }
 
 // guarded says whether steps are checked by guard before they are sent.
-func (x *caseRun) guarded() bool { return x.opts.Shared && !x.opts.AllowDestructive }
+func (x *caseRun) guarded() bool { return x.opts.guarded() }

@@ -28,6 +28,8 @@ type T[Self any] interface {
 	// Output is where the test's log lines go (Go 1.25's T.Output).
 	Output() io.Writer
 	Run(name string, f func(Self)) bool
+	// Cleanup runs f after the test and its subtests end.
+	Cleanup(f func())
 }
 
 // Test runs case files (files or directories; none means the bundled suite)
@@ -61,6 +63,11 @@ func Test[TB T[TB]](t TB, addr string, opts Options, paths ...string) {
 	tgt, err := target.Open(t.Context(), opts.targetConfig())
 	if err != nil {
 		t.Fatalf("respcheck: %s: %v", addr, err)
+	}
+	// A shared server's run user (Options.NoACLUser) lives until the
+	// parallel subtests below have ended.
+	if prot, drop := opts.protect(t.Context(), tgt); drop != nil {
+		t.Cleanup(func() { drop(prot) })
 	}
 	r := &run{opts: opts, t: tgt, srv: tgt.Server, ctx: t.Context()}
 	var exclusive sync.RWMutex

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/servers"
 )
@@ -31,7 +32,32 @@ import (
 // pass.
 func TestSharedGuardRefusesBypasses(t *testing.T) {
 	srv := servers.ForTest(t, "redis-8.6.3")
-	c := dialRaw(t, srv.Addr())
+	c, files, digest := bypassFixture(t, srv.Addr())
+	rep := run(t, srv.Addr(), files, runner.Options{Shared: true, RunID: runner.NewRunID(), Protos: []int{2}})
+	for _, r := range rep.Results {
+		want := runner.Skip
+		if r.Case.Name == "allowed, in the namespace" || strings.HasSuffix(r.Case.Name, "moved into its namespace") {
+			want = runner.Pass
+		}
+		if r.Status != want {
+			t.Errorf("%s: %s (%s), want %s", r.Case.Name, r.Status, r.Reason, want)
+		}
+		for _, st := range r.Steps {
+			if strings.Contains(string(st.Reply), "their-secret") {
+				t.Errorf("%s: the reply holds masterauth: %q", r.Case.Name, st.Reply)
+			}
+		}
+	}
+	if after := string(c.do(t, "DEBUG", "DIGEST").Str); after != digest {
+		t.Errorf("the data changed: DEBUG DIGEST %s before, %s after", digest, after)
+	}
+}
+
+// bypassFixture writes other clients' data on the server at addr (keys,
+// masterauth, a loaded script, a function library) and returns a
+// connection to it, the bypass cases, and the data's DEBUG DIGEST.
+func bypassFixture(t *testing.T, addr string) (*rawClient, []*cases.File, string) {
+	c := dialRaw(t, addr)
 	for _, k := range []string{"foo", "list", "h", "ARGV1"} {
 		c.do(t, "SET", k, "theirs")
 	}
@@ -120,22 +146,5 @@ cases:
       - {send: [PUBSUB, CHANNELS, "{key:ch}*"], reply: "*0\r\n"}
       - {send: [SET, "{key}{gen:repeat:2000:k}", "{gen:random:2MiB}"], reply: "+OK\r\n"}
 `)
-	rep := run(t, srv.Addr(), files, runner.Options{Shared: true, RunID: runner.NewRunID(), Protos: []int{2}})
-	for _, r := range rep.Results {
-		want := runner.Skip
-		if r.Case.Name == "allowed, in the namespace" || strings.HasSuffix(r.Case.Name, "moved into its namespace") {
-			want = runner.Pass
-		}
-		if r.Status != want {
-			t.Errorf("%s: %s (%s), want %s", r.Case.Name, r.Status, r.Reason, want)
-		}
-		for _, st := range r.Steps {
-			if strings.Contains(string(st.Reply), "their-secret") {
-				t.Errorf("%s: the reply holds masterauth: %q", r.Case.Name, st.Reply)
-			}
-		}
-	}
-	if after := string(c.do(t, "DEBUG", "DIGEST").Str); after != digest {
-		t.Errorf("the data changed: DEBUG DIGEST %s before, %s after", digest, after)
-	}
+	return c, files, digest
 }

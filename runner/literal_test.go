@@ -237,7 +237,8 @@ func TestLiteralKeysThrowaway(t *testing.T) {
 // --allow-destructive it goes out as written, and the case's keys, which
 // the server would not name, are found by a scan of its namespace, so
 // none is left. One the specs answer (ZUNIONSTORE's key count) needs no
-// GETKEYS: its literal destination is moved into the namespace.
+// GETKEYS: its literal destination is moved into the namespace. The run's
+// ACL user has the user's command rules, -command|getkeys included.
 func TestSharedWithoutGetkeys(t *testing.T) {
 	srv := servers.ForTest(t, "redis-8.6.3")
 	c := dialRaw(t, srv.Addr())

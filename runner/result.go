@@ -200,6 +200,10 @@ type Report struct {
 	// Shared run (DBSIZE); a difference means something other than the
 	// run changed the database meanwhile. Both are -1 when not measured.
 	DBSize [2]int64
+	// Protection says how a Shared run without AllowDestructive kept to
+	// its own keys (the guard, and the run's ACL user or why it has
+	// none); nil for other runs.
+	Protection *Protection
 }
 
 // Fault returns why the target itself misbehaved during the run (it

@@ -179,9 +179,15 @@ func TestPlainCasesShareConnections(t *testing.T) {
 		}
 		calls := commandStats(t, c)
 		// One HELLO for the cases, one for the watchdog's connection; 4
-		// batches (16, 16, 16, 12), the watchdog's PINGs on top.
-		if calls["hello"] != 2 || calls["ping"] < 4 || calls["command|info"] != 1 {
-			t.Errorf("shared=%v: HELLO %d, PING %d, COMMAND INFO %d; want 2, at least 4, 1", shared, calls["hello"], calls["ping"], calls["command|info"])
+		// batches (16, 16, 16, 12), the watchdog's PINGs on top. A shared
+		// run's ACL user costs one ACL SETUSER, one COMMAND INFO (which
+		// of its denials the server has) and one ACL DELUSER.
+		acl := map[bool]int{false: 0, true: 1}[shared]
+		if calls["hello"] != 2 || calls["ping"] < 4 || calls["command|info"] != 1+acl {
+			t.Errorf("shared=%v: HELLO %d, PING %d, COMMAND INFO %d; want 2, at least 4, %d", shared, calls["hello"], calls["ping"], calls["command|info"], 1+acl)
+		}
+		if calls["acl|setuser"] != acl || calls["acl|deluser"] != acl {
+			t.Errorf("shared=%v: ACL SETUSER %d, ACL DELUSER %d; want %d each", shared, calls["acl|setuser"], calls["acl|deluser"], acl)
 		}
 		if want := map[bool]int{false: 0, true: 4}[shared]; calls["unlink"] != want {
 			t.Errorf("shared=%v: UNLINK %d, want %d", shared, calls["unlink"], want)

@@ -87,6 +87,15 @@ type Options struct {
 	Shared bool
 	// AllowDestructive runs cases that a Shared target would skip.
 	AllowDestructive bool
+	// NoACLUser keeps a Shared run (without AllowDestructive) on the
+	// given credentials: by default it creates an ACL user of its own
+	// where they allow ACL SETUSER, restricted to the run's keys and
+	// channels, authenticates every connection as it, and deletes it at
+	// the end (Report.Protection; target.RunUser).
+	NoACLUser bool
+	// aclAlone turns the guard off and keeps the run's ACL user: what
+	// the server alone refuses (tests only: export_test.go).
+	aclAlone bool
 	// Limits bound what the reader accepts; zero means resp.DefaultLimits.
 	Limits resp.Limits
 	// OnResult, if set, is called once per result, from one goroutine at
@@ -201,6 +210,8 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	// server that cannot answer it is asked name by name, as gates need.
 	names, subs := commandNames(items)
 	t.Prefetch(ctx, names, subs)
+	var drop func(*Protection)
+	rep.Protection, drop = opts.protect(ctx, t)
 	r := &run{opts: opts, t: t, srv: t.Server}
 	pool := []*target.Target{t}
 	for _, addr := range opts.Pool {
@@ -217,6 +228,9 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	rep.KeysLeft = r.keysLeft()
 	if opts.Shared && reachable {
 		rep.DBSize[1], _ = t.DBSize(context.Background())
+	}
+	if drop != nil {
+		drop(rep.Protection)
 	}
 	rep.Topology = t.Current()
 	rep.count()
@@ -257,6 +271,12 @@ func commandNames(items []item) ([]string, map[string][]string) {
 		}
 	}
 	return slices.Sorted(maps.Keys(names)), subs
+}
+
+// guarded reports whether the shared-server guard checks the run's
+// commands: a Shared run without AllowDestructive.
+func (opts Options) guarded() bool {
+	return opts.Shared && !opts.AllowDestructive && !opts.aclAlone
 }
 
 // targetConfig is how the run reaches opts.Addr (its step timeout set).

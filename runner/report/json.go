@@ -32,10 +32,12 @@ type JSONReport struct {
 	// KeysLeft are SCAN MATCH patterns of keys the run could not delete.
 	KeysLeft []string `json:"keys_left,omitempty"`
 	// Restarts say which throwaway servers died and were started again.
-	Restarts []string       `json:"restarts,omitempty"`
-	DBSize   *[2]int64      `json:"db_size,omitempty"`
-	Summary  runner.Summary `json:"summary"`
-	Results  []JSONResult   `json:"results"`
+	Restarts []string  `json:"restarts,omitempty"`
+	DBSize   *[2]int64 `json:"db_size,omitempty"`
+	// Protection is how a guarded run on a shared server kept to its keys.
+	Protection *runner.Protection `json:"protection,omitempty"`
+	Summary    runner.Summary     `json:"summary"`
+	Results    []JSONResult       `json:"results"`
 	// Schema is the reply-schema check of run --check-schema.
 	Schema *schema.Report `json:"schema,omitempty"`
 }
@@ -134,6 +136,7 @@ func ToJSON(rep *runner.Report) JSONReport {
 		out.ServerLost = rep.ServerLost.Error()
 	}
 	out.KeysLeft, out.Restarts, out.Schema = rep.KeysLeft, rep.Restarts, rep.Schema
+	out.Protection = rep.Protection
 	if rep.Shared() {
 		out.KeysRemoved, out.DBSize = &rep.KeysRemoved, &rep.DBSize
 	}
