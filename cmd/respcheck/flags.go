@@ -34,6 +34,8 @@ type runFlags struct {
 	runID   string
 
 	allowDestructive bool
+	// noACLUser is --no-acl-user (runner.Options.NoACLUser).
+	noACLUser bool
 	// confirmDestructive confirms --allow-destructive on a server that
 	// holds keys (destructive.go).
 	confirmDestructive bool
@@ -64,6 +66,7 @@ func (f *runFlags) register(fl *pflag.FlagSet) {
 	fl.BoolVar(&f.failFast, "fail-fast", false, "stop at the first case that fails or errs (the running ones finish and clean up); exit 1")
 	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "against --addr/-u, also run cases that send commands reaching beyond the run's keys (FLUSHALL, CONFIG SET, DEBUG SLEEP, SCRIPT KILL, ...)")
 	fl.BoolVar(&f.confirmDestructive, "confirm-destructive", false, "with --allow-destructive, run the cases that reach beyond their keys although the database holds keys (else respcheck lists them and asks, or refuses without a terminal)")
+	registerNoACLUser(fl, &f.noACLUser)
 	fl.StringVar(&f.golden, "golden", "", "also compare every reply with the goldens in this `directory` (see respcheck record)")
 	fl.BoolVar(&f.update, "update", false, "with --golden: rewrite the goldens whose replies changed instead of failing (the target must be the build the directory was recorded on)")
 	fl.StringVar(&f.runID, "run-id", "", "key-name salt (default: random against --addr/-u, fixed for a throwaway server)")
@@ -187,6 +190,12 @@ func (f *recordFlags) register(fl *pflag.FlagSet) {
 	registerMaxDepth(fl, &f.maxDepth)
 	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "against --addr/-u, also record cases that reach beyond the run's keys")
 	fl.BoolVar(&f.confirmDestructive, "confirm-destructive", false, "with --allow-destructive, record the cases that reach beyond their keys although the database holds keys (else respcheck lists them and asks, or refuses without a terminal)")
+	registerNoACLUser(fl, &f.noACLUser)
+}
+
+// registerNoACLUser registers --no-acl-user (run and record).
+func registerNoACLUser(fl *pflag.FlagSet, v *bool) {
+	fl.BoolVar(v, "no-acl-user", false, "against --addr/-u, connect with the given credentials only: by default the run creates an ACL user of its own (where they allow ACL SETUSER) that may reach only the run's keys and channels, and deletes it at the end")
 }
 
 type benchFlags struct {

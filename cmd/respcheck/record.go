@@ -118,6 +118,7 @@ func runRecord(ctx context.Context, stdout, stderr io.Writer, f recordFlags, pat
 			if rep.Summary.Errors > 0 {
 				report.Human(stderr, rep, report.HumanOptions{})
 			}
+			protectionNote(stdout, stderr, rep.Protection)
 			continue
 		}
 		n := golden.MarkDiffering(first, g)
@@ -192,7 +193,7 @@ func recordPass(ctx context.Context, f recordFlags, t endpoint, external bool, f
 	opts := runner.Options{
 		Addr: addr, Username: t.Username, Password: t.Password, DB: t.DB, TLS: t.TLS,
 		Protos: protos, Run: runRE, Tags: f.tags, Jobs: f.jobs, StepTimeout: f.timeout,
-		Shared: true, AllowDestructive: !external || f.allowDestructive, Limits: f.limits(),
+		Shared: true, AllowDestructive: !external || f.allowDestructive, NoACLUser: f.noACLUser, Limits: f.limits(),
 	}
 	if external {
 		opts.RunID = runner.NewRunID()

@@ -98,7 +98,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 		Addr: t.Addr, Username: t.Username, Password: t.Password, DB: t.DB,
 		TLS:    t.TLS,
 		Protos: protos, Run: runRE, Tags: f.tags, Shard: shard, Jobs: f.jobs, StepTimeout: f.timeout,
-		RunID: runID, Shared: external, AllowDestructive: f.allowDestructive, Pool: fl.pool(),
+		RunID: runID, Shared: external, AllowDestructive: f.allowDestructive, NoACLUser: f.noACLUser, Pool: fl.pool(),
 		Limits: f.limits(), FailFast: f.failFast,
 	}
 	if fl != nil && fl.spawn != nil { // a throwaway cluster is not started again
@@ -155,6 +155,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, paths []s
 	if rep.Shared() {
 		cleanupNote(note, stderr, rep)
 	}
+	protectionNote(note, stderr, rep.Protection)
 	switch {
 	case rep.Fault() != nil:
 		return &exitError{code: exitServer, err: fmt.Errorf("%v%s", rep.Fault(), spawnedLog(t))}
@@ -197,6 +198,40 @@ func cleanupNote(note, stderr io.Writer, rep *runner.Report) {
 			fmt.Fprintf(stderr, "respcheck: warning: the database size changed by %+d during the run: something other than respcheck wrote to it\n", d)
 		}
 	}
+}
+
+// protectionNote says, after a guarded run on a shared server, which
+// protection it had: the guard and the run's ACL user, or the guard alone
+// and why; it warns on stderr when the user could not be deleted.
+func protectionNote(note, stderr io.Writer, p *runner.Protection) {
+	switch {
+	case p == nil:
+	case p.ACLUser != "":
+		denied := 0
+		for _, r := range p.ACLRules {
+			if strings.HasPrefix(r, "-") {
+				denied++
+			}
+		}
+		fmt.Fprintf(note, "protection: the guard, and ACL user %s (keys and channels %s, %d commands denied): the server itself refuses any other key, channel or command\n",
+			p.ACLUser, strings.Join(aclPatterns(p.ACLRules), " "), denied)
+	default:
+		fmt.Fprintf(note, "protection: the guard alone (no ACL user of the run: %s)\n", p.ACLRefused)
+	}
+	if p != nil && p.ACLLeft != "" {
+		fmt.Fprintf(stderr, "respcheck: warning: the run's ACL user %s could not be deleted (%s): delete it with ACL DELUSER %s\n", p.ACLUser, p.ACLLeft, p.ACLUser)
+	}
+}
+
+// aclPatterns are the key (~) and channel (&) patterns among rules.
+func aclPatterns(rules []string) []string {
+	var out []string
+	for _, r := range rules {
+		if strings.HasPrefix(r, "~") || strings.HasPrefix(r, "&") {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func spawnedLog(t endpoint) string {

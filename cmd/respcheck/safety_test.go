@@ -19,6 +19,7 @@ import (
 
 	"github.com/respcheck/respcheck/runner/clients"
 	"github.com/respcheck/respcheck/runner/servers"
+	"github.com/respcheck/respcheck/runner/target"
 )
 
 // TestMain lets the test binary act as respcheck in a subprocess (for
@@ -145,6 +146,18 @@ cases:
 	}
 	if !strings.Contains(out.String(), "cleanup: removed 2 keys") {
 		t.Errorf("output does not report the cleanup")
+	}
+	// The run's ACL user was there, and is deleted although interrupted.
+	if !strings.Contains(out.String(), "protection: the guard, and ACL user respcheck-run-") {
+		t.Errorf("output does not name the run's ACL user")
+	}
+	admin, err := target.Config{Addr: srv.Addr()}.Dial(context.Background(), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	if v, err := admin.Do("ACL", "USERS"); err != nil || len(v.Elems) != 1 || string(v.Elems[0].Str) != "default" {
+		t.Errorf("ACL USERS after the interrupted run: %q %v, want default alone", v.Raw, err)
 	}
 }
 
