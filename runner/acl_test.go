@@ -155,3 +155,37 @@ func replies(r *runner.Result) []string {
 	}
 	return out
 }
+
+// TestRunUserDatabases: on Valkey 9.1.2, whose ACL has database rules, the
+// run's user may use the run's database only: with the guard off, the
+// server refuses SELECT, MOVE and COPY ... DB of another (the guard
+// refuses them too: TestSharedGuardRefusesBypasses' kind), and the other
+// database's key is intact.
+func TestRunUserDatabases(t *testing.T) {
+	srv := servers.ForTest(t, "valkey-9.1.2")
+	c := dialRaw(t, srv.Addr())
+	c.do(t, "SELECT", "1")
+	c.do(t, "SET", "theirs", "1")
+	rep := run(t, srv.Addr(), load(t, `
+suite: databases
+cases:
+  - name: another database
+    steps:
+      - {send: [SET, "{key}", v], reply: "+OK\r\n"}
+      - {send: [COPY, "{key}", "{key}", DB, "1"], error_code: NOPERM}
+      - {send: [MOVE, "{key}", "1"], error_code: NOPERM}
+      - {send: [SELECT, "1"], error_code: NOPERM}
+      - {send: [FLUSHALL], error_code: NOPERM}
+`), runner.ACLAlone(runner.Options{Shared: true, RunID: runner.NewRunID(), Protos: []int{2}}))
+	if p := rep.Protection; p == nil || !slices.Contains(p.ACLRules, "db=0") {
+		t.Fatalf("protection %+v: want the rule db=0", p)
+	}
+	for _, r := range rep.Results {
+		if r.Status != runner.Pass {
+			t.Errorf("%s: %s %s", r.Case.Name, r.Status, r.Reason)
+		}
+	}
+	if v := c.do(t, "DBSIZE"); v.Int != 1 {
+		t.Errorf("database 1 holds %d keys after the run, want its 1", v.Int)
+	}
+}

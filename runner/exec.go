@@ -139,7 +139,7 @@ func (r *run) runItem(ctx context.Context, it item, res *Result) (give *spare, a
 // status and reason set: a skip for a destructive case on a shared target
 // or an unmet gate, an error for a gate that cannot be checked.
 func (r *run) gated(ctx context.Context, it item, res *Result) bool {
-	if r.opts.Shared && !r.opts.AllowDestructive {
+	if r.opts.guarded() {
 		if cmd, pos, bad := destructiveUse(it.c); bad {
 			res.Status = Skip
 			res.Reason = fmt.Sprintf("sends %s at %s, which reaches beyond the run's own keys (--allow-destructive runs it)", cmd, pos)

@@ -213,8 +213,14 @@ func protectionNote(note, stderr io.Writer, p *runner.Protection) {
 				denied++
 			}
 		}
+		scope := strings.Join(aclPatterns(p.ACLRules), " ")
+		for _, r := range p.ACLRules {
+			if db, ok := strings.CutPrefix(r, "db="); ok {
+				scope += ", database " + db + " only"
+			}
+		}
 		fmt.Fprintf(note, "protection: the guard, and ACL user %s (keys and channels %s, %d commands denied): the server itself refuses any other key, channel or command\n",
-			p.ACLUser, strings.Join(aclPatterns(p.ACLRules), " "), denied)
+			p.ACLUser, scope, denied)
 	default:
 		fmt.Fprintf(note, "protection: the guard alone (no ACL user of the run: %s)\n", p.ACLRefused)
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -71,9 +72,15 @@ func (t *Target) CreateRunUser(ctx context.Context, name string, deny []string) 
 			admins = append(admins, t.NodeConfig(n.Addr))
 		}
 	}
-	own, err := ownCommandRules(ctx, admins[0])
+	own, dbs, err := ownCommandRules(ctx, admins[0])
 	if err != nil {
 		return nil, err
+	}
+	if dbs {
+		// Valkey 9's database rules: SELECT, MOVE, SWAPDB, COPY ... DB
+		// and FLUSHALL reach other databases ("NOPERM No permissions to
+		// access database", Valkey 9.1.2).
+		own = append(own, "resetdbs", "db="+strconv.Itoa(t.Config.DB))
 	}
 	rules, err := knownDenials(ctx, admins[0], deny)
 	if err != nil {
@@ -141,29 +148,34 @@ func (c Config) ping(ctx context.Context) error {
 
 // ownCommandRules returns the command rules of the user c authenticates
 // as (ACL WHOAMI, then ACL GETUSER's "commands", split at spaces: "+@all",
-// "+@all -command|getkeys").
-func ownCommandRules(ctx context.Context, c Config) ([]string, error) {
+// "+@all -command|getkeys"), and whether the server has database rules
+// (ACL GETUSER has "databases": Valkey 9.0+).
+func ownCommandRules(ctx context.Context, c Config) (rules []string, dbs bool, err error) {
 	cn, err := c.Dial(ctx, 2)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer cn.Close()
 	me, err := cn.check("ACL WHOAMI", "ACL", "WHOAMI")
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	v, err := cn.check("ACL GETUSER", "ACL", "GETUSER", string(me.Str))
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	for i := 0; i+1 < len(v.Elems); i += 2 { // RESP2: name, value, ...
-		if string(v.Elems[i].Str) == "commands" {
-			if rules := strings.Fields(string(v.Elems[i+1].Str)); len(rules) > 0 {
-				return rules, nil
-			}
+		switch string(v.Elems[i].Str) {
+		case "commands":
+			rules = strings.Fields(string(v.Elems[i+1].Str))
+		case "databases":
+			dbs = true
 		}
 	}
-	return nil, fmt.Errorf("ACL GETUSER %s: no commands field", me.Str)
+	if len(rules) == 0 {
+		return nil, false, fmt.Errorf("ACL GETUSER %s: no commands field", me.Str)
+	}
+	return rules, dbs, nil
 }
 
 // password is 32 random bytes in hex.
