@@ -2,13 +2,12 @@ package runner
 
 import (
 	"context"
-	"io"
-	"net"
 	"regexp"
 	"strconv"
 	"testing"
 	"time"
 
+	"github.com/respcheck/respcheck/runner/internal/testrelay"
 	"github.com/respcheck/respcheck/runner/servers"
 	"github.com/respcheck/respcheck/runner/target"
 )
@@ -23,7 +22,7 @@ func TestWatchdogConnectsBeforeTheCases(t *testing.T) {
 	// The lanes reach the server through a relay that dials it 200 ms
 	// after each accept: a watchdog that dials in the background has no
 	// connection on the server yet when newLanes returns.
-	tg, err := target.Open(context.Background(), target.Config{Addr: slowRelay(t, srv.Addr(), 200*time.Millisecond)})
+	tg, err := target.Open(context.Background(), target.Config{Addr: testrelay.Start(t, srv.Addr(), testrelay.Options{DialDelay: 200 * time.Millisecond})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,35 +51,4 @@ func TestWatchdogConnectsBeforeTheCases(t *testing.T) {
 	if got := conns(); got != before+2 {
 		t.Errorf("total_connections_received %d right after the lanes were made, want %d (the watchdog's connection made)", got, before+2)
 	}
-}
-
-// slowRelay listens on a free port of 127.0.0.1 and relays each
-// connection to addr, dialled wait after the accept; it ends with the test.
-func slowRelay(t *testing.T, addr string, wait time.Duration) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				time.Sleep(wait)
-				up, err := net.DialTimeout("tcp", addr, 5*time.Second)
-				if err != nil {
-					return
-				}
-				defer up.Close()
-				go io.Copy(up, c)
-				io.Copy(c, up)
-			}()
-		}
-	}()
-	return ln.Addr().String()
 }

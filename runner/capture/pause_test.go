@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"maps"
 	"net"
 	"regexp"
@@ -19,48 +18,10 @@ import (
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/capture"
 	"github.com/respcheck/respcheck/runner/clients"
+	"github.com/respcheck/respcheck/runner/internal/testrelay"
 	"github.com/respcheck/respcheck/runner/servers"
 	"github.com/respcheck/respcheck/runner/target"
 )
-
-// slowFwd forwards to addr, each server->client chunk delay late (a
-// remote upstream).
-func slowFwd(t *testing.T, addr string, delay time.Duration) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			s, err := net.Dial("tcp", addr)
-			if err != nil {
-				c.Close()
-				continue
-			}
-			go func() { io.Copy(s, c); s.Close() }()
-			go func() {
-				defer c.Close()
-				buf := make([]byte, 64<<10)
-				for {
-					n, err := s.Read(buf)
-					if n > 0 {
-						time.Sleep(delay)
-						c.Write(buf[:n])
-					}
-					if err != nil {
-						return
-					}
-				}
-			}()
-		}
-	}()
-	return ln.Addr().String()
-}
 
 // TestPausesNeverExceedTheCapture: frames are timed when read and
 // numbered when recorded; with --keys-before's lookups (behind an
@@ -71,7 +32,7 @@ func slowFwd(t *testing.T, addr string, delay time.Duration) string {
 // for a 296 ms capture).
 func TestPausesNeverExceedTheCapture(t *testing.T) {
 	srv := servers.ForTest(t, "redis-8.6.3")
-	up := slowFwd(t, srv.Addr(), 4*time.Millisecond)
+	up := testrelay.Start(t, srv.Addr(), testrelay.Options{ReplyDelay: 4 * time.Millisecond})
 	rec, err := clients.NewRecorderWith(context.Background(), target.Config{Addr: up, Timeout: 10 * time.Second}, "127.0.0.1:0", clients.RecorderOptions{KeysBefore: true})
 	if err != nil {
 		t.Fatal(err)
