@@ -14,13 +14,13 @@ import (
 	"github.com/respcheck/respcheck/resp"
 )
 
-// RunUserPatterns are the key and channel patterns of a run's ACL user:
+// runUserPatterns are the key and channel patterns of a run's ACL user:
 // every key and channel a shared run uses is named "rc:{id}:..."
 // (cases.KeyPrefix), but the channel of RESP2 tracking's invalidation
 // messages, which the guard lets a case subscribe to.
-var RunUserPatterns = []string{"~rc:{*", "&rc:{*", "&__redis__:invalidate"}
+var runUserPatterns = []string{"~rc:{*", "&rc:{*", "&__redis__:invalidate"}
 
-// RunUserSelectors widen a run user's rights for two forms the guard
+// runUserSelectors widen a run user's rights for two forms the guard
 // checks and the server could not take as the run's: SORT's BY and GET
 // patterns, which Redis and Valkey run only for a user who may read
 // every key ("ERR BY option of SORT denied due to insufficient ACL
@@ -30,12 +30,12 @@ var RunUserPatterns = []string{"~rc:{*", "&rc:{*", "&__redis__:invalidate"}
 // rc:{id}:c* under &rc:{*). SORT may then read any key (not write one:
 // STORE's key is the namespace's) and PSUBSCRIBE take any pattern: for
 // those two the guard alone keeps a case to its own keys and channels.
-var RunUserSelectors = []string{"(%R~* +sort +sort_ro)", "(&* +psubscribe)"}
+var runUserSelectors = []string{"(%R~* +sort +sort_ro)", "(&* +psubscribe)"}
 
 // RunUser is an ACL user a run creates on a shared server and
 // authenticates its own connections as, so that the server itself refuses
 // (NOPERM) what the run's guard exists to refuse: a key or channel
-// outside the run's namespace (RunUserPatterns; in scripts too, which the
+// outside the run's namespace (runUserPatterns; in scripts too, which the
 // server checks call by call) and the commands the caller
 // denies. It exists on every node of a cluster (ACL users are per node);
 // Drop deletes it.
@@ -43,7 +43,7 @@ type RunUser struct {
 	// Name is the user's name, "respcheck-run-" and the run's ID.
 	Name string
 	// Rules are the ACL SETUSER rules it was given, the password left out
-	// ("on", the patterns, "+@all", each denial, then RunUserSelectors).
+	// ("on", the patterns, "+@all", each denial, then runUserSelectors).
 	Rules []string
 	// admins reach each node with the credentials the run was given.
 	admins []Config
@@ -51,7 +51,7 @@ type RunUser struct {
 
 // CreateRunUser creates the ACL user name on every node of t (its
 // topology's nodes, or t itself), with a random password, the keys and
-// channels of RunUserPatterns, the commands of the user t's credentials
+// channels of runUserPatterns, the commands of the user t's credentials
 // name (ACL GETUSER's "commands": "+@all" for the default user, so that
 // the run user never may run what they may not) but deny ("flushall",
 // "config|set": each kept only where the server's COMMAND INFO lists the
@@ -86,7 +86,7 @@ func (t *Target) CreateRunUser(ctx context.Context, name string, deny []string) 
 	if err != nil {
 		return nil, err
 	}
-	rules = slices.Concat([]string{"on"}, RunUserPatterns, own, rules, RunUserSelectors)
+	rules = slices.Concat([]string{"on"}, runUserPatterns, own, rules, runUserSelectors)
 	pass, err := password()
 	if err != nil {
 		return nil, err

@@ -125,7 +125,7 @@ func (k *CaseKeys) Prepare(ctx context.Context, args [][]byte) ([][]byte, []int,
 		}
 	} else {
 		var moved []int
-		out, moved = Namespace(args, keys, k.prefix)
+		out, moved = namespace(args, keys, k.prefix)
 		for _, i := range moved {
 			if len(args[i]) == 0 { // an empty name is no expected string's
 				continue

@@ -15,8 +15,8 @@ import (
 	"github.com/respcheck/respcheck/resp"
 )
 
-// SlotCount is the number of hash slots of a Redis Cluster.
-const SlotCount = 16384
+// slotCount is the number of hash slots of a Redis Cluster.
+const slotCount = 16384
 
 // Slot returns the hash slot of a key: CRC16 (XMODEM) of the key, or of its
 // hash tag (the text between the first "{" and the next "}", when not
@@ -53,13 +53,13 @@ type Topology struct {
 	// Source is the command that described it: "CLUSTER SHARDS" (Redis
 	// >= 7.0, Valkey) or "CLUSTER SLOTS" (older builds).
 	Source string           `json:"source"`
-	owner  [SlotCount]int16 // shard index + 1; 0: unassigned
+	owner  [slotCount]int16 // shard index + 1; 0: unassigned
 }
 
 // Owner returns the shard that serves slot, and false for a slot no shard
 // serves.
 func (t *Topology) Owner(slot int) (Shard, bool) {
-	if slot < 0 || slot >= SlotCount || t.owner[slot] == 0 {
+	if slot < 0 || slot >= slotCount || t.owner[slot] == 0 {
 		return Shard{}, false
 	}
 	return t.Shards[t.owner[slot]-1], true
@@ -101,7 +101,7 @@ func (t *Topology) index() error {
 	slices.SortFunc(t.Shards, func(a, b Shard) int { return firstSlot(a) - firstSlot(b) })
 	for i, s := range t.Shards {
 		for _, r := range s.Slots {
-			if r[0] < 0 || r[1] >= SlotCount || r[0] > r[1] {
+			if r[0] < 0 || r[1] >= slotCount || r[0] > r[1] {
 				return fmt.Errorf("%s: slot range %d-%d", t.Source, r[0], r[1])
 			}
 			for slot := r[0]; slot <= r[1]; slot++ {
@@ -114,7 +114,7 @@ func (t *Topology) index() error {
 
 func firstSlot(s Shard) int {
 	if len(s.Slots) == 0 {
-		return SlotCount
+		return slotCount
 	}
 	return s.Slots[0][0]
 }

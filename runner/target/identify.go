@@ -120,7 +120,7 @@ func Identify(ctx context.Context, cfg Config) (Server, error) {
 
 // fromInfo reads the family and version from INFO server's text.
 func (s *Server) fromInfo(text []byte) error {
-	fields := ParseInfo(text)
+	fields := parseInfo(text)
 	s.RedisVersion = fields["redis_version"]
 	s.Mode = fields["redis_mode"]
 	if s.Mode == "" {
@@ -190,9 +190,9 @@ func moduleNames(v resp.Value) []string {
 	return out
 }
 
-// ParseInfo reads the "key:value" lines of an INFO reply; section headers
+// parseInfo reads the "key:value" lines of an INFO reply; section headers
 // ("# Server") and blank lines are skipped.
-func ParseInfo(b []byte) map[string]string {
+func parseInfo(b []byte) map[string]string {
 	m := make(map[string]string)
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {

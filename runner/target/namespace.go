@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Namespace returns args (the command name first) with each key argument
+// namespace returns args (the command name first) with each key argument
 // at the positions keys (KeyPositions), each key pattern
 // (PatternPositions) and each pub/sub channel or channel pattern
 // (ChannelPositions) that is not under prefix moved under it, and a SCAN
@@ -17,7 +17,7 @@ import (
 // args itself when nothing changes, else a copy (args is never written),
 // and the positions of the keys and channels it moved (not the key
 // patterns'): out[i] is the new name of args[i].
-func Namespace(args [][]byte, keys []int, prefix []byte) (out [][]byte, moved []int) {
+func namespace(args [][]byte, keys []int, prefix []byte) (out [][]byte, moved []int) {
 	if len(args) == 0 {
 		return args, nil
 	}
