@@ -4,11 +4,11 @@ package fuzzseed
 
 import "flag"
 
-// Fuzzing is the most seeds Sample keeps while the test binary fuzzes.
-const Fuzzing = 24
+// fuzzing is the most seeds Sample keeps while the test binary fuzzes.
+const fuzzing = 24
 
 // Sample returns seeds, or, when the test binary fuzzes (go test -fuzz:
-// its -test.fuzz flag is set), at most Fuzzing of them, evenly spread and
+// its -test.fuzz flag is set), at most fuzzing of them, evenly spread and
 // the same on every call. Go runs every seed for the baseline coverage
 // before it mutates any, within the target's -fuzztime: FuzzServe's 1,760
 // seeds took the 2 s scripts/test gives each target (305 of them done,
@@ -16,7 +16,7 @@ const Fuzzing = 24
 // seed: the fuzz target as a test is not fuzzing. With 24, the targets of
 // scripts/test's fuzz phase get past their baseline and mutate (FuzzServe:
 // 42 seeds, 481 executions in 2 s); see SampleN for slow ones.
-func Sample[T any](seeds []T) []T { return SampleN(seeds, Fuzzing) }
+func Sample[T any](seeds []T) []T { return SampleN(seeds, fuzzing) }
 
 // SampleN is Sample keeping at most n seeds: for a target whose seeds are
 // slow to run (FuzzProxyFraming reads whole recorded streams 7 bytes at a

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestSample: every seed as a test; at most Fuzzing, spread from the first
+// TestSample: every seed as a test; at most fuzzing, spread from the first
 // to near the last and the same twice, while fuzzing.
 func TestSample(t *testing.T) {
 	seeds := make([]int, 1000)
@@ -21,7 +21,7 @@ func TestSample(t *testing.T) {
 	f.Value.Set("^FuzzX$")
 	defer f.Value.Set(old)
 	got := Sample(seeds)
-	if len(got) != Fuzzing || got[0] != 0 || got[Fuzzing-1] < 900 || !slices.IsSorted(got) || !slices.Equal(got, Sample(seeds)) {
+	if len(got) != fuzzing || got[0] != 0 || got[fuzzing-1] < 900 || !slices.IsSorted(got) || !slices.Equal(got, Sample(seeds)) {
 		t.Errorf("fuzzing: %v", got)
 	}
 	if few := Sample(seeds[:5]); len(few) != 5 {
