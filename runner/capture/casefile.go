@@ -21,7 +21,7 @@ type Options struct {
 	Suite, Case, Header string
 	// Noise are the exchanges (by index) whose replies differed when the
 	// file ran on a twin of the upstream's build (LearnNoise): their
-	// steps expect any reply, as Volatile ones.
+	// steps expect any reply, as volatileCommands ones.
 	Noise map[int]bool
 	// Unordered are the exchanges (by index) whose commands' replies have
 	// no order (Unordered): an array, set or map of scalars expects its
@@ -38,11 +38,11 @@ type Options struct {
 	Before []clients.KeyBefore
 }
 
-// Volatile lists the commands (and COMMAND SUBCOMMAND pairs) whose reply
+// volatileCommands lists the commands (and COMMAND SUBCOMMAND pairs) whose reply
 // changes from one run to the next on one server, for reasons of their
 // own (the time, a connection's ID, random picks, the server's state):
 // their steps expect any reply, the captured bytes kept in a comment.
-var Volatile = map[string]bool{
+var volatileCommands = map[string]bool{
 	"TIME": true, "INFO": true, "LASTSAVE": true, "RANDOMKEY": true, "SRANDMEMBER": true,
 	"SPOP": true, "HRANDFIELD": true, "ZRANDMEMBER": true, "PTTL": true, "EXPIRETIME": true,
 	"PEXPIRETIME": true, "HELLO": true, "ROLE": true, "DBSIZE": true, "SLOWLOG": true,
@@ -52,16 +52,16 @@ var Volatile = map[string]bool{
 	"XADD": true, "SCAN": true, "HSCAN": true, "SSCAN": true, "ZSCAN": true,
 }
 
-// volatile reports whether args is a command of Volatile.
+// volatile reports whether args is a command of volatileCommands.
 func volatile(args [][]byte) bool {
 	if len(args) == 0 {
 		return false
 	}
 	name := strings.ToUpper(string(args[0]))
-	if len(args) > 1 && Volatile[name+" "+strings.ToUpper(string(args[1]))] {
+	if len(args) > 1 && volatileCommands[name+" "+strings.ToUpper(string(args[1]))] {
 		return true
 	}
-	return Volatile[name]
+	return volatileCommands[name]
 }
 
 // CaseFile writes exchanges (in the order they crossed the proxy) as one

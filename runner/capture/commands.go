@@ -22,7 +22,7 @@ const flagBlocking = "blocking"
 // unorderedWithoutTips are the commands with tipUnordered on Redis 8.6.3
 // (COMMAND), for upstreams whose COMMAND INFO gives no tips (before Redis
 // 7.0; miniredis v2.40.0's table) or cannot be asked: COMMAND's are
-// Volatile already; MODULE LIST's and FUNCTION LIST's replies nest maps,
+// volatileCommands already; MODULE LIST's and FUNCTION LIST's replies nest maps,
 // which stay bytes.
 var unorderedWithoutTips = map[string]bool{
 	"SMEMBERS": true, "SINTER": true, "SUNION": true, "SDIFF": true, "KEYS": true,

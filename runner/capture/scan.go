@@ -10,7 +10,7 @@ import (
 )
 
 // elementScans are the commands that iterate one key's elements with a
-// cursor (Volatile: a cursor other than 0 names a place in the server's
+// cursor (volatileCommands: a cursor other than 0 names a place in the server's
 // hash table, and the elements before it differ between builds).
 var elementScans = map[string]bool{"HSCAN": true, "SSCAN": true, "ZSCAN": true}
 
@@ -20,7 +20,7 @@ var elementScans = map[string]bool{"HSCAN": true, "SSCAN": true, "ZSCAN": true}
 // 7.0.15 stopped at another cursor in 2 of 6 starts, by its hash seed): {array: ["0",
 // {array_unordered: [...]}]}, its elements (fields and values, members
 // and scores) in any order, as an HGETALL's; "" for any other reply,
-// which stays any reply (Volatile). A key of more elements than COUNT
+// which stays any reply (volatileCommands). A key of more elements than COUNT
 // comes whole at once only in a compact encoding (a listpack), which
 // builds choose otherwise (Redis 7.0.15 keeps a set of strings in a
 // hashtable, scanned COUNT at a time): comparing it would report the

@@ -296,7 +296,7 @@ func (w *writer) waited(ex *clients.Exchange) {
 }
 
 // expect writes the expectation of ex's reply: its bytes, its frames for
-// a (un)subscribe, any reply for a Volatile command (the bytes in a
+// a (un)subscribe, any reply for a volatileCommands command (the bytes in a
 // comment), its elements in any order for an Unordered one.
 func (w *writer) expect(ex *clients.Exchange, indent string) {
 	w.lines += bytes.Count(w.b.Bytes()[w.counted:], []byte("\n"))
