@@ -101,7 +101,7 @@ type Row struct {
 	Steps  int   `json:"steps"`
 	Protos []int `json:"protocols,omitempty"`
 	// Reason says why the bundled suite leaves an entry no case sends out
-	// on purpose (Reason), or is empty.
+	// on purpose (reason), or is empty.
 	Reason string `json:"reason,omitempty"`
 }
 
@@ -249,7 +249,7 @@ func (t *tally) report() *Report {
 			continue
 		}
 		if !r.Covered() {
-			rep.Rows[i].Reason = Reason(r.Name)
+			rep.Rows[i].Reason = reason(r.Name)
 		}
 		rep.Counted++
 		if r.Covered() {

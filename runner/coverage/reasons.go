@@ -40,9 +40,9 @@ var clusterAdmin = []string{"ADDSLOTS", "ADDSLOTSRANGE", "BUMPEPOCH", "DELSLOTS"
 	"FLUSHSLOT", "FLUSHSLOTS", "FORGET", "MEET", "REPLICATE", "RESET", "SAVECONFIG", "SET-CONFIG-EPOCH",
 	"SYNCSLOTS", "MIGRATESLOTS", "CANCELSLOTMIGRATIONS"}
 
-// Reason says why the bundled suite leaves name out, or "" (not covered
+// reason says why the bundled suite leaves name out, or "" (not covered
 // yet).
-func Reason(name string) string {
+func reason(name string) string {
 	if r, ok := reasons[name]; ok {
 		return r
 	}

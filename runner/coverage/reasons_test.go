@@ -13,9 +13,9 @@ import (
 // its reason in the report (and the human output lists it); an entry
 // simply not covered yet, or one a case sends, carries none.
 func TestReasons(t *testing.T) {
-	if Reason("SHUTDOWN") == "" || Reason("CLUSTER MEET") == "" || Reason("CLUSTER INFO") != "" || Reason("GET") != "" {
-		t.Errorf("Reason: SHUTDOWN %q, CLUSTER MEET %q, CLUSTER INFO %q, GET %q",
-			Reason("SHUTDOWN"), Reason("CLUSTER MEET"), Reason("CLUSTER INFO"), Reason("GET"))
+	if reason("SHUTDOWN") == "" || reason("CLUSTER MEET") == "" || reason("CLUSTER INFO") != "" || reason("GET") != "" {
+		t.Errorf("reason: SHUTDOWN %q, CLUSTER MEET %q, CLUSTER INFO %q, GET %q",
+			reason("SHUTDOWN"), reason("CLUSTER MEET"), reason("CLUSTER INFO"), reason("GET"))
 	}
 	docs := []Command{{Name: "SHUTDOWN", Group: "server"}, {Name: "GET", Group: "string"}, {Name: "CLUSTER", Container: true},
 		{Name: "CLUSTER INFO", Group: "cluster"}}
