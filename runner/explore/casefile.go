@@ -96,7 +96,7 @@ func writeSteps(buf *bytes.Buffer, seq [][]string, expect func(i int) string) {
 		buf.WriteString("    exclusive: true\n")
 	}
 	buf.WriteString("    steps:\n")
-	for _, k := range Keyspace {
+	for _, k := range keyspace {
 		if k.Setup != nil && usesKey(seq, k.Name) {
 			args := append([]string(nil), k.Setup...)
 			args[1] = KeyPrefix + k.Name

@@ -22,21 +22,21 @@ type Exec func(ctx context.Context, proto int, seq [][]string) ([][]byte, error)
 
 // sentinel ends every sequence: its reply (the same blob string in RESP2
 // and RESP3) is the last, so a command answered twice, or not at all, is
-// seen (a DesyncError), not taken for the next command's reply.
+// seen (a desyncError), not taken for the next command's reply.
 var sentinel = []string{"ECHO", "respcheck-explore-end"}
 
 var sentinelReply = []byte("$21\r\nrespcheck-explore-end\r\n")
 
-// DesyncError is a target that sent another number of replies than the
+// desyncError is a target that sent another number of replies than the
 // sequence had commands: Replies are what it sent before the sentinel's
 // (Redis 8.6.3 answers SET k v IFDNE 3 GET twice: the old value, then
 // "-ERR must be exactly 16 hexadecimal characters").
-type DesyncError struct {
+type desyncError struct {
 	Commands int
 	Replies  [][]byte
 }
 
-func (e *DesyncError) Error() string {
+func (e *desyncError) Error() string {
 	return fmt.Sprintf("%d replies to %d commands", len(e.Replies), e.Commands)
 }
 
@@ -118,7 +118,7 @@ func ConnExec(cfg target.Config, timeout time.Duration) (Exec, func()) {
 // keyspaceUnlink is UNLINK of every key of the keyspace.
 func keyspaceUnlink() []string {
 	del := []string{"UNLINK"}
-	for _, k := range Keyspace {
+	for _, k := range keyspace {
 		del = append(del, KeyPrefix+k.Name)
 	}
 	return del
@@ -128,7 +128,7 @@ func keyspaceUnlink() []string {
 func preamble() ([]byte, int) {
 	b := resp.AppendCommandString(nil, keyspaceUnlink()...)
 	n := 1
-	for _, k := range Keyspace {
+	for _, k := range keyspace {
 		if k.Setup == nil {
 			continue
 		}
@@ -188,15 +188,15 @@ func runOn(cn *target.Conn, second func() (*scriptConn, error), seq [][]string, 
 
 // partErr is a part's error as the whole sequence's (of n commands, out
 // its replies read so far): a LostError counts every command answered
-// before, a DesyncError holds every reply.
+// before, a desyncError holds every reply.
 func partErr(err error, n int, out [][]byte) error {
 	var le *LostError
 	if errors.As(err, &le) {
 		return &LostError{Answered: len(out), Err: le.Err}
 	}
-	var de *DesyncError
+	var de *desyncError
 	if errors.As(err, &de) {
-		return &DesyncError{Commands: n, Replies: out}
+		return &desyncError{Commands: n, Replies: out}
 	}
 	return err
 }
@@ -204,7 +204,7 @@ func partErr(err error, n int, out [][]byte) error {
 // pipeline writes pre (skip commands whose replies are not returned),
 // cmds, extra (replies not returned either) and the sentinel on cn as one
 // write, and returns the replies to cmds; a reply count off is a
-// DesyncError, a reply not read a LostError.
+// desyncError, a reply not read a LostError.
 func pipeline(cn *target.Conn, pre []byte, skip int, cmds, extra [][]string, timeout time.Duration) ([][]byte, error) {
 	b := pre
 	for _, args := range cmds {
@@ -229,7 +229,7 @@ func pipeline(cn *target.Conn, pre []byte, skip int, cmds, extra [][]string, tim
 			continue
 		case i >= skip && bytes.Equal(v.Raw, sentinelReply):
 			if len(out) != len(cmds)+len(extra) {
-				return out, &DesyncError{Commands: len(cmds), Replies: out}
+				return out, &desyncError{Commands: len(cmds), Replies: out}
 			}
 			return out[:len(cmds)], nil
 		case i >= skip:

@@ -284,7 +284,7 @@ func (e *explorer) one(ctx context.Context, proto int, seq [][]string) (stop boo
 			_, err := e.ex[d.side](ctx, proto, s)
 			return ctx.Err() == nil && isDesync(err)
 		})
-		var de *DesyncError
+		var de *desyncError
 		if _, err := e.ex[d.side](ctx, proto, f.Seq); errors.As(err, &de) && len(de.Replies) >= len(f.Seq)-1 {
 			f.setOwn(bytes.Join(de.Replies[len(f.Seq)-1:], nil))
 		}
@@ -615,7 +615,7 @@ func isMalformed(err error) bool {
 }
 
 func isDesync(err error) bool {
-	var de *DesyncError
+	var de *desyncError
 	return errors.As(err, &de)
 }
 

@@ -89,13 +89,13 @@ func TestGeneratorFollowsTheGrammar(t *testing.T) {
 // TestAllows: the matcher itself, on SET's tree as Redis 8.6.3 gives it
 // (condition and expiration oneofs, GET token).
 func TestAllows(t *testing.T) {
-	set := Command{Name: "SET", Args: []Arg{
+	set := Command{Name: "SET", Args: []arg{
 		{Name: "key", Type: "key"}, {Name: "value", Type: "string"},
-		{Name: "condition", Type: "oneof", Optional: true, Args: []Arg{{Type: "pure-token", Token: "NX"}, {Type: "pure-token", Token: "XX"}, {Name: "ifeq", Type: "string", Token: "IFEQ"}}},
+		{Name: "condition", Type: "oneof", Optional: true, Args: []arg{{Type: "pure-token", Token: "NX"}, {Type: "pure-token", Token: "XX"}, {Name: "ifeq", Type: "string", Token: "IFEQ"}}},
 		{Name: "get", Type: "pure-token", Token: "GET", Optional: true},
-		{Name: "expiration", Type: "oneof", Optional: true, Args: []Arg{{Type: "integer", Token: "EX"}, {Type: "pure-token", Token: "KEEPTTL"}}},
+		{Name: "expiration", Type: "oneof", Optional: true, Args: []arg{{Type: "integer", Token: "EX"}, {Type: "pure-token", Token: "KEEPTTL"}}},
 	}}
-	mset := Command{Name: "MSET", Args: []Arg{{Name: "data", Type: "block", Multiple: true, Args: []Arg{{Type: "key"}, {Type: "string"}}}}}
+	mset := Command{Name: "MSET", Args: []arg{{Name: "data", Type: "block", Multiple: true, Args: []arg{{Type: "key"}, {Type: "string"}}}}}
 	for _, c := range []struct {
 		cmd  Command
 		args string
@@ -123,7 +123,7 @@ func fakeExec(reply func([]string) string) Exec {
 			}
 		}
 		if len(out) != len(seq) {
-			return out, &DesyncError{Commands: len(seq), Replies: out}
+			return out, &desyncError{Commands: len(seq), Replies: out}
 		}
 		return out, nil
 	}
@@ -137,10 +137,10 @@ func fakeExec(reply func([]string) string) Exec {
 // differed from B before (LATE).
 func TestShrinkPlanted(t *testing.T) {
 	grammar := []Command{
-		{Name: "GET", Group: "string", Args: []Arg{{Type: "key"}}},
-		{Name: "SET", Group: "string", Args: []Arg{{Type: "key"}, {Type: "string"}}},
-		{Name: "PLANT", Group: "string", Args: []Arg{{Type: "key"}, {Type: "string"}}},
-		{Name: "ARM", Group: "hash", Args: []Arg{{Type: "key"}}},
+		{Name: "GET", Group: "string", Args: []arg{{Type: "key"}}},
+		{Name: "SET", Group: "string", Args: []arg{{Type: "key"}, {Type: "string"}}},
+		{Name: "PLANT", Group: "string", Args: []arg{{Type: "key"}, {Type: "string"}}},
+		{Name: "ARM", Group: "hash", Args: []arg{{Type: "key"}}},
 		{Name: "TWICE", Group: "list"},
 		{Name: "RANDOM", Group: "set"},
 		{Name: "LATE", Group: "zset"},
@@ -307,8 +307,8 @@ func TestNothingOutsideTheKeyspace(t *testing.T) {
 // only RESP3 replies are judged.
 func TestOracleFindings(t *testing.T) {
 	grammar := []Command{
-		{Name: "GET", Group: "string", Args: []Arg{{Type: "key"}}},
-		{Name: "BADREPLY", Group: "list", Args: []Arg{{Type: "key"}, {Type: "string", Optional: true}}},
+		{Name: "GET", Group: "string", Args: []arg{{Type: "key"}}},
+		{Name: "BADREPLY", Group: "list", Args: []arg{{Type: "key"}, {Type: "string", Optional: true}}},
 	}
 	same := fakeExec(func(args []string) string { return "+" + args[0] + "\r\n" })
 	oracle := func(args []string, reply []byte) string {

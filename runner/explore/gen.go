@@ -23,11 +23,11 @@ type Key struct {
 	Setup []string
 }
 
-// Keyspace is the small keyspace every sequence starts from: a key of
+// keyspace is the small keyspace every sequence starts from: a key of
 // every data type, numbers as strings, and two keys that do not exist.
 // Members are few and short, so that every server keeps the small
 // encodings (listpack, intset), whose order is insertion order.
-var Keyspace = []Key{
+var keyspace = []Key{
 	{"str", "string", []string{"SET", "", "hello"}},
 	{"int", "string", []string{"SET", "", "42"}},
 	{"float", "string", []string{"SET", "", "3.5"}},
@@ -214,7 +214,7 @@ func (g *Generator) dropScripts(names []string) {
 func (g *Generator) Empty() bool { return len(g.groups) == 0 }
 
 // args generates a list of sibling arguments.
-func (g *Generator) args(as []Arg, grp string) []string {
+func (g *Generator) args(as []arg, grp string) []string {
 	var out []string
 	for i := 0; i < len(as); i++ {
 		a := as[i]
@@ -243,7 +243,7 @@ func (g *Generator) args(as []Arg, grp string) []string {
 
 // repeat generates argument a n times (its token once, or before each
 // value when the token repeats).
-func (g *Generator) repeat(a Arg, n int, grp string) []string {
+func (g *Generator) repeat(a arg, n int, grp string) []string {
 	var out []string
 	for k := range n {
 		if a.Type != "pure-token" && a.Token != "" && (k == 0 || a.MultipleToken) {
@@ -254,7 +254,7 @@ func (g *Generator) repeat(a Arg, n int, grp string) []string {
 	return out
 }
 
-func tokenOf(a Arg) []string {
+func tokenOf(a arg) []string {
 	if a.Token != "" && a.Type != "pure-token" {
 		return []string{a.Token}
 	}
@@ -262,7 +262,7 @@ func tokenOf(a Arg) []string {
 }
 
 // value generates one occurrence of a's value.
-func (g *Generator) value(a Arg, grp string) []string {
+func (g *Generator) value(a arg, grp string) []string {
 	switch a.Type {
 	case "pure-token":
 		return []string{a.Token}
@@ -272,7 +272,7 @@ func (g *Generator) value(a Arg, grp string) []string {
 		}
 		c := a.Args[g.rng.IntN(len(a.Args))]
 		c.Optional = false
-		return g.args([]Arg{c}, grp)
+		return g.args([]arg{c}, grp)
 	case "block":
 		return g.args(a.Args, grp)
 	case "key":
@@ -306,7 +306,7 @@ func (g *Generator) key(grp string) string {
 	if ks := groupKeys[grp]; ks != nil && g.rng.IntN(10) < 7 {
 		return g.pick(ks)
 	}
-	return Keyspace[g.rng.IntN(len(Keyspace))].Name
+	return keyspace[g.rng.IntN(len(keyspace))].Name
 }
 
 // mutate changes args (whose first words words are the command's name)

@@ -11,10 +11,10 @@ import (
 	"github.com/respcheck/respcheck/runner/target"
 )
 
-// Arg is one node of a command's argument tree, as COMMAND DOCS gives it
+// arg is one node of a command's argument tree, as COMMAND DOCS gives it
 // (Redis 7.0+, Valkey 7.2+: the "arguments" of each command's reply map,
 // the same tree as the command JSON files' "arguments").
-type Arg struct {
+type arg struct {
 	// Name is the argument's name ("key", "numkeys", "condition").
 	Name string
 	// Type is one of key, string, integer, double, pattern, unix-time,
@@ -29,7 +29,7 @@ type Arg struct {
 	Optional, Multiple, MultipleToken bool
 	// Args are the children of a oneof (one is sent) or a block (all are
 	// sent, in order).
-	Args []Arg
+	Args []arg
 	// Values, when set, are the values the generator sends for the
 	// argument instead of its type's edge values (the session commands'
 	// hand-made trees, see sessionCommands).
@@ -44,7 +44,7 @@ type Command struct {
 	// Group is COMMAND DOCS' group ("string", "list", "generic").
 	Group string
 	// Args is the argument tree after the name.
-	Args []Arg
+	Args []arg
 	// Flags are COMMAND INFO's flags of the command (lower case:
 	// "write", "blocking", "admin").
 	Flags map[string]bool
@@ -115,12 +115,12 @@ var leftOut = map[string]map[string]bool{
 
 // withoutLeftOut returns c's arguments without those leftOut names for
 // it.
-func withoutLeftOut(c Command) []Arg {
+func withoutLeftOut(c Command) []arg {
 	drop := leftOut[c.Name]
 	if drop == nil {
 		return c.Args
 	}
-	var out []Arg
+	var out []arg
 	for _, a := range c.Args {
 		if !drop[strings.ToUpper(a.Token)] {
 			out = append(out, a)
@@ -213,10 +213,10 @@ func appendDocs(cmds []Command, name string, doc resp.Value) []Command {
 }
 
 // readArgs reads an "arguments" array.
-func readArgs(v resp.Value) []Arg {
-	var out []Arg
+func readArgs(v resp.Value) []arg {
+	var out []arg
 	for _, e := range v.Elems {
-		var a Arg
+		var a arg
 		for k, f := range pairs(e) {
 			switch k {
 			case "name":
@@ -395,7 +395,7 @@ func (c Command) Safe(args []string) bool {
 // in, and calls k with what is left after each way they match and the
 // key arguments matched so far (each as the length of the input from it
 // on: its index is the input's length minus that).
-func matchSeq(as []Arg, in []string, keys []int, k func([]string, []int) bool) bool {
+func matchSeq(as []arg, in []string, keys []int, k func([]string, []int) bool) bool {
 	if len(as) == 0 {
 		return k(in, keys)
 	}
@@ -409,7 +409,7 @@ func matchSeq(as []Arg, in []string, keys []int, k func([]string, []int) bool) b
 
 // matchRepeat matches one occurrence of a, then (a multiple argument)
 // more.
-func matchRepeat(a Arg, in []string, keys []int, first bool, k func([]string, []int) bool) bool {
+func matchRepeat(a arg, in []string, keys []int, first bool, k func([]string, []int) bool) bool {
 	return matchOne(a, in, keys, first, func(left []string, ks []int) bool {
 		return k(left, ks) || a.Multiple && len(left) < len(in) && matchRepeat(a, left, ks, false, k)
 	})
@@ -417,7 +417,7 @@ func matchRepeat(a Arg, in []string, keys []int, first bool, k func([]string, []
 
 // matchOne matches one occurrence of a: its token (before the first
 // occurrence, or each when it repeats), then its value.
-func matchOne(a Arg, in []string, keys []int, first bool, k func([]string, []int) bool) bool {
+func matchOne(a arg, in []string, keys []int, first bool, k func([]string, []int) bool) bool {
 	if a.Type != "pure-token" && a.Token != "" && (first || a.MultipleToken) {
 		if len(in) == 0 || !strings.EqualFold(in[0], a.Token) {
 			return false
@@ -430,7 +430,7 @@ func matchOne(a Arg, in []string, keys []int, first bool, k func([]string, []int
 	case "oneof":
 		for _, c := range a.Args {
 			c.Optional = false
-			if matchSeq([]Arg{c}, in, keys, k) {
+			if matchSeq([]arg{c}, in, keys, k) {
 				return true
 			}
 		}

@@ -47,7 +47,7 @@ var (
 )
 
 // sessionCommands are the session group's commands, each with a hand-made
-// argument tree (Arg.Values where COMMAND DOCS' types would draw values
+// argument tree (arg.Values where COMMAND DOCS' types would draw values
 // that change the connection or the server for the rest of a run: a valid
 // HELLO version, a SELECT of another database, CLIENT NO-EVICT ON). Only
 // commands that touch nothing outside the connection and the {rx}:
@@ -60,44 +60,44 @@ var (
 // still leave on a connection (a name, a WATCH, an open MULTI) exec's
 // closers remove after each sequence.
 func sessionCommands() []Command {
-	str := func(name string, values []string) Arg { return Arg{Name: name, Type: "string", Values: values} }
-	opt := func(a Arg) Arg { a.Optional = true; return a }
-	many := func(a Arg) Arg { a.Multiple = true; return a }
-	key := Arg{Name: "key", Type: "key"}
+	str := func(name string, values []string) arg { return arg{Name: name, Type: "string", Values: values} }
+	opt := func(a arg) arg { a.Optional = true; return a }
+	many := func(a arg) arg { a.Multiple = true; return a }
+	key := arg{Name: "key", Type: "key"}
 	zero := str("numkeys", []string{"0"})
 	one := str("numkeys", []string{"1"})
 	cmds := []Command{
-		{Name: "PING", Args: []Arg{opt(Arg{Name: "message", Type: "string"})}},
-		{Name: "ECHO", Args: []Arg{{Name: "message", Type: "string"}}},
-		{Name: "HELLO", Args: []Arg{opt(str("protover", badProtovers))}},
+		{Name: "PING", Args: []arg{opt(arg{Name: "message", Type: "string"})}},
+		{Name: "ECHO", Args: []arg{{Name: "message", Type: "string"}}},
+		{Name: "HELLO", Args: []arg{opt(str("protover", badProtovers))}},
 		// No index a server takes (a SELECT would move the connection off
 		// the keyspace's database).
-		{Name: "SELECT", Args: []Arg{str("index", []string{"-1", "100000", "notanumber", "9223372036854775808", ""})}},
-		{Name: "CLIENT LIST", Args: []Arg{opt(Arg{Name: "client-id", Type: "integer", Token: "ID", Multiple: true, Values: []string{"abc", "0", "-1", "1", "9223372036854775808"}})}},
+		{Name: "SELECT", Args: []arg{str("index", []string{"-1", "100000", "notanumber", "9223372036854775808", ""})}},
+		{Name: "CLIENT LIST", Args: []arg{opt(arg{Name: "client-id", Type: "integer", Token: "ID", Multiple: true, Values: []string{"abc", "0", "-1", "1", "9223372036854775808"}})}},
 		{Name: "CLIENT GETNAME"},
-		{Name: "CLIENT SETNAME", Args: []Arg{str("connection-name", clientNames)}},
+		{Name: "CLIENT SETNAME", Args: []arg{str("connection-name", clientNames)}},
 		{Name: "CLIENT INFO"},
-		{Name: "CLIENT NO-EVICT", Args: []Arg{str("enabled", onOff)}},
-		{Name: "CLIENT NO-TOUCH", Args: []Arg{str("enabled", onOff)}},
+		{Name: "CLIENT NO-EVICT", Args: []arg{str("enabled", onOff)}},
+		{Name: "CLIENT NO-TOUCH", Args: []arg{str("enabled", onOff)}},
 		{Name: "CLIENT GETREDIR"},
 		// A name always: without one, every command's entry (hundreds of
 		// kilobytes a reply).
-		{Name: "COMMAND INFO", Args: []Arg{many(str("command-name", commandNames))}},
-		{Name: "COMMAND DOCS", Args: []Arg{many(str("command-name", commandNames))}},
-		{Name: "EVAL", Args: []Arg{str("script", scripts), one, key}},
-		{Name: "EVAL_RO", Args: []Arg{str("script", roScripts), one, key}},
-		{Name: "EVALSHA", Args: []Arg{str("sha1", shas), zero}},
-		{Name: "EVALSHA_RO", Args: []Arg{str("sha1", shas), zero}},
-		{Name: "SCRIPT EXISTS", Args: []Arg{many(str("sha1", shas))}},
-		{Name: "FCALL", Args: []Arg{str("function", []string{"nosuchfunction", ""}), zero}},
-		{Name: "FCALL_RO", Args: []Arg{str("function", []string{"nosuchfunction", ""}), zero}},
+		{Name: "COMMAND INFO", Args: []arg{many(str("command-name", commandNames))}},
+		{Name: "COMMAND DOCS", Args: []arg{many(str("command-name", commandNames))}},
+		{Name: "EVAL", Args: []arg{str("script", scripts), one, key}},
+		{Name: "EVAL_RO", Args: []arg{str("script", roScripts), one, key}},
+		{Name: "EVALSHA", Args: []arg{str("sha1", shas), zero}},
+		{Name: "EVALSHA_RO", Args: []arg{str("sha1", shas), zero}},
+		{Name: "SCRIPT EXISTS", Args: []arg{many(str("sha1", shas))}},
+		{Name: "FCALL", Args: []arg{str("function", []string{"nosuchfunction", ""}), zero}},
+		{Name: "FCALL_RO", Args: []arg{str("function", []string{"nosuchfunction", ""}), zero}},
 		{Name: "EXEC"},
 		{Name: "DISCARD"},
 		{Name: "UNWATCH"},
 		{Name: "MULTI"},
 	}
 	for _, n := range unknownNames {
-		cmds = append(cmds, Command{Name: n, Unknown: true, Args: []Arg{opt(many(Arg{Name: "arg", Type: "string"}))}})
+		cmds = append(cmds, Command{Name: n, Unknown: true, Args: []arg{opt(many(arg{Name: "arg", Type: "string"}))}})
 	}
 	for i := range cmds {
 		cmds[i].Group = sessionGroup

@@ -134,7 +134,7 @@ func TestNoisyCommandInATransaction(t *testing.T) {
 		}
 	}
 	g := []Command{
-		{Name: "HRANDFIELD", Group: "hash", Args: []Arg{{Name: "key", Type: "key"}}, Tips: map[string]bool{"nondeterministic_output": true}},
+		{Name: "HRANDFIELD", Group: "hash", Args: []arg{{Name: "key", Type: "key"}}, Tips: map[string]bool{"nondeterministic_output": true}},
 		{Name: "MULTI", Group: sessionGroup},
 	}
 	rep, err := Run(context.Background(), Options{A: side("a"), A2: side("b"), B: side("c"), Grammar: g, Seed: 1, Sequences: 50, Length: 5})

@@ -87,7 +87,7 @@ func TestScriptedCommands(t *testing.T) {
 // redis.setresp(3), EVAL_RO), and a script command a target lacks
 // (Options.ScriptsMissing) is never sent.
 func TestScriptVariantsDropped(t *testing.T) {
-	get := Command{Name: "GET", Group: "string", Args: []Arg{{Name: "key", Type: "key"}},
+	get := Command{Name: "GET", Group: "string", Args: []arg{{Name: "key", Type: "key"}},
 		Info: target.CommandInfo{Known: true, Arity: 2, FirstKey: 1, LastKey: 1, Step: 1}}
 	for _, missing := range [][]string{nil, {"EVAL_RO"}, {"EVAL", "EVAL_RO"}} {
 		gen := NewGenerator([]Command{get}, 1)
@@ -138,9 +138,9 @@ func counterExec(step int) Exec {
 // review found GETBIT blamed for a scripted BITOP DIFF).
 func TestScriptedTwinOfAWrite(t *testing.T) {
 	grammar := []Command{
-		{Name: "INCR1", Group: "string", Args: []Arg{{Type: "key"}}, Flags: map[string]bool{"write": true}},
-		{Name: "READ", Group: "list", Args: []Arg{{Type: "key"}}},
-		{Name: "NOP", Group: "hash", Args: []Arg{{Type: "key"}}},
+		{Name: "INCR1", Group: "string", Args: []arg{{Type: "key"}}, Flags: map[string]bool{"write": true}},
+		{Name: "READ", Group: "list", Args: []arg{{Type: "key"}}},
+		{Name: "NOP", Group: "hash", Args: []arg{{Type: "key"}}},
 	}
 	rep, err := Run(context.Background(), Options{A: counterExec(1), A2: counterExec(1), B: counterExec(2), Grammar: grammar, Seed: 1, Sequences: 300, Length: 6})
 	if err != nil {
@@ -158,8 +158,8 @@ func TestScriptedTwinOfAWrite(t *testing.T) {
 // restart per crash found.
 func TestScriptedCrashDropsTheCommand(t *testing.T) {
 	grammar := []Command{
-		{Name: "CRASH", Group: "string", Args: []Arg{{Type: "key"}}},
-		{Name: "NOP", Group: "hash", Args: []Arg{{Type: "key"}}},
+		{Name: "CRASH", Group: "string", Args: []arg{{Type: "key"}}},
+		{Name: "NOP", Group: "hash", Args: []arg{{Type: "key"}}},
 	}
 	ok := counterExec(1)
 	crashy := func(_ context.Context, _ int, seq [][]string) ([][]byte, error) {
@@ -210,7 +210,7 @@ func TestScriptedCrashDropsTheCommand(t *testing.T) {
 // tip is not taken for noise (tipIgnored): an encoding that differs
 // between A and B, and not between A and A2, is a finding.
 func TestObjectEncodingCompared(t *testing.T) {
-	grammar := []Command{{Name: "OBJECT ENCODING", Group: "generic", Args: []Arg{{Name: "key", Type: "key"}},
+	grammar := []Command{{Name: "OBJECT ENCODING", Group: "generic", Args: []arg{{Name: "key", Type: "key"}},
 		Tips: map[string]bool{"nondeterministic_output": true}}}
 	enc := func(e string) Exec {
 		return fakeExec(func([]string) string { return "$" + strconv.Itoa(len(e)) + "\r\n" + e + "\r\n" })
