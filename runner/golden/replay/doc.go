@@ -82,8 +82,8 @@
 //
 // Every connection is read through a guard that checks each command as it
 // streams in, before redcon buffers it: a bulk over Options.Limits
-// (DefaultLimits: 512 MiB, Redis's proto-max-bulk-len), more than its
-// MaxAggregateLen arguments (1,048,576), a command over MaxCommand bytes,
+// (defaultLimits: 512 MiB, Redis's proto-max-bulk-len), more than its
+// MaxAggregateLen arguments (1,048,576), a command over maxCommand bytes,
 // an inline command or header line over 64 KiB, or a malformed header gets
 // the error reply Redis sends ("-ERR Protocol error: invalid bulk length")
 // and the connection is closed. A declared length is never allocated: only

@@ -122,7 +122,7 @@ func FuzzGuard(f *testing.F) {
 	for _, s := range hostileInputs {
 		f.Add([]byte(s), uint16(1))
 	}
-	lim := DefaultLimits
+	lim := defaultLimits
 	lim.MaxBlobLen, lim.MaxAggregateLen = 1<<16, 64 // small, for the fuzzer to cross them
 	f.Fuzz(func(t *testing.T, in []byte, cut uint16) {
 		ends, bad, badAt := scanAll(lim, in, int(cut))

@@ -8,16 +8,16 @@ import (
 	"github.com/respcheck/respcheck/resp"
 )
 
-// DefaultLimits bound what a client may send the replay server: bulk
+// defaultLimits bound what a client may send the replay server: bulk
 // arguments up to resp.DefaultLimits.MaxBlobLen (512 MiB, Redis's default
 // proto-max-bulk-len) and commands of up to 1,048,576 arguments (the
 // multibulk limit of Redis before 7.0). MaxDepth is unused: a command is
 // one array of bulk strings.
-var DefaultLimits = resp.Limits{MaxBlobLen: resp.DefaultLimits.MaxBlobLen, MaxAggregateLen: 1 << 20}
+var defaultLimits = resp.Limits{MaxBlobLen: resp.DefaultLimits.MaxBlobLen, MaxAggregateLen: 1 << 20}
 
-// MaxCommand is the largest command, in bytes, the replay server accepts
+// maxCommand is the largest command, in bytes, the replay server accepts
 // (Redis's default client-query-buffer-limit, 1 GiB).
-const MaxCommand = 1 << 30
+const maxCommand = 1 << 30
 
 // maxInline is the longest inline command, and the longest header line, a
 // client may send (Redis's PROTO_INLINE_MAX_SIZE, 64 KiB).
@@ -173,8 +173,8 @@ func (s *commandScanner) feed(b []byte) (n int, end bool, bad string) {
 			n, s.size = n+1, s.size+1
 			end, bad = s.step(b[n-1])
 		}
-		if s.size > MaxCommand {
-			bad = "command larger than the " + strconv.Itoa(MaxCommand) + "-byte query buffer limit"
+		if s.size > maxCommand {
+			bad = "command larger than the " + strconv.Itoa(maxCommand) + "-byte query buffer limit"
 		}
 		if end || bad != "" {
 			return n, end, bad

@@ -80,7 +80,7 @@ func TestGuardRefusesHugeHeaders(t *testing.T) {
 // TestGuardAcceptsWhatRedconAccepts: headers redcon reads (signs, leading
 // zeros), inline commands and a bulk at the limit pass the guard.
 func TestGuardAcceptsWhatRedconAccepts(t *testing.T) {
-	_, addr := start(t, loadGoldens(t), Options{Limits: DefaultLimits})
+	_, addr := start(t, loadGoldens(t), Options{Limits: defaultLimits})
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)

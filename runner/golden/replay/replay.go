@@ -40,7 +40,7 @@ type Options struct {
 	CloseAfter int
 	// Logf, if set, receives one line per finding and per connection.
 	Logf func(format string, args ...any)
-	// Limits bound the commands clients may send (see DefaultLimits, which
+	// Limits bound the commands clients may send (see defaultLimits, which
 	// zero fields mean); a command over them gets a protocol error reply
 	// and its connection is closed.
 	Limits resp.Limits
@@ -96,10 +96,10 @@ func New(d *golden.Dir, opt Options) (*Server, error) {
 		opt.SplitDelay = 5 * time.Millisecond
 	}
 	if opt.Limits.MaxBlobLen <= 0 {
-		opt.Limits.MaxBlobLen = DefaultLimits.MaxBlobLen
+		opt.Limits.MaxBlobLen = defaultLimits.MaxBlobLen
 	}
 	if opt.Limits.MaxAggregateLen <= 0 {
-		opt.Limits.MaxAggregateLen = DefaultLimits.MaxAggregateLen
+		opt.Limits.MaxAggregateLen = defaultLimits.MaxAggregateLen
 	}
 	s := &Server{dir: d, opt: opt, index: map[int]map[string][]*entry{2: {}, 3: {}}, fold: map[int]map[string][]*entry{2: {}, 3: {}},
 		bound: map[string]map[int]bool{}, recorded: map[int]map[string]int{2: {}, 3: {}}}
