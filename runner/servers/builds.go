@@ -86,9 +86,9 @@ func (b Build) TLS() bool {
 	return slices.ContainsFunc(libs, func(l string) bool { return strings.HasPrefix(l, "libssl.so") })
 }
 
-// CacheDir returns the directory that scripts/install-servers.sh installs
+// cacheDir returns the directory that scripts/install-servers.sh installs
 // into: $RESPCHECK_CACHE when set, else ~/.cache/respcheck.
-func CacheDir() string {
+func cacheDir() string {
 	if d := os.Getenv("RESPCHECK_CACHE"); d != "" {
 		return d
 	}
@@ -99,12 +99,12 @@ func CacheDir() string {
 	return filepath.Join(home, ".cache", "respcheck")
 }
 
-// Installed returns the builds installed under CacheDir()/servers, sorted by
+// Installed returns the builds installed under cacheDir()/servers, sorted by
 // family, then by version (numerically). A build counts as installed when its
 // .stamp file and its <family>-server binary exist; unfinished or broken
 // installs are left out. A missing servers directory is no error.
 func Installed() ([]Build, error) {
-	root, err := filepath.Abs(filepath.Join(CacheDir(), "servers"))
+	root, err := filepath.Abs(filepath.Join(cacheDir(), "servers"))
 	if err != nil {
 		return nil, fmt.Errorf("servers: %w", err)
 	}
@@ -175,7 +175,7 @@ func Find(name string) (Build, error) {
 		return Build{}, e
 	}
 	return Build{}, fmt.Errorf("servers: build %s is not installed under %s; run %s --only %s",
-		name, filepath.Join(CacheDir(), "servers"), installHint, name)
+		name, filepath.Join(cacheDir(), "servers"), installHint, name)
 }
 
 // UnknownBuildError is Find's error for a name that is neither a pinned

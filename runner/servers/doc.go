@@ -2,7 +2,7 @@
 // throwaway servers from them for the runner and for tests.
 //
 // Builds are installed by scripts/install-servers.sh into
-// CacheDir()/servers/<family>-<version>/bin/<family>-server, each with a
+// cacheDir()/servers/<family>-<version>/bin/<family>-server, each with a
 // .stamp file written after a successful install; Installed and Find list and
 // look them up, LookPath falls back to whatever server is on PATH.
 //

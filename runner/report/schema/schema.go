@@ -13,21 +13,21 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// Files are the schema files, by name.
+// files are the schema files, by name.
 //
 //go:embed *.schema.json
-var Files embed.FS
+var files embed.FS
 
 // Check validates report (a JSON document) against the named schema
 // ("run" or "clients") and returns what does not match, or nil.
 func Check(name string, report []byte) error {
 	c := jsonschema.NewCompiler()
-	names, err := fs.Glob(Files, "*.schema.json")
+	names, err := fs.Glob(files, "*.schema.json")
 	if err != nil {
 		return err
 	}
 	for _, n := range names {
-		b, err := Files.ReadFile(n)
+		b, err := files.ReadFile(n)
 		if err != nil {
 			return err
 		}
