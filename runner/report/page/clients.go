@@ -9,23 +9,23 @@ import (
 	"github.com/respcheck/respcheck/runner/report"
 )
 
-// ClientsTable is one clients report: its cases × client configurations.
-type ClientsTable struct {
+// clientsTable is one clients report: its cases × client configurations.
+type clientsTable struct {
 	ID, Server, Path string
 	Columns          []string
-	Rows             []*ClientsRow
+	Rows             []*clientsRow
 	// Counts are the report's verdict counts, by name.
-	Counts []Count
+	Counts []count
 }
 
-// ClientsRow is one case through every configuration.
-type ClientsRow struct {
+// clientsRow is one case through every configuration.
+type clientsRow struct {
 	Name, Tags string
-	Cells      []*ClientsCell
+	Cells      []*clientsCell
 }
 
 // St is the row's data-st attribute: the verdict per column.
-func (r *ClientsRow) St() string {
+func (r *clientsRow) St() string {
 	var parts []string
 	for _, c := range r.Cells {
 		if c != nil {
@@ -37,29 +37,29 @@ func (r *ClientsRow) St() string {
 	return strings.Join(parts, "|")
 }
 
-// ClientsCell is one case through one configuration: the verdict and each
+// clientsCell is one case through one configuration: the verdict and each
 // step's bytes and decoding.
-type ClientsCell struct {
+type clientsCell struct {
 	Verdict, Sym, Reason string
-	Steps                []ClientsStep
+	Steps                []clientsStep
 }
 
-// ClientsStep is what a library made of one step: the command, the exact
+// clientsStep is what a library made of one step: the command, the exact
 // bytes it received (escaped) and as redis-cli prints them, the value it
 // returned, and the verdict with its notes.
-type ClientsStep struct {
+type clientsStep struct {
 	Pos, Command, Received, CLI, Decoded, Verdict string
 	// Rule is the rule that decided Verdict (clients.StepView.Rule).
 	Rule  string
 	Notes []string
 }
 
-// clientsTable builds the matrix of one clients report; rows in the order
+// newClientsTable builds the matrix of one clients report; rows in the order
 // of their first result, columns in the report's client order (a result's
 // client the list lacks gets a column of its own).
-func clientsTable(n int, in Input, m *matrix) *ClientsTable {
+func newClientsTable(n int, in Input, m *matrix) *clientsTable {
 	rep := in.Clients
-	t := &ClientsTable{ID: fmt.Sprintf("c-%d", n), Server: serverName(rep.Server), Path: in.Path}
+	t := &clientsTable{ID: fmt.Sprintf("c-%d", n), Server: serverName(rep.Server), Path: in.Path}
 	cols := map[string]int{}
 	var protos []int
 	col := func(name string, proto int) int {
@@ -74,11 +74,11 @@ func clientsTable(n int, in Input, m *matrix) *ClientsTable {
 	for _, c := range rep.Clients {
 		col(c.Name, c.Proto)
 	}
-	rows := map[string]*ClientsRow{}
+	rows := map[string]*clientsRow{}
 	for _, r := range rep.Results {
 		row := rows[r.ID]
 		if row == nil {
-			row = &ClientsRow{Name: r.Name, Tags: m.tagsOf(r.ID, in.Tags)}
+			row = &clientsRow{Name: r.Name, Tags: m.tagsOf(r.ID, in.Tags)}
 			rows[r.ID] = row
 			t.Rows = append(t.Rows, row)
 		}
@@ -86,7 +86,7 @@ func clientsTable(n int, in Input, m *matrix) *ClientsTable {
 		for len(row.Cells) <= i {
 			row.Cells = append(row.Cells, nil)
 		}
-		row.Cells[i] = clientsCell(r)
+		row.Cells[i] = newClientsCell(r)
 	}
 	// A name that runs in both protocols gets the protocol in its label
 	// (configuration names usually hold it already: go-redis/resp3).
@@ -106,17 +106,17 @@ func clientsTable(n int, in Input, m *matrix) *ClientsTable {
 	}
 	for v := clients.Skip; v <= clients.Error; v++ {
 		if k := rep.Counts[v.String()]; k > 0 {
-			t.Counts = append(t.Counts, Count{Status: v.String(), Sym: v.Symbol(), Label: v.String(), N: k})
+			t.Counts = append(t.Counts, count{Status: v.String(), Sym: v.Symbol(), Label: v.String(), N: k})
 		}
 	}
 	return t
 }
 
-func clientsCell(r report.ClientsJSONResult) *ClientsCell {
+func newClientsCell(r report.ClientsJSONResult) *clientsCell {
 	v := r.Verdict.String()
-	c := &ClientsCell{Verdict: v, Sym: r.Verdict.Symbol(), Reason: r.Reason}
+	c := &clientsCell{Verdict: v, Sym: r.Verdict.Symbol(), Reason: r.Reason}
 	for _, s := range r.Steps {
-		cs := ClientsStep{Pos: s.Pos, Command: s.Command, CLI: s.CLI, Verdict: s.Verdict.String(), Rule: s.Rule, Notes: s.Notes}
+		cs := clientsStep{Pos: s.Pos, Command: s.Command, CLI: s.CLI, Verdict: s.Verdict.String(), Rule: s.Rule, Notes: s.Notes}
 		if s.Reply != nil {
 			cs.Received = resp.Escape(s.Reply)
 		}

@@ -23,24 +23,24 @@ type Diff struct {
 	Tags   string
 	// Servers names the directories that differ from the first.
 	Servers string
-	Steps   []*DiffStep
-	// St is the data-st attribute of the case's row (CaseRow.St).
+	Steps   []*diffStep
+	// St is the data-st attribute of the case's row (caseRow.St).
 	St string
 }
 
-// DiffStep is one differing step: what differs (golden.Change.What:
+// diffStep is one differing step: what differs (golden.Change.What:
 // "reply", "push" or "sent") and each distinct recording of it.
-type DiffStep struct {
+type diffStep struct {
 	Index, Line   int
 	Command, What string
-	Rows          []DiffRow
+	Rows          []diffRow
 }
 
-// DiffRow is one recording of a step, shared by the servers it names:
+// diffRow is one recording of a step, shared by the servers it names:
 // the bytes escaped in three parts (before the first byte that differs
 // from the first row, that byte, after it), their redis-cli text, and the
 // case's status and reason on those servers.
-type DiffRow struct {
+type diffRow struct {
 	Servers, Status, Reason string
 	Pre, Mark, Post         string
 	// Offset is the first differing byte (-1 on the first row).
@@ -170,7 +170,7 @@ func diffs(all []recording, m *matrix) ([]*Diff, string, []string) {
 		}
 		sort.Ints(idx)
 		for _, i := range idx {
-			d.Steps = append(d.Steps, diffStep(k, i, steps[k][i], rs, index, m))
+			d.Steps = append(d.Steps, newDiffStep(k, i, steps[k][i], rs, index, m))
 		}
 		sig := d.signature()
 		if o := same[sig]; o != nil && sig != "" {
@@ -277,11 +277,11 @@ func countNotIn[V any](set map[diffKey]bool, m map[diffKey]V) int {
 	return n
 }
 
-// diffStep renders step i of a case on every directory that recorded it,
+// newDiffStep renders step i of a case on every directory that recorded it,
 // the directories with the same bytes sharing a row.
-func diffStep(k diffKey, i int, ch golden.Change, rs []recording, index []map[diffKey]*golden.Case, m *matrix) *DiffStep {
+func newDiffStep(k diffKey, i int, ch golden.Change, rs []recording, index []map[diffKey]*golden.Case, m *matrix) *diffStep {
 	what := ch.What
-	ds := &DiffStep{Index: i, What: what, Command: ch.Command, Line: ch.Line}
+	ds := &diffStep{Index: i, What: what, Command: ch.Command, Line: ch.Line}
 	var base []byte
 	rows := map[string]int{}
 	for j, r := range rs {
@@ -299,7 +299,7 @@ func diffStep(k diffKey, i int, ch golden.Change, rs []recording, index []map[di
 			ds.Rows[r].Servers += ", " + name
 			continue
 		}
-		row := DiffRow{Servers: name, Status: c.Status, Reason: c.Reason, Offset: -1, Size: size, Cut: cut}
+		row := diffRow{Servers: name, Status: c.Status, Reason: c.Reason, Offset: -1, Size: size, Cut: cut}
 		if len(ds.Rows) == 0 {
 			base = b
 			row.Pre = resp.Escape(b)

@@ -8,36 +8,36 @@ import (
 	"github.com/respcheck/respcheck/runner/explore"
 )
 
-// Explore is one report of respcheck explore --format json as the page
+// exploreSection is one report of respcheck explore --format json as the page
 // shows it: its findings in groups, each with its shrunk sequence and the
 // two replies, B's first byte that departs from A's marked.
-type Explore struct {
+type exploreSection struct {
 	Path   string
 	Report *explore.JSONReport
-	Groups []ExploreGroup
+	Groups []exploreGroup
 }
 
-// ExploreGroup is one kind of finding: new differences, differences the
+// exploreGroup is one kind of finding: new differences, differences the
 // bundled suite declares, faults of a server, replies their schema
 // rejects.
-type ExploreGroup struct {
+type exploreGroup struct {
 	Title, Note string
-	Findings    []ExploreFinding
+	Findings    []exploreFinding
 }
 
-// ExploreFinding is one finding: Lines are its sequence, a command line
+// exploreFinding is one finding: Lines are its sequence, a command line
 // each, every word whole and quoted (resp.Escape: redis-cli reads it
 // back); Rows the reply to the last
 // command on A, then on B (a fault: the target's own).
-type ExploreFinding struct {
+type exploreFinding struct {
 	explore.JSONFinding
 	Lines []string
-	Rows  []DiffRow
+	Rows  []diffRow
 }
 
-// exploreSection is in's findings in their groups (empty groups left
+// newExploreSection is in's findings in their groups (empty groups left
 // out).
-func exploreSection(in Input) *Explore {
+func newExploreSection(in Input) *exploreSection {
 	r := in.Explore
 	var known, unknown []explore.JSONFinding
 	for _, f := range r.Differences {
@@ -47,7 +47,7 @@ func exploreSection(in Input) *Explore {
 			unknown = append(unknown, f)
 		}
 	}
-	x := &Explore{Path: in.Path, Report: r}
+	x := &exploreSection{Path: in.Path, Report: r}
 	for _, g := range []struct {
 		title, note string
 		fs          []explore.JSONFinding
@@ -60,18 +60,18 @@ func exploreSection(in Input) *Explore {
 		if len(g.fs) == 0 {
 			continue
 		}
-		grp := ExploreGroup{Title: g.title, Note: g.note}
+		grp := exploreGroup{Title: g.title, Note: g.note}
 		for _, f := range g.fs {
-			grp.Findings = append(grp.Findings, exploreFinding(f, r))
+			grp.Findings = append(grp.Findings, newExploreFinding(f, r))
 		}
 		x.Groups = append(x.Groups, grp)
 	}
 	return x
 }
 
-// exploreFinding is f with its command lines and reply rows.
-func exploreFinding(f explore.JSONFinding, r *explore.JSONReport) ExploreFinding {
-	ef := ExploreFinding{JSONFinding: f}
+// newExploreFinding is f with its command lines and reply rows.
+func newExploreFinding(f explore.JSONFinding, r *explore.JSONReport) exploreFinding {
+	ef := exploreFinding{JSONFinding: f}
 	for _, words := range f.Sequence {
 		quoted := make([]string, len(words))
 		for i, w := range words {
@@ -101,8 +101,8 @@ func exploreFinding(f explore.JSONFinding, r *explore.JSONReport) ExploreFinding
 
 // replyRow is one server's reply, its bytes escaped again (ok false: the
 // report's text was not an escaped reply, shown as it is, said so).
-func replyRow(server string, b []byte, ok bool) DiffRow {
-	row := DiffRow{Servers: server, Pre: resp.Escape(b), Offset: -1, Size: len(b)}
+func replyRow(server string, b []byte, ok bool) diffRow {
+	row := diffRow{Servers: server, Pre: resp.Escape(b), Offset: -1, Size: len(b)}
 	if !ok {
 		row.Reason = "not an escaped reply in the report: shown as it is"
 	}

@@ -167,14 +167,14 @@ func decode(data []byte) (Input, error) {
 	return Input{}, fmt.Errorf("JSON without \"results\" and \"summary\" (run), \"clients\" (clients), \"client_matrix\", \"commands\" and \"counted\" (coverage), \"tables\" and \"machine\" (bench) \"differences\" and \"sequences\" (explore) or \"generated_replies\" (clients --generate)")
 }
 
-// FromRun is the input of a run in this process, with its cases' tags.
-func FromRun(rep *runner.Report) Input {
+// fromRun is the input of a run in this process, with its cases' tags.
+func fromRun(rep *runner.Report) Input {
 	r := report.ToJSON(rep)
 	return Input{Run: &r, Tags: tagsOf(len(rep.Results), func(i int) *cases.Case { return rep.Results[i].Case })}
 }
 
-// FromClients is the input of a clients run in this process.
-func FromClients(rep *clients.Report) Input {
+// fromClients is the input of a clients run in this process.
+func fromClients(rep *clients.Report) Input {
 	r := report.ClientsToJSON(rep)
 	return Input{Clients: &r, Tags: tagsOf(len(rep.Results), func(i int) *cases.Case { return rep.Results[i].Case })}
 }

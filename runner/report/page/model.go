@@ -31,20 +31,20 @@ func statusIndex(s string) int {
 	return len(statuses) - 1 // anything unknown counts as an error
 }
 
-// Count is one status's count in a cell.
-type Count struct {
+// count is one status's count in a cell.
+type count struct {
 	Status, Sym, Label string
 	N                  int
 }
 
-// Cell is one server's counts for one case file (or all, for totals).
-type Cell struct {
+// cell is one server's counts for one case file (or all, for totals).
+type cell struct {
 	counts [6]int
 	// Worst is the most severe status counted ("" for an empty cell).
 	Worst string
 }
 
-func (c *Cell) add(status string) {
+func (c *cell) add(status string) {
 	i := statusIndex(status)
 	c.counts[i]++
 	if c.Worst == "" || i > statusIndex(c.Worst) {
@@ -53,11 +53,11 @@ func (c *Cell) add(status string) {
 }
 
 // Counts lists the statuses counted at least once.
-func (c Cell) Counts() []Count {
-	var out []Count
+func (c cell) Counts() []count {
+	var out []count
 	for i, n := range c.counts {
 		if n > 0 {
-			out = append(out, Count{statuses[i].name, statuses[i].sym, statuses[i].label, n})
+			out = append(out, count{statuses[i].name, statuses[i].sym, statuses[i].label, n})
 		}
 	}
 	return out
@@ -65,7 +65,7 @@ func (c Cell) Counts() []Count {
 
 // st is the data-st attribute of a row: per server, the statuses it has,
 // comma-separated, servers separated by "|".
-func st(cells []Cell) string {
+func st(cells []cell) string {
 	var parts []string
 	for _, c := range cells {
 		var names []string
@@ -77,9 +77,9 @@ func st(cells []Cell) string {
 	return strings.Join(parts, "|")
 }
 
-// Server is one column of the server matrix: a run report or a golden
+// server is one column of the server matrix: a run report or a golden
 // directory.
-type Server struct {
+type server struct {
 	Name, Kind, Path string
 	// Parts names the parts of a run split with --shard the column holds
 	// ("shards 1/3, 2/3, 3/3"), "" for a whole run.
@@ -90,7 +90,7 @@ type Server struct {
 // Sub is the line under the column's name: its kind, unless the name
 // already says it (two columns of one server, see addServer), and the
 // parts of a sharded run.
-func (s Server) Sub() string {
+func (s server) Sub() string {
 	var out []string
 	if !strings.HasSuffix(s.Name, " "+s.Kind) && !strings.Contains(s.Name, " "+s.Kind+" (") {
 		out = append(out, s.Kind)
@@ -101,31 +101,31 @@ func (s Server) Sub() string {
 	return strings.Join(out, ", ")
 }
 
-// FileRow is one case file: its cells per server, and its cases.
-type FileRow struct {
+// fileRow is one case file: its cells per server, and its cases.
+type fileRow struct {
 	Name, ID, Tags string
-	Cells          []Cell
-	Cases          []*CaseRow
+	Cells          []cell
+	Cases          []*caseRow
 	// Differs reports whether a case of the file has a Diff.
 	Differs bool
-	byKey   map[string]*CaseRow
+	byKey   map[string]*caseRow
 }
 
 // St is the row's data-st attribute (see st).
-func (f *FileRow) St() string { return st(f.Cells) }
+func (f *fileRow) St() string { return st(f.Cells) }
 
-// CaseRow is one case in one protocol across the servers.
-type CaseRow struct {
+// caseRow is one case in one protocol across the servers.
+type caseRow struct {
 	Name  string
 	Proto int
 	Tags  string
-	Cells []CaseCell
+	Cells []caseCell
 	// Diff is the id of the case's entry among the differences, or "".
 	Diff string
 }
 
 // St is the row's data-st attribute.
-func (c *CaseRow) St() string {
+func (c *caseRow) St() string {
 	var parts []string
 	for _, cc := range c.Cells {
 		parts = append(parts, cc.Status)
@@ -133,18 +133,18 @@ func (c *CaseRow) St() string {
 	return strings.Join(parts, "|")
 }
 
-// CaseCell is one server's outcome of a case; Status "" where the server
+// caseCell is one server's outcome of a case; Status "" where the server
 // has no result for it.
-type CaseCell struct {
+type caseCell struct {
 	Status, Sym, Reason string
 	// Failure is a run report's failing step, if any.
-	Failure *Failure
+	Failure *failure
 }
 
-// Failure is the failing step of a case in a run report: what differs,
+// failure is the failing step of a case in a run report: what differs,
 // the expectation, and the reply escaped in three parts around its first
 // differing byte (all in Pre when the offset is unknown).
-type Failure struct {
+type failure struct {
 	Pos, Message, Want string
 	// Command is the failing step's command as sent (report.Command), ""
 	// for a step that sends none.
@@ -159,17 +159,17 @@ type Failure struct {
 
 // matrix builds the server matrix from the inputs that have case results.
 type matrix struct {
-	Servers []Server
-	Files   []*FileRow
-	Totals  []Cell
+	Servers []server
+	Files   []*fileRow
+	Totals  []cell
 	Tags    []string
-	byFile  map[string]*FileRow
+	byFile  map[string]*fileRow
 	tags    map[string]bool
 	bundled map[string]*cases.Case
 }
 
 func newMatrix() *matrix {
-	return &matrix{byFile: map[string]*FileRow{}, tags: map[string]bool{}, bundled: bundledCases()}
+	return &matrix{byFile: map[string]*fileRow{}, tags: map[string]bool{}, bundled: bundledCases()}
 }
 
 // bundledCases indexes the bundled suite's cases by ID, loaded once.
@@ -189,10 +189,10 @@ var bundledCases = sync.OnceValue(func() map[string]*cases.Case {
 // server are told apart by their kinds ("redis 7.0.15 run", "redis
 // 7.0.15 golden"), two of one server and kind by their files' names too
 // ("redis 7.0.15 run (a.json)"), the columns added before renamed alike.
-func (m *matrix) addServer(s Server) int {
+func (m *matrix) addServer(s server) int {
 	s.base = s.Name
-	withKind := func(o Server) string { return o.base + " " + o.Kind }
-	withFile := func(o Server) string { return withKind(o) + " (" + filepath.Base(o.Path) + ")" }
+	withKind := func(o server) string { return o.base + " " + o.Kind }
+	withFile := func(o server) string { return withKind(o) + " (" + filepath.Base(o.Path) + ")" }
 	for i, o := range m.Servers {
 		if o.base != s.base {
 			continue
@@ -232,17 +232,17 @@ func (m *matrix) tagsOf(id string, own map[string][]string) string {
 
 // add records server col's result of a case of the case file at path,
 // and returns its cell.
-func (m *matrix) add(col int, path, name string, proto int, status, reason string, own map[string][]string) *CaseCell {
+func (m *matrix) add(col int, path, name string, proto int, status, reason string, own map[string][]string) *caseCell {
 	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	f := m.byFile[base]
 	if f == nil {
-		f = &FileRow{Name: base, ID: "f-" + anchor(base), byKey: map[string]*CaseRow{}}
+		f = &fileRow{Name: base, ID: "f-" + anchor(base), byKey: map[string]*caseRow{}}
 		m.byFile[base] = f
 	}
 	key := fmt.Sprintf("%s\x00%d", name, proto)
 	c := f.byKey[key]
 	if c == nil {
-		c = &CaseRow{Name: name, Proto: proto, Tags: m.tagsOf(path+"/"+name, own)}
+		c = &caseRow{Name: name, Proto: proto, Tags: m.tagsOf(path+"/"+name, own)}
 		f.byKey[key] = c
 		f.Cases = append(f.Cases, c)
 		if !strings.Contains(f.Tags, c.Tags) {
@@ -250,23 +250,23 @@ func (m *matrix) add(col int, path, name string, proto int, status, reason strin
 		}
 	}
 	for len(c.Cells) <= col {
-		c.Cells = append(c.Cells, CaseCell{})
+		c.Cells = append(c.Cells, caseCell{})
 	}
 	i := statusIndex(status)
-	c.Cells[col] = CaseCell{Status: statuses[i].name, Sym: statuses[i].sym, Reason: reason}
+	c.Cells[col] = caseCell{Status: statuses[i].name, Sym: statuses[i].sym, Reason: reason}
 	return &c.Cells[col]
 }
 
 // finish sorts the files, pads every row to the servers and counts.
 func (m *matrix) finish() {
 	n := len(m.Servers)
-	m.Totals = make([]Cell, n)
+	m.Totals = make([]cell, n)
 	for _, f := range m.byFile {
 		m.Files = append(m.Files, f)
-		f.Cells = make([]Cell, n)
+		f.Cells = make([]cell, n)
 		for _, c := range f.Cases {
 			for len(c.Cells) < n {
-				c.Cells = append(c.Cells, CaseCell{})
+				c.Cells = append(c.Cells, caseCell{})
 			}
 			for i, cc := range c.Cells {
 				if cc.Status != "" {
@@ -284,7 +284,7 @@ func (m *matrix) finish() {
 }
 
 // caseRow returns the row of a case, or nil.
-func (m *matrix) caseRow(file, name string, proto int) *CaseRow {
+func (m *matrix) caseRow(file, name string, proto int) *caseRow {
 	if f := m.byFile[file]; f != nil {
 		return f.byKey[fmt.Sprintf("%s\x00%d", name, proto)]
 	}

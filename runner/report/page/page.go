@@ -25,23 +25,23 @@ var pageTemplate string
 
 var tmpl = template.Must(template.New("page").Funcs(template.FuncMap{
 	// cols is the number of columns of the server matrix.
-	"cols": func(s []Server) int { return len(s) + 1 },
+	"cols": func(s []server) int { return len(s) + 1 },
 	// sym is a status's symbol.
 	"sym": func(status string) string { return statuses[statusIndex(status)].sym },
 }).Parse(pageTemplate))
 
-// Coverage is one coverage report as the page shows it: the total and
+// coverageSection is one coverage report as the page shows it: the total and
 // one row per command group.
-type Coverage struct {
+type coverageSection struct {
 	*coverage.Report
 	Path   string
 	Groups []*coverage.Group
 }
 
-// Bench is one bench report as the page shows it: its chart (inline SVG,
+// benchSection is one bench report as the page shows it: its chart (inline SVG,
 // drawn by bench.Report.WriteSVG; Error when it could not be drawn) and
 // its tables of medians.
-type Bench struct {
+type benchSection struct {
 	Name, Path string
 	Trials     int
 	SVG        template.HTML
@@ -53,9 +53,9 @@ type Bench struct {
 // that follows the page.
 var svgSize = regexp.MustCompile(`^<svg width="[^"]*" height="[^"]*"`)
 
-// benchSection draws in's bench report for the page.
-func benchSection(in Input) *Bench {
-	b := &Bench{Name: in.name(), Path: in.Path, Trials: in.Bench.Trials, Tables: in.Bench.Tables}
+// newBenchSection draws in's bench report for the page.
+func newBenchSection(in Input) *benchSection {
+	b := &benchSection{Name: in.name(), Path: in.Path, Trials: in.Bench.Trials, Tables: in.Bench.Tables}
 	for _, t := range b.Tables {
 		for i := range t.Claims {
 			if t.Claims[i].Article == "" { // a report written before claims named it
@@ -78,8 +78,8 @@ func benchSection(in Input) *Bench {
 	return b
 }
 
-// Source is one input as the page lists it.
-type Source struct {
+// source is one input as the page lists it.
+type source struct {
 	Name, Kind, Path string
 }
 
@@ -89,10 +89,10 @@ type Page struct {
 	// MadeBy is the command that wrote the page: "respcheck report", or
 	// "respcheck run" and "respcheck clients" for their --format html.
 	MadeBy  string
-	Sources []Source
-	Servers []Server
-	Files   []*FileRow
-	Totals  []Cell
+	Sources []source
+	Servers []server
+	Files   []*fileRow
+	Totals  []cell
 	Tags    []string
 	Diffs   []*Diff
 	// DiffNotes say what the differences leave out and why: recordings of
@@ -101,16 +101,16 @@ type Page struct {
 	DiffNotes []string
 	// Failures are the run reports' failed cases and errors, one entry
 	// per run report that has any, shown first.
-	Failures []*Failures
+	Failures []*failures
 	// DiffBase names the recording the others are compared with.
 	DiffBase string
-	Clients  []*ClientsTable
-	Coverage []*Coverage
-	Bench    []*Bench
-	Explore  []*Explore
-	Replies  []*Replies
-	Statuses []Count
-	Verdicts []Count
+	Clients  []*clientsTable
+	Coverage []*coverageSection
+	Bench    []*benchSection
+	Explore  []*exploreSection
+	Replies  []*repliesSection
+	Statuses []count
+	Verdicts []count
 }
 
 // Build makes the page of the inputs: the server matrix of the run reports
@@ -125,10 +125,10 @@ func Build(inputs []Input) *Page {
 	var rs []recording
 	shards := map[string]*shardColumn{}
 	for _, in := range inputs {
-		p.Sources = append(p.Sources, Source{Name: in.name(), Kind: in.kind(), Path: in.Path})
+		p.Sources = append(p.Sources, source{Name: in.name(), Kind: in.kind(), Path: in.Path})
 		switch {
 		case in.Golden != nil:
-			col := m.addServer(Server{Name: in.name(), Kind: "golden", Path: in.Path})
+			col := m.addServer(server{Name: in.name(), Kind: "golden", Path: in.Path})
 			rs = append(rs, recording{dir: in.Golden, col: col, build: buildOf(in.Golden)})
 			for _, f := range in.Golden.Files {
 				for _, c := range f.Cases {
@@ -138,20 +138,20 @@ func Build(inputs []Input) *Page {
 		case in.Run != nil:
 			p.addRun(in, m, &rs, shards)
 		case in.Clients != nil:
-			p.Clients = append(p.Clients, clientsTable(len(p.Clients)+1, in, m))
+			p.Clients = append(p.Clients, newClientsTable(len(p.Clients)+1, in, m))
 		case in.Matrix != nil:
 			for _, s := range in.Matrix.Sections {
 				rep, _ := s.Expand() // Load checked it
-				p.Clients = append(p.Clients, clientsTable(len(p.Clients)+1, Input{Path: in.Path, Clients: &rep, Tags: in.Tags}, m))
+				p.Clients = append(p.Clients, newClientsTable(len(p.Clients)+1, Input{Path: in.Path, Clients: &rep, Tags: in.Tags}, m))
 			}
 		case in.Coverage != nil:
-			p.Coverage = append(p.Coverage, &Coverage{Report: in.Coverage, Path: in.Path, Groups: coverage.Groups(in.Coverage)})
+			p.Coverage = append(p.Coverage, &coverageSection{Report: in.Coverage, Path: in.Path, Groups: coverage.Groups(in.Coverage)})
 		case in.Bench != nil:
-			p.Bench = append(p.Bench, benchSection(in))
+			p.Bench = append(p.Bench, newBenchSection(in))
 		case in.Explore != nil:
-			p.Explore = append(p.Explore, exploreSection(in))
+			p.Explore = append(p.Explore, newExploreSection(in))
 		case in.Replies != nil:
-			p.Replies = append(p.Replies, repliesSection(in))
+			p.Replies = append(p.Replies, newRepliesSection(in))
 		}
 	}
 	m.finish()
@@ -161,10 +161,10 @@ func Build(inputs []Input) *Page {
 	p.Diffs, p.DiffBase, p.DiffNotes = diffs(rs, m)
 	p.Servers, p.Files, p.Totals, p.Tags = m.Servers, m.Files, m.Totals, m.Tags
 	for _, s := range statuses {
-		p.Statuses = append(p.Statuses, Count{Status: s.name, Sym: s.sym, Label: s.label})
+		p.Statuses = append(p.Statuses, count{Status: s.name, Sym: s.sym, Label: s.label})
 	}
 	for v := clients.Skip; v <= clients.Error; v++ {
-		p.Verdicts = append(p.Verdicts, Count{Status: v.String(), Sym: v.Symbol(), Label: v.String()})
+		p.Verdicts = append(p.Verdicts, count{Status: v.String(), Sym: v.Symbol(), Label: v.String()})
 	}
 	var names []string
 	for _, s := range p.Sources {
@@ -179,12 +179,12 @@ func Build(inputs []Input) *Page {
 }
 
 // failureOf is the failing step of a run report's result, or nil.
-func failureOf(r report.JSONResult) *Failure {
+func failureOf(r report.JSONResult) *failure {
 	f := r.Failure
 	if f == nil {
 		return nil
 	}
-	out := &Failure{Pos: f.Pos, Message: f.Message, Want: f.Expected, Offset: -1, Differences: r.Differences}
+	out := &failure{Pos: f.Pos, Message: f.Message, Want: f.Expected, Offset: -1, Differences: r.Differences}
 	if f.ExpectPos != "" {
 		out.Pos = f.ExpectPos // the expectation's line; the step is found by its own (f.Pos)
 	}
@@ -217,7 +217,7 @@ func failureOf(r report.JSONResult) *Failure {
 // it holds.
 type shardColumn struct {
 	col, rec int
-	fl       *Failures
+	fl       *failures
 	parts    []string
 }
 
@@ -238,9 +238,9 @@ func (p *Page) addRun(in Input, m *matrix, rs *[]recording, shards map[string]*s
 		}
 	}
 	if sc == nil {
-		col := m.addServer(Server{Name: in.name(), Kind: "run", Path: in.Path})
+		col := m.addServer(server{Name: in.name(), Kind: "run", Path: in.Path})
 		*rs = append(*rs, recording{dir: d, col: col, build: buildOf(d), captured: captured})
-		sc = &shardColumn{col: col, rec: len(*rs) - 1, fl: &Failures{col: col}}
+		sc = &shardColumn{col: col, rec: len(*rs) - 1, fl: &failures{col: col}}
 		if key != "" {
 			shards[key] = sc
 		}
@@ -293,22 +293,22 @@ func madeBy(inputs []Input) string {
 	return "respcheck report"
 }
 
-// Failures are the cases a run report says failed or erred: the first
+// failures are the cases a run report says failed or erred: the first
 // maxFailures of them (More counts the rest), each with its failing step.
-type Failures struct {
+type failures struct {
 	Server string
-	Cases  []FailedCase
+	Cases  []failedCase
 	More   int
 	col    int
 }
 
-// FailedCase is one failed case of a run report.
-type FailedCase struct {
+// failedCase is one failed case of a run report.
+type failedCase struct {
 	File, Case string
 	Proto      int
 	Status     string
 	Reason     string
-	Failure    *Failure
+	Failure    *failure
 }
 
 // maxFailures is the most failed cases a run report lists at the top of
@@ -316,7 +316,7 @@ type FailedCase struct {
 const maxFailures = 100
 
 // add lists r if it failed or erred.
-func (f *Failures) add(r report.JSONResult, cell *CaseCell) {
+func (f *failures) add(r report.JSONResult, cell *caseCell) {
 	if r.Status != runner.Fail && r.Status != runner.Error {
 		return
 	}
@@ -324,7 +324,7 @@ func (f *Failures) add(r report.JSONResult, cell *CaseCell) {
 		f.More++
 		return
 	}
-	f.Cases = append(f.Cases, FailedCase{File: strings.TrimSuffix(filepath.Base(r.File), filepath.Ext(r.File)), Case: r.Case,
+	f.Cases = append(f.Cases, failedCase{File: strings.TrimSuffix(filepath.Base(r.File), filepath.Ext(r.File)), Case: r.Case,
 		Proto: r.Proto, Status: cell.Status, Reason: cell.Reason, Failure: cell.Failure})
 }
 
@@ -337,9 +337,9 @@ func init() {
 	report.Register(report.Format{Name: "html", Ext: ".html",
 		Description: "one self-contained HTML page: the matrix, each case's outcome, filters (respcheck report merges several)",
 		Run: func(w io.Writer, rep *runner.Report, _ report.HumanOptions) error {
-			return Write(w, []Input{FromRun(rep)})
+			return Write(w, []Input{fromRun(rep)})
 		},
 		Clients: func(w io.Writer, rep *clients.Report, _ report.HumanOptions) error {
-			return Write(w, []Input{FromClients(rep)})
+			return Write(w, []Input{fromClients(rep)})
 		}})
 }
