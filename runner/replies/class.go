@@ -7,9 +7,9 @@ import (
 	"github.com/respcheck/respcheck/resp"
 )
 
-// Classify returns Served when a pinned build sends f's shape (see
+// classify returns Served when a pinned build sends f's shape (see
 // Served), else SpecOnly.
-func Classify(f Frame) Class {
+func classify(f Frame) Class {
 	for _, p := range append(slices.Clone(f.Pushes), f.More...) {
 		if !servedValue(p, false) {
 			return SpecOnly

@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// The command a frame answers is a function of its ID alone (CommandOf),
+// The command a frame answers is a function of its ID alone (commandOf),
 // so that every protocol's generator, the cases that send the commands,
 // the proxy that answers them and the shrinker (whose candidates keep the
 // ID's residue mod commandPeriod) agree on it.
@@ -73,7 +73,7 @@ var terminalCommands = [][]string{
 
 const terminalEvery = 64
 
-// commandPeriod is the period of CommandOf in the ID.
+// commandPeriod is the period of commandOf in the ID.
 var commandPeriod = terminalEvery * len(terminalCommands)
 
 // commandArgs is frame id's command with frameKey for its key.
@@ -89,9 +89,9 @@ func commandArgs(id int) []string {
 // state (terminalCommands).
 func terminal(id int) bool { return id%terminalEvery == terminalEvery-1 }
 
-// CommandOf is the command that frame id answers, its key written as the
+// commandOf is the command that frame id answers, its key written as the
 // case writes it ({key:g<id>}).
-func CommandOf(id int) []string { return commandWith(id, fmt.Sprintf("{key%sg%d}", ":", id)) }
+func commandOf(id int) []string { return commandWith(id, fmt.Sprintf("{key%sg%d}", ":", id)) }
 
 // commandWith is frame id's command with key for its key (and key with
 // "b" inside its closing brace, or after it, for its second key).
@@ -114,7 +114,7 @@ func commandWith(id int, key string) []string {
 
 // frameID is the frame a command asks for: the id of its argument that
 // ends in keyTag and digits (rc:{...}:g<id>), when the command is the
-// one CommandOf gives that id.
+// one commandOf gives that id.
 func frameID(args [][]byte) (int, bool) {
 	for _, a := range args {
 		i := bytes.LastIndex(a, []byte(keyTag))

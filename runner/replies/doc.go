@@ -2,7 +2,7 @@
 // client libraries through the client view's recording proxy, and shrinks
 // each finding to the smallest frame that gives the same verdict.
 //
-// A Generator makes frames (Frame) from a seed, in RESP2 or RESP3: every
+// A generator makes frames (Frame) from a seed, in RESP2 or RESP3: every
 // type, empty, nested, wide and deep aggregates, map keys that are
 // aggregates, attributes, pushes before a reply, special and extreme
 // numbers, strings that are not UTF-8 or hold \r\n. Each frame has a Class:

@@ -34,7 +34,7 @@ func (c Class) String() string {
 }
 
 // Frame is one generated reply: what the proxy sends a library for one
-// command (CommandOf its ID) instead of the server's reply: for GET any
+// command (commandOf its ID) instead of the server's reply: for GET any
 // reply, for the other commands one of their shape (shapes.go).
 type Frame struct {
 	// ID is the frame's number in its generator's sequence (from 0).
@@ -67,22 +67,22 @@ func (f Frame) Bytes() []byte {
 	return b
 }
 
-// Generator makes frames from a seed: the same seed and protocol give the
+// generator makes frames from a seed: the same seed and protocol give the
 // same frames.
-type Generator struct {
+type generator struct {
 	r     *rand.Rand // the current frame's stream (see Frame)
 	proto int
 	next  int
 	seed  uint64
 }
 
-// NewGenerator returns a generator of frames in proto (2 or 3) from seed.
-func NewGenerator(seed uint64, proto int) *Generator {
-	return &Generator{proto: proto, seed: seed}
+// newGenerator returns a generator of frames in proto (2 or 3) from seed.
+func newGenerator(seed uint64, proto int) *generator {
+	return &generator{proto: proto, seed: seed}
 }
 
 // Next returns the next frame: Frame(0), Frame(1), ... in turn.
-func (g *Generator) Next() Frame {
+func (g *generator) Next() Frame {
 	f := g.Frame(g.next)
 	g.next++
 	return f
@@ -92,19 +92,19 @@ func (g *Generator) Next() Frame {
 // (the seed, the protocol and id), so that every client configuration can
 // be served frames at its own pace and a finding's frame made again from
 // its id. Safe for concurrent use.
-func (g *Generator) Frame(id int) Frame {
-	one := &Generator{r: rand.New(rand.NewPCG(g.seed, uint64(g.proto)<<56|uint64(id))), proto: g.proto, seed: g.seed}
+func (g *generator) Frame(id int) Frame {
+	one := &generator{r: rand.New(rand.NewPCG(g.seed, uint64(g.proto)<<56|uint64(id))), proto: g.proto, seed: g.seed}
 	return one.draw(id)
 }
 
 // draw makes frame id from g's stream.
-func (g *Generator) draw(id int) Frame {
+func (g *generator) draw(id int) Frame {
 	f := Frame{ID: id, Proto: g.proto}
 	cmd := commandArgs(f.ID)
 	if cmd[0] == "HELLO" {
 		// The same in both protocols, with nothing before or on it.
 		f.Reply = g.hello(f.ID)
-		f.Class = Classify(f)
+		f.Class = classify(f)
 		return f
 	}
 	if g.proto == 3 && g.r.IntN(12) == 0 {
@@ -128,13 +128,13 @@ func (g *Generator) draw(id int) Frame {
 		f.Reply.Attr = &resp.Value{Kind: resp.Attribute, Elems: []resp.Value{blob("key-popularity"),
 			{Kind: resp.Array, Elems: []resp.Value{blob("key:123"), {Kind: resp.Integer, Int: 90}}}}}
 	}
-	f.Class = Classify(f)
+	f.Class = classify(f)
 	return f
 }
 
 // deep is a chain of one-element aggregates 20 to 120 levels deep around
 // a leaf.
-func (g *Generator) deep() resp.Value {
+func (g *generator) deep() resp.Value {
 	v := g.leaf()
 	for n := 20 + g.r.IntN(100); n > 0; n-- {
 		k := resp.Array
@@ -151,7 +151,7 @@ func (g *Generator) deep() resp.Value {
 }
 
 // value is a reply at depth, aggregates allowed while depth < max.
-func (g *Generator) value(depth, max int) resp.Value {
+func (g *generator) value(depth, max int) resp.Value {
 	var v resp.Value
 	if depth < max && g.r.IntN(100) < 45-10*depth {
 		v = g.aggregate(depth, max)
@@ -169,7 +169,7 @@ func (g *Generator) value(depth, max int) resp.Value {
 	return v
 }
 
-func (g *Generator) size() int {
+func (g *generator) size() int {
 	switch p := g.r.IntN(100); {
 	case p < 20:
 		return 0
@@ -182,7 +182,7 @@ func (g *Generator) size() int {
 	}
 }
 
-func (g *Generator) aggregate(depth, max int) resp.Value {
+func (g *generator) aggregate(depth, max int) resp.Value {
 	kinds := []resp.Kind{resp.Array}
 	if g.proto == 3 {
 		kinds = []resp.Kind{resp.Array, resp.Array, resp.Map, resp.Map, resp.Set}
@@ -205,14 +205,14 @@ func (g *Generator) aggregate(depth, max int) resp.Value {
 }
 
 // key is a map key: mostly a blob string, sometimes any reply.
-func (g *Generator) key(depth, max int) resp.Value {
+func (g *generator) key(depth, max int) resp.Value {
 	if g.r.IntN(4) > 0 {
 		return blob(g.text(false))
 	}
 	return g.value(depth+1, max)
 }
 
-func (g *Generator) push() resp.Value {
+func (g *generator) push() resp.Value {
 	switch g.r.IntN(3) {
 	case 0:
 		return resp.Value{Kind: resp.Push, Elems: []resp.Value{blob("invalidate"), {Kind: resp.Array, Elems: []resp.Value{blob(g.text(false))}}}}
@@ -225,7 +225,7 @@ func (g *Generator) push() resp.Value {
 func blob(s string) resp.Value { return resp.Value{Kind: resp.BlobString, Str: []byte(s)} }
 
 // leaf is a reply that is not an aggregate.
-func (g *Generator) leaf() resp.Value {
+func (g *generator) leaf() resp.Value {
 	if g.proto == 2 {
 		switch g.r.IntN(10) {
 		case 0:
@@ -270,12 +270,12 @@ func (g *Generator) leaf() resp.Value {
 
 // simple is a simple string or error. Servers write these from C strings:
 // Redis 8.6.3 and Valkey 9.1.2 cut EVAL's {err="ERR \0"} at the NUL, so
-// a NUL makes the frame SpecOnly (Classify).
-func (g *Generator) simple(k resp.Kind, s string) resp.Value {
+// a NUL makes the frame SpecOnly (classify).
+func (g *generator) simple(k resp.Kind, s string) resp.Value {
 	return resp.Value{Kind: k, Str: []byte(s)}
 }
 
-func (g *Generator) pick(s ...string) string { return s[g.r.IntN(len(s))] }
+func (g *generator) pick(s ...string) string { return s[g.r.IntN(len(s))] }
 
 // edgeTexts are payloads libraries have been seen to convert: numbers,
 // booleans and nil spelled as text, bytes that are not UTF-8, framing
@@ -285,7 +285,7 @@ var edgeTexts = []string{"", "OK", "0", "1", "-1", "01", "1.0", "3.14", "1e3", "
 	"\xff\xfe", "\xc3\x28", "é", "日本", "\U0001F600", "QUEUED", "PONG", "a\r\nb", "\r\n", "\n", "{}", "[]", "[1,2]"}
 
 // text is a string payload; with crlf, \r and \n may occur.
-func (g *Generator) text(crlf bool) string {
+func (g *generator) text(crlf bool) string {
 	switch p := g.r.IntN(100); {
 	case p < 45:
 		s := edgeTexts[g.r.IntN(len(edgeTexts))]
@@ -305,7 +305,7 @@ func (g *Generator) text(crlf bool) string {
 }
 
 // line is a simple string's text: never \r or \n.
-func (g *Generator) line() string {
+func (g *generator) line() string {
 	s := g.text(false)
 	if g.r.IntN(3) == 0 {
 		return g.pick("OK", "PONG", "QUEUED", "string", "none", "")
@@ -318,7 +318,7 @@ var errTexts = []string{"ERR unknown command", "WRONGTYPE Operation against a ke
 	"BUSY busy", "READONLY read only", "EXECABORT Transaction discarded", "NOAUTH Authentication required.",
 	"ERR", "x", "", "-ERR doubled dash", "OOM command not allowed"}
 
-func (g *Generator) errText() string {
+func (g *generator) errText() string {
 	if g.r.IntN(4) == 0 {
 		return "ERR " + g.text(false)
 	}
@@ -328,7 +328,7 @@ func (g *Generator) errText() string {
 var ints = []int64{0, 1, -1, 42, 1 << 31, -(1 << 31), 1<<53 - 1, 1 << 53, 1<<53 + 1, -(1<<53 + 1),
 	1<<63 - 1, -1 << 63, 4294967296, 10}
 
-func (g *Generator) integer() resp.Value {
+func (g *generator) integer() resp.Value {
 	if g.r.IntN(2) == 0 {
 		return resp.Value{Kind: resp.Integer, Int: ints[g.r.IntN(len(ints))]}
 	}
@@ -345,7 +345,7 @@ var (
 	specDoubles = []string{"1E10", "+1.5", "1.0", "-0.0", "10e-2", "1e10", "1e+16"}
 )
 
-func (g *Generator) double() resp.Value {
+func (g *generator) double() resp.Value {
 	s := serverDoubles[g.r.IntN(len(serverDoubles))]
 	if g.r.IntN(8) == 0 {
 		s = specDoubles[g.r.IntN(len(specDoubles))]
@@ -353,7 +353,7 @@ func (g *Generator) double() resp.Value {
 	return resp.Value{Kind: resp.Double, Str: []byte(s)}
 }
 
-func (g *Generator) bigNumber() resp.Value {
+func (g *generator) bigNumber() resp.Value {
 	s := g.pick("0", "1", "-1", "9223372036854775808", "-9223372036854775809",
 		"3492890328409238509324850943850943825024385", "-3492890328409238509324850943850943825024385", "42")
 	if g.r.IntN(3) == 0 {
@@ -362,7 +362,7 @@ func (g *Generator) bigNumber() resp.Value {
 	return resp.Value{Kind: resp.BigNumber, Str: []byte(s)}
 }
 
-func (g *Generator) verbatim() resp.Value {
+func (g *generator) verbatim() resp.Value {
 	f := g.pick("txt", "txt", "mkd")
 	if g.r.IntN(5) == 0 {
 		f = g.pick("bin", "xyz", "TXT", "a:b")

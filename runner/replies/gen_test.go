@@ -20,7 +20,7 @@ import (
 // gives the same frames, and the generator covers every kind.
 func TestFramesAreValid(t *testing.T) {
 	for _, proto := range []int{2, 3} {
-		g, again := NewGenerator(7, proto), NewGenerator(7, proto)
+		g, again := newGenerator(7, proto), newGenerator(7, proto)
 		kinds := map[resp.Kind]int{}
 		classes := map[Class]int{}
 		for range 3000 {
@@ -102,7 +102,7 @@ func TestLuaReproduces(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer cn.Close()
-				g, tried := NewGenerator(11, proto), 0
+				g, tried := newGenerator(11, proto), 0
 				for tried < 400 {
 					f := g.Next()
 					script, ok := f.Lua()
@@ -115,7 +115,7 @@ func TestLuaReproduces(t *testing.T) {
 						t.Fatalf("frame %d: %v", f.ID, err)
 					}
 					want, _ := resp.ParseExactLimits(f.Bytes(), resp.AnyDepth(f.Bytes()))
-					if !SameUpToOrder(got, want) {
+					if !sameUpToOrder(got, want) {
 						t.Errorf("RESP%d frame %d: EVAL %s sent %s, want %s", proto, f.ID, short([]byte(script)), short(got.Raw), short(f.Bytes()))
 					}
 				}
@@ -155,7 +155,7 @@ func TestClassify(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := Classify(Frame{Proto: 3, Reply: v}); got != tc.want {
+		if got := classify(Frame{Proto: 3, Reply: v}); got != tc.want {
 			t.Errorf("%q: %s, want %s", tc.frame, got, tc.want)
 		}
 	}

@@ -68,18 +68,18 @@ func TestLaneSessions(t *testing.T) {
 // pace serves the same frames as every other.
 func TestFrameByID(t *testing.T) {
 	for _, proto := range []int{2, 3} {
-		seq := NewGenerator(9, proto)
+		seq := newGenerator(9, proto)
 		var want [][]byte
 		for range 300 {
 			want = append(want, seq.Next().Bytes())
 		}
-		g := NewGenerator(9, proto)
+		g := newGenerator(9, proto)
 		for _, id := range []int{299, 0, 150, 63, 64, 1, 298} {
 			if got := g.Frame(id).Bytes(); string(got) != string(want[id]) {
 				t.Errorf("proto %d: Frame(%d) = %q, the sequence's %q", proto, id, short(got), short(want[id]))
 			}
 		}
-		other := NewGenerator(10, proto)
+		other := newGenerator(10, proto)
 		same := 0
 		for id := range 300 {
 			if string(other.Frame(id).Bytes()) == string(want[id]) {

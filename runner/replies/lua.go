@@ -15,7 +15,7 @@ import (
 // integer beyond ±2^53, a map with keys that are not distinct blob
 // strings...). In RESP3 the script starts with redis.setresp(3) and is for
 // a connection in RESP3. Map and set members come out in the order Lua
-// iterates its table, not necessarily the frame's (SameUpToOrder).
+// iterates its table, not necessarily the frame's (sameUpToOrder).
 func (f Frame) Lua() (string, bool) {
 	if len(f.Pushes) > 0 || len(f.More) > 0 || f.Class != Served || f.Proto == 2 && hasRESP3(f.Reply) {
 		// A RESP3 reply on a RESP2 connection (HELLO 3's) is no script's:

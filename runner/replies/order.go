@@ -7,10 +7,10 @@ import (
 	"github.com/respcheck/respcheck/resp"
 )
 
-// SameUpToOrder reports whether a and b are the same reply, byte for byte,
+// sameUpToOrder reports whether a and b are the same reply, byte for byte,
 // but for the order of map pairs and set members (as Lua's table
 // iteration orders them).
-func SameUpToOrder(a, b resp.Value) bool {
+func sameUpToOrder(a, b resp.Value) bool {
 	return bytes.Equal(canonical(a), canonical(b))
 }
 

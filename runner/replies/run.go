@@ -53,7 +53,7 @@ type Options struct {
 	StepTimeout time.Duration
 	// Jobs is the number of sessions (a case through one library
 	// connection) run at once, over all configurations; 0 means
-	// DefaultJobs.
+	// defaultJobs.
 	Jobs int
 	// NoShrink leaves each finding's frame as it was generated.
 	NoShrink bool
@@ -178,7 +178,7 @@ type frameSet interface {
 // the same pace (serveLanes), so that a frame is drawn and written about
 // once for all of them.
 type seeded struct {
-	gens map[int]*Generator
+	gens map[int]*generator
 	mu   sync.Mutex
 	kept map[[2]int]keptFrame
 	fifo [][2]int
@@ -194,9 +194,9 @@ type keptFrame struct {
 const seededKept = 4096
 
 func newSeeded(seed uint64, protos []int) *seeded {
-	s := &seeded{gens: map[int]*Generator{}, kept: map[[2]int]keptFrame{}}
+	s := &seeded{gens: map[int]*generator{}, kept: map[[2]int]keptFrame{}}
 	for _, p := range protos {
-		s.gens[p] = NewGenerator(seed, p)
+		s.gens[p] = newGenerator(seed, p)
 	}
 	return s
 }
@@ -253,7 +253,7 @@ func serveFrom(src frameSet) func(args [][]byte, proto int) []byte {
 }
 
 // casesFile is a file of cases that send the commands of frames ids
-// (CommandOf) in turn, batch frames a case (one library connection; the
+// (commandOf) in turn, batch frames a case (one library connection; the
 // last case may have fewer); pipelined, each case sends its commands at
 // once (async) and then reads the replies, as a "/pipeline" configuration
 // runs them through its pipeline API. A command that changes the
@@ -270,7 +270,7 @@ func casesFile(ids []int, batch int, pipelined bool) (*cases.File, error) {
 		fmt.Fprintf(&b, "  - name: frames %d\n    steps:\n", part[0])
 		for _, id := range part {
 			var args []string
-			for _, a := range CommandOf(id) {
+			for _, a := range commandOf(id) {
 				args = append(args, strconv.Quote(a))
 			}
 			if pipelined {
@@ -331,12 +331,12 @@ func served(ds []clients.Driver) (plain, piped []clients.Driver, not map[string]
 	return plain, piped, not
 }
 
-// DefaultJobs is Options.Jobs when 0: 24 sessions per CPU. A session
+// defaultJobs is Options.Jobs when 0: 24 sessions per CPU. A session
 // mostly waits on its library's process; at 16 sessions this 2-CPU
 // machine was half idle, at 48 busy (2026-12-07, redis-8.6.3, every
 // served configuration, 2 minutes: 43,203 frames judged at 16, 97,716 at
 // 48).
-func DefaultJobs() int { return 24 * runtime.NumCPU() }
+func defaultJobs() int { return 24 * runtime.NumCPU() }
 
 // Run serves generated frames to every driver, in each protocol, until
 // opts.Frames frames per protocol or opts.Duration, then shrinks each
@@ -381,7 +381,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		defer cancel()
 	}
 	if opts.Jobs <= 0 {
-		opts.Jobs = DefaultJobs()
+		opts.Jobs = defaultJobs()
 	}
 	if err := serveLanes(serveCtx, opts, src, lanes(plain, piped, protos), rep, map[string]*Finding{}); err != nil {
 		return nil, err

@@ -21,7 +21,7 @@ import (
 
 // shaped is a reply to the command named name, in g.proto (HELLO's is
 // hello).
-func (g *Generator) shaped(name string) resp.Value {
+func (g *generator) shaped(name string) resp.Value {
 	if isSubscribe(name) {
 		return g.confirmation(name, 0)
 	}
@@ -66,7 +66,7 @@ func (g *Generator) shaped(name string) resp.Value {
 }
 
 // nilBlob is a missing string: RESP3's null, RESP2's nil blob string.
-func (g *Generator) nilBlob() resp.Value {
+func (g *generator) nilBlob() resp.Value {
 	if g.proto == 3 {
 		return resp.Value{Kind: resp.Null}
 	}
@@ -74,7 +74,7 @@ func (g *Generator) nilBlob() resp.Value {
 }
 
 // list is an array of n blob strings.
-func (g *Generator) list(n int) resp.Value {
+func (g *generator) list(n int) resp.Value {
 	v := resp.Value{Kind: resp.Array}
 	for range n {
 		v.Elems = append(v.Elems, blob(g.text(true)))
@@ -83,7 +83,7 @@ func (g *Generator) list(n int) resp.Value {
 }
 
 // members is a set of n distinct blob strings (RESP2: an array).
-func (g *Generator) members(n int) resp.Value {
+func (g *generator) members(n int) resp.Value {
 	v := resp.Value{Kind: resp.Set}
 	if g.proto == 2 {
 		v.Kind = resp.Array
@@ -96,7 +96,7 @@ func (g *Generator) members(n int) resp.Value {
 
 // distinct is n distinct strings: text, and a number after one that is
 // already taken.
-func (g *Generator) distinct(n int) []string {
+func (g *generator) distinct(n int) []string {
 	seen := map[string]bool{}
 	var out []string
 	for i := range n {
@@ -112,7 +112,7 @@ func (g *Generator) distinct(n int) []string {
 
 // pairs is n fields and their values: a map in RESP3, a flat array of
 // 2n blob strings in RESP2.
-func (g *Generator) pairs(n int) resp.Value {
+func (g *generator) pairs(n int) resp.Value {
 	v := resp.Value{Kind: resp.Map}
 	if g.proto == 2 {
 		v.Kind = resp.Array
@@ -129,7 +129,7 @@ var scoreTexts = []string{"0", "-0", "1", "1.5", "-2.5", "0.1", "3.141", "inf", 
 	"5e-324", "1.7976931348623157e+308", "9007199254740993", "123456789.125"}
 
 // score is a sorted set score: a double in RESP3, its text in RESP2.
-func (g *Generator) score() resp.Value {
+func (g *generator) score() resp.Value {
 	s := scoreTexts[g.r.IntN(len(scoreTexts))]
 	if g.proto == 3 {
 		return resp.Value{Kind: resp.Double, Str: []byte(s)}
@@ -139,7 +139,7 @@ func (g *Generator) score() resp.Value {
 
 // scored is ZRANGE ... WITHSCORES of n members: RESP3 an array of
 // [member, score] pairs, RESP2 a flat array of members and scores.
-func (g *Generator) scored(n int) resp.Value {
+func (g *generator) scored(n int) resp.Value {
 	v := resp.Value{Kind: resp.Array}
 	for _, m := range g.distinct(n) {
 		if g.proto == 3 {
@@ -153,7 +153,7 @@ func (g *Generator) scored(n int) resp.Value {
 
 // entries is XRANGE's reply of n stream entries: each an array of its ID
 // and a flat array of field-value pairs.
-func (g *Generator) entries(n int) resp.Value {
+func (g *generator) entries(n int) resp.Value {
 	v := resp.Value{Kind: resp.Array}
 	ms := int64(1700000000000)
 	for i := range n {
@@ -174,7 +174,7 @@ var infoValues = []string{"0", "1", "-1", "1.5", "7.2.4", "", "redis", "a:b", "k
 
 // info is INFO's text: "# Section" lines and field:value lines, CR LF
 // ended; a verbatim string (txt) in RESP3, a blob string in RESP2.
-func (g *Generator) info() resp.Value {
+func (g *generator) info() resp.Value {
 	var b strings.Builder
 	seen := map[string]bool{}
 	for s := range 1 + g.r.IntN(3) {
@@ -205,8 +205,8 @@ func (g *Generator) info() resp.Value {
 // and id alone: a RESP2 library's HELLO 3 is answered from the RESP3
 // generator's frames once the proxy saw it). Fields vary as servers'
 // do: the family, version texts, the connection id, modules.
-func (g *Generator) hello(id int) resp.Value {
-	h := &Generator{r: rand.New(rand.NewPCG(g.seed, uint64(id))), proto: 3}
+func (g *generator) hello(id int) resp.Value {
+	h := &generator{r: rand.New(rand.NewPCG(g.seed, uint64(id))), proto: 3}
 	server := h.pick("redis", "valkey", "redis", "KeyDB")
 	v := resp.Value{Kind: resp.Map, Elems: []resp.Value{
 		blob("server"), blob(server),
@@ -226,7 +226,7 @@ func (g *Generator) hello(id int) resp.Value {
 }
 
 // modules is HELLO's modules: an array of maps (name, ver, path, args).
-func (g *Generator) modules() resp.Value {
+func (g *generator) modules() resp.Value {
 	v := resp.Value{Kind: resp.Array}
 	for range g.r.IntN(3) {
 		v.Elems = append(v.Elems, resp.Value{Kind: resp.Map, Elems: []resp.Value{
@@ -249,7 +249,7 @@ func (g *Generator) modules() resp.Value {
 // their commands by it (node-redis 5.12.1 resolved a SUBSCRIBE confirmed
 // for another channel with undefined; a real server's confirmation leaves
 // it waiting).
-func (g *Generator) confirmation(name string, i int) resp.Value {
+func (g *generator) confirmation(name string, i int) resp.Value {
 	count := int64(0)
 	if !strings.HasPrefix(name, "UN") && !strings.HasPrefix(name, "PUN") {
 		count = int64(i + 1)

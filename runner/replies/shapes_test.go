@@ -14,15 +14,15 @@ import (
 // TestShapedFrames: a frame that answers a command other than GET has
 // that command's reply shape in its protocol (or is an error), its map
 // fields and set members distinct and its scores numbers; each command's
-// id comes back from frameID of the command CommandOf writes, and a GET
+// id comes back from frameID of the command commandOf writes, and a GET
 // gets any reply.
 func TestShapedFrames(t *testing.T) {
 	for _, proto := range []int{2, 3} {
-		g := NewGenerator(11, proto)
+		g := newGenerator(11, proto)
 		seen := map[string]int{}
 		for range 2 * commandPeriod {
 			f := g.Next()
-			cmd := CommandOf(f.ID)
+			cmd := commandOf(f.ID)
 			args := make([][]byte, len(cmd))
 			for i, a := range cmd {
 				args[i] = []byte(a)
@@ -155,7 +155,7 @@ func shapeFault(name string, proto int, v resp.Value) string {
 // generators (a RESP2 library's HELLO 3 is answered from the RESP3
 // frames once the proxy saw it, and judged against its own).
 func TestHelloFramesAgree(t *testing.T) {
-	g2, g3 := NewGenerator(3, 2), NewGenerator(3, 3)
+	g2, g3 := newGenerator(3, 2), newGenerator(3, 3)
 	hellos := 0
 	for range 2 * commandPeriod {
 		f2, f3 := g2.Next(), g3.Next()
@@ -178,11 +178,11 @@ func TestHelloFramesAgree(t *testing.T) {
 // subscribing, 0 when unsubscribing); other frames are served as drawn.
 func TestServedNamesTheChannels(t *testing.T) {
 	for _, proto := range []int{2, 3} {
-		g := NewGenerator(5, proto)
+		g := newGenerator(5, proto)
 		seen := 0
 		for range 4 * commandPeriod {
 			f := g.Next()
-			cmd := CommandOf(f.ID)
+			cmd := commandOf(f.ID)
 			args := [][]byte{[]byte(cmd[0])}
 			for i := range cmd[1:] {
 				args = append(args, []byte(fmt.Sprintf("ns:chan%d", i)))

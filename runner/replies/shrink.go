@@ -17,7 +17,7 @@ const (
 
 // shrinkFinding replaces f.Shrunk with the smallest frame found that gives
 // the same client the same verdict and rule: greedy, each round judging
-// the smallest candidates (Candidates, by encoded size) of the current
+// the smallest candidates (candidates, by encoded size) of the current
 // frame and keeping the smallest that still gives it.
 func shrinkFinding(ctx context.Context, opts Options, f *Finding) {
 	var d clients.Driver
@@ -29,8 +29,8 @@ func shrinkFinding(ctx context.Context, opts Options, f *Finding) {
 	if d == nil {
 		return
 	}
-	// Candidates get ids that answer the same command as f's frame
-	// (CommandOf): id mod commandPeriod stays f.Frame.ID's.
+	// candidates get ids that answer the same command as f's frame
+	// (commandOf): id mod commandPeriod stays f.Frame.ID's.
 	next, cmd := 0, f.Frame.ID%commandPeriod
 	judge := func(cands []Frame) (Frame, clients.StepView, bool) {
 		fs := &frames{}
@@ -69,7 +69,7 @@ func shrinkFinding(ctx context.Context, opts Options, f *Finding) {
 	}
 	f.Alone = true
 	for range shrinkRounds {
-		cands := Candidates(cur)
+		cands := candidates(cur)
 		found := false
 		for start := 0; start < len(cands) && !found && ctx.Err() == nil; start += shrinkWidth {
 			g, view, ok := judge(cands[start:min(len(cands), start+shrinkWidth)])
@@ -85,15 +85,15 @@ func shrinkFinding(ctx context.Context, opts Options, f *Finding) {
 	f.Shrunk = cur
 }
 
-// Candidates are the frames one step smaller than f, smallest encoding
+// candidates are the frames one step smaller than f, smallest encoding
 // first: without a push or without every push, without an attribute,
 // with an aggregate replaced by one of its elements, with elements (map
 // pairs) removed, halves kept, strings shortened, numbers simplified; a
 // reply's further frames (More) are kept as they are.
-func Candidates(f Frame) []Frame {
+func candidates(f Frame) []Frame {
 	var out []Frame
 	add := func(g Frame) {
-		g.Class = Classify(g)
+		g.Class = classify(g)
 		out = append(out, g)
 	}
 	if len(f.Pushes) > 0 {
