@@ -66,7 +66,7 @@ func blobOf(b []byte, size int, sha string, z norm, normalize func([]byte) []byt
 		return &bl
 	}
 	n := Normalize(b, z.prefix)
-	return &Blob{Data: append([]byte(nil), n[:min(len(n), HeadLen)]...), Size: size, SHA256: sha}
+	return &Blob{Data: append([]byte(nil), n[:min(len(n), headLen)]...), Size: size, SHA256: sha}
 }
 
 // FromReport builds the goldens of a run: one File per case file, in the
@@ -115,7 +115,7 @@ func caseOf(rep *runner.Report, r *runner.Result) *Case {
 		if exp, ok := st.Expect.Resolve(info); ok || len(st.Expect) == 0 {
 			s.Volatile = Volatile(st, exp)
 		}
-		s.ByTopology = ByTopology(st, info)
+		s.ByTopology = byTopology(st, info)
 		if st.Action.Sends() {
 			s.Sent = blobOf(sr.Sent, sr.SentSize, sr.SentSHA256, z, z.sent)
 		}
@@ -156,11 +156,11 @@ func Volatile(st *cases.Step, e *cases.Expect) bool {
 	return e != nil && e.Loose()
 }
 
-// ByTopology reports whether step st expects one thing on a cluster and
+// byTopology reports whether step st expects one thing on a cluster and
 // another on a standalone server (a cluster or standalone selector term
 // picks its expectation for info's server and protocol): such a step is not
 // compared between a cluster's recording and a standalone one.
-func ByTopology(st *cases.Step, info cases.ServerInfo) bool {
+func byTopology(st *cases.Step, info cases.ServerInfo) bool {
 	if st == nil || len(st.Expect) == 0 {
 		return false
 	}

@@ -17,14 +17,14 @@ import (
 	"github.com/respcheck/respcheck/runner/target"
 )
 
-// FileState says how a case file relates to its golden.
-type FileState int
+// fileState says how a case file relates to its golden.
+type fileState int
 
 // The file states.
 const (
-	Current FileState = iota // the golden was recorded from this case file, or from one whose cases say the same
-	Stale                    // the case file changed since: some of its cases (Checker.StaleCases) differ from their recordings or have none
-	Missing                  // there is no golden for this case file
+	current       fileState = iota // the golden was recorded from this case file, or from one whose cases say the same
+	stale                          // the case file changed since: some of its cases (Checker.StaleCases) differ from their recordings or have none
+	missingGolden                  // there is no golden for this case file
 )
 
 // Checker compares a run with a golden directory; it implements
@@ -32,8 +32,8 @@ const (
 type Checker struct {
 	Dir   *Dir
 	files map[*cases.File]*File
-	state map[*cases.File]FileState
-	// stale holds the cases of a Stale file that are not compared, each
+	state map[*cases.File]fileState
+	// stale holds the cases of a stale file that are not compared, each
 	// with why; its other cases are.
 	stale map[*cases.Case]string
 
@@ -45,29 +45,29 @@ type Checker struct {
 }
 
 // NewChecker prepares a Checker for the case files of a run. A case file
-// whose hash differs from its golden's is Stale, but only its cases that
+// whose hash differs from its golden's is stale, but only its cases that
 // changed (cases.Case.Hash against the case's recorded SHA256) or were
 // added since are left uncompared; the others are compared as recorded.
 // A golden recorded before cases had hashes is stale as a whole.
 func NewChecker(d *Dir, files []*cases.File) *Checker {
-	c := &Checker{Dir: d, files: map[*cases.File]*File{}, state: map[*cases.File]FileState{}, stale: map[*cases.Case]string{}}
+	c := &Checker{Dir: d, files: map[*cases.File]*File{}, state: map[*cases.File]fileState{}, stale: map[*cases.Case]string{}}
 	for _, f := range files {
 		g := d.Files[baseOf(f.Path)]
 		switch {
 		case g == nil:
-			c.state[f] = Missing
+			c.state[f] = missingGolden
 			continue
 		case g.SHA256 == f.Hash:
-			c.state[f] = Current
+			c.state[f] = current
 			c.files[f] = g
 			continue
 		}
-		c.state[f] = Current
+		c.state[f] = current
 		c.files[f] = g
 		for _, k := range f.Cases {
 			if why := caseStale(g, k); why != "" {
 				c.stale[k] = why
-				c.state[f] = Stale
+				c.state[f] = stale
 			}
 		}
 	}
@@ -98,7 +98,7 @@ func caseStale(g *File, k *cases.Case) string {
 }
 
 // State returns the state of a case file's golden.
-func (c *Checker) State(f *cases.File) FileState { return c.state[f] }
+func (c *Checker) State(f *cases.File) fileState { return c.state[f] }
 
 // StaleCases returns the cases of f that are not compared with its golden,
 // each with why ("changed since it was recorded", "not recorded", ...).
@@ -126,11 +126,11 @@ func (c *Checker) Problems() []string {
 		vars = append(vars, f.Vars...) // the command records every file again
 		path := filepath.Join(c.Dir.Path, baseOf(f.Path)+Ext)
 		switch s {
-		case Stale:
+		case stale:
 			g := c.Dir.Files[baseOf(f.Path)]
 			out = append(out, fmt.Sprintf("stale golden %s: recorded from %s with sha256 %.12s…, the file is now %.12s…; not compared: %s",
 				path, g.Path, g.SHA256, f.Hash, c.staleList(f)))
-		case Missing:
+		case missingGolden:
 			out = append(out, fmt.Sprintf("missing golden %s for %s", path, f.Path))
 			missing = append(missing, f.Path)
 		}
@@ -181,7 +181,7 @@ func (c *Checker) Counts() (compared, volatile, differ int) {
 // ByTopology returns how many steps were not compared because the run and
 // the recording are one a cluster and the other a standalone server, and
 // the step expects one thing on a cluster and another standalone (see
-// ByTopology).
+// byTopology).
 func (c *Checker) ByTopology() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -196,7 +196,7 @@ func (c *Checker) ByTopology() int {
 // Steps of stale or missing goldens, and steps the recording does not
 // have, are not compared; nor, when one of the run and the recording is a
 // cluster and the other a standalone server, the steps whose expectation
-// differs between the two (ByTopology).
+// differs between the two (byTopology).
 func (c *Checker) CheckStep(s runner.GoldenStep) *runner.Failure {
 	g := c.files[s.Case.File]
 	if g == nil || c.stale[s.Case] != "" {
@@ -218,7 +218,7 @@ func (c *Checker) CheckStep(s runner.GoldenStep) *runner.Failure {
 	}
 	if (s.Topology != nil) != g.Server.IsCluster() {
 		info := target.Server{Family: g.Server.Family, Version: g.Server.Version, RedisVersion: g.Server.RedisVersion}.Info(s.Proto)
-		if gs.ByTopology || ByTopology(s.Step, info) {
+		if gs.ByTopology || byTopology(s.Step, info) {
 			c.mu.Lock()
 			c.topology++
 			c.mu.Unlock()
@@ -290,7 +290,7 @@ func diffBlob(want Blob, live []byte) *runner.Failure {
 }
 
 // Merge returns the goldens to write after an update run: for each file of
-// fresh, the fresh recording if it differs from old (by Equivalent), else
+// fresh, the fresh recording if it differs from old (by equivalent), else
 // nil. Volatile marks and key prefixes of old carry over to fresh: a run
 // with another run id (any run on a shared server) does not rewrite the
 // prefix line of every case.
@@ -310,16 +310,16 @@ func Merge(old *File, fresh *File) *File {
 				}
 			}
 		}
-		if Equivalent(old, fresh) {
+		if equivalent(old, fresh) {
 			return nil
 		}
 	}
 	return fresh
 }
 
-// Equivalent reports whether two recordings agree on everything but the
+// equivalent reports whether two recordings agree on everything but the
 // bytes of volatile steps and the cases' key prefixes.
-func Equivalent(a, b *File) bool {
+func equivalent(a, b *File) bool {
 	if a.Path != b.Path || a.SHA256 != b.SHA256 || a.Server.Name() != b.Server.Name() || a.Server.Source != b.Server.Source || len(a.Cases) != len(b.Cases) {
 		return false
 	}

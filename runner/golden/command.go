@@ -24,7 +24,7 @@ var bundled = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
-// RecordCommand returns the respcheck record command line that records the
+// recordCommand returns the respcheck record command line that records the
 // case files at paths (as loaded: "suite/strings.yaml" for a bundled file)
 // into the golden directory dir, on the server build s, in the protocols
 // protos (nil: both), with the target flags it was recorded with when it
@@ -35,7 +35,7 @@ var bundled = sync.OnceValue(func() map[string]bool {
 // recorded from. When paths mix both, the two commands are joined by " &&
 // ". Which cases --run or --tags chose when recording is not known: the
 // command records all of the files' cases.
-func RecordCommand(s Server, dir string, paths []string, protos []int) string {
+func recordCommand(s Server, dir string, paths []string, protos []int) string {
 	target := "--server " + buildName(s)
 	switch {
 	case s.Target != "":
@@ -90,7 +90,7 @@ func RecordCommand(s Server, dir string, paths []string, protos []int) string {
 
 // RecordCommand returns the respcheck record command line that records
 // again every case file the directory holds goldens of, and with extra,
-// these case files too (see the function RecordCommand).
+// these case files too (see the function recordCommand).
 func (d *Dir) RecordCommand(extra ...string) string {
 	s := d.Server
 	var paths []string
@@ -100,7 +100,7 @@ func (d *Dir) RecordCommand(extra ...string) string {
 			s = f.Server
 		}
 	}
-	return RecordCommand(s, d.Path, append(paths, extra...), d.protos())
+	return recordCommand(s, d.Path, append(paths, extra...), d.protos())
 }
 
 // protos returns the one protocol the directory's cases were recorded in,

@@ -44,8 +44,8 @@ func TestRecordCommand(t *testing.T) {
 		// golden's comment broke in two).
 		{redis, "g", []string{"x\nsuite: y's.yaml"}, nil, `respcheck record --server redis-7.0.15 --out g $'x\x0asuite: y\'s.yaml'`},
 	} {
-		if got := RecordCommand(tc.s, tc.dir, tc.paths, tc.protos); got != tc.want {
-			t.Errorf("RecordCommand(%v, %q, %q, %v)\n got %s\nwant %s", tc.s.Name(), tc.dir, tc.paths, tc.protos, got, tc.want)
+		if got := recordCommand(tc.s, tc.dir, tc.paths, tc.protos); got != tc.want {
+			t.Errorf("recordCommand(%v, %q, %q, %v)\n got %s\nwant %s", tc.s.Name(), tc.dir, tc.paths, tc.protos, got, tc.want)
 		}
 	}
 }

@@ -332,7 +332,7 @@ func Summarize(changes []Change) (files []DiffCounts, total DiffCounts) {
 // ReportOptions tune WriteReport.
 type ReportOptions struct {
 	NameA, NameB string // the sides' labels
-	// Verbose lists every change in full (WriteDiff), long replies whole.
+	// Verbose lists every change in full (writeDiff), long replies whole.
 	Verbose bool
 }
 
@@ -347,7 +347,7 @@ const (
 // them, long replies shortened with their byte count), then one line per
 // case whose status differs or that has steps recorded on one side only
 // (the case, its protocols and the step positions). With Verbose, the
-// summary is followed by every change in full instead (WriteDiff).
+// summary is followed by every change in full instead (writeDiff).
 func WriteReport(w io.Writer, changes []Change, opt ReportOptions) {
 	files, total := Summarize(changes)
 	width := len("total")
@@ -359,7 +359,7 @@ func WriteReport(w io.Writer, changes []Change, opt ReportOptions) {
 		fmt.Fprintf(w, "  %-*s  %7d  %6d  %9d  %9d\n", width, f.File, f.Changed, f.Status, f.OnlyA, f.OnlyB)
 	}
 	if opt.Verbose {
-		WriteDiff(w, changes, opt.NameA, opt.NameB)
+		writeDiff(w, changes, opt.NameA, opt.NameB)
 		return
 	}
 	var changed, other []Change
@@ -544,14 +544,14 @@ func shortCLI(s string) string {
 	return strings.Join(out, "\n")
 }
 
-// WriteDiff prints changes as a table a reviewer can read: grouped by file
+// writeDiff prints changes as a table a reviewer can read: grouped by file
 // and case, each step with its command, both sides escaped and as redis-cli
 // shows them, in full. nameA and nameB label the sides.
-func WriteDiff(w io.Writer, changes []Change, nameA, nameB string) {
+func writeDiff(w io.Writer, changes []Change, nameA, nameB string) {
 	writeChanges(w, changes, nameA, nameB, false)
 }
 
-// writeChanges is WriteDiff; short cuts long replies and commands.
+// writeChanges is writeDiff; short cuts long replies and commands.
 func writeChanges(w io.Writer, changes []Change, nameA, nameB string, short bool) {
 	width := max(utf8.RuneCountInString(nameA), utf8.RuneCountInString(nameB)) // columns, for the carets
 	label := func(n string) string { return n + ":" + strings.Repeat(" ", width-utf8.RuneCountInString(n)) }
@@ -642,7 +642,7 @@ const aroundBytes = 32
 
 // around renders both sides of a change (quoted texts or size= lines,
 // blobText) around their first differing byte, and reports false when
-// that byte is not known: past a side's head (HeadLen) when that side
+// that byte is not known: past a side's head (headLen) when that side
 // was kept as size and hash.
 func around(a, b string) (window, window, int, bool) {
 	ba, errA := parseBlob(a)

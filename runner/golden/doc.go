@@ -42,7 +42,7 @@
 // golden compares with a run of any run id.
 //
 // Blobs (sent commands, replies, pushes) over InlineMax bytes are written
-// as size=N sha256=HEX head "first HeadLen bytes" instead of their bytes:
+// as size=N sha256=HEX head "first headLen bytes" instead of their bytes:
 // the suite sends and reads 1 MiB values, whose escaped text would be 4 MiB
 // of noise per step. A difference inside such a blob is reported with its
 // exact offset when it lies in the head, else as a length or hash mismatch.
@@ -69,7 +69,7 @@
 // {port:owner.r0}, {slot}); cluster.go lists every replacement and where
 // it applies. A live reply on a cluster is normalised the same way before
 // it is compared. A step line ends with "topology" when its expectation
-// differs between a cluster and a standalone server (ByTopology): such
+// differs between a cluster and a standalone server (byTopology): such
 // steps, and cases one side skipped for its topology, are not compared
 // between a cluster's recording and a standalone one (Checker.ByTopology,
 // DiffExcluding).

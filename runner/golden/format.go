@@ -19,8 +19,8 @@ import (
 	"github.com/respcheck/respcheck/runner/target"
 )
 
-// Version is the format version written on each golden's "golden" line.
-const Version = 1
+// version is the format version written on each golden's "golden" line.
+const version = 1
 
 // Placeholder replaces a case's key prefix (cases.KeyPrefix, always
 // cases.KeyPrefixLen bytes) in every recorded byte, so that a recording
@@ -29,12 +29,12 @@ const Version = 1
 const Placeholder = runner.KeyPlaceholder
 
 // InlineMax is the largest blob (sent command, reply or push) stored in
-// full; a longer one is stored as its first HeadLen bytes, its length and
+// full; a longer one is stored as its first headLen bytes, its length and
 // the SHA-256 of all of it.
 const InlineMax = 4096
 
-// HeadLen is the number of leading bytes kept of a blob over InlineMax.
-const HeadLen = 64
+// headLen is the number of leading bytes kept of a blob over InlineMax.
+const headLen = 64
 
 // ServerFile is the name, inside a golden directory, of the file that holds
 // the server's identity and its HELLO replies.
@@ -44,7 +44,7 @@ const ServerFile = "_server.golden"
 const Ext = ".golden"
 
 // Blob is recorded bytes: all of them (Full), or for blobs over InlineMax
-// their first HeadLen bytes, total Size and SHA-256. The SHA-256 is always of
+// their first headLen bytes, total Size and SHA-256. The SHA-256 is always of
 // the whole blob after key-prefix normalisation (see Placeholder).
 type Blob struct {
 	Data   []byte // all the bytes, or the head when !Full()
@@ -63,7 +63,7 @@ func NewBlob(b []byte) Blob {
 	if len(b) <= InlineMax {
 		bl.Data = append([]byte{}, b...)
 	} else {
-		bl.Data = append([]byte(nil), b[:HeadLen]...)
+		bl.Data = append([]byte(nil), b[:headLen]...)
 	}
 	return bl
 }
@@ -84,7 +84,7 @@ type Server struct {
 	// Target is the target flags respcheck record was given when it did
 	// not start an installed build: "--addr 127.0.0.1:6379 --user app",
 	// "-u redis://app@host:6379" (never a password), "--server-bin PATH";
-	// "" for --server BUILD. The re-record command (RecordCommand) names
+	// "" for --server BUILD. The re-record command (recordCommand) names
 	// it.
 	Target string
 	// Topology is "" for a standalone server, or "cluster 3x1" (TopologyOf)
@@ -178,7 +178,7 @@ type Step struct {
 	Async    bool
 	Volatile bool // compared by the case's expectation only
 	// ByTopology is set when the step's expectation differs between a
-	// cluster and a standalone server (see ByTopology).
+	// cluster and a standalone server (see byTopology).
 	ByTopology bool
 	CaseLine   int // the step's line in the case file
 	Sent       *Blob
@@ -288,9 +288,9 @@ func (f *File) Marshal() []byte {
 		fmt.Fprintf(&w, "# TRANSCRIBED by hand from published transcripts, not recorded.\n")
 	} else {
 		fmt.Fprintf(&w, "# Written by respcheck record; do not edit. To record it again (DIR: this directory):\n")
-		fmt.Fprintf(&w, "#   %s\n", RecordCommand(f.Server, "DIR", []string{f.Path}, f.protos()))
+		fmt.Fprintf(&w, "#   %s\n", recordCommand(f.Server, "DIR", []string{f.Path}, f.protos()))
 	}
-	fmt.Fprintf(&w, "golden %d\n", Version)
+	fmt.Fprintf(&w, "golden %d\n", version)
 	fmt.Fprintf(&w, "file %s\n", quote([]byte(f.Path)))
 	fmt.Fprintf(&w, "sha256 %s\n", f.SHA256)
 	fmt.Fprintf(&w, "server %s %s\n", f.Server.Family, f.Server.Version)
@@ -374,8 +374,8 @@ func Parse(name string, data []byte) (*File, error) {
 		var err error
 		switch word {
 		case "golden":
-			if rest != strconv.Itoa(Version) {
-				return nil, errf("golden format %q, want %d", rest, Version)
+			if rest != strconv.Itoa(version) {
+				return nil, errf("golden format %q, want %d", rest, version)
 			}
 			sawVersion = true
 		case "file":
@@ -447,7 +447,7 @@ func Parse(name string, data []byte) (*File, error) {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	if !sawVersion {
-		return nil, fmt.Errorf("%s: not a respcheck golden (no \"golden %d\" line)", name, Version)
+		return nil, fmt.Errorf("%s: not a respcheck golden (no \"golden %d\" line)", name, version)
 	}
 	return f, nil
 }
@@ -537,7 +537,7 @@ func defaultConn(action string) string {
 func (s Server) Marshal() []byte {
 	var w bytes.Buffer
 	w.WriteString("# respcheck golden: the recorded server and its HELLO replies (for respcheck serve).\n")
-	fmt.Fprintf(&w, "golden %d\n", Version)
+	fmt.Fprintf(&w, "golden %d\n", version)
 	fmt.Fprintf(&w, "server %s %s\n", s.Family, s.Version)
 	if s.Topology != "" {
 		fmt.Fprintf(&w, "topology %s\n", s.Topology)

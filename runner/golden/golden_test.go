@@ -48,8 +48,8 @@ func TestMarshalParseRoundTrip(t *testing.T) {
 	if !bytes.Contains(text, []byte("reply size=9000 sha256=")) {
 		t.Errorf("a %d-byte reply is not stored as size and hash:\n%s", len(big), text)
 	}
-	if !Equivalent(f, g) {
-		t.Error("Equivalent(f, Parse(Marshal(f))) = false")
+	if !equivalent(f, g) {
+		t.Error("equivalent(f, Parse(Marshal(f))) = false")
 	}
 }
 
@@ -171,7 +171,7 @@ func TestRecordThenCompareChangedByteAndStale(t *testing.T) {
 			nilFile = f
 		}
 	}
-	if c = NewChecker(d, files); c.State(nilFile) != Current || len(c.Problems()) != 0 {
+	if c = NewChecker(d, files); c.State(nilFile) != current || len(c.Problems()) != 0 {
 		t.Errorf("only the file's hash changed: State = %v, problems %q", c.State(nilFile), c.Problems())
 	}
 	// ... and stale once its cases changed.
@@ -179,8 +179,8 @@ func TestRecordThenCompareChangedByteAndStale(t *testing.T) {
 		gc.SHA256 = strings.Repeat("0", 64)
 	}
 	c = NewChecker(d, files)
-	if c.State(nilFile) != Stale {
-		t.Errorf("State = %v, want Stale", c.State(nilFile))
+	if c.State(nilFile) != stale {
+		t.Errorf("State = %v, want stale", c.State(nilFile))
 	}
 	p := c.Problems()
 	if len(p) != 1 || !strings.Contains(p[0], "stale golden") || !strings.Contains(p[0], "nil.golden") {
@@ -229,9 +229,9 @@ func TestDiffOfOwnCaseOnTwoServers(t *testing.T) {
 		}
 	}
 	var out bytes.Buffer
-	WriteDiff(&out, ch, "redis-7.0.15", "redis-8.6.3")
+	writeDiff(&out, ch, "redis-7.0.15", "redis-8.6.3")
 	if !strings.Contains(out.String(), `step 0 (line 5) reply: SET rc:{________}:key v IFEQ x`) {
-		t.Errorf("WriteDiff:\n%s", out.String())
+		t.Errorf("writeDiff:\n%s", out.String())
 	}
 	if len(Diff(a, a, DiffOptions{})) != 0 {
 		t.Error("Diff(a, a) is not empty")

@@ -112,7 +112,7 @@ func TestTranscribedIncrex(t *testing.T) {
 	if got.SHA256 != g.SHA256 {
 		t.Skipf("cases/suite/increx.yaml changed since the golden was transcribed: rerun with -transcribe and check the replies against the transcripts")
 	}
-	if !Equivalent(got, g) {
+	if !equivalent(got, g) {
 		t.Error("the transcribed golden differs from increx.yaml's expectations; rerun with -transcribe")
 	}
 	// The transcripts' replies, as RESP bytes.
