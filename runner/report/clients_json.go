@@ -36,7 +36,7 @@ type ClientsJSONResult struct {
 	NotRun bool              `json:"not_run,omitempty"`
 	Reason string            `json:"reason,omitempty"`
 	Steps  []ClientsJSONStep `json:"steps,omitempty"`
-	Wire   []ClientsJSONWire `json:"wire,omitempty"`
+	Wire   []clientsJSONWire `json:"wire,omitempty"`
 }
 
 // ClientsJSONStep is what one client made of one step. Byte fields are
@@ -67,15 +67,15 @@ type ClientsJSONStep struct {
 	Cluster []string `json:"cluster,omitempty"`
 }
 
-// ClientsJSONWire is one proxied connection's transcript, handshake
+// clientsJSONWire is one proxied connection's transcript, handshake
 // included.
-type ClientsJSONWire struct {
+type clientsJSONWire struct {
 	Conn   int                `json:"conn"`
-	Frames []ClientsJSONFrame `json:"frames"`
+	Frames []clientsJSONFrame `json:"frames"`
 }
 
-// ClientsJSONFrame is one recorded frame.
-type ClientsJSONFrame struct {
+// clientsJSONFrame is one recorded frame.
+type clientsJSONFrame struct {
 	Dir   clients.Dir `json:"dir"`
 	Bytes Bytes       `json:"bytes"`
 	Kind  string      `json:"kind,omitempty"`
@@ -121,9 +121,9 @@ func ClientsToJSON(rep *clients.Report) ClientsJSONReport {
 			r.Steps = append(r.Steps, js)
 		}
 		for _, c := range res.Wire {
-			jw := ClientsJSONWire{Conn: c.ID}
+			jw := clientsJSONWire{Conn: c.ID}
 			for _, e := range c.Events {
-				f := ClientsJSONFrame{Dir: e.Dir}
+				f := clientsJSONFrame{Dir: e.Dir}
 				if e.Bad != nil {
 					f.Bytes, f.Bad = Bytes(e.Bad), true
 				} else {

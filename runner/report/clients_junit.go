@@ -12,14 +12,14 @@ import (
 // report's JUnit XML.
 const casesSuite = "the cases, as run checks them"
 
-// ClientsJUnit writes a clients report as JUnit XML: one test suite per
+// clientsJUnit writes a clients report as JUnit XML: one test suite per
 // client, one test case per case; findings are failures (with the
 // non-matching steps as in ClientsHuman), skips with a reason are skipped,
 // and erased results pass with their steps in system-out. The cases' own
 // check, when it ran, is the first suite (casesSuite), as run's JUnit
 // writes its results. The clients' suites have no errors or time
 // attributes: their results have neither.
-func ClientsJUnit(w io.Writer, rep *clients.Report) error {
+func clientsJUnit(w io.Writer, rep *clients.Report) error {
 	bySuite := map[string]*junitSuite{}
 	var order []string
 	for _, res := range rep.Results {

@@ -1,4 +1,4 @@
-package report_test
+package report
 
 import (
 	"bytes"
@@ -13,7 +13,6 @@ import (
 
 	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/clients"
-	"github.com/respcheck/respcheck/runner/report"
 	"github.com/respcheck/respcheck/runner/report/schema"
 	"github.com/respcheck/respcheck/runner/target"
 )
@@ -83,7 +82,7 @@ rueidis                  1                                       1
 (-v shows each finding's steps: the bytes, the decoding and why; --matrix the cases × clients)
 `
 	rep := clientsReport(t)
-	if got := write(t, func(b *bytes.Buffer) error { return report.ClientsHuman(b, rep, report.HumanOptions{}) }); got != want {
+	if got := write(t, func(b *bytes.Buffer) error { return ClientsHuman(b, rep, HumanOptions{}) }); got != want {
 		t.Errorf("clients human:\n%s\nwant:\n%s", got, want)
 	}
 	const matrix = `matrix (. match  = converted  ~ erased  N inexpressible  X mismatch  C crash  H hang
@@ -94,13 +93,13 @@ strings/passes  .
 strings/fails   X ~
 strings/skips     -
 `
-	got := write(t, func(b *bytes.Buffer) error { return report.ClientsHuman(b, rep, report.HumanOptions{Matrix: true}) })
+	got := write(t, func(b *bytes.Buffer) error { return ClientsHuman(b, rep, HumanOptions{Matrix: true}) })
 	contains(t, "clients human --matrix", got, "\n\n"+matrix+"\nclient   match")
 	// Verbose adds erased results (a multi-line redis-cli rendering
 	// indented under its label), skips with a reason, matching steps and
 	// the wire.
 	verbose := write(t, func(b *bytes.Buffer) error {
-		return report.ClientsHuman(b, rep, report.HumanOptions{Verbose: true})
+		return ClientsHuman(b, rep, HumanOptions{Verbose: true})
 	})
 	contains(t, "verbose clients human", verbose,
 		"clients: go-redis(9.7.0) rueidis(1.0.50)\n",
@@ -142,8 +141,8 @@ func TestClientsHumanFits100Columns(t *testing.T) {
 			rep.Results = append(rep.Results, res)
 		}
 	}
-	for _, o := range []report.HumanOptions{{}, {Matrix: true}} {
-		out := write(t, func(b *bytes.Buffer) error { return report.ClientsHuman(b, rep, o) })
+	for _, o := range []HumanOptions{{}, {Matrix: true}} {
+		out := write(t, func(b *bytes.Buffer) error { return ClientsHuman(b, rep, o) })
 		for i, line := range strings.Split(out, "\n") {
 			if n := len([]rune(line)); n > 100 {
 				t.Errorf("matrix %v: line %d has %d columns: %s", o.Matrix, i+1, n, line)
@@ -165,22 +164,22 @@ func TestClientsHumanFits100Columns(t *testing.T) {
 	}
 }
 
-// clientsJSON is report.ClientsJSONReport as it decodes: verdicts and
+// clientsJSON is ClientsJSONReport as it decodes: verdicts and
 // directions are text.
 type clientsJSON struct {
-	report.ClientsJSONReport
+	ClientsJSONReport
 	Worst   string `json:"worst"`
 	Results []struct {
-		report.ClientsJSONResult
+		ClientsJSONResult
 		Verdict string `json:"verdict"`
 		Steps   []struct {
-			report.ClientsJSONStep
+			ClientsJSONStep
 			Verdict string `json:"verdict"`
 		} `json:"steps"`
 		Wire []struct {
 			Conn   int `json:"conn"`
 			Frames []struct {
-				report.ClientsJSONFrame
+				clientsJSONFrame
 				Dir string `json:"dir"`
 			} `json:"frames"`
 		} `json:"wire"`
@@ -189,7 +188,7 @@ type clientsJSON struct {
 
 func TestClientsJSON(t *testing.T) {
 	rep := clientsReport(t)
-	out := write(t, func(b *bytes.Buffer) error { return report.ClientsJSON(b, rep) })
+	out := write(t, func(b *bytes.Buffer) error { return ClientsJSON(b, rep) })
 	if err := schema.Check("clients", []byte(out)); err != nil {
 		t.Errorf("the clients report does not match its schema: %v", err)
 	}
@@ -228,7 +227,7 @@ func TestClientsJSON(t *testing.T) {
 func TestClientsJUnit(t *testing.T) {
 	// One suite per client. The clients report has no errors and no
 	// timings: no such attributes.
-	suites := readJUnit(t, write(t, func(b *bytes.Buffer) error { return report.ClientsJUnit(b, clientsReport(t)) }),
+	suites := readJUnit(t, write(t, func(b *bytes.Buffer) error { return clientsJUnit(b, clientsReport(t)) }),
 		"respcheck clients|4|1|-|1|-", 2)
 	g, r := suites[0], suites[1]
 	if got := g.attrs(counts...) + " " + r.attrs(counts...); got != "go-redis|2|1|-|0|- rueidis|2|0|-|1|-" {
@@ -255,10 +254,10 @@ func TestClientsTruncatedReply(t *testing.T) {
 	rep := clientsReport(t)
 	res := rep.Results[1]
 	res.Steps[1].Reply, res.Steps[1].Verdict, res.Verdict = []byte("$5\r\nab"), clients.Crash, clients.Crash
-	human := write(t, func(b *bytes.Buffer) error { return report.ClientsHuman(b, rep, report.HumanOptions{Verbose: true}) })
+	human := write(t, func(b *bytes.Buffer) error { return ClientsHuman(b, rep, HumanOptions{Verbose: true}) })
 	contains(t, "clients human", human, "\n    bytes received: \"$5\\r\\nab\"\n    decoded:        string(\"ab\")\n")
 	var got clientsJSON
-	decodeStrict(t, write(t, func(b *bytes.Buffer) error { return report.ClientsJSON(b, rep) }), &got)
+	decodeStrict(t, write(t, func(b *bytes.Buffer) error { return ClientsJSON(b, rep) }), &got)
 	if s := got.Results[1].Steps[1]; string(s.Reply) != "$5\r\nab" || s.CLI != "" || s.Value != nil || s.Verdict != "crash" {
 		t.Errorf("truncated reply: %+v", s)
 	}
@@ -267,7 +266,7 @@ func TestClientsTruncatedReply(t *testing.T) {
 // TestClientsMarkdown checks the page's parts: the clients table with the
 // API, the matrix, and one explaining line per verdict but match and skip.
 func TestClientsMarkdown(t *testing.T) {
-	out := write(t, func(b *bytes.Buffer) error { return report.ClientsMarkdown(b, clientsReport(t), report.HumanOptions{}) })
+	out := write(t, func(b *bytes.Buffer) error { return ClientsMarkdown(b, clientsReport(t), HumanOptions{}) })
 	for _, want := range []string{
 		"# Client views on redis 7.0.15\n",
 		"| go-redis | 9.7.0 | `Conn.Do` |\n",

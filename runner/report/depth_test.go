@@ -1,4 +1,4 @@
-package report_test
+package report
 
 import (
 	"bytes"
@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/respcheck/respcheck/runner/clients"
-	"github.com/respcheck/respcheck/runner/report"
 	"github.com/respcheck/respcheck/runner/report/schema"
 )
 
@@ -24,7 +23,7 @@ func TestJSONOfTheDeepestReply(t *testing.T) {
 	rep := runReport(t)
 	rep.Results[5].Steps[0].Reply = []byte(deepReply)
 	rep.Results[5].Steps[0].ReplySize = len(deepReply)
-	out := write(t, func(b *bytes.Buffer) error { return report.JSON(b, rep) })
+	out := write(t, func(b *bytes.Buffer) error { return JSON(b, rep) })
 	if err := schema.Check("run", []byte(out)); err != nil {
 		t.Errorf("the run report does not match its schema: %v", err)
 	}
@@ -41,11 +40,11 @@ func TestJSONOfTheDeepestReply(t *testing.T) {
 	}
 	sv := &crep.Results[0].Steps[0]
 	sv.Reply, sv.Native = []byte(deepReply), &n
-	out = write(t, func(b *bytes.Buffer) error { return report.ClientsJSON(b, crep) })
+	out = write(t, func(b *bytes.Buffer) error { return ClientsJSON(b, crep) })
 	if err := schema.Check("clients", []byte(out)); err != nil {
 		t.Errorf("the clients report does not match its schema: %v", err)
 	}
-	var cgot report.ClientsJSONReport
+	var cgot ClientsJSONReport
 	if err := json.Unmarshal([]byte(out), &cgot); err != nil {
 		t.Fatal(err)
 	}

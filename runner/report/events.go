@@ -37,7 +37,7 @@ func resultEvent(res *runner.Result) Event {
 
 // EventStream returns a function that writes each result to w as a
 // result line, as the run hands it over (runner.Options.OnResult); it is
-// safe for concurrent use. JSONL writes the summary line after.
+// safe for concurrent use. jsonl writes the summary line after.
 func EventStream(w io.Writer) func(*runner.Result) {
 	var mu sync.Mutex
 	enc := json.NewEncoder(w)
@@ -48,9 +48,9 @@ func EventStream(w io.Writer) func(*runner.Result) {
 	}
 }
 
-// JSONL writes the jsonl format: a result line per result (unless o says
+// jsonl writes the jsonl format: a result line per result (unless o says
 // they were streamed already, EventStream), then the summary line.
-func JSONL(w io.Writer, rep *runner.Report, o HumanOptions) error {
+func jsonl(w io.Writer, rep *runner.Report, o HumanOptions) error {
 	enc := json.NewEncoder(w)
 	if !o.Streamed {
 		for _, res := range rep.Results {

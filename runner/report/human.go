@@ -179,13 +179,13 @@ func (p *printer) restarts(rs []string) {
 	}
 }
 
-// Title is how a result is named in every format: "file/case [RESP2]".
-func Title(res *runner.Result) string {
+// title is how a result is named in every format: "file/case [RESP2]".
+func title(res *runner.Result) string {
 	return fmt.Sprintf("%s [RESP%d]", res.Case.FullName(), res.Proto)
 }
 
 func (p *printer) result(res *runner.Result) {
-	title := Title(res)
+	title := title(res)
 	if p.o.Verbose && len(res.Metrics) > 0 { // a scenario's figures, under its line
 		defer p.line("      " + p.dim(res.Metrics.String()))
 	}
@@ -390,7 +390,7 @@ func (p *printer) redirects(rep *runner.Report) {
 	for _, res := range rep.Results {
 		for _, sr := range res.Steps {
 			for _, r := range sr.Redirects {
-				p.line(p.yellow("redirect: ") + fmt.Sprintf("%s at %s [%s]: %s, followed to %s", Title(res), sr.Step.Pos, sr.Conn, r.Reply, r.Node))
+				p.line(p.yellow("redirect: ") + fmt.Sprintf("%s at %s [%s]: %s, followed to %s", title(res), sr.Step.Pos, sr.Conn, r.Reply, r.Node))
 				if r.Refresh != "" {
 					p.line(p.yellow("topology: ") + r.Refresh)
 				}

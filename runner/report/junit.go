@@ -10,7 +10,7 @@ import (
 	"github.com/respcheck/respcheck/runner"
 )
 
-// The JUnit XML shapes of both reports (JUnit and ClientsJUnit). Errors is
+// The JUnit XML shapes of both reports (JUnit and clientsJUnit). Errors is
 // nil and Time empty where a report has no errors or timings (the clients
 // report): those attributes are then left out rather than written as 0.
 

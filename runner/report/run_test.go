@@ -1,4 +1,4 @@
-package report_test
+package report
 
 import (
 	"bytes"
@@ -13,7 +13,6 @@ import (
 	"github.com/respcheck/respcheck/cases"
 	"github.com/respcheck/respcheck/runner"
 	"github.com/respcheck/respcheck/runner/clients"
-	"github.com/respcheck/respcheck/runner/report"
 	"github.com/respcheck/respcheck/runner/report/schema"
 	"github.com/respcheck/respcheck/runner/target"
 )
@@ -124,18 +123,18 @@ redis 7.0.15 at 127.0.0.1:6379: 2 passed, 1 failed, 1 skipped, 1 error, 1 known 
 `
 	// Passing results and the failing case's passing first step are left
 	// out; the failure is at its file:line:col, want and got escaped.
-	if got := write(t, func(b *bytes.Buffer) error { return report.Human(b, rep, report.HumanOptions{}) }); got != want {
+	if got := write(t, func(b *bytes.Buffer) error { return Human(b, rep, HumanOptions{}) }); got != want {
 		t.Errorf("human:\n%s\nwant:\n%s", got, want)
 	}
 
-	verbose := write(t, func(b *bytes.Buffer) error { return report.Human(b, rep, report.HumanOptions{Verbose: true}) })
+	verbose := write(t, func(b *bytes.Buffer) error { return Human(b, rep, HumanOptions{Verbose: true}) })
 	contains(t, "verbose human", verbose,
 		"pass  strings/passes [RESP2]\n",
 		"skip  strings/skips [RESP2] (requires server valkey\n",
 		"known strings/known #1 [RESP2] (known difference: valkey replies differently)\n",
 		"FAIL  strings/fails [RESP2]\n      suite/strings.yaml:11:9 > \"SET\" \"k\" \"v\"\n        < \"+OK\\r\\n\"\n      suite/strings.yaml:13:9 > \"ECHO\"")
 
-	color := write(t, func(b *bytes.Buffer) error { return report.Human(b, rep, report.HumanOptions{Color: true}) })
+	color := write(t, func(b *bytes.Buffer) error { return Human(b, rep, HumanOptions{Color: true}) })
 	if !strings.HasPrefix(color, "\x1b[31mFAIL \x1b[0m strings/fails [RESP2]\n") || strings.Contains(want, "\x1b[") {
 		t.Errorf("colour human:\n%q", color)
 	}
@@ -158,7 +157,7 @@ func TestHumanCap(t *testing.T) {
 		rep := runReport(t)
 		rep.Results[1].Failure.Actual = []byte(big)
 		rep.Results[1].Failure.Offset = c.offset
-		out := write(t, func(b *bytes.Buffer) error { return report.Human(b, rep, report.HumanOptions{}) })
+		out := write(t, func(b *bytes.Buffer) error { return Human(b, rep, HumanOptions{}) })
 		lines := strings.Split(out, "\n")
 		var got, caret string
 		for i, l := range lines {
@@ -185,17 +184,17 @@ func TestHumanServerLost(t *testing.T) {
 		rep.Results = append(rep.Results, &runner.Result{Case: rep.Results[0].Case, Proto: 3, Status: runner.Error, NotRun: true, Reason: "not run: the server was lost"})
 	}
 	rep.ServerLost = errors.New("connection refused")
-	out := write(t, func(b *bytes.Buffer) error { return report.Human(b, rep, report.HumanOptions{}) })
+	out := write(t, func(b *bytes.Buffer) error { return Human(b, rep, HumanOptions{}) })
 	if !strings.HasPrefix(out, "3 results not run: the server was lost\nserver lost: connection refused\nredis 7.0.15") {
 		t.Errorf("human:\n%s", out)
 	}
 }
 
-// runJSON is report.JSONReport as it decodes: the statuses are text.
+// runJSON is JSONReport as it decodes: the statuses are text.
 type runJSON struct {
-	report.JSONReport
+	JSONReport
 	Results []struct {
-		report.JSONResult
+		JSONResult
 		Status string `json:"status"`
 	} `json:"results"`
 }
@@ -216,7 +215,7 @@ func TestJSON(t *testing.T) {
 	big := strings.Repeat("y", 70<<10)
 	rep.Results[5].Steps[0].Reply = []byte("$71680\r\n" + big + "\r\n")
 	rep.Results[5].Steps[0].ReplySize = len(rep.Results[5].Steps[0].Reply)
-	out := write(t, func(b *bytes.Buffer) error { return report.JSON(b, rep) })
+	out := write(t, func(b *bytes.Buffer) error { return JSON(b, rep) })
 	if err := schema.Check("run", []byte(out)); err != nil {
 		t.Errorf("the run report does not match its schema: %v", err)
 	}
@@ -245,7 +244,7 @@ func TestJSON(t *testing.T) {
 	}
 	f := got.Results[1]
 	if f.File != "suite/strings.yaml" || f.Case != "fails" || f.Pos != "suite/strings.yaml:9:11" || f.Proto != 2 || f.DurationMS != 3 ||
-		f.Failure == nil || *f.Failure != (report.JSONFailure{Pos: "suite/strings.yaml:13:9", Message: "reply differs at byte 5", Expected: `"$3\r\nabc\r\n"`, Offset: 5}) {
+		f.Failure == nil || *f.Failure != (JSONFailure{Pos: "suite/strings.yaml:13:9", Message: "reply differs at byte 5", Expected: `"$3\r\nabc\r\n"`, Offset: 5}) {
 		t.Errorf("failing result: %+v %+v", f.JSONResult, f.Failure)
 	}
 	if len(f.Steps) != 2 {
@@ -268,7 +267,7 @@ func TestJSON(t *testing.T) {
 	// A shared run has its cleanup figures; a lost server its error.
 	rep.DBSize, rep.KeysRemoved, rep.ServerLost = [2]int64{10, 12}, 7, errors.New("EOF")
 	got = runJSON{}
-	if err := json.Unmarshal([]byte(write(t, func(b *bytes.Buffer) error { return report.JSON(b, rep) })), &got); err != nil {
+	if err := json.Unmarshal([]byte(write(t, func(b *bytes.Buffer) error { return JSON(b, rep) })), &got); err != nil {
 		t.Fatal(err)
 	}
 	if got.KeysRemoved == nil || *got.KeysRemoved != 7 || got.DBSize == nil || *got.DBSize != [2]int64{10, 12} || got.ServerLost != "EOF" {
@@ -346,7 +345,7 @@ func readJUnit(t *testing.T, out, top string, suites int) []xmlNode {
 
 func TestJUnit(t *testing.T) {
 	// One suite per file.
-	suites := readJUnit(t, write(t, func(b *bytes.Buffer) error { return report.JUnit(b, runReport(t)) }),
+	suites := readJUnit(t, write(t, func(b *bytes.Buffer) error { return JUnit(b, runReport(t)) }),
 		"respcheck redis 7.0.15|6|1|1|1|1.500", 2)
 	if got := suites[0].attrs(counts...); got != "suite/strings.yaml|5|1|1|1|5.005" {
 		t.Errorf("first suite %s", got)
@@ -377,7 +376,7 @@ func TestJUnit(t *testing.T) {
 	// Without results the counts are still there, errors too.
 	empty := runReport(t)
 	empty.Results, empty.Duration = nil, 0
-	readJUnit(t, write(t, func(b *bytes.Buffer) error { return report.JUnit(b, empty) }), "respcheck redis 7.0.15|0|0|0|0|0.000", 0)
+	readJUnit(t, write(t, func(b *bytes.Buffer) error { return JUnit(b, empty) }), "respcheck redis 7.0.15|0|0|0|0|0.000", 0)
 }
 
 func TestTAP(t *testing.T) {
@@ -401,7 +400,7 @@ not ok 4 - strings/errors [RESP2]
 not ok 5 - strings/known \#1 [RESP2] # TODO known difference: valkey replies differently
 ok 6 - lists/LPUSH [RESP2]
 `
-	if got := write(t, func(b *bytes.Buffer) error { return report.TAP(b, runReport(t)) }); got != want {
+	if got := write(t, func(b *bytes.Buffer) error { return TAP(b, runReport(t)) }); got != want {
 		t.Errorf("tap:\n%s\nwant:\n%s", got, want)
 	}
 }
@@ -411,8 +410,8 @@ ok 6 - lists/LPUSH [RESP2]
 // report reads them, and that an unknown name is an error.
 func TestJSONDecodes(t *testing.T) {
 	rep, crep := runReport(t), clientsReport(t)
-	var got report.JSONReport
-	decodeStrict(t, write(t, func(b *bytes.Buffer) error { return report.JSON(b, rep) }), &got)
+	var got JSONReport
+	decodeStrict(t, write(t, func(b *bytes.Buffer) error { return JSON(b, rep) }), &got)
 	if len(got.Results) != len(rep.Results) {
 		t.Fatalf("%d results, want %d", len(got.Results), len(rep.Results))
 	}
@@ -421,8 +420,8 @@ func TestJSONDecodes(t *testing.T) {
 			t.Errorf("result %d: status %v, want %v", i, r.Status, rep.Results[i].Status)
 		}
 	}
-	var cgot report.ClientsJSONReport
-	decodeStrict(t, write(t, func(b *bytes.Buffer) error { return report.ClientsJSON(b, crep) }), &cgot)
+	var cgot ClientsJSONReport
+	decodeStrict(t, write(t, func(b *bytes.Buffer) error { return ClientsJSON(b, crep) }), &cgot)
 	if cgot.Worst != crep.Worst() || len(cgot.Results) != len(crep.Results) || cgot.Results[1].Verdict != crep.Results[1].Verdict ||
 		len(cgot.Results[1].Wire) == 0 || cgot.Results[1].Wire[0].Frames[0].Dir != clients.ToServer {
 		t.Errorf("clients report decoded as %+v", cgot)
@@ -439,13 +438,13 @@ func TestJSONDecodes(t *testing.T) {
 // the command sent and the reply's bytes; with Verbose alone, its line.
 func TestHumanVeryVerbose(t *testing.T) {
 	rep := runReport(t)
-	vv := write(t, func(b *bytes.Buffer) error { return report.Human(b, rep, report.HumanOptions{VeryVerbose: true}) })
+	vv := write(t, func(b *bytes.Buffer) error { return Human(b, rep, HumanOptions{VeryVerbose: true}) })
 	contains(t, "very verbose human", vv,
 		"pass  strings/passes [RESP2]\n      suite/strings.yaml:",
 		"> \"SET\" \"k\" \"v\"\n        < \"+OK\\r\\n\"\n",
 		"> \"GET\" \"k\"\n        < \"$1\\r\\nv\\r\\n\"\n",
 		"skip  strings/skips [RESP2]")
-	v := write(t, func(b *bytes.Buffer) error { return report.Human(b, rep, report.HumanOptions{Verbose: true}) })
+	v := write(t, func(b *bytes.Buffer) error { return Human(b, rep, HumanOptions{Verbose: true}) })
 	if i := strings.Index(v, "pass  strings/passes [RESP2]\n"); i < 0 || strings.HasPrefix(v[i+len("pass  strings/passes [RESP2]\n"):], "      ") {
 		t.Errorf("verbose shows a passing case's steps:\n%s", v)
 	}

@@ -17,7 +17,7 @@ func TAP(w io.Writer, rep *runner.Report) error {
 	b.WriteString("TAP version 13\n")
 	fmt.Fprintf(&b, "1..%d\n", len(rep.Results))
 	for i, res := range rep.Results {
-		title := oneLine(strings.ReplaceAll(Title(res), "#", `\#`))
+		title := oneLine(strings.ReplaceAll(title(res), "#", `\#`))
 		switch res.Status {
 		case runner.Pass:
 			fmt.Fprintf(&b, "ok %d - %s\n", i+1, title)
