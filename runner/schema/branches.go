@@ -11,9 +11,9 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// Branches is which of a command's schema branches (the subschemas of
+// branches is which of a command's schema branches (the subschemas of
 // its oneOf and anyOf keywords) the checked replies took.
-type Branches struct {
+type branches struct {
 	// File is the command file ("lpos.json").
 	File string `json:"file"`
 	// All are the schema's branches as JSON pointers into its reply
@@ -109,7 +109,7 @@ func (b *Coverage) Write(w io.Writer, verbose bool) {
 }
 
 // Never returns the branches no reply took, sorted.
-func (b *Branches) Never() []string {
+func (b *branches) Never() []string {
 	var out []string
 	for _, p := range b.All {
 		if b.Taken[p] == 0 {

@@ -82,7 +82,7 @@ func (s *Set) CheckValue(args [][]byte, v resp.Value) (o Outcome, f *Finding, wh
 // check is CheckValue that also returns the command and the reply's
 // JSON value (for a Valid reply, to see which branches it took).
 func (s *Set) check(args [][]byte, v resp.Value) (o Outcome, f *Finding, why string, cmd *Command, inst any) {
-	inst, ok := JSONOf(v)
+	inst, ok := jsonOf(v)
 	if !ok {
 		return Skipped, nil, "error reply", nil, nil
 	}

@@ -17,9 +17,9 @@ func ForTest(t servers.TB, build string) *Set {
 	t.Helper()
 	s, err := Load(Dir(build))
 	switch {
-	case errors.Is(err, ErrNotInstalled) && servers.InCI():
+	case errors.Is(err, errNotInstalled) && servers.InCI():
 		t.Fatalf("CI is set and %v", err)
-	case errors.Is(err, ErrNotInstalled):
+	case errors.Is(err, errNotInstalled):
 		t.Skipf("skipped: %v", err)
 	case err != nil:
 		t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 	"github.com/respcheck/respcheck/resp"
 )
 
-// JSONOf maps a RESP3 reply to the JSON value the servers' reply schemas
+// jsonOf maps a RESP3 reply to the JSON value the servers' reply schemas
 // describe, as Redis's own validator (utils/req-res-log-validator.py,
 // Redis 7.2 to 8.6, which validates replies logged by the test suite run
 // with --force-resp3) reads them:
@@ -29,14 +29,14 @@ import (
 // error at the top (the schemas do not describe errors; Check skips
 // them). An error nested in an aggregate (EXEC's replies) becomes its
 // text, as the validator does.
-func JSONOf(v resp.Value) (out any, ok bool) {
+func jsonOf(v resp.Value) (out any, ok bool) {
 	if v.Kind == resp.SimpleError || v.Kind == resp.BlobError {
 		return nil, false
 	}
-	return jsonOf(&v), true
+	return toJSON(&v), true
 }
 
-func jsonOf(v *resp.Value) any {
+func toJSON(v *resp.Value) any {
 	switch v.Kind {
 	case resp.SimpleString, resp.BlobString, resp.SimpleError, resp.BlobError,
 		resp.VerbatimString, resp.BigNumber:
@@ -50,13 +50,13 @@ func jsonOf(v *resp.Value) any {
 	case resp.Array, resp.Set, resp.Push:
 		out := make([]any, len(v.Elems))
 		for i := range v.Elems {
-			out[i] = jsonOf(&v.Elems[i])
+			out[i] = toJSON(&v.Elems[i])
 		}
 		return out
 	case resp.Map, resp.Attribute:
 		out := make(map[string]any, len(v.Elems)/2)
 		for i := 0; i+1 < len(v.Elems); i += 2 {
-			out[keyOf(&v.Elems[i])] = jsonOf(&v.Elems[i+1])
+			out[keyOf(&v.Elems[i])] = toJSON(&v.Elems[i+1])
 		}
 		return out
 	}

@@ -38,9 +38,9 @@ type Report struct {
 	// Findings are the replies the schemas reject, in the order met.
 	Findings []Located `json:"findings"`
 	// Branches are, by command checked, its schema's oneOf and anyOf
-	// branches and how many valid replies took each (Branches.Never:
+	// branches and how many valid replies took each (branches.Never:
 	// the reply forms no case produced).
-	Branches map[string]*Branches `json:"branches,omitempty"`
+	Branches map[string]*branches `json:"branches,omitempty"`
 
 	// NotRESP3 counts the replies of RESP2 connections (not checked).
 	NotRESP3 int `json:"not_resp3"`
@@ -67,7 +67,7 @@ type Located struct {
 // schemas could not be loaded: err) it records why in Missing.
 func NewReport(build string, set *Set, err error) *Report {
 	r := &Report{Build: build, NoSchemaCommands: map[string]int{}, SkippedBy: map[string]int{}, Findings: []Located{},
-		Branches: map[string]*Branches{}}
+		Branches: map[string]*branches{}}
 	if set == nil {
 		r.Missing = fmt.Sprintf("no reply schemas for %s: %v", build, err)
 	}
@@ -81,7 +81,7 @@ func (r *Report) Add(set *Set, args [][]byte, reply []byte, at Located) {
 	if cmd != nil && cmd.Schema != nil && o != NoSchema {
 		b := r.Branches[cmd.Name]
 		if b == nil {
-			b = &Branches{File: cmd.File, All: allBranches(cmd.Schema), Taken: map[string]int{}}
+			b = &branches{File: cmd.File, All: allBranches(cmd.Schema), Taken: map[string]int{}}
 			r.Branches[cmd.Name] = b
 		}
 		if o == Valid {

@@ -7,7 +7,7 @@
 // from the cached source tarballs into Dir(build). Load reads one build's
 // files; Set.Check resolves a command (a container's subcommand by its
 // second argument, "CLIENT LIST" → client-list.json), maps the RESP3
-// reply to JSON (JSONOf) and validates it. A reply the schema rejects is
+// reply to JSON (jsonOf) and validates it. A reply the schema rejects is
 // a Finding, naming the schema path that failed.
 package schema
 
@@ -28,11 +28,11 @@ import (
 // Install is the script that installs the schemas.
 const Install = "scripts/install-schemas.sh"
 
-// ErrNotInstalled is returned by Load when a build's schemas are not in
+// errNotInstalled is returned by Load when a build's schemas are not in
 // the cache: scripts/install-schemas.sh installs them for the builds
 // built from source (redis-8.6.3, valkey-9.1.2, ...); the builds from
 // binary packages (redis-7.0.15, valkey-8.0.1) have none.
-var ErrNotInstalled = errors.New("reply schemas not installed")
+var errNotInstalled = errors.New("reply schemas not installed")
 
 // Dir is where scripts/install-schemas.sh puts a build's command files:
 // ${RESPCHECK_CACHE:-~/.cache/respcheck}/schemas/<build>.
@@ -78,7 +78,7 @@ type fileEntry struct {
 }
 
 // Load reads and compiles every *.json command file of dir (Dir(build)).
-// A missing or empty dir is ErrNotInstalled (wrapped, naming dir and
+// A missing or empty dir is errNotInstalled (wrapped, naming dir and
 // Install); a file that is not a command file or a schema that does not
 // compile is an error naming the file.
 func Load(dir string) (*Set, error) {
@@ -86,9 +86,9 @@ func Load(dir string) (*Set, error) {
 	if len(paths) == 0 {
 		if b := filepath.Base(dir); servers.FromBinaryPackage(b) {
 			// Debian's binary packages ship no command files.
-			return nil, fmt.Errorf("%w for %s: it comes from a binary package, which has no command files (%s extracts them from the source tarballs of the builds built from source)", ErrNotInstalled, b, Install)
+			return nil, fmt.Errorf("%w for %s: it comes from a binary package, which has no command files (%s extracts them from the source tarballs of the builds built from source)", errNotInstalled, b, Install)
 		}
-		return nil, fmt.Errorf("%w in %s: run %s (it extracts them from the source tarballs of the builds built from source)", ErrNotInstalled, dir, Install)
+		return nil, fmt.Errorf("%w in %s: run %s (it extracts them from the source tarballs of the builds built from source)", errNotInstalled, dir, Install)
 	}
 	s := &Set{Build: filepath.Base(dir), Commands: map[string]*Command{}}
 	c := jsonschema.NewCompiler()

@@ -63,10 +63,10 @@ func TestJSONOfAttribute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, ok := JSONOf(v)
+	got, ok := jsonOf(v)
 	m, _ := got.(map[string]any)
 	if !ok || len(m) != 1 || m["7"].([]any)[0] != 1.5 {
-		t.Fatalf("JSONOf = %#v, %v", got, ok)
+		t.Fatalf("jsonOf = %#v, %v", got, ok)
 	}
 }
 
@@ -97,7 +97,7 @@ func TestBranches(t *testing.T) {
 // produced.
 func TestCoverage(t *testing.T) {
 	r := NewReport("redis-8.6.3", &Set{}, nil)
-	r.Branches = map[string]*Branches{
+	r.Branches = map[string]*branches{
 		"PING": {File: "ping.json", All: []string{}, Taken: map[string]int{}},
 		"LPOP": {File: "lpop.json", All: []string{"/oneOf/0", "/oneOf/1", "/oneOf/2"}, Taken: map[string]int{"/oneOf/0": 4}},
 		"GET":  {File: "get.json", All: []string{"/oneOf/0", "/oneOf/1"}, Taken: map[string]int{"/oneOf/0": 1, "/oneOf/1": 2}},
