@@ -60,12 +60,12 @@ func (b *bencher) batch() (*Table, error) {
 	})
 }
 
-// batchTable fills tab with one row per BatchSizes: rowOps returns the
+// batchTable fills tab with one row per batchSizes: rowOps returns the
 // row's ops (one per column), each trial a batch of n items; the run's
 // keys are removed afterwards.
 func (b *bencher) batchTable(tab *Table, rowOps func(n int) ([]op, error)) (*Table, error) {
 	b.progress(tab.Title)
-	for _, n := range BatchSizes {
+	for _, n := range batchSizes {
 		ops, err := rowOps(n)
 		if err != nil {
 			return nil, err

@@ -57,7 +57,7 @@ type Options struct {
 }
 
 // TableIDs are the IDs of the experiments in the order Run runs them;
-// "contention" stands for every contention table (ContentionMetrics),
+// "contention" stands for every contention table (contentionMetrics),
 // "increx" for increx-contention and increx-crash, "scripts" for
 // script-pairs, script-drop, script-stall, script-busy and script-kill.
 var TableIDs = []string{"overwrite", "digest", "incr-expire", "batch", "batch-read", "batch-aof-always", "contention",
@@ -65,13 +65,13 @@ var TableIDs = []string{"overwrite", "digest", "incr-expire", "batch", "batch-re
 
 // Sizes and batch sizes of the tables.
 var (
-	OverwriteSizes = []int{100, 10_000, 100_000, 1_000_000}
-	DigestSizes    = []int{100, 10_000, 100_000, 1_000_000, 10_000_000}
-	BatchSizes     = []int{1, 2, 10, 100, 1000}
+	overwriteSizes = []int{100, 10_000, 100_000, 1_000_000}
+	digestSizes    = []int{100, 10_000, 100_000, 1_000_000, 10_000_000}
+	batchSizes     = []int{1, 2, 10, 100, 1000}
 )
 
-// NotSupported is the note of a cell whose method the server lacks.
-const NotSupported = "not supported by this server"
+// notSupported is the note of a cell whose method the server lacks.
+const notSupported = "not supported by this server"
 
 type bencher struct {
 	// t answers COMMAND INFO for the tables that need a command.
@@ -89,7 +89,7 @@ type bencher struct {
 
 // Run measures every table against o.Target. It returns an error only when
 // the target cannot be reached or a command fails; a method the server
-// lacks is a cell marked NotSupported.
+// lacks is a cell marked notSupported.
 func Run(ctx context.Context, o Options) (*Report, error) {
 	if o.Target.Addr == "" {
 		return nil, errors.New("bench: Options.Addr is empty")
@@ -149,7 +149,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	srv.Addr = addr
 	b.t = tg
 	rep := &Report{Server: srv, Proto: o.Proto, Trials: b.trials, Warmup: b.warmup,
-		Machine: machine(o.ServerPID), Started: time.Now(), Link: o.Link.String()}
+		Machine: newMachine(o.ServerPID), Started: time.Now(), Link: o.Link.String()}
 	if rep.RTT, err = b.rtt(); err != nil {
 		return nil, err
 	}
@@ -265,7 +265,7 @@ func (b *bencher) measure(ops []op, unit time.Duration, per int) ([]Stat, error)
 	stats := make([]Stat, len(ops))
 	for i, f := range ops {
 		if f == nil {
-			stats[i] = Stat{Note: NotSupported}
+			stats[i] = Stat{Note: notSupported}
 			continue
 		}
 		stats[i] = summarize(ds[i])
@@ -326,7 +326,7 @@ func (b *bencher) overwrite() (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, size := range OverwriteSizes {
+	for _, size := range overwriteSizes {
 		vals := [2][]byte{value(size, 1), value(size, 2)}
 		keys := [3][]byte{b.key("ow"), b.key("ow"), b.key("ow")}
 		state := [3]int{} // index into vals of each key's current value
@@ -397,7 +397,7 @@ func (b *bencher) digest() (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, size := range DigestSizes {
+	for _, size := range digestSizes {
 		k := b.key("dg")
 		var f op
 		if has {

@@ -1,4 +1,4 @@
-package bench_test
+package bench
 
 import (
 	"bytes"
@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/respcheck/respcheck/runner/bench"
 	"github.com/respcheck/respcheck/runner/servers"
 	"github.com/respcheck/respcheck/runner/target"
 )
@@ -19,13 +18,13 @@ import (
 // JSON parses, the SVG is well-formed XML with an <svg> root.
 func TestQuickRedis86(t *testing.T) {
 	srv := servers.ForTest(t, "redis-8.6.3")
-	rep, err := bench.Run(context.Background(), bench.Options{Target: target.Config{Addr: srv.Addr()}, Quick: true, ServerPID: srv.Pid(),
+	rep, err := Run(context.Background(), Options{Target: target.Config{Addr: srv.Addr()}, Quick: true, ServerPID: srv.Pid(),
 		Throwaway: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkReport(t, rep, true, true)
-	if c := rep.Tables[2].Rows[3].Cells[0]; c.Supported || c.Note != bench.NotSupported {
+	if c := rep.Tables[2].Rows[3].Cells[0]; c.Supported || c.Note != notSupported {
 		t.Errorf("INCREX on Redis 8.6.3: %+v, want not supported", c)
 	}
 	// IFDEQ sends the new value and a 16-byte digest; the Lua CAS sends
@@ -51,7 +50,7 @@ func TestQuickRedis86(t *testing.T) {
 	if err := rep.WriteJSON(&js); err != nil {
 		t.Fatal(err)
 	}
-	var back bench.Report
+	var back Report
 	if err := json.Unmarshal(js.Bytes(), &back); err != nil {
 		t.Fatalf("JSON does not parse: %v", err)
 	}
@@ -68,7 +67,7 @@ func TestQuickRedis86(t *testing.T) {
 // supported, and the rest is measured.
 func TestOlderServer(t *testing.T) {
 	srv := servers.ForTest(t, "redis-7.0.15")
-	rep, err := bench.Run(context.Background(), bench.Options{Target: target.Config{Addr: srv.Addr()}, Trials: 2, Warmup: -1, Proto: 3,
+	rep, err := Run(context.Background(), Options{Target: target.Config{Addr: srv.Addr()}, Trials: 2, Warmup: -1, Proto: 3,
 		Tables: []string{"overwrite", "digest", "incr-expire", "batch", "batch-read"}})
 	if err != nil {
 		t.Fatal(err)
@@ -90,7 +89,7 @@ func TestOlderServer(t *testing.T) {
 }
 
 func TestTargetError(t *testing.T) {
-	_, err := bench.Run(context.Background(), bench.Options{Target: target.Config{Addr: "127.0.0.1:1"}})
+	_, err := Run(context.Background(), Options{Target: target.Config{Addr: "127.0.0.1:1"}})
 	var te *target.Error
 	if err == nil || !asTarget(err, &te) {
 		t.Errorf("got %v, want a *target.Error", err)
@@ -108,9 +107,9 @@ func asTarget(err error, te **target.Error) bool {
 // update (a WATCH update that gives up is not lost), and the server counts
 // exactly 1 command per INCR or Lua update, 2 per GET then SET, and at
 // least 5 per WATCH update.
-func checkContention(t *testing.T, rep *bench.Report) {
+func checkContention(t *testing.T, rep *Report) {
 	t.Helper()
-	byID := map[string]*bench.Table{}
+	byID := map[string]*Table{}
 	for _, tab := range rep.Tables {
 		byID[tab.ID] = tab
 	}
@@ -135,7 +134,7 @@ func checkContention(t *testing.T, rep *bench.Report) {
 // five tables of the seed articles' single-connection experiments, then
 // (when contention) the contention, INCREX and script tables (--quick, on a
 // throwaway server).
-func checkReport(t *testing.T, rep *bench.Report, ifdeq, contention bool) {
+func checkReport(t *testing.T, rep *Report, ifdeq, contention bool) {
 	t.Helper()
 	type shape struct {
 		id   string
@@ -150,7 +149,7 @@ func checkReport(t *testing.T, rep *bench.Report, ifdeq, contention bool) {
 		{"batch-read", []string{"1", "2", "10", "100", "1000"}, 4},
 	}
 	if contention {
-		for _, m := range bench.ContentionMetrics {
+		for _, m := range contentionMetrics {
 			want = append(want, shape{m.ID, []string{"1", "5", "25", "50", "100"}, 5})
 		}
 		variants := []string{"INCR + EXPIRE", "MULTI/EXEC", "Lua", "INCREX"}
@@ -186,7 +185,7 @@ func checkReport(t *testing.T, rep *bench.Report, ifdeq, contention bool) {
 				if c.Supported && (c.N != trials || (c.Median < 0 && tab.ID != "script-drop") || (c.Median == 0 && !zeroOK) || c.P10 > c.Median || c.P90 < c.Median || c.MAD < 0) {
 					t.Errorf("%s %s %s: %+v", tab.ID, row.Label, tab.Columns[k], c)
 				}
-				if !c.Supported && c.Note != bench.NotSupported && c.Note != "no writes" {
+				if !c.Supported && c.Note != notSupported && c.Note != "no writes" {
 					t.Errorf("%s %s %s: unsupported without the note: %+v", tab.ID, row.Label, tab.Columns[k], c)
 				}
 			}
@@ -229,13 +228,13 @@ func checkSVG(t *testing.T, b []byte) {
 // says that instead), never a panic of the plotting library ("Values
 // must be greater than 0 for a log scale").
 func TestChartOfAnEmptyTable(t *testing.T) {
-	unsupported := bench.Stat{Note: bench.NotSupported}
-	zero := bench.Stat{Supported: true, N: 3}
-	rep := &bench.Report{Proto: 3, Trials: 3, Tables: []*bench.Table{
+	unsupported := Stat{Note: notSupported}
+	zero := Stat{Supported: true, N: 3}
+	rep := &Report{Proto: 3, Trials: 3, Tables: []*Table{
 		{ID: "digest", Title: "DIGEST", Unit: "µs", RowHeader: "size", Columns: []string{"DIGEST"},
-			Rows: []bench.Row{{Label: "1 KB", X: 1000, Cells: []bench.Stat{unsupported}}, {Label: "1 MB", X: 1e6, Cells: []bench.Stat{unsupported}}}},
+			Rows: []Row{{Label: "1 KB", X: 1000, Cells: []Stat{unsupported}}, {Label: "1 MB", X: 1e6, Cells: []Stat{unsupported}}}},
 		{ID: "overwrite", Title: "overwrite", Unit: "ms", RowHeader: "size", Columns: []string{"a", "b"},
-			Rows: []bench.Row{{Label: "1 KB", X: 1000, Cells: []bench.Stat{zero, unsupported}}}},
+			Rows: []Row{{Label: "1 KB", X: 1000, Cells: []Stat{zero, unsupported}}}},
 	}}
 	var svg bytes.Buffer
 	if err := rep.WriteSVG(&svg); err != nil {

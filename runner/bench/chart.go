@@ -235,7 +235,7 @@ func tablePlot(t *Table) (*plot.Plot, []legendItem, error) {
 	logY := lines || dots
 	switch {
 	case !hasSupported(t):
-		p.Title.Text += "\n(nothing measurable on this server: " + NotSupported + ")"
+		p.Title.Text += "\n(nothing measurable on this server: " + notSupported + ")"
 	case !hasPositive(t):
 		p.Title.Text += "\n(every cell is 0)"
 	}
@@ -313,7 +313,7 @@ func addColumn(p *plot.Plot, t *Table, ci int, lines, dots bool) (*legendItem, e
 	}
 	label := col
 	if !supported {
-		label += " (" + NotSupported + ")"
+		label += " (" + notSupported + ")"
 	}
 	clr := palette[ci%len(palette)]
 	if dots {

@@ -14,7 +14,7 @@ type Claim struct {
 	// Text is what the article claims, in a few words.
 	Text string `json:"text"`
 	// Cells are the cells compared, smallest median first.
-	Cells []CellRef `json:"cells"`
+	Cells []cellRef `json:"cells"`
 	// Holds is "holds", "does not hold", or "not measured" (a cell the
 	// table lacks: another row shape, a method the server lacks).
 	Holds string `json:"holds"`
@@ -23,8 +23,8 @@ type Claim struct {
 	Measured string `json:"measured,omitempty"`
 }
 
-// CellRef names one cell of a table by its row label and column.
-type CellRef struct {
+// cellRef names one cell of a table by its row label and column.
+type cellRef struct {
 	Row    string `json:"row"`
 	Column string `json:"column"`
 }
@@ -90,7 +90,7 @@ func ArticleOf(id string) string {
 func claim(text string, rowCol ...string) Claim {
 	c := Claim{Text: text}
 	for i := 0; i+1 < len(rowCol); i += 2 {
-		c.Cells = append(c.Cells, CellRef{Row: rowCol[i], Column: rowCol[i+1]})
+		c.Cells = append(c.Cells, cellRef{Row: rowCol[i], Column: rowCol[i+1]})
 	}
 	return c
 }
@@ -99,7 +99,7 @@ func claim(text string, rowCol ...string) Claim {
 func judge(t *Table) []Claim {
 	var out []Claim
 	for _, c := range articleClaims[t.ID] {
-		c.Cells = append([]CellRef(nil), c.Cells...)
+		c.Cells = append([]cellRef(nil), c.Cells...)
 		c.Article = ArticleOf(t.ID)
 		var figures []string
 		var medians []float64
@@ -126,7 +126,7 @@ func judge(t *Table) []Claim {
 }
 
 // cell finds the supported cell ref names.
-func (t *Table) cell(ref CellRef) (Stat, bool) {
+func (t *Table) cell(ref cellRef) (Stat, bool) {
 	col := -1
 	for i, c := range t.Columns {
 		if c == ref.Column {

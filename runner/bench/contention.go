@@ -12,22 +12,22 @@ import (
 // The shape of the contention tables (seed 001, WATCH against Lua): the
 // clients of a row share Updates updates of one key, each client making
 // Updates/clients of them at once. On loopback the rows are
-// ContentionClients and the updates ContentionUpdates; through a Link with
-// latency, the seed's remote table: RemoteContentionClients and
-// RemoteContentionUpdates. Quick divides the updates by 5.
+// contentionClients and the updates contentionUpdates; through a Link with
+// latency, the seed's remote table: remoteContentionClients and
+// remoteContentionUpdates. Quick divides the updates by 5.
 var (
-	ContentionClients       = []int{1, 5, 25, 50, 100}
-	ContentionUpdates       = 1000
-	RemoteContentionClients = []int{1, 5, 25}
-	RemoteContentionUpdates = 200
+	contentionClients       = []int{1, 5, 25, 50, 100}
+	contentionUpdates       = 1000
+	remoteContentionClients = []int{1, 5, 25}
+	remoteContentionUpdates = 200
 )
 
-// ContentionMaxAttempts is the attempts a WATCH update makes before it
-// gives up; ContentionBackoff the most the backoff variant waits (uniform
+// contentionMaxAttempts is the attempts a WATCH update makes before it
+// gives up; contentionBackoff the most the backoff variant waits (uniform
 // random) before each retry.
 const (
-	ContentionMaxAttempts = 100
-	ContentionBackoff     = 100 * time.Millisecond
+	contentionMaxAttempts = 100
+	contentionBackoff     = 100 * time.Millisecond
 )
 
 // contentionMethod is one column of the contention tables: a counter
@@ -45,12 +45,12 @@ var contentionMethods = []contentionMethod{
 	{"WATCH/MULTI/EXEC", cases.PatWatchRetry, 0, []string{"watch", "get", "multi", "set", "exec"}},
 	{"Lua", cases.PatLuaIncr, 0, []string{"eval"}},
 	{"INCR", cases.PatIncr, 0, []string{"incr"}},
-	{"WATCH + backoff", cases.PatWatchRetry, ContentionBackoff, []string{"watch", "get", "multi", "set", "exec"}},
+	{"WATCH + backoff", cases.PatWatchRetry, contentionBackoff, []string{"watch", "get", "multi", "set", "exec"}},
 }
 
-// ContentionMetrics are the figures of the contention tables, one table
+// contentionMetrics are the figures of the contention tables, one table
 // each: ID, title and unit.
-var ContentionMetrics = []struct{ ID, Title, Unit string }{
+var contentionMetrics = []struct{ ID, Title, Unit string }{
 	{"contention-lost", "Contention: updates lost", "updates (expected minus final value)"},
 	{"contention-commands", "Contention: commands per update", "commands counted by the server"},
 	{"contention-time", "Contention: total time", "ms"},
@@ -77,11 +77,11 @@ func (b *bencher) runTrials(n, quick int) int {
 func (b *bencher) contentionTrials() int { return b.runTrials(5, 2) }
 
 // contention: N clients updating one key at once, for each method of
-// contentionMethods; one table per figure of ContentionMetrics.
+// contentionMethods; one table per figure of contentionMetrics.
 func (b *bencher) contention() ([]*Table, error) {
-	clients, updates := ContentionClients, ContentionUpdates
+	clients, updates := contentionClients, contentionUpdates
 	if b.o.Link.Latency > 0 {
-		clients, updates = RemoteContentionClients, RemoteContentionUpdates
+		clients, updates = remoteContentionClients, remoteContentionUpdates
 	}
 	if b.o.Quick {
 		updates /= 5
@@ -91,14 +91,14 @@ func (b *bencher) contention() ([]*Table, error) {
 	for i, m := range contentionMethods {
 		cols[i] = m.label
 	}
-	tabs := make([]*Table, len(ContentionMetrics))
-	for i, m := range ContentionMetrics {
+	tabs := make([]*Table, len(contentionMetrics))
+	for i, m := range contentionMetrics {
 		tabs[i] = &Table{ID: m.ID, Title: m.Title, Unit: m.Unit, RowHeader: "clients", Columns: cols, Trials: trials}
 	}
 	tabs[0].Note = fmt.Sprintf("the clients of a row share %d updates of one key (each makes %d/clients at once); "+
 		"GET then SET reads and writes back the value plus one; WATCH/MULTI/EXEC retries up to %d attempts, then gives up; "+
 		"Lua is one EVAL that reads and writes; INCR; WATCH + backoff waits a random 0-%s before each retry",
-		updates, updates, ContentionMaxAttempts, ContentionBackoff)
+		updates, updates, contentionMaxAttempts, contentionBackoff)
 	tabs[1].Note = "from INFO commandstats before and after each run, the commands the client sends (for Lua only EVAL, " +
 		"not the GET and SET the script calls; for WATCH the SET only when EXEC ran it), minus the run's initial SET " +
 		"and final GET, divided by the updates that succeeded; on a shared server others' commands count too"
@@ -106,7 +106,7 @@ func (b *bencher) contention() ([]*Table, error) {
 	for _, n := range clients {
 		b.progress(fmt.Sprintf("Contention: %d clients", n))
 		per := max(1, updates/n)
-		figs := make([][][]float64, len(ContentionMetrics)) // [metric][method][trial]
+		figs := make([][][]float64, len(contentionMetrics)) // [metric][method][trial]
 		for i := range figs {
 			figs[i] = make([][]float64, len(contentionMethods))
 		}
@@ -134,11 +134,11 @@ func (b *bencher) contention() ([]*Table, error) {
 }
 
 // contentionRun runs m once with n clients making per updates each and
-// returns the figures of ContentionMetrics in order.
+// returns the figures of contentionMetrics in order.
 func (b *bencher) contentionRun(m contentionMethod, n, per int) ([]float64, error) {
 	sc := &cases.Scenario{Pattern: m.pattern, Connections: n, Iterations: per, Backoff: m.backoff}
 	if m.pattern == cases.PatWatchRetry {
-		sc.MaxAttempts = ContentionMaxAttempts
+		sc.MaxAttempts = contentionMaxAttempts
 	}
 	before, err := b.commandStats()
 	if err != nil {

@@ -31,17 +31,17 @@ func (b *bencher) rtt() (Stat, error) {
 	return summarize(ds), nil
 }
 
-// ConfigParams are the server parameters the report header names: those
+// configParams are the server parameters the report header names: those
 // that change what the tables measure (durability of writes, I/O threads).
-var ConfigParams = []string{"appendonly", "appendfsync", "io-threads", "save"}
+var configParams = []string{"appendonly", "appendfsync", "io-threads", "save"}
 
-// serverConfig returns "name=value" for each of ConfigParams, read with
+// serverConfig returns "name=value" for each of configParams, read with
 // CONFIG GET; where CONFIG is refused (a managed or shared server may
 // rename it), what INFO persistence and INFO threads say instead, or
 // the reason nothing could be read.
 func (b *bencher) serverConfig() []string {
 	var out []string
-	for _, p := range ConfigParams {
+	for _, p := range configParams {
 		v, err := b.c.doString("CONFIG", "GET", p)
 		if err != nil {
 			return b.infoConfig(err)

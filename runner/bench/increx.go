@@ -10,15 +10,15 @@ import (
 	"github.com/respcheck/respcheck/runner/scenario"
 )
 
-// The shape of the INCREX tables (the INCREX article): IncrexClients
-// clients making IncrexRequests requests each, on one key for
+// The shape of the INCREX tables (the INCREX article): increxClients
+// clients making increxRequests requests each, on one key for
 // increx-contention, on a fresh key per request for increx-crash, where a
-// client crashes with probability IncrexCrashRate. Quick divides the
+// client crashes with probability increxCrashRate. Quick divides the
 // requests by 5.
 var (
-	IncrexClients   = 20
-	IncrexRequests  = 100
-	IncrexCrashRate = 0.02
+	increxClients   = 20
+	increxRequests  = 100
+	increxCrashRate = 0.02
 )
 
 // increxVariant is one row of the INCREX tables: a rate-limiter pattern of
@@ -43,10 +43,10 @@ const increxTTL = 60 * time.Second
 // s; -1 when it has none). increx-crash: each request its own key, a
 // client crashing before the request completes (between INCR and EXPIRE
 // for INCR + EXPIRE, before EXEC for MULTI, before the command for the
-// one-command variants) with probability IncrexCrashRate drawn with the
+// one-command variants) with probability increxCrashRate drawn with the
 // trial's index as seed; the crashes and the keys left without a TTL.
 func (b *bencher) increx() ([]*Table, error) {
-	requests := IncrexRequests
+	requests := increxRequests
 	if b.o.Quick {
 		requests /= 5
 	}
@@ -55,22 +55,22 @@ func (b *bencher) increx() ([]*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	total := IncrexClients * requests
+	total := increxClients * requests
 	cont := &Table{ID: "increx-contention", Title: "INCREX contention: one key", Unit: "value; TTL in s",
 		RowHeader: "variant", Columns: []string{"final value", "TTL"}, Trials: trials, Bars: true,
 		Note: fmt.Sprintf("%d clients x %d requests on one key (%d increments), TTL %s: INCR then EXPIRE when it "+
 			"answered 1; MULTI/EXEC: MULTI, INCR, EXPIRE, EXEC; Lua: EVAL of INCR plus EXPIRE-when-1; INCREX key EX 60 BYINT 1 "+
 			"(where COMMAND INFO lists it); the TTL is read once all are done (-1: none)",
-			IncrexClients, requests, total, increxTTL)}
+			increxClients, requests, total, increxTTL)}
 	crash := &Table{ID: "increx-crash", Title: "INCREX: crashes between INCR and EXPIRE", Unit: "keys",
 		RowHeader: "variant", Columns: []string{"crashes", "keys without TTL"}, Trials: trials, Bars: true,
 		Note: fmt.Sprintf("%d clients x %d requests, a fresh key each; a client crashes (closes its connection and "+
 			"reconnects) with probability %g per request (math/rand/v2 PCG, seed = trial index): between INCR and "+
-			"EXPIRE, before EXEC, or before the one command", IncrexClients, requests, IncrexCrashRate)}
+			"EXPIRE, before EXEC, or before the one command", increxClients, requests, increxCrashRate)}
 	b.progress(cont.Title)
 	for i, v := range increxVariants {
 		if v.pattern == cases.PatIncrex && !has {
-			ns := Stat{Note: NotSupported}
+			ns := Stat{Note: notSupported}
 			cont.Rows = append(cont.Rows, Row{Label: v.label, X: float64(i), Cells: []Stat{ns, ns}})
 			crash.Rows = append(crash.Rows, Row{Label: v.label, X: float64(i), Cells: []Stat{ns, ns}})
 			continue
@@ -81,8 +81,8 @@ func (b *bencher) increx() ([]*Table, error) {
 			if err != nil {
 				return nil, fmt.Errorf("increx-contention, %s: %w", v.label, err)
 			}
-			sc := &cases.Scenario{Pattern: v.pattern, Connections: IncrexClients, Iterations: requests, TTL: increxTTL,
-				Crash: &cases.Crash{Probability: IncrexCrashRate, Seed: uint64(t)}}
+			sc := &cases.Scenario{Pattern: v.pattern, Connections: increxClients, Iterations: requests, TTL: increxTTL,
+				Crash: &cases.Crash{Probability: increxCrashRate, Seed: uint64(t)}}
 			met, err := b.scenario(sc)
 			if err != nil {
 				return nil, fmt.Errorf("increx-crash, %s: %w", v.label, err)
@@ -109,12 +109,12 @@ func (b *bencher) scenario(sc *cases.Scenario) (scenario.Metrics, error) {
 	return scenario.Run(b.ctx, b.t, sc, b.o.Proto, b.scenarioPrefix(), b.o.Target.Timeout)
 }
 
-// increxOneKey runs pattern with IncrexClients clients making requests
+// increxOneKey runs pattern with increxClients clients making requests
 // requests each on one key, and returns the key's value and TTL (s)
 // afterwards.
 func (b *bencher) increxOneKey(pattern cases.Pattern, requests int) (final, ttl float64, err error) {
 	prefix := b.scenarioPrefix()
-	sc := &cases.Scenario{Pattern: pattern, Connections: IncrexClients, Iterations: requests, TTL: increxTTL, OneKey: true}
+	sc := &cases.Scenario{Pattern: pattern, Connections: increxClients, Iterations: requests, TTL: increxTTL, OneKey: true}
 	if _, err := scenario.Run(b.ctx, b.t, sc, b.o.Proto, prefix, b.o.Target.Timeout); err != nil {
 		return 0, 0, err
 	}

@@ -45,7 +45,7 @@ func (c LinkConfig) String() string {
 		parts = append(parts, "jitter "+c.Jitter.String())
 	}
 	if c.Bandwidth > 0 {
-		parts = append(parts, FormatBandwidth(c.Bandwidth))
+		parts = append(parts, formatBandwidth(c.Bandwidth))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -76,8 +76,8 @@ func ParseBandwidth(s string) (float64, error) {
 	return f * mult, nil
 }
 
-// FormatBandwidth writes bytes per second as ParseBandwidth reads them.
-func FormatBandwidth(bps float64) string {
+// formatBandwidth writes bytes per second as ParseBandwidth reads them.
+func formatBandwidth(bps float64) string {
 	switch {
 	case bps >= 1e9:
 		return strconv.FormatFloat(bps/1e9, 'g', 4, 64) + " GB/s"

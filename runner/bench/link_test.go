@@ -1,4 +1,4 @@
-package bench_test
+package bench
 
 import (
 	"bufio"
@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/respcheck/respcheck/resp"
-	"github.com/respcheck/respcheck/runner/bench"
 	"github.com/respcheck/respcheck/runner/servers"
 	"github.com/respcheck/respcheck/runner/target"
 )
@@ -25,7 +24,7 @@ import (
 // and every reply in order (never how long it took).
 func TestLinkRelaysBytesInOrder(t *testing.T) {
 	srv := servers.ForTest(t, "redis-8.6.3")
-	l, err := bench.NewLink(srv.Addr(), bench.LinkConfig{Latency: time.Millisecond, Jitter: 2 * time.Millisecond, Bandwidth: 50e6})
+	l, err := NewLink(srv.Addr(), LinkConfig{Latency: time.Millisecond, Jitter: 2 * time.Millisecond, Bandwidth: 50e6})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,8 +76,8 @@ func TestLinkRelaysBytesInOrder(t *testing.T) {
 // never delivers a chunk before its due time).
 func TestBenchThroughLink(t *testing.T) {
 	srv := servers.ForTest(t, "redis-8.6.3")
-	rep, err := bench.Run(context.Background(), bench.Options{Target: target.Config{Addr: srv.Addr()}, Quick: true,
-		Link: bench.LinkConfig{Latency: 2 * time.Millisecond}, Tables: []string{"incr-expire"}})
+	rep, err := Run(context.Background(), Options{Target: target.Config{Addr: srv.Addr()}, Quick: true,
+		Link: LinkConfig{Latency: 2 * time.Millisecond}, Tables: []string{"incr-expire"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,15 +95,15 @@ func TestBenchThroughLink(t *testing.T) {
 
 func TestParseBandwidth(t *testing.T) {
 	for in, want := range map[string]float64{"10MB/s": 10e6, "500KB/s": 500e3, "1.5GB/s": 1.5e9, "100B/s": 100} {
-		if got, err := bench.ParseBandwidth(in); err != nil || got != want {
+		if got, err := ParseBandwidth(in); err != nil || got != want {
 			t.Errorf("ParseBandwidth(%q) = %v, %v; want %v", in, got, err, want)
 		}
-		if got, _ := bench.ParseBandwidth(bench.FormatBandwidth(want)); got != want {
-			t.Errorf("FormatBandwidth(%v) = %q does not parse back", want, bench.FormatBandwidth(want))
+		if got, _ := ParseBandwidth(formatBandwidth(want)); got != want {
+			t.Errorf("formatBandwidth(%v) = %q does not parse back", want, formatBandwidth(want))
 		}
 	}
 	for _, bad := range []string{"10MB", "-1MB/s", "fastMB/s", ""} {
-		if _, err := bench.ParseBandwidth(bad); err == nil {
+		if _, err := ParseBandwidth(bad); err == nil {
 			t.Errorf("ParseBandwidth(%q) accepted", bad)
 		}
 	}
@@ -115,7 +114,7 @@ func TestParseBandwidth(t *testing.T) {
 // io_threads_active (Redis 8.6.3) instead.
 func TestConfigRefused(t *testing.T) {
 	srv := servers.ForTestWith(t, "redis-8.6.3", servers.Options{ExtraArgs: []string{"--rename-command", "CONFIG", ""}})
-	rep, err := bench.Run(context.Background(), bench.Options{Target: target.Config{Addr: srv.Addr()}, Quick: true,
+	rep, err := Run(context.Background(), Options{Target: target.Config{Addr: srv.Addr()}, Quick: true,
 		Tables: []string{"incr-expire"}})
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +130,7 @@ func TestConfigRefused(t *testing.T) {
 // hand-offs per direction).
 func BenchmarkLinkPing(b *testing.B) {
 	srv := servers.ForTest(b, "redis-8.6.3")
-	l, err := bench.NewLink(srv.Addr(), bench.LinkConfig{})
+	l, err := NewLink(srv.Addr(), LinkConfig{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -20,7 +20,7 @@ import (
 type Report struct {
 	Server  target.Server `json:"server"`
 	Proto   int           `json:"proto"`
-	Machine Machine       `json:"machine"`
+	Machine machine       `json:"machine"`
 	// Link describes the network between the bench and the server:
 	// "loopback" or the injected latency, jitter and bandwidth
 	// (LinkConfig.String).
@@ -29,7 +29,7 @@ type Report struct {
 	// measured before the tables.
 	RTT Stat `json:"rtt_ms"`
 	// Config lists the server parameters that matter, "name=value"
-	// (see ConfigParams), or what INFO says where CONFIG is refused.
+	// (see configParams), or what INFO says where CONFIG is refused.
 	Config     []string      `json:"config"`
 	Trials     int           `json:"trials"`
 	Warmup     int           `json:"warmup"`
@@ -118,8 +118,8 @@ func quantile(xs []float64, q float64) float64 {
 	return xs[i] + f*(xs[i+1]-xs[i])
 }
 
-// Machine describes where the bench ran.
-type Machine struct {
+// machine describes where the bench ran.
+type machine struct {
 	OS         string `json:"os"`
 	Arch       string `json:"arch"`
 	CPUs       int    `json:"cpus"`
@@ -134,8 +134,8 @@ type Machine struct {
 	Pinned bool `json:"pinned"`
 }
 
-func machine(serverPID int) Machine {
-	m := Machine{OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0)}
+func newMachine(serverPID int) machine {
+	m := machine{OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0)}
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
 		for line := range strings.Lines(string(b)) {
 			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {

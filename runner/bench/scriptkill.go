@@ -13,7 +13,7 @@ import (
 
 // scriptBusyKill: script-busy (a script running past busy-reply-threshold
 // and the BUSY errors another client meets) and, on a throwaway server,
-// script-kill. On a throwaway server the threshold is set to BusyThreshold
+// script-kill. On a throwaway server the threshold is set to busyThreshold
 // for both and restored after; a shared server's (ms, known) is used as
 // it is, and script-busy is not run when it is unknown or above
 // maxBusyThreshold. kill is nil on a shared server. clockName says which
@@ -24,11 +24,11 @@ func (b *bencher) scriptBusyKill(trials, ms int, known bool, clockName string) (
 		RowHeader: "script", Columns: []string{"BUSY errors"}, Trials: trials, Bars: true}
 	b.progress(busy.Title)
 	if b.o.Throwaway {
-		if _, err := b.c.doString("CONFIG", "SET", "busy-reply-threshold", strconv.FormatInt(BusyThreshold.Milliseconds(), 10)); err != nil {
+		if _, err := b.c.doString("CONFIG", "SET", "busy-reply-threshold", strconv.FormatInt(busyThreshold.Milliseconds(), 10)); err != nil {
 			return nil, nil, err
 		}
 		defer b.c.doString("CONFIG", "SET", "busy-reply-threshold", strconv.Itoa(ms))
-		thr = BusyThreshold
+		thr = busyThreshold
 		busy.Note = fmt.Sprintf("busy-reply-threshold=%d ms set with CONFIG SET on this throwaway server (was %d ms, "+
 			"restored after); ", thr.Milliseconds(), ms)
 	} else if known {
@@ -81,7 +81,7 @@ func (b *bencher) scriptBusyKill(trials, ms int, known bool, clockName string) (
 
 // scriptKill: script-kill, SCRIPT KILL sent while a read-only script runs
 // and while one that wrote first runs (on a throwaway server, past
-// BusyThreshold).
+// busyThreshold).
 func (b *bencher) scriptKill(trials int) (*Table, error) {
 	tab := &Table{ID: "script-kill", Title: "Slow scripts: SCRIPT KILL", Unit: "trials (of each cell's)",
 		RowHeader: "script", Columns: []string{"KILL answered OK", "KILL answered UNKILLABLE", "script stopped early", "writes kept (of 2)"},
@@ -91,7 +91,7 @@ func (b *bencher) scriptKill(trials int) (*Table, error) {
 			"second; 'stopped early' means the EVAL answered an error before its loop's end; stopping the writing "+
 			"script takes SHUTDOWN NOSAVE, which ends the server the other tables use: not run here; "+
 			"testdata/servers/repro/script-shutdown-nosave.sh shows that after it and a restart from an "+
-			"appendfsync always AOF the script's first write is not there either (its effects reach the AOF when it ends)", 30*time.Millisecond, BusyThreshold)}
+			"appendfsync always AOF the script's first write is not there either (its effects reach the AOF when it ends)", 30*time.Millisecond, busyThreshold)}
 	b.progress(tab.Title)
 	rows := []struct {
 		label  string

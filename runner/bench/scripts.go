@@ -14,17 +14,17 @@ import (
 )
 
 // The shape of the script tables (the article on Lua scripts blocking a
-// single-threaded server): ScriptDurations are the busy loops run back to
-// back on one connection for ScriptWindow while another client makes
-// GET+SET pairs; StallScript is the one script of script-stall;
-// BusyThreshold is the busy-reply-threshold set on a throwaway server for
+// single-threaded server): scriptDurations are the busy loops run back to
+// back on one connection for scriptWindow while another client makes
+// GET+SET pairs; stallScript is the one script of script-stall;
+// busyThreshold is the busy-reply-threshold set on a throwaway server for
 // script-busy and script-kill. Quick shortens the window to a fifth and
 // the stall script to a quarter.
 var (
-	ScriptDurations = []time.Duration{10 * time.Millisecond, 50 * time.Millisecond, 200 * time.Millisecond}
-	ScriptWindow    = 2 * time.Second
-	StallScript     = time.Second
-	BusyThreshold   = 100 * time.Millisecond
+	scriptDurations = []time.Duration{10 * time.Millisecond, 50 * time.Millisecond, 200 * time.Millisecond}
+	scriptWindow    = 2 * time.Second
+	stallScript     = time.Second
+	busyThreshold   = 100 * time.Millisecond
 )
 
 // maxBusyThreshold is the longest busy-reply-threshold of a shared server
@@ -179,10 +179,10 @@ func pairs(c *client, key []byte, stop *atomic.Bool) (n, busy int, err error) {
 }
 
 // scriptLoad: script-pairs and script-drop. For each row, trials runs of
-// ScriptWindow: scripts of the row's duration back to back on one
+// scriptWindow: scripts of the row's duration back to back on one
 // connection, GET+SET pairs on another.
 func (b *bencher) scriptLoad(trials int, conf string) ([]*Table, error) {
-	window := ScriptWindow
+	window := scriptWindow
 	if b.o.Quick {
 		window /= 5
 	}
@@ -195,7 +195,7 @@ func (b *bencher) scriptLoad(trials int, conf string) ([]*Table, error) {
 		Note: "1 - pairs per second / the no-script row's median"}
 	b.progress(pairsTab.Title)
 	var base float64
-	for i, d := range append([]time.Duration{0}, ScriptDurations...) {
+	for i, d := range append([]time.Duration{0}, scriptDurations...) {
 		var rates, drops []float64
 		for range trials {
 			rate, err := b.scriptLoadRun(d, window)
@@ -256,10 +256,10 @@ func (b *bencher) scriptLoadRun(d, window time.Duration) (float64, error) {
 }
 
 // scriptStall: script-stall, the longest wait of a PING sent while one
-// StallScript script runs, PINGs sent back to back from before it starts
+// stallScript script runs, PINGs sent back to back from before it starts
 // until it answers.
 func (b *bencher) scriptStall(trials int, conf string) (*Table, error) {
-	d := StallScript
+	d := stallScript
 	if b.o.Quick {
 		d /= 4
 	}
