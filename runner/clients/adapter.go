@@ -332,14 +332,14 @@ func (a *Adapter) Close() error {
 	return nil
 }
 
-// BootError is a Driver's Open error when the library's adapter process
+// bootError is a Driver's Open error when the library's adapter process
 // did not start (or did not answer its hello within bootTimeout): the
 // process starts on its configuration's first session, so this is no
 // verdict on the library's decoding (Run makes it an Error).
-type BootError struct{ Err error }
+type bootError struct{ Err error }
 
-func (e *BootError) Error() string { return "the adapter process did not start: " + e.Err.Error() }
-func (e *BootError) Unwrap() error { return e.Err }
+func (e *bootError) Error() string { return "the adapter process did not start: " + e.Err.Error() }
+func (e *bootError) Unwrap() error { return e.Err }
 
 // bootTimeout bounds a process's start, up to its hello answered: a Node
 // process took over 2 s (a step's deadline) on a loaded machine.
@@ -479,7 +479,7 @@ func (d *adapterDriver) pubsubWhere() string { return d.lib.Pubsub }
 
 func (d *adapterDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
 	if err := d.a.boot(); err != nil {
-		return nil, &BootError{Err: err}
+		return nil, &bootError{Err: err}
 	}
 	id := "s" + strconv.FormatInt(d.a.nextSes.Add(1), 10)
 	d.a.mu.Lock()
@@ -559,7 +559,7 @@ func (s *adapterSession) Close() error {
 	return err
 }
 
-// Settle implements Settler with the "settle" request.
+// Settle implements settler with the "settle" request.
 func (s *adapterSession) Settle(ctx context.Context, wait time.Duration) ([]string, error) {
 	if s.d.a.current() != s.proc {
 		return nil, nil // the process is gone, and what it threw with it
@@ -585,9 +585,9 @@ func (c *adapterConn) Do(ctx context.Context, args [][]byte) Native {
 // An answer without a value (nor an error) sent nothing: "wrapper" empty
 // when the adapter has none for args, else "limit" says why the wrapper
 // cannot express them.
-func (c *adapterConn) DoTyped(ctx context.Context, args [][]byte) (Native, TypedCall) {
+func (c *adapterConn) DoTyped(ctx context.Context, args [][]byte) (Native, typedCall) {
 	r, err := c.call(ctx, "typed", args)
-	call := TypedCall{Wrapper: r.Wrapper, Limit: r.Limit}
+	call := typedCall{Wrapper: r.Wrapper, Limit: r.Limit}
 	if err == nil && r.Error == "" && r.Value == nil {
 		return Native{}, call
 	}

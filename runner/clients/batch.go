@@ -110,14 +110,14 @@ func asyncGroup(steps []*cases.Step, i int) *batchGroup {
 	return nil
 }
 
-// batchCall is a job's batch: the commands given to the Batcher (for a
+// batchCall is a job's batch: the commands given to the batcher (for a
 // transaction, without MULTI and EXEC).
 type batchCall struct {
 	mode string
 	cmds [][][]byte
 }
 
-// callBatch runs a batch job through the connection's Batcher. Every
+// callBatch runs a batch job through the connection's batcher. Every
 // command gets a value: a library that returns fewer gets an exception
 // for the missing ones.
 func (s *session) callBatch(c Conn, j *job) (out outcome) {
@@ -135,7 +135,7 @@ func (s *session) callBatch(c Conn, j *job) (out outcome) {
 			out.vals = append(out.vals, n)
 		}
 	}()
-	bc, ok := c.(Batcher)
+	bc, ok := c.(batcher)
 	if !ok {
 		out.n = errNative("exception", "respcheck", "batch", fmt.Sprintf("%T has no pipeline or transaction API", c))
 		return out
@@ -166,7 +166,7 @@ func (s *session) batch(g *batchGroup) (views []StepView, ok bool) {
 	}
 	pc, err := s.conn(g.conn)
 	if err != nil {
-		return []StepView{{Step: g.steps[0], Conn: g.conn, Verdict: Crash, Rule: RuleException,
+		return []StepView{{Step: g.steps[0], Conn: g.conn, Verdict: Crash, Rule: ruleException,
 			Notes: []string{fmt.Sprintf("connection %q: %v", g.conn, err)}}}, true
 	}
 	given := cmds
@@ -187,7 +187,7 @@ func (s *session) batch(g *batchGroup) (views []StepView, ok bool) {
 		out.hung = true
 	case <-s.ctx.Done():
 		s.abandon("skipped: the run ended")
-		return []StepView{{Step: g.steps[0], Conn: g.conn, Verdict: Error, Rule: RuleNotJudged,
+		return []StepView{{Step: g.steps[0], Conn: g.conn, Verdict: Error, Rule: ruleNotJudged,
 			Notes: []string{"not judged: " + context.Cause(s.ctx).Error()}}}, true
 	}
 	xs, sent := s.claimBatch(pc, j, cmds, out.hung)
@@ -321,7 +321,7 @@ func (s *session) judgeQueued(sv *StepView, pc *pinned, i int, q exchange, sent 
 	if exec.fault != nil && sent {
 		// Which element the library took depends on how it read EXEC's
 		// malformed frame.
-		sv.decide(Error, RuleMalformed)
+		sv.decide(Error, ruleMalformed)
 		sv.Notes = append(sv.Notes, notJudgedMalformed+exec.fault.Error())
 		return
 	}
@@ -376,10 +376,10 @@ func (s *session) hungView(sv *StepView, pc *pinned, first bool, xs []exchange, 
 		sv.Notes = append(sv.Notes, "not judged: the batch did not return")
 		return
 	}
-	sv.decide(Hang, RuleHang)
+	sv.decide(Hang, ruleHang)
 	for _, bx := range xs {
 		if fault := hungFault(pc, bx); fault != nil {
-			sv.decide(Error, RuleMalformed)
+			sv.decide(Error, ruleMalformed)
 			sv.Notes = append(sv.Notes, notJudgedMalformed+fault.Error())
 			break
 		}

@@ -51,7 +51,7 @@ type cliTool struct {
 type cliDriver struct {
 	tool  *cliTool
 	noRaw bool
-	contr *Contract
+	contr *contract
 	pool  cliPool
 }
 
@@ -83,7 +83,7 @@ func (d *cliDriver) API() string {
 	return s + " (interactive loop: one command line per step on stdin, its stdout judged)"
 }
 
-func (d *cliDriver) contract() *Contract { return d.contr }
+func (d *cliDriver) contract() *contract { return d.contr }
 
 func (d *cliDriver) Open(ctx context.Context, addr string, proto int) (Session, error) {
 	host, port, err := net.SplitHostPort(addr)

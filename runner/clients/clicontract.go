@@ -316,7 +316,7 @@ func cliCarriesToken(out, tok string) bool {
 }
 
 // cliContract is the contract of one CLI configuration.
-func cliContract(d *cliDriver) *Contract {
+func cliContract(d *cliDriver) *contract {
 	format := "raw format (stdout is not a terminal): cliFormatReplyRaw, then \"\\n\""
 	if d.noRaw {
 		format = "standard format (--no-raw): cliFormatReplyTTY, and \"(N.NNs)\" after a command of 500 ms or more (repl)"

@@ -13,11 +13,11 @@ import (
 	"github.com/respcheck/respcheck/resp"
 )
 
-// Contract is a library's decoding contract: for each RESP type, the native
+// contract is a library's decoding contract: for each RESP type, the native
 // kinds (Native.Kind) the library may decode it to, with the verdict a
 // faithful value of that kind earns (Match or Erased). Any other kind is a
 // mismatch, and so is a value of an allowed kind that differs.
-type Contract struct {
+type contract struct {
 	Library string
 	Kinds   map[resp.Kind]map[string]Verdict
 	// Notes explain the library-specific conversions, for reports.
@@ -25,19 +25,19 @@ type Contract struct {
 	// Conversions are the documented reshapings the library applies,
 	// tried where a native kind is not in Kinds (or an attribute would be
 	// dropped): a value that is one of them is Converted, not Mismatch.
-	Conversions []*Conversion
+	Conversions []*conversion
 	// Callbacks are the functions the library applies to a reply by its
 	// command's name (redis-py's response callbacks): a mismatch on the
 	// reply to one of their commands is the callback's doing, and names it
-	// (RuleCallback).
-	Callbacks []*Callback
+	// (ruleCallback).
+	Callbacks []*callback
 	// output, when set, judges a command-line client's printed text
 	// instead of Kinds (see cliDriver.judgeOutput).
 	output func(st cliStep, n Native) (Verdict, []string)
 }
 
-// Conversion is one documented, lossless reshaping of a reply by a library.
-type Conversion struct {
+// conversion is one documented, lossless reshaping of a reply by a library.
+type conversion struct {
 	// Name says what becomes what ("array of field-value pairs → dict").
 	Name string
 	// Source cites the library documentation or source that states it
@@ -54,9 +54,9 @@ type Conversion struct {
 	apply func(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool)
 }
 
-// Callback is a function a library applies to the reply of the commands
+// callback is a function a library applies to the reply of the commands
 // it is registered for, by name.
-type Callback struct {
+type callback struct {
 	Commands []string
 	// RESP2 says the library applies it on RESP2 connections only.
 	RESP2 bool
@@ -69,7 +69,7 @@ type Callback struct {
 
 // callback is the library's callback for the command named cmd on a
 // connection speaking RESP proto, or nil.
-func (c *Contract) callback(cmd string, proto int) *Callback {
+func (c *contract) callback(cmd string, proto int) *callback {
 	for _, cb := range c.Callbacks {
 		if slices.Contains(cb.Commands, cmd) && !(cb.RESP2 && proto != 2) {
 			return cb
@@ -120,8 +120,8 @@ var baseKinds = map[resp.Kind]map[string]Verdict{
 	resp.Push:           {"list": Match},
 }
 
-func newContract(lib string, notes []string, extra map[resp.Kind]map[string]Verdict) *Contract {
-	c := &Contract{Library: lib, Kinds: map[resp.Kind]map[string]Verdict{}, Notes: notes}
+func newContract(lib string, notes []string, extra map[resp.Kind]map[string]Verdict) *contract {
+	c := &contract{Library: lib, Kinds: map[resp.Kind]map[string]Verdict{}, Notes: notes}
 	for k, m := range baseKinds {
 		c.Kinds[k] = map[string]Verdict{}
 		for n, v := range m {
@@ -146,9 +146,9 @@ var contracts = buildContracts()
 // buildContracts is contracts: the Go and Node libraries' written here,
 // then each other language's from its file, a derived contract ("/pubsub",
 // "/pipeline") after the one it derives from.
-func buildContracts() map[string]*Contract {
+func buildContracts() map[string]*contract {
 	m := maps.Clone(baseContracts)
-	for _, add := range []func(map[string]*Contract){
+	for _, add := range []func(map[string]*contract){
 		addHiredisContract, addPHPContract, addRedisRbContract, addRedisPyContracts,
 		addRedisPyPubsubContract, addNodeContracts, addNodePubsubContracts,
 		addPipelineContracts, addPubsubContracts,
@@ -160,18 +160,18 @@ func buildContracts() map[string]*Contract {
 
 // baseContracts are the contracts of the Go libraries, redis-py and the
 // Node libraries whose configurations do not change decoding.
-var baseContracts = map[string]*Contract{
+var baseContracts = map[string]*contract{
 	"go-redis": withConversions(newContract("go-redis", []string{
 		"blob and simple strings are string; integers int64; RESP3 doubles float64; big numbers *big.Int;",
 		"nil replies are nil with the redis.Nil error; arrays []interface{}; maps map[interface{}]interface{}",
-	}, nil), &Conversion{Name: "nil EXEC of an aborted transaction (WATCH) → the TxFailedErr error on each command (pipelines)",
+	}, nil), &conversion{Name: "nil EXEC of an aborted transaction (WATCH) → the TxFailedErr error on each command (pipelines)",
 		Source: "go-redis v9.23.0 redis.go txPipelineReadQueued: if err == Nil { err = TxFailedErr }; tx.go: const TxFailedErr = proto.RedisError(\"redis: transaction failed\")",
 		apply:  txFailed}),
 	"rueidis": withConversions(newContract("rueidis", []string{"RedisMessage keeps its RESP type; RESP2 nils become null"}, nil),
-		&Conversion{Name: "verbatim string kept whole, its format (txt:) included, in a message typed verbatim",
+		&conversion{Name: "verbatim string kept whole, its format (txt:) included, in a message typed verbatim",
 			Source: "rueidis 1.0.79 resp.go: readers[typeVerbatimString] = readBlobString", apply: verbatimWhole}),
 	"valkey-go": withConversions(newContract("valkey-go", []string{"ValkeyMessage keeps its RESP type; RESP2 nils become null"}, nil),
-		&Conversion{Name: "verbatim string kept whole, its format (txt:) included, in a message typed verbatim",
+		&conversion{Name: "verbatim string kept whole, its format (txt:) included, in a message typed verbatim",
 			Source: "valkey-go 1.0.79 resp.go (forked from rueidis): verbatim strings are read as blob strings", apply: verbatimWhole}),
 	"rueidis/to-any":   toAnyContract("rueidis", "rueidis 1.0.79 message.go"),
 	"valkey-go/to-any": toAnyContract("valkey-go", "valkey-go 1.0.79 message.go (forked from rueidis)"),
@@ -182,13 +182,13 @@ var baseContracts = map[string]*Contract{
 	}, map[resp.Kind]map[string]Verdict{
 		resp.SimpleString: {"bool": Match},
 		resp.Integer:      {"bool": Match},
-	}), &Conversion{Name: "RESP2 array of field-value pairs → dict (response callback, e.g. HGETALL)",
+	}), &conversion{Name: "RESP2 array of field-value pairs → dict (response callback, e.g. HGETALL)",
 		Source: "redis-py 4.3.4 redis/client.py RESPONSE_CALLBACKS and 6.4.0 redis/_parsers/helpers.py _RedisCallbacksRESP2: \"HGETALL\": lambda r: r and pairs_to_dict(r) or {}",
 		apply:  pairsToMap}, redisPyWatch, redisPyErrorClass, redisPyScan, redisPyInfo, redisPyPong, redisPyFloat, redisPyFloatRESP2, redisPySet, redisPyScorePairs),
 	"ioredis": withConversions(newContract("ioredis", []string{
 		"replyMapping legacy (the default): RESP3 maps flat arrays, doubles strings, booleans 1/0",
 	}, map[resp.Kind]map[string]Verdict{resp.Boolean: {"number": Erased, "int": Erased}}),
-		&Conversion{Name: "(p|s)subscribe confirmation → its subscription count",
+		&conversion{Name: "(p|s)subscribe confirmation → its subscription count",
 			Source: "ioredis 6.0.0 built/DataHandler.js: a subscribe confirmation settles the command with reply[2] (fillSubCommand)",
 			apply:  subscribeCount}),
 	"iovalkey": newContract("iovalkey", nil, map[resp.Kind]map[string]Verdict{resp.Boolean: {"number": Erased, "int": Erased}}),
@@ -196,28 +196,28 @@ var baseContracts = map[string]*Contract{
 		"RESP3 with the default type mapping: maps objects, doubles numbers, big numbers bigint or string",
 	}, nil),
 	"valkey-glide": withConversions(newContract("valkey-glide", nil, nil),
-		&Conversion{Name: "RESP2 array of field-value pairs → record, as RESP3 would send a map (e.g. HGETALL)",
+		&conversion{Name: "RESP2 array of field-value pairs → record, as RESP3 would send a map (e.g. HGETALL)",
 			Source: "valkey-glide 2.5.2 build-ts/BaseClient.d.ts: hgetall returns the fields and their values; the Rust core converts RESP2 replies to the RESP3 shape of the command",
 			apply:  pairsToMap},
-		&Conversion{Name: "attribute kept as {value, attributes}",
+		&conversion{Name: "attribute kept as {value, attributes}",
 			Source: "valkey-glide 2.5.2 build-ts/BaseClient.d.ts: interface ReturnTypeAttribute { value: GlideReturnType; attributes: ReturnTypeRecord }",
 			apply:  attributeKept}),
 }
 
 // toAnyContract is the contract of RedisResult.ToAny (rueidis) and
 // ValkeyResult.ToAny (valkey-go): Go values, not the typed message.
-func toAnyContract(lib, src string) *Contract {
+func toAnyContract(lib, src string) *contract {
 	return withConversions(newContract(lib+"/to-any", []string{
 		"ToAny(): blob, simple and verbatim strings and big numbers are string; doubles float64; booleans bool; integers int64;",
 		"arrays and sets []any; maps map[string]any keyed by each key's string payload; a nested error is an error value, a nested nil nil;",
 		"the AsXxx helpers differ (" + src + "): AsStrSlice and AsStrMap give nil and other non-string elements as \"\" (\"will be present as zero\"),",
 		"AsIntSlice gives them as 0; AsMap, AsStrMap and AsIntMap take an array of pairs as a map; AsBool is true for \"OK\" and non-zero integers",
-	}, nil), &Conversion{Name: "verbatim string kept whole, its format (txt:) included, as a string",
+	}, nil), &conversion{Name: "verbatim string kept whole, its format (txt:) included, as a string",
 		Source: src + " ToAny: case typeBlobString, typeSimpleString, typeVerbatimString, typeBigNumber: return m.string(), nil (the verbatim payload is read whole)",
 		apply:  verbatimText})
 }
 
-func withConversions(c *Contract, cs ...*Conversion) *Contract {
+func withConversions(c *contract, cs ...*conversion) *contract {
 	c.Conversions = cs
 	for _, cv := range cs {
 		c.Notes = append(c.Notes, "converted: "+cv.Name+" ("+cv.Source+")")
@@ -328,8 +328,8 @@ func attributeKept(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, b
 
 // contractOf returns the contract of driver d's client name: its own when
 // it has one (a command-line client), else contractFor's.
-func contractOf(d Driver, client string) *Contract {
-	if c, ok := d.(interface{ contract() *Contract }); ok {
+func contractOf(d Driver, client string) *contract {
+	if c, ok := d.(interface{ contract() *contract }); ok {
 		return c.contract()
 	}
 	return contractFor(client)
@@ -337,7 +337,7 @@ func contractOf(d Driver, client string) *Contract {
 
 // contractFor returns the contract of the library of a client name such as
 // "redis-py-4.3.4/resp2"; unknown libraries get the base contract.
-func contractFor(client string) *Contract {
+func contractFor(client string) *contract {
 	if i := strings.LastIndex(client, "/resp"); i > 0 {
 		if c, ok := contracts[client[:i]]; ok {
 			return c // a configuration's own contract ("rueidis/to-any")

@@ -46,7 +46,7 @@ func (n *Native) declaredFormat() (string, bool) {
 	return f, ok
 }
 
-func addHiredisContract(m map[string]*Contract) {
+func addHiredisContract(m map[string]*contract) {
 	m["hiredis"] = newContract("hiredis", []string{
 		"a redisReply keeps its RESP type (REDIS_REPLY_STATUS, _STRING, _VERB with its vtype, _BIGNUM with its digits, _DOUBLE with the text received and dval): " +
 			"the type kept is a match (" + hiredisSource + " read.c processItem, hiredis.c createStringObject, createDoubleObject)",

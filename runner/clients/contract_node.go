@@ -13,7 +13,7 @@ import (
 // here (ioredis-typed, iovalkey-0.4.0, valkey-glide-2.5.2). Sources are the
 // installed packages under adapters/node/node_modules (npm aliases
 // ioredis-5, redis-4, redis-5 for the older versions).
-var nodeContracts = map[string]*Contract{
+var nodeContracts = map[string]*contract{
 	// ioredis 5 reads replies with redis-parser 3.0.0, a RESP2 parser: it
 	// has no protocol option, so it runs in RESP2 only, and a RESP3 type
 	// byte after a HELLO 3 of the case's own is a parser error.
@@ -43,7 +43,7 @@ var nodeContracts = map[string]*Contract{
 	}, map[resp.Kind]map[string]Verdict{
 		resp.Integer: {"string": Erased, "bytes": Erased},
 		resp.Boolean: {"number": Erased, "int": Erased},
-	}), &Conversion{Name: "(p|s)subscribe confirmation → its subscription count, as text (stringNumbers)",
+	}), &conversion{Name: "(p|s)subscribe confirmation → its subscription count, as text (stringNumbers)",
 		Source: "ioredis 6.0.0 built/DataHandler.js: a subscribe confirmation settles the command with reply[2] (fillSubCommand), an integer decoded as String under stringNumbers",
 		apply:  subscribeCountText}),
 	// node-redis 4 (@redis/client 1.6.1) speaks RESP2 only.
@@ -70,8 +70,8 @@ const nodeRedis6Watch = "@redis/client 6.3.1 dist/lib/client/index.js _executeMu
 
 // nodeRedisWatch is node-redis's conversion of the nil EXEC of an aborted
 // transaction: multi().exec() rejects with a WatchError.
-func nodeRedisWatch(source string) *Conversion {
-	return &Conversion{Name: "nil EXEC of an aborted transaction (WATCH) → a WatchError rejected by multi().exec()",
+func nodeRedisWatch(source string) *conversion {
+	return &conversion{Name: "nil EXEC of an aborted transaction (WATCH) → a WatchError rejected by multi().exec()",
 		Source: source, apply: watchError}
 }
 
@@ -86,8 +86,8 @@ func watchError(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool
 
 // ioredisSubscribeCount is the subscribe-confirmation conversion of an
 // ioredis version.
-func ioredisSubscribeCount(version string) *Conversion {
-	return &Conversion{Name: "(p|s)subscribe confirmation → its subscription count",
+func ioredisSubscribeCount(version string) *conversion {
+	return &conversion{Name: "(p|s)subscribe confirmation → its subscription count",
 		Source: version + " built/DataHandler.js: a subscribe confirmation settles the command with reply[2] (fillSubCommand)",
 		apply:  subscribeCount}
 }
@@ -102,7 +102,7 @@ func subscribeCountText(j *judger, v *resp.Value, n *Native, path *jpath) (Verdi
 	return subscribeCount(j, v, &num, path)
 }
 
-func addNodeContracts(m map[string]*Contract) {
+func addNodeContracts(m map[string]*contract) {
 	for k, c := range nodeContracts {
 		m[k] = c
 	}
@@ -118,11 +118,11 @@ var nodeRedisPubsubPong = map[string]string{
 	"node-redis-6.3.1":  "@redis/client 6.3.1 dist/lib/client/commands-queue.js line 278",
 }
 
-func addNodePubsubContracts(m map[string]*Contract) {
+func addNodePubsubContracts(m map[string]*contract) {
 	for lib, where := range nodeRedisPubsubPong {
 		c := *nodeContracts[lib]
 		c.Library += "/pubsub"
-		c.Conversions = append(slices.Clone(c.Conversions), &Conversion{
+		c.Conversions = append(slices.Clone(c.Conversions), &conversion{
 			Name:   "RESP2 [\"pong\", payload] on a subscribed connection → PING resolved with the payload (\"pong\" when it is empty)",
 			Source: where + ": if (PONG.equals(reply[0])) resolve(reply[1].length === 0 ? reply[0] : reply[1])",
 			apply:  pongPayload})

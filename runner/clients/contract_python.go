@@ -14,7 +14,7 @@ import (
 // its label without the version ("redis-py-6.4.0[callbacks=none]" →
 // "redis-py[callbacks=none]", see versionless); "/pipeline" has the
 // library's own.
-func addRedisPyContracts(m map[string]*Contract) {
+func addRedisPyContracts(m map[string]*contract) {
 	py := m["redis-py"]
 	py.Callbacks = redisPyCallbacks
 	m[pyTyped] = py.derive(pyTyped,
@@ -38,7 +38,7 @@ const redisPyCallbacksSource = "redis-py 6.4.0 redis/_parsers/helpers.py _RedisC
 // redisPyCallbacks are redis-py's response callbacks (Redis.parse_response
 // applies response_callbacks[command_name] to the value its parser read)
 // for the commands the corpus sends, each as both versions register it.
-var redisPyCallbacks = sourced(redisPyCallbacksSource, []*Callback{
+var redisPyCallbacks = sourced(redisPyCallbacksSource, []*callback{
 	{Commands: []string{"SET"}, Name: "SET's callback parse_set_result: response and str_if_bytes(response) == \"OK\" unless the typed set() passed get=True (execute_command passes no options)"},
 	{Commands: []string{"PING"}, Name: "PING's callback: lambda r: str_if_bytes(r) == \"PONG\""},
 	{Commands: []string{"INCRBYFLOAT", "HINCRBYFLOAT"}, Name: "the callback float"},
@@ -63,7 +63,7 @@ var redisPyCallbacks = sourced(redisPyCallbacksSource, []*Callback{
 })
 
 // sourced sets the Source of every callback of cbs to src.
-func sourced(src string, cbs []*Callback) []*Callback {
+func sourced(src string, cbs []*callback) []*callback {
 	for _, cb := range cbs {
 		cb.Source = src
 	}
@@ -71,7 +71,7 @@ func sourced(src string, cbs []*Callback) []*Callback {
 }
 
 // redisPyPong is PING's callback on a +PONG.
-var redisPyPong = &Conversion{Name: "+PONG → True (PING's response callback)", Commands: []string{"PING"},
+var redisPyPong = &conversion{Name: "+PONG → True (PING's response callback)", Commands: []string{"PING"},
 	Source: "redis-py 6.4.0 redis/_parsers/helpers.py _RedisCallbacks and 4.3.4 redis/client.py RESPONSE_CALLBACKS: \"PING\": lambda r: str_if_bytes(r) == \"PONG\"",
 	apply: func(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool) {
 		ok := v.Kind == resp.SimpleString && string(v.Str) == "PONG" && n.Kind == "bool" && n.Text != nil && text(n) == "true"
@@ -81,11 +81,11 @@ var redisPyPong = &Conversion{Name: "+PONG → True (PING's response callback)",
 // redisPyFloat and redisPyFloatRESP2 are the float callbacks on a blob
 // string: the Python float of its text.
 var (
-	redisPyFloat = &Conversion{Name: "blob string of a number → float (response callback float or float_or_none)",
+	redisPyFloat = &conversion{Name: "blob string of a number → float (response callback float or float_or_none)",
 		Commands: []string{"INCRBYFLOAT", "HINCRBYFLOAT", "GEODIST"},
 		Source:   "redis-py 6.4.0 redis/_parsers/helpers.py _RedisCallbacks: string_keys_to_dict(\"HINCRBYFLOAT INCRBYFLOAT\", float), \"GEODIST\": float_or_none; 4.3.4 redis/client.py RESPONSE_CALLBACKS the same",
 		apply:    floatOfText}
-	redisPyFloatRESP2 = &Conversion{Name: "blob string of a score → float (response callback float_or_none, RESP2)",
+	redisPyFloatRESP2 = &conversion{Name: "blob string of a score → float (response callback float_or_none, RESP2)",
 		Commands: []string{"ZSCORE", "ZINCRBY"}, RESP2: true,
 		Source: "redis-py 6.4.0 redis/_parsers/helpers.py _RedisCallbacksRESP2: string_keys_to_dict(\"ZINCRBY ZSCORE\", float_or_none); 4.3.4 redis/client.py RESPONSE_CALLBACKS: string_keys_to_dict(\"ZSCORE ZINCRBY GEODIST\", float_or_none)",
 		apply:  floatOfText}
@@ -103,7 +103,7 @@ func floatOfText(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, boo
 }
 
 // redisPySet is the set callback of SMEMBERS and its family on an array.
-var redisPySet = &Conversion{Name: "array of distinct members → set (response callback)",
+var redisPySet = &conversion{Name: "array of distinct members → set (response callback)",
 	Commands: []string{"SDIFF", "SINTER", "SMEMBERS", "SUNION"},
 	Source:   "redis-py 6.4.0 redis/_parsers/helpers.py _RedisCallbacksRESP2 and _RedisCallbacksRESP3: string_keys_to_dict(\"SDIFF SINTER SMEMBERS SUNION\", lambda r: r and set(r) or set()); 4.3.4 redis/client.py RESPONSE_CALLBACKS the same",
 	apply: func(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool) {
@@ -126,7 +126,7 @@ var redisPySet = &Conversion{Name: "array of distinct members → set (response 
 // redisPyScorePairs is zset_score_pairs with withscores=True (the typed
 // zrange(..., withscores=True)) on a RESP2 reply: a flat member, score
 // array as (member, float(score)) tuples.
-var redisPyScorePairs = &Conversion{Name: "flat member, score array → (member, float(score)) tuples (response callback zset_score_pairs, withscores=True, RESP2)",
+var redisPyScorePairs = &conversion{Name: "flat member, score array → (member, float(score)) tuples (response callback zset_score_pairs, withscores=True, RESP2)",
 	Commands: []string{"ZRANGE", "ZRANGEBYSCORE", "ZREVRANGE", "ZREVRANGEBYSCORE", "ZPOPMAX", "ZPOPMIN", "ZUNION", "ZINTER", "ZDIFF"}, RESP2: true,
 	Source: "redis-py 6.4.0 redis/_parsers/helpers.py zset_score_pairs: if not response or not options.get(\"withscores\"): return response; ... return list(zip(it, map(score_cast_func, it))), registered for ZRANGE and its family in _RedisCallbacksRESP2",
 	apply: func(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool) {
@@ -154,9 +154,9 @@ var redisPyScorePairs = &Conversion{Name: "flat member, score array → (member,
 	}}
 
 // derive is a copy of c named lib, with more notes.
-func (c *Contract) derive(lib string, notes ...string) *Contract {
+func (c *contract) derive(lib string, notes ...string) *contract {
 	d := newContract(lib, append(append([]string(nil), c.Notes...), notes...), c.Kinds)
-	d.Conversions = append([]*Conversion(nil), c.Conversions...)
+	d.Conversions = append([]*conversion(nil), c.Conversions...)
 	d.Callbacks = c.Callbacks
 	return d
 }
@@ -184,7 +184,7 @@ func watchAborted(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bo
 }
 
 // redisPyWatch is the conversion of watchAborted.
-var redisPyWatch = &Conversion{Name: "nil EXEC (a WATCH conflict) → WatchError raised by the transaction API",
+var redisPyWatch = &conversion{Name: "nil EXEC (a WATCH conflict) → WatchError raised by the transaction API",
 	Source: "redis-py 4.3.4 and 6.4.0 redis/client.py Pipeline._execute_transaction: if response is None: raise WatchError(\"Watched variable changed.\")",
 	apply:  watchAborted}
 
@@ -206,7 +206,7 @@ func scanCursor(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool
 }
 
 // redisPyScan is the conversion of scanCursor.
-var redisPyScan = &Conversion{Name: "SCAN, SSCAN, HSCAN [cursor, elements] → (int(cursor), elements) (response callback)",
+var redisPyScan = &conversion{Name: "SCAN, SSCAN, HSCAN [cursor, elements] → (int(cursor), elements) (response callback)",
 	Source: "redis-py 4.3.4 redis/client.py and 6.4.0 redis/_parsers/helpers.py: parse_scan returns int(cursor), r; parse_hscan int(cursor), pairs_to_dict(r)",
 	apply:  scanCursor}
 
@@ -235,16 +235,16 @@ func errorClass(j *judger, v *resp.Value, n *Native, path *jpath) (Verdict, bool
 }
 
 // redisPyErrorClass is the conversion of errorClass.
-var redisPyErrorClass = &Conversion{Name: "error code → its exception class (EXECABORT → ExecAbortError), the code dropped from the message",
+var redisPyErrorClass = &conversion{Name: "error code → its exception class (EXECABORT → ExecAbortError), the code dropped from the message",
 	Source: "redis-py 4.3.4 redis/connection.py and 6.4.0 redis/_parsers/base.py BaseParser.parse_error: exception_class(response[len(error_code) + 1:]) for a code in EXCEPTION_CLASSES",
 	apply:  errorClass}
 
 // redis-py 6.4.0's "/pubsub" configuration: PubSub.handle_message reads a
 // RESP3 PING reply on a subscribed connection as the RESP2 shape, so +PONG
 // is the message {"type": "pong", "data": b""}.
-func addRedisPyPubsubContract(m map[string]*Contract) {
+func addRedisPyPubsubContract(m map[string]*contract) {
 	c := m["redis-py"].derive("redis-py-6.4.0/pubsub")
-	c.Conversions = append(c.Conversions, &Conversion{Name: "RESP3 +PONG on a subscribed connection → the pong message's data b\"\"",
+	c.Conversions = append(c.Conversions, &conversion{Name: "RESP3 +PONG on a subscribed connection → the pong message's data b\"\"",
 		Source: "redis-py 6.4.0 redis/client.py PubSub.handle_message line 1150: response = [b\"pong\", response] if response != b\"PONG\" else [b\"pong\", b\"\"]",
 		apply:  emptyPong})
 	m["redis-py-6.4.0/pubsub"] = c

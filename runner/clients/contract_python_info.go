@@ -17,7 +17,7 @@ import (
 // Converted when the dict keeps every field: a name the text gives twice
 // (the dict keeps the last) or text that is not UTF-8 (str_if_bytes
 // replaces it) leaves the callback's mismatch.
-var redisPyInfo = &Conversion{Name: "INFO text → dict of its fields (response callback parse_info)",
+var redisPyInfo = &conversion{Name: "INFO text → dict of its fields (response callback parse_info)",
 	Commands: []string{"INFO"},
 	Source:   "redis-py 6.4.0 redis/_parsers/helpers.py parse_info (get_value: int, float, list on \",\", dict on \"=\"); 4.3.4 redis/client.py parse_info (get_value: a dict when the value has \",\" and \"=\", else int, float or the text)",
 	apply:    infoToDict}

@@ -215,7 +215,7 @@ cases:
 		switch {
 		case typed && (get.Verdict != Match || get.Typed != "set(name, value, get=True)"):
 			t.Errorf("%s: SET … GET %s via %q %v %v", c.Name, get.Verdict, get.Typed, get.Native, get.Notes)
-		case !typed && (get.Verdict != Mismatch || get.Rule != RuleCallback):
+		case !typed && (get.Verdict != Mismatch || get.Rule != ruleCallback):
 			t.Errorf("%s: SET … GET %s by %q %v %v", c.Name, get.Verdict, get.Rule, get.Native, get.Notes)
 		}
 		if !typed {

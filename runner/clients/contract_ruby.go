@@ -1,6 +1,6 @@
 package clients
 
-func addRedisRbContract(m map[string]*Contract) {
+func addRedisRbContract(m map[string]*contract) {
 	m["redis-rb"] = newContract("redis-rb", []string{
 		"RESP2 only: the reader knows - + : $ * and raises Redis::ProtocolError for any other type byte (redis 4.8.0 lib/redis/connection/ruby.rb format_reply)",
 		"blob and simple strings are String (blob strings tagged with Encoding.default_external, simple strings binary), integers Integer, nils nil, arrays Array; " +
@@ -14,7 +14,7 @@ func addRedisRbContract(m map[string]*Contract) {
 // adapters/php/adapter.php): each decodes as its library does, with notes
 // on what its batch API gives for each command (after the contracts they
 // derive from: see buildContracts).
-func addPipelineContracts(m map[string]*Contract) {
+func addPipelineContracts(m map[string]*contract) {
 	m["hiredis-"+hiredisVersion+"/pipeline"] = m["hiredis"].derive("hiredis/pipeline",
 		"batch: redisAppendCommandArgv per command (MULTI and EXEC around a transaction's), then redisGetReply per command (hiredis.c __redisGetReply): "+
 			"every reply is the application's, a queued command's value is its own reply (QUEUED or its queue-time error) and EXEC's reply is the transaction's value",
@@ -38,7 +38,7 @@ func addPipelineContracts(m map[string]*Contract) {
 // decodes as its library does, with notes on what its subscribe API
 // delivers (adapters/hiredis/adapter.c, adapters/ruby/adapter.rb,
 // adapters/php/adapter.php).
-func addPubsubContracts(m map[string]*Contract) {
+func addPubsubContracts(m map[string]*contract) {
 	m["hiredis-"+hiredisVersion+"/pubsub"] = m["hiredis"].derive("hiredis/pubsub",
 		"subscribe: redisAppendCommandArgv, then redisGetReply in a loop (hiredis README \"Pipelining\": a blocking subscriber); in RESP3 with no push handler while it reads (README \"RESP3 PUSH replies\": redisSetPushCallback(c, NULL) for SUBSCRIBE workloads), so that a push comes back from redisGetReply",
 		"a delivered frame is the redisReply itself (REDIS_REPLY_ARRAY in RESP2, REDIS_REPLY_PUSH in RESP3): element 0 the kind, then channel, pattern, payload, count or keys by position",

@@ -33,7 +33,7 @@ func marshalAll[M any, P interface {
 	return out
 }
 
-// dedicatedPubsub is the Subscriber of a rueidis or valkey-go dedicated
+// dedicatedPubsub is the subscriber of a rueidis or valkey-go dedicated
 // connection (lib names the library's package): send sends a subscribe
 // command; got holds what the hooks delivered, converted by message,
 // subscription and invalidation.

@@ -26,7 +26,7 @@
 // repository).
 //
 // Each library reports its native value as a Native tree (host type name,
-// value, error class and message), never normalised; a Contract per library
+// value, error class and message), never normalised; a contract per library
 // says which native kinds are acceptable for each RESP type, and Judge gives
 // a Verdict: match, converted, erased (the library cannot express a
 // distinction, such as simple vs blob string: informational),
@@ -82,7 +82,7 @@
 // rueidis/pipeline, an adapter library declared with "batch": true) sends,
 // on each case connection, a run of consecutive async sends (with the
 // reads that read them) through the library's pipeline API and a MULTI …
-// EXEC block through its transaction API, in one call (Batcher); other
+// EXEC block through its transaction API, in one call (batcher); other
 // steps go through its generic call, and a case with neither is skipped
 // ("no pipeline or transaction in this case"). A group with another
 // connection's step (or a sleep, raw or push step) inside runs step by
@@ -116,7 +116,7 @@
 // connection of its cluster client and still follows redirects), and run
 // on a cluster only. A MULTI … EXEC block of such a configuration goes
 // through its cluster client's transaction API (clusterTx: the
-// connection's Batcher.Transaction, judged as a "/pipeline"
+// connection's batcher.Transaction, judged as a "/pipeline"
 // configuration's), routed by the case's keys; a case whose MULTI, EXEC,
 // DISCARD or WATCH is not such a block, or a library with no transaction
 // on a cluster (redis-py 4.3.4), is skipped saying why (clusterTxSkip).
@@ -134,7 +134,7 @@
 //
 // A configuration whose label ends in "/pubsub" (go-redis/pubsub, an
 // adapter library declared with "pubsub") sends a (P|S)SUBSCRIBE or
-// (P|S)UNSUBSCRIBE step through the library's subscribe API (Subscriber),
+// (P|S)UNSUBSCRIBE step through the library's subscribe API (subscriber),
 // judged by what the library gives the user for it (its first
 // confirmation, the subscription count, or nothing); each push step waits
 // for the next out-of-band frame the proxy recorded on the case

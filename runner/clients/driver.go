@@ -42,15 +42,15 @@ type Conn interface {
 	Do(ctx context.Context, args [][]byte) Native
 }
 
-// Wrapper is implemented by connections that can also run a step through a
+// wrapper is implemented by connections that can also run a step through a
 // typed wrapper of the library (go-redis SetArgs, ...). n is the wrapper's
 // result when call.Sent.
-type Wrapper interface {
-	DoTyped(ctx context.Context, args [][]byte) (n Native, call TypedCall)
+type wrapper interface {
+	DoTyped(ctx context.Context, args [][]byte) (n Native, call typedCall)
 }
 
-// TypedCall is what a typed wrapper did with a step's arguments.
-type TypedCall struct {
+// typedCall is what a typed wrapper did with a step's arguments.
+type typedCall struct {
 	// Wrapper is the library's method, as the report shows it ("SetArgs",
 	// "set(name, value, ex=ex)"); empty when the library (or the adapter)
 	// has none for the command.
@@ -67,11 +67,11 @@ type TypedCall struct {
 	Limit string
 }
 
-// Batcher is implemented by the connections of a configuration whose label
+// batcher is implemented by the connections of a configuration whose label
 // ends in "/pipeline": it runs a group of commands through the library's
 // pipeline API and a MULTI … EXEC block through its transaction API (see
 // batch.go for which steps form them).
-type Batcher interface {
+type batcher interface {
 	// Pipeline sends cmds through the library's pipeline and returns,
 	// per command and in order, what the library gives the user for it:
 	// its value, or the error it raised or stored for it.
@@ -85,10 +85,10 @@ type Batcher interface {
 	Transaction(ctx context.Context, cmds [][][]byte) (per []Native, exec *Native)
 }
 
-// SourceOf is where driver d's library comes from: the package and its
+// sourceOf is where driver d's library comes from: the package and its
 // version (an npm package, a Debian package, a Go module, a server build),
 // as the driver or its adapter's hello says; "" when it does not say.
-func SourceOf(d Driver) string {
+func sourceOf(d Driver) string {
 	if s, ok := d.(interface{ Source() string }); ok {
 		return s.Source()
 	}
@@ -181,7 +181,7 @@ func splitNames(list string) []string {
 }
 
 // isBatch reports whether d runs pipelines and transactions through its
-// Batcher (a "/pipeline" configuration).
+// batcher (a "/pipeline" configuration).
 func isBatch(d Driver) bool {
 	b, ok := d.(interface{ isBatch() bool })
 	return ok && b.isBatch()

@@ -19,7 +19,7 @@ type Explanation struct {
 	// Rules say, for each RESP type in resp.Kind order, what the judge
 	// accepts the library's decoding of it as: a native kind ("string",
 	// "bytes", "int", "map"...) with its verdict. A kind a rule does not
-	// list is a mismatch, unless a Conversion applies.
+	// list is a mismatch, unless a conversion applies.
 	Rules []KindRule `json:"rules,omitempty"`
 	// Text says the client's printed text is judged instead of a value
 	// (a command-line client): Rules are then empty.
@@ -31,7 +31,7 @@ type Explanation struct {
 	Conversions []ConversionRef `json:"conversions,omitempty"`
 	// Callbacks are the functions the library applies to the replies of
 	// the commands they are registered for: a mismatch on such a reply
-	// names its callback (RuleCallback).
+	// names its callback (ruleCallback).
 	Callbacks []CallbackRef `json:"callbacks,omitempty"`
 }
 
@@ -67,7 +67,7 @@ type ConversionRef struct {
 func Explain(d Driver, proto int) Explanation {
 	name := ClientName(d, proto)
 	c := contractOf(d, name)
-	e := Explanation{Client: name, Version: d.Version(), API: d.API(), Source: SourceOf(d), Text: c.output != nil}
+	e := Explanation{Client: name, Version: d.Version(), API: d.API(), Source: sourceOf(d), Text: c.output != nil}
 	for _, n := range c.Notes {
 		if !strings.HasPrefix(n, "converted: ") { // a conversion's own note (withConversions)
 			e.Notes = append(e.Notes, n)

@@ -104,7 +104,7 @@ func (g *goAdapter) handle(req goRequest) {
 		for _, d := range g.libs {
 			tx, noTx := clusterTx(d)
 			libs = append(libs, map[string]any{"name": d.Library(), "version": d.Version(), "protos": d.Protos(),
-				"api": d.API(), "typed": isTyped(d), "batch": isBatch(d), "pubsub": pubsubWhere(d), "source": SourceOf(d),
+				"api": d.API(), "typed": isTyped(d), "batch": isBatch(d), "pubsub": pubsubWhere(d), "source": sourceOf(d),
 				"cluster_tx": tx, "no_tx": noTx})
 		}
 		g.send(map[string]any{"id": req.ID, "libraries": libs})
@@ -221,7 +221,7 @@ func (g *goAdapter) run(s *goSession, req goRequest, args [][]byte, cmds [][][]b
 		return batchResponse(resp, c, req.Mode, cmds)
 	}
 	if req.Op == "subscribe" || req.Op == "next" {
-		sc, ok := c.(Subscriber)
+		sc, ok := c.(subscriber)
 		switch {
 		case !ok:
 			resp["error"] = "library has no subscribe API"
@@ -233,7 +233,7 @@ func (g *goAdapter) run(s *goSession, req goRequest, args [][]byte, cmds [][][]b
 		return resp
 	}
 	if req.Op == "typed" {
-		w, ok := c.(Wrapper)
+		w, ok := c.(wrapper)
 		if !ok {
 			resp["error"] = "library has no typed mode"
 			return resp
@@ -252,9 +252,9 @@ func (g *goAdapter) run(s *goSession, req goRequest, args [][]byte, cmds [][][]b
 	return resp
 }
 
-// batchResponse answers a "batch" request through c's Batcher.
+// batchResponse answers a "batch" request through c's batcher.
 func batchResponse(resp map[string]any, c Conn, mode string, cmds [][][]byte) map[string]any {
-	b, ok := c.(Batcher)
+	b, ok := c.(batcher)
 	switch {
 	case !ok:
 		resp["error"] = "library has no pipeline or transaction API"

@@ -36,7 +36,7 @@ var judgeVisits atomic.Int64
 // Judge compares the library's native value n with the reply bytes the
 // library received (v) under contract c. It returns the verdict and notes
 // that explain anything but a plain match.
-func (c *Contract) Judge(v resp.Value, n Native) (Verdict, []string) {
+func (c *contract) Judge(v resp.Value, n Native) (Verdict, []string) {
 	return c.JudgeFrames([]resp.Value{v}, n)
 }
 
@@ -47,7 +47,7 @@ func (c *Contract) Judge(v resp.Value, n Native) (Verdict, []string) {
 
 // JudgeFrames' verdict, notes and rule without the command (see
 // JudgeCommand).
-func (c *Contract) JudgeFrames(frames []resp.Value, n Native) (Verdict, []string) {
+func (c *contract) JudgeFrames(frames []resp.Value, n Native) (Verdict, []string) {
 	v, notes, _ := c.JudgeCommand(context.Background(), 0, nil, frames, n)
 	return v, notes
 }
@@ -59,14 +59,14 @@ func (c *Contract) JudgeFrames(frames []resp.Value, n Native) (Verdict, []string
 // decided the verdict (a RuleDoc's ID; "" for a plain match). It stops
 // when ctx is done: the walk looks at ctx every few thousand nodes, and a
 // judgement cut short is Error with a note saying why.
-func (c *Contract) JudgeCommand(ctx context.Context, proto int, args [][]byte, frames []resp.Value, n Native) (Verdict, []string, string) {
+func (c *contract) JudgeCommand(ctx context.Context, proto int, args [][]byte, frames []resp.Value, n Native) (Verdict, []string, string) {
 	v, notes, rule, _ := c.judgeCommand(ctx, proto, args, frames, n)
 	return v, notes, rule
 }
 
 // judgeCommand is JudgeCommand, and the note of the node that decided the
 // verdict ("" for a match, a callback's or a stopped walk's).
-func (c *Contract) judgeCommand(ctx context.Context, proto int, args [][]byte, frames []resp.Value, n Native) (Verdict, []string, string, string) {
+func (c *contract) judgeCommand(ctx context.Context, proto int, args [][]byte, frames []resp.Value, n Native) (Verdict, []string, string, string) {
 	j := judger{c: c, frames: frames, ctx: ctx, command: commandName(args), proto: proto}
 	verdict := j.judge(&frames[0], &n, nil, false)
 	judgeVisits.Add(j.visits)
@@ -74,12 +74,12 @@ func (c *Contract) judgeCommand(ctx context.Context, proto int, args [][]byte, f
 		j.notes = append(j.notes, fmt.Sprintf("… and %d more %s", j.dropped, plural(j.dropped, "note", "notes")))
 	}
 	if j.stopped != nil {
-		return Error, append(j.notes, "judging stopped: "+j.stopped.Error()), RuleNotJudged, ""
+		return Error, append(j.notes, "judging stopped: "+j.stopped.Error()), ruleNotJudged, ""
 	}
 	if verdict >= Mismatch && j.command != "" {
 		if cb := c.callback(j.command, proto); cb != nil && verdict != Crash {
 			// The library's callback for this command made the value.
-			return verdict, append(j.notes, "made by "+cb.Name+" ("+cb.Source+")"), RuleCallback, j.rules[verdict].Note
+			return verdict, append(j.notes, "made by "+cb.Name+" ("+cb.Source+")"), ruleCallback, j.rules[verdict].Note
 		}
 	}
 	if verdict <= Match {
@@ -96,7 +96,7 @@ func plural(n int, one, many string) string {
 }
 
 type judger struct {
-	c      *Contract
+	c      *contract
 	notes  []string
 	frames []resp.Value // every frame of the reply, the first judged
 	// dropped counts the notes past maxNotes.
@@ -268,7 +268,7 @@ func (j *judger) convert(v *resp.Value, n *Native, path *jpath) (Verdict, bool) 
 		}
 		m := j.mark()
 		if vd, ok := cv.apply(j, v, n, path); ok {
-			j.find(RuleConversion, Converted, path, "converted: %s (%s)", cv.Name, cv.Source)
+			j.find(ruleConversion, Converted, path, "converted: %s (%s)", cv.Name, cv.Source)
 			return max(Converted, vd), true
 		}
 		j.rollback(m)
@@ -283,7 +283,7 @@ func (j *judger) judge(v *resp.Value, n *Native, path *jpath, key bool) Verdict 
 		return Error
 	}
 	if n.Kind == "exception" {
-		j.find(RuleException, Crash, path, "%s", n.String())
+		j.find(ruleException, Crash, path, "%s", n.String())
 		return Crash
 	}
 	if n.tooDeep() {
@@ -295,7 +295,7 @@ func (j *judger) judge(v *resp.Value, n *Native, path *jpath, key bool) Verdict 
 		if vd, ok := j.convert(v, n, path); ok {
 			return vd
 		}
-		j.find(RuleAttribute, Erased, path, "attribute %s dropped", resp.Escape(attrBytes(v)))
+		j.find(ruleAttribute, Erased, path, "attribute %s dropped", resp.Escape(attrBytes(v)))
 		floor = Erased
 	}
 	allowed, ok := j.c.Kinds[v.Kind][n.Kind]
@@ -306,7 +306,7 @@ func (j *judger) judge(v *resp.Value, n *Native, path *jpath, key bool) Verdict 
 		if vd, ok := j.convert(v, n, path); ok {
 			return max(floor, vd)
 		}
-		j.find(RuleKind, Mismatch, path, "RESP %s decoded as %s", v.Kind, n.String())
+		j.find(ruleKind, Mismatch, path, "RESP %s decoded as %s", v.Kind, n.String())
 		return Mismatch
 	}
 	if n.RESP() != "" && n.RESP() == v.Kind.String() {
@@ -317,7 +317,7 @@ func (j *judger) judge(v *resp.Value, n *Native, path *jpath, key bool) Verdict 
 	}
 	verdict := max(floor, allowed)
 	if allowed == Erased {
-		j.find(RuleKind, Erased, path, "RESP %s decoded as %s (%s)", v.Kind, n.Type, erasedWhat(v.Kind, n.Kind, key))
+		j.find(ruleKind, Erased, path, "RESP %s decoded as %s (%s)", v.Kind, n.Type, erasedWhat(v.Kind, n.Kind, key))
 	}
 	switch v.Kind {
 	case resp.Array, resp.Set, resp.Push, resp.Map:
@@ -363,7 +363,7 @@ func (j *judger) container(v *resp.Value, n *Native, path *jpath, floor, verdict
 
 func (j *judger) elems(ve []resp.Value, n *Native, path *jpath, unordered bool) Verdict {
 	if len(ve) != len(n.Elems) {
-		j.find(RuleLength, Mismatch, path, "%d elements on the wire, %d decoded", len(ve), len(n.Elems))
+		j.find(ruleLength, Mismatch, path, "%d elements on the wire, %d decoded", len(ve), len(n.Elems))
 		return Mismatch
 	}
 	worst := Match
@@ -384,7 +384,7 @@ func (j *judger) elems(ve []resp.Value, n *Native, path *jpath, unordered bool) 
 			return Error
 		}
 		if vd >= Mismatch {
-			j.find(RuleMember, Mismatch, p, "no decoded element matches %s", cliShort(&ve[i]))
+			j.find(ruleMember, Mismatch, p, "no decoded element matches %s", cliShort(&ve[i]))
 			return Mismatch
 		}
 		worst = max(worst, vd)
@@ -395,7 +395,7 @@ func (j *judger) elems(ve []resp.Value, n *Native, path *jpath, unordered bool) 
 func (j *judger) pairs(v *resp.Value, n *Native, path *jpath) Verdict {
 	np := len(v.Elems) / 2
 	if np != len(n.Pairs) {
-		j.find(RuleLength, Mismatch, path, "%d map entries on the wire, %d decoded (keys merged or lost?)", np, len(n.Pairs))
+		j.find(ruleLength, Mismatch, path, "%d map entries on the wire, %d decoded (keys merged or lost?)", np, len(n.Pairs))
 		return Mismatch
 	}
 	worst := Match
@@ -409,7 +409,7 @@ func (j *judger) pairs(v *resp.Value, n *Native, path *jpath) Verdict {
 			return Error
 		}
 		if kv >= Mismatch {
-			j.find(RuleMember, Mismatch, kp, "key not found among the decoded keys")
+			j.find(ruleMember, Mismatch, kp, "key not found among the decoded keys")
 			return Mismatch
 		}
 		worst = max(worst, kv, j.judge(&v.Elems[2*i+1], &n.Pairs[bi][1], kp, false))

@@ -140,7 +140,7 @@ func TestJudgeStopsOnContext(t *testing.T) {
 	cancel()
 	before := judgeVisits.Load()
 	got, notes, rule := contractFor("go-redis/resp2").JudgeCommand(ctx, 2, nil, []resp.Value{parse(t, wire)}, Native{Kind: "list", Type: "[]interface {}", Elems: elems})
-	if got != Error || rule != RuleNotJudged || len(notes) == 0 || !strings.Contains(notes[len(notes)-1], "judging stopped: context canceled") {
+	if got != Error || rule != ruleNotJudged || len(notes) == 0 || !strings.Contains(notes[len(notes)-1], "judging stopped: context canceled") {
 		t.Errorf("%s %q", got, notes)
 	}
 	if visits := judgeVisits.Load() - before; visits != judgeCheckEvery {

@@ -26,7 +26,7 @@ type Configuration struct {
 	Notes     []string `json:"notes,omitempty"`
 }
 
-// Label is a configuration label split into its parts:
+// Label is a configuration Label split into its parts:
 // <library>[-<version>][+<parser>][[<option>=<value>,...]][/<api>].
 type Label struct {
 	Library, Version, Parser string
@@ -68,7 +68,7 @@ func Configurations(ds []Driver, notes []string) []Configuration {
 	for _, d := range ds {
 		l := ParseLabel(d.Library())
 		out = append(out, Configuration{Name: d.Library(), Library: l.Library, Version: d.Version(), Parser: l.Parser,
-			Options: l.Options, Variant: l.API, API: d.API(), Source: SourceOf(d), Protos: d.Protos(), Installed: true})
+			Options: l.Options, Variant: l.API, API: d.API(), Source: sourceOf(d), Protos: d.Protos(), Installed: true})
 	}
 	for _, n := range notes {
 		name, reason, ok := strings.Cut(n, ": ")

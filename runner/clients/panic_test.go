@@ -118,7 +118,7 @@ func (s panicTypedSession) Conn(ctx context.Context, name string) (Conn, error) 
 
 type panicTypedConn struct{ *panicConn }
 
-func (c panicTypedConn) DoTyped(ctx context.Context, args [][]byte) (Native, TypedCall) {
+func (c panicTypedConn) DoTyped(ctx context.Context, args [][]byte) (Native, typedCall) {
 	return c.Do(ctx, args), sent("Echo")
 }
 

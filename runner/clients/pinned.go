@@ -97,8 +97,8 @@ func (s *pinnedSession[C]) Close() error {
 type dedicated[D any] struct {
 	dc     D
 	cancel func()
-	// sub is the connection's Subscriber in a "/pubsub" configuration.
-	sub Subscriber
+	// sub is the connection's subscriber in a "/pubsub" configuration.
+	sub subscriber
 }
 
 // dedicatedCalls are the calls of one rueidis or valkey-go configuration
@@ -108,8 +108,8 @@ type dedicatedCalls[D any] struct {
 	do    func(context.Context, D, [][]byte) Native
 	multi func(context.Context, D, [][][]byte) []Native
 	// pubsub (nil but in "/pubsub" configurations) sets up a new
-	// connection's hooks and returns its Subscriber.
-	pubsub func(D) Subscriber
+	// connection's hooks and returns its subscriber.
+	pubsub func(D) subscriber
 }
 
 // dedicatedSession is the pinned session of rueidis and valkey-go.
@@ -137,10 +137,10 @@ func dedicatedSession[D any](dedicate func() (D, func()), closeClient func(), ca
 		func() error { closeClient(); return nil })
 }
 
-// subConn is a Conn whose subscribe steps go through its Subscriber.
+// subConn is a Conn whose subscribe steps go through its subscriber.
 type subConn struct {
 	funcConn
-	Subscriber
+	subscriber
 }
 
 // funcConn is a Conn made of its Do.
@@ -148,7 +148,7 @@ type funcConn func(ctx context.Context, args [][]byte) Native
 
 func (f funcConn) Do(ctx context.Context, args [][]byte) Native { return f(ctx, args) }
 
-// multiConn is a Batcher whose pipeline is one call that sends every
+// multiConn is a batcher whose pipeline is one call that sends every
 // command and returns a result for each (rueidis and valkey-go DoMulti). A
 // transaction is that call with MULTI first and EXEC last, as users write
 // it: each queued command gets the library's result for it (its QUEUED, or

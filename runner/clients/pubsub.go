@@ -11,12 +11,12 @@ import (
 	"github.com/respcheck/respcheck/resp"
 )
 
-// Subscriber is implemented by the connections of a configuration whose
+// subscriber is implemented by the connections of a configuration whose
 // label ends in "/pubsub": (P|S)SUBSCRIBE and (P|S)UNSUBSCRIBE steps go
 // through the library's subscribe API, and each push step is judged
 // against what the library delivered to the user for that frame (see
 // pubsub.go and the "subscribe" and "next" ops of Adapter).
-type Subscriber interface {
+type subscriber interface {
 	// Subscribe sends args, a (P|S)SUBSCRIBE or (P|S)UNSUBSCRIBE, through
 	// the library's subscribe API and returns what the library gives the
 	// user for it: the first confirmation it delivered (a Native of kind
@@ -170,14 +170,14 @@ func callbackSkip(c *cases.Case) string {
 }
 
 // callSub runs a subscribe or next job through the connection's
-// Subscriber.
+// subscriber.
 func (s *session) callSub(c Conn, j *job) (out outcome) {
 	defer func() {
 		if r := recover(); r != nil {
 			out.n = panicNative(r)
 		}
 	}()
-	sc, ok := c.(Subscriber)
+	sc, ok := c.(subscriber)
 	if !ok {
 		out.n = errNative(kindUnsupported, "respcheck", "subscribe", fmt.Sprintf("%T has no subscribe API", c))
 		return out
@@ -196,7 +196,7 @@ func (s *session) callSub(c Conn, j *job) (out outcome) {
 func (s *session) pushStep(sv *StepView, st *cases.Step, timeout time.Duration) {
 	pc, err := s.conn(st.Conn)
 	if err != nil {
-		sv.decide(Crash, RuleException)
+		sv.decide(Crash, ruleException)
 		sv.Notes = []string{fmt.Sprintf("connection %q: %v", st.Conn, err)}
 		return
 	}
@@ -214,13 +214,13 @@ func (s *session) pushStep(sv *StepView, st *cases.Step, timeout time.Duration) 
 	select {
 	case out = <-j.done:
 	case <-time.After(time.Until(start.Add(timeout))):
-		sv.decide(Hang, RuleHang)
+		sv.decide(Hang, ruleHang)
 		sv.Notes = append(sv.Notes, fmt.Sprintf("the library's call for the next delivered %s did not return within %v", kind, timeout))
 		s.serverCheck(sv)
 		s.abandon("skipped: the session hung earlier")
 		return
 	case <-s.ctx.Done():
-		sv.decide(Error, RuleNotJudged)
+		sv.decide(Error, ruleNotJudged)
 		sv.Notes = append(sv.Notes, "not judged: "+context.Cause(s.ctx).Error())
 		s.abandon("skipped: the run ended")
 		return
@@ -322,7 +322,7 @@ func frameFields(v resp.Value, asInvalidate bool) map[string]resp.Value {
 // subscription count, which is erased). A library that reports an
 // invalidation key by key ("key" instead of "keys") is judged against the
 // first key of the frame.
-func judgeDelivered(c *Contract, frame resp.Value, n Native) (Verdict, []string) {
+func judgeDelivered(c *contract, frame resp.Value, n Native) (Verdict, []string) {
 	switch n.Kind {
 	case kindUnsupported, kindVoid:
 		return Skip, []string{"not judged: " + errText(n)}

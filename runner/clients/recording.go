@@ -26,11 +26,11 @@ type entry struct {
 	seq    uint64
 	off, n uint32 // the bytes: chunks[chunk][off:off+n]
 	chunk  int32  // -1: the Event is full[index]
-	dir    Dir8
+	dir    dir8
 }
 
-// Dir8 is a Dir in one byte, for the log's entries.
-type Dir8 uint8
+// dir8 is a Dir in one byte, for the log's entries.
+type dir8 uint8
 
 const (
 	entryChunk = 2048     // entries per chunk of the log
@@ -71,7 +71,7 @@ func (r *recording) add(e entry) int {
 // addFrame copies frame into the recording's chunks, adds its entry and
 // returns the copy.
 func (r *recording) addFrame(dir Dir, frame []byte, at int64, seq uint64) []byte {
-	e := entry{at: at, seq: seq, dir: Dir8(dir), n: uint32(len(frame))}
+	e := entry{at: at, seq: seq, dir: dir8(dir), n: uint32(len(frame))}
 	switch {
 	case len(frame) >= ownChunk:
 		r.chunks = append(r.chunks, bytes.Clone(frame))
@@ -100,7 +100,7 @@ func (r *recording) addFull(e Event) {
 		r.full = map[int]*Event{}
 	}
 	r.full[r.n] = &e
-	r.add(entry{at: e.Time.UnixNano(), seq: e.seq, chunk: -1, dir: Dir8(e.Dir)})
+	r.add(entry{at: e.Time.UnixNano(), seq: e.seq, chunk: -1, dir: dir8(e.Dir)})
 }
 
 // bytesOf is e's frame bytes (capped: appending to them copies).

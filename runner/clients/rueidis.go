@@ -108,7 +108,7 @@ func rueidisToAny(ctx context.Context, dc rueidis.DedicatedClient, args [][]byte
 var rueidisPubsubDriver = &goLibrary{name: "rueidis/pubsub", module: "github.com/redis/rueidis", protos: []int{2, 3},
 	pubsub: pubsubSame, api: dedicatedPubsubAPI,
 	open: rueidisOpen(dedicatedCalls[rueidis.DedicatedClient]{do: rueidisDo,
-		pubsub: func(dc rueidis.DedicatedClient) Subscriber {
+		pubsub: func(dc rueidis.DedicatedClient) subscriber {
 			p := newDedicatedPubsub("rueidis")
 			dc.SetPubSubHooks(rueidis.PubSubHooks{
 				OnMessage:      func(m rueidis.PubSubMessage) { p.message(m.Pattern, m.Channel, m.Message) },

@@ -14,49 +14,49 @@ type RuleDoc struct {
 
 // The rules' IDs.
 const (
-	RuleKind       = "kind"
+	ruleKind       = "kind"
 	RuleValue      = "value"
-	RuleLength     = "length"
-	RuleMember     = "member"
-	RuleAttribute  = "attribute"
-	RuleConversion = "conversion"
-	RuleCallback   = "callback"
-	RuleException  = "exception"
-	RuleExit       = "exit"
-	RuleUnsent     = "unsent"
-	RuleEarly      = "early"
-	RuleWire       = "wire"
-	// RuleInexpressible: see Inexpressible.
-	RuleInexpressible = "inexpressible"
-	RuleOutput        = "output"
-	RuleDelivered     = "delivered"
-	RuleHang          = "hang"
-	RuleDesync        = "desync"
-	RuleMalformed     = "malformed"
-	RuleNotJudged     = "not-judged"
+	ruleLength     = "length"
+	ruleMember     = "member"
+	ruleAttribute  = "attribute"
+	ruleConversion = "conversion"
+	ruleCallback   = "callback"
+	ruleException  = "exception"
+	ruleExit       = "exit"
+	ruleUnsent     = "unsent"
+	ruleEarly      = "early"
+	ruleWire       = "wire"
+	// ruleInexpressible: see Inexpressible.
+	ruleInexpressible = "inexpressible"
+	ruleOutput        = "output"
+	ruleDelivered     = "delivered"
+	ruleHang          = "hang"
+	ruleDesync        = "desync"
+	ruleMalformed     = "malformed"
+	ruleNotJudged     = "not-judged"
 )
 
 // Rules are every rule a verdict names, in the order a reader meets them.
 var Rules = []RuleDoc{
-	{RuleKind, []Verdict{Erased, Mismatch}, "each RESP type decodes to a native kind the library's contract lists for it (clients --explain LIBRARY); a kind that keeps the value but not the RESP type (a simple string as a plain string) is erased, a kind not listed is a mismatch"},
+	{ruleKind, []Verdict{Erased, Mismatch}, "each RESP type decodes to a native kind the library's contract lists for it (clients --explain LIBRARY); a kind that keeps the value but not the RESP type (a simple string as a plain string) is erased, a kind not listed is a mismatch"},
 	{RuleValue, []Verdict{Erased, Mismatch}, "a decoded scalar holds the reply's payload: the same text, number or boolean (a double's text rounded to the float it names is erased)"},
-	{RuleLength, []Verdict{Mismatch}, "an aggregate decodes to as many elements, and a map to as many entries, as the wire holds"},
-	{RuleMember, []Verdict{Mismatch}, "each element of a set and each key of a map is among the decoded ones, whatever their order"},
-	{RuleAttribute, []Verdict{Erased}, "an attribute reaches the user beside its value; a library that drops it erases it"},
-	{RuleConversion, []Verdict{Converted}, "a reshaping the library documents (the note names it and cites its source, file and version) is converted when nothing is lost"},
-	{RuleCallback, []Verdict{Mismatch}, "a response callback the library applies by command name (redis-py's) turned a reply it was not written for into another value: the note names the callback and cites its source"},
-	{RuleException, []Verdict{Crash}, "an exception raised, or the connection closed, on a valid reply is a crash"},
-	{RuleExit, []Verdict{Crash}, "the library's process died during the call"},
-	{RuleUnsent, []Verdict{Mismatch}, "the library returned a value without sending the command"},
-	{RuleEarly, []Verdict{Mismatch}, "the library returned a value before any reply arrived"},
-	{RuleWire, []Verdict{Mismatch}, "the library sent other bytes than the case's command (the proxy saw them)"},
-	{RuleInexpressible, []Verdict{Inexpressible}, "a typed API cannot send a command the case expects the server to accept (no parameter for an argument, a zero value read as unset), or sends it respelled (its own option order, a lower-case digest) and the proxy saw nothing else change: the note names the limit and cites the library's source"},
-	{RuleOutput, []Verdict{Mismatch}, "a command-line client prints what its own formatter prints for the reply's frames (resp.CLIOutput, read from the tool's source)"},
-	{RuleDelivered, []Verdict{Converted, Erased, Mismatch, Crash, Hang}, "a pub/sub API delivers each frame a subscriber receives as a message with its kind, channel, pattern and payload"},
-	{RuleHang, []Verdict{Hang}, "no result within the step's timeout (a command-line client: nor while its process ran, waited for a CPU or printed, or the proxy moved bytes)"},
-	{RuleDesync, []Verdict{Desync}, "after a surprise, a canary command on the same connection came back with another reply: every later reply is shifted"},
-	{RuleMalformed, []Verdict{Error}, "the server's bytes break RESP: not judged, the server's finding"},
-	{RuleNotJudged, []Verdict{Error}, "the step could not be judged for a reason that is not the library's (the harness, a limit, the server stopped answering)"},
+	{ruleLength, []Verdict{Mismatch}, "an aggregate decodes to as many elements, and a map to as many entries, as the wire holds"},
+	{ruleMember, []Verdict{Mismatch}, "each element of a set and each key of a map is among the decoded ones, whatever their order"},
+	{ruleAttribute, []Verdict{Erased}, "an attribute reaches the user beside its value; a library that drops it erases it"},
+	{ruleConversion, []Verdict{Converted}, "a reshaping the library documents (the note names it and cites its source, file and version) is converted when nothing is lost"},
+	{ruleCallback, []Verdict{Mismatch}, "a response callback the library applies by command name (redis-py's) turned a reply it was not written for into another value: the note names the callback and cites its source"},
+	{ruleException, []Verdict{Crash}, "an exception raised, or the connection closed, on a valid reply is a crash"},
+	{ruleExit, []Verdict{Crash}, "the library's process died during the call"},
+	{ruleUnsent, []Verdict{Mismatch}, "the library returned a value without sending the command"},
+	{ruleEarly, []Verdict{Mismatch}, "the library returned a value before any reply arrived"},
+	{ruleWire, []Verdict{Mismatch}, "the library sent other bytes than the case's command (the proxy saw them)"},
+	{ruleInexpressible, []Verdict{Inexpressible}, "a typed API cannot send a command the case expects the server to accept (no parameter for an argument, a zero value read as unset), or sends it respelled (its own option order, a lower-case digest) and the proxy saw nothing else change: the note names the limit and cites the library's source"},
+	{ruleOutput, []Verdict{Mismatch}, "a command-line client prints what its own formatter prints for the reply's frames (resp.CLIOutput, read from the tool's source)"},
+	{ruleDelivered, []Verdict{Converted, Erased, Mismatch, Crash, Hang}, "a pub/sub API delivers each frame a subscriber receives as a message with its kind, channel, pattern and payload"},
+	{ruleHang, []Verdict{Hang}, "no result within the step's timeout (a command-line client: nor while its process ran, waited for a CPU or printed, or the proxy moved bytes)"},
+	{ruleDesync, []Verdict{Desync}, "after a surprise, a canary command on the same connection came back with another reply: every later reply is shifted"},
+	{ruleMalformed, []Verdict{Error}, "the server's bytes break RESP: not judged, the server's finding"},
+	{ruleNotJudged, []Verdict{Error}, "the step could not be judged for a reason that is not the library's (the harness, a limit, the server stopped answering)"},
 }
 
 // ruleOf is the rule a verdict decided outside the judge gets when the
@@ -65,13 +65,13 @@ var Rules = []RuleDoc{
 func ruleOf(v Verdict) string {
 	switch v {
 	case Crash:
-		return RuleException
+		return ruleException
 	case Hang:
-		return RuleHang
+		return ruleHang
 	case Desync:
-		return RuleDesync
+		return ruleDesync
 	case Error:
-		return RuleNotJudged
+		return ruleNotJudged
 	}
 	return ""
 }
@@ -94,20 +94,20 @@ func deliveredRule(v Verdict) string {
 	if v <= Match {
 		return ""
 	}
-	return RuleDelivered
+	return ruleDelivered
 }
 
 // outputRule is the rule of a verdict a command-line client's output
-// judge (Contract.output) gave: a crash is an exception, any other
+// judge (contract.output) gave: a crash is an exception, any other
 // finding the output rule.
 func outputRule(v Verdict) string {
 	switch {
 	case v <= Match:
 		return ""
 	case v == Crash:
-		return RuleException
+		return ruleException
 	}
-	return RuleOutput
+	return ruleOutput
 }
 
 // settleRule gives a step whose verdict was decided without naming its

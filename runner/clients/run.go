@@ -45,7 +45,7 @@ type Options struct {
 	// Fault makes the proxy split server→client frames.
 	Fault Fault
 	// Jobs is the number of (client, case) pairs run at once; 0 means
-	// DefaultJobs.
+	// defaultJobs.
 	Jobs int
 	// OnResult is called for each finished result, one at a time.
 	OnResult func(*Result)
@@ -151,7 +151,7 @@ type StepView struct {
 	Native   *Native
 	Verdict  Verdict
 	// Rule is the ID of the rule that decided Verdict (one of Rules;
-	// RuleConversion's and RuleCallback's notes cite the library's
+	// ruleConversion's and ruleCallback's notes cite the library's
 	// source); "" for a match or a skip.
 	Rule  string
 	Notes []string
@@ -167,7 +167,7 @@ type StepView struct {
 	Cluster []string
 	Typed   string // the typed wrapper used, in typed mode
 	// respelled is how the typed wrapper respells the step's arguments
-	// (TypedCall.Limit of a call it sent), citing the library's source.
+	// (typedCall.Limit of a call it sent), citing the library's source.
 	respelled string
 }
 
@@ -230,7 +230,7 @@ type item struct {
 // and judges each decoded value against the bytes the library received.
 func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error) {
 	if opts.Jobs <= 0 {
-		opts.Jobs = DefaultJobs()
+		opts.Jobs = defaultJobs()
 	}
 	protos := sched.Defaults(&opts.StepTimeout, &opts.Jobs, opts.Protos)
 	if opts.Target.Timeout <= 0 {
@@ -334,7 +334,7 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	return rep, nil
 }
 
-// DefaultJobs is the number of (client, case) pairs Run runs at once when
+// defaultJobs is the number of (client, case) pairs Run runs at once when
 // Options.Jobs is 0: 8 per CPU, since a pair mostly waits (on the proxy,
 // the server, a case's own blocking step, a hang's deadline).
 // cases/suite/nil.yaml through every client on redis 8.6.3, 2 CPUs: 15.2 s
@@ -343,7 +343,7 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 // no longer holds a job): 190 s with 8 jobs, 109 s with 16, the machine a
 // third busy, the same counts but for the desyncs of the cells the
 // matrices list as varying. The committed client matrices are made with 8.
-func DefaultJobs() int { return 8 * runtime.NumCPU() }
+func defaultJobs() int { return 8 * runtime.NumCPU() }
 
 // cutShort reports whether res was ended by the run's end rather than
 // judged to its end: never started, stopped between steps, or a call not
@@ -366,7 +366,7 @@ func cutShort(res *Result) bool {
 type outcome struct {
 	n    Native
 	hung bool
-	// vals and exec are a batch's values (see Batcher).
+	// vals and exec are a batch's values (see batcher).
 	vals []Native
 	exec *Native
 }
@@ -380,7 +380,7 @@ type job struct {
 	batch *batchCall
 	// sub sends args through the library's subscribe API; deliver, if
 	// set, asks for the next item the library delivered for a frame of
-	// that kind, waiting at most wait (see Subscriber).
+	// that kind, waiting at most wait (see subscriber).
 	sub     bool
 	deliver string
 	wait    time.Duration
@@ -391,7 +391,7 @@ type job struct {
 	// next is the job queued after this one on the same connection.
 	next *job
 	// filled by the worker: what the typed wrapper did (typed jobs)
-	call TypedCall
+	call typedCall
 	// started is 1 + the proxy's Seq when the worker began the call, 0
 	// before.
 	started atomic.Uint64
@@ -455,16 +455,16 @@ type session struct {
 	dead    string
 	canary  atomic.Int64
 	ctx     context.Context
-	contr   *Contract
+	contr   *contract
 	typedOK bool
 	// batched: the configuration sends pipelines and transactions
-	// through its Batcher (a "/pipeline" configuration), or only
+	// through its batcher (a "/pipeline" configuration), or only
 	// transactions (a cluster configuration's, see clusterTx).
 	batched bool
 	// directs are respcheck's own connections on a cluster (see placed).
 	directs map[string]directConn
 	// pubsub: the configuration sends (un)subscribe steps through its
-	// Subscriber and judges push steps against what it delivered (a
+	// subscriber and judges push steps against what it delivered (a
 	// "/pubsub" configuration).
 	pubsub bool
 	// side is respcheck's own connection for COMMAND GETKEYS, and keys
@@ -668,7 +668,7 @@ func runItem(ctx context.Context, it item, t *target.Target, opts Options, lost 
 	if err != nil {
 		p.Close()
 		res.Verdict, res.Reason = Crash, "open: "+err.Error()
-		var be *BootError
+		var be *bootError
 		switch {
 		case errors.As(err, &be) && ctx.Err() == nil:
 			res.Verdict, res.Reason = Error, "open: "+err.Error()+" (not the library's decoding: not judged)"
@@ -818,7 +818,7 @@ func (s *session) call(c Conn, j *job) (out outcome) {
 			out.n, j.call.Sent = panicNative(r), true
 		}
 	}()
-	if w, ok := c.(Wrapper); ok && j.typed {
+	if w, ok := c.(wrapper); ok && j.typed {
 		// Never fall back to the generic call silently: a call the
 		// wrapper did not send is a skip or inexpressible (see finish).
 		out.n, j.call = w.DoTyped(s.ctx, j.args)
@@ -866,7 +866,7 @@ func (s *session) step(st *cases.Step) (*StepView, string) {
 	}
 	pc, err := s.conn(st.Conn)
 	if err != nil {
-		sv.decide(Crash, RuleException)
+		sv.decide(Crash, ruleException)
 		sv.Notes = []string{fmt.Sprintf("connection %q: %v", st.Conn, err)}
 		return sv, ""
 	}
@@ -940,7 +940,7 @@ func (s *session) finish(sv *StepView, pc *pinned, ps *pendingStep, timeout time
 	out := a.out
 	if !ok {
 		// The run ended meanwhile: this call is not judged.
-		sv.decide(Error, RuleNotJudged)
+		sv.decide(Error, ruleNotJudged)
 		sv.Notes = append(sv.Notes, "not judged: "+context.Cause(s.ctx).Error())
 		s.abandon("skipped: the run ended")
 		return
@@ -959,12 +959,12 @@ func (s *session) finish(sv *StepView, pc *pinned, ps *pendingStep, timeout time
 		sv.Typed, sv.respelled = ps.j.call.Wrapper, ps.j.call.Limit
 	}
 	if out.hung {
-		sv.decide(Hang, RuleHang)
+		sv.decide(Hang, ruleHang)
 		sv.Notes = append(sv.Notes, fmt.Sprintf("no result within %v", timeout))
 		if fault := hungFault(pc, x); fault != nil {
 			// The library may be waiting for the rest of a frame that
 			// breaks RESP3: the server's finding, as for a value.
-			sv.decide(Error, RuleMalformed)
+			sv.decide(Error, ruleMalformed)
 			sv.Notes = append([]string{notJudgedMalformed + fault.Error()}, sv.Notes...)
 		}
 		if x.reply != nil {
@@ -1071,20 +1071,20 @@ func (s *session) judge(sv *StepView, pc *pinned, x exchange, sent bool, n Nativ
 		sv.Notes = append(sv.Notes, "not sent: "+errText(n))
 		return
 	case fault != nil:
-		sv.decide(Error, RuleMalformed)
+		sv.decide(Error, ruleMalformed)
 		sv.Notes = append(sv.Notes, notJudgedMalformed+fault.Error())
 	case !sent && (n.Kind == "exception" || n.Kind == "error"):
 		sv.Verdict = Skip
 		msg, _, _ := strings.Cut(n.String(), "\\n") // a panic's stack stays in Native
 		sv.Notes = append(sv.Notes, "the library did not send the command: "+msg)
 	case !sent:
-		sv.decide(Mismatch, RuleUnsent)
+		sv.decide(Mismatch, ruleUnsent)
 		sv.Notes = append(sv.Notes, "the library returned a value without sending the command")
 	case x.overLimit != "":
-		sv.decide(Error, RuleNotJudged)
+		sv.decide(Error, ruleNotJudged)
 		sv.Notes = append(sv.Notes, "not the library's fault: "+x.overLimit)
 	case x.bad != nil:
-		sv.decide(Error, RuleMalformed)
+		sv.decide(Error, ruleMalformed)
 		sv.Notes = append(sv.Notes, notJudgedMalformed+"bytes that are not RESP")
 	case x.reply == nil && x.serverEnded && expectsClosed(sv.Step) && (n.Kind == "exception" || n.Kind == "error"):
 		// The step expects the server to close the connection, it did,
@@ -1092,10 +1092,10 @@ func (s *session) judge(sv *StepView, pc *pinned, x exchange, sent bool, n Nativ
 		sv.Verdict = Match
 		sv.Notes = append(sv.Notes, "the server closed the connection, as the step expects; the library raised: "+errText(n))
 	case x.reply == nil && n.Kind == "exception":
-		sv.decide(Crash, RuleException)
+		sv.decide(Crash, ruleException)
 		sv.Notes = append(sv.Notes, "no reply reached the library: "+n.String())
 	case x.reply == nil:
-		sv.decide(Mismatch, RuleEarly)
+		sv.decide(Mismatch, ruleEarly)
 		sv.Notes = append(sv.Notes, "the library returned before any reply arrived")
 	case s.contr.output != nil:
 		st := cliStep{args: sv.Args, pushes: x.pushes, frames: append([]resp.Value{*x.reply}, x.more...),
@@ -1116,11 +1116,11 @@ func (s *session) judge(sv *StepView, pc *pinned, x exchange, sent bool, n Nativ
 // says it respells them is inexpressible, anything else a mismatch.
 func (s *session) judgeWire(sv *StepView) {
 	if sv.respelled != "" && respelledOnly(sv.Wire, sv.Args) {
-		sv.raise(Inexpressible, RuleInexpressible)
+		sv.raise(Inexpressible, ruleInexpressible)
 		sv.Notes = append(sv.Notes, fmt.Sprintf("the library sent %s for the case's command: %s", resp.Escape(sv.Wire), sv.respelled))
 		return
 	}
-	sv.raise(Mismatch, RuleWire)
+	sv.raise(Mismatch, ruleWire)
 	sv.Notes = append(sv.Notes, "the library sent "+resp.Escape(sv.Wire)+", not the case's command")
 	if sv.respelled != "" {
 		sv.Notes = append(sv.Notes, "more than the typed wrapper's own respelling: "+sv.respelled)
@@ -1135,7 +1135,7 @@ func (s *session) judgeWire(sv *StepView) {
 // expectation allows an error, the command would be queued in a
 // transaction (EXEC answers for it), or the step has a known difference
 // on this server.
-func (s *session) unsent(sv *StepView, pc *pinned, args [][]byte, call TypedCall) {
+func (s *session) unsent(sv *StepView, pc *pinned, args [][]byte, call typedCall) {
 	sv.Verdict = Skip
 	if call.Limit == "" {
 		sv.Notes = append(sv.Notes, fmt.Sprintf("no typed wrapper for %s with these arguments: not sent", args[0]))
@@ -1155,7 +1155,7 @@ func (s *session) unsent(sv *StepView, pc *pinned, args [][]byte, call TypedCall
 		if ok && expectsQueued(e) {
 			why = "the case queues it in a transaction, whose EXEC answers for it"
 		} else if ok && e.ExcludesErrors() {
-			sv.decide(Inexpressible, RuleInexpressible)
+			sv.decide(Inexpressible, ruleInexpressible)
 			sv.Notes = append(sv.Notes, fmt.Sprintf("%s cannot send this command, which the case expects the server to accept: %s", call.Wrapper, call.Limit))
 			return
 		}
@@ -1226,17 +1226,17 @@ func (s *session) canaryAfter(sv *StepView, pc *pinned, timeout time.Duration) {
 	case strings.HasPrefix(sv.Canary, processDied):
 		// The library's process died: its sessions are gone, and a
 		// canary cannot tell anything more.
-		sv.raise(Crash, RuleExit)
+		sv.raise(Crash, ruleExit)
 		s.abandon("skipped: the library's process died at step " + sv.Step.Pos.String())
 	case strings.HasPrefix(sv.Canary, canaryNotSent):
 		// No verdict from a canary the library did not send.
 	case strings.HasSuffix(sv.Canary, " hung"):
-		sv.raise(Hang, RuleHang) // stuck, not shifted
+		sv.raise(Hang, ruleHang) // stuck, not shifted
 	case strings.HasPrefix(sv.Canary, "not run: "):
 		// No call for the canary on this connection (a subscribed
 		// connection of a "/pubsub" configuration): nothing told.
 	case sv.Canary != "ok":
-		sv.raise(Desync, RuleDesync)
+		sv.raise(Desync, ruleDesync)
 	}
 }
 
@@ -1248,7 +1248,7 @@ func (s *session) serverCheck(sv *StepView) {
 		return
 	}
 	sv.Notes = append(sv.Notes, fmt.Sprintf("judged %s, but the server stopped answering: not the library's fault", sv.Verdict))
-	sv.decide(Error, RuleNotJudged)
+	sv.decide(Error, ruleNotJudged)
 	s.lost(fmt.Sprintf("the server at %s stopped answering (during %q through %s)", s.t.Addr, s.it.c.Name, s.client))
 	s.abandon("skipped: the server stopped answering")
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/respcheck/respcheck/cases"
 )
 
-// Settler is implemented by sessions whose library can throw outside any
+// settler is implemented by sessions whose library can throw outside any
 // call (a Node library from its own event handler, while it parses a frame
 // no call waits for). Settle returns what it threw since the session's
 // last call, once the library's process has handled the bytes already
@@ -17,7 +17,7 @@ import (
 // through its generic command API, throws a TypeError for each message
 // frame, which landed on a call in flight on another connection in one
 // run and on nothing in the next.
-type Settler interface {
+type settler interface {
 	Settle(ctx context.Context, wait time.Duration) ([]string, error)
 }
 
@@ -31,13 +31,13 @@ const (
 	settleMax   = 500 * time.Millisecond
 )
 
-// settle asks a Settler session, at the end of a case, what its library
+// settle asks a settler session, at the end of a case, what its library
 // threw outside any call; each exception makes the case's last step a
 // crash. A case that reads pushes first waits for the proxy to be quiet
 // (its last frames may be messages no call waits for); other cases' frames
 // are replies, which their calls waited for, and they settle at once.
 func (s *session) settle(res *Result) {
-	st, ok := s.sess.(Settler)
+	st, ok := s.sess.(settler)
 	if !ok || s.dead != "" || len(res.Steps) == 0 || s.ctx.Err() != nil {
 		return
 	}
@@ -53,7 +53,7 @@ func (s *session) settle(res *Result) {
 		return
 	}
 	last := &res.Steps[len(res.Steps)-1]
-	last.raise(Crash, RuleException)
+	last.raise(Crash, ruleException)
 	// First: it is why the step is a crash.
 	last.Notes = append([]string{"after the case's last step, outside any call, the library threw: " + strings.Join(thrown, "; ")}, last.Notes...)
 	res.Verdict = max(res.Verdict, Crash)

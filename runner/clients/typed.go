@@ -30,7 +30,7 @@ var goRedisTypedDriver = &goLibrary{name: "go-redis-typed", module: "github.com/
 type goRedisTypedConn struct{ *goRedisConn }
 
 // DoTyped runs args through a go-redis typed wrapper when there is one.
-func (c goRedisTypedConn) DoTyped(ctx context.Context, args [][]byte) (Native, TypedCall) {
+func (c goRedisTypedConn) DoTyped(ctx context.Context, args [][]byte) (Native, typedCall) {
 	cmd := strings.ToUpper(string(args[0]))
 	a := strArgs(args)
 	switch {
@@ -55,11 +55,11 @@ func (c goRedisTypedConn) DoTyped(ctx context.Context, args [][]byte) (Native, T
 	case cmd == "SET" && len(a) >= 3:
 		return c.set(ctx, a)
 	}
-	return Native{}, TypedCall{}
+	return Native{}, typedCall{}
 }
 
-// sent is the TypedCall of a wrapper that ran as the step asks.
-func sent(wrapper string) TypedCall { return TypedCall{Wrapper: wrapper, Sent: true} }
+// sent is the typedCall of a wrapper that ran as the step asks.
+func sent(wrapper string) typedCall { return typedCall{Wrapper: wrapper, Sent: true} }
 
 // setArgsSource cites go-redis's SetArgs, whose limits set reports.
 func setArgsSource() string {
@@ -72,14 +72,14 @@ var setOrder = map[string]int{"KEEPTTL": 0, "EXAT": 1, "PXAT": 1, "EX": 2, "PX":
 
 // set runs SET key value [options] through SetArgs (or SetIFEQGet for
 // IFEQ match GET alone). Options SetArgs has no field for are not sent
-// (TypedCall.Limit says why); options it sends in another order, or a
+// (typedCall.Limit says why); options it sends in another order, or a
 // digest it prints in lower case, are sent respelled (Limit says so).
-func (c goRedisTypedConn) set(ctx context.Context, a []string) (Native, TypedCall) {
+func (c goRedisTypedConn) set(ctx context.Context, a []string) (Native, typedCall) {
 	p := setPlan{last: -1}
 	for i := 3; i < len(a); i++ {
 		var why string
 		if i, why = p.option(a, i); why != "" {
-			return Native{}, TypedCall{Wrapper: "SetArgs", Limit: why + " (" + setArgsSource() + ")"}
+			return Native{}, typedCall{Wrapper: "SetArgs", Limit: why + " (" + setArgsSource() + ")"}
 		}
 	}
 	var v string

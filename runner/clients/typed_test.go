@@ -132,8 +132,8 @@ func TestTypedLimits(t *testing.T) {
 			if sv.Verdict != w.verdict || !strings.Contains(strings.Join(sv.Notes, "\n"), w.note) {
 				t.Errorf("%s line %d: %s %q, want %s with a note holding %q", c.Name, w.line, sv.Verdict, sv.Notes, w.verdict, w.note)
 			}
-			if w.verdict == Inexpressible && sv.Rule != RuleInexpressible {
-				t.Errorf("%s line %d: rule %q, want %q", c.Name, w.line, sv.Rule, RuleInexpressible)
+			if w.verdict == Inexpressible && sv.Rule != ruleInexpressible {
+				t.Errorf("%s line %d: rule %q, want %q", c.Name, w.line, sv.Rule, ruleInexpressible)
 			}
 		}
 	}

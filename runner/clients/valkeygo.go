@@ -104,7 +104,7 @@ func valkeyGoToAny(ctx context.Context, dc valkey.DedicatedClient, args [][]byte
 var valkeyGoPubsubDriver = &goLibrary{name: "valkey-go/pubsub", module: "github.com/valkey-io/valkey-go", protos: []int{2, 3},
 	pubsub: pubsubSame, api: dedicatedPubsubAPI,
 	open: valkeyGoOpen(dedicatedCalls[valkey.DedicatedClient]{do: valkeyGoDo,
-		pubsub: func(dc valkey.DedicatedClient) Subscriber {
+		pubsub: func(dc valkey.DedicatedClient) subscriber {
 			p := newDedicatedPubsub("valkey")
 			dc.SetPubSubHooks(valkey.PubSubHooks{
 				OnMessage:      func(m valkey.PubSubMessage) { p.message(m.Pattern, m.Channel, m.Message) },

@@ -16,7 +16,7 @@ const (
 	// Converted: the library reshaped the reply on purpose, as its
 	// documentation or source says, and lost nothing (an array of pairs
 	// made a dict, an attribute kept beside the value). Informational; the
-	// contract's Conversion names the rule and its source.
+	// contract's conversion names the rule and its source.
 	Converted
 	// Erased: the value agrees, but the library cannot express a
 	// distinction the bytes make (simple vs blob string, nil array vs nil
@@ -28,7 +28,7 @@ const (
 	// reordered or respelled without changing what it asks; the note names
 	// the API's limit and cites its source (file and version).
 	// Informational. A wrapper that changes what the command asks (an
-	// argument dropped or altered on the wire) is a mismatch (RuleWire).
+	// argument dropped or altered on the wire) is a mismatch (ruleWire).
 	Inexpressible
 	// Mismatch: a wrong value or a wrong type.
 	Mismatch
