@@ -2,29 +2,34 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/respcheck/respcheck/resp"
 	"github.com/respcheck/respcheck/runner/target"
 )
 
 // Protection says how a Shared run kept to its own keys: the guard
-// (always, unless AllowDestructive) and, where the credentials allow ACL
-// SETUSER, the run's own ACL user, under which the server refuses what
+// (always, unless AllowDestructive) and, where the credentials allow it,
+// the run's own ACL user, under which the server refuses what
 // the guard exists to refuse (target.RunUser).
 type Protection struct {
 	// Guard is set when the shared-server guard checked every command.
 	Guard bool `json:"guard"`
 	// ACLUser is the name of the ACL user the run's connections
-	// authenticated as ("respcheck-run-" and the run ID), "" without one.
+	// authenticated as ("respcheck-run-", the run ID, a dash and 8 random
+	// hex digits), "" without one.
 	ACLUser string `json:"acl_user,omitempty"`
 	// ACLRules are its ACL SETUSER rules, the password left out ("on",
 	// the key and channel patterns, "+@all", then the denials).
 	ACLRules []string `json:"acl_rules,omitempty"`
 	// ACLRefused says why the run has no ACL user: the server's refusal
-	// of ACL SETUSER ("NOPERM ...", "ERR unknown command 'ACL' ..."), or
-	// Options.NoACLUser.
+	// of one of ACL WHOAMI, GETUSER, SETUSER or COMMAND INFO ("NOPERM
+	// ...", "ERR unknown command 'ACL' ..."), a given user that reaches
+	// only some keys, channels or databases, or Options.NoACLUser.
 	ACLRefused string `json:"acl_refused,omitempty"`
 	// ACLLeft is set when the user could not be deleted at the end (the
 	// server stopped answering): delete it with ACL DELUSER.
@@ -36,8 +41,8 @@ type Protection struct {
 // but its read-only subcommands, as first-argument rules; KEYS stays: its
 // pattern is checked by the guard) and the forms the guard refuses
 // whatever their arguments (RANDOMKEY, ACL LIST and GETUSER, FUNCTION
-// DUMP, CLUSTER GETKEYSINSLOT, HOTKEYS GET; SELECT when the run uses
-// database 0, as the run then never selects one itself).
+// DUMP, CLUSTER GETKEYSINSLOT, HOTKEYS GET; SELECT but of the run's
+// database). A "+" rule is kept where the given user may run it.
 func runUserDenials(db int) []string {
 	var rules []string
 	for _, name := range slices.Sorted(maps.Keys(destructive)) {
@@ -58,10 +63,20 @@ func runUserDenials(db int) []string {
 		}
 	}
 	rules = append(rules, "-randomkey", "-acl|list", "-acl|getuser", "-function|dump", "-cluster|getkeysinslot", "-hotkeys|get")
-	if db == 0 {
-		rules = append(rules, "-select")
+	// SELECT of the run's database only (a first-argument rule).
+	rules = append(rules, "-select")
+	if db != 0 {
+		rules = append(rules, "+select|"+strconv.Itoa(db))
 	}
 	return rules
+}
+
+// user is p's ACL user, "" without one (or p nil).
+func (p *Protection) user() string {
+	if p == nil {
+		return ""
+	}
+	return p.ACLUser
 }
 
 // protect gives a guarded Shared run its ACL user (see Protection) on t
@@ -87,4 +102,55 @@ func (opts Options) protect(ctx context.Context, t *target.Target) (*Protection,
 			p.ACLLeft = err.Error()
 		}
 	}
+}
+
+// guardAuth refuses, on a run with an ACL user, an AUTH or HELLO ... AUTH
+// (args; name upper case) that would authenticate the connection as
+// another user that exists (ACL USERS, asked on a connection of its own):
+// the rest of the case would run without the user's limits (an AUTH
+// default with any password succeeds where the default user has
+// nopass). One naming a user that does not exist goes on: the server
+// answers WRONGPASS and the connection stays the run's.
+func (x *caseRun) guardAuth(ctx context.Context, name string, args [][]byte) error {
+	if x.aclUser == "" {
+		return nil
+	}
+	user := authUser(name, args)
+	if user == "" || user == x.aclUser {
+		return nil
+	}
+	cn, err := x.t.Dial(ctx, 2)
+	if err == nil {
+		defer cn.Close()
+		var v resp.Value
+		if v, err = cn.Do("ACL", "USERS"); err == nil {
+			if !slices.ContainsFunc(v.Elems, func(e resp.Value) bool { return string(e.Str) == user }) {
+				return nil
+			}
+		}
+	}
+	why := fmt.Sprintf("sends %s as the user %s, which would leave the run's ACL user %s (--no-acl-user runs it)", name, resp.Escape([]byte(user)), x.aclUser)
+	if err != nil {
+		why += fmt.Sprintf(" (ACL USERS: %v)", err)
+	}
+	return &refusal{why}
+}
+
+// authUser is the user AUTH or HELLO ... AUTH (args, name upper case)
+// authenticates as ("default" for AUTH with a password alone), "" for a
+// HELLO without AUTH or a malformed command.
+func authUser(name string, args [][]byte) string {
+	switch {
+	case name == "AUTH" && len(args) == 2:
+		return "default"
+	case name == "AUTH" && len(args) == 3:
+		return string(args[1])
+	case name == "HELLO":
+		for i := 2; i+2 < len(args); i++ {
+			if strings.EqualFold(string(args[i]), "AUTH") {
+				return string(args[i+1])
+			}
+		}
+	}
+	return ""
 }

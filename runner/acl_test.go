@@ -55,8 +55,8 @@ func TestRunUser(t *testing.T) {
 	id := runner.NewRunID()
 	rep := run(t, srv.Addr(), files, runner.Options{Shared: true, RunID: id})
 	p := rep.Protection
-	if p == nil || !p.Guard || p.ACLUser != "respcheck-run-"+id || p.ACLRefused != "" || p.ACLLeft != "" {
-		t.Fatalf("protection %+v, want the guard and user respcheck-run-%s", p, id)
+	if p == nil || !p.Guard || !strings.HasPrefix(p.ACLUser, "respcheck-run-"+id+"-") || p.ACLRefused != "" || p.ACLLeft != "" {
+		t.Fatalf("protection %+v, want the guard and user respcheck-run-%s-...", p, id)
 	}
 	for _, r := range []string{"on", "~rc:{*", "&rc:{*", "+@all", "-flushall", "-config|set", "-debug", "+debug|protocol", "-acl|setuser", "-select", "(%R~* +sort +sort_ro)"} {
 		if !slices.Contains(p.ACLRules, r) {
@@ -75,6 +75,10 @@ func TestRunUser(t *testing.T) {
 		t.Errorf("ACL USERS after the run: %q, want the run's user deleted", names)
 	}
 
+	// Two runs given one run ID have a user each.
+	if again := run(t, srv.Addr(), files, runner.Options{Shared: true, RunID: id}).Protection; again.ACLUser == p.ACLUser {
+		t.Errorf("two runs of run ID %s had the one user %s", id, p.ACLUser)
+	}
 	rep = run(t, srv.Addr(), files, runner.Options{Shared: true, RunID: runner.NewRunID(), NoACLUser: true})
 	if p := rep.Protection; p == nil || p.ACLUser != "" || !strings.Contains(p.ACLRefused, "--no-acl-user") || whoami(rep) != "default" {
 		t.Errorf("NoACLUser: protection %+v", p)
@@ -187,5 +191,83 @@ cases:
 	}
 	if v := c.do(t, "DBSIZE"); v.Int != 1 {
 		t.Errorf("database 1 holds %d keys after the run, want its 1", v.Int)
+	}
+}
+
+// TestRunUserIsARestriction: the run's ACL user never may run what the
+// given user may not, so the verdicts are those of the given user
+// (helper-40's repros on Redis 8.6.3): a user without DEBUG, SORT and
+// PSUBSCRIBE gets a run user without the read-only DEBUG subcommands and
+// the selectors' commands, and its cases fail with NOPERM with and
+// without it; a user that may only read keys gets no run user (the
+// guard alone, saying why). On a run with a user, an AUTH as another
+// user that exists is refused (the rest of the case would run as the
+// default user) and one naming no user goes on (WRONGPASS); raw bytes
+// holding RESET are followed by the run user's AUTH again.
+func TestRunUserIsARestriction(t *testing.T) {
+	srv := servers.ForTest(t, "redis-8.6.3")
+	admin := dialRaw(t, srv.Addr())
+	admin.do(t, "ACL", "SETUSER", "ops", "on", ">pw", "~*", "&*", "+@all", "-debug", "-sort", "-sort_ro", "-psubscribe")
+	admin.do(t, "ACL", "SETUSER", "reader", "on", ">pw", "%R~*", "&*", "+@all")
+	denied := load(t, `
+suite: denied
+cases:
+  - name: debug object
+    steps:
+      - {send: [SET, "{key}", v]}
+      - {send: [DEBUG, OBJECT, "{key}"], error_code: NOPERM}
+  - name: sort
+    steps: [{send: [SORT, "{key}"], error_code: NOPERM}]
+  - name: psubscribe
+    steps: [{send: [PSUBSCRIBE, "{key:c}*"], error_code: NOPERM}]
+`)
+	for _, noUser := range []bool{false, true} {
+		rep := run(t, srv.Addr(), denied, runner.Options{Shared: true, RunID: runner.NewRunID(), Username: "ops", Password: "pw", NoACLUser: noUser})
+		if p := rep.Protection; noUser == (p.ACLUser != "") {
+			t.Errorf("ops, NoACLUser %v: protection %+v", noUser, p)
+		} else if !noUser {
+			for _, r := range p.ACLRules {
+				if strings.HasPrefix(r, "(") || strings.HasPrefix(r, "+debug") {
+					t.Errorf("ops: the run user allows %q, which ops may not run", r)
+				}
+			}
+		}
+		for _, r := range rep.Results {
+			if r.Status != runner.Pass {
+				t.Errorf("ops, NoACLUser %v: %s RESP%d: %s %s", noUser, r.Case.Name, r.Proto, r.Status, r.Reason)
+			}
+		}
+	}
+	rep := run(t, srv.Addr(), load(t, "suite: r\ncases: [{name: get, steps: [{send: [GET, \"{key}\"], reply: \"$-1\\r\\n\"}]}]\n"),
+		runner.Options{Shared: true, RunID: runner.NewRunID(), Username: "reader", Password: "pw", Protos: []int{2}})
+	if p := rep.Protection; p.ACLUser != "" || !strings.Contains(p.ACLRefused, `reaches the keys "%R~*"`) {
+		t.Errorf("reader: protection %+v, want the guard alone: it reaches only some keys", p)
+	}
+
+	rep = run(t, srv.Addr(), load(t, `
+suite: escapes
+cases:
+  - name: AUTH as the default user
+    steps: [{send: [AUTH, default, anything], reply: "+OK\r\n"}]
+  - name: HELLO AUTH as the default user
+    steps: [{send: [HELLO, "2", AUTH, default, anything], value: {type: array}}]
+  - name: AUTH as no user
+    steps: [{send: [AUTH, "rc-nosuchuser-{id}", wrong], error_code: WRONGPASS}]
+  - name: raw RESET
+    steps:
+      - {raw: "RESET\r\n", reply: "+RESET\r\n"}
+      - {send: [ACL, WHOAMI], value: {match: '^respcheck-run-'}}
+`), runner.Options{Shared: true, RunID: runner.NewRunID(), Protos: []int{2}})
+	for _, r := range rep.Results {
+		want := runner.Pass
+		if strings.HasSuffix(r.Case.Name, "as the default user") {
+			want = runner.Skip
+			if !strings.Contains(r.Reason, "would leave the run's ACL user") {
+				t.Errorf("%s: reason %q", r.Case.Name, r.Reason)
+			}
+		}
+		if r.Status != want {
+			t.Errorf("%s: %s (%s), want %s", r.Case.Name, r.Status, r.Reason, want)
+		}
 	}
 }

@@ -48,6 +48,9 @@ type conn struct {
 	// that do not end a command yet: the guard reads the next raw step's
 	// bytes after them (guardPartialRaw).
 	rawTail []byte
+	// reset is set once a RESET went out on the connection and its
+	// credentials and database were not restored since (runStep).
+	reset bool
 	// noSentinel says a command may answer a later command with nothing,
 	// or with something else than its reply (a partial raw command,
 	// MONITOR): the end-of-case check waits strayGrace on this connection
@@ -86,8 +89,10 @@ func (c *conn) noteCommand(args [][]byte) {
 		c.tx = []bool{}
 	case name == "EXEC":
 		c.execEchoes, c.tx = c.tx, nil
-	case name == "DISCARD", name == "RESET":
+	case name == "DISCARD":
 		c.tx = nil
+	case name == "RESET":
+		c.tx, c.reset = nil, true
 	case c.tx != nil:
 		c.tx = append(c.tx, keyEchoes[name])
 	}

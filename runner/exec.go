@@ -23,6 +23,9 @@ type run struct {
 	opts Options
 	t    *target.Target
 	srv  target.Server
+	// aclUser is the name of the run's ACL user on a shared target, ""
+	// without one (Protection).
+	aclUser string
 	// keysRemoved counts keys deleted by the cleanup of Shared runs.
 	keysRemoved atomic.Int64
 	// unreachable is set when a server was found lost after the run was

@@ -66,10 +66,11 @@ func Test[TB T[TB]](t TB, addr string, opts Options, paths ...string) {
 	}
 	// A shared server's run user (Options.NoACLUser) lives until the
 	// parallel subtests below have ended.
-	if prot, drop := opts.protect(t.Context(), tgt); drop != nil {
+	prot, drop := opts.protect(t.Context(), tgt)
+	if drop != nil {
 		t.Cleanup(func() { drop(prot) })
 	}
-	r := &run{opts: opts, t: tgt, srv: tgt.Server, ctx: t.Context()}
+	r := &run{opts: opts, t: tgt, srv: tgt.Server, ctx: t.Context(), aclUser: prot.user()}
 	var exclusive sync.RWMutex
 	for _, f := range files {
 		t.Run(subtestName(strings.TrimSuffix(path.Base(f.Path), path.Ext(f.Path))), func(t TB) {

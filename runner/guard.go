@@ -122,6 +122,10 @@ func (x *caseRun) guardCommand(ctx context.Context, c *conn, args [][]byte, keys
 				return err
 			}
 		}
+	case "AUTH", "HELLO":
+		if err := x.guardAuth(ctx, name, args); err != nil {
+			return err
+		}
 	case "HOTKEYS":
 		if len(args) > 1 && strings.EqualFold(string(args[1]), "GET") {
 			return &refusal{"sends HOTKEYS GET, which names the keys of the server-wide tracking session, other clients' keys included"}

@@ -212,7 +212,7 @@ func Run(ctx context.Context, files []*cases.File, opts Options) (*Report, error
 	t.Prefetch(ctx, names, subs)
 	var drop func(*Protection)
 	rep.Protection, drop = opts.protect(ctx, t)
-	r := &run{opts: opts, t: t, srv: t.Server}
+	r := &run{opts: opts, t: t, srv: t.Server, aclUser: rep.Protection.user()}
 	pool := []*target.Target{t}
 	for _, addr := range opts.Pool {
 		c := cfg

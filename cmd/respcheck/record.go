@@ -121,6 +121,7 @@ func runRecord(ctx context.Context, stdout, stderr io.Writer, f recordFlags, pat
 			protectionNote(stdout, stderr, rep.Protection)
 			continue
 		}
+		aclLeftWarning(stderr, rep.Protection)
 		n := golden.MarkDiffering(first, g)
 		fmt.Fprintf(stdout, "pass %d: %d steps replied differently and are marked volatile\n", pass, n)
 	}

@@ -219,11 +219,16 @@ func protectionNote(note, stderr io.Writer, p *runner.Protection) {
 				scope += ", database " + db + " only"
 			}
 		}
-		fmt.Fprintf(note, "protection: the guard, and ACL user %s (keys and channels %s, %d commands denied): the server itself refuses any other key, channel or command\n",
+		fmt.Fprintf(note, "protection: the guard, and ACL user %s (keys and channels %s, %d commands denied; what the server then refuses itself: docs/running.md)\n",
 			p.ACLUser, scope, denied)
 	default:
 		fmt.Fprintf(note, "protection: the guard alone (no ACL user of the run: %s)\n", p.ACLRefused)
 	}
+	aclLeftWarning(stderr, p)
+}
+
+// aclLeftWarning warns when the run's ACL user could not be deleted.
+func aclLeftWarning(stderr io.Writer, p *runner.Protection) {
 	if p != nil && p.ACLLeft != "" {
 		fmt.Fprintf(stderr, "respcheck: warning: the run's ACL user %s could not be deleted (%s): delete it with ACL DELUSER %s\n", p.ACLUser, p.ACLLeft, p.ACLUser)
 	}

@@ -4,11 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/respcheck/respcheck/resp"
@@ -20,6 +16,13 @@ import (
 // messages, which the guard lets a case subscribe to.
 var runUserPatterns = []string{"~rc:{*", "&rc:{*", "&__redis__:invalidate"}
 
+// selector is an ACL selector of a run's user: scope (keys or channels)
+// for cmds.
+type selector struct {
+	scope string
+	cmds  []string
+}
+
 // runUserSelectors widen a run user's rights for two forms the guard
 // checks and the server could not take as the run's: SORT's BY and GET
 // patterns, which Redis and Valkey run only for a user who may read
@@ -30,40 +33,49 @@ var runUserPatterns = []string{"~rc:{*", "&rc:{*", "&__redis__:invalidate"}
 // rc:{id}:c* under &rc:{*). SORT may then read any key (not write one:
 // STORE's key is the namespace's) and PSUBSCRIBE take any pattern: for
 // those two the guard alone keeps a case to its own keys and channels.
-var runUserSelectors = []string{"(%R~* +sort +sort_ro)", "(&* +psubscribe)"}
+// Each command is kept only where the given user may run it.
+var runUserSelectors = []selector{{"%R~*", []string{"sort", "sort_ro"}}, {"&*", []string{"psubscribe"}}}
 
 // RunUser is an ACL user a run creates on a shared server and
 // authenticates its own connections as, so that the server itself refuses
-// (NOPERM) what the run's guard exists to refuse: a key or channel
-// outside the run's namespace (runUserPatterns; in scripts too, which the
-// server checks call by call) and the commands the caller
-// denies. It exists on every node of a cluster (ACL users are per node);
-// Drop deletes it.
+// (NOPERM) much of what the run's guard exists to refuse: a key or
+// channel outside the run's namespace (runUserPatterns; in scripts too,
+// which the server checks call by call) and the commands the caller
+// denies. It is a restriction of the user the run was given (never may
+// it run what that user may not), exists on every node of a cluster (ACL
+// users are per node), and Drop deletes it.
 type RunUser struct {
-	// Name is the user's name, "respcheck-run-" and the run's ID.
+	// Name is the user's name: the name CreateRunUser was given, a dash
+	// and 8 random hex digits (two runs given one run ID each have their
+	// own).
 	Name string
 	// Rules are the ACL SETUSER rules it was given, the password left out
-	// ("on", the patterns, "+@all", each denial, then runUserSelectors).
+	// ("on", the patterns, the given user's command rules, each denial,
+	// then the selectors).
 	Rules []string
 	// admins reach each node with the credentials the run was given.
 	admins []Config
 }
 
-// CreateRunUser creates the ACL user name on every node of t (its
-// topology's nodes, or t itself), with a random password, the keys and
-// channels of runUserPatterns, the commands of the user t's credentials
-// name (ACL GETUSER's "commands": "+@all" for the default user, so that
-// the run user never may run what they may not) but deny ("flushall",
-// "config|set": each kept only where the server's COMMAND INFO lists the
-// command and subcommand, since ACL SETUSER refuses a name it does not
-// know), and switches t's credentials to it: every connection dialled
-// from t (or NodeConfig) afterwards is the user's. The user is checked
-// with a connection of its own first.
+// CreateRunUser creates an ACL user named after name on every node of t
+// (its topology's nodes, or t itself), with a random password, the keys
+// and channels of runUserPatterns, the commands of the user t's
+// credentials name (ACL GETUSER's "commands": "+@all" for the default
+// user) but deny ("-flushall", "-config|set"; "+debug|protocol", a first
+// argument a denial leaves), each rule kept only where the server's
+// COMMAND INFO lists its command and subcommand (ACL SETUSER refuses a
+// name it does not know) and each "+" rule only where the given user may
+// run it (ACL DRYRUN), and on Valkey 9 the run's database alone; then it
+// switches t's credentials to it: every connection dialled from t (or
+// NodeConfig) afterwards is the user's. The user is checked with a
+// connection of its own first.
 //
-// An error (the server has no ACL, as miniredis v2.40.0; the credentials
-// may not run ACL SETUSER, as on managed services; a node refused) leaves
-// t and every node as they were. ACL SETUSER applies its rules all or
-// none (Redis 7.0+, Valkey 7.2+).
+// An error leaves t and every node as they were: the server has no ACL
+// (miniredis v2.40.0), the credentials may not run ACL WHOAMI, GETUSER,
+// DRYRUN or SETUSER or COMMAND INFO (managed services), the given user
+// reaches only some keys, channels or databases or has selectors (the
+// run user could then not be a restriction of it), or a node refused.
+// ACL SETUSER applies its rules all or none (Redis 7.0+, Valkey 7.2+).
 func (t *Target) CreateRunUser(ctx context.Context, name string, deny []string) (*RunUser, error) {
 	admins := []Config{t.Config}
 	if topo := t.Current(); topo != nil {
@@ -72,39 +84,32 @@ func (t *Target) CreateRunUser(ctx context.Context, name string, deny []string) 
 			admins = append(admins, t.NodeConfig(n.Addr))
 		}
 	}
-	own, dbs, err := ownCommandRules(ctx, admins[0])
+	rules, err := runUserRules(ctx, admins[0], deny, t.Config.DB)
 	if err != nil {
 		return nil, err
 	}
-	if dbs {
-		// Valkey 9's database rules: SELECT, MOVE, SWAPDB, COPY ... DB
-		// and FLUSHALL reach other databases ("NOPERM No permissions to
-		// access database", Valkey 9.1.2).
-		own = append(own, "resetdbs", "db="+strconv.Itoa(t.Config.DB))
-	}
-	rules, err := knownDenials(ctx, admins[0], deny)
+	pass, err := randomHex(32)
 	if err != nil {
 		return nil, err
 	}
-	rules = slices.Concat([]string{"on"}, runUserPatterns, own, rules, runUserSelectors)
-	pass, err := password()
+	suffix, err := randomHex(4)
 	if err != nil {
 		return nil, err
 	}
-	u := &RunUser{Name: name, Rules: rules}
-	setuser := append([]string{"ACL", "SETUSER", name, "reset", ">" + pass}, rules...)
+	u := &RunUser{Name: name + "-" + suffix, Rules: rules}
+	setuser := append([]string{"ACL", "SETUSER", u.Name, "reset", ">" + pass}, rules...)
 	for _, cfg := range admins {
 		_, err := cfg.do(ctx, "ACL SETUSER", setuser...)
 		if err == nil {
 			u.admins = append(u.admins, cfg)
-			err = cfg.asUser(name, pass).ping(ctx)
+			err = cfg.asUser(u.Name, pass).ping(ctx)
 		}
 		if err != nil {
 			u.Drop(context.WithoutCancel(ctx))
 			return nil, fmt.Errorf("%s: %w", cfg.Addr, err)
 		}
 	}
-	t.Config = t.Config.asUser(name, pass)
+	t.Config = t.Config.asUser(u.Name, pass)
 	return u, nil
 }
 
@@ -146,94 +151,11 @@ func (c Config) ping(ctx context.Context) error {
 	return err
 }
 
-// ownCommandRules returns the command rules of the user c authenticates
-// as (ACL WHOAMI, then ACL GETUSER's "commands", split at spaces: "+@all",
-// "+@all -command|getkeys"), and whether the server has database rules
-// (ACL GETUSER has "databases": Valkey 9.0+).
-func ownCommandRules(ctx context.Context, c Config) (rules []string, dbs bool, err error) {
-	cn, err := c.Dial(ctx, 2)
-	if err != nil {
-		return nil, false, err
-	}
-	defer cn.Close()
-	me, err := cn.check("ACL WHOAMI", "ACL", "WHOAMI")
-	if err != nil {
-		return nil, false, err
-	}
-	v, err := cn.check("ACL GETUSER", "ACL", "GETUSER", string(me.Str))
-	if err != nil {
-		return nil, false, err
-	}
-	for i := 0; i+1 < len(v.Elems); i += 2 { // RESP2: name, value, ...
-		switch string(v.Elems[i].Str) {
-		case "commands":
-			rules = strings.Fields(string(v.Elems[i+1].Str))
-		case "databases":
-			dbs = true
-		}
-	}
-	if len(rules) == 0 {
-		return nil, false, fmt.Errorf("ACL GETUSER %s: no commands field", me.Str)
-	}
-	return rules, dbs, nil
-}
-
-// password is 32 random bytes in hex.
-func password() (string, error) {
-	var b [32]byte
-	if _, err := rand.Read(b[:]); err != nil {
+// randomHex is n random bytes in hex.
+func randomHex(n int) (string, error) {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
 		return "", err
 	}
-	return hex.EncodeToString(b[:]), nil
-}
-
-// knownDenials returns the rules of deny ("-flushall", "-config|set",
-// "+debug|protocol": a sign, a command and perhaps a subcommand or, for
-// a command without subcommands, a first argument that "+" allows) that
-// the server at c can take, lower case, in deny's order: those whose
-// command COMMAND INFO lists and whose subcommand it lists too (or, with
-// "+", whose command has none). What the server does not know it cannot
-// run, and ACL SETUSER refuses the name.
-func knownDenials(ctx context.Context, c Config, deny []string) ([]string, error) {
-	var names []string
-	for _, d := range deny {
-		name, _, _ := strings.Cut(strings.ToLower(d[1:]), "|")
-		names = append(names, name)
-	}
-	v, err := c.do(ctx, "COMMAND INFO", append([]string{"COMMAND", "INFO"}, names...)...)
-	if err != nil {
-		return nil, err
-	}
-	if v.Kind != resp.Array || len(v.Elems) != len(names) {
-		return nil, errors.New("COMMAND INFO: not one entry a command")
-	}
-	// subs holds, for each command the server knows, its subcommands
-	// ("config|set"; Redis 7.0+ and Valkey 7.2+ list them tenth).
-	subs := map[string][]string{}
-	for _, e := range v.Elems {
-		if len(e.Elems) == 0 {
-			continue // a nil entry: an unknown command
-		}
-		name := strings.ToLower(string(e.Elems[0].Str))
-		subs[name] = []string{}
-		if len(e.Elems) > 9 {
-			for _, s := range e.Elems[9].Elems {
-				if len(s.Elems) > 0 {
-					subs[name] = append(subs[name], strings.ToLower(string(s.Elems[0].Str)))
-				}
-			}
-		}
-	}
-	var rules []string
-	for i, d := range deny {
-		d = strings.ToLower(d)
-		list, known := subs[names[i]]
-		_, sub, hasSub := strings.Cut(d, "|")
-		switch {
-		case !known:
-		case !hasSub, slices.Contains(list, names[i]+"|"+sub), len(list) == 0 && d[0] == '+':
-			rules = append(rules, d)
-		}
-	}
-	return rules, nil
+	return hex.EncodeToString(b), nil
 }
