@@ -333,7 +333,9 @@ cases:
 }
 
 // TestACLUser authenticates as an ACL user: HELLO 3 AUTH in RESP3, AUTH
-// user pass in RESP2; a wrong password is a clear exit 3.
+// user pass in RESP2 (--no-acl-user: else ACL WHOAMI names the run's own
+// user, created with these credentials); a wrong password is a clear exit
+// 3.
 func TestACLUser(t *testing.T) {
 	srv := servers.ForTest(t, "redis-7.0.15")
 	c := dialRawTCP(t, srv.Addr())
@@ -345,10 +347,10 @@ func TestACLUser(t *testing.T) {
 	}
 	f := writeFile(t, "who.yaml", "suite: w\ncases:\n  - name: whoami\n    steps:\n      - {send: [ACL, WHOAMI], reply: \"$3\\r\\napp\\r\\n\"}\n")
 	t.Setenv("REDISCLI_AUTH", "app-pw")
-	if code, out, errs := respcheck(t, "run", "--addr", srv.Addr(), "--user", "app", f); code != exitOK {
+	if code, out, errs := respcheck(t, "run", "--addr", srv.Addr(), "--user", "app", "--no-acl-user", f); code != exitOK {
 		t.Errorf("--user app: exit %d\n%s%s", code, out, errs)
 	}
-	if code, out, errs := respcheck(t, "run", "-u", "redis://app:@"+srv.Addr(), f); code != exitOK {
+	if code, out, errs := respcheck(t, "run", "-u", "redis://app:@"+srv.Addr(), "--no-acl-user", f); code != exitOK {
 		t.Errorf("redis://app:@ with REDISCLI_AUTH: exit %d\n%s%s", code, out, errs)
 	}
 	pw := writeFile(t, "pw", "wrong-pw\n")
