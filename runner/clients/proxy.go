@@ -141,7 +141,7 @@ type proxy struct {
 	// (Recorder.keepKeys: the keys it touches first, read as they were);
 	// held holds the connection's frames recorded before it and not yet
 	// forwarded (a pipeline's head), which beforeSend flushes before it
-	// waits on anything.
+	// waits on anything. args are valid during the call only.
 	beforeSend func(conn int, seq uint64, args [][]byte, held *bufio.Writer)
 }
 
@@ -192,6 +192,9 @@ type proxyConn struct {
 	paired pairCache
 	// beforeSend is the proxy's.
 	beforeSend func(conn int, seq uint64, args [][]byte, held *bufio.Writer)
+	// args holds the arguments of the frame beforeSend is called with,
+	// reused from frame to frame (ToServer's pump only).
+	args [][]byte
 }
 
 // newProxy listens on 127.0.0.1 with a free port and forwards every
@@ -412,7 +415,8 @@ func (t *proxyConn) forward(pc piece, src net.Conn, dst *bufio.Writer, dir Dir, 
 		}
 		frame, seq := t.recordOne(dir, pc.frame, pc.at)
 		if dir == ToServer && t.beforeSend != nil {
-			t.beforeSend(t.ID, seq, exchangeArgs(pc.frame), dst)
+			t.args = appendExchangeArgs(t.args[:0], pc.frame)
+			t.beforeSend(t.ID, seq, t.args, dst)
 		}
 		if extra := t.extraAfter(f); extra != nil {
 			// Recorded before the reply is delivered, so no later

@@ -160,3 +160,18 @@ func exchangeArgs(v resp.Value) [][]byte {
 	args, _, _ := resp.ReadCommand(v.Raw)
 	return args
 }
+
+// appendExchangeArgs is exchangeArgs appended to buf (its arguments are
+// v's bytes): the proxy reuses one slice a connection.
+func appendExchangeArgs(buf [][]byte, v resp.Value) [][]byte {
+	if v.Kind != resp.Array {
+		return append(buf, exchangeArgs(v)...)
+	}
+	for _, e := range v.Elems {
+		if e.Kind != resp.BlobString {
+			return buf[:0]
+		}
+		buf = append(buf, e.Str)
+	}
+	return buf
+}

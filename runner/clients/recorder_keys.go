@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -213,10 +212,13 @@ func (k *keyKeeper) see(conn int, seq uint64, args [][]byte, held *bufio.Writer)
 	if k.closed.Load() {
 		return
 	}
-	switch name := strings.ToUpper(string(args[0])); {
-	case name == "SELECT" && len(args) == 2 && string(args[1]) != "0", name == "SWAPDB", name == "MOVE":
+	// (No upper-case copy of every command's name: an allocation per
+	// command.)
+	is := func(name string) bool { return bytes.EqualFold(args[0], []byte(name)) }
+	switch {
+	case is("SELECT") && len(args) == 2 && string(args[1]) != "0", is("SWAPDB"), is("MOVE"):
 		k.moved[conn] = true
-	case name == "RESET", name == "SELECT" && len(args) == 2 && string(args[1]) == "0":
+	case is("RESET"), is("SELECT") && len(args) == 2 && string(args[1]) == "0":
 		delete(k.moved, conn)
 	}
 	pos, err := k.keys.Positions(k.callCtx(), args)
