@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/respcheck/respcheck/resp"
@@ -238,25 +237,24 @@ func (x *caseRun) literalWhy() string {
 	return ""
 }
 
-// luaCall finds redis.call( / redis.pcall( / server.call( / server.pcall(.
-var luaCall = regexp.MustCompile(`(?:redis|server)\s*\.\s*p?call\s*\(`)
-
-// guardScript refuses a Lua script that calls a command named by a
-// computed expression (it cannot be checked), a destructive one, or one
-// whose first argument is a literal key name (not KEYS[i]).
+// guardScript refuses a script (a SCRIPT LOAD's or FUNCTION LOAD's body,
+// or an EVAL's before its calls are read with its keys) that has a call
+// (luaCallSites) naming its command by an expression (it cannot be
+// checked), a destructive one, or one whose first argument is a literal
+// key name (not KEYS[i]).
 func guardScript(body []byte) error {
-	src := string(body)
-	for _, loc := range luaCall.FindAllStringIndex(src, -1) {
-		rest := src[loc[1]:]
-		cmd, rest, ok := luaString(rest)
-		if !ok || !strings.HasPrefix(rest, ",") && !strings.HasPrefix(rest, ")") {
+	for _, parts := range luaCallSites(string(body)) {
+		if len(parts) == 0 {
+			continue // the server refuses a call without a command
+		}
+		cmd, ok := luaLiteral(parts[0])
+		if !ok {
 			return &refusal{"sends a script whose redis.call names its command by an expression, which cannot be checked"}
 		}
 		cmd = strings.ToUpper(cmd)
-		arg, after, literal := "", "", false
-		if strings.HasPrefix(rest, ",") {
-			arg, after, literal = luaString(rest[1:])
-			literal = literal && (strings.HasPrefix(after, ",") || strings.HasPrefix(after, ")"))
+		arg, literal := "", false
+		if len(parts) > 1 {
+			arg, literal = luaLiteral(parts[1])
 		}
 		if name, bad := isDestructive([]string{cmd, strings.ToUpper(arg)}); bad {
 			return &refusal{fmt.Sprintf("sends a script that calls %s, which reaches beyond the run's own keys", name)}

@@ -131,24 +131,68 @@ func (x *caseRun) guardIdent(ctx context.Context, src string, i, j int, ident st
 			return &refusal{fmt.Sprintf("sends a script that changes %s, which the guard cannot follow", ident)}
 		}
 	case ident == "redis" || ident == "server":
-		m, mend := "", 0
-		if strings.HasPrefix(rest, ".") {
-			mend, m = luaNext(rest, len(rest)-len(strings.TrimLeft(rest[1:], " \t\r\n")))
-		}
-		if scriptMembers[m] {
+		m, call, closed := luaCallAfter(rest)
+		switch {
+		case scriptMembers[m]:
 			return nil
-		}
-		call := strings.TrimLeft(rest[max(mend, 0):], " \t\r\n")
-		if m != "call" && m != "pcall" || !strings.HasPrefix(call, "(") {
+		case m != "call" && m != "pcall" || call == "":
 			return &refusal{fmt.Sprintf("sends a script that uses %s other than by calling %s.call or %s.pcall, which the guard cannot check", ident, ident, ident)}
-		}
-		end := luaClose(call, '(', ')')
-		if end < 0 {
+		case !closed:
 			return &refusal{"sends a script whose redis.call is not closed, which cannot be checked"}
 		}
-		return x.guardScriptCall(ctx, call[1:end-1], keys, argv)
+		return x.guardScriptCall(ctx, call, keys, argv)
 	}
 	return nil
+}
+
+// luaCallAfter reads what follows the identifier redis or server (rest,
+// spaces trimmed): the member named after a dot ("call", "pcall",
+// "sha1hex"; "" without one) and, for a member that is called, the text
+// between the call's parentheses, with closed false when they do not
+// close (call is then the text after the opening one).
+func luaCallAfter(rest string) (member, call string, closed bool) {
+	mend := 0
+	if strings.HasPrefix(rest, ".") {
+		mend, member = luaNext(rest, len(rest)-len(strings.TrimLeft(rest[1:], " \t\r\n")))
+	}
+	after := strings.TrimLeft(rest[mend:], " \t\r\n")
+	if !strings.HasPrefix(after, "(") {
+		return member, "", false
+	}
+	end := luaClose(after, '(', ')')
+	if end < 0 {
+		return member, after[1:], false
+	}
+	return member, after[1 : end-1], true
+}
+
+// luaCallSites returns the arguments of each closed redis.call,
+// redis.pcall, server.call and server.pcall of src, in order, each split
+// at its top-level commas (luaArgs), strings and comments skipped: the
+// one reader of a script's calls for the guard of a loaded script
+// (guardScript) and the destructive commands of a case (destructiveUse);
+// an EVAL's script is read call by call with its keys (guardIdent).
+func luaCallSites(src string) [][]string {
+	var out [][]string
+	for i := 0; i < len(src); {
+		j, ident := luaNext(src, i)
+		member := i > 0 && (src[i-1] == '.' || src[i-1] == ':')
+		if (ident == "redis" || ident == "server") && !member {
+			m, call, closed := luaCallAfter(strings.TrimLeft(src[j:], " \t\r\n"))
+			if (m == "call" || m == "pcall") && closed {
+				out = append(out, luaArgs(call))
+			}
+		}
+		i = j
+	}
+	return out
+}
+
+// luaLiteral is the value of p, a call's argument, when it is a string
+// literal without escapes (luaString) and nothing else.
+func luaLiteral(p string) (string, bool) {
+	s, rest, ok := luaString(strings.TrimSpace(p))
+	return s, ok && rest == ""
 }
 
 // guardScriptCall guards one call of a script, given the text between its

@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
@@ -41,9 +40,6 @@ var destructive = map[string][]string{
 var debugReadOnly = map[string]bool{"PROTOCOL": true, "OBJECT": true, "DIGEST-VALUE": true,
 	"HELP": true, "STRINGMATCH-LEN": true, "LISTPACK": true}
 
-// scriptCall finds redis.call('NAME' / server.pcall("NAME" in Lua text.
-var scriptCall = regexp.MustCompile(`(?i)(?:redis|server)\.p?call\s*\(\s*['"]([A-Za-z-]+)['"]\s*(?:,\s*['"]([A-Za-z-]+)['"])?`)
-
 // destructiveUse returns the first command of the case (or of its gates'
 // probes) that is destructive, as "FLUSHALL" or "CONFIG SET", and where it
 // is; ok is false when the case stays within its own keys. Literal command
@@ -79,8 +75,8 @@ func destructiveUse(c *cases.Case) (cmd string, pos cases.Pos, ok bool) {
 				return
 			}
 			for _, w := range words {
-				for _, m := range scriptCall.FindAllStringSubmatch(w, -1) {
-					if check(st.Pos, []string{m[1], m[2]}) {
+				for _, parts := range luaCallSites(w) {
+					if check(st.Pos, literalCall(parts)) {
 						return
 					}
 				}
@@ -94,6 +90,16 @@ func destructiveUse(c *cases.Case) (cmd string, pos cases.Pos, ok bool) {
 		}
 	}
 	return "", cases.Pos{}, false
+}
+
+// literalCall is a script call's command and first argument where they
+// are string literals ("" where not), as isDestructive reads them.
+func literalCall(parts []string) []string {
+	words := make([]string, 2)
+	for i := range min(len(parts), 2) {
+		words[i], _ = luaLiteral(parts[i])
+	}
+	return words
 }
 
 func literalWords(args []cases.Template) []string {
