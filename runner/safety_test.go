@@ -27,6 +27,11 @@ func TestDestructiveUse(t *testing.T) {
 		{`{send: [EVAL, "redis.call('FLUSHALL') return 1", "0"]}`, "FLUSHALL", false},
 		{`{send: [EVAL, "return server.pcall(\"config\", \"set\", \"x\", \"y\")", "0"]}`, "CONFIG SET", false},
 		{`{send: [EVAL, "return redis.call('GET', KEYS[1])", "1", "{key}"]}`, "", false},
+		// One Lua reader (luaCallSites): spaces around the dot, a long
+		// string, and a call in a comment, which runs nothing.
+		{`{send: [EVAL, "return redis . call ( 'FLUSHALL' )", "0"]}`, "FLUSHALL", false},
+		{`{send: [EVAL, "return redis.pcall([[script]], 'flush')", "0"]}`, "", false},
+		{`{send: [EVAL, "-- redis.call('FLUSHALL')\nreturn 1", "0"]}`, "", false},
 		{`{send: [KEYS, "*"]}`, "", false}, // moved into the namespace
 		{`{send: [KEYS, "*"]}`, "KEYS", true},
 		{`{send: [KEYS, "{key}*"]}`, "", false},
