@@ -84,7 +84,11 @@ type server struct {
 	// Parts names the parts of a run split with --shard the column holds
 	// ("shards 1/3, 2/3, 3/3"), "" for a whole run.
 	Parts string
-	base  string // Name as the input gave it
+	// Protection says, for a run against an existing server, how it kept
+	// to its own keys ("guard and ACL user", "guard alone"; see
+	// runner.Protection), "" for other columns.
+	Protection string
+	base       string // Name as the input gave it
 }
 
 // Sub is the line under the column's name: its kind, unless the name
@@ -97,6 +101,9 @@ func (s server) Sub() string {
 	}
 	if s.Parts != "" {
 		out = append(out, s.Parts)
+	}
+	if s.Protection != "" {
+		out = append(out, "shared server: "+s.Protection)
 	}
 	return strings.Join(out, ", ")
 }

@@ -212,6 +212,19 @@ func failureOf(r report.JSONResult) *failure {
 	return out
 }
 
+// protection is how a run against an existing server kept to its own
+// keys, in a few words ("guard and ACL user", "guard alone"), "" for a
+// run on a throwaway server or with --allow-destructive.
+func protection(r *report.JSONReport) string {
+	switch p := r.Protection; {
+	case p == nil:
+		return ""
+	case p.ACLUser != "":
+		return "guard and ACL user"
+	}
+	return "guard alone"
+}
+
 // shardColumn is the column of the parts of a run split by --shard: its
 // index in the matrix and in the recordings, its failures, and the parts
 // it holds.
@@ -238,7 +251,7 @@ func (p *Page) addRun(in Input, m *matrix, rs *[]recording, shards map[string]*s
 		}
 	}
 	if sc == nil {
-		col := m.addServer(server{Name: in.name(), Kind: "run", Path: in.Path})
+		col := m.addServer(server{Name: in.name(), Kind: "run", Path: in.Path, Protection: protection(in.Run)})
 		*rs = append(*rs, recording{dir: d, col: col, build: buildOf(d), captured: captured})
 		sc = &shardColumn{col: col, rec: len(*rs) - 1, fl: &failures{col: col}}
 		if key != "" {

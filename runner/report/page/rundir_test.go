@@ -2,6 +2,7 @@ package page
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -226,5 +227,27 @@ func TestShardsOneColumn(t *testing.T) {
 	p = Build([]Input{part("7.0.15", "1/2", "c", ":1\r\n"), other})
 	if len(p.Servers) != 2 {
 		t.Errorf("parts of two selections: columns %+v", p.Servers)
+	}
+}
+
+// TestProtectionInColumn: a run against an existing server says under its
+// column's name which protection it had (runner.Protection in its JSON
+// report); a throwaway server's run says nothing of it.
+func TestProtectionInColumn(t *testing.T) {
+	user := runOf("8.6.3", "rc:{aaaaaaaa}:", false, ":1\r\n")
+	user.Run.Protection = &runner.Protection{Guard: true, ACLUser: "respcheck-run-1-2", ACLRules: []string{"on"}}
+	alone := runOf("7.0.15", "rc:{aaaaaaaa}:", false, ":1\r\n")
+	alone.Run.Protection = &runner.Protection{Guard: true, ACLRefused: "NOPERM"}
+	alone.Path = "alone.json"
+	throwaway := runOf("8.0.6", "rc:{aaaaaaaa}:", false, ":1\r\n")
+	throwaway.Path = "throwaway.json"
+	p := Build([]Input{user, alone, throwaway})
+	var subs []string
+	for _, s := range p.Servers {
+		subs = append(subs, s.Sub())
+	}
+	want := []string{"run, shared server: guard and ACL user", "run, shared server: guard alone", "run"}
+	if !slices.Equal(subs, want) {
+		t.Errorf("column lines %q, want %q", subs, want)
 	}
 }
