@@ -161,17 +161,11 @@ func exchangeArgs(v resp.Value) [][]byte {
 	return args
 }
 
-// appendExchangeArgs is exchangeArgs appended to buf (its arguments are
-// v's bytes): the proxy reuses one slice a connection.
+// appendExchangeArgs is exchangeArgs appended to buf[:0] (see
+// appendCommandArgs).
 func appendExchangeArgs(buf [][]byte, v resp.Value) [][]byte {
-	if v.Kind != resp.Array {
-		return append(buf, exchangeArgs(v)...)
+	if v.Kind == resp.Array {
+		return appendCommandArgs(buf, v)
 	}
-	for _, e := range v.Elems {
-		if e.Kind != resp.BlobString {
-			return buf[:0]
-		}
-		buf = append(buf, e.Str)
-	}
-	return buf
+	return append(buf[:0], exchangeArgs(v)...)
 }

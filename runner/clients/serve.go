@@ -108,16 +108,19 @@ func (t *proxyConn) track(args [][]byte) {
 
 // commandArgs is a command frame's arguments (an array of blob strings),
 // or nil.
-func commandArgs(v resp.Value) [][]byte {
+func commandArgs(v resp.Value) [][]byte { return appendCommandArgs(nil, v) }
+
+// appendCommandArgs is commandArgs appended to buf[:0] (buf reused: the
+// capture proxy's one slice a connection).
+func appendCommandArgs(buf [][]byte, v resp.Value) [][]byte {
 	if v.Kind != resp.Array || len(v.Elems) == 0 {
-		return nil
+		return buf[:0]
 	}
-	args := make([][]byte, len(v.Elems))
-	for i, e := range v.Elems {
+	for _, e := range v.Elems {
 		if e.Kind != resp.BlobString {
-			return nil
+			return buf[:0]
 		}
-		args[i] = e.Str
+		buf = append(buf, e.Str)
 	}
-	return args
+	return buf
 }
