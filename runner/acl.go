@@ -115,8 +115,13 @@ func (x *caseRun) guardAuth(ctx context.Context, name string, args [][]byte) err
 	if x.aclUser == "" {
 		return nil
 	}
-	user := authUser(name, args)
-	if user == "" || user == x.aclUser {
+	var others []string
+	for _, u := range authUsers(name, args) {
+		if u != x.aclUser {
+			others = append(others, u)
+		}
+	}
+	if len(others) == 0 {
 		return nil
 	}
 	cn, err := x.t.Dial(ctx, 2)
@@ -124,33 +129,33 @@ func (x *caseRun) guardAuth(ctx context.Context, name string, args [][]byte) err
 		defer cn.Close()
 		var v resp.Value
 		if v, err = cn.Do("ACL", "USERS"); err == nil {
-			if !slices.ContainsFunc(v.Elems, func(e resp.Value) bool { return string(e.Str) == user }) {
-				return nil
+			for _, user := range others {
+				if slices.ContainsFunc(v.Elems, func(e resp.Value) bool { return string(e.Str) == user }) {
+					return &refusal{fmt.Sprintf("sends %s as the user %s, which would leave the run's ACL user %s", name, resp.Escape([]byte(user)), x.aclUser)}
+				}
 			}
+			return nil
 		}
 	}
-	why := fmt.Sprintf("sends %s as the user %s, which would leave the run's ACL user %s (--no-acl-user runs it)", name, resp.Escape([]byte(user)), x.aclUser)
-	if err != nil {
-		why += fmt.Sprintf(" (ACL USERS: %v)", err)
-	}
-	return &refusal{why}
+	return &refusal{fmt.Sprintf("sends %s as another user than the run's ACL user %s, and ACL USERS cannot say whether it exists (%v)", name, x.aclUser, err)}
 }
 
-// authUser is the user AUTH or HELLO ... AUTH (args, name upper case)
-// authenticates as ("default" for AUTH with a password alone), "" for a
-// HELLO without AUTH or a malformed command.
-func authUser(name string, args [][]byte) string {
+// authUsers are the users AUTH or HELLO ... AUTH (args, name upper
+// case) authenticates as ("default" for AUTH with a password alone;
+// every AUTH option of a HELLO, read as the server reads it:
+// helloAuths), none for a HELLO without AUTH or a malformed command.
+func authUsers(name string, args [][]byte) []string {
 	switch {
 	case name == "AUTH" && len(args) == 2:
-		return "default"
+		return []string{"default"}
 	case name == "AUTH" && len(args) == 3:
-		return string(args[1])
+		return []string{string(args[1])}
 	case name == "HELLO":
-		for i := 2; i+2 < len(args); i++ {
-			if strings.EqualFold(string(args[i]), "AUTH") {
-				return string(args[i+1])
-			}
+		var users []string
+		for _, a := range helloAuths(args) {
+			users = append(users, string(args[a[0]]))
 		}
+		return users
 	}
-	return ""
+	return nil
 }

@@ -202,8 +202,12 @@ cases:
 // without it; a user that may only read keys gets no run user (the
 // guard alone, saying why). On a run with a user, an AUTH as another
 // user that exists is refused (the rest of the case would run as the
-// default user) and one naming no user goes on (WRONGPASS); raw bytes
-// holding RESET are followed by the run user's AUTH again.
+// default user: also the last of two AUTH options of a HELLO, and one
+// behind a SETNAME whose name is AUTH, read as the server reads them) and
+// one naming no user goes on (WRONGPASS); raw bytes holding RESET are
+// followed by the run user's AUTH again, and a RESET after which a
+// command could run before that (async, behind a pending reply, or
+// followed by commands in the same raw bytes) is refused (helper-41).
 func TestRunUserIsARestriction(t *testing.T) {
 	srv := servers.ForTest(t, "redis-8.6.3")
 	admin := dialRaw(t, srv.Addr())
@@ -253,6 +257,22 @@ cases:
     steps: [{send: [HELLO, "2", AUTH, default, anything], value: {type: array}}]
   - name: AUTH as no user
     steps: [{send: [AUTH, "rc-nosuchuser-{id}", wrong], error_code: WRONGPASS}]
+  - name: HELLO with two AUTH options, the last as the default user
+    steps: [{send: [HELLO, "2", AUTH, "rc-nosuchuser-{id}", x, AUTH, default, whatever], any: true}]
+  - name: HELLO AUTH behind a SETNAME named AUTH, as the default user
+    steps: [{send: [HELLO, "2", SETNAME, AUTH, AUTH, default, whatever], any: true}]
+  - name: an async RESET
+    steps:
+      - {send: [RESET], async: true}
+      - {read: true, reply: "+RESET\r\n"}
+  - name: a RESET with a reply pending
+    steps:
+      - {send: [PING], async: true}
+      - {send: [RESET], async: true}
+      - {read: true, reply: "+PONG\r\n"}
+      - {read: true, reply: "+RESET\r\n"}
+  - name: commands after RESET in raw bytes
+    steps: [{raw: "RESET\r\nPING\r\n", replies: [{reply: "+RESET\r\n"}, {reply: "+PONG\r\n"}]}]
   - name: raw RESET
     steps:
       - {raw: "RESET\r\n", reply: "+RESET\r\n"}
@@ -260,9 +280,15 @@ cases:
 `), runner.Options{Shared: true, RunID: runner.NewRunID(), Protos: []int{2}})
 	for _, r := range rep.Results {
 		want := runner.Pass
-		if strings.HasSuffix(r.Case.Name, "as the default user") {
+		switch {
+		case strings.HasSuffix(r.Case.Name, "as the default user"):
 			want = runner.Skip
 			if !strings.Contains(r.Reason, "would leave the run's ACL user") {
+				t.Errorf("%s: reason %q", r.Case.Name, r.Reason)
+			}
+		case strings.Contains(r.Case.Name, "RESET") && r.Case.Name != "raw RESET":
+			want = runner.Skip
+			if !strings.Contains(r.Reason, "default user") {
 				t.Errorf("%s: reason %q", r.Case.Name, r.Reason)
 			}
 		}

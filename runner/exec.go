@@ -54,6 +54,8 @@ type run struct {
 // (exec_stream.go), pushes and stray replies (exec_push.go), cleanup steps
 // and key deletion (exec_cleanup.go), the shared-run guard (guard.go).
 type caseRun struct {
+	// async is set while an async step is sent (the guard's RESET rule).
+	async bool
 	*run
 	// t is the server of the case (item.t); it hides run.t. w watches it.
 	t     *target.Target

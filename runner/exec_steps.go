@@ -46,7 +46,10 @@ func (x *caseRun) step(ctx context.Context, st *cases.Step) (sr StepResult, _ *F
 	if err != nil {
 		return sr, nil, err
 	}
-	if err := x.send(ctx, c, timeout, st, &sr); err != nil {
+	x.async = st.Async
+	err = x.send(ctx, c, timeout, st, &sr)
+	x.async = false
+	if err != nil {
 		return sr, nil, err
 	}
 	if st.Async {

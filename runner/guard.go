@@ -40,6 +40,9 @@ func (x *caseRun) guard(ctx context.Context, c *conn, cmds [][][]byte, keys [][]
 		if err := x.guardCommand(ctx, c, args, keys[i]); err != nil {
 			return err
 		}
+		if err := x.guardReset(c, args, i < len(cmds)-1); err != nil {
+			return err
+		}
 		if c != nil && len(args) > 0 {
 			switch strings.ToUpper(string(args[0])) {
 			case "MULTI":
@@ -48,6 +51,26 @@ func (x *caseRun) guard(ctx context.Context, c *conn, cmds [][][]byte, keys [][]
 				c.multi = false
 			}
 		}
+	}
+	return nil
+}
+
+// guardReset refuses, on a run with an ACL user, a RESET (args) after
+// which the connection could run a command before the run authenticates
+// it again (restoreAfterReset, once RESET's reply is read and nothing
+// else is pending): one sent async, one sent while replies are pending
+// on c, one that more commands follow in the same raw bytes (more).
+// RESET makes the connection the default user, with every right where
+// that user has nopass (helper-41's repros).
+func (x *caseRun) guardReset(c *conn, args [][]byte, more bool) error {
+	if x.aclUser == "" || len(args) == 0 || !bytes.EqualFold(args[0], []byte("RESET")) {
+		return nil
+	}
+	switch {
+	case x.async, c != nil && len(c.pending) > 0:
+		return &refusal{"sends RESET while its reply would wait behind others, and the connection would run as the default user until the run's ACL user authenticates it again"}
+	case more:
+		return &refusal{"sends commands after RESET in the same raw bytes, which would run as the default user, not the run's ACL user"}
 	}
 	return nil
 }
@@ -270,7 +293,7 @@ func guardScript(body []byte) error {
 // spaces, and returns it, the text after it with spaces trimmed, and
 // whether there was one.
 func luaString(s string) (string, string, bool) {
-	s = strings.TrimLeft(s, " \t\r\n")
+	s = strings.TrimLeft(s, luaSpace)
 	if s == "" || (s[0] != '\'' && s[0] != '"') {
 		return "", s, false
 	}
@@ -278,7 +301,7 @@ func luaString(s string) (string, string, bool) {
 	if end < 0 || strings.ContainsRune(s[1:end+1], '\\') {
 		return "", s, false
 	}
-	return s[1 : end+1], strings.TrimLeft(s[end+2:], " \t\r\n"), true
+	return s[1 : end+1], strings.TrimLeft(s[end+2:], luaSpace), true
 }
 
 // scriptKeyCommands take a key as their first argument; a literal there in

@@ -112,21 +112,21 @@ func (x *caseRun) guardScriptCalls(ctx context.Context, body []byte, keys, argv 
 // guardIdent checks the identifier src[i:j] of a script.
 func (x *caseRun) guardIdent(ctx context.Context, src string, i, j int, ident string, keys, argv [][]byte) error {
 	member := i > 0 && (src[i-1] == '.' || src[i-1] == ':')
-	rest := strings.TrimLeft(src[j:], " \t\r\n")
+	rest := strings.TrimLeft(src[j:], luaSpace)
 	switch {
 	case member:
 		return nil
 	case scriptForbidden[ident]:
 		return &refusal{fmt.Sprintf("sends a script that uses %s, which can run commands the guard cannot check", ident)}
 	case ident == "KEYS" || ident == "ARGV":
-		if strings.HasSuffix(strings.TrimRight(src[:i], " \t\r\n"), "#") {
+		if strings.HasSuffix(strings.TrimRight(src[:i], luaSpace), "#") {
 			return nil
 		}
 		end := luaClose(rest, '[', ']')
 		if end < 0 {
 			return &refusal{fmt.Sprintf("sends a script that uses %s other than by index, which the guard cannot follow", ident)}
 		}
-		after := strings.TrimLeft(rest[end:], " \t\r\n")
+		after := strings.TrimLeft(rest[end:], luaSpace)
 		if strings.HasPrefix(after, "=") && !strings.HasPrefix(after, "==") {
 			return &refusal{fmt.Sprintf("sends a script that changes %s, which the guard cannot follow", ident)}
 		}
@@ -153,9 +153,16 @@ func (x *caseRun) guardIdent(ctx context.Context, src string, i, j int, ident st
 func luaCallAfter(rest string) (member, call string, closed bool) {
 	mend := 0
 	if strings.HasPrefix(rest, ".") {
-		mend, member = luaNext(rest, len(rest)-len(strings.TrimLeft(rest[1:], " \t\r\n")))
+		mend, member = luaNext(rest, len(rest)-len(strings.TrimLeft(rest[1:], luaSpace)))
 	}
-	after := strings.TrimLeft(rest[mend:], " \t\r\n")
+	after := strings.TrimLeft(rest[mend:], luaSpace)
+	if after != "" && (after[0] == '\'' || after[0] == '"' || after[0] == '[') {
+		// A call with one string argument and no parentheses
+		// (redis.call'FLUSHALL', redis.call[[PING]]).
+		if end := luaSkip(after, 0); end > 0 {
+			return member, after[:end], true
+		}
+	}
 	if !strings.HasPrefix(after, "(") {
 		return member, "", false
 	}
@@ -168,33 +175,65 @@ func luaCallAfter(rest string) (member, call string, closed bool) {
 
 // luaCallSites returns the arguments of each closed redis.call,
 // redis.pcall, server.call and server.pcall of src, in order, each split
-// at its top-level commas (luaArgs), strings and comments skipped: the
-// one reader of a script's calls for the guard of a loaded script
-// (guardScript) and the destructive commands of a case (destructiveUse);
-// an EVAL's script is read call by call with its keys (guardIdent).
+// at its top-level commas (luaArgs): the one reader of a script's calls
+// for the guard of a loaded script (guardScript) and the destructive
+// commands of a case (destructiveUse); an EVAL's script is also read call
+// by call with its keys (guardIdent). Calls are found twice, by the
+// tokenizer (strings and comments skipped) and by every occurrence of
+// the names, in strings and comments too: a text the tokenizer reads
+// otherwise than Lua does (helper-41: a comment that a carriage return
+// ends) must not hide a call; a call read twice, or one that runs
+// nothing, is only refused or listed again.
 func luaCallSites(src string) [][]string {
 	var out [][]string
+	add := func(i, j int) {
+		if i > 0 && (src[i-1] == '.' || src[i-1] == ':') {
+			return // a member of something else
+		}
+		m, call, closed := luaCallAfter(strings.TrimLeft(src[j:], luaSpace))
+		if (m == "call" || m == "pcall") && closed {
+			out = append(out, luaArgs(call))
+		}
+	}
 	for i := 0; i < len(src); {
 		j, ident := luaNext(src, i)
-		member := i > 0 && (src[i-1] == '.' || src[i-1] == ':')
-		if (ident == "redis" || ident == "server") && !member {
-			m, call, closed := luaCallAfter(strings.TrimLeft(src[j:], " \t\r\n"))
-			if (m == "call" || m == "pcall") && closed {
-				out = append(out, luaArgs(call))
-			}
+		if ident == "redis" || ident == "server" {
+			add(i, j)
 		}
 		i = j
+	}
+	for _, name := range []string{"redis", "server"} {
+		for off := 0; ; {
+			k := strings.Index(src[off:], name)
+			if k < 0 {
+				break
+			}
+			i := off + k
+			add(i, i+len(name))
+			off = i + len(name)
+		}
 	}
 	return out
 }
 
 // luaLiteral is the value of p, a call's argument, when it is a string
-// literal without escapes (luaString) and nothing else.
+// literal and nothing else: quoted without escapes (luaString), or in a
+// long bracket ([[FLUSHALL]], [==[...]==]; a newline right after the
+// opening bracket is not part of it, as Lua reads it).
 func luaLiteral(p string) (string, bool) {
-	s, rest, ok := luaString(strings.TrimSpace(p))
+	p = strings.TrimSpace(p)
+	if end := luaLong(p, 0); end == len(p) && end > 0 {
+		open := strings.IndexByte(p[1:], '[') + 2 // "[", the ='s, "["
+		if len(p) < 2*open || !strings.HasSuffix(p, "]"+strings.Repeat("=", open-2)+"]") {
+			return "", false // unclosed
+		}
+		body := p[open : len(p)-open]
+		body = strings.TrimPrefix(strings.TrimPrefix(body, "\r"), "\n")
+		return body, true
+	}
+	s, rest, ok := luaString(p)
 	return s, ok && rest == ""
 }
-
 // guardScriptCall guards one call of a script, given the text between its
 // parentheses.
 func (x *caseRun) guardScriptCall(ctx context.Context, text string, keys, argv [][]byte) error {
@@ -277,6 +316,9 @@ func (x *caseRun) scriptArg(p string, keys, argv [][]byte) []byte {
 	return []byte(scriptUnknown)
 }
 
+// luaSpace are the bytes Lua reads as space between tokens.
+const luaSpace = " \t\r\n\f\v"
+
 // luaSkip returns the index after the string literal or comment that
 // starts at s[i] (quoted, long bracket, -- line or --[[ block), or i.
 func luaSkip(s string, i int) int {
@@ -295,7 +337,10 @@ func luaSkip(s string, i int) int {
 		if j := luaLong(s, i+2); j > i+2 {
 			return j
 		}
-		if end := strings.IndexByte(s[i:], '\n'); end >= 0 {
+		// A short comment ends at a carriage return too (Lua 5.1's
+		// lexer, which every pinned build runs: "-- x\rreturn
+		// redis.call('DEL', 'k')" deletes k).
+		if end := strings.IndexAny(s[i:], "\r\n"); end >= 0 {
 			return i + end + 1
 		}
 		return len(s)

@@ -160,6 +160,13 @@ func SecretArgs(args [][]byte) []int {
 			idx = append(idx, len(args)-1)
 		}
 	case "HELLO", "MIGRATE":
+		if name == "HELLO" {
+			// As the server reads it (a SETNAME's name may be "AUTH"),
+			// and every word after an AUTH below too.
+			for _, a := range helloAuths(args) {
+				idx = append(idx, a[1])
+			}
+		}
 		for i := 1; i < len(args); i++ {
 			switch strings.ToUpper(string(args[i])) {
 			case "AUTH":
@@ -192,6 +199,27 @@ func SecretArgs(args [][]byte) []int {
 		}
 	}
 	return idx
+}
+
+// helloAuths returns, for HELLO protover [AUTH user pass] [SETNAME name]
+// ... read as the server reads it (each option in turn, from the third
+// word: AUTH takes two, SETNAME one; the last AUTH counts), the
+// positions of each AUTH's user and password; it stops at a word that is
+// neither (the server refuses the command then, and applies none).
+func helloAuths(args [][]byte) [][2]int {
+	var out [][2]int
+	for i := 2; i < len(args); {
+		switch opt := strings.ToUpper(string(args[i])); {
+		case opt == "AUTH" && i+2 < len(args):
+			out = append(out, [2]int{i + 1, i + 2})
+			i += 3
+		case opt == "SETNAME" && i+1 < len(args):
+			i += 2
+		default:
+			return out
+		}
+	}
+	return out
 }
 
 // redacted returns args with every secret replaced by as many '*' as it

@@ -28,10 +28,17 @@ func TestDestructiveUse(t *testing.T) {
 		{`{send: [EVAL, "return server.pcall(\"config\", \"set\", \"x\", \"y\")", "0"]}`, "CONFIG SET", false},
 		{`{send: [EVAL, "return redis.call('GET', KEYS[1])", "1", "{key}"]}`, "", false},
 		// One Lua reader (luaCallSites): spaces around the dot, a long
-		// string, and a call in a comment, which runs nothing.
+		// string as the command's name (SCRIPT FLUSH); a call in a comment or a string is listed too (a text
+		// read otherwise than Lua reads it must not hide a call: a
+		// carriage return ends a comment, helper-41), and so are calls
+		// without parentheses.
 		{`{send: [EVAL, "return redis . call ( 'FLUSHALL' )", "0"]}`, "FLUSHALL", false},
-		{`{send: [EVAL, "return redis.pcall([[script]], 'flush')", "0"]}`, "", false},
-		{`{send: [EVAL, "-- redis.call('FLUSHALL')\nreturn 1", "0"]}`, "", false},
+		{`{send: [EVAL, "return redis.pcall([[script]], 'flush')", "0"]}`, "SCRIPT FLUSH", false},
+		{`{send: [EVAL, "-- redis.call('FLUSHALL')\nreturn 1", "0"]}`, "FLUSHALL", false},
+		{`{send: [EVAL, "-- x\rreturn redis.call('FLUSHALL')", "0"]}`, "FLUSHALL", false},
+		{`{send: [EVAL, "return loadstring(\"return redis.call('FLUSHALL')\")()", "0"]}`, "FLUSHALL", false},
+		{`{send: [EVAL, "return redis.call'FLUSHALL'", "0"]}`, "FLUSHALL", false},
+		{`{send: [EVAL, "return redis\f.call[[FLUSHALL]]", "0"]}`, "FLUSHALL", false},
 		{`{send: [KEYS, "*"]}`, "", false}, // moved into the namespace
 		{`{send: [KEYS, "*"]}`, "KEYS", true},
 		{`{send: [KEYS, "{key}*"]}`, "", false},
@@ -61,6 +68,10 @@ func TestRedacted(t *testing.T) {
 		{"AUTH secret", "AUTH ******"},
 		{"AUTH user secret", "AUTH user ******"},
 		{"HELLO 3 AUTH default secret SETNAME x", "HELLO 3 AUTH default ****** SETNAME x"},
+		// SETNAME's name is AUTH: the server reads the second AUTH
+		// (helper-41: the password was shown); the word after the first
+		// is hidden too (a command the server refuses still sent it).
+		{"HELLO 2 SETNAME AUTH AUTH default secret", "HELLO 2 SETNAME AUTH AUTH ******* ******"},
 		{"CONFIG SET requirepass secret", "CONFIG SET requirepass ******"},
 		{"ACL SETUSER bob on >secret ~*", "ACL SETUSER bob on ******* ~*"},
 		{"MIGRATE h 1 k 0 5 AUTH secret", "MIGRATE h 1 k 0 5 AUTH ******"},
