@@ -234,6 +234,7 @@ func luaLiteral(p string) (string, bool) {
 	s, rest, ok := luaString(p)
 	return s, ok && rest == ""
 }
+
 // guardScriptCall guards one call of a script, given the text between its
 // parentheses.
 func (x *caseRun) guardScriptCall(ctx context.Context, text string, keys, argv [][]byte) error {
