@@ -14,8 +14,8 @@ import (
 
 // Protection says how a Shared run kept to its own keys: the guard
 // (always, unless AllowDestructive) and, where the credentials allow it,
-// the run's own ACL user, under which the server refuses what
-// the guard exists to refuse (target.RunUser).
+// the run's own ACL user, under which the server itself refuses much of
+// what the guard exists to refuse (target.RunUser; docs/running.md).
 type Protection struct {
 	// Guard is set when the shared-server guard checked every command.
 	Guard bool `json:"guard"`
@@ -36,7 +36,8 @@ type Protection struct {
 	ACLLeft string `json:"acl_left,omitempty"`
 }
 
-// runUserDenials are the ACL rules a run's ACL user gets after +@all:
+// runUserDenials are the ACL rules a run's ACL user gets after the
+// given user's command rules:
 // every command of the destructive list (each listed subcommand; DEBUG
 // but its read-only subcommands, as first-argument rules; KEYS stays: its
 // pattern is checked by the guard) and the forms the guard refuses
