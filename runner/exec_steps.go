@@ -58,7 +58,7 @@ func (x *caseRun) step(ctx context.Context, st *cases.Step) (sr StepResult, _ *F
 	}
 	if st.Replies != nil {
 		fail, err := x.receiveReplies(c, timeout, st, &sr)
-		if err == nil && st.Action == cases.ActRaw {
+		if err == nil {
 			err = x.restoreAfterReset(c)
 		}
 		return sr, fail, err
@@ -75,28 +75,24 @@ func (x *caseRun) step(ctx context.Context, st *cases.Step) (sr StepResult, _ *F
 		return sr, nil, err
 	}
 	fail, err = x.judge(c, st, exp, v, &sr)
-	if err == nil && (isReset(st, v) || st.Action == cases.ActRaw) {
+	if err == nil {
 		err = x.restoreAfterReset(c)
 	}
 	return sr, fail, err
 }
 
 // restoreAfterReset restores c's credentials (the run's ACL user's) and
-// database once a RESET sent on it, in a send step or among a raw step's
-// commands, has been answered: RESET logged the connection out and
-// selected database 0, which are the run's, not the case's to lose. It
-// waits while replies are pending on c or a command is unfinished.
+// database once a RESET sent on it (c.reset: a send step's, an async
+// one's once read, or one among a raw step's commands) has been
+// answered: RESET logged the connection out and selected database 0,
+// which are the run's, not the case's to lose. It waits while replies
+// are pending on c or a command is unfinished.
 func (x *caseRun) restoreAfterReset(c *conn) error {
 	if !c.reset || len(c.pending) > 0 || len(c.rawTail) > 0 {
 		return nil
 	}
 	c.reset = false
 	return x.t.Restore(c.tc)
-}
-
-// isReset reports whether st sent RESET and v is its +RESET reply.
-func isReset(st *cases.Step, v resp.Value) bool {
-	return st.Action == cases.ActSend && len(st.Send) == 1 && v.Kind == resp.SimpleString && st.Send[0].IsWord("RESET")
 }
 
 // sleep waits d, or until ctx is done.
